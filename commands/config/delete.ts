@@ -1,0 +1,17 @@
+// vmv config delete PROFILE: remove a profile and its settings
+import type { Command } from 'commander';
+import { action, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { openConfig } from '../../src/config-store.js';
+import { usage } from '../../src/errors.js';
+
+export function define(parent: Command, shell: Shell): void {
+  parent.command('delete').argument('<profile>', 'profile name').description('Delete a profile and its settings').action(action(shell, run));
+}
+
+export async function run(ctx: Context, _o: unknown, [profile]: string[]): Promise<void> {
+  const store = await openConfig(ctx.env);
+  if (!Object.hasOwn(store.profiles(), profile)) throw usage(`No profile named "${profile}".`);
+  store.deleteProfile(profile);
+  ctx.io.err(`Deleted profile "${profile}".\n`);
+}

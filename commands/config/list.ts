@@ -1,0 +1,19 @@
+// vmv config list: every profile, the active one marked
+import type { Command } from 'commander';
+import { action, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { table } from '../../src/output.js';
+import { maskKey, readSettings, type Profile } from '../../src/settings.js';
+
+export function define(parent: Command, shell: Shell): void {
+  parent.command('list').description('List settings profiles').action(action(shell, run));
+}
+
+export async function run(ctx: Context): Promise<void> {
+  const s = readSettings(ctx.env);
+  const active = s.active_profile ?? 'default';
+  const profiles: Record<string, Profile> = { default: {}, ...s.profiles };
+  const rows = Object.entries(profiles).map(([name, p]) => ({ name, active: name === active, base_url: p.base_url ?? null, api_key: p.api_key ? maskKey(p.api_key) : null }));
+  if (ctx.json) ctx.io.out(JSON.stringify({ data: rows }) + '\n');
+  else table(ctx.io, ['', 'profile', 'base url', 'api key'], rows.map((r) => [r.active ? '*' : '', r.name, r.base_url ?? '(embedded simulator)', r.api_key]));
+}

@@ -1,0 +1,18 @@
+// vmv config unset KEY: remove a setting from a profile
+import type { Command } from 'commander';
+import { action, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { checkKey, openConfig } from '../../src/config-store.js';
+
+export function define(parent: Command, shell: Shell): void {
+  parent.command('unset').argument('<key>', 'base_url or api_key').description('Remove a setting from the profile (no base_url: the embedded simulator)')
+    .action(action(shell, run));
+}
+
+export async function run(ctx: Context, _o: unknown, [rawKey]: string[]): Promise<void> {
+  const key = checkKey(rawKey);
+  const store = await openConfig(ctx.env);
+  const profile = ctx.globals.profile ?? ctx.env.VMV_PROFILE ?? store.active();
+  store.unsetValue(profile, key);
+  ctx.io.err(`Removed ${key} from profile "${profile}".\n`);
+}

@@ -1,0 +1,15 @@
+// vmv config use PROFILE: make a profile the active one
+import type { Command } from 'commander';
+import { action, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { openConfig } from '../../src/config-store.js';
+
+export function define(parent: Command, shell: Shell): void {
+  parent.command('use').argument('<profile>', 'profile name').description('Make a profile the active one').action(action(shell, run));
+}
+
+export async function run(ctx: Context, _o: unknown, [profile]: string[]): Promise<void> {
+  const store = await openConfig(ctx.env);
+  store.setActive(profile);
+  ctx.io.err(`Active profile: ${profile}${Object.hasOwn(store.profiles(), profile) ? '' : ' (empty: the embedded simulator until you set base_url)'}\n`);
+}

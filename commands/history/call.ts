@@ -1,0 +1,27 @@
+// vmv history call ID: GET /v1/calls/{id}
+import type { Command } from 'commander';
+import { action, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { fields, dim } from '../../src/output.js';
+
+export function define(parent: Command, shell: Shell): void {
+  parent.command('call').argument('<id>', 'call id').description('One call with its transcript, summary and tags')
+    .action(action(shell, run));
+}
+
+export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {
+  const res = await ctx.call('GET', `/v1/calls/${encodeURIComponent(id)}`);
+  ctx.emit(res, ({ data: c }: any) => {
+    fields(ctx.io, [
+      ['id', c.id], ['direction', c.direction], ['status', c.status], ['from', c.from_number], ['to', c.to_number],
+      ['created', c.created_at], ['duration', c.duration_seconds === null ? null : `${c.duration_seconds} s`],
+      ['tags', c.tags.join(', ')], ['recording', c.has_recording ? `vmv history recording ${c.id} -o call.wav` : 'none'],
+      ['summary', c.summary],
+    ]);
+    if (c.transcript_turns.length) {
+      ctx.io.out('\n');
+      for (const t of c.transcript_turns)
+        ctx.io.out(`${dim(ctx.io, t.seconds_from_start === null ? '     ' : `${String(Math.floor(t.seconds_from_start)).padStart(4)}s`)} ${t.speaker === 'agent' ? 'AI  ' : 'User'}  ${t.text}\n`);
+    }
+  });
+}

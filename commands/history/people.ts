@@ -1,0 +1,22 @@
+// vmv history people: GET /v1/history/people
+import type { Command } from 'commander';
+import { action, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { withList, when, type ListOptions } from '../../src/list.js';
+import { moreHint, table } from '../../src/output.js';
+
+export function define(parent: Command, shell: Shell): void {
+  withList(parent.command('people').description('Everyone reached, folded by contact, most recent first'), { order: false })
+    .action(action(shell, run));
+}
+
+export async function run(ctx: Context, o: ListOptions): Promise<void> {
+  const res = await ctx.call('GET', '/v1/history/people', { query: { limit: o.limit, cursor: o.cursor } });
+  ctx.emit(res, renderPeople(ctx));
+}
+
+export const renderPeople = (ctx: Context) => (body: any) => {
+  table(ctx.io, ['contact', 'name', 'phone', 'email', 'calls', 'texts', 'emails', 'last contacted'],
+    body.data.map((p: any) => [p.contact_id, p.name, p.phone_number, p.email, p.call_count, p.text_count, p.email_count, when(p.last_contacted_at)]));
+  moreHint(ctx.io, body.meta);
+};

@@ -1,0 +1,26 @@
+// vmv history texts: GET /v1/messages (account-wide, or one person with --contact / --phone)
+import type { Command } from 'commander';
+import { action, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { usage } from '../../src/errors.js';
+import { listQuery, truncate, when, withFilters, type FilterOptions } from '../../src/list.js';
+import { moreHint, table } from '../../src/output.js';
+
+interface Options extends FilterOptions { contact?: string; phone?: string }
+
+export function define(parent: Command, shell: Shell): void {
+  withFilters(parent.command('texts').description('Text messages, newest first'))
+    .option('--contact <id>', 'only this contact\'s texts')
+    .option('--phone <number>', 'only texts with this E.164 number')
+    .action(action(shell, run));
+}
+
+export async function run(ctx: Context, o: Options): Promise<void> {
+  if (o.contact && o.phone) throw usage('Give --contact or --phone, not both.');
+  const res = await ctx.call('GET', '/v1/messages', { query: { ...listQuery(o), contact_id: o.contact, phone_number: o.phone } });
+  ctx.emit(res, (body: any) => {
+    table(ctx.io, ['id', 'when', 'direction', 'sender', 'from', 'to', 'body'],
+      body.data.map((t: any) => [t.id, when(t.created_at), t.direction, t.sender, t.from_number, t.to_number, truncate(t.body, 60)]));
+    moreHint(ctx.io, body.meta);
+  });
+}

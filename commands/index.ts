@@ -1,0 +1,10 @@
+// Every noun of the CLI, in help order.
+import type { Command } from 'commander';
+import type { Shell } from '../src/command.js';
+import { register as config } from './config/index.js';
+import { register as contacts } from './contacts/index.js';
+import { register as email } from './email/index.js';
+import { register as history } from './history/index.js';
+import { register as sim } from './sim/index.js';
+
+export const nouns: ((program: Command, shell: Shell) => void)[] = [email, history, contacts, sim, config];

@@ -1,0 +1,25 @@
+// vmv sim clock: GET or POST /_sim/clock
+import type { Command } from 'commander';
+import { action, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { usage } from '../../src/errors.js';
+import { fields } from '../../src/output.js';
+
+interface Options { manual?: boolean; real?: boolean; set?: string }
+
+export function define(parent: Command, shell: Shell): void {
+  parent.command('clock').description('Show the simulator clock, or switch it between manual and real')
+    .option('--manual', 'stand still until advanced')
+    .option('--real', 'follow wall time (plus any advances)')
+    .option('--set <time>', 'move the clock forward to this ISO 8601 time, running what falls due')
+    .action(action(shell, run));
+}
+
+export async function run(ctx: Context, o: Options): Promise<void> {
+  if (o.manual && o.real) throw usage('Give --manual or --real, not both.');
+  const change = o.manual || o.real || o.set !== undefined;
+  const res = change
+    ? await ctx.call('POST', '/_sim/clock', { body: { mode: o.manual ? 'manual' : o.real ? 'real' : undefined, now: o.set } })
+    : await ctx.call('GET', '/_sim/clock');
+  ctx.emit(res, (c: any) => fields(ctx.io, [['now', c.now], ['mode', c.mode], ['next due', c.next_due_at]]));
+}

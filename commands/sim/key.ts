@@ -1,0 +1,19 @@
+// vmv sim key: POST /_sim/api-keys (prints the new key: creation is the one time it is shown)
+import type { Command } from 'commander';
+import { action, collect, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+
+export function define(parent: Command, shell: Shell): void {
+  parent.command('key').description('Create an API key on the simulator and print it (no --scope: full access)')
+    .option('--scope <scope>', 'a scope such as calls:read (repeat for more)', collect)
+    .option('--workspace <id>', 'workspace of the key (default: the seeded one, or the --api-key\'s)')
+    .action(action(shell, run));
+}
+
+export async function run(ctx: Context, o: { scope?: string[]; workspace?: string }): Promise<void> {
+  const res = await ctx.call('POST', '/_sim/api-keys', { body: { scopes: o.scope, workspace_id: o.workspace } });
+  ctx.emit(res, (k: any) => {
+    ctx.io.out(k.key + '\n');
+    ctx.io.err(`Scopes: ${k.scopes ? k.scopes.join(', ') : 'full access'}; workspace ${k.workspace_id}\n`);
+  });
+}

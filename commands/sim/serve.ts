@@ -1,0 +1,78 @@
+// vmv sim serve: the simulator over HTTP, on loopback by default.
+import type { Command } from 'commander';
+import { action, intArg, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { usage } from '../../src/errors.js';
+import { dim, yellow } from '../../src/output.js';
+import { simDataFile } from '../../src/paths.js';
+import { maskKey } from '../../src/settings.js';
+
+interface Options { host: string; port: number; data?: string; clock?: 'real' | 'manual'; now?: string; seed?: number; quiet?: boolean }
+
+export function define(parent: Command, shell: Shell): void {
+  parent.command('serve').description('Serve the simulator over HTTP until interrupted')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', intArg('--port', 0, 65535), 4010)
+    .option('--data <file>', 'data file (default: the embedded simulator\'s, or VMV_SIM_DATA)')
+    .option('--clock <mode>', 'real (wall time plus advances) or manual (stands still until advanced)')
+    .option('--now <time>', 'set the clock to this ISO 8601 time at start (forward only on existing data)')
+    .option('--seed <n>', 'seed for a new data file (default 1)', intArg('--seed', 0, 2 ** 32 - 1))
+    .option('--quiet', 'do not log requests to stderr')
+    .addHelpText('after', '\nWith --json, prints one line once listening: {"url": "...", "api_key": "<full-access key>"}')
+    .action(action(shell, run));
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+export async function run(ctx: Context, o: Options): Promise<void> {
+  if (o.clock !== undefined && o.clock !== 'real' && o.clock !== 'manual') throw usage(`--clock takes real or manual, got "${o.clock}".`);
+  if (o.now !== undefined && Number.isNaN(Date.parse(o.now))) throw usage(`--now must be an ISO 8601 time, got "${o.now}".`);
+  const { Store } = await import('../../simulator/store.js');
+  const { startServer } = await import('../../simulator/server.js');
+  const { setMode, clockNow, realClock, iso } = await import('../../simulator/clock.js');
+  const { io } = ctx;
+  const file = o.data ?? simDataFile(ctx.env);
+  const start = o.now !== undefined ? Date.parse(o.now) : undefined;
+  const initialClock = setMode(realClock(), o.clock ?? 'real', start);
+  const store = new Store(file, { seed: o.seed, clock: initialClock });
+
+  // an existing file keeps its data; the flags still set its clock
+  const { apiKey, now, mode } = await store.withLock(async (ss) => {
+    const s = await ss.begin();
+    const c = s.data.meta.clock;
+    if (start !== undefined && start < clockNow(c)) throw usage(`--now is before the data file's clock (${iso(clockNow(c))}); the clock only moves forward.`);
+    if (o.clock !== undefined || start !== undefined) {
+      s.data.meta.clock = setMode(c, o.clock ?? c.mode, start ?? clockNow(c));
+      await ss.commit(s);
+    }
+    return { apiKey: s.data.meta.default_api_key, now: clockNow(s.data.meta.clock), mode: s.data.meta.clock.mode };
+  });
+
+  if (!LOOPBACK.test(o.host))
+    io.err(yellow(io, `warning: binding ${o.host} exposes the simulator, whose /_sim control plane needs no API key, beyond this machine.`) + '\n');
+  const server = await startServer({
+    store,
+    host: o.host,
+    port: o.port,
+    onRequest: o.quiet ? undefined : (m, u, status, ms) => io.err(dim(io, `${m} ${u} ${status} ${ms.toFixed(1)}ms`) + '\n'),
+  }).catch((e: NodeJS.ErrnoException) => {
+    throw usage(`Cannot listen on ${o.host}:${o.port}: ${e.code ?? e.message}`, e.code === 'EADDRINUSE' ? 'Pick another --port, or --port 0 for a free one.' : undefined);
+  });
+
+  if (ctx.json) io.out(JSON.stringify({ url: server.url, api_key: apiKey }) + '\n');
+  else {
+    io.out(`Simulator listening on ${server.url}\n`);
+    io.out(`  data   ${file}\n  clock  ${mode} at ${iso(now)}\n  key    ${maskKey(apiKey)} (full-access; the full key is printed by --json, or mint one with \`vmv sim key\`)\n`);
+    io.out(dim(io, `  Point vmv at it: vmv --base-url ${server.url} --api-key <key> ...   Stop with Ctrl-C.`) + '\n');
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void server.close().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

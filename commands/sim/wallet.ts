@@ -1,0 +1,29 @@
+// vmv sim wallet: GET or PATCH /_sim/workspace (wallet and auto-recharge)
+import type { Command } from 'commander';
+import { action, numberArg, onOff, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { fields, money } from '../../src/output.js';
+
+interface Options { set?: number; autoRecharge?: boolean; rechargeAmount?: number; rechargeThreshold?: number }
+
+export function define(parent: Command, shell: Shell): void {
+  parent.command('wallet').description('Show the workspace wallet, or set its balance and auto-recharge')
+    .option('--set <usd>', 'set the balance in USD', numberArg('--set', 0))
+    .option('--auto-recharge <on|off>', 'top up automatically when low', onOff('--auto-recharge'))
+    .option('--recharge-amount <usd>', 'amount of each top-up', numberArg('--recharge-amount', 0.01))
+    .option('--recharge-threshold <usd>', 'top up when the balance falls below this', numberArg('--recharge-threshold', 0))
+    .action(action(shell, run));
+}
+
+export async function run(ctx: Context, o: Options): Promise<void> {
+  const ar = o.autoRecharge !== undefined || o.rechargeAmount !== undefined || o.rechargeThreshold !== undefined
+    ? { enabled: o.autoRecharge, amount_usd: o.rechargeAmount, threshold_usd: o.rechargeThreshold }
+    : undefined;
+  const res = o.set !== undefined || ar
+    ? await ctx.call('PATCH', '/_sim/workspace', { body: { wallet_usd: o.set, auto_recharge: ar } })
+    : await ctx.call('GET', '/_sim/workspace');
+  ctx.emit(res, (w: any) => fields(ctx.io, [
+    ['balance', money(w.wallet_usd)],
+    ['auto-recharge', w.auto_recharge.enabled ? `on: ${money(w.auto_recharge.amount_usd)} when below ${money(w.auto_recharge.threshold_usd)}` : 'off'],
+  ]));
+}

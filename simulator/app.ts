@@ -1,0 +1,215 @@
+// The simulator's request handler: given a store, it answers SimRequests. It never listens or logs;
+// server.ts serves it over HTTP and the embedded CLI calls it in-process, so both targets run the
+// very same code. Errors become the spec's envelope here and nowhere else.
+import { createHash, randomUUID } from 'node:crypto';
+import { ApiError, notFound, unauthorized, validationError } from './errors.js';
+import type { Auth, Ctx, Method, Reply, Resource, Route, SimRequest, SimResponse } from './http.js';
+import type { Data } from './model.js';
+import { hashKey } from './seed.js';
+import { nextDue, runDue, type TimerHandlers } from './scheduler.js';
+import type { Session, Store } from './store.js';
+import { isPlainObject } from './validate.js';
+import { resources } from './routes/index.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
+interface Compiled { route: Route; re: RegExp; names: string[] }
+
+function compile(all: Resource[]): { routes: Compiled[]; timers: TimerHandlers } {
+  const routes: Compiled[] = [];
+  const timers: TimerHandlers = {};
+  for (const r of all) {
+    Object.assign(timers, r.timers);
+    for (const route of r.routes) {
+      const names: string[] = [];
+      const re = new RegExp(
+        '^' + route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), '([^/]+)')) + '$',
+      );
+      routes.push({ route, re, names });
+    }
+  }
+  return { routes, timers };
+}
+
+const header = (req: SimRequest, name: string): string | undefined => {
+  const v = req.headers[name] ?? req.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+export interface App {
+  handle(req: SimRequest): Promise<SimResponse>;
+  /** Runs whatever fell due; says when the next transition is due and how the clock runs. */
+  tick(): Promise<{ nextDueMs: number | null; nowMs: number; mode: 'real' | 'manual' }>;
+  store: Store;
+}
+
+export function createApp(store: Store, extra: Resource[] = []): App {
+  const { routes, timers } = compile([...resources, ...extra]);
+
+  function match(method: string, path: string): { route: Route; params: Record<string, string> } | 'method' | null {
+    let pathMatched = false;
+    for (const c of routes) {
+      const m = c.re.exec(path);
+      if (!m) continue;
+      pathMatched = true;
+      if (c.route.method !== method) continue;
+      const params: Record<string, string> = {};
+      c.names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1])));
+      return { route: c.route, params };
+    }
+    return pathMatched ? 'method' : null;
+  }
+
+  async function handle(req: SimRequest): Promise<SimResponse> {
+    const requestId = `req_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    try {
+      return await dispatch(req, requestId);
+    } catch (e) {
+      return errorResponse(e, requestId);
+    }
+  }
+
+  async function dispatch(req: SimRequest, requestId: string): Promise<SimResponse> {
+    const method = req.method.toUpperCase() as Method;
+    const url = new URL(req.url, 'http://sim.local');
+    const found = match(method, url.pathname);
+    if (found === null) throw notFound(`No route for ${method} ${url.pathname}.`);
+    if (found === 'method') throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`);
+    const { route, params } = found;
+    const body = parseBody(req, method);
+    const isApi = url.pathname.startsWith('/v1/');
+
+    return store.withLock(async (ss) => {
+      let s = await ss.begin();
+      // whatever fell due since the last request runs first, and is kept even if this request fails
+      if (runDue(s, s.now, timers) > 0 || s.dirty) {
+        await ss.commit(s);
+        s = await ss.begin();
+      }
+      try {
+        const auth = authenticate(s.data, header(req, 'authorization'), isApi, route);
+        const idemKey = isApi && method !== 'GET' ? header(req, 'idempotency-key') : undefined;
+        if (idemKey !== undefined && auth.key) {
+          const replay = lookupIdempotency(s, auth.key.id, idemKey, fingerprint(method, url.pathname + url.search, body));
+          if (replay) return replay;
+        }
+        const advance = (until: number) => runDue(s, until, timers);
+        const ctx: Ctx = { s, data: s.data, auth, params, query: url.searchParams, body, requestId, advance };
+        const reply = await route.handler(ctx);
+        const res = toResponse(reply, requestId);
+        if (idemKey !== undefined && auth.key && res.status >= 200 && res.status < 300 && typeof res.body === 'string') {
+          s.data.idempotency.push({
+            api_key_id: auth.key.id,
+            key: idemKey,
+            fingerprint: fingerprint(method, url.pathname + url.search, body),
+            request_id: requestId,
+            status: res.status,
+            body: res.body,
+            created_at_ms: s.now,
+          });
+        }
+        if (method !== 'GET' || s.dirty) await ss.commit(s);
+        return res;
+      } catch (e) {
+        ss.rollback();
+        throw e;
+      }
+    });
+  }
+
+  async function tick() {
+    return store.withLock(async (ss) => {
+      const s = await ss.begin();
+      if (runDue(s, s.now, timers) > 0 || s.dirty) await ss.commit(s);
+      return { nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode };
+    });
+  }
+
+  return { handle, tick, store };
+}
+
+function parseBody(req: SimRequest, method: Method): Record<string, unknown> {
+  if (method === 'GET') return {};
+  const raw = req.body === undefined ? '' : typeof req.body === 'string' ? req.body : req.body.toString('utf8');
+  if (Buffer.byteLength(raw) > MAX_BODY_BYTES)
+    throw new ApiError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  if (raw.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (e) {
+    throw validationError({ body: `is not valid JSON (${(e as Error).message})` }, 'The request body is not valid JSON.');
+  }
+  if (!isPlainObject(parsed)) throw validationError({ body: 'must be a JSON object' }, 'The request body must be a JSON object.');
+  return parsed;
+}
+
+function authenticate(data: Data, authorization: string | undefined, isApi: boolean, route: Route): Auth {
+  const m = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  if (!m) {
+    if (isApi) throw unauthorized(authorization ? 'The Authorization header must be "Bearer <API key>".' : 'Missing API key: send Authorization: Bearer <API key>.');
+    return authFor(data, null, data.meta.default_workspace_id);
+  }
+  const hash = hashKey(m[1]);
+  const key = data.api_keys.find((k) => k.hash === hash);
+  if (!key) throw unauthorized('The API key is not valid.');
+  if (isApi && route.scope && key.scopes !== null) {
+    const ok = route.scope !== 'full' && key.scopes.includes(route.scope);
+    if (!ok)
+      throw new ApiError(403, 'forbidden',
+        route.scope === 'full' ? 'This endpoint needs a full-access API key.' : `This API key lacks the ${route.scope} scope.`);
+  }
+  return authFor(data, key, key.workspace_id);
+}
+
+function authFor(data: Data, key: Auth['key'], workspaceId: string): Auth {
+  const workspace = data.workspaces.find((w) => w.id === workspaceId)!;
+  const org = data.organizations.find((o) => o.id === workspace.organization_id)!;
+  const user = data.users.find((u) => (key ? u.id === key.user_id : u.organization_id === org.id))!;
+  return { key, workspace, org, user };
+}
+
+const fingerprint = (method: string, path: string, body: unknown) =>
+  createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body)}`).digest('hex');
+
+function lookupIdempotency(s: Session, apiKeyId: string, key: string, fp: string): SimResponse | null {
+  const live = s.data.idempotency.filter((r) => s.now - r.created_at_ms < IDEMPOTENCY_TTL_MS);
+  if (live.length !== s.data.idempotency.length) {
+    s.data.idempotency = live;
+    s.markDirty();
+  }
+  const rec = live.find((r) => r.api_key_id === apiKeyId && r.key === key);
+  if (!rec) return null;
+  if (rec.fingerprint !== fp)
+    throw new ApiError(409, 'idempotency_conflict', 'This Idempotency-Key was already used with a different request.', {
+      conflicts_with: rec.request_id,
+    });
+  return {
+    status: rec.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'idempotency-replay': 'true', 'request-id': rec.request_id },
+    body: rec.body,
+  };
+}
+
+function toResponse(reply: Reply, requestId: string): SimResponse {
+  const headers: Record<string, string> = { 'request-id': requestId, ...reply.headers };
+  if (reply.raw) {
+    headers['content-type'] = reply.raw.contentType;
+    return { status: reply.status ?? 200, headers, body: reply.raw.bytes };
+  }
+  headers['content-type'] = 'application/json; charset=utf-8';
+  const status = reply.status ?? 200;
+  return { status, headers, body: status === 204 ? '' : JSON.stringify(reply.body ?? {}) };
+}
+
+function errorResponse(e: unknown, requestId: string): SimResponse {
+  const err =
+    e instanceof ApiError ? e : new ApiError(500, 'internal_error', 'The simulator hit an unexpected error; the request was not applied.');
+  if (!(e instanceof ApiError)) process.emitWarning(`vmv simulator: ${(e as Error)?.stack ?? String(e)}`);
+  return {
+    status: err.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'request-id': requestId, ...err.headers },
+    body: JSON.stringify(err.envelope()),
+  };
+}

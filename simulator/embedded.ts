@@ -1,0 +1,17 @@
+// The simulator run in-process by the CLI when no base URL is configured: the same request handler
+// as `vmv sim serve`, on the same data file, so both targets behave alike.
+import { createApp, type App } from './app.js';
+import { Store } from './store.js';
+
+const open = new Map<string, { app: App; defaultApiKey(): Promise<string> }>();
+
+export async function openEmbedded(file: string) {
+  let sim = open.get(file);
+  if (!sim) {
+    const store = new Store(file);
+    const app = createApp(store);
+    sim = { app, defaultApiKey: () => store.withLock(async (ss) => (await ss.begin()).data.meta.default_api_key) };
+    open.set(file, sim);
+  }
+  return sim;
+}

@@ -1,0 +1,172 @@
+// The shape of the store. Money is integer cents inside; dollars appear only at the API edge.
+import type { ClockState } from './clock.js';
+import type { RngState } from './rng.js';
+
+export const SCOPES = [
+  'videos:read', 'videos:write', 'phone_numbers:read', 'phone_numbers:write', 'contacts:read',
+  'calls:read', 'sms:read', 'email:read', 'assistant:read', 'assistant:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface Organization {
+  id: string;
+  name: string;
+  wallet_cents: number;
+  auto_recharge: { enabled: boolean; amount_cents: number; threshold_cents: number };
+}
+
+export interface Workspace {
+  id: string;
+  organization_id: string;
+  name: string;
+  plan: { content: boolean; assistant: boolean; video_credits_cents: number };
+  /** simulated rate limits (the real thresholds are not published) */
+  rate_limits: { quick_emails_per_minute: number };
+  /** recording downloads refused by compliance settings */
+  recordings_disabled: boolean;
+  /** times of recent quick-email requests, for the rate limit window */
+  recent_quick_emails: number[];
+  created_at: string;
+}
+
+export interface User { id: string; organization_id: string; name: string; email: string }
+
+export interface ApiKey {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  /** sha-256 of the key: the key itself is only ever shown at creation */
+  hash: string;
+  last4: string;
+  /** null means full access */
+  scopes: Scope[] | null;
+  created_at: string;
+}
+
+export interface Contact {
+  id: string;
+  workspace_id: string;
+  name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  phone_number: string | null;
+  email: string | null;
+  company: string | null;
+  job_title: string | null;
+  location: string | null;
+  preferred_language: string | null;
+  notes: string | null;
+  industry: unknown;
+  date_of_birth: unknown;
+  subscription_plan: unknown;
+  purchase_history: unknown;
+  product_preferences: unknown;
+  tags: string[];
+  custom_fields: Record<string, unknown>;
+  consent: { sms_opted_in: boolean; voice_opted_in: boolean; email_opted_in: boolean; email_subscribed: boolean };
+  first_inbound_call_at: string | null;
+  first_inbound_text_at: string | null;
+  first_inbound_email_at: string | null;
+  crm: { provider: string; record_id: string } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TranscriptTurn { speaker: 'agent' | 'person'; text: string; seconds_from_start: number | null }
+
+export interface CallRecord {
+  id: string;
+  workspace_id: string;
+  direction: 'inbound' | 'outbound';
+  status: string;
+  from_number: string;
+  to_number: string;
+  contact_id: string | null;
+  phone_number_id: number | null;
+  duration_seconds: number | null;
+  summary: string;
+  transcript: string;
+  transcript_turns: TranscriptTurn[];
+  tags: string[];
+  has_recording: boolean;
+  end_reason: string | null;
+  started_at: string | null;
+  ended_at: string | null;
+  created_at: string;
+}
+
+export interface TextRecord {
+  id: string;
+  workspace_id: string;
+  direction: 'inbound' | 'outbound';
+  sender: 'contact' | 'ai_agent' | 'business';
+  from_number: string;
+  to_number: string;
+  body: string;
+  status: string;
+  contact_id: string | null;
+  phone_number_id: number | null;
+  quick_action_id: string | null;
+  created_at: string;
+}
+
+export interface EmailRecord {
+  id: string;
+  workspace_id: string;
+  direction: 'inbound' | 'outbound';
+  source: 'inbox' | 'quick';
+  status: string;
+  from: string;
+  from_address: string;
+  to: string;
+  reply_to: string | null;
+  subject: string;
+  body: string;
+  contact_id: string | null;
+  quick_email_id: string | null;
+  created_at: string;
+}
+
+export interface Suppression { workspace_id: string; email: string; reason: string; created_at: string }
+
+export interface IdempotencyRecord {
+  api_key_id: string;
+  key: string;
+  fingerprint: string;
+  request_id: string;
+  status: number;
+  body: string;
+  created_at_ms: number;
+}
+
+export interface AuditEntry { id: string; workspace_id: string; action: string; resource_id: string; api_key_id: string; user_id: string; at: string }
+
+/** A transition that falls due on the simulator clock (scheduler.ts). */
+export interface Timer { id: string; at_ms: number; seq: number; type: string; payload: Record<string, unknown> }
+
+export interface Data {
+  version: 1;
+  meta: {
+    seed: number;
+    rng: RngState;
+    /** signs cursors so they stay opaque and tamper-evident */
+    secret: string;
+    clock: ClockState;
+    /** the seeded workspace's full-access key, for the embedded CLI and `sim serve --json` */
+    default_api_key: string;
+    default_workspace_id: string;
+    next_seq: number;
+  };
+  organizations: Organization[];
+  workspaces: Workspace[];
+  users: User[];
+  api_keys: ApiKey[];
+  contacts: Contact[];
+  calls: CallRecord[];
+  texts: TextRecord[];
+  emails: EmailRecord[];
+  suppressions: Suppression[];
+  idempotency: IdempotencyRecord[];
+  audit_log: AuditEntry[];
+  timers: Timer[];
+}

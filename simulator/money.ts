@@ -1,0 +1,22 @@
+// Money is integer cents inside the simulator; dollars appear only at the API edge.
+import type { Organization } from './model.js';
+
+export const usd = (cents: number): number => Math.round(cents) / 100;
+export const cents = (dollars: number): number => Math.round(dollars * 100);
+
+/**
+ * Takes `amount` cents from the wallet if it can be covered, recharging first when auto-recharge is
+ * on. Returns false (and charges nothing) when it cannot: the wallet never goes below zero.
+ */
+export function charge(org: Organization, amount: number): boolean {
+  if (org.wallet_cents < amount && org.auto_recharge.enabled && org.auto_recharge.amount_cents > 0) {
+    const topUps = Math.ceil((amount - org.wallet_cents) / org.auto_recharge.amount_cents);
+    org.wallet_cents += topUps * org.auto_recharge.amount_cents;
+  }
+  if (org.wallet_cents < amount) return false;
+  org.wallet_cents -= amount;
+  if (org.auto_recharge.enabled && org.wallet_cents < org.auto_recharge.threshold_cents) {
+    org.wallet_cents += org.auto_recharge.amount_cents;
+  }
+  return true;
+}

@@ -1,0 +1,74 @@
+// The list envelope: keyset pagination with opaque, signed cursors that are valid 24 hours on the
+// simulator clock and bound to the list and filters they came from.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { validationError } from './errors.js';
+import { qEnum, qInt, qString } from './validate.js';
+import type { Session } from './store.js';
+
+export const CURSOR_TTL_MS = 24 * 3600_000;
+
+export function listParams(maxLimit = 100) {
+  return { limit: qInt(1, maxLimit), cursor: qString, order: qEnum(['asc', 'desc'] as const) };
+}
+
+interface CursorBody { o: 'asc' | 'desc'; k: number; i: string; at: number; f: string }
+
+const sign = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest('base64url').slice(0, 22);
+const scopeTag = (secret: string, scope: string) => sign(secret, `scope:${scope}`).slice(0, 10);
+
+function encode(s: Session, body: CursorBody): string {
+  const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
+  return `${payload}.${sign(s.data.meta.secret, payload)}`;
+}
+
+function decode(s: Session, raw: string, scope: string): CursorBody {
+  const bad = (why: string) => validationError({ cursor: why }, 'The cursor is not valid.');
+  const [payload, mac] = raw.split('.');
+  const expected = payload ? sign(s.data.meta.secret, payload) : '';
+  if (!payload || !mac || mac.length !== expected.length || !timingSafeEqual(Buffer.from(mac), Buffer.from(expected)))
+    throw bad('is not a cursor this list returned');
+  let body: CursorBody;
+  try {
+    body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as CursorBody;
+  } catch {
+    throw bad('is not a cursor this list returned');
+  }
+  if (body.f !== scopeTag(s.data.meta.secret, scope)) throw bad('belongs to another list or other filters; start again without a cursor');
+  if (s.now - body.at > CURSOR_TTL_MS) throw validationError({ cursor: 'has expired (cursors are valid 24 hours); start again without a cursor' }, 'The cursor has expired.');
+  return body;
+}
+
+export interface PageQuery { limit?: number; cursor?: string; order?: 'asc' | 'desc' }
+
+/**
+ * One page of `items`, newest first (or oldest first with order=asc). `key` gives an item's sort
+ * time; ties break on id. `scope` names the list and its filters, so a cursor only fits its list.
+ */
+export function paginate<T extends { id: string }, R>(
+  s: Session,
+  items: readonly T[],
+  q: PageQuery,
+  o: { key: (t: T) => number; scope: string; present: (t: T) => R; defaultLimit?: number; totalResults?: boolean },
+): { data: R[]; meta: { cursor?: string; page_size: number; total_results?: number } } {
+  const limit = q.limit ?? o.defaultLimit ?? 20;
+  let order = q.order ?? 'desc';
+  let after: { k: number; i: string } | null = null;
+  if (q.cursor !== undefined) {
+    const c = decode(s, q.cursor, o.scope);
+    if (q.order !== undefined && q.order !== c.o) throw validationError({ order: 'must match the order of the cursor' });
+    order = c.o;
+    after = { k: c.k, i: c.i };
+  }
+  const dir = order === 'desc' ? -1 : 1;
+  const cmp = (a: { k: number; i: string }, b: { k: number; i: string }) => (a.k - b.k || (a.i < b.i ? -1 : a.i > b.i ? 1 : 0)) * dir;
+  const keyed = items.map((t) => ({ t, k: o.key(t), i: t.id })).sort(cmp);
+  const rest = after ? keyed.filter((x) => cmp(x, after!) > 0) : keyed;
+  const page = rest.slice(0, limit);
+  const meta: { cursor?: string; page_size: number; total_results?: number } = { page_size: limit };
+  if (rest.length > limit) {
+    const last = page[page.length - 1];
+    meta.cursor = encode(s, { o: order, k: last.k, i: last.i, at: s.now, f: scopeTag(s.data.meta.secret, o.scope) });
+  }
+  if (o.totalResults) meta.total_results = items.length;
+  return { data: page.map((x) => o.present(x.t)), meta };
+}

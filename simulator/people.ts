@@ -1,0 +1,160 @@
+// Contacts and the people reached: how calls, texts and emails fold into the person they were with,
+// and how records are presented (internal fields such as workspace_id never leave the simulator).
+import { iso } from './clock.js';
+import type { CallRecord, Contact, Data, EmailRecord, TextRecord } from './model.js';
+import type { Rng } from './rng.js';
+
+export const sameEmail = (a: string | null, b: string | null) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
+
+export function contactByPhone(data: Data, workspaceId: string, phone: string): Contact | undefined {
+  return data.contacts.find((c) => c.workspace_id === workspaceId && c.phone_number === phone);
+}
+
+export function contactByEmail(data: Data, workspaceId: string, email: string): Contact | undefined {
+  return data.contacts.find((c) => c.workspace_id === workspaceId && sameEmail(c.email, email));
+}
+
+/** The other party's number or address on a record. */
+export const counterpartPhone = (r: CallRecord | TextRecord) => (r.direction === 'outbound' ? r.to_number : r.from_number);
+export const counterpartEmail = (r: EmailRecord) => (r.direction === 'outbound' ? r.to : r.from_address);
+
+export interface ContactInput {
+  name?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  phone_number?: string | null;
+  email?: string | null;
+  [k: string]: unknown;
+}
+
+export function newContact(rng: Rng, workspaceId: string, now: number, input: ContactInput): Contact {
+  const name = input.name ?? ([input.first_name, input.last_name].filter(Boolean).join(' ') || null);
+  const [first, ...rest] = (name ?? '').split(/\s+/).filter(Boolean);
+  const at = iso(now);
+  return {
+    id: rng.uuid(),
+    workspace_id: workspaceId,
+    name,
+    first_name: input.first_name ?? first ?? null,
+    last_name: input.last_name ?? (rest.length ? rest.join(' ') : null),
+    phone_number: input.phone_number ?? null,
+    email: input.email ?? null,
+    company: null,
+    job_title: null,
+    location: null,
+    preferred_language: null,
+    notes: null,
+    industry: null,
+    date_of_birth: null,
+    subscription_plan: null,
+    purchase_history: null,
+    product_preferences: null,
+    tags: [],
+    custom_fields: {},
+    consent: { sms_opted_in: false, voice_opted_in: false, email_opted_in: false, email_subscribed: true },
+    first_inbound_call_at: null,
+    first_inbound_text_at: null,
+    first_inbound_email_at: null,
+    crm: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+export function presentContact(c: Contact) {
+  const { workspace_id: _w, ...rest } = c;
+  return rest;
+}
+
+export function presentCall(c: CallRecord) {
+  return {
+    id: c.id,
+    direction: c.direction,
+    status: c.status,
+    from_number: c.from_number,
+    to_number: c.to_number,
+    contact_id: c.contact_id,
+    phone_number_id: c.phone_number_id,
+    duration_seconds: c.duration_seconds,
+    summary: c.summary,
+    transcript: c.transcript,
+    transcript_turns: c.transcript_turns,
+    tags: c.tags,
+    has_recording: c.has_recording,
+    recording_url: c.has_recording ? `/v1/calls/${c.id}/recording` : null,
+    end_reason: c.end_reason,
+    started_at: c.started_at,
+    ended_at: c.ended_at,
+    created_at: c.created_at,
+  };
+}
+
+export function presentText(t: TextRecord) {
+  const { workspace_id: _w, ...rest } = t;
+  return rest;
+}
+
+export function presentEmail(e: EmailRecord) {
+  const { workspace_id: _w, ...rest } = e;
+  return rest;
+}
+
+/** The person a record belongs to: its contact when the number or address is a contact's, else the raw address. */
+export function personKeyOf(data: Data, workspaceId: string, r: CallRecord | TextRecord | EmailRecord): string {
+  if (r.contact_id && data.contacts.some((c) => c.id === r.contact_id)) return r.contact_id;
+  const c = 'source' in r ? contactByEmail(data, workspaceId, counterpartEmail(r)) : contactByPhone(data, workspaceId, counterpartPhone(r));
+  return c ? c.id : 'source' in r ? `email:${counterpartEmail(r).toLowerCase()}` : `phone:${counterpartPhone(r)}`;
+}
+
+export interface PersonSummary {
+  id: string;
+  contact_id: string | null;
+  name: string | null;
+  phone_number: string | null;
+  email: string | null;
+  call_count: number;
+  text_count: number;
+  email_count: number;
+  first_contacted_at: string | null;
+  last_contacted_at: string | null;
+  sort_ms: number;
+}
+
+/** Everyone the workspace has reached or has on file, folded by contact. */
+export function people(data: Data, workspaceId: string): PersonSummary[] {
+  const byKey = new Map<string, PersonSummary>();
+  for (const c of data.contacts) {
+    if (c.workspace_id !== workspaceId) continue;
+    byKey.set(c.id, {
+      id: c.id, contact_id: c.id, name: c.name, phone_number: c.phone_number, email: c.email,
+      call_count: 0, text_count: 0, email_count: 0, first_contacted_at: null, last_contacted_at: null,
+      sort_ms: Date.parse(c.created_at),
+    });
+  }
+  const touch = (r: CallRecord | TextRecord | EmailRecord, kind: 'call_count' | 'text_count' | 'email_count') => {
+    const key = personKeyOf(data, workspaceId, r);
+    let p = byKey.get(key);
+    if (!p) {
+      const isEmail = 'source' in r;
+      const addr = isEmail ? counterpartEmail(r as EmailRecord) : counterpartPhone(r as CallRecord);
+      p = {
+        id: key, contact_id: null, name: addr, phone_number: isEmail ? null : addr, email: isEmail ? addr : null,
+        call_count: 0, text_count: 0, email_count: 0, first_contacted_at: null, last_contacted_at: null, sort_ms: 0,
+      };
+      byKey.set(key, p);
+    }
+    p[kind]++;
+    if (!p.first_contacted_at || r.created_at < p.first_contacted_at) p.first_contacted_at = r.created_at;
+    if (!p.last_contacted_at || r.created_at > p.last_contacted_at) p.last_contacted_at = r.created_at;
+    p.sort_ms = Date.parse(p.last_contacted_at);
+  };
+  for (const r of data.calls) if (r.workspace_id === workspaceId) touch(r, 'call_count');
+  for (const r of data.texts) if (r.workspace_id === workspaceId) touch(r, 'text_count');
+  for (const r of data.emails) if (r.workspace_id === workspaceId) touch(r, 'email_count');
+  return [...byKey.values()];
+}
+
+export function presentPerson(p: PersonSummary) {
+  const { id: _i, sort_ms: _s, ...rest } = p;
+  return rest;
+}

@@ -1,0 +1,46 @@
+// Transitions that fall due on the simulator clock. A timer is a row in the store; runDue pops every
+// timer due by `until` in time order (ties in scheduling order), running each at its own due time,
+// so a job started by one command has moved on when the next command reads it.
+import type { Session } from './store.js';
+
+export type TimerHandler = (s: Session, payload: Record<string, unknown>) => void;
+export type TimerHandlers = Record<string, TimerHandler>;
+
+export function schedule(s: Session, atMs: number, type: string, payload: Record<string, unknown> = {}): string {
+  const id = `tmr_${s.data.meta.next_seq}`;
+  s.data.timers.push({ id, at_ms: Math.max(atMs, s.now), seq: s.nextSeq(), type, payload });
+  return id;
+}
+
+export function cancelTimers(s: Session, match: (type: string, payload: Record<string, unknown>) => boolean): void {
+  const before = s.data.timers.length;
+  s.data.timers = s.data.timers.filter((t) => !match(t.type, t.payload));
+  if (s.data.timers.length !== before) s.markDirty();
+}
+
+export function nextDue(s: Session): number | null {
+  let min: number | null = null;
+  for (const t of s.data.timers) if (min === null || t.at_ms < min) min = t.at_ms;
+  return min;
+}
+
+/** Runs every timer due by `until`, in time order; leaves s.now at `until`. Returns how many ran. */
+export function runDue(s: Session, until: number, handlers: TimerHandlers): number {
+  let ran = 0;
+  for (;;) {
+    let next = -1;
+    s.data.timers.forEach((t, i) => {
+      const best = s.data.timers[next];
+      if (t.at_ms <= until && (next < 0 || t.at_ms < best.at_ms || (t.at_ms === best.at_ms && t.seq < best.seq))) next = i;
+    });
+    if (next < 0) break;
+    const [timer] = s.data.timers.splice(next, 1);
+    s.markDirty();
+    s.now = Math.max(s.now, timer.at_ms);
+    const handler = handlers[timer.type];
+    if (handler) handler(s, timer.payload);
+    ran++;
+  }
+  s.now = Math.max(s.now, until);
+  return ran;
+}

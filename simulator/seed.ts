@@ -1,0 +1,97 @@
+// The freshly seeded state: one organization with a 50.00 USD wallet, one workspace whose plan
+// includes Content (with video credits) and the assistant, its owner, and one full-access API key.
+import { createHash, randomBytes } from 'node:crypto';
+import { realClock, iso, clockNow, type ClockState } from './clock.js';
+import type { ApiKey, Data, Scope, User, Workspace } from './model.js';
+import { Rng, seedRng } from './rng.js';
+
+export interface SeedOptions {
+  seed?: number;
+  clock?: ClockState;
+}
+
+export const DEFAULT_SEED = 1;
+
+/** API keys are credentials, not simulation: they come from the OS's secure random source. */
+export function newKeySecret(): string {
+  return `sk_sim_${randomBytes(20).toString('hex')}`;
+}
+
+export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export function addApiKey(data: Data, rng: Rng, nowMs: number, workspaceId: string, userId: string, scopes: Scope[] | null): string {
+  const key = newKeySecret();
+  const record: ApiKey = {
+    id: rng.uuid(),
+    workspace_id: workspaceId,
+    user_id: userId,
+    hash: hashKey(key),
+    last4: key.slice(-4),
+    scopes,
+    created_at: iso(nowMs),
+  };
+  data.api_keys.push(record);
+  return key;
+}
+
+/** Adds an organization, its owner and a workspace; returns the workspace and a full-access key. */
+export function addWorkspace(data: Data, rng: Rng, nowMs: number, name: string): { workspace: Workspace; user: User; key: string } {
+  const orgId = rng.uuid();
+  data.organizations.push({
+    id: orgId,
+    name,
+    wallet_cents: 5000,
+    auto_recharge: { enabled: false, amount_cents: 2500, threshold_cents: 500 },
+  });
+  const user: User = { id: rng.uuid(), organization_id: orgId, name: 'Workspace Owner', email: `owner@${slug(name)}.example.com` };
+  data.users.push(user);
+  const workspace: Workspace = {
+    id: rng.uuid(),
+    organization_id: orgId,
+    name,
+    plan: { content: true, assistant: true, video_credits_cents: 2000 },
+    rate_limits: { quick_emails_per_minute: 60 },
+    recordings_disabled: false,
+    recent_quick_emails: [],
+    created_at: iso(nowMs),
+  };
+  data.workspaces.push(workspace);
+  const key = addApiKey(data, rng, nowMs, workspace.id, user.id, null);
+  return { workspace, user, key };
+}
+
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'workspace';
+
+export function seedData(o: SeedOptions = {}): Data {
+  const seed = o.seed ?? DEFAULT_SEED;
+  const clock = o.clock ?? realClock();
+  const data: Data = {
+    version: 1,
+    meta: {
+      seed,
+      rng: seedRng(seed),
+      secret: randomBytes(32).toString('hex'),
+      clock,
+      default_api_key: '',
+      default_workspace_id: '',
+      next_seq: 1,
+    },
+    organizations: [],
+    workspaces: [],
+    users: [],
+    api_keys: [],
+    contacts: [],
+    calls: [],
+    texts: [],
+    emails: [],
+    suppressions: [],
+    idempotency: [],
+    audit_log: [],
+    timers: [],
+  };
+  const rng = new Rng(data.meta.rng);
+  const { workspace, key } = addWorkspace(data, rng, clockNow(clock), 'Acme Sandbox');
+  data.meta.default_api_key = key;
+  data.meta.default_workspace_id = workspace.id;
+  return data;
+}

@@ -1,0 +1,41 @@
+// Errors the CLI reports, each with its exit code. They are thrown by commands and turned into
+// stderr text and an exit code in one place (main.ts).
+
+/** Exit codes, documented in README. */
+export const EXIT = {
+  ok: 0,
+  /** the service answered with an error (validation, not found, conflict, limits, 5xx) */
+  api: 1,
+  /** the command line was wrong (unknown flag, missing argument, bad value) */
+  usage: 2,
+  /** the API key is missing, invalid (401) or lacks access (403 forbidden) */
+  auth: 3,
+  /** the service could not be reached */
+  network: 4,
+} as const;
+
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode: number = EXIT.usage, readonly hint?: string) {
+    super(message);
+  }
+}
+
+export interface Envelope { error: { code: string; message: string; fields?: Record<string, string>; [k: string]: unknown } }
+
+/** An error reply from the API (or the simulator's control plane). */
+export class ApiCallError extends CliError {
+  constructor(readonly status: number, readonly envelope: Envelope, readonly rawBody: string) {
+    const auth = status === 401 || (status === 403 && envelope.error.code === 'forbidden');
+    super(envelope.error.message, auth ? EXIT.auth : EXIT.api, auth ? authHint(status) : undefined);
+  }
+  get code() {
+    return this.envelope.error.code;
+  }
+}
+
+const authHint = (status: number) =>
+  status === 401
+    ? 'Check the API key: `vmv config set api_key -` stores one, or pass --api-key / VMV_API_KEY.'
+    : 'This API key lacks the scope this command needs; use a key with more access.';
+
+export const usage = (message: string, hint?: string) => new CliError(message, EXIT.usage, hint);

@@ -1,0 +1,54 @@
+// The streams a command talks to. Commands never touch process.stdout directly, so tests swap in
+// buffers (bufferIO) and a TTY can be pretended.
+import type { Readable } from 'node:stream';
+import type { Env } from './paths.js';
+
+export interface IO {
+  out(s: string): void;
+  err(s: string): void;
+  stdin: Readable;
+  stdinTTY: boolean;
+  stdoutTTY: boolean;
+  stderrTTY: boolean;
+  /** colour on stdout/stderr: a TTY, and NO_COLOR unset */
+  color: boolean;
+  columns: number;
+}
+
+export function processIO(env: Env = process.env): IO {
+  const stdoutTTY = !!process.stdout.isTTY;
+  return {
+    out: (s) => void process.stdout.write(s),
+    err: (s) => void process.stderr.write(s),
+    stdin: process.stdin,
+    stdinTTY: !!process.stdin.isTTY,
+    stdoutTTY,
+    stderrTTY: !!process.stderr.isTTY,
+    color: stdoutTTY && !env.NO_COLOR && env.TERM !== 'dumb',
+    columns: process.stdout.columns || 100,
+  };
+}
+
+export interface BufferIO extends IO {
+  stdout(): string;
+  stderr(): string;
+}
+
+/** An IO whose output lands in strings; `tty` pretends every stream is a terminal. */
+export async function bufferIO(o: { tty?: boolean; stdin?: string; color?: boolean } = {}): Promise<BufferIO> {
+  const { Readable } = await import('node:stream');
+  let out = '';
+  let err = '';
+  return {
+    out: (s) => void (out += s),
+    err: (s) => void (err += s),
+    stdin: Readable.from(o.stdin !== undefined ? [o.stdin] : []),
+    stdinTTY: !!o.tty,
+    stdoutTTY: !!o.tty,
+    stderrTTY: !!o.tty,
+    color: !!o.color,
+    columns: 120,
+    stdout: () => out,
+    stderr: () => err,
+  };
+}

@@ -1,0 +1,51 @@
+// Human output: aligned tables on a terminal, tab-separated lines when piped (no header, like gh),
+// colour only on a terminal and never with NO_COLOR. --json output is the API body, untouched.
+import type { IO } from './io.js';
+
+const ansi = (code: string) => (io: IO, s: string) => (io.color ? `\u001b[${code}m${s}\u001b[0m` : s);
+export const bold = ansi('1');
+export const dim = ansi('2');
+export const red = ansi('31');
+export const green = ansi('32');
+export const yellow = ansi('33');
+
+export type Cell = string | number | boolean | null | undefined;
+
+export const cell = (v: Cell): string => (v === null || v === undefined || v === '' ? '-' : String(v));
+const width = (s: string) => [...s].length;
+const clip = (s: string, max: number) => (width(s) <= max ? s : [...s].slice(0, Math.max(1, max - 1)).join('') + '…');
+const oneLine = (s: string) => s.replace(/[\t\r\n]+/g, ' ');
+
+export function table(io: IO, headers: string[], rows: Cell[][]): void {
+  const text = rows.map((r) => r.map((c) => oneLine(cell(c))));
+  if (!io.stdoutTTY) {
+    for (const r of text) io.out(r.join('\t') + '\n');
+    return;
+  }
+  if (rows.length === 0) {
+    io.err(dim(io, 'No results.') + '\n');
+    return;
+  }
+  const widths = headers.map((h, i) => Math.max(width(h), ...text.map((r) => width(r[i]))));
+  // the last column gives way when the terminal is narrow
+  const fixed = widths.slice(0, -1).reduce((a, b) => a + b + 2, 0);
+  widths[widths.length - 1] = Math.max(10, Math.min(widths[widths.length - 1], io.columns - fixed));
+  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? clip(c, widths[i]) : clip(c, widths[i]).padEnd(widths[i]))).join('  ');
+  io.out(bold(io, line(headers.map((h) => h.toUpperCase()))).trimEnd() + '\n');
+  for (const r of text) io.out(line(r).trimEnd() + '\n');
+}
+
+/** A single record as aligned "label  value" lines (tab-separated when piped). */
+export function fields(io: IO, pairs: [string, Cell][]): void {
+  const w = Math.max(...pairs.map(([k]) => width(k)));
+  for (const [k, v] of pairs) {
+    io.out(io.stdoutTTY ? `${dim(io, k.padEnd(w))}  ${cell(v)}\n` : `${k}\t${oneLine(cell(v))}\n`);
+  }
+}
+
+export const money = (usd: number) => `${usd.toFixed(2)} USD`;
+
+/** Shows when a list has more pages (stderr, so stdout stays data). */
+export function moreHint(io: IO, meta: { cursor?: string } | undefined): void {
+  if (meta?.cursor) io.err(dim(io, `More results: add --cursor ${meta.cursor}`) + '\n');
+}

@@ -1,0 +1,74 @@
+// Reading settings on the hot path: the profile file is plain JSON, so every command reads it with
+// one readFileSync instead of loading conf (and ajv). Writes go through conf (config-store.ts).
+import { readFileSync } from 'node:fs';
+import { usage } from './errors.js';
+import { configFile, simDataFile, type Env } from './paths.js';
+
+export interface Profile { base_url?: string; api_key?: string }
+export interface SettingsFile { active_profile?: string; profiles?: Record<string, Profile> }
+
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export function readSettings(env: Env): SettingsFile {
+  try {
+    const parsed = JSON.parse(readFileSync(configFile(env), 'utf8')) as SettingsFile;
+    return parsed && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+export interface GlobalOptions {
+  json?: boolean;
+  baseUrl?: string;
+  apiKey?: string;
+  profile?: string;
+  idempotencyKey?: string;
+}
+
+export interface Target {
+  kind: 'remote' | 'embedded';
+  /** without a trailing slash or /v1 */
+  baseUrl: string | null;
+  apiKey: string | null;
+  profile: string;
+  dataFile: string;
+}
+
+/** Flags win over environment variables, which win over the profile; no base URL means the embedded simulator. */
+export function resolveTarget(g: GlobalOptions, env: Env): Target {
+  const settings = readSettings(env);
+  const explicit = g.profile ?? env.VMV_PROFILE;
+  const profile = explicit ?? settings.active_profile ?? 'default';
+  const p = Object.hasOwn(settings.profiles ?? {}, profile) ? settings.profiles![profile] : undefined;
+  if (explicit && !p && explicit !== 'default')
+    throw usage(`No profile named "${explicit}".`, 'List profiles with `vmv config list`; create one with `vmv config set base_url URL --profile NAME`.');
+  const rawBase = g.baseUrl ?? env.VMV_BASE_URL ?? p?.base_url ?? null;
+  const baseUrl = rawBase ? normalizeBaseUrl(rawBase) : null;
+  return {
+    kind: baseUrl ? 'remote' : 'embedded',
+    baseUrl,
+    apiKey: g.apiKey ?? env.VMV_API_KEY ?? p?.api_key ?? null,
+    profile,
+    dataFile: simDataFile(env),
+  };
+}
+
+export function normalizeBaseUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw usage(`The base URL "${raw}" is not a URL.`, 'Use a full URL such as http://127.0.0.1:4010.');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw usage(`The base URL must use http or https, not ${u.protocol}`);
+  return u.toString().replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/** An API key shown safely: its kind prefix and last four characters. */
+export function maskKey(key: string | null | undefined): string {
+  if (!key) return '(none)';
+  if (key.length <= 12) return '…' + key.slice(-2);
+  const prefix = key.startsWith('sk_') ? key.slice(0, key.indexOf('_', 3) + 1 || 3) : '';
+  return `${prefix}…${key.slice(-4)}`;
+}

@@ -1,0 +1,11 @@
+// Types for the two undici internals the remote client loads directly (see client.ts for why).
+declare module 'undici/lib/dispatcher/client.js' {
+  import type { Client } from 'undici';
+  const ClientClass: typeof Client;
+  export default ClientClass;
+}
+declare module 'undici/lib/api/api-request.js' {
+  import type { Dispatcher } from 'undici';
+  const request: Dispatcher['request'];
+  export default request;
+}
