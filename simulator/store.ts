@@ -89,8 +89,10 @@ export class Store {
       const release = this.file
         ? await lockfile.lock(this.file, {
             realpath: false,
-            stale: 10_000,
-            update: 2_000,
+            // a lock left by a killed process is taken over after 2 s (the library's minimum);
+            // a live holder refreshes it every second, and our transactions take milliseconds
+            stale: 2_000,
+            update: 1_000,
             retries: { retries: 2_000, minTimeout: 2, maxTimeout: 25, factor: 1.3 },
             onCompromised: () => {},
           })

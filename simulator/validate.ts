@@ -135,11 +135,14 @@ export function obj<S extends Shape, const R extends keyof S = never>(shape: S, 
 
 /** Checks and returns the value, or throws one 400 listing every offending field. */
 export function parse<T>(schema: Schema<T>, value: unknown, path = ''): T {
-  const errs: Fields = {};
+  const errs = newFields();
   const out = schema.check(value, path, errs);
   if (Object.keys(errs).length > 0) throw validationError(errs);
   return out as T;
 }
+
+/** Field explanations keyed by user-supplied names: no prototype, so "__proto__" is just a key. */
+export const newFields = (): Fields => Object.create(null) as Fields;
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -181,7 +184,7 @@ export function parseQuery<P extends Record<string, QueryParser<any>>>(
   params: URLSearchParams,
   spec: P,
 ): { [K in keyof P]?: P[K] extends QueryParser<infer T> ? T : never } {
-  const errs: Fields = {};
+  const errs = newFields();
   const out: Record<string, unknown> = {};
   const seen = new Set<string>();
   for (const [name, raw] of params) {

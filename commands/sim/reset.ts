@@ -1,14 +1,18 @@
 // vmv sim reset: POST /_sim/reset
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { maskKey } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('reset').description('Put the simulator back to its freshly seeded state (keeps the clock)').action(action(shell, run));
+  parent.command('reset').description('Put the simulator back to its freshly seeded state')
+    .option('--clock <mode>', 'also set the clock: real or manual (default: as it is)')
+    .option('--now <time>', 'also set the clock to this ISO 8601 time (any time: the data starts afresh)')
+    .option('--seed <n>', 'seed of the fresh state (default: the current one)', intArg('--seed', 0, 2 ** 32 - 1))
+    .action(action(shell, run));
 }
 
-export async function run(ctx: Context): Promise<void> {
-  const res = await ctx.call('POST', '/_sim/reset', { body: {} });
+export async function run(ctx: Context, o: { clock?: string; now?: string; seed?: number }): Promise<void> {
+  const res = await ctx.call('POST', '/_sim/reset', { body: { clock: o.clock, now: o.now, seed: o.seed } });
   ctx.emit(res, (b: any) => ctx.io.out(`Simulator reset. New full-access key: ${maskKey(b.api_key)} (use --json to see it whole)\n`));
 }

@@ -106,11 +106,16 @@ const routes: Route[] = [
 
   {
     method: 'POST', path: '/_sim/reset', handler: (c) => {
-      parse(obj({}), c.body);
-      const fresh = seedData({ seed: c.data.meta.seed, clock: c.data.meta.clock });
+      // a reset may also start the clock afresh (any time, even earlier: nothing is left to contradict it)
+      const b = parse(obj({ clock: oneOf(['real', 'manual'] as const), now: isoTime(), seed: int({ min: 0, max: 2 ** 32 - 1 }) }), c.body);
+      const current = c.data.meta.clock;
+      const clock = b.clock !== undefined || b.now !== undefined
+        ? setMode(current, b.clock ?? current.mode, b.now !== undefined ? Date.parse(b.now) : c.s.now)
+        : current;
+      const fresh = seedData({ seed: b.seed ?? c.data.meta.seed, clock });
       Object.assign(c.data, fresh);
       c.s.markDirty();
-      return { body: { api_key: fresh.meta.default_api_key, workspace_id: fresh.meta.default_workspace_id } };
+      return { body: { api_key: fresh.meta.default_api_key, workspace_id: fresh.meta.default_workspace_id, now: iso(clockNow(clock)) } };
     },
   },
 

@@ -1,12 +1,12 @@
 // POST /v1/quick/emails: one plain-text email to up to 20 recipients from a shared sender.
 import { iso } from '../clock.js';
-import { ApiError, type Fields } from '../errors.js';
+import { ApiError } from '../errors.js';
 import type { Ctx, Resource } from '../http.js';
 import type { Contact, EmailRecord } from '../model.js';
 import { charge, usd } from '../money.js';
 import { contactByEmail, sameEmail } from '../people.js';
 import { bestMatches } from '../fuzzy.js';
-import { arr, EMAIL, email, obj, parse, str } from '../validate.js';
+import { arr, EMAIL, email, newFields, obj, parse, str } from '../validate.js';
 
 export const SERVICE_NAME = 'vmv';
 export const PER_RECIPIENT_CENTS = 1;
@@ -30,11 +30,8 @@ interface Recipient { input: string; email: string; contact_id: string | null; c
 function resolveRecipients(c: Ctx, to: string[]): Recipient[] {
   const contacts = c.data.contacts.filter((x) => x.workspace_id === c.auth.workspace.id);
   // problems by kind, so the reply's status says the most fundamental one and its fields say all of them
-  const invalid: Fields = {};
-  const unmatched: Fields = {};
-  const ambiguous: Fields = {};
-  const noEmail: Fields = {};
-  const candidates: Record<string, { id: string; name: string | null; email: string | null }[]> = {};
+  const [invalid, unmatched, ambiguous, noEmail] = [newFields(), newFields(), newFields(), newFields()];
+  const candidates: { input: string; contacts: { id: string; name: string | null; email: string | null }[] }[] = [];
   const out: Recipient[] = [];
   to.forEach((input, i) => {
     const path = `to[${i}]`;
@@ -47,13 +44,13 @@ function resolveRecipients(c: Ctx, to: string[]): Recipient[] {
     if (found.length === 0) return void (unmatched[path] = `matches no contact named "${input}"`);
     if (found.length > 1) {
       ambiguous[path] = `could be ${found.length} contacts: ${found.map((f) => f.contact.name).join(', ')}`;
-      return void (candidates[input] = found.map((f) => ({ id: f.contact.id, name: f.contact.name, email: f.contact.email })));
+      return void candidates.push({ input, contacts: found.map((f) => ({ id: f.contact.id, name: f.contact.name, email: f.contact.email })) });
     }
     const contact: Contact = found[0].contact;
     if (!contact.email) return void (noEmail[path] = `matches contact "${contact.name}", who has no email address on file`);
     out.push({ input, email: contact.email, contact_id: contact.id, contact_name: contact.name });
   });
-  const all = { ...invalid, ...unmatched, ...ambiguous, ...noEmail };
+  const all = Object.assign(newFields(), invalid, unmatched, ambiguous, noEmail);
   if (Object.keys(invalid).length) throw new ApiError(400, 'validation_error', 'Some recipients are not valid.', all);
   if (Object.keys(unmatched).length) throw new ApiError(404, 'contact_not_found', 'A recipient name matches no contact in this workspace.', all);
   if (Object.keys(ambiguous).length)

@@ -1,0 +1,147 @@
+// Test helpers: a simulator started as a real `vmv sim serve` process on port 0, an HTTP caller,
+// and the CLI run through main() with captured streams on either target.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { bufferIO } from '../src/io.js';
+import { main } from '../src/main.js';
+
+export const BIN = new URL('../bin/vmv', import.meta.url).pathname;
+/** The fixed start of every manual-clock test. */
+export const T0 = '2026-01-05T09:00:00.000Z';
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'vmv-test-'));
+}
+
+export interface Sim {
+  url: string;
+  key: string;
+  data: string;
+  proc: ChildProcess;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  api(method: string, path: string, o?: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string> }): Promise<Res>;
+  /** resets to the seeded state (a manual clock back at its start); updates `key` */
+  reset(): Promise<void>;
+  advance(seconds: number): Promise<void>;
+}
+
+export interface Res { status: number; headers: Headers; text: string; json: any; bytes: Buffer }
+
+export async function startSim(o: { clock?: 'manual' | 'real'; now?: string; data?: string; extraArgs?: string[] } = {}): Promise<Sim> {
+  const dir = o.data ? null : tempDir();
+  const data = o.data ?? join(dir!, 'sim.json');
+  const args = [BIN, 'sim', 'serve', '--port', '0', '--json', '--quiet', '--data', data, '--clock', o.clock ?? 'manual'];
+  if ((o.clock ?? 'manual') === 'manual') args.push('--now', o.now ?? T0);
+  const proc = spawn(process.execPath, [...args, ...(o.extraArgs ?? [])], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  let stderr = '';
+  proc.stderr!.on('data', (d) => (stderr += d));
+  const first = await new Promise<{ url: string; api_key: string }>((resolve, reject) => {
+    createInterface({ input: proc.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
+    proc.once('exit', (c) => reject(new Error(`sim serve exited ${c}: ${stderr}`)));
+  });
+  const sim: Sim = {
+    url: first.url,
+    key: first.api_key,
+    data,
+    proc,
+    async stop(signal = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        const done = new Promise((r) => proc.once('exit', r));
+        proc.kill(signal);
+        await done;
+      }
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+    api: (method, path, a = {}) => request(first.url, method, path, { ...a, key: a.key === undefined ? sim.key : a.key }),
+    async reset() {
+      const manual = (o.clock ?? 'manual') === 'manual';
+      const r = await sim.api('POST', '/_sim/reset', { body: manual ? { clock: 'manual', now: o.now ?? T0 } : {} });
+      sim.key = r.json.api_key;
+    },
+    async advance(seconds) {
+      const r = await sim.api('POST', '/_sim/clock/advance', { body: { seconds } });
+      if (r.status !== 200) throw new Error(r.text);
+    },
+  };
+  return sim;
+}
+
+export async function request(
+  base: string,
+  method: string,
+  path: string,
+  o: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string> } = {},
+): Promise<Res> {
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.key) headers.authorization = `Bearer ${o.key}`;
+  let body: string | undefined = o.raw;
+  if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('utf8');
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json, bytes };
+}
+
+export interface CliResult { code: number; stdout: string; stderr: string; json: any }
+
+/** Runs the CLI in-process through main() with captured streams. */
+export async function cli(args: string[], o: { env?: Record<string, string | undefined>; tty?: boolean; stdin?: string } = {}): Promise<CliResult> {
+  const io = await bufferIO({ tty: o.tty, stdin: o.stdin });
+  const code = await main(args, io, { PATH: process.env.PATH, HOME: process.env.HOME, ...o.env });
+  let json: any;
+  try {
+    json = JSON.parse(io.stdout());
+  } catch {
+    json = undefined;
+  }
+  return { code, stdout: io.stdout(), stderr: io.stderr(), json };
+}
+
+/**
+ * A CLI target for the same test cases: the embedded simulator on its own data file, or a started
+ * `vmv sim serve`. Both start on a manual clock at T0 from a freshly seeded store.
+ */
+export interface Target {
+  name: 'embedded' | 'remote';
+  env: Record<string, string>;
+  run(args: string[], o?: { tty?: boolean; stdin?: string }): Promise<CliResult>;
+  close(): Promise<void>;
+}
+
+export async function makeTarget(name: 'embedded' | 'remote'): Promise<Target> {
+  const dir = tempDir();
+  const env: Record<string, string> = { VMV_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
+  let sim: Sim | null = null;
+  if (name === 'remote') {
+    sim = await startSim({ data: join(dir, 'server.json') });
+    Object.assign(env, { VMV_BASE_URL: sim.url, VMV_API_KEY: sim.key, VMV_SIM_DATA: join(dir, 'unused.json') });
+  } else {
+    env.VMV_SIM_DATA = join(dir, 'sim.json');
+  }
+  const target: Target = {
+    name,
+    env,
+    run: (args, o = {}) => cli(args, { ...o, env }),
+    async close() {
+      await sim?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  if (name === 'embedded') {
+    const r = await target.run(['sim', 'reset', '--clock', 'manual', '--now', T0]);
+    if (r.code !== 0) throw new Error(r.stderr);
+  }
+  return target;
+}

@@ -1,0 +1,68 @@
+// `vmv sim serve`: binding, the --json line, the seeded state and the two clocks (issue 2, part 3).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, T0, type Sim } from './helpers.js';
+
+describe('vmv sim serve --port 0 --json', () => {
+  let sim: Sim;
+  beforeAll(async () => (sim = await startSim()));
+  afterAll(() => sim.stop());
+
+  it('prints one line with the loopback url and a full-access key of the seeded workspace', async () => {
+    expect(sim.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(Number(new URL(sim.url).port)).toBeGreaterThan(0);
+    expect(sim.key).toMatch(/^sk_sim_[0-9a-f]{40}$/);
+    const r = await sim.api('GET', '/v1/contacts');
+    expect(r.status).toBe(200);
+  });
+
+  it('serves GET /_sim/health with 200 and no key', async () => {
+    const r = await sim.api('GET', '/_sim/health', { key: null });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ ok: true, now: T0 });
+  });
+
+  it('seeds one organization and workspace with a 50.00 USD wallet and a plan with Content, video credits and the assistant', async () => {
+    const w = (await sim.api('GET', '/_sim/workspace')).json;
+    expect(w.wallet_usd).toBe(50);
+    expect(w.plan.content).toBe(true);
+    expect(w.plan.assistant).toBe(true);
+    expect(w.plan.video_credits_cents).toBeGreaterThan(0);
+    expect(w.auto_recharge.enabled).toBe(false);
+  });
+
+  it('a manual clock stands still until advanced, and advancing moves it exactly', async () => {
+    const a = (await sim.api('GET', '/_sim/clock')).json;
+    await new Promise((r) => setTimeout(r, 30)); // wall time passes; simulated time must not
+    const b = (await sim.api('GET', '/_sim/clock')).json;
+    expect(a.now).toBe(T0);
+    expect(b.now).toBe(T0);
+    expect(b.mode).toBe('manual');
+    const c = await sim.api('POST', '/_sim/clock/advance', { body: { seconds: 90 } });
+    expect(c.status).toBe(200);
+    expect(c.json.now).toBe('2026-01-05T09:01:30.000Z');
+  });
+
+  it('SIGTERM stops the server cleanly', async () => {
+    const other = await startSim();
+    await other.stop('SIGTERM');
+    expect(other.proc.exitCode).toBe(0);
+  });
+});
+
+describe('vmv sim serve --clock real', () => {
+  it('follows wall time plus any advances', async () => {
+    const sim = await startSim({ clock: 'real' });
+    try {
+      const before = Date.now();
+      const a = Date.parse((await sim.api('GET', '/_sim/clock')).json.now);
+      expect(a).toBeGreaterThanOrEqual(before - 5);
+      expect(a).toBeLessThanOrEqual(Date.now() + 5);
+      await sim.advance(3600);
+      const b = Date.parse((await sim.api('GET', '/_sim/clock')).json.now);
+      expect(b - Date.now()).toBeGreaterThan(3590_000);
+      expect((await sim.api('GET', '/_sim/clock')).json.mode).toBe('real');
+    } finally {
+      await sim.stop();
+    }
+  });
+});
