@@ -76,6 +76,8 @@ export interface TranscriptTurn { speaker: 'agent' | 'person'; text: string; sec
 
 export interface CallRecord {
   id: string;
+  /** creation order: breaks ties between records made at the same simulated instant */
+  seq: number;
   workspace_id: string;
   direction: 'inbound' | 'outbound';
   status: string;
@@ -97,6 +99,8 @@ export interface CallRecord {
 
 export interface TextRecord {
   id: string;
+  /** creation order: breaks ties between records made at the same simulated instant */
+  seq: number;
   workspace_id: string;
   direction: 'inbound' | 'outbound';
   sender: 'contact' | 'ai_agent' | 'business';
@@ -112,6 +116,8 @@ export interface TextRecord {
 
 export interface EmailRecord {
   id: string;
+  /** creation order: breaks ties between records made at the same simulated instant */
+  seq: number;
   workspace_id: string;
   direction: 'inbound' | 'outbound';
   source: 'inbox' | 'quick';

@@ -11,7 +11,7 @@ export function listParams(maxLimit = 100) {
   return { limit: qInt(1, maxLimit), cursor: qString, order: qEnum(['asc', 'desc'] as const) };
 }
 
-interface CursorBody { o: 'asc' | 'desc'; k: number; i: string; at: number; f: string }
+interface CursorBody { o: 'asc' | 'desc'; k: number; i: string | number; at: number; f: string }
 
 const sign = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest('base64url').slice(0, 22);
 const scopeTag = (secret: string, scope: string) => sign(secret, `scope:${scope}`).slice(0, 10);
@@ -42,17 +42,18 @@ export interface PageQuery { limit?: number; cursor?: string; order?: 'asc' | 'd
 
 /**
  * One page of `items`, newest first (or oldest first with order=asc). `key` gives an item's sort
- * time; ties break on id. `scope` names the list and its filters, so a cursor only fits its list.
+ * time; ties break on `tie` (creation sequence, or id). `scope` names the list and its filters, so
+ * a cursor only fits its list.
  */
-export function paginate<T extends { id: string }, R>(
+export function paginate<T, R>(
   s: Session,
   items: readonly T[],
   q: PageQuery,
-  o: { key: (t: T) => number; scope: string; present: (t: T) => R; defaultLimit?: number; totalResults?: boolean },
+  o: { key: (t: T) => number; tie: (t: T) => string | number; scope: string; present: (t: T) => R; defaultLimit?: number; totalResults?: boolean },
 ): { data: R[]; meta: { cursor?: string; page_size: number; total_results?: number } } {
   const limit = q.limit ?? o.defaultLimit ?? 20;
   let order = q.order ?? 'desc';
-  let after: { k: number; i: string } | null = null;
+  let after: { k: number; i: string | number } | null = null;
   if (q.cursor !== undefined) {
     const c = decode(s, q.cursor, o.scope);
     if (q.order !== undefined && q.order !== c.o) throw validationError({ order: 'must match the order of the cursor' });
@@ -60,8 +61,9 @@ export function paginate<T extends { id: string }, R>(
     after = { k: c.k, i: c.i };
   }
   const dir = order === 'desc' ? -1 : 1;
-  const cmp = (a: { k: number; i: string }, b: { k: number; i: string }) => (a.k - b.k || (a.i < b.i ? -1 : a.i > b.i ? 1 : 0)) * dir;
-  const keyed = items.map((t) => ({ t, k: o.key(t), i: t.id })).sort(cmp);
+  type Pos = { k: number; i: string | number };
+  const cmp = (a: Pos, b: Pos) => (a.k - b.k || (a.i < b.i ? -1 : a.i > b.i ? 1 : 0)) * dir;
+  const keyed = items.map((t) => ({ t, k: o.key(t), i: o.tie(t) })).sort(cmp);
   const rest = after ? keyed.filter((x) => cmp(x, after!) > 0) : keyed;
   const page = rest.slice(0, limit);
   const meta: { cursor?: string; page_size: number; total_results?: number } = { page_size: limit };

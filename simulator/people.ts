@@ -67,6 +67,7 @@ export function presentContact(c: Contact) {
 }
 
 export function presentCall(c: CallRecord) {
+  // an explicit list: internal fields (workspace_id, seq) stay inside
   return {
     id: c.id,
     direction: c.direction,
@@ -90,12 +91,12 @@ export function presentCall(c: CallRecord) {
 }
 
 export function presentText(t: TextRecord) {
-  const { workspace_id: _w, ...rest } = t;
+  const { workspace_id: _w, seq: _s, ...rest } = t;
   return rest;
 }
 
 export function presentEmail(e: EmailRecord) {
-  const { workspace_id: _w, ...rest } = e;
+  const { workspace_id: _w, seq: _s, ...rest } = e;
   return rest;
 }
 

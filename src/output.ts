@@ -29,7 +29,7 @@ export function table(io: IO, headers: string[], rows: Cell[][]): void {
   const widths = headers.map((h, i) => Math.max(width(h), ...text.map((r) => width(r[i]))));
   // the last column gives way when the terminal is narrow
   const fixed = widths.slice(0, -1).reduce((a, b) => a + b + 2, 0);
-  widths[widths.length - 1] = Math.max(10, Math.min(widths[widths.length - 1], io.columns - fixed));
+  widths[widths.length - 1] = Math.max(10, width(headers[headers.length - 1]), Math.min(widths[widths.length - 1], io.columns - fixed));
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? clip(c, widths[i]) : clip(c, widths[i]).padEnd(widths[i]))).join('  ');
   io.out(bold(io, line(headers.map((h) => h.toUpperCase()))).trimEnd() + '\n');
   for (const r of text) io.out(line(r).trimEnd() + '\n');

@@ -216,7 +216,7 @@ const routes: Route[] = [
       const turns = b.transcript_turns ?? [];
       const created = fixtureTime(c, b.created_at);
       const rec: CallRecord = {
-        id: c.s.rng.uuid(), workspace_id: ws, direction: b.direction, status: b.status ?? 'COMPLETED',
+        id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: ws, direction: b.direction, status: b.status ?? 'COMPLETED',
         from_number: b.from_number, to_number: b.to_number, contact_id: contactByPhone(c.data, ws, other)?.id ?? null,
         phone_number_id: null, duration_seconds: b.duration_seconds ?? null, summary: b.summary ?? '',
         transcript: transcriptOf(turns), transcript_turns: turns.map((t) => ({ seconds_from_start: null, ...t })),
@@ -233,7 +233,7 @@ const routes: Route[] = [
       const ws = c.auth.workspace.id;
       const other = b.direction === 'outbound' ? b.to_number : b.from_number;
       const rec: TextRecord = {
-        id: c.s.rng.uuid(), workspace_id: ws, direction: b.direction, sender: b.sender ?? (b.direction === 'inbound' ? 'contact' : 'business'),
+        id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: ws, direction: b.direction, sender: b.sender ?? (b.direction === 'inbound' ? 'contact' : 'business'),
         from_number: b.from_number, to_number: b.to_number, body: b.body, status: b.direction === 'inbound' ? 'received' : 'delivered',
         contact_id: contactByPhone(c.data, ws, other)?.id ?? null, phone_number_id: null, quick_action_id: null, created_at: fixtureTime(c, b.created_at),
       };
@@ -247,7 +247,7 @@ const routes: Route[] = [
       const ws = c.auth.workspace.id;
       const other = b.direction === 'outbound' ? b.to : b.from_address;
       const rec: EmailRecord = {
-        id: c.s.rng.uuid(), workspace_id: ws, direction: b.direction, source: 'inbox', status: b.direction === 'inbound' ? 'received' : 'sent',
+        id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: ws, direction: b.direction, source: 'inbox', status: b.direction === 'inbound' ? 'received' : 'sent',
         from: b.from_address, from_address: b.from_address, to: b.to, reply_to: null, subject: b.subject ?? '', body: b.body ?? '',
         contact_id: contactByEmail(c.data, ws, other)?.id ?? null, quick_email_id: null, created_at: fixtureTime(c, b.created_at),
       };

@@ -17,6 +17,7 @@ const qEmail = qMatch(new RegExp(EMAIL.source, 'i'), 'must be an email address')
 const qDirection = qEnum(['inbound', 'outbound'] as const);
 
 const ms = (r: { created_at: string }) => Date.parse(r.created_at);
+const bySeq = (r: { seq: number }) => r.seq;
 const scopeOf = (c: Ctx, list: string, q: Record<string, unknown>) => {
   const { limit: _l, cursor: _c, order: _o, ...filters } = q;
   return `${c.auth.workspace.id}|${list}|${JSON.stringify(Object.entries(filters).sort())}`;
@@ -61,7 +62,7 @@ function listCalls(personRequired: boolean) {
     const q = parseQuery(c.query, { ...listParams(50), ...timeFilters, phone_number: qPhone, status: qEnum(CALL_STATUS_FILTERS) });
     let rows = filterRecords(c, c.data.calls, q, personRequired, 'phone_number');
     if (q.status) rows = rows.filter((r) => r.status === q.status!.toUpperCase());
-    return { body: paginate(c.s, rows, q, { key: ms, scope: scopeOf(c, 'calls', q), present: presentCall, totalResults: true }) };
+    return { body: paginate(c.s, rows, q, { key: ms, tie: bySeq, scope: scopeOf(c, 'calls', q), present: presentCall, totalResults: true }) };
   };
 }
 
@@ -69,21 +70,21 @@ function listTexts(personRequired: boolean) {
   return (c: Ctx) => {
     const q = parseQuery(c.query, { ...listParams(), ...timeFilters, phone_number: qPhone });
     const rows = filterRecords(c, c.data.texts, q, personRequired, 'phone_number');
-    return { body: paginate(c.s, rows, q, { key: ms, scope: scopeOf(c, 'texts', q), present: presentText, totalResults: true }) };
+    return { body: paginate(c.s, rows, q, { key: ms, tie: bySeq, scope: scopeOf(c, 'texts', q), present: presentText, totalResults: true }) };
   };
 }
 
 function listEmails(c: Ctx) {
   const q = parseQuery(c.query, { ...listParams(), ...timeFilters, email: qEmail });
   const rows = filterRecords(c, c.data.emails, q, true, 'email');
-  return { body: paginate(c.s, rows, q, { key: ms, scope: scopeOf(c, 'emails', q), present: presentEmail, totalResults: true }) };
+  return { body: paginate(c.s, rows, q, { key: ms, tie: bySeq, scope: scopeOf(c, 'emails', q), present: presentEmail, totalResults: true }) };
 }
 
 function listPeople(c: Ctx) {
   const { order: _o, ...params } = listParams();
   const q = parseQuery(c.query, params);
   const rows = people(c.data, c.auth.workspace.id);
-  return { body: paginate(c.s, rows, q, { key: (p) => p.sort_ms, scope: scopeOf(c, 'people', {}), present: presentPerson, totalResults: true }) };
+  return { body: paginate(c.s, rows, q, { key: (p) => p.sort_ms, tie: (p) => p.id, scope: scopeOf(c, 'people', {}), present: presentPerson, totalResults: true }) };
 }
 
 function findCall(c: Ctx): CallRecord {

@@ -101,6 +101,7 @@ function sendQuickEmail(c: Ctx) {
     const r = recipients.find((x) => sameEmail(x.email, to))!;
     const rec: EmailRecord = {
       id: c.s.rng.uuid(),
+      seq: c.s.nextSeq(),
       workspace_id: workspace.id,
       direction: 'outbound',
       source: 'quick',
