@@ -44,7 +44,7 @@ export async function main(argv: string[], io?: IO, env: Env = process.env): Pro
   io ??= processIO(env);
   const program = buildProgram({ io, env });
   if (argv.length === 0) {
-    io.out(program.helpInformation());
+    program.outputHelp();
     return EXIT.ok;
   }
   try {

@@ -15,5 +15,5 @@ export async function run(ctx: Context): Promise<void> {
   const profiles: Record<string, Profile> = { default: {}, ...s.profiles };
   const rows = Object.entries(profiles).map(([name, p]) => ({ name, active: name === active, base_url: p.base_url ?? null, api_key: p.api_key ? maskKey(p.api_key) : null }));
   if (ctx.json) ctx.io.out(JSON.stringify({ data: rows }) + '\n');
-  else table(ctx.io, ['', 'profile', 'base url', 'api key'], rows.map((r) => [r.active ? '*' : '', r.name, r.base_url ?? '(embedded simulator)', r.api_key]));
+  else table(ctx.io, ['profile', 'active', 'base url', 'api key'], rows.map((r) => [r.name, r.active ? 'yes' : 'no', r.base_url ?? '(embedded simulator)', r.api_key]));
 }

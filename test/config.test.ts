@@ -1,0 +1,88 @@
+// `vmv config`: profiles in a file only its owner can read, keys never printed whole, and the
+// order flags > environment > profile > embedded simulator.
+import { statSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, startSim, tempDir, type Sim } from './helpers.js';
+
+let sim: Sim;
+beforeAll(async () => (sim = await startSim()));
+afterAll(() => sim.stop());
+
+const fresh = () => {
+  const dir = tempDir();
+  return { VMV_CONFIG_DIR: join(dir, 'cfg'), VMV_SIM_DATA: join(dir, 'sim.json'), NO_COLOR: '1' };
+};
+
+describe('vmv config', () => {
+  it('with no configuration the target is the embedded simulator', async () => {
+    const env = fresh();
+    const r = await cli(['config', 'get', '--json'], { env });
+    expect(r.json).toEqual({ profile: 'default', target: 'embedded', base_url: null, api_key: null, sim_data: env.VMV_SIM_DATA });
+  });
+
+  it('set stores base_url and api_key (from stdin) in a 0600 file in a 0700 folder; get masks the key', async () => {
+    const env = fresh();
+    expect((await cli(['config', 'set', 'base_url', `${sim.url}/v1/`], { env })).code).toBe(0);
+    const s = await cli(['config', 'set', 'api_key', '-'], { env, stdin: sim.key + '\n' });
+    expect(s.code).toBe(0);
+    expect(s.stderr).not.toContain(sim.key);
+    const file = join(env.VMV_CONFIG_DIR, 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(env.VMV_CONFIG_DIR).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual({ base_url: sim.url, api_key: sim.key });
+    const g = await cli(['config', 'get'], { env });
+    expect(g.stdout).toContain(`base_url\t${sim.url}`);
+    expect(g.stdout).toContain(`api_key\tsk_sim_…${sim.key.slice(-4)}`);
+    expect(g.stdout + g.stderr).not.toContain(sim.key);
+    expect((await cli(['config', 'get', 'api_key'], { env })).stdout).toBe(`sk_sim_…${sim.key.slice(-4)}\n`);
+    // and commands now go to the server
+    const list = await cli(['contacts', 'list', '--json'], { env });
+    expect(list.code).toBe(0);
+    expect((await cli(['config', 'get', 'target'], { env })).code).toBe(2);
+  });
+
+  it('api_key without a value and without a TTY is a usage error, not a prompt', async () => {
+    const r = await cli(['config', 'set', 'api_key'], { env: fresh() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"-" to read it from standard input');
+  });
+
+  it('profiles: list, use, --profile and VMV_PROFILE; unknown profile is a usage error', async () => {
+    const env = fresh();
+    await cli(['config', 'set', 'base_url', sim.url, '--profile', 'staging'], { env });
+    await cli(['config', 'set', 'api_key', sim.key, '--profile', 'staging'], { env });
+    const list = await cli(['config', 'list'], { env });
+    expect(list.stdout).toBe(`default\tyes\t(embedded simulator)\t-\nstaging\tno\t${sim.url}\tsk_sim_…${sim.key.slice(-4)}\n`);
+    expect((await cli(['config', 'get', 'base_url', '--profile', 'staging'], { env })).stdout).toBe(`${sim.url}\n`);
+    expect((await cli(['config', 'get', 'base_url'], { env: { ...env, VMV_PROFILE: 'staging' } })).stdout).toBe(`${sim.url}\n`);
+    const bad = await cli(['contacts', 'list', '--profile', 'nope'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('No profile named "nope"');
+    await cli(['config', 'use', 'staging'], { env });
+    expect((await cli(['config', 'get', '--json'], { env })).json).toMatchObject({ profile: 'staging', target: 'remote' });
+    await cli(['config', 'unset', 'base_url'], { env });
+    expect((await cli(['config', 'get', '--json'], { env })).json).toMatchObject({ profile: 'staging', target: 'embedded' });
+    expect((await cli(['config', 'delete', 'staging'], { env })).code).toBe(0);
+    expect((await cli(['config', 'get', '--json'], { env })).json.profile).toBe('default');
+    expect((await cli(['config', 'set', 'base_url', 'http://x', '--profile', '../evil'], { env })).code).toBe(2);
+  });
+
+  it('flags win over environment variables, which win over the profile', async () => {
+    const env = fresh();
+    await cli(['config', 'set', 'base_url', 'http://127.0.0.1:1'], { env });
+    const fromEnv = await cli(['config', 'get', 'base_url'], { env: { ...env, VMV_BASE_URL: 'http://127.0.0.1:2' } });
+    expect(fromEnv.stdout).toBe('http://127.0.0.1:2\n');
+    const fromFlag = await cli(['config', 'get', 'base_url', '--base-url', 'http://127.0.0.1:3'], { env: { ...env, VMV_BASE_URL: 'http://127.0.0.1:2' } });
+    expect(fromFlag.stdout).toBe('http://127.0.0.1:3\n');
+    const key = await cli(['config', 'get', 'api_key', '--api-key', 'sk_sim_flagkey1234'], { env: { ...env, VMV_API_KEY: 'sk_sim_envkey5678' } });
+    expect(key.stdout).toBe('sk_sim_…1234\n');
+    expect((await cli(['contacts', 'list', '--base-url', 'ftp://x'], { env })).code).toBe(2);
+  });
+
+  it('config path names both files', async () => {
+    const env = fresh();
+    const r = await cli(['config', 'path', '--json'], { env });
+    expect(r.json).toEqual({ config: join(env.VMV_CONFIG_DIR, 'config.json'), sim_data: env.VMV_SIM_DATA });
+  });
+});
