@@ -1,0 +1,16 @@
+// vmv contacts list: GET /v1/contacts
+import type { Command } from 'commander';
+import { action, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { withList, type ListOptions } from '../../src/list.js';
+import { renderPeople } from '../history/people.js';
+
+export function define(parent: Command, shell: Shell): void {
+  withList(parent.command('list').description('Contacts and everyone reached, most recent first'), { order: false })
+    .action(action(shell, run));
+}
+
+export async function run(ctx: Context, o: ListOptions): Promise<void> {
+  const res = await ctx.call('GET', '/v1/contacts', { query: { limit: o.limit, cursor: o.cursor } });
+  ctx.emit(res, renderPeople(ctx));
+}
