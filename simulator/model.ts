@@ -147,6 +147,97 @@ export interface IdempotencyRecord {
 
 export interface AuditEntry { id: string; workspace_id: string; action: string; resource_id: string; api_key_id: string; user_id: string; at: string }
 
+/** A number of the service's shared sender pool (global: not any workspace's). */
+export interface SharedNumber {
+  phone_number: string;
+  bought_at: string;
+  /** UTC day (YYYY-MM-DD) the counts below belong to */
+  usage_day: string;
+  calls_today: number;
+  texts_today: number;
+}
+
+export type TargetStatus = 'pending' | 'in_progress' | 'completed' | 'no_answer' | 'failed' | 'opted_out' | 'canceled';
+
+export interface QuickTarget {
+  to_number: string;
+  from_number: string | null;
+  status: TargetStatus;
+  live_call_status: string | null;
+  attempts: number;
+  last_call_id: string | null;
+  messages_sent: number;
+  messages_received: number;
+  goal_achieved: boolean;
+  end_reason: string | null;
+  summary: string | null;
+  contact_id: string | null;
+  /** cancel asked while a call was connected: finish it, then stop */
+  stop_after_call: boolean;
+  /** the person has replied at least once (texts) */
+  replied: boolean;
+}
+
+export interface QuickCallParams {
+  instructions: string | null;
+  opening_message: string | null;
+  voice: string | null;
+  voice_model_tier: string | null;
+  language: string | null;
+  retry_attempts: number;
+  retry_delay_minutes: number;
+  max_call_duration_seconds: number;
+  voicemail_enabled: boolean;
+  voicemail_message: string | null;
+  contact_name: string | null;
+}
+
+export interface QuickTextParams {
+  first_message: string | null;
+  max_messages: number;
+  conversation_timeout_hours: number;
+}
+
+export interface QuickJob {
+  id: string;
+  seq: number;
+  workspace_id: string;
+  kind: 'ai_call' | 'ai_text';
+  status: 'running' | 'completed' | 'canceled';
+  goal: string;
+  call: QuickCallParams | null;
+  text: QuickTextParams | null;
+  from_number: string | null;
+  target_count: number;
+  cost_cents: number;
+  canceled: boolean;
+  targets: QuickTarget[];
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface AgentConfig { id: string; name: string; voice: string; language: string; greeting: string; prompt: string }
+
+/** A number owned by a workspace (AI numbers now; bought numbers later). Ids are integers. */
+export interface PhoneNumber {
+  id: number;
+  seq: number;
+  workspace_id: string;
+  phone_number: string | null;
+  area_code: string | null;
+  status: 'provisioning' | 'ready' | 'failed';
+  name: string;
+  business_name: string | null;
+  business_description: string | null;
+  handles_calls: boolean;
+  handles_texts: boolean;
+  sms_registered: boolean;
+  agent: AgentConfig;
+  created_at: string;
+}
+
+export interface OptOut { workspace_id: string; phone_number: string; at: string }
+
 /** A transition that falls due on the simulator clock (scheduler.ts). */
 export interface Timer { id: string; at_ms: number; seq: number; type: string; payload: Record<string, unknown> }
 
@@ -162,6 +253,7 @@ export interface Data {
     default_api_key: string;
     default_workspace_id: string;
     next_seq: number;
+    next_phone_number_id: number;
   };
   organizations: Organization[];
   workspaces: Workspace[];
@@ -175,4 +267,8 @@ export interface Data {
   idempotency: IdempotencyRecord[];
   audit_log: AuditEntry[];
   timers: Timer[];
+  shared_numbers: SharedNumber[];
+  quick_jobs: QuickJob[];
+  phone_numbers: PhoneNumber[];
+  opt_outs: OptOut[];
 }

@@ -20,3 +20,11 @@ export function charge(org: Organization, amount: number): boolean {
   }
   return true;
 }
+
+/** Takes as much of `amount` as the wallet holds (after any auto-recharge); returns what was taken. */
+export function chargeUpTo(org: Organization, amount: number): number {
+  if (charge(org, amount)) return amount;
+  const taken = Math.max(0, Math.min(amount, org.wallet_cents));
+  org.wallet_cents -= taken;
+  return taken;
+}

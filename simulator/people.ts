@@ -159,3 +159,8 @@ export function presentPerson(p: PersonSummary) {
   const { id: _i, sort_ms: _s, ...rest } = p;
   return rest;
 }
+
+export function orgOfWorkspace(data: Data, workspaceId: string) {
+  const ws = data.workspaces.find((w) => w.id === workspaceId)!;
+  return data.organizations.find((o) => o.id === ws.organization_id)!;
+}

@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { realClock, iso, clockNow, type ClockState } from './clock.js';
 import type { ApiKey, Data, Scope, User, Workspace } from './model.js';
 import { Rng, seedRng } from './rng.js';
+import { seedSharedPool } from './shared-pool.js';
 
 export interface SeedOptions {
   seed?: number;
@@ -75,6 +76,7 @@ export function seedData(o: SeedOptions = {}): Data {
       default_api_key: '',
       default_workspace_id: '',
       next_seq: 1,
+      next_phone_number_id: 1001,
     },
     organizations: [],
     workspaces: [],
@@ -88,10 +90,25 @@ export function seedData(o: SeedOptions = {}): Data {
     idempotency: [],
     audit_log: [],
     timers: [],
+    shared_numbers: [],
+    quick_jobs: [],
+    phone_numbers: [],
+    opt_outs: [],
   };
   const rng = new Rng(data.meta.rng);
   const { workspace, key } = addWorkspace(data, rng, clockNow(clock), 'Acme Sandbox');
   data.meta.default_api_key = key;
   data.meta.default_workspace_id = workspace.id;
+  data.shared_numbers = seedSharedPool(clockNow(clock));
+  return data;
+}
+
+/** Brings a data file written by an earlier version up to the current shape (new collections start empty). */
+export function upgrade(data: Data): Data {
+  const shape = seedData({ seed: data.meta.seed, clock: data.meta.clock });
+  for (const k of Object.keys(shape) as (keyof Data)[]) {
+    if (data[k] === undefined) (data as unknown as Record<string, unknown>)[k] = k === 'shared_numbers' ? shape.shared_numbers : Array.isArray(shape[k]) ? [] : shape[k];
+  }
+  data.meta.next_phone_number_id ??= shape.meta.next_phone_number_id;
   return data;
 }

@@ -13,7 +13,7 @@ import lockfile from 'proper-lockfile';
 import { clockNow } from './clock.js';
 import type { Data } from './model.js';
 import { Rng } from './rng.js';
-import { seedData, type SeedOptions } from './seed.js';
+import { seedData, upgrade, type SeedOptions } from './seed.js';
 
 /** lowdb adapter with durable, crash-safe writes (steno's fixed temp name and missing fsync are not enough here). */
 class DurableJSONFile implements Adapter<Data> {
@@ -121,6 +121,7 @@ export class Store {
       this.db.data = seedData(this.seed);
       await this.save(this.db.data);
     } else {
+      upgrade(this.db.data);
       this.stamp = stamp;
     }
     return this.db.data;

@@ -2,6 +2,9 @@
 import type { Resource } from '../http.js';
 import { control } from './control.js';
 import { history } from './history.js';
+import { aiNumbers } from './ai-numbers.js';
+import { controlTraffic } from './control-traffic.js';
+import { quickActions } from './quick-actions.js';
 import { quickEmail } from './quick-email.js';
 
-export const resources: Resource[] = [quickEmail, history, control];
+export const resources: Resource[] = [quickEmail, quickActions, aiNumbers, history, control, controlTraffic];
