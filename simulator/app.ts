@@ -55,7 +55,11 @@ export function createApp(store: Store, extra: Resource[] = []): App {
       pathMatched = true;
       if (c.route.method !== method) continue;
       const params: Record<string, string> = {};
-      c.names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1])));
+      try {
+        c.names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1])));
+      } catch {
+        return null; // a malformed percent-escape names nothing
+      }
       return { route: c.route, params };
     }
     return pathMatched ? 'method' : null;
@@ -72,12 +76,12 @@ export function createApp(store: Store, extra: Resource[] = []): App {
 
   async function dispatch(req: SimRequest, requestId: string): Promise<SimResponse> {
     const method = req.method.toUpperCase() as Method;
-    const url = new URL(req.url, 'http://sim.local');
+    // the request target is a path: prefixing the origin keeps "//x" a path, never a host
+    const url = new URL(`http://sim.local${req.url.startsWith('/') ? '' : '/'}${req.url}`);
     const found = match(method, url.pathname);
     if (found === null) throw notFound(`No route for ${method} ${url.pathname}.`);
     if (found === 'method') throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`);
     const { route, params } = found;
-    const body = parseBody(req, method);
     const isApi = url.pathname.startsWith('/v1/');
 
     return store.withLock(async (ss) => {
@@ -89,6 +93,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
       }
       try {
         const auth = authenticate(s.data, header(req, 'authorization'), isApi, route);
+        const body = parseBody(req, method); // after the key: a bad key is 401 whatever the body
         const idemKey = isApi && method !== 'GET' ? header(req, 'idempotency-key') : undefined;
         if (idemKey !== undefined && auth.key) {
           const replay = lookupIdempotency(s, auth.key.id, idemKey, fingerprint(method, url.pathname + url.search, body));
@@ -142,7 +147,23 @@ function parseBody(req: SimRequest, method: Method): Record<string, unknown> {
     throw validationError({ body: `is not valid JSON (${(e as Error).message})` }, 'The request body is not valid JSON.');
   }
   if (!isPlainObject(parsed)) throw validationError({ body: 'must be a JSON object' }, 'The request body must be a JSON object.');
+  if (depth(parsed) > MAX_DEPTH) throw validationError({ body: `nests deeper than ${MAX_DEPTH} levels` }, 'The request body nests too deeply.');
   return parsed;
+}
+
+const MAX_DEPTH = 64;
+function depth(v: unknown, d = 0): number {
+  if (d > MAX_DEPTH || typeof v !== 'object' || v === null) return d;
+  let max = d + 1;
+  for (const x of Object.values(v)) max = Math.max(max, depth(x, d + 1));
+  return max;
+}
+
+/** JSON with object keys sorted at every depth: the same body in another key order is the same body. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (isPlainObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  return JSON.stringify(v);
 }
 
 function authenticate(data: Data, authorization: string | undefined, isApi: boolean, route: Route): Auth {
@@ -171,7 +192,7 @@ function authFor(data: Data, key: Auth['key'], workspaceId: string): Auth {
 }
 
 const fingerprint = (method: string, path: string, body: unknown) =>
-  createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body)}`).digest('hex');
+  createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('hex');
 
 function lookupIdempotency(s: Session, apiKeyId: string, key: string, fp: string): SimResponse | null {
   const live = s.data.idempotency.filter((r) => s.now - r.created_at_ms < IDEMPOTENCY_TTL_MS);

@@ -25,7 +25,7 @@ function decode(s: Session, raw: string, scope: string): CursorBody {
   const bad = (why: string) => validationError({ cursor: why }, 'The cursor is not valid.');
   const [payload, mac] = raw.split('.');
   const expected = payload ? sign(s.data.meta.secret, payload) : '';
-  if (!payload || !mac || mac.length !== expected.length || !timingSafeEqual(Buffer.from(mac), Buffer.from(expected)))
+  if (!payload || !mac || !/^[A-Za-z0-9_-]{22}$/.test(mac) || !timingSafeEqual(Buffer.from(mac), Buffer.from(expected)))
     throw bad('is not a cursor this list returned');
   let body: CursorBody;
   try {

@@ -35,6 +35,9 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
     });
     req.on('end', () => resolve(tooLarge ? 'too_large' : Buffer.concat(chunks)));
     req.on('error', reject);
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('the client went away mid-body'));
+    });
   });
 }
 
@@ -64,7 +67,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const server = createServer(async (req, res) => {
     const started = performance.now();
     let out: SimResponse;
-    const body = await readBody(req).catch(() => Buffer.alloc(0));
+    const body = await readBody(req).catch(() => null);
+    // a request whose body was cut off is never run: running it with a partial body could apply something else
+    if (body === null || req.aborted || !req.complete) return void res.destroy();
     if (body === 'too_large') {
       out = {
         status: 413,

@@ -11,6 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { Low, type Adapter } from 'lowdb';
 import lockfile from 'proper-lockfile';
 import { clockNow } from './clock.js';
+import { ApiError } from './errors.js';
 import type { Data } from './model.js';
 import { Rng } from './rng.js';
 import { seedData, upgrade, type SeedOptions } from './seed.js';
@@ -86,6 +87,7 @@ export class Store {
   /** Runs fn with the store locked against this and every other process. */
   withLock<T>(fn: (s: StoreSession) => Promise<T>): Promise<T> {
     const run = this.queue.then(async () => {
+      const session = new StoreSession(this);
       const release = this.file
         ? await lockfile.lock(this.file, {
             realpath: false,
@@ -94,12 +96,14 @@ export class Store {
             stale: 2_000,
             update: 1_000,
             retries: { retries: 2_000, minTimeout: 2, maxTimeout: 25, factor: 1.3 },
-            onCompromised: () => {},
+            // a holder stalled past the stale time: another process may have taken the lock, so this
+            // unit of work must not write (commit() refuses and the request fails, unapplied)
+            onCompromised: () => void (session.compromised = true),
           })
         : null;
       try {
         await this.cleanOrphans();
-        return await fn(new StoreSession(this));
+        return await fn(session);
       } finally {
         await release?.();
       }
@@ -167,6 +171,7 @@ export class Store {
 
 /** Gives a locked caller sessions that commit or roll back as a whole. */
 export class StoreSession {
+  compromised = false;
   constructor(private readonly store: Store) {}
 
   async begin(): Promise<Session> {
@@ -174,6 +179,10 @@ export class StoreSession {
   }
 
   async commit(s: Session): Promise<void> {
+    if (this.compromised) {
+      this.store.discard();
+      throw new ApiError(503, 'store_busy', 'The data file lock was lost while this request ran; nothing was applied. Retry the request.');
+    }
     await this.store.save(s.data);
     s.dirty = false;
   }

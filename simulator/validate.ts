@@ -31,7 +31,9 @@ export function str(o: { min?: number; max?: number; pattern?: RegExp; patternMe
 }
 
 export const e164 = () => str({ pattern: E164, patternMessage: 'must be an E.164 phone number such as +15551234567' });
-export const email = (max = 254) => str({ min: 1, max, pattern: EMAIL, patternMessage: 'must be an email address such as name@example.com' });
+/** An address in the spec's pattern, any letter case (reply_to alone needs a lower-case ending: EMAIL). */
+export const EMAIL_ANY_CASE = new RegExp(EMAIL.source, 'i');
+export const email = (max = 254, pattern = EMAIL_ANY_CASE) => str({ min: 1, max, pattern, patternMessage: 'must be an email address such as name@example.com' });
 
 export function int(o: { min?: number; max?: number } = {}): Schema<number> {
   return {
@@ -148,8 +150,16 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * An ISO 8601 date (midnight UTC) or date-time with Z or an offset: a time without one would mean
+ * the local time of whichever process reads it. The calendar must be real (no 30 February).
+ */
 export function isIsoTime(v: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v));
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2})))?$/.exec(v);
+  if (!m) return false;
+  const [y, mo, d, h = 0, mi = 0, sec = 0, oh = 0, om = 0] = m.slice(1).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60 && oh < 24 && om < 60;
 }
 
 // ---- query strings ----

@@ -10,13 +10,16 @@ export interface IO {
   stdinTTY: boolean;
   stdoutTTY: boolean;
   stderrTTY: boolean;
-  /** colour on stdout/stderr: a TTY, and NO_COLOR unset */
+  /** colour on stdout: a TTY, and NO_COLOR unset */
   color: boolean;
+  /** colour on stderr, decided for stderr itself */
+  errColor: boolean;
   columns: number;
 }
 
 export function processIO(env: Env = process.env): IO {
   const stdoutTTY = !!process.stdout.isTTY;
+  const colorOK = !env.NO_COLOR && env.TERM !== 'dumb';
   return {
     out: (s) => void process.stdout.write(s),
     err: (s) => void process.stderr.write(s),
@@ -24,7 +27,8 @@ export function processIO(env: Env = process.env): IO {
     stdinTTY: !!process.stdin.isTTY,
     stdoutTTY,
     stderrTTY: !!process.stderr.isTTY,
-    color: stdoutTTY && !env.NO_COLOR && env.TERM !== 'dumb',
+    color: stdoutTTY && colorOK,
+    errColor: !!process.stderr.isTTY && colorOK,
     columns: process.stdout.columns || 100,
   };
 }
@@ -47,8 +51,12 @@ export async function bufferIO(o: { tty?: boolean; stdin?: string; color?: boole
     stdoutTTY: !!o.tty,
     stderrTTY: !!o.tty,
     color: !!o.color,
+    errColor: !!o.color,
     columns: 120,
     stdout: () => out,
     stderr: () => err,
   };
 }
+
+/** The same streams, coloured as stderr is: for text written with io.err. */
+export const forStderr = (io: IO): IO => (io.color === io.errColor ? io : { ...io, color: io.errColor });

@@ -4,7 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { nouns } from '../commands/index.js';
 import type { Shell } from './command.js';
 import { ApiCallError, CliError, EXIT } from './errors.js';
-import { processIO, type IO } from './io.js';
+import { forStderr, processIO, type IO } from './io.js';
 import { bold, dim, red } from './output.js';
 import type { Env } from './paths.js';
 
@@ -55,7 +55,8 @@ export async function main(argv: string[], io?: IO, env: Env = process.env): Pro
   }
 }
 
-function report(io: IO, e: unknown): number {
+function report(out: IO, e: unknown): number {
+  const io = forStderr(out);
   if (e instanceof CommanderError) {
     // help and version print and exit 0; everything else commander rejects is a usage error
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
@@ -74,7 +75,9 @@ function report(io: IO, e: unknown): number {
     if (e.hint) io.err(dim(io, e.hint) + '\n');
     return e.exitCode;
   }
-  io.err(`${red(io, 'error')}: ${(e as Error)?.message ?? String(e)}\n`);
-  if (io.stderrTTY === false && process.env.VMV_DEBUG) io.err(String((e as Error)?.stack) + '\n');
-  return EXIT.api;
+  const err = e as NodeJS.ErrnoException;
+  io.err(`${red(io, 'error')}: ${err?.message ?? String(e)}\n`);
+  if (process.env.VMV_DEBUG) io.err(String(err?.stack) + '\n');
+  // a local failure (a file that cannot be read or written) is the command line's, not the API's
+  return typeof err?.code === 'string' && /^E[A-Z]+$/.test(err.code) ? EXIT.usage : EXIT.api;
 }

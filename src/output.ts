@@ -1,6 +1,6 @@
 // Human output: aligned tables on a terminal, tab-separated lines when piped (no header, like gh),
 // colour only on a terminal and never with NO_COLOR. --json output is the API body, untouched.
-import type { IO } from './io.js';
+import { forStderr, type IO } from './io.js';
 
 const ansi = (code: string) => (io: IO, s: string) => (io.color ? `\u001b[${code}m${s}\u001b[0m` : s);
 export const bold = ansi('1');
@@ -23,7 +23,7 @@ export function table(io: IO, headers: string[], rows: Cell[][]): void {
     return;
   }
   if (rows.length === 0) {
-    io.err(dim(io, 'No results.') + '\n');
+    io.err(dim(forStderr(io), 'No results.') + '\n');
     return;
   }
   const widths = headers.map((h, i) => Math.max(width(h), ...text.map((r) => width(r[i]))));
@@ -47,5 +47,5 @@ export const money = (usd: number) => `${usd.toFixed(2)} USD`;
 
 /** Shows when a list has more pages (stderr, so stdout stays data). */
 export function moreHint(io: IO, meta: { cursor?: string } | undefined): void {
-  if (meta?.cursor) io.err(dim(io, `More results: add --cursor ${meta.cursor}`) + '\n');
+  if (meta?.cursor) io.err(dim(forStderr(io), `More results: add --cursor ${meta.cursor}`) + '\n');
 }

@@ -36,7 +36,9 @@ export interface Target {
 }
 
 /** Flags win over environment variables, which win over the profile; no base URL means the embedded simulator. */
-export function resolveTarget(g: GlobalOptions, env: Env): Target {
+export function resolveTarget(g: GlobalOptions, rawEnv: Env): Target {
+  // an empty variable (VMV_API_KEY=) is unset, not an empty key
+  const env = Object.fromEntries(Object.entries(rawEnv).filter(([, v]) => v !== '')) as Env;
   const settings = readSettings(env);
   const explicit = g.profile ?? env.VMV_PROFILE;
   const profile = explicit ?? settings.active_profile ?? 'default';

@@ -80,6 +80,13 @@ describe('vmv config', () => {
     expect((await cli(['contacts', 'list', '--base-url', 'ftp://x'], { env })).code).toBe(2);
   });
 
+  it('an empty variable counts as unset', async () => {
+    const env = fresh();
+    await cli(['config', 'set', 'base_url', 'http://127.0.0.1:1'], { env });
+    const r = await cli(['config', 'get', '--json'], { env: { ...env, VMV_BASE_URL: '', VMV_API_KEY: '' } });
+    expect(r.json).toMatchObject({ base_url: 'http://127.0.0.1:1', api_key: null });
+  });
+
   it('config path names both files', async () => {
     const env = fresh();
     const r = await cli(['config', 'path', '--json'], { env });

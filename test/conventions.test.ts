@@ -1,5 +1,6 @@
 // Conventions on every endpoint (spec Parts 4, 7, 8): auth and scopes, the error envelope,
 // idempotency keys and the list envelope, over HTTP against a started simulator.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSim, T0, type Sim } from './helpers.js';
 
@@ -248,5 +249,83 @@ describe('the list envelope', () => {
   });
   it('starts at the fixed manual-clock time', async () => {
     expect((await sim.api('GET', '/_sim/clock')).json.now).toBe(T0);
+  });
+});
+
+describe('hostile and malformed requests never reach a 500', () => {
+  const raw = (payload: string, closeEarly = false) =>
+    new Promise<string>((resolve) => {
+      const { port } = new URL(sim.url);
+      const sock = connect(Number(port), '127.0.0.1', () => {
+        sock.write(payload);
+        if (closeEarly) setTimeout(() => sock.destroy(), 50);
+      });
+      let out = '';
+      sock.on('data', (d) => (out += d));
+      sock.on('close', () => resolve(out));
+      sock.on('end', () => sock.end());
+      sock.on('error', () => resolve(out));
+    });
+
+  it('a request whose body is cut off is not run', async () => {
+    const before = sim.key;
+    await raw(`POST /_sim/reset HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"seed":`, true);
+    expect((await sim.api('GET', '/v1/contacts', { key: before })).status).toBe(200); // no reset happened
+  });
+  it('a malformed percent-escape in a path is 404', async () => {
+    for (const p of ['/v1/contacts/%E0', '/v1/calls/%E0%A4%A']) {
+      const r = await sim.api('GET', p);
+      expect(r.status).toBe(404);
+      expect(r.json.error.code).toBe('not_found');
+    }
+  });
+  it('a path starting with // is a path, never a host', async () => {
+    const r = await sim.api('GET', '//v1/calls');
+    expect(r.status).toBe(404);
+    for (const target of ['//[', '//a:b/v1/calls', '//%zz/']) {
+      const out = await raw(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(out).toMatch(/^HTTP\/1\.1 404/);
+    }
+  });
+  it('a crafted cursor is 400, not a crash', async () => {
+    const r = await sim.api('GET', `/v1/calls?cursor=${encodeURIComponent('abc.aaaaaaaaaaaaaaaaaaaaaé')}`);
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields.cursor).toBeDefined();
+  });
+  it('a deeply nested body is 400', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    const r = await sim.api('POST', '/_sim/contacts', { raw: `{"name":"D","custom_fields":{"a":${deep}}}` });
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields.body).toMatch(/deeper/);
+  });
+  it('the API key is checked before the body: a bad key with a bad body is 401', async () => {
+    const r = await sim.api('POST', '/v1/quick/emails', { key: 'nope', raw: '[]' });
+    expect(r.status).toBe(401);
+  });
+  it('times need Z or an offset, and a real calendar date', async () => {
+    for (const bad of ['2026-01-31T09:00', '2026-02-30', '2026-13-01T00:00:00Z', '2026-01-01T24:00:00Z']) {
+      const r = await sim.api('GET', `/v1/calls?created_after=${encodeURIComponent(bad)}`);
+      expect(r.status, bad).toBe(400);
+    }
+    for (const ok of ['2026-01-31', '2026-01-31T09:00Z', '2026-01-31T09:00:00+02:00', '2026-01-31T09:00:00.123Z'])
+      expect((await sim.api('GET', `/v1/calls?created_after=${encodeURIComponent(ok)}`)).status, ok).toBe(200);
+  });
+  it('a workspace\'s key cannot mint keys for another workspace', async () => {
+    const other = (await sim.api('POST', '/_sim/workspaces', { body: {} })).json;
+    const ws1 = (await sim.api('GET', '/_sim/workspace')).json.id;
+    const r = await sim.api('POST', '/_sim/api-keys', { key: other.api_key, body: { workspace_id: ws1 } });
+    expect(r.status).toBe(403);
+  });
+  it('the same body with keys in another order is the same body for Idempotency-Key', async () => {
+    const h = { 'idempotency-key': 'order-1' };
+    const a = await sim.api('POST', '/v1/quick/emails', { headers: h, raw: JSON.stringify({ to: ['a@example.com'], subject: 's', body: 'b' }) });
+    const b = await sim.api('POST', '/v1/quick/emails', { headers: h, raw: JSON.stringify({ body: 'b', subject: 's', to: ['a@example.com'] }) });
+    expect(b.status).toBe(200);
+    expect(b.headers.get('idempotency-replay')).toBe('true');
+    expect(b.text).toBe(a.text);
+  });
+  it('contact and suppression addresses may use upper case', async () => {
+    expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'Bob', email: 'BOB@EX.CO' } })).status).toBe(201);
+    expect((await sim.api('POST', '/_sim/suppressions', { body: { email: 'X@EXAMPLE.COM' } })).status).toBe(201);
   });
 });

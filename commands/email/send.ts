@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { action, collect, readStdin, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
+import { forStderr } from '../../src/io.js';
 import { dim, green, money, table, yellow } from '../../src/output.js';
 
 interface Options { to: string[]; subject: string; body?: string; bodyFile?: string; replyTo?: string; fromName?: string }
@@ -32,9 +33,10 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   });
   ctx.emit(res, ({ data }) => {
     const { io } = ctx;
-    io.err(`${green(io, '✓')} Sent to ${data.sent_to.length} recipient${data.sent_to.length === 1 ? '' : 's'} for ${money(data.cost_usd)} ${dim(io, `(email ${data.id})`)}\n`);
+    const eio = forStderr(io);
+    io.err(`${green(eio, '✓')} Sent to ${data.sent_to.length} recipient${data.sent_to.length === 1 ? '' : 's'} for ${money(data.cost_usd)} ${dim(eio, `(email ${data.id})`)}\n`);
     table(io, ['recipient', 'email', 'contact', 'status'],
       data.recipients.map((r: any) => [r.input, r.email, r.contact_name, data.suppressed.some((s: string) => s.toLowerCase() === r.email.toLowerCase()) ? 'suppressed' : 'sent']));
-    if (data.suppressed.length) io.err(yellow(io, `Skipped (suppressed): ${data.suppressed.join(', ')}`) + '\n');
+    if (data.suppressed.length) io.err(yellow(eio, `Skipped (suppressed): ${data.suppressed.join(', ')}`) + '\n');
   });
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { action, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
+import { forStderr } from '../../src/io.js';
 import { dim, yellow } from '../../src/output.js';
 import { simDataFile } from '../../src/paths.js';
 import { maskKey } from '../../src/settings.js';
@@ -49,12 +50,12 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   });
 
   if (!LOOPBACK.test(o.host))
-    io.err(yellow(io, `warning: binding ${o.host} exposes the simulator, whose /_sim control plane needs no API key, beyond this machine.`) + '\n');
+    io.err(yellow(forStderr(io), `warning: binding ${o.host} exposes the simulator, whose /_sim control plane needs no API key, beyond this machine.`) + '\n');
   const server = await startServer({
     store,
     host: o.host,
     port: o.port,
-    onRequest: o.quiet ? undefined : (m, u, status, ms) => io.err(dim(io, `${m} ${u} ${status} ${ms.toFixed(1)}ms`) + '\n'),
+    onRequest: o.quiet ? undefined : (m, u, status, ms) => io.err(dim(forStderr(io), `${m} ${u} ${status} ${ms.toFixed(1)}ms`) + '\n'),
   }).catch((e: NodeJS.ErrnoException) => {
     throw usage(`Cannot listen on ${o.host}:${o.port}: ${e.code ?? e.message}`, e.code === 'EADDRINUSE' ? 'Pick another --port, or --port 0 for a free one.' : undefined);
   });

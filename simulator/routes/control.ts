@@ -149,6 +149,8 @@ const routes: Route[] = [
     method: 'POST', path: '/_sim/api-keys', handler: (c) => {
       const b = parse(obj({ scopes: arr(oneOf(SCOPES)), workspace_id: str({ min: 1 }) }), c.body);
       const ws = b.workspace_id ?? c.auth.workspace.id;
+      if (c.auth.key && ws !== c.auth.key.workspace_id)
+        throw new ApiError(403, 'forbidden', 'An API key of one workspace cannot mint keys for another; send no key, or that workspace\'s key.');
       const workspace = c.data.workspaces.find((w) => w.id === ws);
       if (!workspace) throw notFound(`No workspace ${ws}.`);
       const user = c.data.users.find((u) => u.organization_id === workspace.organization_id)!;

@@ -8,12 +8,12 @@ import { listParams, paginate } from '../pagination.js';
 import {
   counterpartEmail, counterpartPhone, people, personKeyOf, presentCall, presentContact, presentEmail, presentPerson, presentText,
 } from '../people.js';
-import { E164, EMAIL, parseQuery, qEnum, qMatch, qString, qTime } from '../validate.js';
+import { E164, EMAIL_ANY_CASE, parseQuery, qEnum, qMatch, qString, qTime } from '../validate.js';
 
 export const CALL_STATUS_FILTERS = ['completed', 'voicemail', 'failed', 'busy', 'canceled', 'in_progress', 'ringing', 'queued'] as const;
 
 const qPhone = qMatch(E164, 'must be an E.164 phone number such as +15551234567');
-const qEmail = qMatch(new RegExp(EMAIL.source, 'i'), 'must be an email address');
+const qEmail = qMatch(EMAIL_ANY_CASE, 'must be an email address');
 const qDirection = qEnum(['inbound', 'outbound'] as const);
 
 const ms = (r: { created_at: string }) => Date.parse(r.created_at);

@@ -6,20 +6,19 @@ import type { Contact, EmailRecord } from '../model.js';
 import { charge, usd } from '../money.js';
 import { contactByEmail, sameEmail } from '../people.js';
 import { bestMatches } from '../fuzzy.js';
-import { arr, EMAIL, email, newFields, obj, parse, str } from '../validate.js';
+import { arr, EMAIL, EMAIL_ANY_CASE, email, newFields, obj, parse, str } from '../validate.js';
 
 export const SERVICE_NAME = 'vmv';
 export const PER_RECIPIENT_CENTS = 1;
 export const DAILY_RECIPIENTS = 200;
 const DAY_MS = 24 * 3600_000;
-const EMAIL_ANY_CASE = new RegExp(EMAIL.source, 'i');
 
 const body = obj(
   {
     to: arr(str({ min: 1, max: 254 }), { min: 1, max: 20 }),
     subject: str({ min: 1, max: 200 }),
     body: str({ min: 1, max: 20000 }),
-    reply_to: email(254),
+    reply_to: email(254, EMAIL),
     from_name: str({ min: 1, max: 60 }),
   },
   { required: ['to', 'subject', 'body'] },
