@@ -5,6 +5,7 @@ import { register as config } from './config/index.js';
 import { register as contacts } from './contacts/index.js';
 import { register as email } from './email/index.js';
 import { register as history } from './history/index.js';
+import { register as quick } from './quick/index.js';
 import { register as sim } from './sim/index.js';
 
-export const nouns: ((program: Command, shell: Shell) => void)[] = [email, history, contacts, sim, config];
+export const nouns: ((program: Command, shell: Shell) => void)[] = [quick, email, history, contacts, sim, config];

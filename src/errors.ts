@@ -12,6 +12,8 @@ export const EXIT = {
   auth: 3,
   /** the service could not be reached */
   network: 4,
+  /** a waited-for job or number ended with failures (--wait) */
+  failed: 5,
 } as const;
 
 export class CliError extends Error {

@@ -117,12 +117,14 @@ export interface Target {
   name: 'embedded' | 'remote';
   env: Record<string, string>;
   run(args: string[], o?: { tty?: boolean; stdin?: string }): Promise<CliResult>;
+  /** back to the seeded state on a manual clock at T0 (a remote target takes the new key) */
+  reset(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function makeTarget(name: 'embedded' | 'remote'): Promise<Target> {
   const dir = tempDir();
-  const env: Record<string, string> = { VMV_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
+  const env: Record<string, string> = { VMV_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', VMV_POLL_MS: '5' };
   let sim: Sim | null = null;
   if (name === 'remote') {
     sim = await startSim({ data: join(dir, 'server.json') });
@@ -134,14 +136,16 @@ export async function makeTarget(name: 'embedded' | 'remote'): Promise<Target> {
     name,
     env,
     run: (args, o = {}) => cli(args, { ...o, env }),
+    async reset() {
+      const r = await target.run(['sim', 'reset', '--clock', 'manual', '--now', T0, '--json']);
+      if (r.code !== 0) throw new Error(r.stderr);
+      if (name === 'remote') env.VMV_API_KEY = r.json.api_key;
+    },
     async close() {
       await sim?.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  if (name === 'embedded') {
-    const r = await target.run(['sim', 'reset', '--clock', 'manual', '--now', T0]);
-    if (r.code !== 0) throw new Error(r.stderr);
-  }
+  if (name === 'embedded') await target.reset();
   return target;
 }

@@ -4,13 +4,15 @@ import { define as advance } from './advance.js';
 import { define as clock } from './clock.js';
 import { define as contact } from './contact.js';
 import { define as key } from './key.js';
+import { define as pool } from './pool.js';
 import { define as reset } from './reset.js';
 import { define as serve } from './serve.js';
 import { define as suppress } from './suppress.js';
+import { define as text } from './text.js';
 import { define as wallet } from './wallet.js';
 import { define as workspace } from './workspace.js';
 
 export function register(program: Command, shell: Shell): void {
   const sim = program.command('sim').description('The local simulator: serve it, and drive its clock, keys, wallet and fixtures');
-  for (const d of [serve, reset, clock, advance, key, contact, wallet, workspace, suppress]) d(sim, shell);
+  for (const d of [serve, reset, clock, advance, key, contact, wallet, workspace, suppress, text, pool]) d(sim, shell);
 }

@@ -1,0 +1,59 @@
+// vmv quick number --area-code A: POST /v1/quick/ai-numbers (and --wait until it is ready)
+import type { Command } from 'commander';
+import { action, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { CliError, EXIT } from '../../src/errors.js';
+import { forStderr } from '../../src/io.js';
+import { dim, fields } from '../../src/output.js';
+import { follow, noteManualClock } from '../../src/poll.js';
+
+interface Options { areaCode: string; name?: string; businessName?: string; businessDescription?: string; greeting?: string; handleCalls: boolean; handleTexts?: boolean; wait?: boolean }
+
+export function define(parent: Command, shell: Shell): void {
+  parent.command('number').description('Buy a number with an AI agent answering it (5 USD a month)')
+    .requiredOption('--area-code <code>', '3-digit area code')
+    .option('--name <name>', 'agent name')
+    .option('--business-name <name>', 'business the agent speaks for')
+    .option('--business-description <text>', 'what the business does')
+    .option('--greeting <text>', 'what the agent says when it answers')
+    .option('--no-handle-calls', 'do not answer inbound calls')
+    .option('--handle-texts', 'also answer inbound texts')
+    .option('--wait', 'wait until the number is ready (or failed); exit 5 if it failed')
+    .action(action(shell, run));
+}
+
+export const renderNumber = (ctx: Context) => (n: any) => fields(ctx.io, [
+  ['id', n.id], ['status', n.status], ['number', n.phone_number], ['calls', n.handles_calls ? 'answered by the agent' : 'not answered'],
+  ['texts', n.handles_texts ? 'answered by the agent' : 'not answered'], ['agent', n.agent.name], ['greeting', n.agent.greeting],
+]);
+
+export async function run(ctx: Context, o: Options): Promise<void> {
+  const res = await ctx.call('POST', '/v1/quick/ai-numbers', {
+    body: { area_code: o.areaCode, name: o.name, business_name: o.businessName, business_description: o.businessDescription, greeting: o.greeting, handle_calls: o.handleCalls, handle_texts: o.handleTexts },
+  });
+  const created = res.json().data;
+  if (!o.wait) {
+    ctx.emit(res, (b: any) => {
+      ctx.io.out(`${b.data.id}\n`);
+      ctx.io.err(dim(forStderr(ctx.io), `Number ${b.data.id} is provisioning. Follow it: vmv quick status ${b.data.id} --watch`) + '\n');
+    });
+    return;
+  }
+  await followNumber(ctx, String(created.id), true);
+}
+
+/** Follows an AI number until it is no longer provisioning. */
+export async function followNumber(ctx: Context, id: string, failOnFailed: boolean): Promise<void> {
+  await noteManualClock(ctx);
+  const last = await follow<{ data: any }>(ctx, {
+    read: async () => {
+      const r = await ctx.call('GET', `/v1/quick/ai-numbers/${encodeURIComponent(id)}`);
+      return { text: r.text(), body: r.json() };
+    },
+    done: (b) => b.data.status !== 'provisioning',
+    render: (b) => [`number ${b.data.id}: ${b.data.status}${b.data.phone_number ? ` ${b.data.phone_number}` : ''}`],
+  });
+  if (ctx.json) ctx.io.out(last.text + '\n');
+  else if (!ctx.io.stdoutTTY) renderNumber(ctx)(last.body.data);
+  if (failOnFailed && last.body.data.status === 'failed') throw new CliError(`Number ${id} could not be provisioned.`, EXIT.failed);
+}

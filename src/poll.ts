@@ -1,0 +1,51 @@
+// Following a job until it ends: polls the read endpoint on a wall-clock interval (VMV_POLL_MS,
+// default 1000 ms), redrawing a live view on a terminal or printing one line per change when piped.
+import type { Context } from './context.js';
+import { forStderr } from './io.js';
+import { dim, yellow } from './output.js';
+
+export const pollInterval = (ctx: Context) => Math.max(10, Number(ctx.env.VMV_POLL_MS) || 1000);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** On a simulator with a manual clock nothing moves until someone advances it: say so once. */
+export async function noteManualClock(ctx: Context): Promise<void> {
+  const client = await ctx.client();
+  const res = await client.request('GET', '/_sim/clock').catch(() => null);
+  if (res?.status !== 200) return; // not a simulator
+  if (res.json().mode === 'manual')
+    ctx.io.err(yellow(forStderr(ctx.io), 'note: the simulator clock is manual, so this waits until it is advanced (vmv sim advance 1m).') + '\n');
+}
+
+export interface Follow<T> {
+  read: () => Promise<{ text: string; body: T }>;
+  done: (body: T) => boolean;
+  /** lines describing the state: redrawn in place on a terminal */
+  render: (body: T) => string[];
+  /** one line per change when piped (keys identify what changed); omit to stay quiet until the end */
+  changes?: (body: T) => Map<string, string>;
+}
+
+/** Polls until done; returns the last read. */
+export async function follow<T>(ctx: Context, f: Follow<T>): Promise<{ text: string; body: T }> {
+  const { io } = ctx;
+  const live = io.stdoutTTY && !ctx.json;
+  let drawn = 0;
+  let seen = new Map<string, string>();
+  for (;;) {
+    const last = await f.read();
+    if (live) {
+      const lines = f.render(last.body);
+      if (drawn > 0) io.out(`\u001b[${drawn}A\u001b[0J`);
+      io.out(lines.join('\n') + '\n');
+      drawn = lines.length;
+    } else if (f.changes && !ctx.json) {
+      const now = f.changes(last.body);
+      for (const [k, line] of now) if (seen.get(k) !== line) io.out(line + '\n');
+      seen = now;
+    }
+    if (f.done(last.body)) return last;
+    await sleep(pollInterval(ctx));
+  }
+}
+
+export const waitingHint = (ctx: Context, what: string) => ctx.io.err(dim(forStderr(ctx.io), what) + '\n');
