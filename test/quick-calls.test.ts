@@ -121,6 +121,7 @@ describe('scenario numbers', () => {
     expect(records.map((c: any) => [c.status, c.created_at])).toEqual([['NO_ANSWER', at(0)], ['NO_ANSWER', at(630)], ['NO_ANSWER', at(1260)]]);
     expect(await wallet()).toBe(49.4); // each retry is a new placed call
     expect((await sim.api('GET', `/v1/calls/${records[0].id}/recording`)).status).toBe(404);
+    expect((await sim.api('GET', '/v1/calls?status=no_answer')).json.data).toHaveLength(3);
     await sim.advance(86400);
     expect((await calls())).toHaveLength(3); // nothing more
   });

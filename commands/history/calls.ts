@@ -6,7 +6,7 @@ import { usage } from '../../src/errors.js';
 import { listQuery, truncate, when, withFilters, type FilterOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
-const STATUSES = ['completed', 'voicemail', 'failed', 'busy', 'canceled', 'in_progress', 'ringing', 'queued'];
+const STATUSES = ['completed', 'voicemail', 'failed', 'busy', 'canceled', 'in_progress', 'ringing', 'queued', 'no_answer'];
 interface Options extends FilterOptions { contact?: string; phone?: string; status?: string }
 
 export function define(parent: Command, shell: Shell): void {

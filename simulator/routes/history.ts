@@ -10,7 +10,8 @@ import {
 } from '../people.js';
 import { E164, EMAIL_ANY_CASE, parseQuery, qEnum, qMatch, qString, qTime } from '../validate.js';
 
-export const CALL_STATUS_FILTERS = ['completed', 'voicemail', 'failed', 'busy', 'canceled', 'in_progress', 'ringing', 'queued'] as const;
+/** The spec's filter values, plus no_answer for calls that rang out (records say NO_ANSWER). */
+export const CALL_STATUS_FILTERS = ['completed', 'voicemail', 'failed', 'busy', 'canceled', 'in_progress', 'ringing', 'queued', 'no_answer'] as const;
 
 const qPhone = qMatch(E164, 'must be an E.164 phone number such as +15551234567');
 const qEmail = qMatch(EMAIL_ANY_CASE, 'must be an email address');
