@@ -1,5 +1,6 @@
 // The shape of the store. Money is integer cents inside; dollars appear only at the API edge.
 import type { ClockState } from './clock.js';
+import type { Stack, StoredConfig, WorkspaceDefaults } from './number-config.js';
 import type { RngState } from './rng.js';
 
 export const SCOPES = [
@@ -26,6 +27,14 @@ export interface Workspace {
   recordings_disabled: boolean;
   /** times of recent quick-email requests, for the rate limit window */
   recent_quick_emails: number[];
+  /** voice and sms settings numbers inherit until their first change */
+  defaults: WorkspaceDefaults;
+  /** caller IDs verified for outbound voice calls */
+  caller_ids: string[];
+  /** knowledge bases, FAQs and event types that exist (the API assigns them; it cannot create them) */
+  knowledge_bases: { id: string; name: string }[];
+  faqs: { id: string; question: string }[];
+  event_types: { id: string; name: string; minutes: number }[];
   created_at: string;
 }
 
@@ -92,6 +101,8 @@ export interface CallRecord {
   tags: string[];
   has_recording: boolean;
   end_reason: string | null;
+  /** what the caller of POST /v1/voice/calls attached */
+  metadata?: Record<string, unknown>;
   started_at: string | null;
   ended_at: string | null;
   created_at: string;
@@ -218,7 +229,7 @@ export interface QuickJob {
 
 export interface AgentConfig { id: string; name: string; voice: string; language: string; greeting: string; prompt: string }
 
-/** A number owned by a workspace (AI numbers now; bought numbers later). Ids are integers. */
+/** A number owned by a workspace (an AI number, or one added through the control plane). Ids are integers. */
 export interface PhoneNumber {
   id: number;
   seq: number;
@@ -226,13 +237,11 @@ export interface PhoneNumber {
   phone_number: string | null;
   area_code: string | null;
   status: 'provisioning' | 'ready' | 'failed';
-  name: string;
-  business_name: string | null;
-  business_description: string | null;
+  stack: Stack;
   handles_calls: boolean;
-  handles_texts: boolean;
   sms_registered: boolean;
   agent: AgentConfig;
+  config: StoredConfig;
   created_at: string;
 }
 

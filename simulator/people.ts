@@ -84,6 +84,7 @@ export function presentCall(c: CallRecord) {
     has_recording: c.has_recording,
     recording_url: c.has_recording ? `/v1/calls/${c.id}/recording` : null,
     end_reason: c.end_reason,
+    metadata: c.metadata ?? null,
     started_at: c.started_at,
     ended_at: c.ended_at,
     created_at: c.created_at,
@@ -119,19 +120,21 @@ export interface PersonSummary {
   first_contacted_at: string | null;
   last_contacted_at: string | null;
   sort_ms: number;
+  /** creation order, for people with the same time */
+  order: number;
 }
 
 /** Everyone the workspace has reached or has on file, folded by contact. */
 export function people(data: Data, workspaceId: string): PersonSummary[] {
   const byKey = new Map<string, PersonSummary>();
-  for (const c of data.contacts) {
-    if (c.workspace_id !== workspaceId) continue;
+  data.contacts.forEach((c, order) => {
+    if (c.workspace_id !== workspaceId) return;
     byKey.set(c.id, {
       id: c.id, contact_id: c.id, name: c.name, phone_number: c.phone_number, email: c.email,
       call_count: 0, text_count: 0, email_count: 0, first_contacted_at: null, last_contacted_at: null,
-      sort_ms: Date.parse(c.created_at),
+      sort_ms: Date.parse(c.created_at), order,
     });
-  }
+  });
   const touch = (r: CallRecord | TextRecord | EmailRecord, kind: 'call_count' | 'text_count' | 'email_count') => {
     const key = personKeyOf(data, workspaceId, r);
     let p = byKey.get(key);
@@ -141,6 +144,7 @@ export function people(data: Data, workspaceId: string): PersonSummary[] {
       p = {
         id: key, contact_id: null, name: addr, phone_number: isEmail ? null : addr, email: isEmail ? addr : null,
         call_count: 0, text_count: 0, email_count: 0, first_contacted_at: null, last_contacted_at: null, sort_ms: 0,
+        order: data.contacts.length + byKey.size,
       };
       byKey.set(key, p);
     }
@@ -156,7 +160,7 @@ export function people(data: Data, workspaceId: string): PersonSummary[] {
 }
 
 export function presentPerson(p: PersonSummary) {
-  const { id: _i, sort_ms: _s, ...rest } = p;
+  const { id: _i, sort_ms: _s, order: _o, ...rest } = p;
   return rest;
 }
 

@@ -5,6 +5,7 @@ import { realClock, iso, clockNow, type ClockState } from './clock.js';
 import type { ApiKey, Data, Scope, User, Workspace } from './model.js';
 import { Rng, seedRng } from './rng.js';
 import { seedSharedPool } from './shared-pool.js';
+import { newConfig, workspaceDefaults } from './number-config.js';
 
 export interface SeedOptions {
   seed?: number;
@@ -54,11 +55,23 @@ export function addWorkspace(data: Data, rng: Rng, nowMs: number, name: string):
     rate_limits: { quick_emails_per_minute: 60 },
     recordings_disabled: false,
     recent_quick_emails: [],
+    defaults: workspaceDefaults(),
+    caller_ids: [],
+    ...workspaceLibrary(rng),
     created_at: iso(nowMs),
   };
   data.workspaces.push(workspace);
   const key = addApiKey(data, rng, nowMs, workspace.id, user.id, null);
   return { workspace, user, key };
+}
+
+/** The knowledge bases, FAQs and event types a workspace starts with. */
+function workspaceLibrary(rng: Rng): Pick<Workspace, 'knowledge_bases' | 'faqs' | 'event_types'> {
+  return {
+    knowledge_bases: [{ id: `kb_${rng.hex(6)}`, name: 'Product handbook' }, { id: `kb_${rng.hex(6)}`, name: 'Pricing and plans' }],
+    faqs: [{ id: `faq_${rng.hex(6)}`, question: 'What are your opening hours?' }, { id: `faq_${rng.hex(6)}`, question: 'Where are you located?' }],
+    event_types: [{ id: `evt_type_${rng.hex(6)}`, name: 'Intro call', minutes: 15 }, { id: `evt_type_${rng.hex(6)}`, name: 'Demo', minutes: 30 }],
+  };
 }
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'workspace';
@@ -110,5 +123,16 @@ export function upgrade(data: Data): Data {
     if (data[k] === undefined) (data as unknown as Record<string, unknown>)[k] = k === 'shared_numbers' ? shape.shared_numbers : Array.isArray(shape[k]) ? [] : shape[k];
   }
   data.meta.next_phone_number_id ??= shape.meta.next_phone_number_id;
+  const rng = new Rng(data.meta.rng);
+  for (const w of data.workspaces) {
+    w.defaults ??= workspaceDefaults();
+    w.caller_ids ??= [];
+    if (!w.knowledge_bases) Object.assign(w, workspaceLibrary(rng));
+  }
+  for (const n of data.phone_numbers) {
+    const old = n as unknown as { name?: string; business_name?: string | null; business_description?: string | null };
+    n.stack ??= 't2';
+    n.config ??= newConfig(old.name ?? 'Phone number', old);
+  }
   return data;
 }

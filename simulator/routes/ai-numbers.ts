@@ -1,15 +1,13 @@
 // POST /v1/quick/ai-numbers and its read: buy a number and configure the AI agent that answers it.
 // Provisioning takes a simulated minute; area code 555 cannot be wired and fails (refunded).
-import { iso } from '../clock.js';
-import { ApiError, notFound, validationError } from '../errors.js';
+import { ApiError } from '../errors.js';
 import type { Ctx, Resource } from '../http.js';
-import type { PhoneNumber } from '../model.js';
 import { charge, usd } from '../money.js';
-import { listParams, paginate } from '../pagination.js';
-import { schedule } from '../scheduler.js';
-import type { Session } from '../store.js';
-import { bool, obj, parse, parseQuery, str } from '../validate.js';
+import { newConfig } from '../number-config.js';
+import { aiNumberView, createNumber, defaultAgent, findNumber, freshNumber } from '../numbers.js';
 import { orgOfWorkspace } from '../people.js';
+import { schedule } from '../scheduler.js';
+import { bool, obj, parse, parseQuery, str } from '../validate.js';
 
 export const LINE_CENTS_PER_MONTH = 500;
 export const WIRING_SECONDS = 60;
@@ -25,84 +23,26 @@ const body = obj({
   handle_texts: bool(),
 }, { required: ['area_code'] });
 
-export function aiNumberView(n: PhoneNumber) {
-  return {
-    id: n.id, phone_number: n.phone_number, status: n.status, handles_calls: n.handles_calls, handles_texts: n.handles_texts,
-    sms_registered: n.sms_registered, agent: n.agent,
-  };
-}
-
-export function phoneNumberView(n: PhoneNumber) {
-  return {
-    id: n.id, phone_number: n.phone_number, name: n.name, status: n.status, handles_calls: n.handles_calls,
-    handles_texts: n.handles_texts, sms_registered: n.sms_registered, created_at: n.created_at,
-  };
-}
-
 function create(c: Ctx) {
   const b = parse(body, c.body);
+  const ws = c.auth.workspace;
   if (!charge(c.auth.org, LINE_CENTS_PER_MONTH))
     throw new ApiError(403, 'insufficient_funds', `The line costs ${usd(LINE_CENTS_PER_MONTH).toFixed(2)} USD a month; the wallet holds ${usd(c.auth.org.wallet_cents).toFixed(2)} USD.`);
-  const business = b.business_name ?? c.auth.workspace.name;
-  const n: PhoneNumber = {
-    id: c.data.meta.next_phone_number_id++,
-    seq: c.s.nextSeq(),
-    workspace_id: c.auth.workspace.id,
-    phone_number: null,
-    area_code: b.area_code,
-    status: 'provisioning',
-    name: b.name ?? `${business} AI line`,
-    business_name: b.business_name ?? null,
-    business_description: b.business_description ?? null,
-    handles_calls: b.handle_calls ?? true,
-    handles_texts: b.handle_texts ?? false,
-    sms_registered: false,
-    agent: {
-      id: c.s.rng.uuid(),
-      name: b.name ?? `${business} assistant`,
-      voice: 'ava',
-      language: 'en-US',
-      greeting: b.greeting ?? `Thanks for calling ${business}! How can I help you today?`,
-      prompt: `You answer calls and texts for ${business}.${b.business_description ? ` ${b.business_description}` : ''} Be brief, friendly and accurate.`,
-    },
-    created_at: iso(c.s.now),
-  };
-  c.data.phone_numbers.push(n);
+  const business = b.business_name ?? ws.name;
+  const agent = defaultAgent(c.s, business, { name: b.name, greeting: b.greeting, description: b.business_description });
+  const config = newConfig(b.name ?? `${business} AI line`, { business_name: b.business_name ?? null, business_description: b.business_description ?? null });
+  // the agent's greeting is the number's greeting; texts are answered when asked (an own sms copy)
+  config.voice = { ...structuredClone(ws.defaults.voice), greeting_message: agent.greeting };
+  if ((b.handle_texts ?? false) !== ws.defaults.sms.auto_reply_enabled) config.sms = { ...structuredClone(ws.defaults.sms), auto_reply_enabled: b.handle_texts ?? false };
+  const n = createNumber(c.s, ws, { stack: 't2', phone_number: null, area_code: b.area_code, status: 'provisioning', agent, config, handles_calls: b.handle_calls ?? true });
   schedule(c.s, c.s.now + WIRING_SECONDS * 1000, 'ainumber.wire', { id: n.id });
-  return { status: 201, body: { data: aiNumberView(n) } };
-}
-
-/** A number in the area code that nobody in the simulator holds yet. */
-function freshNumber(s: Session, area: string): string {
-  for (;;) {
-    const candidate = `+1${area}${2 + s.rng.int(8)}${String(s.rng.int(1_000_000)).padStart(6, '0')}`;
-    if (!s.data.phone_numbers.some((p) => p.phone_number === candidate) && !s.data.shared_numbers.some((p) => p.phone_number === candidate)) return candidate;
-  }
-}
-
-function numberId(c: Ctx): number {
-  if (!/^\d{1,15}$/.test(c.params.id)) throw validationError({ id: 'must be an integer' });
-  return Number(c.params.id);
-}
-
-export function findNumber(c: Ctx): PhoneNumber {
-  const id = numberId(c);
-  const n = c.data.phone_numbers.find((x) => x.id === id && x.workspace_id === c.auth.workspace.id);
-  if (!n) throw notFound(`No phone number ${id} in this workspace.`);
-  return n;
+  return { status: 201, body: { data: aiNumberView(n, ws) } };
 }
 
 export const aiNumbers: Resource = {
   routes: [
     { method: 'POST', path: '/v1/quick/ai-numbers', scope: 'full', handler: create },
-    { method: 'GET', path: '/v1/quick/ai-numbers/{id}', scope: 'full', handler: (c) => (parseQuery(c.query, {}), { body: { data: aiNumberView(findNumber(c)) } }) },
-    {
-      method: 'GET', path: '/v1/phone-numbers', scope: 'phone_numbers:read', handler: (c) => {
-        const q = parseQuery(c.query, listParams());
-        const rows = c.data.phone_numbers.filter((n) => n.workspace_id === c.auth.workspace.id && n.status === 'ready');
-        return { body: paginate(c.s, rows, q, { key: (n) => Date.parse(n.created_at), tie: (n) => n.seq, scope: `${c.auth.workspace.id}|numbers`, present: phoneNumberView, totalResults: true }) };
-      },
-    },
+    { method: 'GET', path: '/v1/quick/ai-numbers/{id}', scope: 'full', handler: (c) => (parseQuery(c.query, {}), { body: { data: aiNumberView(findNumber(c), c.auth.workspace) } }) },
   ],
   timers: {
     'ainumber.wire': (s, p) => {

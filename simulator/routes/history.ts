@@ -85,7 +85,7 @@ function listPeople(c: Ctx) {
   const { order: _o, ...params } = listParams();
   const q = parseQuery(c.query, params);
   const rows = people(c.data, c.auth.workspace.id);
-  return { body: paginate(c.s, rows, q, { key: (p) => p.sort_ms, tie: (p) => p.id, scope: scopeOf(c, 'people', {}), present: presentPerson, totalResults: true }) };
+  return { body: paginate(c.s, rows, q, { key: (p) => p.sort_ms, tie: (p) => p.order, scope: scopeOf(c, 'people', {}), present: presentPerson, totalResults: true }) };
 }
 
 function findCall(c: Ctx): CallRecord {

@@ -3,8 +3,11 @@ import type { Resource } from '../http.js';
 import { control } from './control.js';
 import { history } from './history.js';
 import { aiNumbers } from './ai-numbers.js';
+import { controlNumbers } from './control-numbers.js';
 import { controlTraffic } from './control-traffic.js';
+import { phoneNumbers } from './phone-numbers.js';
+import { voiceCalls } from './voice-calls.js';
 import { quickActions } from './quick-actions.js';
 import { quickEmail } from './quick-email.js';
 
-export const resources: Resource[] = [quickEmail, quickActions, aiNumbers, history, control, controlTraffic];
+export const resources: Resource[] = [quickEmail, quickActions, aiNumbers, phoneNumbers, voiceCalls, history, control, controlTraffic, controlNumbers];

@@ -1,0 +1,95 @@
+// A workspace's own phone numbers: creating them, finding them, and how the API shows them.
+import { iso } from './clock.js';
+import { notFound, validationError } from './errors.js';
+import type { Ctx } from './http.js';
+import type { AgentConfig, PhoneNumber, Workspace } from './model.js';
+import { effectiveSms, newConfig, type Stack, type StoredConfig } from './number-config.js';
+import type { Session } from './store.js';
+
+export function workspaceOf(s: Session, n: PhoneNumber): Workspace {
+  return s.data.workspaces.find((w) => w.id === n.workspace_id)!;
+}
+
+/** A number answers texts with its agent when its (possibly inherited) SMS auto-reply is on. */
+export const handlesTexts = (n: PhoneNumber, ws: Workspace) => effectiveSms(n.config, ws.defaults).auto_reply_enabled;
+
+export function defaultAgent(s: Session, business: string, o: { name?: string; greeting?: string; description?: string | null } = {}): AgentConfig {
+  return {
+    id: s.rng.uuid(),
+    name: o.name ?? `${business} assistant`,
+    voice: 'ava',
+    language: 'en-US',
+    greeting: o.greeting ?? `Thanks for calling ${business}! How can I help you today?`,
+    prompt: `You answer calls and texts for ${business}.${o.description ? ` ${o.description}` : ''} Be brief, friendly and accurate.`,
+  };
+}
+
+export function createNumber(
+  s: Session,
+  ws: Workspace,
+  o: { stack: Stack; phone_number: string | null; area_code: string | null; status: PhoneNumber['status']; agent: AgentConfig; config: StoredConfig; handles_calls?: boolean },
+): PhoneNumber {
+  const n: PhoneNumber = {
+    id: s.data.meta.next_phone_number_id++,
+    seq: s.nextSeq(),
+    workspace_id: ws.id,
+    phone_number: o.phone_number,
+    area_code: o.area_code,
+    status: o.status,
+    stack: o.stack,
+    handles_calls: o.handles_calls ?? true,
+    sms_registered: false,
+    agent: o.agent,
+    config: o.config,
+    created_at: iso(s.now),
+  };
+  s.data.phone_numbers.push(n);
+  return n;
+}
+
+/** A number in the area code (NANP) that nobody in the simulator holds yet. */
+export function freshNumber(s: Session, area: string): string {
+  for (;;) {
+    const candidate = `+1${area}${2 + s.rng.int(8)}${String(s.rng.int(1_000_000)).padStart(6, '0')}`;
+    if (!numberTaken(s, candidate)) return candidate;
+  }
+}
+
+export const numberTaken = (s: Session, phone: string) =>
+  s.data.phone_numbers.some((p) => p.phone_number === phone) || s.data.shared_numbers.some((p) => p.phone_number === phone);
+
+export function numberId(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) throw validationError({ id: 'must be an integer' });
+  return Number(raw);
+}
+
+/** The workspace's number {id} of the request path, in any status. */
+export function findNumber(c: Ctx): PhoneNumber {
+  const id = numberId(c.params.id);
+  const n = c.data.phone_numbers.find((x) => x.id === id && x.workspace_id === c.auth.workspace.id);
+  if (!n) throw notFound(`No phone number ${id} in this workspace.`);
+  return n;
+}
+
+/** The workspace's ready number {id}: configuration needs a live number. */
+export function findReadyNumber(c: Ctx): PhoneNumber {
+  const n = findNumber(c);
+  if (n.status !== 'ready') throw notFound(`Phone number ${n.id} is ${n.status}, not ready.`);
+  return n;
+}
+
+export function aiNumberView(n: PhoneNumber, ws: Workspace) {
+  return {
+    id: n.id, phone_number: n.phone_number, status: n.status, handles_calls: n.handles_calls, handles_texts: handlesTexts(n, ws),
+    sms_registered: n.sms_registered, agent: n.agent,
+  };
+}
+
+export function phoneNumberView(n: PhoneNumber, ws: Workspace) {
+  return {
+    id: n.id, phone_number: n.phone_number, name: n.config.name, status: n.status, stack: n.stack, is_active: n.config.is_active,
+    handles_calls: n.handles_calls, handles_texts: handlesTexts(n, ws), sms_registered: n.sms_registered, created_at: n.created_at,
+  };
+}
+
+export { newConfig };

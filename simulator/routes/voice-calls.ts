@@ -1,0 +1,71 @@
+// Voice calls: POST /v1/voice/calls from a verified caller ID (masked as the caller), and hangup.
+// The destination's scenario number decides how the call goes (README).
+import { openCall } from '../conversations.js';
+import { ApiError, notFound } from '../errors.js';
+import type { Ctx, Resource } from '../http.js';
+import { hangUp, isLive, runCall, scriptedCallTimers, type CallPlan } from '../machines/scripted-call.js';
+import { contactByPhone, presentCall } from '../people.js';
+import { attemptOutcome, PROVIDER_CALL_ERROR, TIMING } from '../scenarios.js';
+import { bool, e164, freeObject, obj, parse } from '../validate.js';
+
+const body = obj({ caller_id: e164(), destination: e164(), record: bool(), metadata: freeObject() }, { required: ['caller_id', 'destination'] });
+
+/** The course of an outbound voice call to `to`, by its scenario (no retries: that is quick calls' job). */
+export function planOutbound(to: string, record: boolean): CallPlan {
+  const outcome = attemptOutcome(to, 2); // 0105 answers a placed call: only a first automatic attempt rings out
+  const none = { answered: false, talk_seconds: 0, turns: [], has_recording: false, review: null };
+  switch (outcome.kind) {
+    case 'no_answer': return { ...none, ring_seconds: TIMING.ringOut, status: 'NO_ANSWER', end_reason: 'no_answer' };
+    case 'busy': return { ...none, ring_seconds: TIMING.busy, status: 'BUSY', end_reason: 'busy' };
+    case 'voicemail': return { ...none, ring_seconds: TIMING.ringBeforeVoicemail, status: 'VOICEMAIL', end_reason: 'voicemail' };
+    case 'failed': return { ...none, ring_seconds: TIMING.providerFailure, status: 'FAILED', end_reason: PROVIDER_CALL_ERROR };
+    case 'answered': {
+      const lines: [('agent' | 'person'), string][] = outcome.talk === 'goal'
+        ? [['person', 'Hello?'], ['agent', 'Hi, thanks for picking up.'], ['person', 'Sure, what can I do for you?'], ['agent', 'Thanks, that is all. Goodbye!']]
+        : outcome.talk === 'not_interested'
+          ? [['person', 'Hello?'], ['agent', 'Hi, do you have a minute?'], ['person', 'Not interested, sorry.']]
+          : [['person', 'Hello?'], ['agent', 'Hi, do you have a minute?'], ['person', 'Can you call me back later?']];
+      const talk = TIMING.talk[outcome.talk];
+      return {
+        ring_seconds: TIMING.ringBeforeAnswer, answered: true, talk_seconds: talk, status: 'COMPLETED', end_reason: 'hangup',
+        turns: lines.map(([speaker, text], i) => ({ speaker, text, seconds_from_start: Math.round((i * talk) / lines.length) })),
+        has_recording: record,
+        review: { summary: outcome.talk === 'goal' ? 'The call connected and went well.' : outcome.talk === 'not_interested' ? 'The person was not interested.' : 'The person asked to be called back.', tags: outcome.talk === 'goal' ? ['interested'] : outcome.talk === 'not_interested' ? ['not_interested'] : ['callback_requested'] },
+      };
+    }
+  }
+}
+
+function place(c: Ctx) {
+  const b = parse(body, c.body);
+  const ws = c.auth.workspace;
+  const own = c.data.phone_numbers.find((n) => n.workspace_id === ws.id && n.phone_number === b.caller_id && n.status === 'ready');
+  if (!own && !ws.caller_ids.includes(b.caller_id))
+    throw new ApiError(422, 'caller_id_not_verified', `The caller ID ${b.caller_id} is not verified for this account.`, { caller_id: 'is not a verified caller ID of this account' });
+  const call = openCall(c.s, {
+    workspace_id: ws.id, direction: 'outbound', from_number: b.caller_id, to_number: b.destination,
+    contact_id: contactByPhone(c.data, ws.id, b.destination)?.id ?? null, phone_number_id: own?.id ?? null,
+  });
+  call.metadata = b.metadata ?? {};
+  runCall(c.s, call, planOutbound(b.destination, b.record ?? true));
+  return { status: 201, body: { data: presentCall(call) } };
+}
+
+function hangup(c: Ctx) {
+  parse(obj({}), c.body);
+  const call = c.data.calls.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
+  if (!call) throw notFound(`No call ${c.params.id} in this workspace.`);
+  if (c.data.quick_jobs.some((j) => j.targets.some((t) => t.last_call_id === call.id)))
+    throw new ApiError(409, 'conflict', 'This call belongs to a quick action job: cancel the job instead (POST /v1/quick/actions/{id}/cancel).');
+  if (!isLive(call)) throw new ApiError(409, 'conflict', `Only a ringing or in-progress call can be hung up; this call is ${call.status}.`);
+  hangUp(c.s, call);
+  return { body: { data: presentCall(call) } };
+}
+
+export const voiceCalls: Resource = {
+  routes: [
+    { method: 'POST', path: '/v1/voice/calls', scope: 'full', handler: place },
+    { method: 'POST', path: '/v1/voice/calls/{id}/hangup', scope: 'full', handler: hangup },
+  ],
+  timers: scriptedCallTimers,
+};
