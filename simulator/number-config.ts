@@ -216,6 +216,9 @@ export function configView(numberId: number, phone: string | null, stack: Stack,
 
 // ---- updating ----
 
+/** Records a problem unless the field already has one (the first, structural explanation wins). */
+const add = (errs: Fields, field: string, why: string) => void (errs[field] ??= why);
+
 type ListItem = { id?: string };
 
 /** Rule 2: a list is replaced whole; items keep their id, an item without one gets a new id, an unknown id is refused. */
@@ -224,8 +227,8 @@ function replaceList<T extends ListItem>(path: string, current: { id: string }[]
   const seen = new Set<string>();
   return sent.map((item, i) => {
     if (item.id !== undefined) {
-      if (!known.has(item.id)) errs[`${path}[${i}].id`] = 'is not the id of an existing item (leave id out to add an item)';
-      else if (seen.has(item.id)) errs[`${path}[${i}].id`] = 'appears twice';
+      if (!known.has(item.id)) add(errs, `${path}[${i}].id`, 'is not the id of an existing item (leave id out to add an item)');
+      else if (seen.has(item.id)) add(errs, `${path}[${i}].id`, 'appears twice');
       seen.add(item.id);
       return item as T & { id: string };
     }
@@ -251,24 +254,25 @@ export interface ApplyContext {
 
 /** Validates a PATCH body and returns the new stored configuration (the old one is not modified). */
 export function applyPatch(current: StoredConfig, body: unknown, ctx: ApplyContext): StoredConfig {
-  const p = parse(patchSchema, body);
+  // structural and reference problems are all reported in one 400: the checks below run on what parsed
   const errs = newFields();
+  const p: ConfigPatch = patchSchema.check(body, '', errs) ?? {};
   if (p.stack !== undefined) errs.stack = 'is read-only: a number\'s stack cannot be changed';
   if (p.voice?.inherits_workspace_default !== undefined && Object.keys(p.voice).length > 1)
-    errs['voice.inherits_workspace_default'] = 'must be sent alone (true goes back to the workspace default, false takes an own copy)';
+    add(errs, 'voice.inherits_workspace_default', 'must be sent alone (true goes back to the workspace default, false takes an own copy)');
   if (p.sms?.inherits_workspace_default !== undefined && Object.keys(p.sms).length > 1)
-    errs['sms.inherits_workspace_default'] = 'must be sent alone (true goes back to the workspace default, false takes an own copy)';
+    add(errs, 'sms.inherits_workspace_default', 'must be sent alone (true goes back to the workspace default, false takes an own copy)');
 
   // stack differences: hd_voice_enabled and voice_model_tier are t2 only; speed is t1 only
-  if (ctx.stack === 't1' && p.call_settings?.hd_voice_enabled !== undefined) errs['call_settings.hd_voice_enabled'] = 'applies to t2 numbers only; this number is t1';
-  if (ctx.stack === 't1' && p.voice?.voice_model_tier !== undefined) errs['voice.voice_model_tier'] = 'applies to t2 numbers only; this number is t1';
-  if (ctx.stack === 't2' && p.voice?.speed !== undefined) errs['voice.speed'] = 'applies to t1 numbers only; this number is t2';
+  if (ctx.stack === 't1' && p.call_settings?.hd_voice_enabled !== undefined) add(errs, 'call_settings.hd_voice_enabled', 'applies to t2 numbers only; this number is t1');
+  if (ctx.stack === 't1' && p.voice?.voice_model_tier !== undefined) add(errs, 'voice.voice_model_tier', 'applies to t2 numbers only; this number is t1');
+  if (ctx.stack === 't2' && p.voice?.speed !== undefined) add(errs, 'voice.speed', 'applies to t1 numbers only; this number is t2');
   if (p.voice?.voice_id !== undefined && !VOICES[ctx.stack].some((v) => v.id === p.voice!.voice_id))
-    errs['voice.voice_id'] = `is not a voice of this number (${ctx.stack}): one of ${VOICES[ctx.stack].map((v) => v.id).join(', ')}`;
+    add(errs, 'voice.voice_id', `is not a voice of this number (${ctx.stack}): one of ${VOICES[ctx.stack].map((v) => v.id).join(', ')}`);
 
   // rule 6: knowledge documents, FAQs and event types are assigned, not created, here
   const existing = (path: string, ids: string[] | undefined, valid: string[], what: string) =>
-    ids?.forEach((x, i) => { if (!valid.includes(x)) errs[`${path}[${i}]`] = `is not ${what} of this workspace`; });
+    ids?.forEach((x, i) => { if (!valid.includes(x)) add(errs, `${path}[${i}]`, `is not ${what} of this workspace`); });
   existing('knowledge.knowledge_base_ids', p.knowledge?.knowledge_base_ids, ctx.knowledgeBaseIds, 'a knowledge base');
   existing('knowledge.faq_ids', p.knowledge?.faq_ids, ctx.faqIds, 'an FAQ');
   existing('booking.event_type_ids', p.booking?.event_type_ids, ctx.eventTypeIds, 'an event type');
@@ -303,19 +307,19 @@ export function applyPatch(current: StoredConfig, body: unknown, ctx: ApplyConte
     next.transfers = assign(next.transfers, rest);
     if (rules) {
       next.transfers.rules = replaceList('transfers.rules', current.transfers.rules, rules, ctx.rng, errs).map((r, i) => {
-        if (r.condition === 'custom' && !r.custom_condition) errs[`transfers.rules[${i}].custom_condition`] = 'is required with condition custom';
-        if (r.condition !== 'custom' && r.custom_condition) errs[`transfers.rules[${i}].custom_condition`] = 'goes only with condition custom';
+        if (r.condition === 'custom' && !r.custom_condition) add(errs, `transfers.rules[${i}].custom_condition`, 'is required with condition custom');
+        if (r.condition !== 'custom' && r.custom_condition) add(errs, `transfers.rules[${i}].custom_condition`, 'goes only with condition custom');
         return { id: r.id, condition: r.condition, custom_condition: r.custom_condition ?? null, action: r.action, target_number: r.target_number ?? null, priority: r.priority ?? 100 };
       });
     }
     next.transfers.rules.forEach((r, i) => {
       if (r.action === 'transfer' && !r.target_number && !next.transfers.primary_transfer_number)
-        errs[`transfers.rules[${i}].target_number`] = 'is required for a transfer when there is no primary_transfer_number';
+        add(errs, `transfers.rules[${i}].target_number`, 'is required for a transfer when there is no primary_transfer_number');
     });
   }
   if (p.sms_referrals) {
     next.sms_referrals = replaceList('sms_referrals', current.sms_referrals, p.sms_referrals, ctx.rng, errs).map((r, i) => {
-      if (r.when === 'keyword' && !r.keyword) errs[`sms_referrals[${i}].keyword`] = 'is required when "when" is keyword';
+      if (r.when === 'keyword' && !r.keyword) add(errs, `sms_referrals[${i}].keyword`, 'is required when "when" is keyword');
       return { id: r.id, refer_to_number: r.refer_to_number, when: r.when, keyword: r.keyword ?? null, message: r.message ?? `Please text ${r.refer_to_number} for help with that.` };
     });
   }
@@ -325,8 +329,8 @@ export function applyPatch(current: StoredConfig, body: unknown, ctx: ApplyConte
     if (sequential_targets) next.forwarding.sequential_targets = replaceList('forwarding.sequential_targets', current.forwarding.sequential_targets, sequential_targets, ctx.rng, errs)
       .map((t) => ({ id: t.id, phone_number: t.phone_number, ring_timeout_seconds: t.ring_timeout_seconds ?? 20 }));
     const f = next.forwarding;
-    if (f.mode === 'call_me_first' && f.ring_strategy === 'single' && !f.forward_to_number) errs['forwarding.forward_to_number'] = 'is required for call-me-first with a single number';
-    if (f.mode === 'call_me_first' && f.ring_strategy === 'sequential' && f.sequential_targets.length === 0) errs['forwarding.sequential_targets'] = 'needs at least one number for a ring chain';
+    if (f.mode === 'call_me_first' && f.ring_strategy === 'single' && !f.forward_to_number) add(errs, 'forwarding.forward_to_number', 'is required for call-me-first with a single number');
+    if (f.mode === 'call_me_first' && f.ring_strategy === 'sequential' && f.sequential_targets.length === 0) add(errs, 'forwarding.sequential_targets', 'needs at least one number for a ring chain');
   }
   if (p.ivr) applyIvr(current, next, p.ivr, ctx.rng, errs);
 
@@ -340,8 +344,8 @@ type IvrPatch = NonNullable<ConfigPatch['ivr']>;
 function applyIvr(current: StoredConfig, next: StoredConfig, p: IvrPatch, rng: Rng, errs: Fields): void {
   if (p.enabled === true && !current.ivr_ever_enabled) {
     for (const k of ['greeting', 'menus', 'timeout_seconds', 'max_attempts', 'fallback'] as const)
-      if (p[k] === undefined) errs[`ivr.${k}`] = 'is required the first time the phone menu is enabled (send the whole menu)';
-    if (p.menus && p.menus.length === 0) errs['ivr.menus'] = 'needs at least one menu the first time the phone menu is enabled';
+      if (p[k] === undefined) add(errs, `ivr.${k}`, 'is required the first time the phone menu is enabled (send the whole menu)');
+    if (p.menus && p.menus.length === 0) add(errs, 'ivr.menus', 'needs at least one menu the first time the phone menu is enabled');
   }
   const { menus, fallback, ...rest } = p;
   next.ivr = assign(next.ivr, rest);
@@ -354,17 +358,17 @@ function applyIvr(current: StoredConfig, next: StoredConfig, p: IvrPatch, rng: R
         name: m.name,
         options: m.options.map((o, oi) => {
           const at = `ivr.menus[${mi}].options[${oi}]`;
-          if (keys.has(o.key)) errs[`${at}.key`] = 'is used twice in this menu';
+          if (keys.has(o.key)) add(errs, `${at}.key`, 'is used twice in this menu');
           keys.add(o.key);
-          if (o.action.type === 'transfer' && !o.action.phone_number) errs[`${at}.action.phone_number`] = 'is required for a transfer';
+          if (o.action.type === 'transfer' && !o.action.phone_number) add(errs, `${at}.action.phone_number`, 'is required for a transfer');
           return { key: o.key, label: o.label, action: { type: o.action.type, phone_number: o.action.phone_number ?? null, fallback_phone_number: o.action.fallback_phone_number ?? null } };
         }),
       };
     });
   }
-  if (next.ivr.fallback.type === 'transfer' && !next.ivr.fallback.phone_number) errs['ivr.fallback.phone_number'] = 'is required for a transfer fallback';
+  if (next.ivr.fallback.type === 'transfer' && !next.ivr.fallback.phone_number) add(errs, 'ivr.fallback.phone_number', 'is required for a transfer fallback');
   if (next.ivr.enabled) next.ivr_ever_enabled = true;
-  if (next.ivr.enabled && next.ivr.menus.length === 0) errs['ivr.menus'] = 'an enabled phone menu needs a menu';
+  if (next.ivr.enabled && next.ivr.menus.length === 0) add(errs, 'ivr.menus', 'an enabled phone menu needs a menu');
 }
 
 /** PATCH /_sim/workspace/defaults: the same voice and sms fields, no stack rules (each number reads the fields of its stack). */

@@ -237,7 +237,9 @@ const routes: Route[] = [
       const rec: TextRecord = {
         id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: ws, direction: b.direction, sender: b.sender ?? (b.direction === 'inbound' ? 'contact' : 'business'),
         from_number: b.from_number, to_number: b.to_number, body: b.body, status: b.direction === 'inbound' ? 'received' : 'delivered',
-        contact_id: contactByPhone(c.data, ws, other)?.id ?? null, phone_number_id: null, quick_action_id: null, created_at: fixtureTime(c, b.created_at),
+        contact_id: contactByPhone(c.data, ws, other)?.id ?? null, quick_action_id: null, created_at: fixtureTime(c, b.created_at),
+        // a text from or to one of the workspace's numbers belongs to that number
+        phone_number_id: c.data.phone_numbers.find((n) => n.workspace_id === ws && n.phone_number === (b.direction === 'outbound' ? b.from_number : b.to_number))?.id ?? null,
       };
       c.data.texts.push(rec);
       return { status: 201, body: { data: presentText(rec) } };

@@ -1,0 +1,256 @@
+// Number configuration (issue 4, part 1): every section, update rules 1-6, stack differences,
+// workspace defaults, over HTTP against a started simulator.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSim, type Sim } from './helpers.js';
+
+let sim: Sim;
+beforeAll(async () => (sim = await startSim()));
+afterAll(() => sim.stop());
+beforeEach(() => sim.reset());
+
+const addNumber = async (stack: 't1' | 't2') => (await sim.api('POST', '/_sim/phone-numbers', { body: { stack } })).json.id as number;
+const get = async (id: number) => (await sim.api('GET', `/v1/phone-numbers/${id}/config`)).json.data;
+const patch = (id: number, body: unknown) => sim.api('PATCH', `/v1/phone-numbers/${id}/config`, { body });
+const library = async () => (await sim.api('GET', '/_sim/library')).json.data;
+
+const SECTIONS = ['name', 'is_active', 'business_name', 'business_description', 'timezone', 'call_settings', 'voice', 'sms', 'knowledge', 'qualification', 'booking', 'transfers', 'sms_referrals', 'forwarding', 'ivr', 'stack'];
+const MENU = {
+  enabled: true, greeting: 'Welcome to Acme.', timeout_seconds: 5, max_attempts: 2, fallback: { type: 'hangup' },
+  menus: [{ name: 'Main', options: [{ key: '1', label: 'sales', action: { type: 'transfer', phone_number: '+12025550100' } }] }],
+};
+
+describe('the full configuration', () => {
+  it('has every section and the read-only stack; voice and sms start inheriting the workspace defaults', async () => {
+    const id = await addNumber('t2');
+    const r = await sim.api('GET', `/v1/phone-numbers/${id}/config`);
+    expect(r.status).toBe(200);
+    const c = r.json.data;
+    for (const s of SECTIONS) expect(c, s).toHaveProperty(s);
+    expect(c.stack).toBe('t2');
+    expect(c.voice.inherits_workspace_default).toBe(true);
+    expect(c.sms.inherits_workspace_default).toBe(true);
+    expect(c.sms.max_replies_per_contact).toBe(50);
+    const defaults = (await sim.api('GET', '/_sim/workspace/defaults')).json.data;
+    expect(c.voice.voice_id).toBe(defaults.voice.voice_id);
+    expect(Object.keys(c.call_settings).sort()).toEqual(['hd_voice_enabled', 'max_call_length_seconds', 'recording_enabled', 'recording_retention_days', 'summaries_enabled', 'transcription_enabled']);
+    expect(Object.keys(c.transfers).sort()).toEqual(['office_hours_end', 'office_hours_only', 'office_hours_start', 'primary_transfer_number', 'rules']);
+    expect(Object.keys(c.ivr).sort()).toEqual(['enabled', 'fallback', 'greeting', 'max_attempts', 'menus', 'timeout_seconds']);
+  });
+  it('404 for a number of another workspace or none; 400 for a non-integer id', async () => {
+    const id = await addNumber('t1');
+    const other = (await sim.api('POST', '/_sim/workspaces', { body: {} })).json.api_key;
+    expect((await sim.api('GET', `/v1/phone-numbers/${id}/config`, { key: other })).status).toBe(404);
+    expect((await sim.api('GET', '/v1/phone-numbers/999999/config')).status).toBe(404);
+    expect((await sim.api('GET', '/v1/phone-numbers/abc/config')).status).toBe(400);
+  });
+  it('reads need phone_numbers:read, changes phone_numbers:write', async () => {
+    const id = await addNumber('t1');
+    const read = (await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['phone_numbers:read'] } })).json.key;
+    const write = (await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['phone_numbers:write'] } })).json.key;
+    expect((await sim.api('GET', `/v1/phone-numbers/${id}/config`, { key: read })).status).toBe(200);
+    expect((await sim.api('PATCH', `/v1/phone-numbers/${id}/config`, { key: read, body: { name: 'x' } })).status).toBe(403);
+    expect((await sim.api('PATCH', `/v1/phone-numbers/${id}/config`, { key: write, body: { name: 'x' } })).status).toBe(200);
+    expect((await sim.api('GET', `/v1/phone-numbers/${id}/voices`, { key: read })).status).toBe(200);
+  });
+});
+
+describe('rule 1: only the fields sent change', () => {
+  it('a field inside a section changes; the rest of the section and every other section keep their values', async () => {
+    const id = await addNumber('t2');
+    const before = await get(id);
+    const r = await patch(id, { call_settings: { recording_enabled: false }, name: 'Front desk' });
+    expect(r.status).toBe(200);
+    const after = r.json.data;
+    expect(after).toEqual({ ...before, name: 'Front desk', call_settings: { ...before.call_settings, recording_enabled: false } });
+    expect(await get(id)).toEqual(after);
+  });
+  it('every section can be changed', async () => {
+    const id = await addNumber('t2');
+    const lib = await library();
+    const body = {
+      is_active: false, business_name: 'Acme Dental', business_description: 'Dentists.', timezone: 'Europe/London',
+      call_settings: { max_call_length_seconds: 300, transcription_enabled: false, summaries_enabled: false, recording_retention_days: 30, hd_voice_enabled: true },
+      voice: { voice_id: 'aria-hd', language: 'en-GB', greeting_message: 'Hello!', farewell_message: 'Bye!', prompt: 'Be kind.', llm_model: 'gpt-4o', background_sound: 'office', outbound_greeting: 'Hi', outbound_prompt: 'Short.', voice_model_tier: 'premium' },
+      sms: { auto_reply_enabled: true, reply_delay_seconds: 5, prompt: 'p', language: 'en-GB', llm_model: 'claude-sonnet', stop_words: ['HALT'], stop_after_replies: true, max_replies_per_contact: 3 },
+      knowledge: { knowledge_base_ids: [lib.knowledge_bases[0].id], faq_ids: [lib.faqs[1].id], knowledge_base_enabled: true, web_search_enabled: true },
+      qualification: { enabled: true, collect_fields: ['name', 'email'], questions: [{ question: 'Budget?', required: true }] },
+      booking: { enabled: true, event_type_ids: [lib.event_types[0].id], bookable_days: ['mon', 'wed'], bookable_hours_start: '10:00', bookable_hours_end: '16:00', minimum_notice_minutes: 120, confirmation_message: 'Booked!' },
+      transfers: { primary_transfer_number: '+12025550100', office_hours_only: true, office_hours_start: '08:00', office_hours_end: '18:00', rules: [{ condition: 'human_requested', action: 'transfer', priority: 1 }] },
+      sms_referrals: [{ refer_to_number: '+12025550111', when: 'keyword', keyword: 'price', message: 'Text sales.' }],
+      forwarding: { mode: 'call_me_first', ring_strategy: 'sequential', ring_timeout_seconds: 15, sequential_targets: [{ phone_number: '+12025550102' }] },
+      ivr: MENU,
+    };
+    const r = await patch(id, body);
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    const c = r.json.data;
+    expect(c).toMatchObject({ is_active: false, business_name: 'Acme Dental', timezone: 'Europe/London' });
+    expect(c.call_settings).toMatchObject(body.call_settings);
+    expect(c.voice).toMatchObject({ ...body.voice, inherits_workspace_default: false, speed: null });
+    expect(c.sms).toMatchObject({ ...body.sms, inherits_workspace_default: false });
+    expect(c.knowledge).toEqual(body.knowledge);
+    expect(c.qualification.questions[0]).toMatchObject({ question: 'Budget?', required: true, id: expect.any(String) });
+    expect(c.booking).toEqual(body.booking);
+    expect(c.transfers.rules[0]).toMatchObject({ condition: 'human_requested', action: 'transfer', priority: 1, target_number: null, id: expect.any(String) });
+    expect(c.sms_referrals[0]).toMatchObject({ refer_to_number: '+12025550111', when: 'keyword', keyword: 'price', id: expect.any(String) });
+    expect(c.forwarding.sequential_targets[0]).toMatchObject({ phone_number: '+12025550102', ring_timeout_seconds: 20, id: expect.any(String) });
+    expect(c.ivr.menus[0].options[0].action).toEqual({ type: 'transfer', phone_number: '+12025550100', fallback_phone_number: null });
+  });
+});
+
+describe('rule 2: lists are replaced whole; items keep their id; an item without id is added', () => {
+  it('transfers.rules', async () => {
+    const id = await addNumber('t1');
+    const a = (await patch(id, { transfers: { primary_transfer_number: '+12025550100', rules: [{ condition: 'human_requested', action: 'transfer' }, { condition: 'after_hours', action: 'voicemail' }] } })).json.data.transfers.rules;
+    expect(a).toHaveLength(2);
+    expect(a[0].id).not.toBe(a[1].id);
+    const b = (await patch(id, { transfers: { rules: [{ ...a[1], priority: 5 }, { condition: 'custom', custom_condition: 'billing', action: 'transfer', target_number: '+12025550111' }] } })).json.data.transfers.rules;
+    expect(b.map((r: any) => r.id)).toEqual([a[1].id, expect.any(String)]);
+    expect(b[1].id).not.toBe(a[0].id);
+    expect(b[0].priority).toBe(5);
+    const bad = await patch(id, { transfers: { rules: [{ id: 'made-up', condition: 'after_hours', action: 'voicemail' }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.fields['transfers.rules[0].id']).toMatch(/not the id of an existing item/);
+  });
+  it('a qualifying question left out is removed', async () => {
+    const id = await addNumber('t1');
+    const q = (await patch(id, { qualification: { questions: [{ question: 'A?' }, { question: 'B?' }] } })).json.data.qualification.questions;
+    const after = (await patch(id, { qualification: { questions: [q[1]] } })).json.data.qualification.questions;
+    expect(after).toEqual([q[1]]);
+  });
+  it('sms_referrals, forwarding.sequential_targets and ivr.menus keep ids the same way', async () => {
+    const id = await addNumber('t1');
+    const c = (await patch(id, {
+      sms_referrals: [{ refer_to_number: '+12025550111', when: 'always' }],
+      forwarding: { sequential_targets: [{ phone_number: '+12025550101' }, { phone_number: '+12025550102' }] },
+      ivr: MENU,
+    })).json.data;
+    const d = (await patch(id, {
+      sms_referrals: [c.sms_referrals[0]],
+      forwarding: { sequential_targets: [c.forwarding.sequential_targets[1]] },
+      ivr: { menus: [{ ...c.ivr.menus[0], name: 'Renamed' }] },
+    })).json.data;
+    expect(d.sms_referrals[0].id).toBe(c.sms_referrals[0].id);
+    expect(d.forwarding.sequential_targets.map((t: any) => t.id)).toEqual([c.forwarding.sequential_targets[1].id]);
+    expect(d.ivr.menus[0]).toMatchObject({ id: c.ivr.menus[0].id, name: 'Renamed' });
+  });
+});
+
+describe('rule 3: unknown fields and wrong types are 400 with a per-field explanation', () => {
+  it('unknown fields at any depth', async () => {
+    const id = await addNumber('t1');
+    const r = await patch(id, { colour: 'red', voice: { pitch: 2 }, transfers: { rules: [{ condition: 'after_hours', action: 'voicemail', when: 'x' }] }, ivr: { fallback: { type: 'hangup', extra: 1 } } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields).toMatchObject({
+      colour: 'is not a known field', 'voice.pitch': 'is not a known field', 'transfers.rules[0].when': 'is not a known field', 'ivr.fallback.extra': 'is not a known field',
+    });
+  });
+  it('__proto__, constructor and prototype are unknown fields, never merged', async () => {
+    const id = await addNumber('t1');
+    for (const raw of ['{"__proto__":{"is_active":false}}', '{"voice":{"__proto__":{"x":1}}}', '{"constructor":{"prototype":{"x":1}}}', '{"call_settings":{"prototype":true}}']) {
+      const r = await sim.api('PATCH', `/v1/phone-numbers/${id}/config`, { raw });
+      expect(r.status, raw).toBe(400);
+    }
+    const c = await get(id);
+    expect(c.is_active).toBe(true);
+    expect(Object.keys(c.voice)).not.toContain('x');
+  });
+  it('wrong types, bad values and bad references', async () => {
+    const id = await addNumber('t1');
+    const r = await patch(id, {
+      is_active: 'no', timezone: 'Mars/Olympus', call_settings: { max_call_length_seconds: '60' }, voice: { speed: 3 },
+      transfers: { office_hours_start: '9am', rules: [{ condition: 'custom', action: 'transfer', target_number: '555' }] },
+      knowledge: { knowledge_base_ids: ['kb_nope'] }, booking: { bookable_days: ['someday'] },
+    });
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields).toMatchObject({
+      is_active: 'must be true or false, got string', timezone: expect.stringMatching(/IANA/), 'call_settings.max_call_length_seconds': 'must be an integer, got string',
+      'voice.speed': 'must be at most 2', 'transfers.office_hours_start': expect.stringMatching(/HH:MM/), 'transfers.rules[0].target_number': expect.stringMatching(/E\.164/),
+      'knowledge.knowledge_base_ids[0]': 'is not a knowledge base of this workspace', 'booking.bookable_days[0]': expect.stringMatching(/one of/),
+    });
+    const custom = await patch(id, { transfers: { rules: [{ condition: 'custom', action: 'voicemail' }] } });
+    expect(custom.json.error.fields['transfers.rules[0].custom_condition']).toMatch(/required with condition custom/);
+    expect((await patch(id, { stack: 't2' })).json.error.fields.stack).toMatch(/read-only/);
+    expect(await get(id)).toMatchObject({ is_active: true, timezone: 'America/New_York' }); // nothing applied
+  });
+});
+
+describe('rule 4: the first enabling of the phone menu needs the whole menu', () => {
+  it('enabled alone the first time is 400, naming what is missing; the whole menu works; then single fields change', async () => {
+    const id = await addNumber('t1');
+    const r = await patch(id, { ivr: { enabled: true } });
+    expect(r.status).toBe(400);
+    expect(Object.keys(r.json.error.fields).sort()).toEqual(['ivr.fallback', 'ivr.greeting', 'ivr.max_attempts', 'ivr.menus', 'ivr.timeout_seconds']);
+    expect((await patch(id, MENU)).status).toBe(400); // the menu goes inside ivr
+    expect((await patch(id, { ivr: MENU })).status).toBe(200);
+    const g = await patch(id, { ivr: { greeting: 'Hi again.' } });
+    expect(g.json.data.ivr).toMatchObject({ enabled: true, greeting: 'Hi again.', timeout_seconds: 5 });
+    await patch(id, { ivr: { enabled: false } });
+    expect((await patch(id, { ivr: { enabled: true } })).status).toBe(200); // not the first time any more
+  });
+  it('a menu option must be coherent', async () => {
+    const id = await addNumber('t1');
+    const r = await patch(id, { ivr: { ...MENU, menus: [{ name: 'Main', options: [{ key: '1', label: 'a', action: { type: 'transfer' } }, { key: '1', label: 'b', action: { type: 'hangup' } }] }] } });
+    expect(r.json.error.fields).toMatchObject({ 'ivr.menus[0].options[0].action.phone_number': expect.any(String), 'ivr.menus[0].options[1].key': expect.any(String) });
+  });
+});
+
+describe('inherits_workspace_default: copy-on-write for voice and sms', () => {
+  it('the first change gives the number its own copy from the workspace defaults; unmentioned fields are unchanged', async () => {
+    const id = await addNumber('t1');
+    const before = await get(id);
+    const after = (await patch(id, { voice: { greeting_message: 'Own greeting' } })).json.data;
+    expect(after.voice).toEqual({ ...before.voice, inherits_workspace_default: false, greeting_message: 'Own greeting' });
+    // later default changes no longer reach this number, but do reach an inheriting one
+    const other = await addNumber('t1');
+    await sim.api('PATCH', '/_sim/workspace/defaults', { body: { voice: { farewell_message: 'New default farewell' }, sms: { reply_delay_seconds: 99 } } });
+    expect((await get(id)).voice.farewell_message).toBe(before.voice.farewell_message);
+    expect((await get(other)).voice.farewell_message).toBe('New default farewell');
+    expect((await get(id)).sms).toMatchObject({ inherits_workspace_default: true, reply_delay_seconds: 99 });
+  });
+  it('inherits_workspace_default true goes back to the defaults; it must be sent alone', async () => {
+    const id = await addNumber('t1');
+    await patch(id, { sms: { max_replies_per_contact: 7 } });
+    expect((await get(id)).sms).toMatchObject({ inherits_workspace_default: false, max_replies_per_contact: 7 });
+    expect((await patch(id, { sms: { inherits_workspace_default: true, max_replies_per_contact: 8 } })).status).toBe(400);
+    const back = (await patch(id, { sms: { inherits_workspace_default: true } })).json.data.sms;
+    expect(back).toMatchObject({ inherits_workspace_default: true, max_replies_per_contact: 50 });
+  });
+  it('the workspace defaults are validated', async () => {
+    const r = await sim.api('PATCH', '/_sim/workspace/defaults', { body: { voice: { speed: 9 }, sms: { nope: 1 } } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields).toMatchObject({ 'voice.speed': expect.any(String), 'sms.nope': 'is not a known field' });
+  });
+});
+
+describe('stack differences', () => {
+  it('t1: hd_voice_enabled and voice_model_tier are 400 and read null; speed applies', async () => {
+    const id = await addNumber('t1');
+    const hd = await patch(id, { call_settings: { hd_voice_enabled: true } });
+    expect(hd.status).toBe(400);
+    expect(hd.json.error.fields['call_settings.hd_voice_enabled']).toMatch(/t2 numbers only/);
+    expect((await patch(id, { voice: { voice_model_tier: 'premium' } })).json.error.fields['voice.voice_model_tier']).toMatch(/t2 numbers only/);
+    expect((await patch(id, { voice: { speed: 1.25 } })).json.data.voice.speed).toBe(1.25);
+    const c = await get(id);
+    expect(c.call_settings.hd_voice_enabled).toBeNull();
+    expect(c.voice.voice_model_tier).toBeNull();
+  });
+  it('t2: speed is 400 and reads null; hd_voice_enabled and voice_model_tier apply', async () => {
+    const id = await addNumber('t2');
+    expect((await patch(id, { voice: { speed: 1.1 } })).json.error.fields['voice.speed']).toMatch(/t1 numbers only/);
+    const c = (await patch(id, { call_settings: { hd_voice_enabled: true }, voice: { voice_model_tier: 'premium' } })).json.data;
+    expect(c.call_settings.hd_voice_enabled).toBe(true);
+    expect(c.voice).toMatchObject({ voice_model_tier: 'premium', speed: null });
+  });
+  it('voices differ by stack, and voice_id must be one of the number\'s voices', async () => {
+    const t1 = await addNumber('t1');
+    const t2 = await addNumber('t2');
+    const v1 = (await sim.api('GET', `/v1/phone-numbers/${t1}/voices`)).json.data;
+    const v2 = (await sim.api('GET', `/v1/phone-numbers/${t2}/voices`)).json.data;
+    expect(v1.map((v: any) => v.id)).not.toContain('aria-hd');
+    expect(v2.map((v: any) => v.id)).toContain('aria-hd');
+    expect(v1[0]).toMatchObject({ id: expect.any(String), name: expect.any(String), language: expect.any(String), stack: 't1' });
+    expect((await sim.api('GET', v2[0].preview_url)).headers.get('content-type')).toBe('audio/wav');
+    expect((await patch(t1, { voice: { voice_id: 'aria-hd' } })).json.error.fields['voice.voice_id']).toMatch(/not a voice of this number/);
+    expect((await patch(t2, { voice: { voice_id: 'aria-hd' } })).status).toBe(200);
+  });
+});
