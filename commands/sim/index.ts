@@ -1,6 +1,10 @@
 import type { Command } from 'commander';
 import type { Shell } from '../../src/command.js';
 import { define as advance } from './advance.js';
+import { define as call } from './call.js';
+import { define as callerId } from './caller-id.js';
+import { define as defaults } from './defaults.js';
+import { define as number } from './number.js';
 import { define as clock } from './clock.js';
 import { define as contact } from './contact.js';
 import { define as key } from './key.js';
@@ -14,5 +18,5 @@ import { define as workspace } from './workspace.js';
 
 export function register(program: Command, shell: Shell): void {
   const sim = program.command('sim').description('The local simulator: serve it, and drive its clock, keys, wallet and fixtures');
-  for (const d of [serve, reset, clock, advance, key, contact, wallet, workspace, suppress, text, pool]) d(sim, shell);
+  for (const d of [serve, reset, clock, advance, key, contact, wallet, workspace, suppress, text, call, pool, number, callerId, defaults]) d(sim, shell);
 }

@@ -1,0 +1,48 @@
+// vmv calls place --caller-id C --to D: POST /v1/voice/calls
+import type { Command } from 'commander';
+import { action, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { usage } from '../../src/errors.js';
+import { fields } from '../../src/output.js';
+import { follow, noteManualClock } from '../../src/poll.js';
+
+interface Options { callerId: string; to: string; record: boolean; metadata?: string; wait?: boolean }
+
+export function define(parent: Command, shell: Shell): void {
+  parent.command('place').description('Place a call from a verified caller ID (shown to the person called)')
+    .requiredOption('--caller-id <number>', 'verified E.164 caller ID')
+    .requiredOption('--to <number>', 'E.164 destination')
+    .option('--no-record', 'do not record the call')
+    .option('--metadata <json>', 'a JSON object kept with the call')
+    .option('--wait', 'wait until the call has ended, then show it')
+    .action(action(shell, run));
+}
+
+const render = (ctx: Context) => (c: any) => fields(ctx.io, [
+  ['id', c.id], ['status', c.status], ['from', c.from_number], ['to', c.to_number], ['duration', c.duration_seconds === null ? null : `${c.duration_seconds} s`], ['end reason', c.end_reason],
+]);
+
+export async function run(ctx: Context, o: Options): Promise<void> {
+  let metadata: unknown;
+  if (o.metadata !== undefined) {
+    try {
+      metadata = JSON.parse(o.metadata);
+    } catch {
+      throw usage('--metadata must be a JSON object, e.g. \'{"ticket": 42}\'.');
+    }
+  }
+  const res = await ctx.call('POST', '/v1/voice/calls', { body: { caller_id: o.callerId, destination: o.to, record: o.record, metadata } });
+  const id = res.json().data.id as string;
+  if (!o.wait) return ctx.emit(res, () => ctx.io.out(`${id}\n`));
+  await noteManualClock(ctx);
+  const last = await follow<{ data: any }>(ctx, {
+    read: async () => {
+      const r = await ctx.call('GET', `/v1/calls/${id}`);
+      return { text: r.text(), body: r.json() };
+    },
+    done: (b) => !['RINGING', 'IN_PROGRESS'].includes(b.data.status),
+    render: (b) => [`call ${id}: ${b.data.status}`],
+  });
+  if (ctx.json) ctx.io.out(last.text + '\n');
+  else if (!ctx.io.stdoutTTY) render(ctx)(last.body.data);
+}

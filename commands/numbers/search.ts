@@ -1,0 +1,21 @@
+// vmv numbers search: GET /v1/phone-numbers/search
+import type { Command } from 'commander';
+import { action, intArg, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { table } from '../../src/output.js';
+
+interface Options { country?: string; areaCode?: string; type?: string; limit?: number }
+
+export function define(parent: Command, shell: Shell): void {
+  parent.command('search').description('Numbers the carrier has available (up to 50)')
+    .option('--country <code>', '2-letter country code (default US)')
+    .option('--area-code <code>', '3-digit area code')
+    .option('--type <type>', 'local (default), tollFree, mobile or national')
+    .option('--limit <n>', 'how many (1-50, default 20)', intArg('--limit', 1, 50))
+    .action(action(shell, run));
+}
+
+export async function run(ctx: Context, o: Options): Promise<void> {
+  const res = await ctx.call('GET', '/v1/phone-numbers/search', { query: { country: o.country, area_code: o.areaCode, type: o.type, limit: o.limit } });
+  ctx.emit(res, (b: any) => table(ctx.io, ['number', 'locality', 'region', 'features'], b.data.map((n: any) => [n.phone_number, n.locality, n.region, n.features.join(',')])));
+}
