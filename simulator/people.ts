@@ -101,11 +101,29 @@ export function presentEmail(e: EmailRecord) {
   return rest;
 }
 
-/** The person a record belongs to: its contact when the number or address is a contact's, else the raw address. */
-export function personKeyOf(data: Data, workspaceId: string, r: CallRecord | TextRecord | EmailRecord): string {
-  if (r.contact_id && data.contacts.some((c) => c.id === r.contact_id)) return r.contact_id;
-  const c = 'source' in r ? contactByEmail(data, workspaceId, counterpartEmail(r)) : contactByPhone(data, workspaceId, counterpartPhone(r));
-  return c ? c.id : 'source' in r ? `email:${counterpartEmail(r).toLowerCase()}` : `phone:${counterpartPhone(r)}`;
+/**
+ * Who each record belongs to: its contact when the number or address is a contact's, else the raw
+ * address. Built once per request with indexes, so folding n records costs O(n), not O(n x contacts).
+ */
+export function personKeys(data: Data, workspaceId: string): (r: CallRecord | TextRecord | EmailRecord) => string {
+  const ids = new Set<string>();
+  const byPhone = new Map<string, string>();
+  const byEmail = new Map<string, string>();
+  for (const c of data.contacts) {
+    if (c.workspace_id !== workspaceId) continue;
+    ids.add(c.id);
+    if (c.phone_number && !byPhone.has(c.phone_number)) byPhone.set(c.phone_number, c.id);
+    if (c.email && !byEmail.has(c.email.toLowerCase())) byEmail.set(c.email.toLowerCase(), c.id);
+  }
+  return (r) => {
+    if (r.contact_id && ids.has(r.contact_id)) return r.contact_id;
+    if ('source' in r) {
+      const addr = counterpartEmail(r).toLowerCase();
+      return byEmail.get(addr) ?? `email:${addr}`;
+    }
+    const phone = counterpartPhone(r);
+    return byPhone.get(phone) ?? `phone:${phone}`;
+  };
 }
 
 export interface PersonSummary {
@@ -135,8 +153,9 @@ export function people(data: Data, workspaceId: string): PersonSummary[] {
       sort_ms: Date.parse(c.created_at), order,
     });
   });
+  const keyOf = personKeys(data, workspaceId);
   const touch = (r: CallRecord | TextRecord | EmailRecord, kind: 'call_count' | 'text_count' | 'email_count') => {
-    const key = personKeyOf(data, workspaceId, r);
+    const key = keyOf(r);
     let p = byKey.get(key);
     if (!p) {
       const isEmail = 'source' in r;

@@ -6,7 +6,7 @@ import type { Ctx, Resource, Route } from '../http.js';
 import type { CallRecord, EmailRecord, Scope, TextRecord } from '../model.js';
 import { listParams, paginate } from '../pagination.js';
 import {
-  counterpartEmail, counterpartPhone, people, personKeyOf, presentCall, presentContact, presentEmail, presentPerson, presentText,
+  counterpartEmail, counterpartPhone, people, personKeys, presentCall, presentContact, presentEmail, presentPerson, presentText,
 } from '../people.js';
 import { E164, EMAIL_ANY_CASE, parseQuery, qEnum, qMatch, qString, qTime } from '../validate.js';
 
@@ -44,9 +44,10 @@ function filterRecords<T extends CallRecord | TextRecord | EmailRecord>(
     throw validationError({ contact_id: `name one person with contact_id or ${addressName}` }, `This list needs contact_id or ${addressName}.`);
   if (q.contact_id !== undefined) requireContact(c, q.contact_id);
   const ws = c.auth.workspace.id;
+  const keyOf = personKeys(c.data, ws);
   return records.filter((r) => {
     if (r.workspace_id !== ws) return false;
-    if (q.contact_id !== undefined && personKeyOf(c.data, ws, r) !== q.contact_id) return false;
+    if (q.contact_id !== undefined && keyOf(r) !== q.contact_id) return false;
     if (q.phone_number !== undefined && counterpartPhone(r as CallRecord) !== q.phone_number) return false;
     if (q.email !== undefined && counterpartEmail(r as EmailRecord).toLowerCase() !== q.email.toLowerCase()) return false;
     if (q.direction !== undefined && r.direction !== q.direction) return false;
