@@ -6,5 +6,6 @@ import { aiNumbers } from './ai-numbers.js';
 import { controlTraffic } from './control-traffic.js';
 import { quickActions } from './quick-actions.js';
 import { quickEmail } from './quick-email.js';
+import { webhooks } from './webhooks.js';
 
-export const resources: Resource[] = [quickEmail, quickActions, aiNumbers, history, control, controlTraffic];
+export const resources: Resource[] = [quickEmail, quickActions, aiNumbers, history, control, controlTraffic, webhooks];
