@@ -7,5 +7,6 @@ import { register as email } from './email/index.js';
 import { register as history } from './history/index.js';
 import { register as quick } from './quick/index.js';
 import { register as sim } from './sim/index.js';
+import { register as webhooks } from './webhooks/index.js';
 
-export const nouns: ((program: Command, shell: Shell) => void)[] = [quick, email, history, contacts, sim, config];
+export const nouns: ((program: Command, shell: Shell) => void)[] = [quick, email, history, contacts, webhooks, sim, config];

@@ -3,10 +3,18 @@
 // verifySignature). Only node core: the CLI loads it with `listen`, the simulator when it delivers.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The headers every delivery carries (lower-case, as node presents incoming headers). */
-export const EVENT_HEADER = 'x-service-event';
-export const EVENT_ID_HEADER = 'x-service-event-id';
-export const SIGNATURE_HEADER = 'x-service-signature-256';
+/** The headers every delivery carries (node presents incoming ones lower-cased: read them with headerOf). */
+export const EVENT_HEADER = 'X-Service-Event';
+export const EVENT_ID_HEADER = 'X-Service-Event-Id';
+export const SIGNATURE_HEADER = 'X-Service-Signature-256';
+
+export const headerOf = (headers: Record<string, string | string[] | undefined>, name: string): string | undefined => {
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** Hosts that are this machine: where the simulator accepts plain http, and where listen needs no tunnel. */
+export const isLoopbackHost = (hostname: string) => /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]|::1)$/i.test(hostname);
 
 /** A receiver must answer within this; a delivery that takes longer has failed. */
 export const DELIVERY_TIMEOUT_MS = 10_000;

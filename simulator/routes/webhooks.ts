@@ -8,6 +8,7 @@ import { ApiError, notFound, validationError } from '../errors.js';
 import type { Ctx, Resource, Route } from '../http.js';
 import type { EventType, Webhook } from '../model.js';
 import { listParams, paginate } from '../pagination.js';
+import { isLoopbackHost } from '../../src/webhooks.js';
 import { arr, int, obj, oneOf, parse, parseQuery, qString, str, type Schema } from '../validate.js';
 import { deliverOutbox, deliveryTimers } from '../webhooks/delivery.js';
 import {
@@ -19,8 +20,6 @@ export const MAX_WEBHOOKS = 25;
 
 /** Secrets are credentials, not simulation: they come from the OS's secure random source. */
 const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
-
-const LOOPBACK_HOST = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])$/i;
 
 /** An http(s) URL; plain http only to this machine (local receivers), as the real service wants public HTTPS. */
 const webhookUrl = (): Schema<string> => ({
@@ -35,7 +34,7 @@ const webhookUrl = (): Schema<string> => ({
     }
     if (u.protocol !== 'https:' && u.protocol !== 'http:') return void (errs[path] = 'must be an https URL (http is accepted only on loopback hosts)');
     if (u.username || u.password) return void (errs[path] = 'must not carry a user name or password');
-    if (u.protocol === 'http:' && !LOOPBACK_HOST.test(u.hostname))
+    if (u.protocol === 'http:' && !isLoopbackHost(u.hostname))
       return void (errs[path] = 'must use https; plain http is accepted only for 127.0.0.0/8, localhost and [::1]');
     return s;
   },
