@@ -1,8 +1,10 @@
 // Webhooks (issue 5) over HTTP on a manual clock: registration, signed call and text events,
 // retries on the simulator clock, redirects, filters, test sends and the delivery log.
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { verifySignature } from '../src/webhooks.js';
+import { postOnce, verifySignature } from '../src/webhooks.js';
 import { startSim, T0, type Sim } from './helpers.js';
 import { pythonVerifies, startReceiver, type Receiver } from './receiver.js';
 
@@ -353,6 +355,18 @@ describe('retries', () => {
     expect((await log()).map((d) => [d.attempt, d.status_code, d.error])).toEqual([[1, null, 'ECONNREFUSED'], [2, null, 'ECONNREFUSED']]);
   });
 
+  it('an attempt without a response in time fails (10 s for the simulator; shortened here)', async () => {
+    const silent = createServer(() => {}); // takes the request and never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await postOnce(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, '{}', {}, 200);
+      expect(r).toEqual({ status: null, error: 'no response within 0.2 s' });
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
   it('deleting a webhook drops its pending retries', async () => {
     rx.answer = () => ({ status: 500 });
     const w = await register({ events: ['call.started'] });
@@ -370,6 +384,22 @@ describe('retries', () => {
     const other = (await sim.api('POST', '/_sim/workspaces', { body: {} })).json.api_key;
     expect((await sim.api('GET', '/_sim/webhook-deliveries', { key: other })).json.data).toEqual([]);
     expect((await sim.api('GET', '/_sim/webhook-deliveries?limit=5')).status).toBe(400);
+  });
+});
+
+describe('the library\'s verifySignature', () => {
+  it('is exported by the built package, checks the raw body exactly, and refuses malformed headers', async () => {
+    const lib = '../dist/index.js'; // the package's "exports" entry, as users import it
+    const { verifySignature: verify } = (await import(lib)) as { verifySignature: typeof verifySignature };
+    const body = Buffer.from('{"id":"evt_1","type":"call.started"}');
+    const secret = 'whsec_0123';
+    const sig = createHmac('sha256', secret).update(body).digest('hex');
+    expect(verify(body, sig, secret)).toBe(true);
+    expect(verify(body.toString(), sig.toUpperCase(), secret)).toBe(true);
+    expect(verify(body, [sig], secret)).toBe(true);
+    expect(verify(Buffer.from('{"id": "evt_1","type":"call.started"}'), sig, secret)).toBe(false); // re-serialised JSON is another body
+    expect(verify(body, sig, 'whsec_0124')).toBe(false);
+    for (const bad of [undefined, null, '', 'sha256=' + sig, sig.slice(0, 63), sig + '0', 'z'.repeat(64)]) expect(verify(body, bad as string, secret)).toBe(false);
   });
 });
 

@@ -4,12 +4,12 @@
 // --forward-to, and removes its webhooks on Ctrl-C or SIGTERM before exiting 0.
 // Status lines go to stderr; stdout has one line (or one JSON object) per event.
 import type { Command } from 'commander';
-import { action, collect, intArg, type Shell } from '../../src/command.js';
+import { action, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT, usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
 import { dim, green } from '../../src/output.js';
-import { KINDS, type Kind } from './view.js';
+import { eventList, KINDS, type Kind } from './view.js';
 
 interface Options { events?: string[]; phoneNumberId?: number; forwardTo?: string; publicUrl?: string; port: number; printSecret?: boolean }
 
@@ -19,7 +19,7 @@ const PUMP_MS = 1000;
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('listen').description('Receive events locally: registers webhooks for a local receiver, prints and forwards each event, removes them on exit')
-    .option('--events <types>', `${EVENT_TYPES.join(', ')} (comma-separated or repeated; default all)`, collect)
+    .option('--events <types>', `${EVENT_TYPES.join(', ')} (comma-separated or repeated; default all)`, eventList)
     .option('--phone-number-id <id>', 'only events on this number of the workspace', intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER))
     .option('--forward-to <url>', 'POST each event (raw body and X-Service-* headers unchanged) to this URL')
     .option('--public-url <url>', 'the https URL a tunnel you run serves this receiver at; needed when the service is not on this machine')
@@ -41,7 +41,7 @@ function httpUrl(flag: string, raw: string): string {
 }
 
 function parseEvents(raw: string[] | undefined): string[] {
-  const events = raw ? [...new Set(raw.flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean))] : EVENT_TYPES;
+  const events = raw ?? EVENT_TYPES;
   const unknown = events.find((e) => !EVENT_TYPES.includes(e));
   if (unknown !== undefined || events.length === 0) throw usage(`--events takes ${EVENT_TYPES.join(', ')}${unknown ? `, got "${unknown}"` : ''}.`);
   return events;

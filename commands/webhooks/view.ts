@@ -10,6 +10,9 @@ export const KINDS = {
 } as const;
 
 export const kindOf = (o: { sms?: boolean }): Kind => (o.sms ? 'sms' : 'call');
+
+/** --events values: comma-separated, repeatable; blanks and repeats dropped. */
+export const eventList = (v: string, prev: string[] = []) => [...new Set([...prev, ...v.split(',').map((e) => e.trim()).filter(Boolean)])];
 export const withKind = (cmd: Command, what: string) => cmd.option('--sms', `${what} a text webhook (sms.received) instead of a call webhook`);
 
 export interface Webhook {
