@@ -451,3 +451,17 @@ describe('test sends', () => {
     expect(rx.received).toHaveLength(4);
   });
 });
+
+describe('on a real clock', () => {
+  it('the server delivers what falls due by itself, without any request (a busy line ends 2 s after dialing)', async () => {
+    const real = await startSim({ clock: 'real' });
+    try {
+      await real.api('POST', CALLS, { body: { url: `${rx.url}/real` } });
+      await real.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550104'], goal: 'x', retry_attempts: 0 } });
+      const got = await rx.waitFor(2);
+      expect(got.map((r) => `${r.json.type} ${r.json.data.call.status}`)).toEqual(['call.started RINGING', 'call.ended BUSY']);
+    } finally {
+      await real.stop();
+    }
+  });
+});
