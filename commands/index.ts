@@ -9,5 +9,6 @@ import { register as history } from './history/index.js';
 import { register as numbers } from './numbers/index.js';
 import { register as quick } from './quick/index.js';
 import { register as sim } from './sim/index.js';
+import { register as webhooks } from './webhooks/index.js';
 
-export const nouns: ((program: Command, shell: Shell) => void)[] = [quick, email, numbers, calls, history, contacts, sim, config];
+export const nouns: ((program: Command, shell: Shell) => void)[] = [quick, email, numbers, calls, history, contacts, webhooks, sim, config];

@@ -3,7 +3,7 @@
 // very same code. Errors become the spec's envelope here and nowhere else.
 import { createHash, randomUUID } from 'node:crypto';
 import { ApiError, notFound, unauthorized, validationError } from './errors.js';
-import type { Auth, Ctx, Method, Reply, Resource, Route, SimRequest, SimResponse } from './http.js';
+import type { AfterCommit, Auth, Ctx, Method, Reply, Resource, Route, SimRequest, SimResponse } from './http.js';
 import type { Data } from './model.js';
 import { hashKey } from './seed.js';
 import { nextDue, runDue, type TimerHandlers } from './scheduler.js';
@@ -16,11 +16,13 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 interface Compiled { route: Route; re: RegExp; names: string[] }
 
-function compile(all: Resource[]): { routes: Compiled[]; timers: TimerHandlers } {
+function compile(all: Resource[]): { routes: Compiled[]; timers: TimerHandlers; hooks: AfterCommit[] } {
   const routes: Compiled[] = [];
   const timers: TimerHandlers = {};
+  const hooks: AfterCommit[] = [];
   for (const r of all) {
     Object.assign(timers, r.timers);
+    if (r.afterCommit) hooks.push(r.afterCommit);
     for (const route of r.routes) {
       const names: string[] = [];
       const re = new RegExp(
@@ -29,7 +31,7 @@ function compile(all: Resource[]): { routes: Compiled[]; timers: TimerHandlers }
       routes.push({ route, re, names });
     }
   }
-  return { routes, timers };
+  return { routes, timers, hooks };
 }
 
 const header = (req: SimRequest, name: string): string | undefined => {
@@ -38,14 +40,17 @@ const header = (req: SimRequest, name: string): string | undefined => {
 };
 
 export interface App {
+  /** Answers a request; after-commit work it caused (webhook deliveries) is done before the reply. */
   handle(req: SimRequest): Promise<SimResponse>;
   /** Runs whatever fell due; says when the next transition is due and how the clock runs. */
   tick(): Promise<{ nextDueMs: number | null; nowMs: number; mode: 'real' | 'manual' }>;
+  /** One unit of work for after-commit hooks: runs what fell due, then fn; commits if anything changed. */
+  transaction<T>(fn: (s: Session) => T | Promise<T>): Promise<T>;
   store: Store;
 }
 
 export function createApp(store: Store, extra: Resource[] = []): App {
-  const { routes, timers } = compile([...resources, ...extra]);
+  const { routes, timers, hooks } = compile([...resources, ...extra]);
 
   function match(method: string, path: string): { route: Route; params: Record<string, string> } | 'method' | null {
     let pathMatched = false;
@@ -67,14 +72,26 @@ export function createApp(store: Store, extra: Resource[] = []): App {
 
   async function handle(req: SimRequest): Promise<SimResponse> {
     const requestId = `req_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    const committed: { data: Data | null } = { data: null };
+    let res: SimResponse;
     try {
-      return await dispatch(req, requestId);
+      res = await dispatch(req, requestId, committed);
     } catch (e) {
-      return errorResponse(e, requestId);
+      res = errorResponse(e, requestId);
+    }
+    // even a failed request may have committed the transitions that fell due before it
+    if (committed.data) await afterCommit(committed.data);
+    return res;
+  }
+
+  async function afterCommit(data: Data): Promise<void> {
+    for (const hook of hooks) {
+      // the change is on disk whatever happens here: a hook's failure never fails the request
+      await hook(app, data).catch((e) => process.emitWarning(`vmv simulator: ${(e as Error)?.stack ?? String(e)}`));
     }
   }
 
-  async function dispatch(req: SimRequest, requestId: string): Promise<SimResponse> {
+  async function dispatch(req: SimRequest, requestId: string, committed: { data: Data | null }): Promise<SimResponse> {
     const method = req.method.toUpperCase() as Method;
     // the request target is a path: prefixing the origin keeps "//x" a path, never a host
     const url = new URL(`http://sim.local${req.url.startsWith('/') ? '' : '/'}${req.url}`);
@@ -85,10 +102,14 @@ export function createApp(store: Store, extra: Resource[] = []): App {
     const isApi = url.pathname.startsWith('/v1/');
 
     return store.withLock(async (ss) => {
+      const commit = async (s: Session) => {
+        await ss.commit(s);
+        committed.data = s.data;
+      };
       let s = await ss.begin();
       // whatever fell due since the last request runs first, and is kept even if this request fails
       if (runDue(s, s.now, timers) > 0 || s.dirty) {
-        await ss.commit(s);
+        await commit(s);
         s = await ss.begin();
       }
       try {
@@ -114,7 +135,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
             created_at_ms: s.now,
           });
         }
-        if (method !== 'GET' || s.dirty) await ss.commit(s);
+        if (method !== 'GET' || s.dirty) await commit(s);
         return res;
       } catch (e) {
         ss.rollback();
@@ -124,14 +145,28 @@ export function createApp(store: Store, extra: Resource[] = []): App {
   }
 
   async function tick() {
+    const { data, ...t } = await transaction((s) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode }));
+    await afterCommit(data);
+    return t;
+  }
+
+  function transaction<T>(fn: (s: Session) => T | Promise<T>): Promise<T> {
     return store.withLock(async (ss) => {
       const s = await ss.begin();
-      if (runDue(s, s.now, timers) > 0 || s.dirty) await ss.commit(s);
-      return { nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode };
+      runDue(s, s.now, timers);
+      try {
+        const out = await fn(s);
+        if (s.dirty) await ss.commit(s);
+        return out;
+      } catch (e) {
+        ss.rollback();
+        throw e;
+      }
     });
   }
 
-  return { handle, tick, store };
+  const app: App = { handle, tick, transaction, store };
+  return app;
 }
 
 function parseBody(req: SimRequest, method: Method): Record<string, unknown> {

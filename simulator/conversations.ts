@@ -1,9 +1,11 @@
 // The one place call and text records are created and moved on, whoever makes them (quick jobs,
-// voice calls, inbound traffic). Later features (webhook events) hook in here.
+// voice calls, inbound traffic), so webhook events (call.started, call.ended, sms.received) cover
+// every call and text.
 import { iso } from './clock.js';
 import type { CallRecord, Contact, TextRecord, TranscriptTurn } from './model.js';
 import { contactByPhone, newContact } from './people.js';
 import type { Session } from './store.js';
+import { emitCallEvent, emitTextReceived } from './webhooks/events.js';
 
 export interface CallStart {
   workspace_id: string;
@@ -20,6 +22,7 @@ export function openCall(s: Session, o: CallStart): CallRecord {
     transcript_turns: [], tags: [], has_recording: false, end_reason: null, started_at: null, ended_at: null, created_at: iso(s.now),
   };
   s.data.calls.push(call);
+  emitCallEvent(s, call, 'call.started');
   return call;
 }
 
@@ -39,10 +42,14 @@ export function closeCall(
   call.ended_at = iso(s.now);
   if (o.turns) {
     call.transcript_turns = o.turns;
-    call.transcript = o.turns.map((t) => `${t.speaker === 'agent' ? 'AI' : 'User'}: ${t.text}`).join('\n');
+    call.transcript = transcriptText(o.turns);
   }
   call.has_recording = !!o.has_recording;
+  emitCallEvent(s, call, 'call.ended');
 }
+
+/** The plain-text transcript: lines labelled `AI:` and `User:` joined by newlines. */
+export const transcriptText = (turns: TranscriptTurn[]) => turns.map((t) => `${t.speaker === 'agent' ? 'AI' : 'User'}: ${t.text}`).join('\n');
 
 export const findCall = (s: Session, id: string) => s.data.calls.find((c) => c.id === id);
 
@@ -53,6 +60,7 @@ export function recordText(s: Session, o: Omit<TextRecord, 'id' | 'seq' | 'creat
     const c = s.data.contacts.find((x) => x.id === o.contact_id);
     if (c && !c.first_inbound_text_at) c.first_inbound_text_at = rec.created_at;
   }
+  if (o.direction === 'inbound') emitTextReceived(s, rec);
   return rec;
 }
 

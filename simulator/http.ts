@@ -1,4 +1,5 @@
 // Types shared by the request handler and the route modules.
+import type { App } from './app.js';
 import type { ApiKey, Data, Organization, Scope, User, Workspace } from './model.js';
 import type { TimerHandlers } from './scheduler.js';
 import type { Session } from './store.js';
@@ -55,8 +56,16 @@ export interface Route {
   handler: (c: Ctx) => Reply | Promise<Reply>;
 }
 
-/** What a resource module contributes: its routes and the timers it schedules. */
+/**
+ * Work that must happen outside any transaction (network I/O: the lock is held inside one), run
+ * after a request or tick committed. `committed` is the data just written, for a cheap look
+ * before taking the lock again through app.transaction().
+ */
+export type AfterCommit = (app: App, committed: Data) => Promise<void>;
+
+/** What a resource module contributes: its routes, the timers it schedules, and any after-commit work. */
 export interface Resource {
   routes: Route[];
   timers?: TimerHandlers;
+  afterCommit?: AfterCommit;
 }

@@ -247,6 +247,55 @@ export interface PhoneNumber {
 
 export interface OptOut { workspace_id: string; phone_number: string; at: string }
 
+export type EventType = 'call.started' | 'call.ended' | 'sms.received';
+
+/** A registered webhook: `call` (call.started, call.ended) or `sms` (sms.received). */
+export interface Webhook {
+  id: string;
+  seq: number;
+  workspace_id: string;
+  kind: 'call' | 'sms';
+  url: string;
+  events: EventType[];
+  phone_number_id: number | null;
+  description: string | null;
+  /** kept to sign deliveries; shown only in the creation reply */
+  secret: string;
+  created_at: string;
+}
+
+/** One attempt at delivering one event to one webhook, waiting to be made (webhooks/delivery.ts). */
+export interface OutboxEntry {
+  id: string;
+  webhook_id: string;
+  workspace_id: string;
+  event_id: string;
+  type: EventType;
+  /** the exact bytes every attempt sends */
+  body: string;
+  /** 1 to 4 */
+  attempt: number;
+  /** simulator time of the first attempt: retries fall due at fixed offsets from it */
+  first_at_ms: number;
+  /** simulator time this attempt is made at */
+  due_at_ms: number;
+  /** wall-clock lease of the process making the attempt (null: not taken) */
+  claimed_until: number | null;
+}
+
+/** A line of the delivery log: one attempt made. */
+export interface DeliveryAttempt {
+  seq: number;
+  workspace_id: string;
+  event_id: string;
+  type: EventType;
+  url: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  at: string;
+}
+
 /** A transition that falls due on the simulator clock (scheduler.ts). */
 export interface Timer { id: string; at_ms: number; seq: number; type: string; payload: Record<string, unknown> }
 
@@ -280,4 +329,7 @@ export interface Data {
   quick_jobs: QuickJob[];
   phone_numbers: PhoneNumber[];
   opt_outs: OptOut[];
+  webhooks: Webhook[];
+  webhook_outbox: OutboxEntry[];
+  webhook_deliveries: DeliveryAttempt[];
 }

@@ -107,6 +107,9 @@ export function seedData(o: SeedOptions = {}): Data {
     quick_jobs: [],
     phone_numbers: [],
     opt_outs: [],
+    webhooks: [],
+    webhook_outbox: [],
+    webhook_deliveries: [],
   };
   const rng = new Rng(data.meta.rng);
   const { workspace, key } = addWorkspace(data, rng, clockNow(clock), 'Acme Sandbox');

@@ -7,6 +7,7 @@ import { define as defaults } from './defaults.js';
 import { define as number } from './number.js';
 import { define as clock } from './clock.js';
 import { define as contact } from './contact.js';
+import { define as deliveries } from './deliveries.js';
 import { define as key } from './key.js';
 import { define as pool } from './pool.js';
 import { define as reset } from './reset.js';
@@ -18,5 +19,5 @@ import { define as workspace } from './workspace.js';
 
 export function register(program: Command, shell: Shell): void {
   const sim = program.command('sim').description('The local simulator: serve it, and drive its clock, keys, wallet and fixtures');
-  for (const d of [serve, reset, clock, advance, key, contact, wallet, workspace, suppress, text, call, pool, number, callerId, defaults]) d(sim, shell);
+  for (const d of [serve, reset, clock, advance, key, contact, wallet, workspace, suppress, text, call, pool, number, callerId, defaults, deliveries]) d(sim, shell);
 }

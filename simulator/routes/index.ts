@@ -9,5 +9,6 @@ import { phoneNumbers } from './phone-numbers.js';
 import { voiceCalls } from './voice-calls.js';
 import { quickActions } from './quick-actions.js';
 import { quickEmail } from './quick-email.js';
+import { webhooks } from './webhooks.js';
 
-export const resources: Resource[] = [quickEmail, quickActions, aiNumbers, phoneNumbers, voiceCalls, history, control, controlTraffic, controlNumbers];
+export const resources: Resource[] = [quickEmail, quickActions, aiNumbers, phoneNumbers, voiceCalls, history, control, controlTraffic, controlNumbers, webhooks];

@@ -1,0 +1,16 @@
+// vmv webhooks delete ID [--sms]: DELETE /v1/voice/calls/webhooks/{id} or /v1/sms/webhooks/{id}
+import type { Command } from 'commander';
+import { action, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { KINDS, kindOf, withKind } from './view.js';
+
+export function define(parent: Command, shell: Shell): void {
+  withKind(parent.command('delete').argument('<id>', 'webhook id').description('Remove a webhook: no more deliveries, pending retries dropped'), 'delete')
+    .action(action(shell, run));
+}
+
+export async function run(ctx: Context, o: { sms?: boolean }, [id]: string[]): Promise<void> {
+  const kind = kindOf(o);
+  const res = await ctx.call('DELETE', `${KINDS[kind].path}/${encodeURIComponent(id)}`, { body: {} });
+  ctx.emit(res, () => ctx.io.err(`Deleted ${KINDS[kind].noun} ${id}\n`));
+}

@@ -1,0 +1,108 @@
+// Webhook deliveries, made after commit: never inside a transaction, where the store lock is held
+// and timers must stay synchronous. Each round takes the due attempts out of the outbox (under a
+// short wall-clock lease, so two processes on one data file never both send one), POSTs them
+// signed, then records every result in the delivery log and schedules the retry of each failure
+// on the simulator clock: attempts 2, 3 and 4 fall due 1, 5 and 30 minutes after the first.
+import { DELIVERY_TIMEOUT_MS, EVENT_HEADER, EVENT_ID_HEADER, postOnce, sign, SIGNATURE_HEADER, type PostResult } from '../../src/webhooks.js';
+import type { App } from '../app.js';
+import { iso } from '../clock.js';
+import type { Data, OutboxEntry } from '../model.js';
+import { schedule, type TimerHandlers } from '../scheduler.js';
+import type { Session } from '../store.js';
+
+/** When attempts 2, 3 and 4 fall due, counted from the first attempt. */
+export const RETRY_OFFSETS_MS = [60_000, 5 * 60_000, 30 * 60_000];
+export const MAX_ATTEMPTS = RETRY_OFFSETS_MS.length + 1;
+/** The delivery log keeps this many attempts per workspace, dropping the oldest. */
+export const LOG_LIMIT = 1000;
+/** A taken attempt whose result never came back (its process died) may be taken again after this. */
+const LEASE_MS = DELIVERY_TIMEOUT_MS + 20_000;
+/** Rounds one after-commit pass makes: a retry already due (the clock jumped past it) is made in the next round. */
+const MAX_ROUNDS = 2 * MAX_ATTEMPTS;
+const USER_AGENT = 'vmv-simulator-webhooks/0.1';
+
+interface Taken { entry: OutboxEntry; url: string; headers: Record<string, string> }
+
+/** The after-commit hook: makes every attempt that is due, before the request that caused it replies. */
+export async function deliverOutbox(app: App, committed: Data): Promise<void> {
+  if (committed.webhook_outbox.length === 0) return;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const taken = await app.transaction(take);
+    if (taken.length === 0) return;
+    const results = await send(taken);
+    await app.transaction((s) => record(s, results));
+  }
+}
+
+/** Takes every attempt nobody holds, signing each with its webhook's secret; drops those of deleted webhooks. */
+function take(s: Session): Taken[] {
+  const wall = Date.now(); // leases are about live processes, not simulated time
+  const taken: Taken[] = [];
+  s.data.webhook_outbox = s.data.webhook_outbox.filter((entry) => {
+    if (entry.claimed_until !== null && entry.claimed_until > wall) return true;
+    const webhook = s.data.webhooks.find((w) => w.id === entry.webhook_id);
+    if (!webhook) return false;
+    entry.claimed_until = wall + LEASE_MS;
+    taken.push({
+      entry: { ...entry },
+      url: webhook.url,
+      headers: {
+        'user-agent': USER_AGENT,
+        [EVENT_HEADER]: entry.type,
+        [EVENT_ID_HEADER]: entry.event_id,
+        [SIGNATURE_HEADER]: sign(entry.body, webhook.secret),
+      },
+    });
+    return true;
+  });
+  if (taken.length > 0) s.markDirty();
+  return taken.sort((a, b) => a.entry.due_at_ms - b.entry.due_at_ms || seqOf(a.entry) - seqOf(b.entry));
+}
+
+const seqOf = (e: OutboxEntry) => Number(e.id.slice(4));
+
+/** Sends in time order per webhook (a receiver sees call.started before call.ended), webhooks side by side. */
+async function send(taken: Taken[]): Promise<{ t: Taken; result: PostResult }[]> {
+  const byWebhook = new Map<string, Taken[]>();
+  for (const t of taken) byWebhook.set(t.entry.webhook_id, [...(byWebhook.get(t.entry.webhook_id) ?? []), t]);
+  const lanes = [...byWebhook.values()].map(async (lane) => {
+    const out: { t: Taken; result: PostResult }[] = [];
+    for (const t of lane) out.push({ t, result: await postOnce(t.url, t.entry.body, t.headers) });
+    return out;
+  });
+  return (await Promise.all(lanes)).flat();
+}
+
+function record(s: Session, results: { t: Taken; result: PostResult }[]): void {
+  for (const { t, result } of results) {
+    const i = s.data.webhook_outbox.findIndex((e) => e.id === t.entry.id);
+    if (i < 0) continue; // the simulator was reset meanwhile
+    const [entry] = s.data.webhook_outbox.splice(i, 1);
+    log(s, entry, t.url, result);
+    if (result.error !== null && entry.attempt < MAX_ATTEMPTS) {
+      const due = entry.first_at_ms + RETRY_OFFSETS_MS[entry.attempt - 1];
+      const { claimed_until: _c, ...rest } = entry;
+      schedule(s, due, 'webhook.retry', { ...rest, attempt: entry.attempt + 1, due_at_ms: due });
+    }
+  }
+  s.markDirty();
+}
+
+function log(s: Session, entry: OutboxEntry, url: string, result: PostResult): void {
+  const all = s.data.webhook_deliveries;
+  all.push({
+    seq: s.nextSeq(), workspace_id: entry.workspace_id, event_id: entry.event_id, type: entry.type, url,
+    attempt: entry.attempt, status_code: result.status, error: result.error, at: iso(entry.due_at_ms),
+  });
+  const mine = all.filter((d) => d.workspace_id === entry.workspace_id);
+  if (mine.length > LOG_LIMIT) all.splice(all.indexOf(mine[0]), 1);
+}
+
+export const deliveryTimers: TimerHandlers = {
+  // a retry falling due goes back in the outbox; the after-commit pass of whoever ran the timer makes it
+  'webhook.retry': (s, p) => {
+    const entry = p as unknown as Omit<OutboxEntry, 'claimed_until'>;
+    if (!s.data.webhooks.some((w) => w.id === entry.webhook_id)) return;
+    s.data.webhook_outbox.push({ ...entry, claimed_until: null });
+  },
+};

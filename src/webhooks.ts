@@ -1,0 +1,84 @@
+// The webhook scheme of spec Part 6, written once for both ends: the simulator, which signs and
+// delivers, and receivers (`vmv webhooks listen`, users' own code through the library's
+// verifySignature). Only node core: the CLI loads it with `listen`, the simulator when it delivers.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** The headers every delivery carries (node presents incoming ones lower-cased: read them with headerOf). */
+export const EVENT_HEADER = 'X-Service-Event';
+export const EVENT_ID_HEADER = 'X-Service-Event-Id';
+export const SIGNATURE_HEADER = 'X-Service-Signature-256';
+
+export const headerOf = (headers: Record<string, string | string[] | undefined>, name: string): string | undefined => {
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** Hosts that are this machine: where the simulator accepts plain http, and where listen needs no tunnel. */
+export const isLoopbackHost = (hostname: string) => /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]|::1)$/i.test(hostname);
+
+/** A receiver must answer within this; a delivery that takes longer has failed. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** Hex HMAC-SHA256 of the raw body, keyed with the webhook secret. */
+export function sign(rawBody: string | Uint8Array, secret: string): string {
+  return createHmac('sha256', secret).update(rawBody).digest('hex');
+}
+
+/**
+ * True when `signatureHeader` is the signature of `rawBody` (exactly as received, before any JSON
+ * parsing) under `secret`. Compares in constant time; a missing or malformed header is false.
+ */
+export function verifySignature(rawBody: string | Uint8Array, signatureHeader: string | string[] | null | undefined, secret: string): boolean {
+  const given = Array.isArray(signatureHeader) ? signatureHeader[0] : signatureHeader;
+  if (typeof given !== 'string' || !/^[0-9a-fA-F]{64}$/.test(given.trim())) return false;
+  return timingSafeEqual(Buffer.from(given.trim(), 'hex'), Buffer.from(sign(rawBody, secret), 'hex'));
+}
+
+export interface PostResult {
+  /** null when no response arrived (network error or timeout) */
+  status: number | null;
+  /** null for a 2xx; otherwise why the attempt failed */
+  error: string | null;
+}
+
+/**
+ * POSTs a raw body once: no redirect is followed (a 3xx is a failure, as is any non-2xx), and the
+ * whole exchange must finish within `timeoutMs`. Never throws.
+ */
+export async function postOnce(url: string, body: string | Uint8Array, headers: Record<string, string>, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<PostResult> {
+  const target = new URL(url);
+  const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  return new Promise<PostResult>((resolve) => {
+    let settled = false;
+    const done = (r: PostResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const req = request(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
+      agent: false, // one connection per delivery: nothing keeps a CLI process alive afterwards
+    }, (res) => {
+      const status = res.statusCode ?? 0;
+      res.on('data', () => {}); // the body is not needed, but must be drained to finish
+      res.on('error', (e) => done({ status, error: describe(e) }));
+      res.on('end', () => done({ status, error: failure(status, res.headers.location) }));
+    });
+    const timer = setTimeout(() => {
+      done({ status: null, error: `no response within ${timeoutMs / 1000} s` });
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (e) => done({ status: null, error: describe(e) }));
+    req.end(body);
+  });
+}
+
+function failure(status: number, location: string | undefined): string | null {
+  if (status >= 200 && status < 300) return null;
+  if (status >= 300 && status < 400) return `redirect${location ? ` to ${location}` : ''} not followed`;
+  return `HTTP ${status}`;
+}
+
+const describe = (e: NodeJS.ErrnoException) => e.code ?? e.message;

@@ -1,0 +1,185 @@
+// `vmv webhooks listen` as a user runs it: bin/vmv in a child process, against a `vmv sim serve`
+// (or the embedded simulator) on a manual clock, with a local server to forward to (issue 5).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cli, request, startSim, tempDir, type Sim } from './helpers.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+/** The lines a stream has printed so far, and a way to wait for the next one that matches. */
+class Lines {
+  readonly all: string[] = [];
+  /** next() looks at lines from here on: each match moves it past the line matched */
+  private cursor = 0;
+  private waiter: { re: RegExp; resolve: (l: string) => void } | null = null;
+  constructor(stream: Readable) {
+    createInterface({ input: stream }).on('line', (l) => {
+      this.all.push(l);
+      if (this.waiter?.re.test(l)) {
+        const { resolve } = this.waiter;
+        this.waiter = null;
+        this.cursor = this.all.length;
+        resolve(l);
+      }
+    });
+  }
+  /** the first line after the last match (already printed or still to come) matching `re` */
+  next(re: RegExp): Promise<string> {
+    const i = this.all.findIndex((l, j) => j >= this.cursor && re.test(l));
+    if (i >= 0) {
+      this.cursor = i + 1;
+      return Promise.resolve(this.all[i]);
+    }
+    return new Promise((resolve) => (this.waiter = { re, resolve }));
+  }
+  find(re: RegExp): string | undefined {
+    return this.all.find((l) => re.test(l));
+  }
+}
+
+interface Listen { proc: ChildProcess; out: Lines; err: Lines; exited: Promise<number | null>; stop(signal: NodeJS.Signals): Promise<number | null> }
+
+function listen(args: string[], env: Record<string, string>): Listen {
+  const proc = spawn(process.execPath, [BIN, 'webhooks', 'listen', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH!, HOME: tempDir(), NO_COLOR: '1', ...env },
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const l: Listen = {
+    proc, out: new Lines(proc.stdout!), err: new Lines(proc.stderr!), exited,
+    stop: (signal) => (proc.kill(signal), exited),
+  };
+  running.push(l);
+  return l;
+}
+
+const running: Listen[] = [];
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const l of running.splice(0)) if (l.proc.exitCode === null && l.proc.signalCode === null) await l.stop('SIGKILL');
+  for (const c of cleanup.splice(0)) await c();
+});
+
+const CALLS = '/v1/voice/calls/webhooks';
+const TEXTS = '/v1/sms/webhooks';
+const sign = (body: Buffer | string, secret: string) => createHmac('sha256', secret).update(body).digest('hex');
+
+async function started<T extends Sim | Receiver>(x: Promise<T>): Promise<T> {
+  const v = await x;
+  cleanup.push(() => ('stop' in v ? v.stop() : v.close()));
+  return v;
+}
+
+describe('vmv webhooks listen', () => {
+  it('against sim serve: forwards a call\'s events byte for byte, survives the forward target being down, checks signatures, drops duplicates, and removes its webhooks on SIGINT', async () => {
+    const sim = await started(startSim());
+    const direct = await started(startReceiver()); // an ordinary webhook, to compare the bytes with
+    await sim.api('POST', CALLS, { body: { url: `${direct.url}/direct` } });
+    let forward = await started(startReceiver());
+    const port = forward.port;
+
+    const l = listen(['--forward-to', `${forward.url}/in`, '--print-secret', '--base-url', sim.url, '--api-key', sim.key], { VMV_CONFIG_DIR: join(tempDir(), 'cfg') });
+    const ready = await l.err.next(/^Ready: receiving events at /);
+    const listenUrl = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(ready)![1];
+    const callHook = /^Registered call webhook (\S+) for call\.started, call\.ended$/.exec(l.err.find(/^Registered call webhook/)!)![1];
+    const callSecret = /: (whsec_[0-9a-f]{48})$/.exec(l.err.find(/^Signing secret of call webhook/)!)![1];
+    expect(l.err.find(/^Registered text webhook \S+ for sms\.received$/)).toBeDefined();
+    expect(l.err.all).toContain(`Forwarding events to ${forward.url}/in`);
+    expect((await sim.api('GET', CALLS)).json.data.map((w: any) => w.url)).toEqual([listenUrl, `${direct.url}/direct`]);
+    expect((await sim.api('GET', TEXTS)).json.data.map((w: any) => w.url)).toEqual([listenUrl]);
+
+    // call.started: printed, and forwarded unchanged
+    const job = (await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550100'], goal: 'Confirm Tuesday' } })).json.data;
+    const callId = (await sim.api('GET', `/v1/quick/actions/${job.id}`)).json.data.targets[0].last_call_id;
+    const startedLine = await l.out.next(/call\.started/);
+    expect(startedLine).toBe(`2026-01-05T09:00:00.000Z  call.started  evt_${callId}_started  call ${callId}  outbound ${job.from_number} -> +12025550100  RINGING`);
+    expect(await l.err.next(/^forwarded/)).toBe(`forwarded evt_${callId}_started to ${forward.url}/in: 200`);
+    const [fwd] = await forward.waitFor(1);
+    expect(fwd.path).toBe('/in');
+    expect(fwd.body.equals(direct.received[0].body)).toBe(true);
+    expect(fwd.headers['x-service-event']).toBe('call.started');
+    expect(fwd.headers['x-service-event-id']).toBe(`evt_${callId}_started`);
+    expect(fwd.headers['x-service-signature-256']).toBe(sign(fwd.body, callSecret));
+    expect(fwd.headers['content-type']).toBe('application/json');
+
+    // the forward target goes down: the event is still printed, the failure reported, listen keeps running
+    await forward.close();
+    await sim.advance(58);
+    expect(await l.out.next(/call\.ended/)).toContain(`evt_${callId}_ended  call ${callId}  outbound ${job.from_number} -> +12025550100  COMPLETED 52s hangup`);
+    expect(await l.err.next(/^could not forward/)).toBe(`could not forward evt_${callId}_ended to http://127.0.0.1:${port}/in: ECONNREFUSED`);
+    expect(l.proc.exitCode).toBeNull();
+    // the listener answered 200 all the same: the service does not retry
+    expect((await sim.api('GET', `/_sim/webhook-deliveries?event_id=evt_${callId}_ended`)).json.data.map((d: any) => d.status_code)).toEqual([200, 200]);
+
+    // back up: the next event is forwarded again
+    forward = await started(startReceiver(port));
+    const test = await sim.api('POST', `${CALLS}/${callHook}/test`);
+    expect(await l.out.next(/\(test\)$/)).toContain(`call.ended  ${test.json.data.event_id}`);
+    expect(await l.err.next(/^forwarded evt_.*: 200$/)).toBe(`forwarded ${test.json.data.event_id} to ${forward.url}/in: 200`);
+
+    // a bad or missing signature is answered 400 and reported; nothing is printed or forwarded
+    const endedBody = direct.received[1].body.toString();
+    const forged = await request(listenUrl.slice(0, -1), 'POST', '/', { raw: endedBody.replace('COMPLETED', 'FAILED'), headers: { 'x-service-event-id': 'evt_forged', 'x-service-signature-256': sign(endedBody, callSecret) } });
+    expect(forged.status).toBe(400);
+    expect(await l.err.next(/^rejected/)).toBe('rejected a delivery (evt_forged): bad signature; answered 400');
+    expect((await request(listenUrl.slice(0, -1), 'POST', '/', { raw: endedBody })).status).toBe(400);
+    expect(await l.err.next(/no signature/)).toBe(`rejected a delivery (no event id): no signature; answered 400`);
+
+    // a duplicate event id is acknowledged and dropped
+    const dup = await request(listenUrl.slice(0, -1), 'POST', '/', { raw: endedBody, headers: { 'x-service-signature-256': sign(endedBody, callSecret) } });
+    expect(dup.status).toBe(200);
+    expect(await l.err.next(/^dropped/)).toBe(`dropped a duplicate of evt_${callId}_ended`);
+    expect(l.out.all).toHaveLength(3);
+    expect(forward.received).toHaveLength(1);
+
+    // Ctrl-C: both webhooks removed, exit 0
+    expect(await l.stop('SIGINT')).toBe(0);
+    expect(l.err.all.slice(-2)).toEqual([`Removed call webhook ${callHook}`, expect.stringMatching(/^Removed text webhook /)]);
+    expect((await sim.api('GET', CALLS)).json.data.map((w: any) => w.url)).toEqual([`${direct.url}/direct`]);
+    expect((await sim.api('GET', TEXTS)).json.data).toEqual([]);
+  });
+
+  it('on the embedded simulator: --events sms.received --json prints each text as one JSON object; SIGTERM cleans up', async () => {
+    const dir = tempDir();
+    cleanup.push(async () => (await import('node:fs')).rmSync(dir, { recursive: true, force: true }));
+    const env = { VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' };
+    await cli(['sim', 'reset', '--clock', 'manual', '--now', '2026-01-05T09:00:00Z'], { env });
+    const number = (await cli(['quick', 'number', '--area-code', '415', '--json'], { env })).json.data.id;
+    await cli(['sim', 'advance', '1m'], { env });
+    const phone = (await cli(['quick', 'status', String(number), '--json'], { env })).json.data.phone_number;
+
+    const l = listen(['--events', 'sms.received', '--json'], env);
+    await l.err.next(/^Ready/);
+    expect(l.err.find(/^Registered call webhook/)).toBeUndefined();
+    expect((await cli(['webhooks', 'list', '--sms', '--json'], { env })).json.data).toHaveLength(1);
+    expect((await cli(['webhooks', 'list', '--json'], { env })).json.data).toHaveLength(0);
+
+    // the embedded CLI delivers before it returns; listen prints one JSON object per line
+    const sent = await cli(['sim', 'text', '--from', '+12025550177', '--to', phone, '--body', 'Open on Saturday?', '--json'], { env });
+    const event = JSON.parse(await l.out.next(/sms\.received/));
+    expect(event).toMatchObject({
+      id: `evt_${sent.json.data.id}_received`, type: 'sms.received', test: false,
+      data: { message_id: sent.json.data.id, from: '+12025550177', to: phone, phone_number_id: number, body: 'Open on Saturday?' },
+    });
+    // call events are not subscribed to
+    await cli(['quick', 'call', '+12025550100', '--goal', 'x'], { env });
+    await cli(['sim', 'advance', '1m'], { env });
+    expect(l.out.all).toHaveLength(1);
+
+    expect(await l.stop('SIGTERM')).toBe(0);
+    expect((await cli(['webhooks', 'list', '--sms', '--json'], { env })).json.data).toEqual([]);
+  });
+
+  it('refuses what it cannot do, before registering anything', () => {
+    const run = (args: string[]) => spawnSync(process.execPath, [BIN, 'webhooks', 'listen', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: tempDir(), NO_COLOR: '1' } });
+    const remote = run(['--base-url', 'https://api.example.com', '--api-key', 'sk_test']);
+    expect(remote.status).toBe(2);
+    expect(remote.stderr).toContain('--public-url is needed: the service at https://api.example.com cannot reach this machine\'s loopback address.');
+    const events = run(['--events', 'call.started,call.answered']);
+    expect(events.status).toBe(2);
+    expect(events.stderr).toContain('--events takes call.started, call.ended, sms.received, got "call.answered"');
+    expect(run(['--forward-to', 'localhost:3000']).status).toBe(2);
+  });
+});

@@ -1,0 +1,467 @@
+// Webhooks (issue 5) over HTTP on a manual clock: registration, signed call and text events,
+// retries on the simulator clock, redirects, filters, test sends and the delivery log.
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { postOnce, verifySignature } from '../src/webhooks.js';
+import { startSim, T0, type Sim } from './helpers.js';
+import { pythonVerifies, startReceiver, type Receiver } from './receiver.js';
+
+let sim: Sim;
+let rx: Receiver;
+beforeAll(async () => {
+  sim = await startSim();
+  rx = await startReceiver();
+});
+afterAll(async () => {
+  await sim.stop();
+  await rx.close();
+});
+beforeEach(async () => {
+  await sim.reset();
+  rx.received.length = 0;
+  rx.answer = () => ({ status: 200 });
+});
+
+const CALLS = '/v1/voice/calls/webhooks';
+const TEXTS = '/v1/sms/webhooks';
+const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
+const register = async (body: Record<string, unknown>, path = CALLS) => {
+  const r = await sim.api('POST', path, { body: { url: `${rx.url}/hooks`, ...body } });
+  expect(r.status, r.text).toBe(201);
+  return r.json.data as { id: string; secret: string };
+};
+const quickCall = async (to = '+12025550100') => {
+  const r = await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: [to], goal: 'Confirm Tuesday', contact_name: 'Ada Lovelace' } });
+  expect(r.status, r.text).toBe(201);
+  return (await sim.api('GET', `/v1/quick/actions/${r.json.data.id}`)).json.data.targets[0].last_call_id as string;
+};
+const log = async (query = '') => (await sim.api('GET', `/_sim/webhook-deliveries${query}`)).json.data as any[];
+/** An AI number of the workspace, ready (provisioning takes a simulated minute). */
+const aiNumber = async (area = '415') => {
+  const r = await sim.api('POST', '/v1/quick/ai-numbers', { body: { area_code: area, handle_texts: true } });
+  await sim.advance(60);
+  return (await sim.api('GET', `/v1/quick/ai-numbers/${r.json.data.id}`)).json.data as { id: number; phone_number: string };
+};
+const textTo = (to: string, from = '+12025550177', body = 'Do you open on Saturdays?') =>
+  sim.api('POST', '/_sim/inbound/texts', { body: { from, to, body } });
+
+describe('registration', () => {
+  it('a call webhook: 201 with the secret once; events default to both; the list never shows the secret', async () => {
+    const r = await sim.api('POST', CALLS, { body: { url: 'https://example.com/hooks', description: 'CRM sync' } });
+    expect(r.status).toBe(201);
+    expect(r.json.data).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: 'https://example.com/hooks', events: ['call.started', 'call.ended'],
+      phone_number_id: null, description: 'CRM sync', created_at: T0, secret: expect.stringMatching(/^whsec_[0-9a-f]{48}$/),
+    });
+    const list = await sim.api('GET', CALLS);
+    expect(list.status).toBe(200);
+    expect(list.json).toEqual({ data: [{ ...r.json.data, secret: undefined }], meta: { page_size: 20 } });
+    expect(list.text).not.toContain('whsec_');
+    expect(list.text).not.toContain('secret');
+  });
+
+  it('secrets are drawn afresh: two webhooks, two secrets, and never the same after a reset', async () => {
+    const a = await register({});
+    const b = await register({});
+    expect(a.secret).not.toBe(b.secret);
+    await sim.reset();
+    const c = await register({});
+    expect(c.id).toBe(a.id); // ids are simulation: seeded
+    expect(c.secret).not.toBe(a.secret); // secrets are credentials
+  });
+
+  it('a text webhook: url and phone_number_id; listed and deleted like call webhooks', async () => {
+    const n = await aiNumber();
+    const r = await sim.api('POST', TEXTS, { body: { url: 'https://example.com/sms', phone_number_id: n.id } });
+    expect(r.status).toBe(201);
+    expect(r.json.data).toEqual({ id: expect.any(String), url: 'https://example.com/sms', phone_number_id: n.id, created_at: at(60), secret: expect.stringMatching(/^whsec_/) });
+    expect((await sim.api('GET', TEXTS)).json.data).toEqual([{ id: r.json.data.id, url: 'https://example.com/sms', phone_number_id: n.id, created_at: at(60) }]);
+    expect((await sim.api('GET', CALLS)).json.data).toEqual([]);
+    const del = await sim.api('DELETE', `${TEXTS}/${r.json.data.id}`);
+    expect(del.json).toEqual({ data: { id: r.json.data.id, deleted: true } });
+    expect((await sim.api('DELETE', `${TEXTS}/${r.json.data.id}`)).status).toBe(404);
+    expect((await sim.api('POST', TEXTS, { body: { url: 'https://example.com/sms', events: ['sms.received'] } })).json.error.fields).toEqual({ events: 'is not a known field' });
+  });
+
+  it('the url must be http(s): https anywhere, http only on loopback hosts', async () => {
+    for (const url of ['https://example.com/h', 'http://127.0.0.1:9/h', 'http://127.4.5.6/h', 'http://localhost:8080/h', 'http://[::1]:3000/h', 'HTTPS://EXAMPLE.COM'])
+      expect((await sim.api('POST', CALLS, { body: { url } })).status, url).toBe(201);
+    for (const url of ['http://example.com/h', 'http://10.0.0.1/h', 'http://127.0.0.1.example.com/h', 'ftp://example.com/h', 'example.com/hooks', '/hooks', '', 'https://user:pw@example.com/', 42]) {
+      const r = await sim.api('POST', CALLS, { body: { url } });
+      expect(r.status, String(url)).toBe(400);
+      expect(Object.keys(r.json.error.fields)).toEqual(['url']);
+    }
+    expect((await sim.api('POST', CALLS, { body: {} })).json.error.fields).toEqual({ url: 'is required' });
+    expect((await sim.api('POST', TEXTS, { body: { url: 'http://example.com/' } })).json.error.fields.url).toContain('https');
+  });
+
+  it('events, phone_number_id and description are checked; unknown fields are 400', async () => {
+    const bad = async (body: Record<string, unknown>, field: string) => {
+      const r = await sim.api('POST', CALLS, { body: { url: 'https://example.com/', ...body } });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.json.error.fields[field], JSON.stringify(r.json.error.fields)).toBeDefined();
+    };
+    await bad({ events: [] }, 'events');
+    await bad({ events: ['call.answered'] }, 'events[0]');
+    await bad({ events: ['sms.received'] }, 'events[0]');
+    await bad({ events: 'call.ended' }, 'events');
+    await bad({ phone_number_id: '1001' }, 'phone_number_id');
+    await bad({ phone_number_id: 1001 }, 'phone_number_id'); // no such number in this workspace
+    await bad({ description: 'x'.repeat(501) }, 'description');
+    await bad({ secret: 'whsec_mine' }, 'secret');
+    const r = await sim.api('POST', CALLS, { body: { url: 'https://example.com/', events: ['call.ended', 'call.ended'] } });
+    expect(r.json.data.events).toEqual(['call.ended']);
+  });
+
+  it('at most 25 call webhooks per workspace: the 26th is 409; another workspace has its own 25', async () => {
+    for (let i = 0; i < 25; i++) await register({});
+    const r = await sim.api('POST', CALLS, { body: { url: 'https://example.com/' } });
+    expect(r.status).toBe(409);
+    expect(r.json.error.code).toBe('webhook_limit_exceeded');
+    expect((await sim.api('GET', `${CALLS}?limit=100`)).json.data).toHaveLength(25);
+    const other = (await sim.api('POST', '/_sim/workspaces', { body: {} })).json.api_key;
+    expect((await sim.api('POST', CALLS, { body: { url: 'https://example.com/' }, key: other })).status).toBe(201);
+    const first = (await sim.api('GET', `${CALLS}?limit=1&order=asc`)).json;
+    expect(first.meta.cursor).toBeDefined();
+    await sim.api('DELETE', `${CALLS}/${first.data[0].id}`);
+    expect((await sim.api('POST', CALLS, { body: { url: 'https://example.com/' } })).status).toBe(201);
+  });
+
+  it('needs a full-access key; another workspace sees, deletes and tests none of them', async () => {
+    const w = await register({});
+    const scoped = (await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['calls:read', 'sms:read'] } })).json.key;
+    for (const [m, p] of [['POST', CALLS], ['GET', CALLS], ['DELETE', `${CALLS}/${w.id}`], ['POST', `${CALLS}/${w.id}/test`], ['POST', TEXTS], ['GET', TEXTS]] as const)
+      expect((await sim.api(m, p, { key: scoped, body: m === 'GET' ? undefined : { url: 'https://example.com/' } })).status, `${m} ${p}`).toBe(403);
+    const other = (await sim.api('POST', '/_sim/workspaces', { body: {} })).json.api_key;
+    expect((await sim.api('GET', CALLS, { key: other })).json.data).toEqual([]);
+    expect((await sim.api('DELETE', `${CALLS}/${w.id}`, { key: other })).status).toBe(404);
+    expect((await sim.api('POST', `${CALLS}/${w.id}/test`, { key: other })).status).toBe(404);
+    expect((await sim.api('GET', CALLS, { key: null })).status).toBe(401);
+  });
+
+  it('Idempotency-Key replays the creation (secret included) instead of registering twice', async () => {
+    const h = { 'idempotency-key': 'a6c1a8c2-0d43-4a8a-8a54-6a3d1d2a9c11' };
+    const a = await sim.api('POST', CALLS, { body: { url: 'https://example.com/' }, headers: h });
+    const b = await sim.api('POST', CALLS, { body: { url: 'https://example.com/' }, headers: h });
+    expect(b.headers.get('idempotency-replay')).toBe('true');
+    expect(b.text).toBe(a.text);
+    expect((await sim.api('GET', CALLS)).json.data).toHaveLength(1);
+  });
+});
+
+describe('call events', () => {
+  it('a quick call delivers call.started, then call.ended, signed (checked here and by python3\'s hmac)', async () => {
+    const { secret } = await register({});
+    const callId = await quickCall();
+    // the first delivery is immediate: it has arrived when the request that made the call replies
+    expect(rx.received).toHaveLength(1);
+    await sim.advance(58); // rings 6 s, talks 52 s
+    expect(rx.received).toHaveLength(2);
+    const [started, ended] = rx.received;
+    for (const [r, type, suffix] of [[started, 'call.started', 'started'], [ended, 'call.ended', 'ended']] as const) {
+      expect(r.method).toBe('POST');
+      expect(r.path).toBe('/hooks');
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.headers['x-service-event']).toBe(type);
+      expect(r.headers['x-service-event-id']).toBe(`evt_${callId}_${suffix}`);
+      const sig = r.headers['x-service-signature-256'] as string;
+      expect(sig).toBe(createHmac('sha256', secret).update(r.body).digest('hex'));
+      expect(verifySignature(r.body, sig, secret)).toBe(true);
+      expect(pythonVerifies(r.body, sig, secret)).toBe(true);
+      expect(pythonVerifies(r.body, sig, secret.replace(/.$/, (c) => (c === '0' ? '1' : '0')))).toBe(false);
+      expect(Object.keys(r.json)).toEqual(['id', 'type', 'created_at', 'test', 'data']);
+    }
+    const contact = started.json.data.contact;
+    expect(contact).toEqual({ id: expect.any(String), name: 'Ada Lovelace', phone_number: '+12025550100', email: null });
+    expect(started.json).toEqual({
+      id: `evt_${callId}_started`, type: 'call.started', created_at: T0, test: false,
+      data: {
+        call: { id: callId, direction: 'outbound', status: 'RINGING', from_number: expect.stringMatching(/^\+1415555015\d$/), to_number: '+12025550100', phone_number_id: null, started_at: null, ended_at: null, duration_seconds: null },
+        contact,
+      },
+    });
+    const record = (await sim.api('GET', `/v1/calls/${callId}`)).json.data;
+    expect(ended.json).toEqual({
+      id: `evt_${callId}_ended`, type: 'call.ended', created_at: at(58), test: false,
+      data: {
+        call: { ...started.json.data.call, status: 'COMPLETED', started_at: at(6), ended_at: at(58), duration_seconds: 52, end_reason: 'hangup' },
+        contact,
+        transcript: record.transcript,
+        transcript_turns: record.transcript_turns,
+      },
+    });
+    expect(ended.json.data.transcript).toMatch(/^User: Hello\?\nAI: /);
+    // the recording, summary and tags are not included
+    expect(ended.body.toString()).not.toMatch(/summary|tags|recording/);
+    expect(await log()).toEqual([
+      { event_id: `evt_${callId}_started`, type: 'call.started', url: `${rx.url}/hooks`, attempt: 1, status_code: 200, error: null, at: T0 },
+      { event_id: `evt_${callId}_ended`, type: 'call.ended', url: `${rx.url}/hooks`, attempt: 1, status_code: 200, error: null, at: at(58) },
+    ]);
+  });
+
+  it('every attempt of a call gets its events: a busy line retried, and a call canceled while ringing', async () => {
+    await register({});
+    const r = await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550104', '+12025550102'], goal: 'x', retry_attempts: 1, retry_delay_minutes: 1 } });
+    await sim.advance(2 + 60);
+    const types = rx.received.map((x) => `${x.json.type} ${x.json.data.call.to_number} ${x.json.data.call.status}`);
+    expect(types).toEqual([
+      'call.started +12025550104 RINGING', 'call.started +12025550102 RINGING',
+      'call.ended +12025550104 BUSY', 'call.ended +12025550102 NO_ANSWER', 'call.started +12025550104 RINGING',
+    ]);
+    await sim.api('POST', `/v1/quick/actions/${r.json.data.id}/cancel`, { body: {} });
+    expect(rx.received.slice(5).map((x) => `${x.json.type} ${x.json.data.call.status} ${x.json.data.call.end_reason}`)).toEqual([
+      'call.ended CANCELED canceled',
+    ]);
+    expect(rx.received[2].json.data.call).toMatchObject({ duration_seconds: 0, started_at: null, end_reason: 'busy' });
+    expect(rx.received[2].json.data).toMatchObject({ transcript: '', transcript_turns: [] });
+  });
+
+  it('events: a webhook gets only the types it subscribes to', async () => {
+    await register({ events: ['call.ended'] });
+    const callId = await quickCall();
+    expect(rx.received).toHaveLength(0);
+    await sim.advance(58);
+    expect(rx.received.map((r) => r.json.id)).toEqual([`evt_${callId}_ended`]);
+  });
+
+  it('phone_number_id: a filtered call webhook does not get calls from shared numbers; another workspace\'s call reaches no one here', async () => {
+    const n = await aiNumber();
+    await register({ phone_number_id: n.id });
+    await quickCall();
+    await sim.advance(60);
+    const other = (await sim.api('POST', '/_sim/workspaces', { body: {} })).json.api_key;
+    await register({});
+    await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550100'], goal: 'x' }, key: other });
+    await sim.advance(60);
+    expect(rx.received).toHaveLength(0);
+    expect(await log()).toEqual([]);
+  });
+});
+
+describe('sms.received', () => {
+  it('a text to an AI number arrives signed, with the number\'s id and the (new) contact', async () => {
+    const n = await aiNumber();
+    const { secret } = await register({}, TEXTS);
+    const sent = await textTo(n.phone_number);
+    expect(sent.status).toBe(201);
+    expect(rx.received).toHaveLength(1);
+    const [r] = rx.received;
+    const messageId = sent.json.data.id;
+    expect(r.headers['x-service-event']).toBe('sms.received');
+    expect(r.headers['x-service-event-id']).toBe(`evt_${messageId}_received`);
+    expect(verifySignature(r.body, r.headers['x-service-signature-256'], secret)).toBe(true);
+    expect(pythonVerifies(r.body, r.headers['x-service-signature-256'] as string, secret)).toBe(true);
+    expect(r.json).toEqual({
+      id: `evt_${messageId}_received`, type: 'sms.received', created_at: at(60), test: false,
+      data: {
+        message_id: messageId, from: '+12025550177', to: n.phone_number, phone_number_id: n.id, body: 'Do you open on Saturdays?', received_at: at(60),
+        contact: { id: expect.any(String), name: '+12025550177', phone_number: '+12025550177', email: null },
+      },
+    });
+    // the agent's answer is outbound: no event
+    await sim.advance(60);
+    expect(rx.received).toHaveLength(1);
+  });
+
+  it('a reply on a quick text thread (a shared number) arrives with phone_number_id null; the scripted reply too', async () => {
+    await register({}, TEXTS);
+    const job = (await sim.api('POST', '/v1/quick/ai-texts', { body: { to_numbers: ['+12025550100'], goal: 'Book a visit' } })).json.data;
+    expect(rx.received).toHaveLength(0); // the opener is outbound
+    await sim.advance(120); // 0100 replies after 2 minutes
+    expect(rx.received).toHaveLength(1);
+    expect(rx.received[0].json.data).toMatchObject({ from: '+12025550100', to: job.from_number, phone_number_id: null });
+    await textTo(job.from_number, '+12025550100', 'One more thing');
+    expect(rx.received.map((r) => r.json.data.body)).toEqual([expect.any(String), 'One more thing']);
+  });
+
+  it('phone_number_id filters text webhooks by the number texted', async () => {
+    const a = await aiNumber('415');
+    const b = await aiNumber('212');
+    await register({ phone_number_id: b.id }, TEXTS);
+    await textTo(a.phone_number);
+    expect(rx.received).toHaveLength(0);
+    await textTo(b.phone_number);
+    expect(rx.received.map((r) => r.json.data.to)).toEqual([b.phone_number]);
+  });
+});
+
+describe('retries', () => {
+  it('a receiver answering 500 gets exactly 4 attempts, at +0, +1, +5 and +30 minutes, and no fifth', async () => {
+    rx.answer = () => ({ status: 500 });
+    await register({ events: ['call.started'] });
+    const callId = await quickCall();
+    expect(rx.received).toHaveLength(1);
+    await sim.advance(59);
+    expect(rx.received).toHaveLength(1);
+    await sim.advance(1);
+    expect(rx.received).toHaveLength(2);
+    await sim.advance(4 * 60);
+    expect(rx.received).toHaveLength(3);
+    await sim.advance(25 * 60);
+    expect(rx.received).toHaveLength(4);
+    await sim.advance(7 * 86400);
+    expect(rx.received).toHaveLength(4);
+    // every attempt sends the same bytes, signed alike
+    expect(new Set(rx.received.map((r) => r.body.toString())).size).toBe(1);
+    expect(new Set(rx.received.map((r) => r.headers['x-service-signature-256'])).size).toBe(1);
+    const id = `evt_${callId}_started`;
+    expect(await log()).toEqual([0, 1, 5, 30].map((m, i) => ({
+      event_id: id, type: 'call.started', url: `${rx.url}/hooks`, attempt: i + 1, status_code: 500, error: 'HTTP 500', at: at(m * 60),
+    })));
+    expect((await sim.api('GET', '/_sim/clock')).json.next_due_at).toBeNull();
+  });
+
+  it('one long advance makes every attempt that fell due, each logged at its own time', async () => {
+    rx.answer = () => ({ status: 503 });
+    await register({ events: ['call.started'] });
+    await quickCall();
+    await sim.advance(3600);
+    expect(rx.received).toHaveLength(4);
+    expect((await log()).map((d) => [d.attempt, d.at, d.status_code])).toEqual([[1, at(0), 503], [2, at(60), 503], [3, at(300), 503], [4, at(1800), 503]]);
+  });
+
+  it('a success ends the retries', async () => {
+    rx.answer = () => ({ status: rx.received.length <= 2 ? 500 : 204 });
+    await register({ events: ['call.started'] });
+    await quickCall();
+    await sim.advance(3600);
+    expect((await log()).map((d) => [d.attempt, d.status_code, d.error])).toEqual([[1, 500, 'HTTP 500'], [2, 500, 'HTTP 500'], [3, 204, null]]);
+  });
+
+  it('a redirect is not followed and counts as a failure', async () => {
+    const elsewhere = await startReceiver();
+    try {
+      rx.answer = () => ({ status: 302, headers: { location: `${elsewhere.url}/moved` } });
+      await register({ events: ['call.started'] });
+      await quickCall();
+      await sim.advance(60);
+      expect(rx.received).toHaveLength(2);
+      expect(elsewhere.received).toHaveLength(0);
+      expect((await log())[0]).toMatchObject({ attempt: 1, status_code: 302, error: `redirect to ${elsewhere.url}/moved not followed` });
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('a receiver that cannot be reached is retried; its attempts log no status', async () => {
+    const gone = await startReceiver();
+    const url = `${gone.url}/hooks`;
+    await gone.close();
+    await register({ url, events: ['call.started'] });
+    await quickCall();
+    await sim.advance(60);
+    expect((await log()).map((d) => [d.attempt, d.status_code, d.error])).toEqual([[1, null, 'ECONNREFUSED'], [2, null, 'ECONNREFUSED']]);
+  });
+
+  it('an attempt without a response in time fails (10 s for the simulator; shortened here)', async () => {
+    const silent = createServer(() => {}); // takes the request and never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await postOnce(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, '{}', {}, 200);
+      expect(r).toEqual({ status: null, error: 'no response within 0.2 s' });
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
+  it('deleting a webhook drops its pending retries', async () => {
+    rx.answer = () => ({ status: 500 });
+    const w = await register({ events: ['call.started'] });
+    await quickCall();
+    await sim.api('DELETE', `${CALLS}/${w.id}`);
+    await sim.advance(3600);
+    expect(rx.received).toHaveLength(1);
+  });
+
+  it('the delivery log is per workspace, and can be narrowed to one event', async () => {
+    await register({});
+    const callId = await quickCall();
+    await sim.advance(60);
+    expect(await log(`?event_id=evt_${callId}_ended`)).toHaveLength(1);
+    const other = (await sim.api('POST', '/_sim/workspaces', { body: {} })).json.api_key;
+    expect((await sim.api('GET', '/_sim/webhook-deliveries', { key: other })).json.data).toEqual([]);
+    expect((await sim.api('GET', '/_sim/webhook-deliveries?limit=5')).status).toBe(400);
+  });
+});
+
+describe('the library\'s verifySignature', () => {
+  it('is exported by the built package, checks the raw body exactly, and refuses malformed headers', async () => {
+    const lib = '../dist/index.js'; // the package's "exports" entry, as users import it
+    const { verifySignature: verify } = (await import(lib)) as { verifySignature: typeof verifySignature };
+    const body = Buffer.from('{"id":"evt_1","type":"call.started"}');
+    const secret = 'whsec_0123';
+    const sig = createHmac('sha256', secret).update(body).digest('hex');
+    expect(verify(body, sig, secret)).toBe(true);
+    expect(verify(body.toString(), sig.toUpperCase(), secret)).toBe(true);
+    expect(verify(body, [sig], secret)).toBe(true);
+    expect(verify(Buffer.from('{"id": "evt_1","type":"call.started"}'), sig, secret)).toBe(false); // re-serialised JSON is another body
+    expect(verify(body, sig, 'whsec_0124')).toBe(false);
+    for (const bad of [undefined, null, '', 'sha256=' + sig, sig.slice(0, 63), sig + '0', 'z'.repeat(64)]) expect(verify(body, bad as string, secret)).toBe(false);
+  });
+});
+
+describe('test sends', () => {
+  it('a call webhook test sends a signed call.ended sample with test true', async () => {
+    const w = await register({});
+    const r = await sim.api('POST', `${CALLS}/${w.id}/test`);
+    expect(r.status).toBe(200);
+    expect(rx.received).toHaveLength(1);
+    const [got] = rx.received;
+    expect(r.json.data).toEqual({ event_id: got.json.id, type: 'call.ended', test: true, url: `${rx.url}/hooks` });
+    expect(got.headers['x-service-event']).toBe('call.ended');
+    expect(verifySignature(got.body, got.headers['x-service-signature-256'], w.secret)).toBe(true);
+    expect(pythonVerifies(got.body, got.headers['x-service-signature-256'] as string, w.secret)).toBe(true);
+    expect(got.json).toMatchObject({ type: 'call.ended', test: true, created_at: T0, data: { call: { status: 'COMPLETED', duration_seconds: 12 }, transcript: expect.stringMatching(/^AI: /) } });
+    expect(got.json.id).toBe(`evt_${got.json.data.call.id}_ended`);
+    expect(Object.keys(got.json.data)).toEqual(['call', 'contact', 'transcript', 'transcript_turns']);
+    expect(await log()).toEqual([{ event_id: got.json.id, type: 'call.ended', url: `${rx.url}/hooks`, attempt: 1, status_code: 200, error: null, at: T0 }]);
+  });
+
+  it('call.started when that is the only subscribed event; the number filter shows in the sample', async () => {
+    const n = await aiNumber();
+    const w = await register({ events: ['call.started'], phone_number_id: n.id });
+    await sim.api('POST', `${CALLS}/${w.id}/test`);
+    expect(rx.received[0].json).toMatchObject({
+      type: 'call.started', test: true,
+      data: { call: { status: 'RINGING', started_at: null, ended_at: null, duration_seconds: null, phone_number_id: n.id, from_number: n.phone_number } },
+    });
+  });
+
+  it('a text webhook test sends a signed sms.received sample', async () => {
+    const w = await register({}, TEXTS);
+    const r = await sim.api('POST', `${TEXTS}/${w.id}/test`, { body: {} });
+    expect(r.json.data.type).toBe('sms.received');
+    const [got] = rx.received;
+    expect(verifySignature(got.body, got.headers['x-service-signature-256'], w.secret)).toBe(true);
+    expect(got.json).toMatchObject({ type: 'sms.received', test: true, data: { message_id: expect.any(String), phone_number_id: null, contact: { name: 'Sample Contact' } } });
+    expect(got.json.id).toBe(`evt_${got.json.data.message_id}_received`);
+    expect((await sim.api('POST', `${TEXTS}/nope/test`)).status).toBe(404);
+    expect((await sim.api('POST', `${TEXTS}/${w.id}/test`, { body: { type: 'x' } })).status).toBe(400);
+  });
+
+  it('a test send to a failing receiver is retried like any delivery', async () => {
+    rx.answer = () => ({ status: 500 });
+    const w = await register({});
+    await sim.api('POST', `${CALLS}/${w.id}/test`);
+    await sim.advance(3600);
+    expect(rx.received.every((r) => r.json.test === true)).toBe(true);
+    expect(rx.received).toHaveLength(4);
+  });
+});
+
+describe('on a real clock', () => {
+  it('the server delivers what falls due by itself, without any request (a busy line ends 2 s after dialing)', async () => {
+    const real = await startSim({ clock: 'real' });
+    try {
+      await real.api('POST', CALLS, { body: { url: `${rx.url}/real` } });
+      await real.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550104'], goal: 'x', retry_attempts: 0 } });
+      const got = await rx.waitFor(2);
+      expect(got.map((r) => `${r.json.type} ${r.json.data.call.status}`)).toEqual(['call.started RINGING', 'call.ended BUSY']);
+    } finally {
+      await real.stop();
+    }
+  });
+});
