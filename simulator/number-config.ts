@@ -277,6 +277,9 @@ export function applyPatch(current: StoredConfig, body: unknown, ctx: ApplyConte
   existing('knowledge.faq_ids', p.knowledge?.faq_ids, ctx.faqIds, 'an FAQ');
   existing('booking.event_type_ids', p.booking?.event_type_ids, ctx.eventTypeIds, 'an event type');
 
+  // list items and nested objects that failed their checks are missing below: stop here if any did
+  if (Object.keys(errs).length > 0) throw validationError(errs);
+
   const next: StoredConfig = structuredClone(current);
   for (const k of ['name', 'is_active', 'business_name', 'business_description', 'timezone'] as const)
     if (p[k] !== undefined) (next as unknown as Record<string, unknown>)[k] = p[k];
@@ -285,12 +288,12 @@ export function applyPatch(current: StoredConfig, body: unknown, ctx: ApplyConte
   if (p.booking) next.booking = assign(next.booking, p.booking);
 
   // voice and sms: copy-on-write from the workspace defaults on the first change
-  if (p.voice) {
+  if (p.voice && Object.keys(p.voice).length > 0) {
     const { inherits_workspace_default: inherit, ...fields } = p.voice;
     if (inherit === true) next.voice = null;
     else next.voice = assign(next.voice ?? structuredClone(ctx.defaults.voice), fields as Partial<VoiceSettings>);
   }
-  if (p.sms) {
+  if (p.sms && Object.keys(p.sms).length > 0) {
     const { inherits_workspace_default: inherit, ...fields } = p.sms;
     if (inherit === true) next.sms = null;
     else next.sms = assign(next.sms ?? structuredClone(ctx.defaults.sms), fields as Partial<SmsSettings>);
@@ -377,7 +380,9 @@ export function applyDefaultsPatch(d: WorkspaceDefaults, body: unknown): Workspa
   const errs = newFields();
   if (p.voice?.inherits_workspace_default !== undefined) errs['voice.inherits_workspace_default'] = 'is a number setting, not a default';
   if (p.sms?.inherits_workspace_default !== undefined) errs['sms.inherits_workspace_default'] = 'is a number setting, not a default';
-  if (p.voice?.voice_id !== undefined && !VOICES.t1.concat(VOICES.t2).some((v) => v.id === p.voice!.voice_id)) errs['voice.voice_id'] = 'is not a known voice';
+  // a default reaches numbers of both stacks, so it must be a voice both can speak with
+  const common = VOICES.t1.filter((v) => VOICES.t2.some((w) => w.id === v.id)).map((v) => v.id);
+  if (p.voice?.voice_id !== undefined && !common.includes(p.voice.voice_id)) errs['voice.voice_id'] = `must be a voice of both stacks: one of ${common.join(', ')}`;
   if (Object.keys(errs).length) throw validationError(errs);
   const { inherits_workspace_default: _a, ...voice } = p.voice ?? {};
   const { inherits_workspace_default: _b, ...sms } = p.sms ?? {};

@@ -33,6 +33,14 @@ describe('bin/vmv', () => {
     expect(JSON.parse(again.stdout).data).toHaveLength(1);
   });
 
+  it('a reader that goes away (| head) ends vmv quietly', () => {
+    const home = tempDir();
+    const r = spawnSync('bash', ['-c', `set -o pipefail; ${process.execPath} ${BIN} numbers search --limit 50 | head -1`], { encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: home } });
+    expect(r.stdout).toMatch(/^\+1\d{10}\t/);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
   it('a terminal gets colour, and NO_COLOR turns it off', () => {
     const home = tempDir();
     const run = (extra: string) => spawnSync('script', ['-qec', `${extra} HOME=${home} ${process.execPath} ${BIN} history emails --email nobody@example.com`, '/dev/null'], { encoding: 'utf8', env: { PATH: process.env.PATH! } });

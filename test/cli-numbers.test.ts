@@ -33,6 +33,7 @@ const f = process.argv[2];
 const c = JSON.parse(readFileSync(f, 'utf8'));
 if (process.env.EDIT_MODE === 'change') { c.voice.greeting_message = 'Edited greeting'; c.call_settings.recording_enabled = false; }
 if (process.env.EDIT_MODE === 'break') { writeFileSync(f, '{ not json'); process.exit(0); }
+if (process.env.EDIT_MODE === 'ivr') { c.ivr.enabled = true; c.ivr.greeting = 'Hi'; c.ivr.menus = [{ name: 'Main', options: [{ key: '1', label: 'sales', action: { type: 'hangup' } }] }]; }
 writeFileSync(f, JSON.stringify(c, null, 2));
 `);
 
@@ -120,6 +121,10 @@ describe('numbers config', () => {
     expect(r.stderr).toBe(`Updated number ${id}: call_settings.recording_enabled, voice.greeting_message\n`);
     const c = JSON.parse((await both(['numbers', 'config', 'get', id])).stdout);
     expect(c.voice).toMatchObject({ greeting_message: 'Edited greeting', inherits_workspace_default: false });
+    // the phone menu's first enabling: the whole edited ivr section is sent (defaults included)
+    targets.embedded.env.EDIT_MODE = targets.remote.env.EDIT_MODE = 'ivr';
+    expect((await both(['numbers', 'config', 'edit', id], { tty: true })).code).toBe(0);
+    expect(JSON.parse((await both(['numbers', 'config', 'get', id, '--section', 'ivr'])).stdout)).toMatchObject({ enabled: true, timeout_seconds: 8, max_attempts: 3 });
     targets.embedded.env.EDIT_MODE = targets.remote.env.EDIT_MODE = 'break';
     expect((await both(['numbers', 'config', 'edit', id], { tty: true })).code).toBe(2);
     expect((await both(['numbers', 'config', 'edit', id])).code).toBe(2); // no terminal

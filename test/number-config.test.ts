@@ -144,6 +144,23 @@ describe('rule 3: unknown fields and wrong types are 400 with a per-field explan
       colour: 'is not a known field', 'voice.pitch': 'is not a known field', 'transfers.rules[0].when': 'is not a known field', 'ivr.fallback.extra': 'is not a known field',
     });
   });
+  it('badly typed list items and nested objects are 400, never a crash', async () => {
+    const id = await addNumber('t1');
+    for (const body of [
+      { transfers: { rules: [5] } }, { qualification: { questions: [null] } }, { sms_referrals: ['a'] }, { forwarding: { sequential_targets: [1] } },
+      { ivr: { menus: [{ name: 'm' }] } }, { ivr: { menus: [{ name: 'm', options: [{ key: '1', label: 'a' }] }] } },
+    ]) {
+      const r = await patch(id, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.json.error.code).toBe('validation_error');
+    }
+  });
+
+  it('an empty section changes nothing (voice keeps inheriting)', async () => {
+    const id = await addNumber('t1');
+    expect((await patch(id, { voice: {}, sms: {} })).json.data).toMatchObject({ voice: { inherits_workspace_default: true }, sms: { inherits_workspace_default: true } });
+  });
+
   it('__proto__, constructor and prototype are unknown fields, never merged', async () => {
     const id = await addNumber('t1');
     for (const raw of ['{"__proto__":{"is_active":false}}', '{"voice":{"__proto__":{"x":1}}}', '{"constructor":{"prototype":{"x":1}}}', '{"call_settings":{"prototype":true}}']) {
@@ -215,10 +232,12 @@ describe('inherits_workspace_default: copy-on-write for voice and sms', () => {
     const back = (await patch(id, { sms: { inherits_workspace_default: true } })).json.data.sms;
     expect(back).toMatchObject({ inherits_workspace_default: true, max_replies_per_contact: 50 });
   });
-  it('the workspace defaults are validated', async () => {
+  it('the workspace defaults are validated; a default voice must be one every stack has', async () => {
     const r = await sim.api('PATCH', '/_sim/workspace/defaults', { body: { voice: { speed: 9 }, sms: { nope: 1 } } });
     expect(r.status).toBe(400);
     expect(r.json.error.fields).toMatchObject({ 'voice.speed': expect.any(String), 'sms.nope': 'is not a known field' });
+    expect((await sim.api('PATCH', '/_sim/workspace/defaults', { body: { voice: { voice_id: 'aria-hd' } } })).json.error.fields['voice.voice_id']).toMatch(/both stacks/);
+    expect((await sim.api('PATCH', '/_sim/workspace/defaults', { body: { voice: { voice_id: 'noah' } } })).status).toBe(200);
   });
 });
 

@@ -88,6 +88,14 @@ describe('DELETE /v1/phone-numbers/{id}', () => {
     expect((await inbound({ to: n.phone_number })).status).toBe(404);
     expect((await sim.api('DELETE', `/v1/phone-numbers/${n.id}`)).status).toBe(404);
   });
+  it('an AI number released while still provisioning gets its line refunded', async () => {
+    const id = (await sim.api('POST', '/v1/quick/ai-numbers', { body: { area_code: '415' } })).json.data.id;
+    expect((await sim.api('GET', '/_sim/workspace')).json.wallet_usd).toBe(45);
+    expect((await sim.api('DELETE', `/v1/phone-numbers/${id}`)).status).toBe(200);
+    expect((await sim.api('GET', '/_sim/workspace')).json.wallet_usd).toBe(50);
+    await sim.advance(120);
+    expect((await sim.api('GET', '/v1/phone-numbers')).json.data).toEqual([]);
+  });
 });
 
 describe('voice calls', () => {
@@ -150,6 +158,8 @@ describe('hangup', () => {
     const r = await sim.api('POST', `/v1/voice/calls/${id}/hangup`);
     expect(r.json.data).toMatchObject({ status: 'COMPLETED', duration_seconds: 20, end_reason: 'hangup' });
     expect(r.json.data.transcript_turns.every((t: any) => t.seconds_from_start <= 20)).toBe(true);
+    await sim.advance(10);
+    expect(await call(id)).toMatchObject({ summary: 'The call was hung up after 20 s.', tags: [] });
   });
   it('only a ringing or in-progress call: otherwise 409; a quick job\'s call is canceled through its job; unknown 404', async () => {
     const id = await place('+12025550104');

@@ -211,11 +211,29 @@ describe('cancel', () => {
     await sim.advance(52);
     const j = await job(id);
     expect(j.status).toBe('canceled');
-    expect(j.targets[0]).toMatchObject({ status: 'completed', goal_achieved: true });
+    // the connected call finished (its record is COMPLETED); its target ends canceled, the goal truthfully achieved
+    expect(j.targets[0]).toMatchObject({ status: 'canceled', end_reason: 'canceled', goal_achieved: true });
     await sim.advance(3600);
     const statuses = (await calls()).map((c: any) => c.status);
     expect(statuses).toEqual(['COMPLETED', 'CANCELED', 'BUSY']); // no retry was placed
     expect((await sim.api('POST', `/v1/quick/actions/${id}/cancel`, { body: {} })).status).toBe(200); // again: unchanged
+  });
+
+  it('cancel while the agent leaves a voicemail: the message is finished, the call closed, the target canceled', async () => {
+    const id = (await create({ to_numbers: [N('0103')], voicemail_enabled: true })).json.data.id;
+    await sim.advance(21);
+    expect((await job(id)).targets[0].live_call_status).toBe('voicemail');
+    await sim.api('POST', `/v1/quick/actions/${id}/cancel`, { body: {} });
+    await sim.advance(3600);
+    expect((await job(id))).toMatchObject({ status: 'canceled', targets: [{ status: 'canceled', attempts: 1 }] });
+    expect((await calls()).map((c: any) => c.status)).toEqual(['VOICEMAIL']);
+    expect((await sim.api('GET', '/v1/calls?status=in_progress')).json.data).toEqual([]);
+  });
+
+  it('a voicemail message is cut at max_call_duration_seconds', async () => {
+    await create({ to_numbers: [N('0103')], voicemail_enabled: true, retry_attempts: 0, max_call_duration_seconds: 10, voicemail_message: 'word '.repeat(100).trim() });
+    await sim.advance(60);
+    expect((await calls())[0].duration_seconds).toBe(10);
   });
 
   it('a finished job cannot be canceled (409)', async () => {

@@ -118,7 +118,9 @@ describe('quick texts', () => {
     expect(t).toMatchObject({ status: 'completed', end_reason: 'max_messages', messages_sent: 3, messages_received: 2 });
     await inbound(N('0102'), from, 'Sure');
     await sim.advance(30);
-    expect((await job(id)).targets[0]).toMatchObject({ messages_sent: 3, messages_received: 3 }); // recorded, not answered
+    // after the thread ended a text is recorded, not answered, and the target's final state stands
+    expect((await job(id)).targets[0]).toMatchObject({ status: 'completed', end_reason: 'max_messages', messages_sent: 3, messages_received: 2 });
+    expect(await texts(N('0102'))).toHaveLength(6);
   });
 
   it('quiet after replying ends the thread answered', async () => {

@@ -472,10 +472,10 @@ describe('events for every kind of call (after the merge with voice calls and in
     await sim.api('POST', '/_sim/caller-ids', { body: { phone_number: '+12025551111' } });
     const call = (await sim.api('POST', '/v1/voice/calls', { body: { caller_id: '+12025551111', destination: '+12025550100' } })).json.data;
     await sim.advance(120);
-    const mine = rx.received.filter((e) => JSON.parse(e.body).data.call.id === call.id);
+    const mine = rx.received.filter((e) => JSON.parse(e.body.toString()).data.call.id === call.id);
     expect(mine.map((e) => e.headers['x-service-event'])).toEqual(['call.started', 'call.ended']);
-    for (const e of mine) expect(verifySignature(e.body, e.headers['x-service-signature-256'] as string, hook.secret)).toBe(true);
-    expect(JSON.parse(mine[1].body).data.call).toMatchObject({ direction: 'outbound', status: 'COMPLETED', duration_seconds: 52 });
+    for (const e of mine) expect(verifySignature(e.body.toString(), e.headers['x-service-signature-256'] as string, hook.secret)).toBe(true);
+    expect(JSON.parse(mine[1].body.toString()).data.call).toMatchObject({ direction: 'outbound', status: 'COMPLETED', duration_seconds: 52 });
   });
 
   it('an inbound call to a number delivers both events with its phone_number_id; transcript null when transcription is off', async () => {
@@ -484,7 +484,7 @@ describe('events for every kind of call (after the merge with voice calls and in
     await sim.api('PATCH', `/v1/phone-numbers/${n.id}/config`, { body: { call_settings: { transcription_enabled: false } } });
     await sim.api('POST', '/_sim/inbound/calls', { body: { from: '+12025559000', to: n.phone_number } });
     await sim.advance(300);
-    const events = rx.received.map((e) => JSON.parse(e.body));
+    const events = rx.received.map((e) => JSON.parse(e.body.toString()));
     expect(events.map((e) => e.type)).toEqual(['call.started', 'call.ended']);
     expect(events[0].data.call).toMatchObject({ direction: 'inbound', phone_number_id: n.id, status: 'RINGING', started_at: null });
     expect(events[1].data.transcript).toBeNull();

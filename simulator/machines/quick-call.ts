@@ -66,7 +66,8 @@ function retryOrEnd(s: Session, job: QuickJob, i: number, exhausted: 'max_attemp
 export function cancelCalls(s: Session, job: QuickJob): void {
   job.targets.forEach((t, i) => {
     if (isFinal(t)) return;
-    if (t.live_call_status === 'in_progress') return void (t.stop_after_call = true);
+    // a connected call (or a voicemail being left) finishes; its target then ends canceled
+    if (t.live_call_status === 'in_progress' || t.live_call_status === 'voicemail') return void (t.stop_after_call = true);
     cancelTimers(s, (type, p) => type.startsWith('qcall.') && p.job === job.id && p.i === i && type !== 'qcall.review');
     const call = t.live_call_status === 'ringing' && t.last_call_id ? findCall(s, t.last_call_id) : undefined;
     if (call) closeCall(s, call, { status: 'CANCELED', end_reason: 'canceled', duration_seconds: null });
@@ -110,6 +111,8 @@ export const quickCallTimers: TimerHandlers = {
     // conversation minutes, billed by the second; the wallet never goes below zero
     job.cost_cents += chargeUpTo(orgOf(s, job), Math.round((CALL_MINUTE_CENTS * seconds) / 60));
     schedule(s, at(s, TIMING.reviewDelay), 'qcall.review', { job: job.id, call: call.id, talk, completed });
+    // canceled while connected: the call was allowed to finish, the target ends canceled (goal_achieved stays true to what happened)
+    if (t.stop_after_call) return finish(s, job, t, 'canceled', 'canceled', goal);
     finish(s, job, t, 'completed', goal ? 'goal_achieved' : 'answered', goal);
   },
   'qcall.unanswered': (s, p) => {
@@ -130,7 +133,7 @@ export const quickCallTimers: TimerHandlers = {
     answerCall(s, call);
     t.live_call_status = 'voicemail';
     const message = substitute(job.call!.voicemail_message ?? `Hi {{CONTACT_NAME}}, this is an AI assistant calling about: ${job.goal}. Please call us back. Thank you!`, nameFor(s, job, t));
-    const seconds = Math.max(5, Math.ceil(message.split(/\s+/).length * 0.4));
+    const seconds = Math.min(job.call!.max_call_duration_seconds, Math.max(5, Math.ceil(message.split(/\s+/).length * 0.4)));
     schedule(s, at(s, seconds), 'qcall.voicemail_left', { ...p, message, seconds });
   },
   'qcall.voicemail_left': (s, p) => {

@@ -70,18 +70,16 @@ export function receiveReply(s: Session, job: QuickJob, i: number, body: string)
     workspace_id: job.workspace_id, direction: 'inbound', sender: 'contact', from_number: t.to_number, to_number: t.from_number!,
     body, status: 'received', contact_id: ensureContact(s, job.workspace_id, t.to_number).id, phone_number_id: null, quick_action_id: job.id,
   });
+  const kind = classifyReply(body);
+  if (kind === 'stop') optOut(s, job.workspace_id, t.to_number); // honoured even after the thread ended
+  if (isFinal(t)) return rec; // the thread is over: the text is recorded; the target's final state stands
   t.messages_received++;
   t.replied = true;
-  const kind = classifyReply(body);
   if (kind === 'stop') {
-    optOut(s, job.workspace_id, t.to_number);
-    if (!isFinal(t)) {
-      cancelTimers(s, timersOf(job, i, ['qtext.timeout', 'qtext.agent', 'qtext.scripted']));
-      finish(s, job, t, 'opted_out', 'opted_out');
-    }
+    cancelTimers(s, timersOf(job, i, ['qtext.timeout', 'qtext.agent', 'qtext.scripted']));
+    finish(s, job, t, 'opted_out', 'opted_out');
     return rec;
   }
-  if (isFinal(t)) return rec; // the thread is over: recorded, not answered
   // the agent answers the latest message
   cancelTimers(s, timersOf(job, i, ['qtext.agent', 'qtext.timeout']));
   schedule(s, s.now + AGENT_REPLY_SECONDS * 1000, 'qtext.agent', { job: job.id, i, kind });

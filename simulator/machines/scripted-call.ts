@@ -39,7 +39,7 @@ export function hangUp(s: Session, call: CallRecord): void {
   const seconds = Math.max(0, Math.round((s.now - Date.parse(call.started_at ?? iso(s.now))) / 1000));
   const turns = (plan?.turns ?? []).filter((t) => (t.seconds_from_start ?? 0) <= seconds);
   closeCall(s, call, { status: 'COMPLETED', end_reason: 'hangup', duration_seconds: seconds, turns, has_recording: plan?.has_recording ?? false });
-  if (plan?.review) schedule(s, s.now + REVIEW_DELAY_SECONDS * 1000, 'call.review', { call: call.id, review: plan.review });
+  if (plan?.review) schedule(s, s.now + REVIEW_DELAY_SECONDS * 1000, 'call.review', { call: call.id, review: { summary: `The call was hung up after ${seconds} s.`, tags: [] } });
 }
 
 export const scriptedCallTimers: TimerHandlers = {

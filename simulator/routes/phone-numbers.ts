@@ -3,6 +3,7 @@ import { iso } from '../clock.js';
 import { validationError } from '../errors.js';
 import type { Ctx, Resource } from '../http.js';
 import { COUNTRIES, inventory, NUMBER_TYPES, TOLL_FREE } from '../carrier.js';
+import { LINE_CENTS_PER_MONTH } from './ai-numbers.js';
 import { applyPatch, configView, VOICES } from '../number-config.js';
 import { findNumber, findReadyNumber, numberTaken, phoneNumberView } from '../numbers.js';
 import { listParams, paginate } from '../pagination.js';
@@ -40,6 +41,8 @@ function search(c: Ctx) {
 /** Releases the number from the carrier, ends its line item, deletes its call data and recordings, removes it. */
 function release(c: Ctx) {
   const n = findNumber(c);
+  // an AI number released before it was wired never had a line: its month is refunded
+  if (n.status === 'provisioning') c.auth.org.wallet_cents += LINE_CENTS_PER_MONTH;
   const before = c.data.calls.length;
   c.data.calls = c.data.calls.filter((call) => call.phone_number_id !== n.id);
   const deleted = before - c.data.calls.length;

@@ -43,13 +43,15 @@ export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<vo
     } catch (e) {
       throw usage(`The edited file is not valid JSON (${(e as Error).message}); nothing was changed.`);
     }
-    const patch = diff(before, after as never);
+    const patch = diff(before, after as never) as Record<string, unknown> | undefined;
+    // the phone menu's first enabling needs its whole section (rule 4): send all of it when it changed
+    if (patch?.ivr !== undefined) patch.ivr = (after as { ivr: unknown }).ivr;
     if (patch === undefined) {
       ctx.io.err('No changes.\n');
       return;
     }
     const out = await ctx.call('PATCH', `/v1/phone-numbers/${encodeURIComponent(id)}/config`, { body: patch });
-    ctx.emit(out, () => ctx.io.err(`Updated number ${id}: ${leafPaths(patch).join(', ')}\n`));
+    ctx.emit(out, () => ctx.io.err(`Updated number ${id}: ${leafPaths(patch as never).join(', ')}\n`));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
