@@ -2,28 +2,10 @@
 // on both targets (issue 4, part 5).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeTarget, tempDir, type Target } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { tempDir, useTargets } from './helpers.js';
 
-const targets: Record<'embedded' | 'remote', Target> = {} as never;
-beforeAll(async () => {
-  targets.embedded = await makeTarget('embedded');
-  targets.remote = await makeTarget('remote');
-});
-afterAll(async () => {
-  await targets.embedded.close();
-  await targets.remote.close();
-});
-beforeEach(async () => {
-  for (const t of Object.values(targets)) await t.reset();
-});
-
-async function both(args: string[], o: { tty?: boolean; stdin?: string } = {}) {
-  const e = await targets.embedded.run(args, o);
-  const r = await targets.remote.run(args, o);
-  expect({ code: e.code, stdout: e.stdout, stderr: e.stderr }, `vmv ${args.join(' ')}`).toEqual({ code: r.code, stdout: r.stdout, stderr: r.stderr });
-  return e;
-}
+const { targets, both } = useTargets({ resetEach: true });
 
 const dir = tempDir();
 const EDITOR = join(dir, 'edit.mjs');

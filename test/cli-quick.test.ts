@@ -1,26 +1,8 @@
 // `vmv quick` and `vmv sim text|pool` on both targets (issue 3, part 7).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeTarget, type CliResult, type Target } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTargets, type CliResult, type Target } from './helpers.js';
 
-const targets: Record<'embedded' | 'remote', Target> = {} as never;
-beforeAll(async () => {
-  targets.embedded = await makeTarget('embedded');
-  targets.remote = await makeTarget('remote');
-});
-afterAll(async () => {
-  await targets.embedded.close();
-  await targets.remote.close();
-});
-beforeEach(async () => {
-  for (const t of Object.values(targets)) await t.reset();
-});
-
-async function both(args: string[]) {
-  const e = await targets.embedded.run(args);
-  const r = await targets.remote.run(args);
-  expect({ code: e.code, stdout: e.stdout, stderr: e.stderr }, `vmv ${args.join(' ')}`).toEqual({ code: r.code, stdout: r.stdout, stderr: r.stderr });
-  return e;
-}
+const { targets, both } = useTargets({ resetEach: true });
 
 /** Runs a waiting command while advancing the simulator clock a minute at a time until it returns. */
 async function whileAdvancing(t: Target, args: string[], opts: { tty?: boolean; step?: number } = {}): Promise<CliResult> {

@@ -1,23 +1,14 @@
 // `vmv webhooks create|list|delete|test` and `vmv sim deliveries` on both targets (issue 5).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../src/webhooks.js';
-import { makeTarget, type CliResult, type Target } from './helpers.js';
+import { useTargets, type CliResult } from './helpers.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
-const targets: Record<'embedded' | 'remote', Target> = {} as never;
+const { targets } = useTargets({ resetEach: true });
 let rx: Receiver;
-beforeAll(async () => {
-  targets.embedded = await makeTarget('embedded');
-  targets.remote = await makeTarget('remote');
-  rx = await startReceiver();
-});
-afterAll(async () => {
-  await targets.embedded.close();
-  await targets.remote.close();
-  await rx.close();
-});
-beforeEach(async () => {
-  for (const t of Object.values(targets)) await t.reset();
+beforeAll(async () => (rx = await startReceiver()));
+afterAll(() => rx.close());
+beforeEach(() => {
   rx.received.length = 0;
   rx.answer = () => ({ status: 200 });
 });

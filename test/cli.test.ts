@@ -1,26 +1,10 @@
 // The CLI through main() with captured streams, the same cases on both targets: the embedded
 // simulator and a started `vmv sim serve`. Both start seeded identically on a manual clock at T0,
 // so their outputs must match byte for byte.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTarget, T0, type Target } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { T0, useTargets } from './helpers.js';
 
-const targets: Record<'embedded' | 'remote', Target> = {} as never;
-beforeAll(async () => {
-  targets.embedded = await makeTarget('embedded');
-  targets.remote = await makeTarget('remote');
-});
-afterAll(async () => {
-  await targets.embedded.close();
-  await targets.remote.close();
-});
-
-/** Runs the same command on both targets; asserts they agree and returns one result. */
-async function both(args: string[], o: { tty?: boolean; stdin?: string } = {}) {
-  const e = await targets.embedded.run(args, o);
-  const r = await targets.remote.run(args, o);
-  expect({ code: e.code, stdout: e.stdout, stderr: e.stderr }, `embedded vs remote: vmv ${args.join(' ')}`).toEqual({ code: r.code, stdout: r.stdout, stderr: r.stderr });
-  return e;
-}
+const { targets, both } = useTargets();
 
 describe('the same commands on both targets', () => {
   it('sim clock shows the manual clock at its start', async () => {

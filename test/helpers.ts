@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { bufferIO } from '../src/io.js';
 import { main } from '../src/main.js';
 
@@ -148,4 +149,31 @@ export async function makeTarget(name: 'embedded' | 'remote'): Promise<Target> {
   };
   if (name === 'embedded') await target.reset();
   return target;
+}
+
+/**
+ * Both CLI targets for a test file, started before its tests and closed after (reset to the seeded
+ * state before each test with `resetEach`); `both` runs one command on each and asserts the
+ * outputs are identical, returning one of them.
+ */
+export function useTargets(o: { resetEach?: boolean } = {}) {
+  const targets = {} as Record<'embedded' | 'remote', Target>;
+  beforeAll(async () => {
+    targets.embedded = await makeTarget('embedded');
+    targets.remote = await makeTarget('remote');
+  });
+  afterAll(async () => {
+    await targets.embedded.close();
+    await targets.remote.close();
+  });
+  if (o.resetEach) beforeEach(async () => {
+    for (const t of Object.values(targets)) await t.reset();
+  });
+  async function both(args: string[], opts: { tty?: boolean; stdin?: string } = {}): Promise<CliResult> {
+    const e = await targets.embedded.run(args, opts);
+    const r = await targets.remote.run(args, opts);
+    expect({ code: e.code, stdout: e.stdout, stderr: e.stderr }, `embedded vs remote: vmv ${args.join(' ')}`).toEqual({ code: r.code, stdout: r.stdout, stderr: r.stderr });
+    return e;
+  }
+  return { targets, both };
 }
