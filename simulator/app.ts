@@ -15,6 +15,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 interface Compiled { route: Route; re: RegExp; names: string[] }
+/** What a request committed, and whether its reply waits for the work that follows (see App.handle). */
+interface Committed { data: Data | null; flush: boolean }
 
 function compile(all: Resource[]): { routes: Compiled[]; timers: TimerHandlers; hooks: AfterCommit[] } {
   const routes: Compiled[] = [];
@@ -40,8 +42,15 @@ const header = (req: SimRequest, name: string): string | undefined => {
 };
 
 export interface App {
-  /** Answers a request; after-commit work it caused (webhook deliveries) is done before the reply. */
+  /**
+   * Answers a request. After-commit work it caused (webhook deliveries) runs in the background: an
+   * API reply never waits for a receiver. A control-plane request (/_sim/...) and a route marked
+   * `flush` wait for it, and for all background work, before replying: when an advance of the
+   * clock returns, every delivery that fell due has been attempted.
+   */
   handle(req: SimRequest): Promise<SimResponse>;
+  /** Resolves when no background work (deliveries) is under way. */
+  idle(): Promise<void>;
   /** Runs whatever fell due; says when the next transition is due and how the clock runs. */
   tick(): Promise<{ nextDueMs: number | null; nowMs: number; mode: 'real' | 'manual' }>;
   /** One unit of work for after-commit hooks: runs what fell due, then fn; commits if anything changed. */
@@ -72,7 +81,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
 
   async function handle(req: SimRequest): Promise<SimResponse> {
     const requestId = `req_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-    const committed: { data: Data | null } = { data: null };
+    const committed: Committed = { data: null, flush: req.url.startsWith('/_sim/') };
     let res: SimResponse;
     try {
       res = await dispatch(req, requestId, committed);
@@ -80,8 +89,18 @@ export function createApp(store: Store, extra: Resource[] = []): App {
       res = errorResponse(e, requestId);
     }
     // even a failed request may have committed the transitions that fell due before it
-    if (committed.data) await afterCommit(committed.data);
+    if (committed.data) background(afterCommit(committed.data));
+    if (committed.flush) await idle();
     return res;
+  }
+
+  const pending = new Set<Promise<void>>();
+  function background(work: Promise<void>): void {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+  }
+  async function idle(): Promise<void> {
+    while (pending.size > 0) await Promise.all(pending);
   }
 
   async function afterCommit(data: Data): Promise<void> {
@@ -91,7 +110,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
     }
   }
 
-  async function dispatch(req: SimRequest, requestId: string, committed: { data: Data | null }): Promise<SimResponse> {
+  async function dispatch(req: SimRequest, requestId: string, committed: Committed): Promise<SimResponse> {
     const method = req.method.toUpperCase() as Method;
     // the request target is a path: prefixing the origin keeps "//x" a path, never a host
     const url = new URL(`http://sim.local${req.url.startsWith('/') ? '' : '/'}${req.url}`);
@@ -100,6 +119,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
     if (found === 'method') throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`);
     const { route, params } = found;
     const isApi = url.pathname.startsWith('/v1/');
+    if (route.flush) committed.flush = true;
 
     return store.withLock(async (ss) => {
       const commit = async (s: Session) => {
@@ -146,7 +166,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
 
   async function tick() {
     const { data, ...t } = await transaction((s) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode }));
-    await afterCommit(data);
+    background(afterCommit(data));
     return t;
   }
 
@@ -165,7 +185,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
     });
   }
 
-  const app: App = { handle, tick, transaction, store };
+  const app: App = { handle, idle, tick, transaction, store };
   return app;
 }
 

@@ -53,6 +53,8 @@ export interface Route {
   path: string;
   /** /v1 routes: the scope a restricted key needs; 'full' for endpoints whose scope the spec does not name */
   scope?: Scope | 'full';
+  /** the reply waits for the deliveries the request caused (webhook test sends) */
+  flush?: boolean;
   handler: (c: Ctx) => Reply | Promise<Reply>;
 }
 

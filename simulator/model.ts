@@ -281,6 +281,8 @@ export interface OutboxEntry {
   due_at_ms: number;
   /** wall-clock lease of the process making the attempt (null: not taken) */
   claimed_until: number | null;
+  /** the taker's token: only the holder of the current lease records the result */
+  claim?: string | null;
 }
 
 /** A line of the delivery log: one attempt made. */

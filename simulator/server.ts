@@ -103,7 +103,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       new Promise<void>((resolve) => {
         closed = true;
         if (timer) clearTimeout(timer);
-        server.close(() => resolve());
+        server.close(() => void app.idle().then(resolve));
         server.closeAllConnections();
       }),
   };

@@ -103,7 +103,8 @@ async function embeddedClient(target: Target): Promise<ApiClient> {
       const res = await sim.app.handle({ method, url: buildPath(path, o.query), headers, body });
       return toResponse(res.status, res.headers, Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.body));
     },
-    close: async () => {},
+    // deliveries the commands caused run in the background: finish them before the process ends
+    close: () => sim.app.idle(),
   };
 }
 

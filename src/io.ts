@@ -60,3 +60,15 @@ export async function bufferIO(o: { tty?: boolean; stdin?: string; color?: boole
 
 /** The same streams, coloured as stderr is: for text written with io.err. */
 export const forStderr = (io: IO): IO => (io.color === io.errColor ? io : { ...io, color: io.errColor });
+
+/** Long-running commands (serve, listen) register how to stop cleanly; a broken stdout pipe asks them. */
+const stoppers = new Set<() => void>();
+export function onStop(stop: () => void): () => void {
+  stoppers.add(stop);
+  return () => void stoppers.delete(stop);
+}
+/** Asks every registered command to stop; false when none is running. */
+export function requestStop(): boolean {
+  for (const stop of stoppers) stop();
+  return stoppers.size > 0;
+}

@@ -26,9 +26,12 @@ export function sign(rawBody: string | Uint8Array, secret: string): string {
 
 /**
  * True when `signatureHeader` is the signature of `rawBody` (exactly as received, before any JSON
- * parsing) under `secret`. Compares in constant time; a missing or malformed header is false.
+ * parsing) under `secret`. Compares in constant time; a missing or malformed header, or a missing
+ * secret, is false.
  */
 export function verifySignature(rawBody: string | Uint8Array, signatureHeader: string | string[] | null | undefined, secret: string): boolean {
+  // a receiver whose secret is not configured (an unset variable) rejects, rather than crashing
+  if (typeof secret !== 'string' || secret === '') return false;
   const given = Array.isArray(signatureHeader) ? signatureHeader[0] : signatureHeader;
   if (typeof given !== 'string' || !/^[0-9a-fA-F]{64}$/.test(given.trim())) return false;
   return timingSafeEqual(Buffer.from(given.trim(), 'hex'), Buffer.from(sign(rawBody, secret), 'hex'));

@@ -27,6 +27,8 @@ export interface Sim {
   /** resets to the seeded state (a manual clock back at its start); updates `key` */
   reset(): Promise<void>;
   advance(seconds: number): Promise<void>;
+  /** waits for the webhook deliveries under way: any control-plane request does (App.handle) */
+  flush(): Promise<void>;
 }
 
 export interface Res { status: number; headers: Headers; text: string; json: any; bytes: Buffer }
@@ -61,6 +63,9 @@ export async function startSim(o: { clock?: 'manual' | 'real'; now?: string; dat
       const manual = (o.clock ?? 'manual') === 'manual';
       const r = await sim.api('POST', '/_sim/reset', { body: manual ? { clock: 'manual', now: o.now ?? T0 } : {} });
       sim.key = r.json.api_key;
+    },
+    async flush() {
+      await sim.api('GET', '/_sim/health');
     },
     async advance(seconds) {
       const r = await sim.api('POST', '/_sim/clock/advance', { body: { seconds } });

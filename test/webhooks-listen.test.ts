@@ -172,6 +172,22 @@ describe('vmv webhooks listen', () => {
     expect((await cli(['webhooks', 'list', '--sms', '--json'], { env })).json.data).toEqual([]);
   });
 
+  it('when its output\'s reader goes away (listen --json | head -n1) it still removes its webhooks', async () => {
+    const sim = await started(startSim());
+    const proc = spawn('bash', ['-c', `${process.execPath} ${BIN} webhooks listen --json --base-url ${sim.url} --api-key ${sim.key} | head -n1`], {
+      stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH!, HOME: tempDir(), NO_COLOR: '1', VMV_CONFIG_DIR: join(tempDir(), 'cfg') },
+    });
+    const err = new Lines(proc.stderr!);
+    const exited = new Promise((resolve) => proc.once('exit', resolve));
+    await err.next(/^Ready/);
+    await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550100', '+12025550101'], goal: 'x' } });
+    await sim.advance(120);
+    await exited;
+    await sim.flush();
+    expect((await sim.api('GET', CALLS)).json.data).toEqual([]);
+    expect((await sim.api('GET', TEXTS)).json.data).toEqual([]);
+  });
+
   it('refuses what it cannot do, before registering anything', () => {
     const run = (args: string[]) => spawnSync(process.execPath, [BIN, 'webhooks', 'listen', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: tempDir(), NO_COLOR: '1' } });
     const remote = run(['--base-url', 'https://api.example.com', '--api-key', 'sk_test']);

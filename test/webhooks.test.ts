@@ -35,6 +35,7 @@ const register = async (body: Record<string, unknown>, path = CALLS) => {
 const quickCall = async (to = '+12025550100') => {
   const r = await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: [to], goal: 'Confirm Tuesday', contact_name: 'Ada Lovelace' } });
   expect(r.status, r.text).toBe(201);
+  await sim.flush(); // API replies never wait for deliveries; a control-plane request does
   return (await sim.api('GET', `/v1/quick/actions/${r.json.data.id}`)).json.data.targets[0].last_call_id as string;
 };
 const log = async (query = '') => (await sim.api('GET', `/_sim/webhook-deliveries${query}`)).json.data as any[];
@@ -211,6 +212,7 @@ describe('call events', () => {
       'call.ended +12025550104 BUSY', 'call.ended +12025550102 NO_ANSWER', 'call.started +12025550104 RINGING',
     ]);
     await sim.api('POST', `/v1/quick/actions/${r.json.data.id}/cancel`, { body: {} });
+    await sim.flush();
     expect(rx.received.slice(5).map((x) => `${x.json.type} ${x.json.data.call.status} ${x.json.data.call.end_reason}`)).toEqual([
       'call.ended CANCELED canceled',
     ]);
@@ -466,12 +468,32 @@ describe('on a real clock', () => {
   });
 });
 
+describe('an API reply never waits for a receiver', () => {
+  it('a receiver that never answers does not hold up the request that caused its event', async () => {
+    const { createServer } = await import('node:http');
+    const hang = createServer(() => {}); // accepts, never answers
+    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', () => r()));
+    try {
+      const { port } = hang.address() as AddressInfo;
+      expect((await sim.api('POST', CALLS, { body: { url: `http://127.0.0.1:${port}/h` } })).status).toBe(201);
+      const started = Date.now();
+      const r = await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550100'], goal: 'x' } });
+      expect(r.status).toBe(201);
+      expect(Date.now() - started).toBeLessThan(5000); // well under the 10 s delivery timeout
+    } finally {
+      hang.closeAllConnections();
+      hang.close();
+    }
+  });
+});
+
 describe('events for every kind of call (after the merge with voice calls and inbound calls)', () => {
   it('a voice call from a verified caller ID delivers call.started then call.ended, signed', async () => {
     const hook = await register({});
     await sim.api('POST', '/_sim/caller-ids', { body: { phone_number: '+12025551111' } });
     const call = (await sim.api('POST', '/v1/voice/calls', { body: { caller_id: '+12025551111', destination: '+12025550100' } })).json.data;
     await sim.advance(120);
+    await sim.flush();
     const mine = rx.received.filter((e) => JSON.parse(e.body.toString()).data.call.id === call.id);
     expect(mine.map((e) => e.headers['x-service-event'])).toEqual(['call.started', 'call.ended']);
     for (const e of mine) expect(verifySignature(e.body.toString(), e.headers['x-service-signature-256'] as string, hook.secret)).toBe(true);
@@ -488,6 +510,26 @@ describe('events for every kind of call (after the merge with voice calls and in
     expect(events.map((e) => e.type)).toEqual(['call.started', 'call.ended']);
     expect(events[0].data.call).toMatchObject({ direction: 'inbound', phone_number_id: n.id, status: 'RINGING', started_at: null });
     expect(events[1].data.transcript).toBeNull();
+    expect(events[1].data.transcript_turns).toEqual([]);
     expect(events[1].data.call.status).toBe('COMPLETED');
+  });
+
+  it('a voice call placed from a number without transcription has neither transcript nor turns', async () => {
+    await register({});
+    const n = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } })).json;
+    await sim.api('PATCH', `/v1/phone-numbers/${n.id}/config`, { body: { call_settings: { transcription_enabled: false } } });
+    const call = (await sim.api('POST', '/v1/voice/calls', { body: { caller_id: n.phone_number, destination: '+12025550100' } })).json.data;
+    await sim.advance(120);
+    const ended = rx.received.map((e) => JSON.parse(e.body.toString())).find((e) => e.type === 'call.ended');
+    expect(ended.data).toMatchObject({ transcript: null, transcript_turns: [] });
+    expect((await sim.api('GET', `/v1/calls/${call.id}`)).json.data).toMatchObject({ transcript: '', transcript_turns: [] });
+  });
+
+  it('verifySignature is false, not a crash, without a secret; a URL with spaces around it is refused', async () => {
+    expect(verifySignature('{}', 'a'.repeat(64), undefined as unknown as string)).toBe(false);
+    expect(verifySignature('{}', 'a'.repeat(64), '')).toBe(false);
+    const r = await sim.api('POST', CALLS, { body: { url: ' https://example.com/hooks ' } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields.url).toMatch(/spaces/);
   });
 });

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
-import { forStderr } from '../../src/io.js';
+import { forStderr, onStop } from '../../src/io.js';
 import { dim, yellow } from '../../src/output.js';
 import { simDataFile } from '../../src/paths.js';
 import { maskKey } from '../../src/settings.js';
@@ -71,9 +71,11 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      unregister();
       void server.close().then(resolve);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    const unregister = onStop(stop);
   });
 }

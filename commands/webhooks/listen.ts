@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { action, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT, usage } from '../../src/errors.js';
-import { forStderr } from '../../src/io.js';
+import { forStderr, onStop } from '../../src/io.js';
 import { dim, green } from '../../src/output.js';
 import { eventList, KINDS, type Kind } from './view.js';
 
@@ -86,10 +86,11 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     await stop.signalled;
   } finally {
     if (pump) clearInterval(pump);
-    stop.dispose();
     try {
       await unregister(ctx, registered);
     } finally {
+      // signals keep being caught until the webhooks are gone: a second Ctrl-C must not leave them behind
+      stop.dispose();
       await receiver.close();
     }
   }
@@ -102,7 +103,8 @@ function untilSignal(): { signalled: Promise<void>; dispose(): void } {
   const on = () => resolve();
   process.on('SIGINT', on);
   process.on('SIGTERM', on);
-  return { signalled, dispose: () => (process.off('SIGINT', on), process.off('SIGTERM', on)) };
+  const unregister = onStop(on); // also when stdout's reader goes away (| head)
+  return { signalled, dispose: () => (process.off('SIGINT', on), process.off('SIGTERM', on), unregister()) };
 }
 
 /** A request now and then runs what fell due on the embedded simulator's clock, and so delivers its events. */
@@ -122,8 +124,8 @@ async function unregister(ctx: Context, registered: { kind: Kind; id: string }[]
       await ctx.call('DELETE', `${KINDS[kind].path}/${encodeURIComponent(id)}`, { body: {} });
       ctx.io.err(`Removed ${KINDS[kind].noun} ${id}\n`);
     } catch (e) {
-      failed.push(`${KINDS[kind].noun} ${id} (${(e as Error).message})`);
+      failed.push(`${KINDS[kind].noun} ${id} (${(e as Error).message}): vmv webhooks delete ${id}${kind === 'sms' ? ' --sms' : ''}`);
     }
   }
-  if (failed.length > 0) throw new CliError(`Could not remove ${failed.join(', ')}; delete it with \`vmv webhooks delete\`.`, EXIT.api);
+  if (failed.length > 0) throw new CliError(`Could not remove ${failed.join('; ')}`, EXIT.api);
 }

@@ -47,7 +47,12 @@ function place(c: Ctx) {
     contact_id: contactByPhone(c.data, ws.id, b.destination)?.id ?? null, phone_number_id: own?.id ?? null,
   });
   call.metadata = b.metadata ?? {};
-  runCall(c.s, call, planOutbound(b.destination, b.record ?? true));
+  // placed from one of the workspace's numbers: its call settings apply too
+  const settings = own?.config.call_settings;
+  const plan = planOutbound(b.destination, (b.record ?? true) && (settings?.recording_enabled ?? true));
+  if (settings && !settings.transcription_enabled) plan.turns = [];
+  if (settings && !settings.summaries_enabled) plan.review = null;
+  runCall(c.s, call, plan);
   return { status: 201, body: { data: presentCall(call) } };
 }
 

@@ -26,6 +26,7 @@ const webhookUrl = (): Schema<string> => ({
   check(v, path, errs) {
     const s = str({ min: 1, max: 2048 }).check(v, path, errs);
     if (s === undefined) return undefined;
+    if (s.trim() !== s) return void (errs[path] = 'must not have spaces around it');
     let u: URL;
     try {
       u = new URL(s);
@@ -153,7 +154,8 @@ const routes: Route[] = (['call', 'sms'] as const).flatMap((kind): Route[] => [
   { method: 'POST', path: KINDS[kind].path, scope: 'full', handler: create(kind) },
   { method: 'GET', path: KINDS[kind].path, scope: 'full', handler: list(kind) },
   { method: 'DELETE', path: `${KINDS[kind].path}/{id}`, scope: 'full', handler: remove(kind) },
-  { method: 'POST', path: `${KINDS[kind].path}/{id}/test`, scope: 'full', handler: test(kind) },
+  // a test send answers once its first attempt has been made
+  { method: 'POST', path: `${KINDS[kind].path}/{id}/test`, scope: 'full', handler: test(kind), flush: true },
 ]);
 routes.push({ method: 'GET', path: '/_sim/webhook-deliveries', handler: deliveryLog });
 

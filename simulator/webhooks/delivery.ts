@@ -1,8 +1,10 @@
 // Webhook deliveries, made after commit: never inside a transaction, where the store lock is held
-// and timers must stay synchronous. Each round takes the due attempts out of the outbox (under a
-// short wall-clock lease, so two processes on one data file never both send one), POSTs them
-// signed, then records every result in the delivery log and schedules the retry of each failure
-// on the simulator clock: attempts 2, 3 and 4 fall due 1, 5 and 30 minutes after the first.
+// and timers must stay synchronous. Each round takes the due attempts out of the outbox (each under
+// a wall-clock lease long enough for every attempt queued before it on its webhook, and a claim
+// token, so two passes or two processes on one data file never both send one), POSTs them signed,
+// then records every result in the delivery log and schedules the retry of each failure on the
+// simulator clock: attempts 2, 3 and 4 fall due 1, 5 and 30 minutes after the first.
+import { randomUUID } from 'node:crypto';
 import { DELIVERY_TIMEOUT_MS, EVENT_HEADER, EVENT_ID_HEADER, postOnce, sign, SIGNATURE_HEADER, type PostResult } from '../../src/webhooks.js';
 import type { App } from '../app.js';
 import { iso } from '../clock.js';
@@ -15,13 +17,13 @@ export const RETRY_OFFSETS_MS = [60_000, 5 * 60_000, 30 * 60_000];
 export const MAX_ATTEMPTS = RETRY_OFFSETS_MS.length + 1;
 /** The delivery log keeps this many attempts per workspace, dropping the oldest. */
 export const LOG_LIMIT = 1000;
-/** A taken attempt whose result never came back (its process died) may be taken again after this. */
-const LEASE_MS = DELIVERY_TIMEOUT_MS + 20_000;
+/** Margin on a lease beyond the time its attempts can take; after it a taken attempt whose result never came back (its process died) may be taken again. */
+const LEASE_MARGIN_MS = 20_000;
 /** Rounds one after-commit pass makes: a retry already due (the clock jumped past it) is made in the next round. */
 const MAX_ROUNDS = 2 * MAX_ATTEMPTS;
 const USER_AGENT = 'vmv-simulator-webhooks/0.1';
 
-interface Taken { entry: OutboxEntry; url: string; headers: Record<string, string> }
+interface Taken { entry: OutboxEntry; token: string; url: string; headers: Record<string, string> }
 
 /** The after-commit hook: makes every attempt that is due, before the request that caused it replies. */
 export async function deliverOutbox(app: App, committed: Data): Promise<void> {
@@ -38,13 +40,23 @@ export async function deliverOutbox(app: App, committed: Data): Promise<void> {
 function take(s: Session): Taken[] {
   const wall = Date.now(); // leases are about live processes, not simulated time
   const taken: Taken[] = [];
-  s.data.webhook_outbox = s.data.webhook_outbox.filter((entry) => {
-    if (entry.claimed_until !== null && entry.claimed_until > wall) return true;
+  const token = randomUUID();
+  const queued = new Map<string, number>(); // attempts already taken this round, per webhook
+  const order = [...s.data.webhook_outbox].sort((a, b) => a.due_at_ms - b.due_at_ms || seqOf(a) - seqOf(b));
+  const live = new Set(s.data.webhooks.map((w) => w.id));
+  s.data.webhook_outbox = s.data.webhook_outbox.filter((e) => live.has(e.webhook_id));
+  for (const entry of order) {
+    if (entry.claimed_until !== null && entry.claimed_until > wall) continue;
     const webhook = s.data.webhooks.find((w) => w.id === entry.webhook_id);
-    if (!webhook) return false;
-    entry.claimed_until = wall + LEASE_MS;
+    if (!webhook) continue;
+    // a webhook's attempts go one after another: this one may wait for every attempt before it
+    const position = (queued.get(webhook.id) ?? 0) + 1;
+    queued.set(webhook.id, position);
+    entry.claimed_until = wall + position * DELIVERY_TIMEOUT_MS + LEASE_MARGIN_MS;
+    entry.claim = token;
     taken.push({
       entry: { ...entry },
+      token,
       url: webhook.url,
       headers: {
         'user-agent': USER_AGENT,
@@ -53,8 +65,7 @@ function take(s: Session): Taken[] {
         [SIGNATURE_HEADER]: sign(entry.body, webhook.secret),
       },
     });
-    return true;
-  });
+  }
   if (taken.length > 0) s.markDirty();
   return taken.sort((a, b) => a.entry.due_at_ms - b.entry.due_at_ms || seqOf(a.entry) - seqOf(b.entry));
 }
@@ -75,13 +86,13 @@ async function send(taken: Taken[]): Promise<{ t: Taken; result: PostResult }[]>
 
 function record(s: Session, results: { t: Taken; result: PostResult }[]): void {
   for (const { t, result } of results) {
-    const i = s.data.webhook_outbox.findIndex((e) => e.id === t.entry.id);
-    if (i < 0) continue; // the simulator was reset meanwhile
+    const i = s.data.webhook_outbox.findIndex((e) => e.id === t.entry.id && e.claim === t.token);
+    if (i < 0) continue; // the simulator was reset meanwhile, or the lease ran out and another pass holds it
     const [entry] = s.data.webhook_outbox.splice(i, 1);
     log(s, entry, t.url, result);
     if (result.error !== null && entry.attempt < MAX_ATTEMPTS) {
       const due = entry.first_at_ms + RETRY_OFFSETS_MS[entry.attempt - 1];
-      const { claimed_until: _c, ...rest } = entry;
+      const { claimed_until: _c, claim: _t, ...rest } = entry;
       schedule(s, due, 'webhook.retry', { ...rest, attempt: entry.attempt + 1, due_at_ms: due });
     }
   }

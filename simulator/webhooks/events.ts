@@ -48,7 +48,7 @@ export function callEndedData(call: EventCall, contact: EventContact | null, tra
     },
     contact: contactView(contact),
     transcript: transcription ? call.transcript : null,
-    transcript_turns: call.transcript_turns,
+    transcript_turns: transcription ? call.transcript_turns : [],
   };
 }
 
