@@ -62,20 +62,28 @@ function requireFunds(c: Ctx, cents: number): void {
     throw new ApiError(403, 'insufficient_funds', `The wallet holds ${usd(org.wallet_cents).toFixed(2)} USD, less than the first charge of ${usd(cents).toFixed(2)} USD; add funds or enable auto-recharge.`);
 }
 
-function newJob(c: Ctx, kind: QuickJob['kind'], goal: string, to: string[]): QuickJob {
-  const job: QuickJob = {
-    id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: c.auth.workspace.id, kind, status: 'running', goal, call: null, text: null,
-    from_number: null, target_count: to.length, cost_cents: 0, canceled: false, targets: [], created_at: iso(c.s.now), completed_at: null,
+/** The checks every quick job passes before anything is created, then the job itself (no targets yet). */
+function newJob(c: Ctx, kind: QuickJob['kind'], b: { goal: string; to_numbers: string[] }): QuickJob {
+  checkDistinct(b.to_numbers);
+  requireRoom(c, kind === 'ai_call' ? 'calls' : 'texts');
+  requireFunds(c, kind === 'ai_call' ? CALL_START_CENTS : TEXT_MESSAGE_CENTS);
+  return {
+    id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: c.auth.workspace.id, kind, status: 'running', goal: b.goal, call: null, text: null,
+    from_number: null, target_count: b.to_numbers.length, cost_cents: 0, canceled: false, targets: [], created_at: iso(c.s.now), completed_at: null,
   };
-  return job;
+}
+
+/** Adds the job with its targets (each folded into a contact) and starts every one. */
+function launch(c: Ctx, job: QuickJob, to: string[], contactName: string | null, start: (i: number) => void) {
+  job.targets = to.map((n) => newTarget(n, ensureContact(c.s, job.workspace_id, n, contactName).id));
+  c.data.quick_jobs.push(job);
+  job.targets.forEach((_, i) => start(i));
+  return { status: 201, body: { data: creationView(job) } };
 }
 
 function createCalls(c: Ctx) {
   const b = parse(callBody, c.body);
-  checkDistinct(b.to_numbers);
-  requireRoom(c, 'calls');
-  requireFunds(c, CALL_START_CENTS);
-  const job = newJob(c, 'ai_call', b.goal, b.to_numbers);
+  const job = newJob(c, 'ai_call', b);
   job.call = {
     instructions: b.instructions ?? null, opening_message: b.opening_message ?? null, voice: b.voice ?? null,
     voice_model_tier: b.voice_model_tier ?? null, language: b.language ?? null,
@@ -85,28 +93,19 @@ function createCalls(c: Ctx) {
     voicemail_enabled: b.voicemail_enabled ?? CALL_DEFAULTS.voicemail_enabled,
     voicemail_message: b.voicemail_message ?? null, contact_name: b.contact_name ?? null,
   };
-  const single = b.to_numbers.length === 1 ? b.contact_name ?? null : null;
-  job.targets = b.to_numbers.map((to) => newTarget(to, ensureContact(c.s, job.workspace_id, to, single).id));
-  c.data.quick_jobs.push(job);
-  job.targets.forEach((_, i) => dial(c.s, job, i));
-  return { status: 201, body: { data: creationView(job) } };
+  // contact_name names a new contact only when there is one destination
+  return launch(c, job, b.to_numbers, b.to_numbers.length === 1 ? b.contact_name ?? null : null, (i) => dial(c.s, job, i));
 }
 
 function createTexts(c: Ctx) {
   const b = parse(textBody, c.body);
-  checkDistinct(b.to_numbers);
-  requireRoom(c, 'texts');
-  requireFunds(c, TEXT_MESSAGE_CENTS);
-  const job = newJob(c, 'ai_text', b.goal, b.to_numbers);
+  const job = newJob(c, 'ai_text', b);
   job.text = {
     first_message: b.first_message ?? null,
     max_messages: b.max_messages ?? TEXT_DEFAULTS.max_messages,
     conversation_timeout_hours: b.conversation_timeout_hours ?? TEXT_DEFAULTS.conversation_timeout_hours,
   };
-  job.targets = b.to_numbers.map((to) => newTarget(to, ensureContact(c.s, job.workspace_id, to).id));
-  c.data.quick_jobs.push(job);
-  job.targets.forEach((_, i) => startThread(c.s, job, i));
-  return { status: 201, body: { data: creationView(job) } };
+  return launch(c, job, b.to_numbers, null, (i) => startThread(c.s, job, i));
 }
 
 function findJob(c: Ctx): QuickJob {
