@@ -17,22 +17,27 @@ const clip = (s: string, max: number) => (width(s) <= max ? s : [...s].slice(0, 
 const oneLine = (s: string) => s.replace(/[\t\r\n]+/g, ' ');
 
 export function table(io: IO, headers: string[], rows: Cell[][]): void {
-  const text = rows.map((r) => r.map((c) => oneLine(cell(c))));
   if (!io.stdoutTTY) {
-    for (const r of text) io.out(r.join('\t') + '\n');
+    for (const r of rows) io.out(r.map((c) => oneLine(cell(c))).join('\t') + '\n');
     return;
   }
   if (rows.length === 0) {
     io.err(dim(forStderr(io), 'No results.') + '\n');
     return;
   }
+  const [head, ...lines] = alignedLines(io, headers, rows);
+  io.out(bold(io, head) + '\n');
+  for (const l of lines) io.out(l + '\n');
+}
+
+/** A header line (upper case) and one line per row, in aligned columns; the last column gives way when the terminal is narrow. */
+export function alignedLines(io: IO, headers: string[], rows: Cell[][]): string[] {
+  const text = rows.map((r) => r.map((c) => oneLine(cell(c))));
   const widths = headers.map((h, i) => Math.max(width(h), ...text.map((r) => width(r[i]))));
-  // the last column gives way when the terminal is narrow
   const fixed = widths.slice(0, -1).reduce((a, b) => a + b + 2, 0);
   widths[widths.length - 1] = Math.max(10, width(headers[headers.length - 1]), Math.min(widths[widths.length - 1], io.columns - fixed));
-  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? clip(c, widths[i]) : clip(c, widths[i]).padEnd(widths[i]))).join('  ');
-  io.out(bold(io, line(headers.map((h) => h.toUpperCase()))).trimEnd() + '\n');
-  for (const r of text) io.out(line(r).trimEnd() + '\n');
+  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? clip(c, widths[i]) : clip(c, widths[i]).padEnd(widths[i]))).join('  ').trimEnd();
+  return [line(headers.map((h) => h.toUpperCase())), ...text.map(line)];
 }
 
 /** A single record as aligned "label  value" lines (tab-separated when piped). */

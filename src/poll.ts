@@ -16,7 +16,7 @@ export async function noteManualClock(ctx: Context): Promise<void> {
     ctx.io.err(yellow(forStderr(ctx.io), 'note: the simulator clock is manual, so this waits until it is advanced (vmv sim advance 1m).') + '\n');
 }
 
-export interface Follow<T> {
+interface Follow<T> {
   read: () => Promise<{ text: string; body: T }>;
   done: (body: T) => boolean;
   /** lines describing the state: redrawn in place on a terminal */
@@ -26,7 +26,7 @@ export interface Follow<T> {
 }
 
 /** Polls until done; returns the last read. */
-export async function follow<T>(ctx: Context, f: Follow<T>): Promise<{ text: string; body: T }> {
+async function follow<T>(ctx: Context, f: Follow<T>): Promise<{ text: string; body: T }> {
   const { io } = ctx;
   const live = io.stdoutTTY && !ctx.json;
   let drawn = 0;
@@ -49,3 +49,28 @@ export async function follow<T>(ctx: Context, f: Follow<T>): Promise<{ text: str
 }
 
 export const waitingHint = (ctx: Context, what: string) => ctx.io.err(dim(forStderr(ctx.io), what) + '\n');
+
+/**
+ * Follows GET `path` until `done`: says once if the simulator clock is manual, shows progress (see
+ * follow), then prints the end: the last body as returned with --json, `final` when piped (unless
+ * changes were streamed; a terminal already shows the live view). Returns the last body.
+ */
+export async function followRead<T>(
+  ctx: Context,
+  path: string,
+  o: { done: (body: T) => boolean; live: (body: T) => string[]; changes?: (body: T) => Map<string, string>; final: (body: T) => void },
+): Promise<T> {
+  await noteManualClock(ctx);
+  const last = await follow<T>(ctx, {
+    read: async () => {
+      const res = await ctx.call('GET', path);
+      return { text: res.text(), body: res.json<T>() };
+    },
+    done: o.done,
+    render: o.live,
+    changes: o.changes,
+  });
+  if (ctx.json) ctx.io.out(last.text + '\n');
+  else if (!ctx.io.stdoutTTY && !o.changes) o.final(last.body);
+  return last.body;
+}

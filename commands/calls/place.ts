@@ -4,7 +4,7 @@ import { action, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fields } from '../../src/output.js';
-import { follow, noteManualClock } from '../../src/poll.js';
+import { followRead } from '../../src/poll.js';
 
 interface Options { callerId: string; to: string; record: boolean; metadata?: string; wait?: boolean }
 
@@ -34,15 +34,9 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   const res = await ctx.call('POST', '/v1/voice/calls', { body: { caller_id: o.callerId, destination: o.to, record: o.record, metadata } });
   const id = res.json().data.id as string;
   if (!o.wait) return ctx.emit(res, () => ctx.io.out(`${id}\n`));
-  await noteManualClock(ctx);
-  const last = await follow<{ data: any }>(ctx, {
-    read: async () => {
-      const r = await ctx.call('GET', `/v1/calls/${id}`);
-      return { text: r.text(), body: r.json() };
-    },
+  await followRead<{ data: any }>(ctx, `/v1/calls/${id}`, {
     done: (b) => !['RINGING', 'IN_PROGRESS'].includes(b.data.status),
-    render: (b) => [`call ${id}: ${b.data.status}`],
+    live: (b) => [`call ${id}: ${b.data.status}`],
+    final: (b) => render(ctx)(b.data),
   });
-  if (ctx.json) ctx.io.out(last.text + '\n');
-  else if (!ctx.io.stdoutTTY) render(ctx)(last.body.data);
 }

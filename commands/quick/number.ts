@@ -5,7 +5,7 @@ import type { Context } from '../../src/context.js';
 import { CliError, EXIT } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
 import { dim, fields } from '../../src/output.js';
-import { follow, noteManualClock } from '../../src/poll.js';
+import { followRead } from '../../src/poll.js';
 
 interface Options { areaCode: string; name?: string; businessName?: string; businessDescription?: string; greeting?: string; handleCalls: boolean; handleTexts?: boolean; wait?: boolean }
 
@@ -44,16 +44,10 @@ export async function run(ctx: Context, o: Options): Promise<void> {
 
 /** Follows an AI number until it is no longer provisioning. */
 export async function followNumber(ctx: Context, id: string, failOnFailed: boolean): Promise<void> {
-  await noteManualClock(ctx);
-  const last = await follow<{ data: any }>(ctx, {
-    read: async () => {
-      const r = await ctx.call('GET', `/v1/quick/ai-numbers/${encodeURIComponent(id)}`);
-      return { text: r.text(), body: r.json() };
-    },
+  const { data } = await followRead<{ data: any }>(ctx, `/v1/quick/ai-numbers/${encodeURIComponent(id)}`, {
     done: (b) => b.data.status !== 'provisioning',
-    render: (b) => [`number ${b.data.id}: ${b.data.status}${b.data.phone_number ? ` ${b.data.phone_number}` : ''}`],
+    live: (b) => [`number ${b.data.id}: ${b.data.status}${b.data.phone_number ? ` ${b.data.phone_number}` : ''}`],
+    final: (b) => renderNumber(ctx)(b.data),
   });
-  if (ctx.json) ctx.io.out(last.text + '\n');
-  else if (!ctx.io.stdoutTTY) renderNumber(ctx)(last.body.data);
-  if (failOnFailed && last.body.data.status === 'failed') throw new CliError(`Number ${id} could not be provisioned.`, EXIT.failed);
+  if (failOnFailed && data.status === 'failed') throw new CliError(`Number ${id} could not be provisioned.`, EXIT.failed);
 }

@@ -1,8 +1,8 @@
 // How quick action jobs look in the terminal (shared by call, text, status and cancel).
 import type { Context } from '../../src/context.js';
 import { EXIT, CliError } from '../../src/errors.js';
-import { fields, money, table, type Cell } from '../../src/output.js';
-import { follow, noteManualClock } from '../../src/poll.js';
+import { alignedLines, cell, fields, money, table, type Cell } from '../../src/output.js';
+import { followRead } from '../../src/poll.js';
 
 export interface Target {
   to_number: string; from_number: string | null; status: string; live_call_status: string | null; attempts: number;
@@ -27,27 +27,17 @@ export function printJob(ctx: Context, job: Job): void {
 }
 
 /** The live view: a summary line and an aligned table, redrawn on each change. */
-function liveLines(job: Job): string[] {
-  const cells = job.targets.map((t) => row(t).map((c) => (c === null || c === undefined || c === '' ? '-' : String(c))));
-  const widths = HEADERS.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  return [`${job.kind} ${job.id}: ${job.status}, ${money(job.cost_usd)}`, line(HEADERS.map((h) => h.toUpperCase())), ...cells.map(line)];
-}
+const liveLines = (ctx: Context, job: Job): string[] =>
+  [`${job.kind} ${job.id}: ${job.status}, ${money(job.cost_usd)}`, ...alignedLines(ctx.io, HEADERS, job.targets.map(row))];
 
 /** Follows a job until it ends and prints the end state (the last read's body with --json). */
 export async function followJob(ctx: Context, id: string, o: { failOnFailed: boolean; streamChanges: boolean }): Promise<void> {
-  await noteManualClock(ctx);
-  const last = await follow<{ data: Job }>(ctx, {
-    read: async () => {
-      const res = await ctx.call('GET', `/v1/quick/actions/${encodeURIComponent(id)}`);
-      return { text: res.text(), body: res.json() };
-    },
+  const { data } = await followRead<{ data: Job }>(ctx, `/v1/quick/actions/${encodeURIComponent(id)}`, {
     done: (b) => b.data.status !== 'running',
-    render: (b) => liveLines(b.data),
-    changes: o.streamChanges ? (b) => new Map(b.data.targets.map((t) => [t.to_number, row(t).map((c) => (c === null || c === undefined ? '-' : String(c))).join('\t')])) : undefined,
+    live: (b) => liveLines(ctx, b.data),
+    changes: o.streamChanges ? (b) => new Map(b.data.targets.map((t) => [t.to_number, row(t).map(cell).join('\t')])) : undefined,
+    final: (b) => printJob(ctx, b.data),
   });
-  if (ctx.json) ctx.io.out(last.text + '\n');
-  else if (!ctx.io.stdoutTTY && !o.streamChanges) printJob(ctx, last.body.data);
-  const failed = last.body.data.targets.filter((t) => t.status === 'failed').length;
-  if (o.failOnFailed && failed > 0) throw new CliError(`${failed} of ${last.body.data.targets.length} targets failed.`, EXIT.failed);
+  const failed = data.targets.filter((t) => t.status === 'failed').length;
+  if (o.failOnFailed && failed > 0) throw new CliError(`${failed} of ${data.targets.length} targets failed.`, EXIT.failed);
 }
