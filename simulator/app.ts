@@ -3,12 +3,13 @@
 // very same code. Errors become the spec's envelope here and nowhere else.
 import { createHash, randomUUID } from 'node:crypto';
 import { ApiError, notFound, unauthorized, validationError } from './errors.js';
-import type { AfterCommit, Auth, Ctx, Method, Reply, Resource, Route, SimRequest, SimResponse } from './http.js';
+import type { Transactor, AfterCommit, Auth, Ctx, Method, Reply, Resource, Route, SimRequest, SimResponse } from './http.js';
+import type { Fields } from './errors.js';
 import type { Data } from './model.js';
 import { hashKey } from './seed.js';
 import { nextDue, runDue, type TimerHandlers } from './scheduler.js';
 import type { Session, Store } from './store.js';
-import { isPlainObject } from './validate.js';
+import { check, fromText, isPlainObject, newFields, z } from './schema.js';
 import { resources } from './routes/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -41,7 +42,7 @@ const header = (req: SimRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-export interface App {
+export interface App extends Transactor {
   /**
    * Answers a request. After-commit work it caused (webhook deliveries) runs in the background: an
    * API reply never waits for a receiver. A control-plane request (/_sim/...) and a route marked
@@ -53,8 +54,6 @@ export interface App {
   idle(): Promise<void>;
   /** Runs whatever fell due; says when the next transition is due and how the clock runs. */
   tick(): Promise<{ nextDueMs: number | null; nowMs: number; mode: 'real' | 'manual' }>;
-  /** One unit of work for after-commit hooks: runs what fell due, then fn; commits if anything changed. */
-  transaction<T>(fn: (s: Session) => T | Promise<T>): Promise<T>;
   store: Store;
 }
 
@@ -133,15 +132,16 @@ export function createApp(store: Store, extra: Resource[] = []): App {
         s = await ss.begin();
       }
       try {
-        const auth = authenticate(s.data, header(req, 'authorization'), isApi, route);
+        const auth = authenticate(s.data, header(req, 'authorization'), isApi && !route.public, route);
         const body = parseBody(req, method); // after the key: a bad key is 401 whatever the body
         const idemKey = isApi && method !== 'GET' ? header(req, 'idempotency-key') : undefined;
         if (idemKey !== undefined && auth.key) {
           const replay = lookupIdempotency(s, auth.key.id, idemKey, fingerprint(method, url.pathname + url.search, body));
           if (replay) return replay;
         }
+        const input = (route as { summary?: string }).summary ? validate(route, params, url.searchParams, body) : { params, query: url.searchParams as any, body }; // TRANSITION
         const advance = (until: number) => runDue(s, until, timers);
-        const ctx: Ctx = { s, data: s.data, auth, params, query: url.searchParams, body, requestId, advance };
+        const ctx: Ctx<any, any, any> = { s, data: s.data, auth, ...input, requestId, advance };
         const reply = await route.handler(ctx);
         const res = toResponse(reply, requestId);
         if (idemKey !== undefined && auth.key && res.status >= 200 && res.status < 300 && typeof res.body === 'string') {
@@ -187,6 +187,23 @@ export function createApp(store: Store, extra: Resource[] = []): App {
 
   const app: App = { handle, idle, tick, transaction, store };
   return app;
+}
+
+const EMPTY = z.strictObject({});
+
+/**
+ * Checks a request against its route's declaration: path parameters, query and body, every
+ * problem of the three in one 400. Returns what the handler sees, parsed.
+ */
+function validate(route: Route, rawParams: Record<string, string>, query: URLSearchParams, body: Record<string, unknown>) {
+  const errs: Fields = newFields();
+  const paramSchema = route.params ?? EMPTY;
+  const params = check(paramSchema, fromText(paramSchema, Object.entries(rawParams), errs, 'path'), errs, 'path');
+  const querySchema = route.query ?? EMPTY;
+  const q = check(querySchema, fromText(querySchema, query, errs, 'query'), errs, 'query');
+  const parsedBody = route.method === 'GET' || route.bodyCheckedByHandler ? body : check(route.body ?? EMPTY, body, errs, 'body');
+  if (Object.keys(errs).length > 0) throw validationError(errs);
+  return { params: params as Record<string, unknown>, query: q as Record<string, unknown>, body: parsedBody as Record<string, unknown> };
 }
 
 function parseBody(req: SimRequest, method: Method): Record<string, unknown> {

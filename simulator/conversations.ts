@@ -3,6 +3,7 @@
 // every call and text.
 import { iso } from './clock.js';
 import type { CallRecord, Contact, TextRecord, TranscriptTurn } from './model.js';
+import type { CallStatus } from './records.js';
 import { contactByPhone, newContact } from './people.js';
 import type { Session } from './store.js';
 import { emitCallEvent, emitTextReceived } from './webhooks/events.js';
@@ -34,7 +35,7 @@ export function answerCall(s: Session, call: CallRecord): void {
 export function closeCall(
   s: Session,
   call: CallRecord,
-  o: { status: string; end_reason: string; duration_seconds: number | null; turns?: TranscriptTurn[]; has_recording?: boolean },
+  o: { status: CallStatus; end_reason: string; duration_seconds: number | null; turns?: TranscriptTurn[]; has_recording?: boolean },
 ): void {
   call.status = o.status;
   call.end_reason = o.end_reason;

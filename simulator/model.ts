@@ -2,6 +2,7 @@
 import type { ClockState } from './clock.js';
 import type { Stack, StoredConfig, WorkspaceDefaults } from './number-config.js';
 import type { RngState } from './rng.js';
+import type { CallOut, ContactOut, EmailOut, TextOut, TranscriptTurn } from './records.js';
 
 export const SCOPES = [
   'videos:read', 'videos:write', 'phone_numbers:read', 'phone_numbers:write', 'contacts:read',
@@ -52,97 +53,22 @@ export interface ApiKey {
   created_at: string;
 }
 
-export interface Contact {
-  id: string;
-  workspace_id: string;
-  name: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  phone_number: string | null;
-  email: string | null;
-  company: string | null;
-  job_title: string | null;
-  location: string | null;
-  preferred_language: string | null;
-  notes: string | null;
-  industry: unknown;
-  date_of_birth: unknown;
-  subscription_plan: unknown;
-  purchase_history: unknown;
-  product_preferences: unknown;
-  tags: string[];
-  custom_fields: Record<string, unknown>;
-  consent: { sms_opted_in: boolean; voice_opted_in: boolean; email_opted_in: boolean; email_subscribed: boolean };
-  first_inbound_call_at: string | null;
-  first_inbound_text_at: string | null;
-  first_inbound_email_at: string | null;
-  crm: { provider: string; record_id: string } | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A contact as stored: the API's record plus the workspace it belongs to. */
+export type Contact = ContactOut & { workspace_id: string };
 
-export interface TranscriptTurn { speaker: 'agent' | 'person'; text: string; seconds_from_start: number | null }
+export type { TranscriptTurn };
 
-export interface CallRecord {
-  id: string;
-  /** creation order: breaks ties between records made at the same simulated instant */
-  seq: number;
-  workspace_id: string;
-  direction: 'inbound' | 'outbound';
-  status: string;
-  from_number: string;
-  to_number: string;
-  contact_id: string | null;
-  phone_number_id: number | null;
-  duration_seconds: number | null;
-  summary: string;
-  transcript: string;
-  transcript_turns: TranscriptTurn[];
-  tags: string[];
-  has_recording: boolean;
-  end_reason: string | null;
+/** Stored records carry their workspace and creation order (`seq` breaks ties between records made at the same instant). */
+interface Stored { seq: number; workspace_id: string }
+
+/** A call as stored: the API's record without what is derived when presented (recording_url). */
+export type CallRecord = Omit<CallOut, 'recording_url' | 'metadata'> & Stored & {
   /** what the caller of POST /v1/voice/calls attached */
   metadata?: Record<string, unknown>;
-  started_at: string | null;
-  ended_at: string | null;
-  created_at: string;
-}
+};
 
-export interface TextRecord {
-  id: string;
-  /** creation order: breaks ties between records made at the same simulated instant */
-  seq: number;
-  workspace_id: string;
-  direction: 'inbound' | 'outbound';
-  sender: 'contact' | 'ai_agent' | 'business';
-  from_number: string;
-  to_number: string;
-  body: string;
-  status: string;
-  contact_id: string | null;
-  phone_number_id: number | null;
-  quick_action_id: string | null;
-  created_at: string;
-}
-
-export interface EmailRecord {
-  id: string;
-  /** creation order: breaks ties between records made at the same simulated instant */
-  seq: number;
-  workspace_id: string;
-  direction: 'inbound' | 'outbound';
-  source: 'inbox' | 'quick';
-  status: string;
-  from: string;
-  from_address: string;
-  to: string;
-  reply_to: string | null;
-  subject: string;
-  body: string;
-  contact_id: string | null;
-  quick_email_id: string | null;
-  created_at: string;
-}
+export type TextRecord = TextOut & Stored;
+export type EmailRecord = EmailOut & Stored;
 
 export interface Suppression { workspace_id: string; email: string; reason: string; created_at: string }
 

@@ -2,13 +2,18 @@
 // simulator clock and bound to the list and filters they came from.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { validationError } from './errors.js';
-import { qEnum, qInt, qString } from './validate.js';
+import { oneOf, qInt, qString } from './schema.js';
 import type { Session } from './store.js';
 
 export const CURSOR_TTL_MS = 24 * 3600_000;
 
-export function listParams(maxLimit = 100) {
-  return { limit: qInt(1, maxLimit), cursor: qString, order: qEnum(['asc', 'desc'] as const) };
+/** The list conventions' query parameters (spread into a route's query schema). */
+export function listParams(maxLimit = 100, defaultLimit = 20) {
+  return {
+    limit: qInt(1, maxLimit, { description: `page size, default ${defaultLimit}, at most ${maxLimit}`, example: defaultLimit }),
+    cursor: qString({ description: 'meta.cursor of the previous page (valid 24 hours)', example: 'eyJvIjoiZGVzYyJ9.AbCdEfGhIjKlMnOpQrStUv' }),
+    order: oneOf(['asc', 'desc'], 'newest first (desc, the default) or oldest first (asc)'),
+  };
 }
 
 interface CursorBody { o: 'asc' | 'desc'; k: number; i: string | number; at: number; f: string }

@@ -3,6 +3,7 @@
 import { iso } from './clock.js';
 import type { CallRecord, Contact, Data, EmailRecord, TextRecord } from './model.js';
 import type { Rng } from './rng.js';
+import type { CallOut, ContactOut, EmailOut, PersonOut, TextOut } from './records.js';
 
 export const sameEmail = (a: string | null, b: string | null) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
@@ -61,12 +62,12 @@ export function newContact(rng: Rng, workspaceId: string, now: number, input: Co
   };
 }
 
-export function presentContact(c: Contact) {
+export function presentContact(c: Contact): ContactOut {
   const { workspace_id: _w, ...rest } = c;
   return rest;
 }
 
-export function presentCall(c: CallRecord) {
+export function presentCall(c: CallRecord): CallOut {
   // an explicit list: internal fields (workspace_id, seq) stay inside
   return {
     id: c.id,
@@ -91,12 +92,12 @@ export function presentCall(c: CallRecord) {
   };
 }
 
-export function presentText(t: TextRecord) {
+export function presentText(t: TextRecord): TextOut {
   const { workspace_id: _w, seq: _s, ...rest } = t;
   return rest;
 }
 
-export function presentEmail(e: EmailRecord) {
+export function presentEmail(e: EmailRecord): EmailOut {
   const { workspace_id: _w, seq: _s, ...rest } = e;
   return rest;
 }
@@ -178,7 +179,7 @@ export function people(data: Data, workspaceId: string): PersonSummary[] {
   return [...byKey.values()];
 }
 
-export function presentPerson(p: PersonSummary) {
+export function presentPerson(p: PersonSummary): PersonOut {
   const { id: _i, sort_ms: _s, order: _o, ...rest } = p;
   return rest;
 }

@@ -1,6 +1,7 @@
 // The simulated other party, decided by the last four digits of the destination (like a provider's
 // test numbers). Pure functions: given a number and an attempt, what happens and what is said.
 
+import type { CallTag } from './records.js';
 export type CallScenario = 'goal' | 'not_interested' | 'rings_out' | 'voicemail' | 'busy' | 'answers_second' | 'provider_fails' | 'callback';
 export type TextScenario = 'agrees' | 'declines' | 'silent' | 'agrees_late' | 'delivery_fails' | 'stop';
 
@@ -76,7 +77,7 @@ export function callTranscript(talk: 'goal' | 'not_interested' | 'callback', goa
   return lines.map(([speaker, text], i) => ({ speaker, text, seconds_from_start: Math.round(i * step * 10) / 10 }));
 }
 
-export function callReview(talk: 'goal' | 'not_interested' | 'callback', goal: string, completed: boolean): { summary: string; tags: string[] } {
+export function callReview(talk: 'goal' | 'not_interested' | 'callback', goal: string, completed: boolean): { summary: string; tags: CallTag[] } {
   if (!completed) return { summary: `The call reached the maximum call length before the goal (${goalPhrase(goal)}) was settled.`, tags: [] };
   if (talk === 'goal') return { summary: `The recipient agreed: ${goalPhrase(goal)}.`, tags: ['interested'] };
   if (talk === 'not_interested') return { summary: 'The recipient said they were not interested.', tags: ['not_interested'] };

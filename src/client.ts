@@ -44,6 +44,17 @@ export function buildPath(path: string, query?: RequestOptions['query']): string
 
 const USER_AGENT = 'vmv-cli/0.1';
 
+/**
+ * Sees every exchange of every client once it is complete: how the test suite checks each
+ * response the CLI receives against the API description, on both targets.
+ */
+export const exchanges: { observe?: (method: string, url: string, res: ApiResponse) => void } = {};
+
+function observed(method: string, url: string, res: ApiResponse): ApiResponse {
+  exchanges.observe?.(method, url, res);
+  return res;
+}
+
 export async function createClient(target: Target): Promise<ApiClient> {
   return target.kind === 'remote' ? remoteClient(target) : embeddedClient(target);
 }
@@ -77,7 +88,7 @@ async function remoteClient(target: Target): Promise<ApiClient> {
         const buf = Buffer.from(await res.body.arrayBuffer());
         const h: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
-        return toResponse(res.statusCode, h, buf);
+        return observed(method, buildPath(path, o.query), toResponse(res.statusCode, h, buf));
       } catch (e) {
         const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
         const code = err.code ?? err.cause?.code ?? '';
@@ -101,7 +112,7 @@ async function embeddedClient(target: Target): Promise<ApiClient> {
       if (o.idempotencyKey && method !== 'GET') headers['idempotency-key'] = o.idempotencyKey;
       const body = o.body === undefined ? undefined : JSON.stringify(o.body);
       const res = await sim.app.handle({ method, url: buildPath(path, o.query), headers, body });
-      return toResponse(res.status, res.headers, Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.body));
+      return observed(method, buildPath(path, o.query), toResponse(res.status, res.headers, Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.body)));
     },
     // deliveries the commands caused run in the background: finish them before the process ends
     close: () => sim.app.idle(),

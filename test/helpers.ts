@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { bufferIO } from '../src/io.js';
+import { recordExchange } from './contract.js';
 import { main } from '../src/main.js';
 
 export const BIN = new URL('../bin/vmv', import.meta.url).pathname;
@@ -90,6 +91,7 @@ export async function request(
   }
   const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
   const bytes = Buffer.from(await res.arrayBuffer());
+  recordExchange({ method, url: path, status: res.status, contentType: res.headers.get('content-type') ?? undefined, body: bytes });
   const text = bytes.toString('utf8');
   let json: any;
   try {

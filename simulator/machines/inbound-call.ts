@@ -6,6 +6,7 @@
 // enabled phone menu answers instead of the AI; otherwise the AI agent answers, and its transfer
 // rules (office hours in the number's timezone) may hand the call to a person.
 import type { TranscriptTurn } from '../model.js';
+import type { CallStatus, CallTag } from '../records.js';
 import { effectiveVoice, withinHours, type StoredConfig, type TransferRule, type WorkspaceDefaults } from '../number-config.js';
 import { callScenario } from '../scenarios.js';
 import type { CallPlan } from './scripted-call.js';
@@ -56,7 +57,7 @@ export function planInbound(i: InboundInput): CallPlan & { handled_by: 'nobody' 
   const voice = effectiveVoice(c, i.defaults);
   const cap = (seconds: number) => Math.min(seconds, cs.max_call_length_seconds);
   const finish = (
-    ring: number, handled_by: 'nobody' | 'owner' | 'ivr' | 'ai', o: { status: string; end_reason: string; talk?: number; script?: Script; transferred_to?: string | null; summary?: string; tags?: string[] },
+    ring: number, handled_by: 'nobody' | 'owner' | 'ivr' | 'ai', o: { status: CallStatus; end_reason: string; talk?: number; script?: Script; transferred_to?: string | null; summary?: string; tags?: CallTag[] },
   ) => {
     const answered = handled_by !== 'nobody';
     const turns = cs.transcription_enabled && o.script ? o.script.turns : [];
@@ -88,7 +89,7 @@ export function planInbound(i: InboundInput): CallPlan & { handled_by: 'nobody' 
   return ai(i, ring, script, voice.greeting_message, voice.farewell_message, finish);
 }
 
-type Finish = (ring: number, by: 'nobody' | 'owner' | 'ivr' | 'ai', o: { status: string; end_reason: string; talk?: number; script?: Script; transferred_to?: string | null; summary?: string; tags?: string[] }) => ReturnType<typeof planInbound>;
+type Finish = (ring: number, by: 'nobody' | 'owner' | 'ivr' | 'ai', o: { status: CallStatus; end_reason: string; talk?: number; script?: Script; transferred_to?: string | null; summary?: string; tags?: CallTag[] }) => ReturnType<typeof planInbound>;
 
 function transferTo(ring: number, by: 'ivr' | 'ai', script: Script, phone: string, finish: Finish, fallback: string | null = null) {
   for (const p of [phone, fallback]) {

@@ -1,6 +1,7 @@
 // Quick AI calls: each target is dialled from a shared number, rings, and is answered, rings out,
 // reaches voicemail, is busy or fails as its scenario says; unanswered attempts are retried after
 // retry_delay_minutes until retry_attempts is spent. Every step is a timer on the simulator clock.
+import type { CallStatus } from '../records.js';
 import { closeCall, answerCall, findCall, openCall } from '../conversations.js';
 import type { QuickJob, QuickTarget } from '../model.js';
 import { charge, chargeUpTo } from '../money.js';
@@ -118,7 +119,7 @@ export const quickCallTimers: TimerHandlers = {
   'qcall.unanswered': (s, p) => {
     const c = context(s, p);
     if (!c?.call) return;
-    closeCall(s, c.call, { status: String(p.status), end_reason: String(p.status).toLowerCase(), duration_seconds: 0 });
+    closeCall(s, c.call, { status: String(p.status) as CallStatus, end_reason: String(p.status).toLowerCase(), duration_seconds: 0 });
     retryOrEnd(s, c.job, c.i, 'max_attempts');
   },
   'qcall.voicemail': (s, p) => {

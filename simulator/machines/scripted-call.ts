@@ -1,6 +1,7 @@
 // A call whose course is decided when it starts (voice calls and inbound calls): it rings, is
 // answered or not, talks, ends, and is reviewed, each step a timer on the simulator clock.
 // Hanging up cuts it short. Quick-job calls have their own machine (retries, targets).
+import type { CallStatus, CallTag } from '../records.js';
 import { iso } from '../clock.js';
 import { answerCall, closeCall, findCall } from '../conversations.js';
 import type { CallRecord, TranscriptTurn } from '../model.js';
@@ -12,12 +13,12 @@ export interface CallPlan {
   ring_seconds: number;
   answered: boolean;
   talk_seconds: number;
-  status: string;
+  status: CallStatus;
   end_reason: string;
   turns: TranscriptTurn[];
   has_recording: boolean;
   /** null: summaries are off */
-  review: { summary: string; tags: string[] } | null;
+  review: { summary: string; tags: CallTag[] } | null;
 }
 
 export const REVIEW_DELAY_SECONDS = 5;
@@ -59,7 +60,7 @@ export const scriptedCallTimers: TimerHandlers = {
   },
   'call.review': (s, p) => {
     const call = findCall(s, String(p.call));
-    const review = p.review as { summary: string; tags: string[] };
+    const review = p.review as { summary: string; tags: CallTag[] };
     if (call) Object.assign(call, { summary: review.summary, tags: review.tags });
   },
 };

@@ -6,25 +6,44 @@ import type { Contact, EmailRecord } from '../model.js';
 import { charge, usd } from '../money.js';
 import { contactByEmail, sameEmail } from '../people.js';
 import { bestMatches } from '../fuzzy.js';
-import { arr, EMAIL, EMAIL_ANY_CASE, email, newFields, obj, parse, str } from '../validate.js';
+import { arr, dataOf, doc, EMAIL, EMAIL_ANY_CASE, email, named, newFields, nullable, num, obj, record, str, uuid, z, type Infer } from '../schema.js';
 
 export const SERVICE_NAME = 'vmv';
 export const PER_RECIPIENT_CENTS = 1;
 export const DAILY_RECIPIENTS = 200;
 const DAY_MS = 24 * 3600_000;
 
-const body = obj(
+const Body = obj(
   {
-    to: arr(str({ min: 1, max: 254 }), { min: 1, max: 20 }),
-    subject: str({ min: 1, max: 200 }),
-    body: str({ min: 1, max: 20000 }),
-    reply_to: email(254, EMAIL),
-    from_name: str({ min: 1, max: 60 }),
+    to: arr(str({ min: 1, max: 254, description: 'an email address, or the name of a workspace contact (matched case-insensitively, small typos tolerated)', example: 'maria@example.com' }), { min: 1, max: 20, example: ['maria@example.com', 'Ada Lovelace'] }),
+    subject: str({ min: 1, max: 200, example: 'Your invoice' }),
+    body: str({ min: 1, max: 20000, description: 'plain text', example: 'Hi! Your invoice for January is attached to your account.' }),
+    reply_to: email({ pattern: EMAIL, description: 'where replies go; default the email of the user who owns the API key', example: 'billing@example.com' }),
+    from_name: str({ min: 1, max: 60, description: 'shown as "<from_name> via vmv"; default the workspace name', example: 'Acme Billing' }),
   },
   { required: ['to', 'subject', 'body'] },
 );
 
-interface Recipient { input: string; email: string; contact_id: string | null; contact_name: string | null }
+const Recipient = record({
+  input: doc(z.string(), 'what was sent in `to`'),
+  email: doc(z.string(), 'the address used'),
+  contact_id: nullable(uuid()),
+  contact_name: nullable(z.string()),
+});
+type Recipient = Infer<typeof Recipient>;
+
+export const QuickEmailResult = named('QuickEmailResult', record({
+  id: uuid(),
+  kind: z.literal('email'),
+  status: z.literal('sent'),
+  from: doc(z.string(), { description: 'the display sender', example: 'Acme via vmv' }),
+  reply_to: nullable(z.string()),
+  sent_to: doc(z.array(z.string()), 'addresses actually sent to'),
+  suppressed: doc(z.array(z.string()), 'recipients skipped because they are on the suppression list'),
+  recipients: z.array(Recipient),
+  cost_usd: num({ example: 0.02 }),
+  pricing: record({ per_recipient_usd: num({ example: 0.01 }), note: z.string() }),
+}), 'Quick email result (spec Part 2).');
 
 function resolveRecipients(c: Ctx, to: string[]): Recipient[] {
   const contacts = c.data.contacts.filter((x) => x.workspace_id === c.auth.workspace.id);
@@ -58,8 +77,8 @@ function resolveRecipients(c: Ctx, to: string[]): Recipient[] {
   return out;
 }
 
-function sendQuickEmail(c: Ctx) {
-  const b = parse(body, c.body);
+function sendQuickEmail(c: Ctx<{}, {}, Infer<typeof Body>>): Infer<typeof QuickEmailResult> {
+  const b = c.body;
   const { workspace, org, user } = c.auth;
   const now = c.s.now;
 
@@ -120,21 +139,31 @@ function sendQuickEmail(c: Ctx) {
   workspace.recent_quick_emails = [...window, now];
 
   return {
-    data: {
-      id,
-      kind: 'email',
-      status: 'sent',
-      from,
-      reply_to: replyTo,
-      sent_to: sentTo,
-      suppressed,
-      recipients,
-      cost_usd: usd(cost),
-      pricing: { per_recipient_usd: usd(PER_RECIPIENT_CENTS), note: '0.01 USD per recipient sent to; suppressed recipients are not charged.' },
-    },
+    id,
+    kind: 'email',
+    status: 'sent',
+    from,
+    reply_to: replyTo,
+    sent_to: sentTo,
+    suppressed,
+    recipients,
+    cost_usd: usd(cost),
+    pricing: { per_recipient_usd: usd(PER_RECIPIENT_CENTS), note: '0.01 USD per recipient sent to; suppressed recipients are not charged.' },
   };
 }
 
 export const quickEmail: Resource = {
-  routes: [{ method: 'POST', path: '/v1/quick/emails', scope: 'full', handler: (c) => ({ body: sendQuickEmail(c) }) }],
+  tag: { name: 'Quick email', description: 'One plain-text email to up to 20 recipients from a shared sender address.' },
+  routes: [{
+    method: 'POST', path: '/v1/quick/emails', scope: 'full', summary: 'Send a quick email',
+    description: 'Each recipient gets an individual copy from a shared address shown as "<from_name or workspace name> via vmv". ' +
+      'Recipients on the suppression list are skipped. 0.01 USD per recipient sent to, from the organization wallet; at most 200 recipients per workspace per rolling 24 hours.',
+    body: Body,
+    responses: { 200: { description: 'Sent', schema: dataOf(QuickEmailResult) } },
+    errors: {
+      403: ['insufficient_funds'], 404: ['contact_not_found'], 409: ['daily_limit_exceeded'],
+      422: ['ambiguous_contact', 'contact_without_email'], 429: ['rate_limited'],
+    },
+    handler: (c) => ({ body: { data: sendQuickEmail(c) } }),
+  }],
 };

@@ -6,7 +6,7 @@
 // simulator clock: attempts 2, 3 and 4 fall due 1, 5 and 30 minutes after the first.
 import { randomUUID } from 'node:crypto';
 import { DELIVERY_TIMEOUT_MS, EVENT_HEADER, EVENT_ID_HEADER, postOnce, sign, SIGNATURE_HEADER, type PostResult } from '../../src/webhooks.js';
-import type { App } from '../app.js';
+import type { Transactor } from '../http.js';
 import { iso } from '../clock.js';
 import type { Data, OutboxEntry } from '../model.js';
 import { schedule, type TimerHandlers } from '../scheduler.js';
@@ -26,7 +26,7 @@ const USER_AGENT = 'vmv-simulator-webhooks/0.1';
 interface Taken { entry: OutboxEntry; token: string; url: string; headers: Record<string, string> }
 
 /** The after-commit hook: makes every attempt that is due, before the request that caused it replies. */
-export async function deliverOutbox(app: App, committed: Data): Promise<void> {
+export async function deliverOutbox(app: Transactor, committed: Data): Promise<void> {
   if (committed.webhook_outbox.length === 0) return;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const taken = await app.transaction(take);

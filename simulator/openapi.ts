@@ -1,0 +1,213 @@
+// The API description, generated from the route declarations (never edited by hand): an OpenAPI
+// 3.1 document whose every operation carries its scope, parameters, body, success responses and
+// error responses with their codes, each body with an example. `npm run build` writes it to
+// openapi.json; GET /v1/openapi.json serves it without a key. The /_sim control plane is
+// described the same way in a document of its own (GET /_sim/openapi.json).
+import { z } from './schema.js';
+import { ErrorEnvelope } from './schema.js';
+import type { Resource, Route } from './http.js';
+
+export const API_VERSION = '1.0.0';
+
+type Json = Record<string, unknown>;
+
+/** The errors every route can answer by the conventions (spec Parts 4, 7, 8), on top of its own. */
+function conventionErrors(r: Route, isApi: boolean): Record<number, string[]> {
+  const e: Record<number, string[]> = { 400: ['validation_error'], 500: ['internal_error'], 503: ['store_busy'] };
+  if (isApi && !r.public) {
+    e[401] = ['unauthorized'];
+    e[403] = ['forbidden'];
+  }
+  if (r.method !== 'GET') {
+    if (isApi) e[409] = ['idempotency_conflict'];
+    e[413] = ['payload_too_large'];
+  }
+  return e;
+}
+
+const ERROR_WORDS: Record<number, string> = {
+  400: 'The request is invalid', 401: 'Missing or invalid API key', 403: 'Not allowed', 404: 'Not found', 409: 'Conflict',
+  413: 'The body is too large', 422: 'Cannot be processed', 429: 'Rate limited', 500: 'Unexpected server error', 503: 'The store is busy; retry',
+};
+
+/** Converts schemas to JSON Schema, collecting named ones (meta id) into components.schemas. */
+class Converter {
+  readonly schemas: Record<string, Json> = {};
+
+  convert(schema: z.ZodMiniType, io: 'input' | 'output'): Json {
+    const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as Json;
+    delete out.$schema;
+    const defs = (out.$defs ?? {}) as Record<string, Json>;
+    delete out.$defs;
+    for (const [id, def] of Object.entries(defs)) this.define(id, def);
+    return relink(out) as Json;
+  }
+
+  private define(id: string, def: Json): void {
+    const linked = relink(def) as Json;
+    delete linked.id;
+    const prev = this.schemas[id];
+    if (prev && JSON.stringify(prev) !== JSON.stringify(linked)) throw new Error(`two different schemas are named ${id}`);
+    this.schemas[id] = linked;
+  }
+}
+
+/** Points zod's local $defs references at components.schemas. */
+function relink(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(relink);
+  if (typeof v !== 'object' || v === null) return v;
+  const out: Json = {};
+  for (const [k, x] of Object.entries(v)) {
+    out[k] = k === '$ref' && typeof x === 'string' ? x.replace('#/$defs/', '#/components/schemas/') : relink(x);
+  }
+  return out;
+}
+
+/**
+ * An example built from the schema: the first of a schema's own examples, else one made from its
+ * properties' examples (every property, optional ones included), else a plain value of its type.
+ */
+export function exampleOf(s: Json, components: Record<string, Json>, depth = 0): unknown {
+  if (depth > 12) return null;
+  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  if (typeof s.$ref === 'string') return exampleOf(components[s.$ref.split('/').pop()!] ?? {}, components, depth + 1);
+  if (s.const !== undefined) return s.const;
+  if (Array.isArray(s.enum)) return s.enum[0];
+  const variants = (s.anyOf ?? s.oneOf) as Json[] | undefined;
+  if (variants) {
+    const nonNull = variants.find((x) => x.type !== 'null') ?? variants[0];
+    return exampleOf(nonNull, components, depth + 1);
+  }
+  if (Array.isArray(s.allOf)) return exampleOf(s.allOf[0] as Json, components, depth + 1);
+  switch (s.type) {
+    case 'object': {
+      const props = (s.properties ?? {}) as Record<string, Json>;
+      const out: Json = {};
+      for (const [k, p] of Object.entries(props)) out[k] = exampleOf(p, components, depth + 1);
+      return out;
+    }
+    case 'array': {
+      const item = exampleOf((s.items ?? {}) as Json, components, depth + 1);
+      const min = typeof s.minItems === 'number' ? s.minItems : 1;
+      return Array.from({ length: Math.max(1, min) }, () => item);
+    }
+    case 'string':
+      if (s.format === 'date-time') return '2026-01-05T09:00:00.000Z';
+      if (s.format === 'uuid') return '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90';
+      if (s.format === 'uri') return 'https://example.com/';
+      if (s.format === 'email') return 'maria@example.com';
+      return typeof s.minLength === 'number' && s.minLength > 6 ? 'x'.repeat(s.minLength) : 'string';
+    case 'integer':
+    case 'number':
+      return typeof s.minimum === 'number' ? s.minimum : 1;
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      return null;
+  }
+}
+
+const operationId = (r: Route) =>
+  `${r.method.toLowerCase()}_${r.path.replace(/^\/(v1|_sim)\//, '').replace(/\{(\w+)\}/g, 'by_$1').replace(/[^A-Za-z0-9]+/g, '_').replace(/_+$/, '')}`;
+
+function scopeText(r: Route): string {
+  if (r.public) return 'No API key needed.';
+  if (r.scope === 'full' || r.scope === undefined) return 'Scope: a full-access API key (the service names no narrower scope for this endpoint).';
+  return `Scope: \`${r.scope}\`.`;
+}
+
+export interface DocumentOptions { prefix: '/v1/' | '/_sim/'; title: string; description: string }
+
+export function buildDocument(resources: readonly Resource[], o: DocumentOptions): Json {
+  const conv = new Converter();
+  const paths: Record<string, Json> = {};
+  const tags: { name: string; description: string }[] = [];
+  const isApi = o.prefix === '/v1/';
+
+  for (const res of resources) {
+    const routes = res.routes.filter((r) => r.path.startsWith(o.prefix) && r.summary); // TRANSITION
+    if (routes.length === 0) continue;
+    const tag = res.tag ?? { name: 'Other', description: '' };
+    if (!tags.some((t) => t.name === tag.name)) tags.push(tag);
+    for (const r of routes) {
+      const op: Json = {
+        operationId: operationId(r),
+        summary: r.summary,
+        description: [r.description, isApi ? scopeText(r) : undefined].filter(Boolean).join('\n\n'),
+        tags: [tag.name],
+      };
+      if (isApi) {
+        op.security = r.public ? [] : [{ apiKey: r.scope && r.scope !== 'full' ? [r.scope] : [] }];
+        op['x-scope'] = r.public ? null : r.scope && r.scope !== 'full' ? r.scope : 'full_access';
+      }
+      const parameters: Json[] = [];
+      const addParams = (schema: z.ZodMiniObject | undefined, where: 'path' | 'query') => {
+        if (!schema) return;
+        const json = conv.convert(schema, 'input');
+        const required = new Set((json.required ?? []) as string[]);
+        for (const [name, s] of Object.entries((json.properties ?? {}) as Record<string, Json>)) {
+          const { description, ...rest } = s;
+          const p: Json = { name, in: where, required: where === 'path' || required.has(name), schema: rest };
+          if (description) p.description = description;
+          p.example = exampleOf(s, conv.schemas);
+          parameters.push(p);
+        }
+      };
+      addParams(r.params, 'path');
+      addParams(r.query, 'query');
+      if (parameters.length) op.parameters = parameters;
+      if (r.body) {
+        const schema = conv.convert(r.body, 'input');
+        op.requestBody = { required: true, content: { 'application/json': { schema, example: exampleOf(schema, conv.schemas) } } };
+      }
+      const responses: Json = {};
+      for (const [status, d] of Object.entries(r.responses)) {
+        if (!d.schema && !d.contentType) {
+          responses[status] = { description: d.description };
+          continue;
+        }
+        const type = d.contentType ?? 'application/json';
+        const media: Json = d.schema ? { schema: conv.convert(d.schema, 'output') } : { schema: { type: 'string', format: 'binary' } };
+        if (d.schema) media.example = exampleOf(media.schema as Json, conv.schemas);
+        responses[status] = { description: d.description, content: { [type]: media } };
+      }
+      const errors = conventionErrors(r, isApi);
+      if (r.params) (errors[404] ??= []).push('not_found');
+      for (const [status, codes] of Object.entries(r.errors ?? {})) for (const c of codes) if (!(errors[Number(status)] ??= []).includes(c)) errors[Number(status)].push(c);
+      const errorRef = conv.convert(ErrorEnvelope, 'output');
+      for (const [status, codes] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
+        const schema = { allOf: [errorRef, { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } }] };
+        responses[status] = {
+          description: `${ERROR_WORDS[Number(status)] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
+          content: { 'application/json': { schema, example: { error: { code: codes[0], message: ERROR_WORDS[Number(status)] ?? 'Error', ...(status === '400' ? { fields: { field: 'why it is invalid' } } : {}) } } } },
+        };
+      }
+      op.responses = responses;
+      const pathItem = (paths[r.path] ??= {});
+      pathItem[r.method.toLowerCase()] = op;
+    }
+  }
+
+  const doc: Json = {
+    openapi: '3.1.0',
+    info: {
+      title: o.title,
+      version: API_VERSION,
+      description: o.description,
+      license: { name: 'Proprietary', url: 'https://example.com/vmv/license' },
+    },
+    servers: [{ url: 'http://127.0.0.1:4010', description: 'a local `vmv sim serve --port 4010` (paths begin with /v1 or /_sim)' }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>. A key is full-access or limited to scopes; each operation names the scope it needs.' },
+      },
+      schemas: Object.fromEntries(Object.entries(conv.schemas).sort(([a], [b]) => a.localeCompare(b))),
+    },
+  };
+  if (isApi) doc.security = [{ apiKey: [] }];
+  return doc;
+}

@@ -1,0 +1,308 @@
+// The schema vocabulary of the API, on zod 4 (its tree-shakable "mini" build, which keeps the CLI's
+// start-up small). Every route declares its path parameters, query, body and responses with these;
+// the same declarations validate requests (app.ts), describe the API (openapi.ts) and type the code
+// (z.infer). The constructors below only choose zod checks and attach descriptions and examples;
+// `issuesToFields` turns zod's issues into the API's per-field explanations (`to[2]`: why).
+import * as z from 'zod/mini';
+import { validationError, type Fields } from './errors.js';
+
+export { z };
+export type Schema<T = unknown> = z.ZodMiniType<T, any>;
+export type Infer<S extends z.ZodMiniType> = z.output<S>;
+
+export const E164 = /^\+[1-9]\d{1,14}$/;
+/** The spec's address pattern (quick email reply_to): no whitespace or @<>(),;:" in either part, a dot, a lower-case ending of 2+ letters. */
+export const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[a-z]{2,}$/;
+/** An address in the spec's pattern, any letter case (reply_to alone needs a lower-case ending: EMAIL). */
+export const EMAIL_ANY_CASE = new RegExp(EMAIL.source, 'i');
+/** Keys that must never reach an object merge (prototype pollution). */
+export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** What every constructor can say about its value in the API description. */
+export interface Doc { description?: string; example?: unknown }
+
+/** Attaches a description and an example (JSON Schema `description`, `examples`). */
+export function doc<S extends z.ZodMiniType>(schema: S, d: Doc | string | undefined): S {
+  if (d === undefined) return schema;
+  const o = typeof d === 'string' ? { description: d } : d;
+  const meta: Record<string, unknown> = {};
+  if (o.description !== undefined) meta.description = o.description;
+  if (o.example !== undefined) meta.examples = [o.example];
+  return Object.keys(meta).length ? (schema.check(z.meta(meta)) as S) : schema;
+}
+
+/** Names a schema: the description lists it under components.schemas and refers to it by $ref. */
+export const named = <S extends z.ZodMiniType>(id: string, schema: S, description?: string): S =>
+  schema.check(z.meta(description ? { id, description } : { id })) as S;
+
+// ---- values ----
+
+export function str(o: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string; format?: string } & Doc = {}) {
+  const checks: z.core.$ZodCheck<string>[] = [];
+  if (o.min !== undefined) checks.push(z.minLength(o.min));
+  if (o.max !== undefined) checks.push(z.maxLength(o.max));
+  if (o.pattern) checks.push(z.regex(o.pattern, { error: o.patternMessage ?? 'has an invalid format' }));
+  let s = checks.length ? z.string().check(...checks) : z.string();
+  if (o.format) s = s.check(z.meta({ format: o.format }));
+  return doc(s, o);
+}
+
+export const e164 = (d: Doc = {}) =>
+  str({ pattern: E164, patternMessage: 'must be an E.164 phone number such as +15551234567', example: '+14155550100', ...d });
+
+export const email = (o: { max?: number; pattern?: RegExp } & Doc = {}) =>
+  str({ min: 1, max: o.max ?? 254, pattern: o.pattern ?? EMAIL_ANY_CASE, patternMessage: 'must be an email address such as name@example.com', format: 'email', example: 'maria@example.com', ...o });
+
+export function int(o: { min?: number; max?: number; message?: string } & Doc = {}) {
+  const checks: z.core.$ZodCheck<number>[] = [];
+  const error = o.message ? { error: o.message } : undefined;
+  if (o.min !== undefined) checks.push(z.gte(o.min, error));
+  if (o.max !== undefined) checks.push(z.lte(o.max, error));
+  return doc(checks.length ? z.int().check(...checks) : z.int(), o);
+}
+
+export function num(o: { min?: number; max?: number } & Doc = {}) {
+  const checks: z.core.$ZodCheck<number>[] = [];
+  if (o.min !== undefined) checks.push(z.gte(o.min));
+  if (o.max !== undefined) checks.push(z.lte(o.max));
+  return doc(checks.length ? z.number().check(...checks) : z.number(), o);
+}
+
+export const bool = (d?: Doc | string) => doc(z.boolean(), d);
+
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, d?: Doc | string) => doc(z.enum(values), d);
+
+/** A UUID-shaped identifier (ids of records other than numbers). */
+export const uuid = (d?: Doc | string) => doc(z.string().check(z.meta({ format: 'uuid' })), d);
+
+/** A timestamp in a record: ISO 8601 UTC. */
+export const timestamp = (d?: Doc | string) =>
+  doc(z.string().check(z.meta({ format: 'date-time', examples: ['2026-01-05T09:00:00.000Z'] })), d);
+
+/**
+ * An ISO 8601 date (midnight UTC) or date-time with Z or an offset: a time without one would mean
+ * the local time of whichever process reads it. The calendar must be real (no 30 February).
+ */
+export function isIsoTime(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2})))?$/.exec(v);
+  if (!m) return false;
+  const [y, mo, d, h = 0, mi = 0, sec = 0, oh = 0, om = 0] = m.slice(1).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60 && oh < 24 && om < 60;
+}
+
+const ISO_MESSAGE = 'must be an ISO 8601 timestamp such as 2026-01-31T09:00:00Z';
+const isoString = () =>
+  z.string().check(
+    z.refine(isIsoTime, { error: ISO_MESSAGE }),
+    z.meta({ description: 'ISO 8601 date or date-time with Z or an offset', examples: ['2026-01-31T09:00:00Z'] }),
+  );
+
+/** An ISO 8601 time sent by a client, normalised to UTC ISO (`...Z`). */
+export const isoTime = () => z.pipe(isoString(), z.transform((v: string) => new Date(v).toISOString()));
+
+export const nullable = <S extends z.ZodMiniType>(inner: S) => z.nullable(inner);
+
+export function arr<S extends z.ZodMiniType>(item: S, o: { min?: number; max?: number } & Doc = {}) {
+  const checks: z.core.$ZodCheck<unknown[]>[] = [];
+  if (o.min !== undefined) checks.push(z.minLength(o.min));
+  if (o.max !== undefined) checks.push(z.maxLength(o.max));
+  return doc(checks.length ? z.array(item).check(...checks) : z.array(item), o);
+}
+
+/** Free-form object of JSON values (custom fields, metadata): any keys but the forbidden ones. */
+export const freeObject = (d?: Doc | string) =>
+  doc(z.record(z.string().check(z.refine((k) => !FORBIDDEN_KEYS.has(k), { error: 'is not an allowed key' })), z.unknown()), d);
+
+type Shape = Record<string, z.ZodMiniType>;
+type ObjShape<S extends Shape, R extends keyof S> = { [K in keyof S]: K extends R ? S[K] : z.ZodMiniOptional<S[K]> };
+
+/**
+ * An object with known keys; unknown keys are rejected at any depth (which also keeps __proto__
+ * out). Keys are optional unless listed in `required` (request bodies: a PATCH sends what changes).
+ */
+export function obj<S extends Shape, const R extends keyof S = never>(shape: S, o: { required?: readonly R[] } & Doc = {}) {
+  const req = new Set<keyof S>(o.required ?? []);
+  const out: Record<string, z.ZodMiniType> = {};
+  for (const [k, s] of Object.entries(shape)) out[k] = req.has(k) ? s : z.optional(s);
+  return doc(z.strictObject(out as ObjShape<S, R>), o);
+}
+
+/** A record the API returns: every key present (nullable where the value may be null). */
+export const record = <S extends Shape>(shape: S, d?: Doc | string) => doc(z.strictObject(shape), d);
+
+// ---- query strings and path parameters ----
+
+/** An integer query or path parameter; out of range reads "must be between min and max". */
+export const qInt = (min: number, max: number, d?: Doc | string) =>
+  doc(int({ min, max, message: `must be between ${min} and ${max}` }), d);
+/** An ISO 8601 time in a query, as epoch milliseconds. */
+export const qTime = (d?: Doc | string) => doc(z.pipe(isoString(), z.transform((v: string) => Date.parse(v))), d);
+export const qString = (d?: Doc | string) => str({ min: 1, max: 1000, ...(typeof d === 'string' ? { description: d } : d) });
+
+// ---- turning issues into fields ----
+
+const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const EXPECTED: Record<string, string> = {
+  string: 'a string', number: 'a number', int: 'an integer', boolean: 'true or false', array: 'an array', object: 'an object', record: 'an object',
+};
+
+export function pathOf(path: readonly PropertyKey[], base = ''): string {
+  let out = base;
+  for (const p of path) out = typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p);
+  return out;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const p of path) {
+    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, p)) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[p];
+  }
+  return v;
+}
+
+/** One explanation per offending field; `where` words type errors for query strings, whose values are all text. */
+function explain(issue: z.core.$ZodIssue, input: unknown, where: Where): string {
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (input === undefined) return 'is required';
+      const expected = issue.expected === 'int' && typeof input === 'number' ? 'an integer' : EXPECTED[issue.expected] ?? issue.expected;
+      return where === 'body' ? `must be ${expected}, got ${typeName(input)}` : `must be ${expected}`;
+    }
+    case 'too_small': {
+      const n = Number(issue.minimum);
+      if (issue.message !== DEFAULT_MESSAGE) return issue.message;
+      if (issue.origin === 'string') return n === 1 ? 'must not be empty' : `must be at least ${n} characters`;
+      if (issue.origin === 'array') return n === 1 ? 'must have at least one item' : `must have at least ${n} items`;
+      return `must be at least ${n}`;
+    }
+    case 'too_big': {
+      const n = Number(issue.maximum);
+      if (issue.message !== DEFAULT_MESSAGE) return issue.message;
+      if (issue.origin === 'string') return `must be at most ${n} characters (got ${[...String(input)].length})`;
+      if (issue.origin === 'array') return `must have at most ${n} items (got ${(input as unknown[]).length})`;
+      return `must be at most ${n}`;
+    }
+    case 'invalid_value':
+      return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of: ${issue.values.join(', ')}`;
+    case 'invalid_key':
+      return issue.issues[0]?.message ?? 'is not an allowed key';
+    case 'invalid_union':
+      return issue.message !== DEFAULT_MESSAGE ? issue.message : 'does not have an accepted form';
+    default:
+      return issue.message === DEFAULT_MESSAGE ? 'is not valid' : issue.message;
+  }
+}
+const DEFAULT_MESSAGE = 'Invalid input';
+
+export type Where = 'body' | 'query' | 'path';
+
+/** Adds the explanations of a failed parse of `input` to `errs`, field paths under `base`. */
+export function issuesToFields(issues: readonly z.core.$ZodIssue[], input: unknown, errs: Fields, where: Where = 'body', base = ''): void {
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const k of issue.keys) errs[pathOf([...issue.path, k], base)] ??= where === 'query' ? 'is not a known query parameter' : 'is not a known field';
+      continue;
+    }
+    const at = pathOf(issue.path, base) || (where === 'body' ? 'body' : '');
+    if (issue.path.length === 0 && issue.code === 'invalid_type' && where === 'body') {
+      errs[at] ??= `must be a JSON object, got ${typeName(input)}`;
+      continue;
+    }
+    errs[at] ??= explain(issue, valueAt(input, issue.path), where);
+  }
+  forbiddenKeys(input, base, errs);
+}
+
+/** Keys that must never be merged are refused wherever they appear (records drop them silently otherwise). */
+function forbiddenKeys(v: unknown, path: string, errs: Fields, depth = 0): void {
+  if (typeof v !== 'object' || v === null || depth > 64) return;
+  if (Array.isArray(v)) return v.forEach((x, i) => forbiddenKeys(x, `${path}[${i}]`, errs, depth + 1));
+  for (const k of Object.keys(v)) {
+    const at = path ? `${path}.${k}` : k;
+    if (FORBIDDEN_KEYS.has(k)) errs[at] ??= 'is not an allowed key';
+    else forbiddenKeys((v as Record<string, unknown>)[k], at, errs, depth + 1);
+  }
+}
+
+/** Field explanations keyed by user-supplied names: no prototype, so "__proto__" is just a key. */
+export const newFields = (): Fields => Object.create(null) as Fields;
+
+/** Validates `value`, adding every problem to `errs`; returns the parsed value, or undefined when it has problems. */
+export function check<S extends z.ZodMiniType>(schema: S, value: unknown, errs: Fields, where: Where = 'body', base = ''): z.output<S> | undefined {
+  const r = schema.safeParse(value);
+  const before = Object.keys(errs).length;
+  if (!r.success) issuesToFields(r.error.issues, value, errs, where, base);
+  else forbiddenKeys(value, base, errs);
+  return Object.keys(errs).length > before || !r.success ? undefined : r.data;
+}
+
+/** Checks and returns the value, or throws one 400 listing every offending field. */
+export function parse<S extends z.ZodMiniType>(schema: S, value: unknown, where: Where = 'body'): z.output<S> {
+  const errs = newFields();
+  const out = check(schema, value, errs, where);
+  if (Object.keys(errs).length > 0) throw validationError(errs);
+  return out as z.output<S>;
+}
+
+/**
+ * Query strings and path segments are text: a parameter declared as a number or boolean is
+ * converted when it reads as one (otherwise the schema explains what it must be). Unknown and
+ * repeated parameters are refused by name.
+ */
+export function fromText(schema: z.ZodMiniObject, entries: Iterable<[string, string]>, errs: Fields, where: Where): Record<string, unknown> {
+  const shape = schema._zod.def.shape as Record<string, z.ZodMiniType>;
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [name, raw] of entries) {
+    if (Object.hasOwn(out, name)) {
+      errs[name] = 'must be given once';
+      continue;
+    }
+    const field = Object.hasOwn(shape, name) ? shape[name] : undefined;
+    out[name] = field ? convert(field, raw) : raw;
+  }
+  return out;
+}
+
+function convert(schema: z.ZodMiniType, raw: string): unknown {
+  let def = schema._zod.def as { type: string; innerType?: z.ZodMiniType };
+  while ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) def = def.innerType._zod.def as typeof def;
+  if (def.type === 'number' && /^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
+  if (def.type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+// ---- envelopes (spec Part 2) ----
+
+/** `{data: <item>}`: how every single-record reply is wrapped. */
+export const dataOf = <S extends z.ZodMiniType>(item: S) => z.strictObject({ data: item });
+
+export const ListMeta = named('ListMeta', z.strictObject({
+  cursor: z.optional(doc(z.string(), 'opaque; pass it as `cursor` for the next page; absent on the last page')),
+  total_results: z.optional(doc(z.int(), 'how many items match, on lists that report it')),
+  page_size: doc(z.int(), 'the limit this page was cut at'),
+}), 'The list envelope\'s meta.');
+
+/** The list envelope: items newest first, and a cursor while more remain. */
+export const listOf = <S extends z.ZodMiniType>(item: S) => z.strictObject({ data: z.array(item), meta: ListMeta });
+
+export const ErrorEnvelope = named('Error', z.strictObject({
+  error: z.strictObject({
+    code: doc(z.string(), { description: 'machine code', example: 'validation_error' }),
+    message: doc(z.string(), { description: 'what went wrong, for people', example: 'The request is invalid.' }),
+    fields: z.optional(doc(z.record(z.string(), z.string()), { description: 'per-field explanation on validation failures', example: { 'to[2]': 'must be an E.164 phone number such as +15551234567' } })),
+    doc_url: z.optional(z.string().check(z.meta({ format: 'uri' }))),
+    candidates: z.optional(doc(z.array(z.strictObject({
+      input: z.string(),
+      contacts: z.array(z.strictObject({ id: z.string(), name: z.nullable(z.string()), email: z.nullable(z.string()) })),
+    })), 'quick email: the contacts an ambiguous name could be')),
+    retry_after_seconds: z.optional(doc(z.int(), 'rate limited: when to retry')),
+    limit: z.optional(doc(z.int(), 'a limit that was reached')),
+    used: z.optional(doc(z.int(), 'how much of that limit is used')),
+  }),
+}), 'The error envelope every error reply uses.');

@@ -1,0 +1,12 @@
+// Runs before every test file: every response the CLI's client receives is checked against the
+// API description, and a test fails with the list of what did not match (contract.ts).
+import { afterEach, expect } from 'vitest';
+import { exchanges } from '../src/client.js';
+import { recordExchange, takeViolations } from './contract.js';
+
+exchanges.observe = (method, url, res) =>
+  recordExchange({ method, url, status: res.status, contentType: res.headers['content-type'], body: res.body });
+
+afterEach(async () => {
+  expect(await takeViolations(), 'responses that do not match the API description').toEqual([]);
+});
