@@ -109,6 +109,15 @@ export function exampleOf(s: Json, components: Record<string, Json>, depth = 0):
   }
 }
 
+/** The error envelope with `code` narrowed to the codes one response can carry. */
+function errorSchema(envelope: Json, codes: string[]): Json {
+  const out = structuredClone(envelope) as { properties: { error: { properties: { code: Json } } } } & Json;
+  const code = out.properties.error.properties.code;
+  delete code.examples;
+  code.enum = codes;
+  return out;
+}
+
 const operationId = (r: Route) =>
   `${r.method.toLowerCase()}_${r.path.replace(/^\/(v1|_sim)\//, '').replace(/\{(\w+)\}/g, 'by_$1').replace(/[^A-Za-z0-9]+/g, '_').replace(/_+$/, '')}`;
 
@@ -176,9 +185,9 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
       const errors = conventionErrors(r, isApi);
       if (r.params) (errors[404] ??= []).push('not_found');
       for (const [status, codes] of Object.entries(r.errors ?? {})) for (const c of codes) if (!(errors[Number(status)] ??= []).includes(c)) errors[Number(status)].push(c);
-      const errorRef = conv.convert(ErrorEnvelope, 'output');
+      conv.convert(ErrorEnvelope, 'output');
       for (const [status, codes] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
-        const schema = { allOf: [errorRef, { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } }] };
+        const schema = errorSchema(conv.schemas.Error, codes);
         responses[status] = {
           description: `${ERROR_WORDS[Number(status)] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
           content: { 'application/json': { schema, example: { error: { code: codes[0], message: ERROR_WORDS[Number(status)] ?? 'Error', ...(status === '400' ? { fields: { field: 'why it is invalid' } } : {}) } } } },
@@ -208,6 +217,9 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
       schemas: Object.fromEntries(Object.entries(conv.schemas).sort(([a], [b]) => a.localeCompare(b))),
     },
   };
-  if (isApi) doc.security = [{ apiKey: [] }];
+  // the control plane needs no key; one sent picks its workspace
+  doc.security = isApi ? [{ apiKey: [] }] : [{}, { apiKey: [] }];
+  // error replies inline the envelope with their codes: the bare envelope is not a component
+  delete (doc.components as { schemas: Json }).schemas.Error;
   return doc;
 }

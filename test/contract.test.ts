@@ -1,0 +1,222 @@
+// The API description (spec, Versioning: "the published description is version 1.0.0"): generated
+// from the route declarations, served on both targets, complete, with valid examples, and the
+// contract check that every other test relies on.
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../simulator/app.js';
+import { resources } from '../simulator/routes/index.js';
+import { apiDocument } from '../simulator/routes/api-description.js';
+import { Store } from '../simulator/store.js';
+import { ContractChecker, type Exchange } from './contract.js';
+import { startSim, tempDir, type Sim } from './helpers.js';
+
+type Json = Record<string, any>;
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+let api: Json;
+let control: Json;
+let sim: Sim;
+beforeAll(async () => {
+  api = await apiDocument('api');
+  control = await apiDocument('control');
+  sim = await startSim();
+});
+afterAll(() => sim.stop());
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const operations = (doc: Json) =>
+  Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json).filter(([m]) => METHODS.includes(m)).map(([method, op]) => ({ path, method: method.toUpperCase(), op: op as Json })));
+
+describe('the document', () => {
+  it('is OpenAPI 3.1 with info.version 1.0.0', () => {
+    expect(api.openapi).toBe('3.1.0');
+    expect(api.info.version).toBe('1.0.0');
+    expect(control.openapi).toBe('3.1.0');
+  });
+
+  it('is the file the build wrote (openapi.json at the package root, listed in package.json files)', () => {
+    const file = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
+    expect(file).toEqual(api);
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(pkg.files).toContain('openapi.json');
+  });
+
+  it('is served at GET /v1/openapi.json without a key, on both targets', async () => {
+    const remote = await sim.api('GET', '/v1/openapi.json', { key: null });
+    expect(remote.status).toBe(200);
+    expect(remote.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(remote.json).toEqual(api);
+    const app = createApp(new Store(`${tempDir()}/sim.json`));
+    const embedded = await app.handle({ method: 'GET', url: '/v1/openapi.json', headers: {} });
+    expect(embedded.status).toBe(200);
+    expect(JSON.parse(String(embedded.body))).toEqual(api);
+    // it needs no key and ignores one sent, even a wrong one
+    expect((await sim.api('GET', '/v1/openapi.json', { key: 'vmv_sk_wrong' })).status).toBe(200);
+  });
+
+  it('covers every route the simulator serves: /v1 in the API description, /_sim in the control plane\'s', () => {
+    for (const res of resources) {
+      for (const r of res.routes) {
+        const doc = r.path.startsWith('/v1/') ? api : control;
+        expect(doc.paths[r.path]?.[r.method.toLowerCase()], `${r.method} ${r.path}`).toBeDefined();
+      }
+    }
+    const served = new Set(resources.flatMap((res) => res.routes.map((r) => `${r.method} ${r.path}`)));
+    for (const o of [...operations(api), ...operations(control)]) expect(served, `${o.method} ${o.path}`).toContain(`${o.method} ${o.path}`);
+  });
+
+  it('gives every /v1 operation a security requirement naming its scope, and every operation a summary', () => {
+    for (const { path, method, op } of operations(api)) {
+      expect(op.summary, `${method} ${path}`).toBeTruthy();
+      expect(op.operationId, `${method} ${path}`).toBeTruthy();
+      if (path === '/v1/openapi.json') {
+        expect(op.security).toEqual([]);
+        continue;
+      }
+      expect(op.security, `${method} ${path}`).toHaveLength(1);
+      const scopes = op.security[0].apiKey as string[];
+      expect(op['x-scope'], `${method} ${path}`).toBe(scopes.length ? scopes[0] : 'full_access');
+    }
+  });
+
+  it('lists every error response with its codes, and the conventions\' errors on every operation', () => {
+    for (const { path, method, op } of operations(api)) {
+      const at = `${method} ${path}`;
+      for (const [status, res] of Object.entries(op.responses as Json)) {
+        if (Number(status) < 400) continue;
+        const codes = res.content['application/json'].schema.properties.error.properties.code.enum as string[];
+        expect(codes.length, at).toBeGreaterThan(0);
+        for (const c of codes) expect(res.description, at).toContain(c);
+      }
+      expect(op.responses['400'], at).toBeDefined();
+      expect(op.responses['500'], at).toBeDefined();
+      if (path !== '/v1/openapi.json') expect(op.responses['401'], at).toBeDefined();
+      if (method !== 'GET') expect(op.responses['409'].content['application/json'].schema.properties.error.properties.code.enum, at).toContain('idempotency_conflict');
+      if (path.includes('{')) expect(op.responses['404'], at).toBeDefined();
+    }
+  });
+
+  it('has an example for every body, request and response, and each example is valid against its schema', () => {
+    for (const [name, doc] of [['api', api], ['control', control]] as const) {
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      addFormats(ajv);
+      ajv.addSchema({ ...doc, $id: `${name}.json` });
+      for (const { path, method, op } of operations(doc)) {
+        const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+        const base = `${name}.json#/paths/${esc(path)}/${method.toLowerCase()}`;
+        const media: [string, Json][] = [];
+        if (op.requestBody) media.push([`${base}/requestBody/content/application~1json`, op.requestBody.content['application/json']]);
+        for (const [status, res] of Object.entries(op.responses as Json)) {
+          for (const [type, m] of Object.entries((res.content ?? {}) as Json)) if (type === 'application/json') media.push([`${base}/responses/${status}/content/${esc(type)}`, m]);
+        }
+        for (const [ref, m] of media) {
+          expect(m.example, ref).toBeDefined();
+          const validate = ajv.getSchema(`${ref}/schema`)!;
+          expect(validate(m.example) ? [] : validate.errors, ref).toEqual([]);
+        }
+      }
+    }
+  });
+});
+
+describe('the spec\'s endpoints of the capabilities built so far are in the document, with the scope the spec names', () => {
+  // [method, path, scope]: the scope the spec names, or full access where it names none (README)
+  const FULL = 'full_access';
+  const SPEC: [string, string, string][] = [
+    ['POST', '/v1/quick/emails', FULL],
+    ['POST', '/v1/quick/ai-calls', FULL],
+    ['POST', '/v1/quick/ai-texts', FULL],
+    ['GET', '/v1/quick/actions/{id}', FULL],
+    ['POST', '/v1/quick/actions/{id}/cancel', FULL],
+    ['POST', '/v1/quick/ai-numbers', FULL],
+    ['GET', '/v1/quick/ai-numbers/{id}', FULL],
+    ['GET', '/v1/phone-numbers/{id}/config', 'phone_numbers:read'],
+    ['PATCH', '/v1/phone-numbers/{id}/config', 'phone_numbers:write'],
+    ['GET', '/v1/phone-numbers/{id}/voices', 'phone_numbers:read'],
+    ['GET', '/v1/phone-numbers', 'phone_numbers:read'],
+    ['GET', '/v1/phone-numbers/search', FULL],
+    ['DELETE', '/v1/phone-numbers/{id}', FULL],
+    ['POST', '/v1/voice/calls', FULL],
+    ['POST', '/v1/voice/calls/{id}/hangup', FULL],
+    ['GET', '/v1/history/people', 'contacts:read'],
+    ['GET', '/v1/contacts', 'contacts:read'],
+    ['GET', '/v1/contacts/{id}', 'contacts:read'],
+    ['GET', '/v1/history/calls', 'calls:read'],
+    ['GET', '/v1/calls', 'calls:read'],
+    ['GET', '/v1/history/calls/{id}', 'calls:read'],
+    ['GET', '/v1/calls/{id}', 'calls:read'],
+    ['GET', '/v1/history/calls/{id}/recording', 'calls:read'],
+    ['GET', '/v1/calls/{id}/recording', 'calls:read'],
+    ['GET', '/v1/history/texts', 'sms:read'],
+    ['GET', '/v1/messages', 'sms:read'],
+    ['GET', '/v1/history/emails', 'email:read'],
+    ['GET', '/v1/emails', 'email:read'],
+    ['POST', '/v1/voice/calls/webhooks', FULL],
+    ['GET', '/v1/voice/calls/webhooks', FULL],
+    ['DELETE', '/v1/voice/calls/webhooks/{id}', FULL],
+    ['POST', '/v1/voice/calls/webhooks/{id}/test', FULL],
+    ['POST', '/v1/sms/webhooks', FULL],
+    ['POST', '/v1/sms/webhooks/{id}/test', FULL],
+  ];
+  it.each(SPEC)('%s %s (%s)', (method, path, scope) => {
+    const op = api.paths[path]?.[method.toLowerCase()];
+    expect(op, `${method} ${path} is not in the document`).toBeDefined();
+    expect(op['x-scope']).toBe(scope);
+    expect(op.security).toEqual([{ apiKey: scope === FULL ? [] : [scope] }]);
+  });
+});
+
+describe('the contract check', () => {
+  let checker: ContractChecker;
+  beforeAll(() => {
+    checker = new ContractChecker({ api, control });
+  });
+  const good = async () => {
+    const r = await sim.api('POST', '/v1/quick/emails', { body: { to: ['a@example.com'], subject: 'S', body: 'B' } });
+    expect(r.status).toBe(200);
+    return { method: 'POST', url: '/v1/quick/emails', status: 200, contentType: r.headers.get('content-type')!, body: r.bytes, json: r.json };
+  };
+  const withBody = (x: Exchange, json: unknown): Exchange => ({ ...x, body: JSON.stringify(json) });
+
+  it('passes a real response', async () => {
+    const x = await good();
+    expect(checker.check(x)).toEqual([]);
+  });
+
+  it('fails a response with a missing field, an extra field, or a wrong type', async () => {
+    const x = await good();
+    const { cost_usd: _drop, ...missing } = x.json.data;
+    expect(checker.check(withBody(x, { data: missing })).join('\n')).toMatch(/cost_usd/);
+    expect(checker.check(withBody(x, { data: { ...x.json.data, surprise: 1 } })).join('\n')).toMatch(/surprise/);
+    expect(checker.check(withBody(x, { data: { ...x.json.data, sent_to: 'a@example.com' } })).join('\n')).toMatch(/sent_to/);
+    expect(checker.check(withBody(x, { data: { ...x.json.data, kind: 'text' } }))).not.toEqual([]);
+  });
+
+  it('fails an undocumented status, an undocumented error code, a wrong content type and an unknown operation', async () => {
+    const x = await good();
+    expect(checker.check({ ...x, status: 201 }).join('\n')).toMatch(/status 201 is not documented/);
+    expect(checker.check({ ...x, status: 400, body: JSON.stringify({ error: { code: 'made_up', message: 'x' } }) })).not.toEqual([]);
+    expect(checker.check({ ...x, contentType: 'text/plain' }).join('\n')).toMatch(/content type/);
+    expect(checker.check({ ...x, url: '/v1/quick/nothing-here' }).join('\n')).toMatch(/no operation/);
+  });
+});
+
+describe('every route declares its query: unknown parameters are refused on writes too', () => {
+  it('POST /v1/quick/emails?dry_run=true is 400 and sends and charges nothing', async () => {
+    await sim.reset();
+    const before = (await sim.api('GET', '/_sim/workspace')).json.wallet_usd;
+    const r = await sim.api('POST', '/v1/quick/emails?dry_run=true', { body: { to: ['a@example.com'], subject: 'S', body: 'B' } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields).toEqual({ dry_run: 'is not a known query parameter' });
+    expect((await sim.api('GET', '/_sim/workspace')).json.wallet_usd).toBe(before);
+    expect((await sim.api('GET', '/v1/emails?email=a@example.com')).json.data).toEqual([]);
+  });
+
+  it('problems in the query and the body are reported together in one 400', async () => {
+    const r = await sim.api('POST', '/v1/quick/emails?x=1', { body: { to: [], subject: 'S', body: 'B', extra: true } });
+    expect(r.json.error.fields).toEqual({ x: 'is not a known query parameter', to: 'must have at least one item', extra: 'is not a known field' });
+  });
+});
