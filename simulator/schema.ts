@@ -53,12 +53,16 @@ export const e164 = (d: Doc = {}) =>
 export const email = (o: { max?: number; pattern?: RegExp } & Doc = {}) =>
   str({ min: 1, max: o.max ?? 254, pattern: o.pattern ?? EMAIL_ANY_CASE, patternMessage: 'must be an email address such as name@example.com', format: 'email', example: 'maria@example.com', ...o });
 
+/** zod says a non-number given to z.int() expected "number"; this marks the type issues of int() as an integer's. */
+const INT_TYPE = 'expected:int';
+const intType = { error: (iss: { code?: string }) => (iss.code === 'invalid_type' ? INT_TYPE : undefined) };
+
 export function int(o: { min?: number; max?: number; message?: string } & Doc = {}) {
   const checks: z.core.$ZodCheck<number>[] = [];
   const error = o.message ? { error: o.message } : undefined;
   if (o.min !== undefined) checks.push(z.gte(o.min, error));
   if (o.max !== undefined) checks.push(z.lte(o.max, error));
-  return doc(checks.length ? z.int().check(...checks) : z.int(), o);
+  return doc(checks.length ? z.int(intType).check(...checks) : z.int(intType), o);
 }
 
 export function num(o: { min?: number; max?: number } & Doc = {}) {
@@ -138,7 +142,11 @@ export const qInt = (min: number, max: number, d?: Doc | string) =>
   doc(int({ min, max, message: `must be between ${min} and ${max}` }), d);
 /** An ISO 8601 time in a query, as epoch milliseconds. */
 export const qTime = (d?: Doc | string) => doc(z.pipe(isoString(), z.transform((v: string) => Date.parse(v))), d);
-export const qString = (d?: Doc | string) => str({ min: 1, max: 1000, ...(typeof d === 'string' ? { description: d } : d) });
+/** Free text in a query: 1 to 1000 characters. */
+export const qString = (d?: Doc | string) => {
+  const error = 'must be 1 to 1000 characters';
+  return doc(z.string().check(z.minLength(1, { error }), z.maxLength(1000, { error })), d);
+};
 
 // ---- turning issues into fields ----
 
@@ -167,7 +175,8 @@ function explain(issue: z.core.$ZodIssue, input: unknown, where: Where): string 
   switch (issue.code) {
     case 'invalid_type': {
       if (input === undefined) return 'is required';
-      const expected = issue.expected === 'int' && typeof input === 'number' ? 'an integer' : EXPECTED[issue.expected] ?? issue.expected;
+      const kind = issue.message === INT_TYPE ? 'int' : issue.expected;
+      const expected = EXPECTED[kind] ?? kind;
       return where === 'body' ? `must be ${expected}, got ${typeName(input)}` : `must be ${expected}`;
     }
     case 'too_small': {

@@ -2,29 +2,62 @@
 import { recordingWav } from '../audio.js';
 import { iso } from '../clock.js';
 import { notFound, validationError } from '../errors.js';
-import type { Ctx, Resource, Route } from '../http.js';
-import type { CallRecord, EmailRecord, Scope, TextRecord } from '../model.js';
+import { route, type Ctx, type Resource, type Route } from '../http.js';
+import type { CallRecord, EmailRecord, TextRecord } from '../model.js';
 import { listParams, paginate } from '../pagination.js';
 import {
   counterpartEmail, counterpartPhone, people, personKeys, presentCall, presentContact, presentEmail, presentPerson, presentText,
 } from '../people.js';
-import { E164, EMAIL_ANY_CASE, parseQuery, qEnum, qMatch, qString, qTime } from '../validate.js';
+import { CallRecordSchema, ContactSchema, EmailRecordSchema, PersonSummarySchema, TextRecordSchema } from '../records.js';
+import { dataOf, e164, EMAIL_ANY_CASE, listOf, obj, oneOf, qString, qTime, str, uuid, type Infer } from '../schema.js';
 
 /** The spec's filter values, plus no_answer for calls that rang out (records say NO_ANSWER). */
 export const CALL_STATUS_FILTERS = ['completed', 'voicemail', 'failed', 'busy', 'canceled', 'in_progress', 'ringing', 'queued', 'no_answer'] as const;
 
-const qPhone = qMatch(E164, 'must be an E.164 phone number such as +15551234567');
-const qEmail = qMatch(EMAIL_ANY_CASE, 'must be an email address');
-const qDirection = qEnum(['inbound', 'outbound'] as const);
+// ---- declarations ----
+
+const Id = obj({ id: uuid() }, { required: ['id'] });
+
+/** The person and time filters shared by calls, texts and emails. */
+const filters = {
+  direction: oneOf(['inbound', 'outbound'], 'only calls or messages in this direction'),
+  created_after: qTime('only records created after this time (exclusive); poll with the newest created_at seen for incremental sync'),
+  created_before: qTime('only records created before this time (exclusive)'),
+  contact_id: qString({ description: 'only records with this contact (not together with the address filter)', example: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' }),
+};
+const phoneFilter = e164({ description: 'only records with this number as the other party (not together with contact_id)' });
+
+const CallsQuery = obj({
+  ...listParams(50),
+  ...filters,
+  phone_number: phoneFilter,
+  status: oneOf(CALL_STATUS_FILTERS, { description: 'only calls in this status (lower case; records say it in upper case)', example: 'completed' }),
+});
+const TextsQuery = obj({ ...listParams(), ...filters, phone_number: phoneFilter });
+const EmailsQuery = obj({
+  ...listParams(),
+  ...filters,
+  email: str({ pattern: EMAIL_ANY_CASE, patternMessage: 'must be an email address', format: 'email', description: 'only emails with this address as the other party, any letter case (not together with contact_id)', example: 'maria@example.com' }),
+});
+const { order: _order, ...peopleParams } = listParams();
+/** The people list is always most recent first: no `order`. */
+const PeopleQuery = obj(peopleParams);
+
+// ---- handlers ----
+
+type Filters = Infer<typeof CallsQuery> & { email?: string };
+
+/** What the helpers below read of a request: never its params, query or body. */
+type Req = Ctx<unknown, unknown, unknown>;
 
 const ms = (r: { created_at: string }) => Date.parse(r.created_at);
 const bySeq = (r: { seq: number }) => r.seq;
-const scopeOf = (c: Ctx, list: string, q: Record<string, unknown>) => {
-  const { limit: _l, cursor: _c, order: _o, ...filters } = q;
-  return `${c.auth.workspace.id}|${list}|${JSON.stringify(Object.entries(filters).sort())}`;
+const scopeOf = (c: Req, list: string, q: Record<string, unknown>) => {
+  const { limit: _l, cursor: _c, order: _o, ...f } = q;
+  return `${c.auth.workspace.id}|${list}|${JSON.stringify(Object.entries(f).sort())}`;
 };
 
-function requireContact(c: Ctx, id: string) {
+function requireContact(c: Req, id: string) {
   const contact = c.data.contacts.find((x) => x.id === id && x.workspace_id === c.auth.workspace.id);
   if (!contact) throw notFound(`No contact ${id} in this workspace.`);
   return contact;
@@ -32,9 +65,9 @@ function requireContact(c: Ctx, id: string) {
 
 /** Applies the person, direction and time filters shared by calls, texts and emails. */
 function filterRecords<T extends CallRecord | TextRecord | EmailRecord>(
-  c: Ctx,
+  c: Req,
   records: readonly T[],
-  q: { contact_id?: string; phone_number?: string; email?: string; direction?: string; created_after?: number; created_before?: number },
+  q: Omit<Filters, 'status'>,
   personRequired: boolean,
   addressName: 'phone_number' | 'email',
 ): T[] {
@@ -57,47 +90,14 @@ function filterRecords<T extends CallRecord | TextRecord | EmailRecord>(
   });
 }
 
-const timeFilters = { direction: qDirection, created_after: qTime, created_before: qTime, contact_id: qString };
-
-function listCalls(personRequired: boolean) {
-  return (c: Ctx) => {
-    const q = parseQuery(c.query, { ...listParams(50), ...timeFilters, phone_number: qPhone, status: qEnum(CALL_STATUS_FILTERS) });
-    let rows = filterRecords(c, c.data.calls, q, personRequired, 'phone_number');
-    if (q.status) rows = rows.filter((r) => r.status === q.status!.toUpperCase());
-    return { body: paginate(c.s, rows, q, { key: ms, tie: bySeq, scope: scopeOf(c, 'calls', q), present: presentCall, totalResults: true }) };
-  };
-}
-
-function listTexts(personRequired: boolean) {
-  return (c: Ctx) => {
-    const q = parseQuery(c.query, { ...listParams(), ...timeFilters, phone_number: qPhone });
-    const rows = filterRecords(c, c.data.texts, q, personRequired, 'phone_number');
-    return { body: paginate(c.s, rows, q, { key: ms, tie: bySeq, scope: scopeOf(c, 'texts', q), present: presentText, totalResults: true }) };
-  };
-}
-
-function listEmails(c: Ctx) {
-  const q = parseQuery(c.query, { ...listParams(), ...timeFilters, email: qEmail });
-  const rows = filterRecords(c, c.data.emails, q, true, 'email');
-  return { body: paginate(c.s, rows, q, { key: ms, tie: bySeq, scope: scopeOf(c, 'emails', q), present: presentEmail, totalResults: true }) };
-}
-
-function listPeople(c: Ctx) {
-  const { order: _o, ...params } = listParams();
-  const q = parseQuery(c.query, params);
-  const rows = people(c.data, c.auth.workspace.id);
-  return { body: paginate(c.s, rows, q, { key: (p) => p.sort_ms, tie: (p) => p.order, scope: scopeOf(c, 'people', {}), present: presentPerson, totalResults: true }) };
-}
-
-function findCall(c: Ctx): CallRecord {
-  const call = c.data.calls.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
-  if (!call) throw notFound(`No call ${c.params.id} in this workspace.`);
+function findCall(c: Req, id: string): CallRecord {
+  const call = c.data.calls.find((x) => x.id === id && x.workspace_id === c.auth.workspace.id);
+  if (!call) throw notFound(`No call ${id} in this workspace.`);
   return call;
 }
 
-function recording(c: Ctx) {
-  parseQuery(c.query, {});
-  const call = findCall(c);
+function recording(c: Ctx<Infer<typeof Id>>) {
+  const call = findCall(c, c.params.id);
   if (!call.has_recording) throw notFound('This call has no recording.');
   if (c.auth.workspace.recordings_disabled) throw notFound('Recordings are turned off by this workspace\'s compliance settings.');
   c.data.audit_log.push({
@@ -113,25 +113,121 @@ function recording(c: Ctx) {
   return { raw: { bytes: recordingWav(call.id), contentType: 'audio/wav' }, headers: { 'cache-control': 'no-store' } };
 }
 
-const both = (paths: string[], scope: Scope, handler: Route['handler']): Route[] =>
-  paths.map((path) => ({ method: 'GET', path, scope, handler }));
+// ---- routes ----
+
+const PERSON_404 = { 404: ['not_found'] } as const;
+const sync = 'Filter with `created_after` set to the newest created_at seen for incremental sync.';
+/** The /v1/history/* lists name one person; the others may. */
+const personText = (history: boolean, address: string) => history
+  ? `Names one person with exactly one of \`contact_id\` or \`${address}\` (400 without, or with both; 404 for an unknown contact).`
+  : `Without a person, the whole workspace; with one of \`contact_id\` or \`${address}\` (not both), that person's (404 for an unknown contact).`;
+
+function peopleList(path: string): Route {
+  return route({
+    method: 'GET', path, scope: 'contacts:read',
+    summary: path === '/v1/contacts' ? 'List contacts and people reached' : 'List the people contacted',
+    description: 'Person summaries, most recent first: every contact, and every number or address reached that belongs to no contact ' +
+      '(folded into the contact when it does), with how many calls, texts and emails each had.',
+    query: PeopleQuery,
+    responses: { 200: { description: 'Person summaries, most recent first', schema: listOf(PersonSummarySchema) } },
+    handler: (c) => ({
+      body: paginate(c.s, people(c.data, c.auth.workspace.id), c.query, {
+        key: (p) => p.sort_ms, tie: (p) => p.order, scope: scopeOf(c, 'people', {}), present: presentPerson, totalResults: true,
+      }),
+    }),
+  });
+}
+
+function callList(path: string, personRequired: boolean): Route {
+  return route({
+    method: 'GET', path, scope: 'calls:read',
+    summary: personRequired ? 'List one person\'s calls' : 'List calls',
+    description: `Call records, newest first, each with its transcript (so at most 50 a page). ${personText(personRequired, 'phone_number')} ${sync}`,
+    query: CallsQuery,
+    responses: { 200: { description: 'Call records', schema: listOf(CallRecordSchema) } },
+    errors: PERSON_404,
+    handler: (c) => {
+      const q = c.query;
+      let rows = filterRecords(c, c.data.calls, q, personRequired, 'phone_number');
+      if (q.status) rows = rows.filter((r) => r.status === q.status!.toUpperCase());
+      return { body: paginate(c.s, rows, q, { key: ms, tie: bySeq, scope: scopeOf(c, 'calls', q), present: presentCall, totalResults: true }) };
+    },
+  });
+}
+
+function textList(path: string, personRequired: boolean): Route {
+  return route({
+    method: 'GET', path, scope: 'sms:read',
+    summary: personRequired ? 'List one person\'s texts' : 'List texts',
+    description: `Text records, newest first, including texts from the shared senders (replies to a quick text show as inbound). ${personText(personRequired, 'phone_number')} ${sync}`,
+    query: TextsQuery,
+    responses: { 200: { description: 'Text records', schema: listOf(TextRecordSchema) } },
+    errors: PERSON_404,
+    handler: (c) => {
+      const rows = filterRecords(c, c.data.texts, c.query, personRequired, 'phone_number');
+      return { body: paginate(c.s, rows, c.query, { key: ms, tie: bySeq, scope: scopeOf(c, 'texts', c.query), present: presentText, totalResults: true }) };
+    },
+  });
+}
+
+function emailList(path: string): Route {
+  return route({
+    method: 'GET', path, scope: 'email:read',
+    summary: 'List one person\'s emails',
+    description: `Email records (one per recipient, quick emails included), newest first. ${personText(true, 'email')} ${sync}`,
+    query: EmailsQuery,
+    responses: { 200: { description: 'Email records', schema: listOf(EmailRecordSchema) } },
+    errors: PERSON_404,
+    handler: (c) => {
+      const rows = filterRecords(c, c.data.emails, c.query, true, 'email');
+      return { body: paginate(c.s, rows, c.query, { key: ms, tie: bySeq, scope: scopeOf(c, 'emails', c.query), present: presentEmail, totalResults: true }) };
+    },
+  });
+}
+
+function callRead(path: string): Route {
+  return route({
+    method: 'GET', path, scope: 'calls:read', summary: 'Read a call',
+    description: 'One call record with its transcript, AI summary and tags.',
+    params: Id,
+    responses: { 200: { description: 'The call record', schema: dataOf(CallRecordSchema) } },
+    handler: (c) => ({ body: { data: presentCall(findCall(c, c.params.id)) } }),
+  });
+}
+
+function recordingRead(path: string): Route {
+  return route({
+    method: 'GET', path, scope: 'calls:read', summary: 'Download a call recording',
+    description: 'The raw audio of the call, never cached. 404 when the call has no recording, when recording is turned off by the ' +
+      'workspace\'s compliance settings, or when the call is not in the workspace. Each download is written to the compliance audit log, ' +
+      'attributed to the API key\'s owner.',
+    params: Id,
+    responses: { 200: { description: 'The recording', contentType: 'audio/wav' } },
+    handler: recording,
+  });
+}
 
 export const history: Resource = {
+  tag: { name: 'History and contacts', description: 'Free reads of calls, texts, emails, contacts and the people reached. Two equivalent route families: /v1/history/* and /v1/contacts, /v1/calls, /v1/messages, /v1/emails.' },
   routes: [
-    ...both(['/v1/history/people', '/v1/contacts'], 'contacts:read', listPeople),
-    ...both(['/v1/contacts/{id}'], 'contacts:read', (c) => {
-      parseQuery(c.query, {});
-      return { body: { data: presentContact(requireContact(c, c.params.id)) } };
+    peopleList('/v1/history/people'),
+    peopleList('/v1/contacts'),
+    route({
+      method: 'GET', path: '/v1/contacts/{id}', scope: 'contacts:read', summary: 'Read a contact',
+      description: 'The contact\'s full record.',
+      params: Id,
+      responses: { 200: { description: 'The contact', schema: dataOf(ContactSchema) } },
+      handler: (c) => ({ body: { data: presentContact(requireContact(c, c.params.id)) } }),
     }),
-    ...both(['/v1/history/calls'], 'calls:read', listCalls(true)),
-    ...both(['/v1/calls'], 'calls:read', listCalls(false)),
-    ...both(['/v1/history/calls/{id}', '/v1/calls/{id}'], 'calls:read', (c) => {
-      parseQuery(c.query, {});
-      return { body: { data: presentCall(findCall(c)) } };
-    }),
-    ...both(['/v1/history/calls/{id}/recording', '/v1/calls/{id}/recording'], 'calls:read', recording),
-    ...both(['/v1/history/texts'], 'sms:read', listTexts(true)),
-    ...both(['/v1/messages'], 'sms:read', listTexts(false)),
-    ...both(['/v1/history/emails', '/v1/emails'], 'email:read', listEmails),
+    callList('/v1/history/calls', true),
+    callList('/v1/calls', false),
+    callRead('/v1/history/calls/{id}'),
+    callRead('/v1/calls/{id}'),
+    recordingRead('/v1/history/calls/{id}/recording'),
+    recordingRead('/v1/calls/{id}/recording'),
+    textList('/v1/history/texts', true),
+    textList('/v1/messages', false),
+    emailList('/v1/history/emails'),
+    emailList('/v1/emails'),
   ],
 };

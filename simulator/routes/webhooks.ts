@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { iso } from '../clock.js';
 import { transcriptText } from '../conversations.js';
 import { ApiError, notFound, validationError } from '../errors.js';
-import type { Ctx, Resource, Route } from '../http.js';
+import { route, type Ctx, type Resource, type Route } from '../http.js';
 import type { EventType, Webhook } from '../model.js';
 import { listParams, paginate } from '../pagination.js';
 import { isLoopbackHost } from '../../src/webhooks.js';
-import { arr, int, obj, oneOf, parse, parseQuery, qString, str, type Schema } from '../validate.js';
+import { arr, dataOf, doc, int, listOf, named, nullable, obj, oneOf, qString, record, str, timestamp, uuid, z, type Infer } from '../schema.js';
 import { deliverOutbox, deliveryTimers } from '../webhooks/delivery.js';
 import {
   CALL_EVENTS, callEndedData, callEventId, callStartedData, enqueue, envelope, smsReceivedData, textEventId, type EventCall,
@@ -18,118 +18,152 @@ import {
 /** Per workspace and kind (the spec names 25 for call webhooks; the simulator caps text webhooks alike). */
 export const MAX_WEBHOOKS = 25;
 
+const EVENT_TYPES = ['call.started', 'call.ended', 'sms.received'] as const satisfies readonly EventType[];
+
 /** Secrets are credentials, not simulation: they come from the OS's secure random source. */
 const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
-/** An http(s) URL; plain http only to this machine (local receivers), as the real service wants public HTTPS. */
-const webhookUrl = (): Schema<string> => ({
-  check(v, path, errs) {
-    const s = str({ min: 1, max: 2048 }).check(v, path, errs);
-    if (s === undefined) return undefined;
-    if (s.trim() !== s) return void (errs[path] = 'must not have spaces around it');
-    let u: URL;
-    try {
-      u = new URL(s);
-    } catch {
-      return void (errs[path] = 'must be an absolute http(s) URL such as https://example.com/hooks');
-    }
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') return void (errs[path] = 'must be an https URL (http is accepted only on loopback hosts)');
-    if (u.username || u.password) return void (errs[path] = 'must not carry a user name or password');
-    if (u.protocol === 'http:' && !isLoopbackHost(u.hostname))
-      return void (errs[path] = 'must use https; plain http is accepted only for 127.0.0.0/8, localhost and [::1]');
-    return s;
-  },
-});
+/** Why a webhook URL is refused, or undefined: http(s) only, and plain http only to this machine (local receivers). */
+function urlProblem(s: string): string | undefined {
+  if (s.trim() !== s) return 'must not have spaces around it';
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    return 'must be an absolute http(s) URL such as https://example.com/hooks';
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'must be an https URL (http is accepted only on loopback hosts)';
+  if (u.username || u.password) return 'must not carry a user name or password';
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) return 'must use https; plain http is accepted only for 127.0.0.0/8, localhost and [::1]';
+  return undefined;
+}
 
-const callBody = obj({
+/** An http(s) URL; plain http only to this machine, as the real service wants public HTTPS. */
+const webhookUrl = () => doc(
+  z.string().check(
+    z.minLength(1),
+    z.maxLength(2048),
+    z.superRefine((s: string, ctx) => {
+      const why = urlProblem(s);
+      if (why) ctx.issues.push({ code: 'custom', message: why, input: s });
+    }),
+    z.meta({ format: 'uri' }),
+  ),
+  { description: 'where deliveries are POSTed: an https URL (plain http only to 127.0.0.0/8, localhost and [::1]), at most 2048 characters', example: 'https://example.com/hooks' },
+);
+
+const phoneNumberId = (what: string) => int({ min: 1, description: `only events of this workspace number; omit for ${what}`, example: 1001 });
+
+const CallBody = obj({
   url: webhookUrl(),
-  events: arr(oneOf(CALL_EVENTS), { min: 1, max: 10 }),
-  phone_number_id: int({ min: 1 }),
-  description: str({ max: 500 }),
+  events: arr(oneOf(CALL_EVENTS), { min: 1, max: 10, description: 'the events to deliver (default both)', example: ['call.started', 'call.ended'] }),
+  phone_number_id: phoneNumberId('calls on every number'),
+  description: str({ max: 500, description: 'a note for people', example: 'CRM sync' }),
 }, { required: ['url'] });
-const smsBody = obj({ url: webhookUrl(), phone_number_id: int({ min: 1 }) }, { required: ['url'] });
+const TextBody = obj({ url: webhookUrl(), phone_number_id: phoneNumberId('texts to every number') }, { required: ['url'] });
+
+const Id = obj({ id: uuid() }, { required: ['id'] });
+
+const common = {
+  id: uuid(),
+  url: doc(z.string(), { example: 'https://example.com/hooks' }),
+  phone_number_id: doc(nullable(z.int()), { description: 'the workspace number it is limited to; null for every number', example: 1001 }),
+};
+const callShape = {
+  ...common,
+  events: arr(oneOf(CALL_EVENTS), { example: ['call.started', 'call.ended'] }),
+  description: nullable(z.string()),
+  created_at: timestamp(),
+};
+const textShape = { ...common, created_at: timestamp() };
+const secret = doc(z.string(), { description: 'signs every delivery (hex HMAC-SHA256 of the raw body in the `X-Service-Signature-256` header); shown only in this reply: a lost secret cannot be recovered', example: 'whsec_3b1f0c9e2d4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a' });
+
+export const CallWebhook = named('CallWebhook', record(callShape), 'Call webhook (the secret is shown only at creation).');
+export const TextWebhook = named('TextWebhook', record(textShape), 'Text webhook (the secret is shown only at creation).');
+const CallWebhookCreated = named('CallWebhookCreated', record({ ...callShape, secret }), 'A call webhook just registered, with its secret (shown this once).');
+const TextWebhookCreated = named('TextWebhookCreated', record({ ...textShape, secret }), 'A text webhook just registered, with its secret (shown this once).');
+const Deleted = record({ id: uuid(), deleted: z.literal(true) });
+const TestSend = record({
+  event_id: doc(z.string(), { description: 'the id of the sample event (its deliveries are in the log under it)', example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended' }),
+  type: oneOf(EVENT_TYPES, { example: 'call.ended' }),
+  test: z.literal(true),
+  url: doc(z.string(), { example: 'https://example.com/hooks' }),
+});
+export const DeliveryAttempt = named('WebhookDeliveryAttempt', record({
+  event_id: doc(z.string(), { example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended' }),
+  type: oneOf(EVENT_TYPES, { example: 'call.ended' }),
+  url: doc(z.string(), { example: 'https://example.com/hooks' }),
+  attempt: int({ min: 1, description: '1 for the first attempt, then the retries', example: 1 }),
+  status_code: doc(nullable(z.int()), { description: 'the receiver\'s HTTP status; null when no response came', example: 200 }),
+  error: doc(nullable(z.string()), 'why the attempt failed; null on a 2xx'),
+  at: timestamp(),
+}), 'One attempt at delivering one event to one webhook.');
+
+// ---- handlers ----
+
+/** What the helpers below read of a request: never its params, query or body. */
+type Req = Ctx<unknown, unknown, unknown>;
 
 const KINDS = {
-  call: { path: '/v1/voice/calls/webhooks', noun: 'call webhook' },
-  sms: { path: '/v1/sms/webhooks', noun: 'text webhook' },
+  call: { path: '/v1/voice/calls/webhooks', noun: 'call webhook', Out: CallWebhook },
+  sms: { path: '/v1/sms/webhooks', noun: 'text webhook', Out: TextWebhook },
 } as const;
 
-function view(w: Webhook) {
-  return w.kind === 'call'
-    ? { id: w.id, url: w.url, events: w.events, phone_number_id: w.phone_number_id, description: w.description, created_at: w.created_at }
-    : { id: w.id, url: w.url, phone_number_id: w.phone_number_id, created_at: w.created_at };
-}
+const callView = (w: Webhook): Infer<typeof CallWebhook> => ({
+  id: w.id, url: w.url, events: CALL_EVENTS.filter((e) => w.events.includes(e)), phone_number_id: w.phone_number_id, description: w.description, created_at: w.created_at,
+});
+const textView = (w: Webhook): Infer<typeof TextWebhook> => ({ id: w.id, url: w.url, phone_number_id: w.phone_number_id, created_at: w.created_at });
+const view = (w: Webhook) => (w.kind === 'call' ? callView(w) : textView(w));
 
-const mine = (c: Ctx, kind: Webhook['kind']) => c.data.webhooks.filter((w) => w.workspace_id === c.auth.workspace.id && w.kind === kind);
+const mine = (c: Req, kind: Webhook['kind']) => c.data.webhooks.filter((w) => w.workspace_id === c.auth.workspace.id && w.kind === kind);
 
-function create(kind: Webhook['kind']) {
-  return (c: Ctx) => {
-    const b = kind === 'call' ? parse(callBody, c.body) : { ...parse(smsBody, c.body), events: undefined, description: undefined };
-    const phoneNumberId = b.phone_number_id ?? null;
-    if (phoneNumberId !== null && !c.data.phone_numbers.some((n) => n.id === phoneNumberId && n.workspace_id === c.auth.workspace.id))
-      throw validationError({ phone_number_id: 'is not a phone number of this workspace' });
-    if (mine(c, kind).length >= MAX_WEBHOOKS)
-      throw new ApiError(409, 'webhook_limit_exceeded', `A workspace has at most ${MAX_WEBHOOKS} ${KINDS[kind].noun}s; delete one first.`);
-    const events: EventType[] = kind === 'sms' ? ['sms.received'] : CALL_EVENTS.filter((e) => (b.events ?? CALL_EVENTS).includes(e));
-    const w: Webhook = {
-      id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: c.auth.workspace.id, kind, url: b.url, events,
-      phone_number_id: phoneNumberId, description: b.description ?? null, secret: newSecret(), created_at: iso(c.s.now),
-    };
-    c.data.webhooks.push(w);
-    // the one time the secret is shown
-    return { status: 201, body: { data: { ...view(w), secret: w.secret } } };
+function create(c: Req, kind: Webhook['kind'], b: Infer<typeof CallBody>): Webhook {
+  const phoneNumberId = b.phone_number_id ?? null;
+  if (phoneNumberId !== null && !c.data.phone_numbers.some((n) => n.id === phoneNumberId && n.workspace_id === c.auth.workspace.id))
+    throw validationError({ phone_number_id: 'is not a phone number of this workspace' });
+  if (mine(c, kind).length >= MAX_WEBHOOKS)
+    throw new ApiError(409, 'webhook_limit_exceeded', `A workspace has at most ${MAX_WEBHOOKS} ${KINDS[kind].noun}s; delete one first.`);
+  const events: EventType[] = kind === 'sms' ? ['sms.received'] : CALL_EVENTS.filter((e) => (b.events ?? CALL_EVENTS).includes(e));
+  const w: Webhook = {
+    id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: c.auth.workspace.id, kind, url: b.url, events,
+    phone_number_id: phoneNumberId, description: b.description ?? null, secret: newSecret(), created_at: iso(c.s.now),
   };
-}
-
-function find(c: Ctx, kind: Webhook['kind']): Webhook {
-  const w = mine(c, kind).find((x) => x.id === c.params.id);
-  if (!w) throw notFound(`No ${KINDS[kind].noun} ${c.params.id} in this workspace.`);
+  c.data.webhooks.push(w);
   return w;
 }
 
-function list(kind: Webhook['kind']) {
-  return (c: Ctx) => {
-    const q = parseQuery(c.query, listParams());
-    return {
-      body: paginate(c.s, mine(c, kind), q, {
-        key: (w) => Date.parse(w.created_at), tie: (w) => w.seq, scope: `${c.auth.workspace.id}|webhooks|${kind}`, present: view,
-      }),
-    };
-  };
+function find(c: Req, kind: Webhook['kind'], id: string): Webhook {
+  const w = mine(c, kind).find((x) => x.id === id);
+  if (!w) throw notFound(`No ${KINDS[kind].noun} ${id} in this workspace.`);
+  return w;
 }
 
-function remove(kind: Webhook['kind']) {
-  return (c: Ctx) => {
-    parse(obj({}), c.body);
-    const w = find(c, kind);
-    // pending attempts and retries go with it (delivery.ts drops what belongs to no webhook)
-    c.data.webhooks = c.data.webhooks.filter((x) => x !== w);
-    c.s.markDirty();
-    return { body: { data: { id: w.id, deleted: true } } };
-  };
+function remove(c: Req, kind: Webhook['kind'], id: string): Infer<typeof Deleted> {
+  const w = find(c, kind, id);
+  // pending attempts and retries go with it (delivery.ts drops what belongs to no webhook)
+  c.data.webhooks = c.data.webhooks.filter((x) => x !== w);
+  c.s.markDirty();
+  return { id: w.id, deleted: true };
 }
 
 /** A signed sample with test true: call.ended (or call.started when that is all the webhook takes), or sms.received. */
-function test(kind: Webhook['kind']) {
-  return (c: Ctx) => {
-    parse(obj({}), c.body);
-    const w = find(c, kind);
-    const sample = sampleCall(c, w);
-    const contact = { id: c.s.rng.uuid(), name: 'Sample Contact', phone_number: sample.to_number, email: 'sample.contact@example.com' };
-    const event = kind === 'sms'
-      ? envelope(c.s, textEventId(sample.id), 'sms.received', smsReceivedData({
-        id: sample.id, from_number: sample.to_number, to_number: sample.from_number, phone_number_id: w.phone_number_id,
-        body: 'This is a sample text sent by a webhook test.', created_at: iso(c.s.now),
-      }, contact), true)
-      : w.events.includes('call.ended')
-        ? envelope(c.s, callEventId(sample.id, 'call.ended'), 'call.ended', callEndedData(sample, contact, true), true)
-        : envelope(c.s, callEventId(sample.id, 'call.started'), 'call.started', callStartedData({ ...sample, status: 'RINGING' }, contact), true);
-    enqueue(c.s, w, event);
-    return { body: { data: { event_id: event.id, type: event.type, test: true, url: w.url } } };
-  };
+function test(c: Req, kind: Webhook['kind'], id: string): Infer<typeof TestSend> {
+  const w = find(c, kind, id);
+  const sample = sampleCall(c, w);
+  const contact = { id: c.s.rng.uuid(), name: 'Sample Contact', phone_number: sample.to_number, email: 'sample.contact@example.com' };
+  const event = kind === 'sms'
+    ? envelope(c.s, textEventId(sample.id), 'sms.received', smsReceivedData({
+      id: sample.id, from_number: sample.to_number, to_number: sample.from_number, phone_number_id: w.phone_number_id,
+      body: 'This is a sample text sent by a webhook test.', created_at: iso(c.s.now),
+    }, contact), true)
+    : w.events.includes('call.ended')
+      ? envelope(c.s, callEventId(sample.id, 'call.ended'), 'call.ended', callEndedData(sample, contact, true), true)
+      : envelope(c.s, callEventId(sample.id, 'call.started'), 'call.started', callStartedData({ ...sample, status: 'RINGING' }, contact), true);
+  enqueue(c.s, w, event);
+  return { event_id: event.id, type: event.type, test: true, url: w.url };
 }
 
-function sampleCall(c: Ctx, w: Webhook): EventCall {
+function sampleCall(c: Req, w: Webhook): EventCall {
   const number = c.data.phone_numbers.find((n) => n.id === w.phone_number_id);
   const turns = [
     { speaker: 'agent' as const, text: 'Hi, this is a sample call from your AI assistant.', seconds_from_start: 0 },
@@ -142,21 +176,92 @@ function sampleCall(c: Ctx, w: Webhook): EventCall {
   };
 }
 
-function deliveryLog(c: Ctx) {
-  const q = parseQuery(c.query, { event_id: qString });
-  const rows = c.data.webhook_deliveries
-    .filter((d) => d.workspace_id === c.auth.workspace.id && (q.event_id === undefined || d.event_id === q.event_id))
-    .sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.seq - b.seq);
-  return { body: { data: rows.map((d) => ({ event_id: d.event_id, type: d.type, url: d.url, attempt: d.attempt, status_code: d.status_code, error: d.error, at: d.at })) } };
+function deliveryLog(c: Req, eventId: string | undefined): Infer<typeof DeliveryAttempt>[] {
+  return c.data.webhook_deliveries
+    .filter((d) => d.workspace_id === c.auth.workspace.id && (eventId === undefined || d.event_id === eventId))
+    .sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.seq - b.seq)
+    .map((d) => ({ event_id: d.event_id, type: d.type, url: d.url, attempt: d.attempt, status_code: d.status_code, error: d.error, at: d.at }));
 }
 
-const routes: Route[] = (['call', 'sms'] as const).flatMap((kind): Route[] => [
-  { method: 'POST', path: KINDS[kind].path, scope: 'full', handler: create(kind) },
-  { method: 'GET', path: KINDS[kind].path, scope: 'full', handler: list(kind) },
-  { method: 'DELETE', path: `${KINDS[kind].path}/{id}`, scope: 'full', handler: remove(kind) },
-  // a test send answers once its first attempt has been made
-  { method: 'POST', path: `${KINDS[kind].path}/{id}/test`, scope: 'full', handler: test(kind), flush: true },
-]);
-routes.push({ method: 'GET', path: '/_sim/webhook-deliveries', handler: deliveryLog });
+// ---- routes ----
 
-export const webhooks: Resource = { routes, timers: deliveryTimers, afterCommit: deliverOutbox };
+const SIGNING = 'Deliveries are signed with the webhook\'s secret (`X-Service-Signature-256`: hex HMAC-SHA256 of the raw body); a failed delivery is retried 1, 5 and 30 minutes after the first attempt.';
+
+/** List, delete and test: the same for both kinds. */
+function commonRoutes(kind: Webhook['kind']): Route[] {
+  const { path, noun, Out } = KINDS[kind];
+  return [
+    route({
+      method: 'GET', path, scope: 'full', summary: `List ${noun}s`,
+      description: `The workspace's ${noun}s, newest first (without their secrets).`,
+      query: obj(listParams()),
+      responses: { 200: { description: `${noun[0].toUpperCase()}${noun.slice(1)}s`, schema: listOf(Out) } },
+      handler: (c) => ({
+        body: paginate(c.s, mine(c, kind), c.query, {
+          key: (w) => Date.parse(w.created_at), tie: (w) => w.seq, scope: `${c.auth.workspace.id}|webhooks|${kind}`, present: view,
+        }),
+      }),
+    }),
+    route({
+      method: 'DELETE', path: `${path}/{id}`, scope: 'full', summary: `Delete a ${noun}`,
+      description: 'Removes the webhook; deliveries not yet made to it, retries included, are dropped.',
+      params: Id,
+      responses: { 200: { description: 'Deleted', schema: dataOf(Deleted) } },
+      handler: (c) => ({ body: { data: remove(c, kind, c.params.id) } }),
+    }),
+    route({
+      method: 'POST', path: `${path}/{id}/test`, scope: 'full', summary: `Send a test event to a ${noun}`,
+      description: (kind === 'call'
+        ? 'Sends a signed sample call.ended (call.started when that is the only event the webhook takes) with `test` true.'
+        : 'Sends a signed sample sms.received with `test` true.') +
+        ' The reply comes once the first delivery attempt has been made; its outcome is in the delivery log.',
+      params: Id,
+      responses: { 200: { description: 'The sample event was sent', schema: dataOf(TestSend) } },
+      // a test send answers once its first attempt has been made
+      flush: true,
+      handler: (c) => ({ body: { data: test(c, kind, c.params.id) } }),
+    }),
+  ];
+}
+
+const routes: Route[] = [
+  route({
+    method: 'POST', path: KINDS.call.path, scope: 'full', summary: 'Register a call webhook',
+    description: `Delivers call.started and call.ended (or the one named in \`events\`) for the workspace's calls, or for one number's. ${SIGNING} ` +
+      `The reply includes the \`secret\` once: a lost secret cannot be recovered (delete and recreate). At most ${MAX_WEBHOOKS} per workspace.`,
+    body: CallBody,
+    responses: { 201: { description: 'Registered', schema: dataOf(CallWebhookCreated) } },
+    errors: { 409: ['webhook_limit_exceeded'] },
+    handler: (c) => {
+      const w = create(c, 'call', c.body);
+      // the one time the secret is shown
+      return { status: 201, body: { data: { ...callView(w), secret: w.secret } } };
+    },
+  }),
+  ...commonRoutes('call'),
+  route({
+    method: 'POST', path: KINDS.sms.path, scope: 'full', summary: 'Register a text webhook',
+    description: `Delivers sms.received for texts to the workspace's numbers, or to one number. ${SIGNING} ` +
+      `The reply includes the \`secret\` once: a lost secret cannot be recovered (delete and recreate). At most ${MAX_WEBHOOKS} per workspace.`,
+    body: TextBody,
+    responses: { 201: { description: 'Registered', schema: dataOf(TextWebhookCreated) } },
+    errors: { 409: ['webhook_limit_exceeded'] },
+    handler: (c) => {
+      const w = create(c, 'sms', c.body);
+      return { status: 201, body: { data: { ...textView(w), secret: w.secret } } };
+    },
+  }),
+  ...commonRoutes('sms'),
+  route({
+    method: 'GET', path: '/_sim/webhook-deliveries', summary: 'The webhook delivery log',
+    description: 'Every delivery attempt made for the workspace, oldest first: its event, URL, attempt number, and the receiver\'s status or the error.',
+    query: obj({ event_id: qString({ description: 'only the attempts for this event', example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended' }) }),
+    responses: { 200: { description: 'Delivery attempts, oldest first', schema: dataOf(z.array(DeliveryAttempt)) } },
+    handler: (c) => ({ body: { data: deliveryLog(c, c.query.event_id) } }),
+  }),
+];
+
+export const webhooks: Resource = {
+  tag: { name: 'Webhooks', description: 'Call webhooks (call.started, call.ended) and text webhooks (sms.received): register, list, delete, send a test event; and the delivery log.' },
+  routes, timers: deliveryTimers, afterCommit: deliverOutbox,
+};
