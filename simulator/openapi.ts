@@ -99,7 +99,8 @@ export function exampleOf(s: Json, components: Record<string, Json>, depth = 0):
       return typeof s.minLength === 'number' && s.minLength > 6 ? 'x'.repeat(s.minLength) : 'string';
     case 'integer':
     case 'number':
-      return typeof s.minimum === 'number' ? s.minimum : 1;
+      // a declared lower bound, unless it is only the safe-integer range zod gives every integer
+      return typeof s.minimum === 'number' && s.minimum > -1e9 ? s.minimum : 1;
     case 'boolean':
       return true;
     case 'null':

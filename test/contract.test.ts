@@ -220,3 +220,19 @@ describe('every route declares its query: unknown parameters are refused on writ
     expect(r.json.error.fields).toEqual({ x: 'is not a known query parameter', to: 'must have at least one item', extra: 'is not a known field' });
   });
 });
+
+describe('validation reads as before the schemas moved to zod', () => {
+  it('names the expected type and what was sent; query values are text, so only the expectation', async () => {
+    const body = await sim.api('POST', '/v1/voice/calls/webhooks', { body: { url: 'https://example.com/h', phone_number_id: 'seven' } });
+    expect(body.json.error.fields).toEqual({ phone_number_id: 'must be an integer, got string' });
+    const q = await sim.api('GET', '/v1/calls?limit=ten&cursor=');
+    expect(q.json.error.fields).toEqual({ limit: 'must be an integer', cursor: 'must be 1 to 1000 characters' });
+    const range = await sim.api('GET', '/v1/calls?limit=0');
+    expect(range.json.error.fields).toEqual({ limit: 'must be between 1 and 50' });
+  });
+
+  it('reports an unknown field at any depth by its path, and __proto__ is never merged', async () => {
+    const r = await sim.api('POST', '/v1/quick/emails', { raw: '{"to":["a@example.com"],"subject":"S","body":"B","__proto__":{"x":1},"nested":{"a":1}}', headers: { 'content-type': 'application/json' } });
+    expect(r.json.error.fields).toEqual({ __proto__: 'is not a known field', nested: 'is not a known field' });
+  });
+});
