@@ -14,7 +14,11 @@ export interface ApiResponse {
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined | null>;
   body?: unknown;
+  /** a body sent as is, instead of `body` as JSON (vmv api --input) */
+  rawBody?: string | Buffer;
   idempotencyKey?: string;
+  /** extra request headers (lower-case names), applied last: they override the defaults; null removes one */
+  headers?: Record<string, string | null>;
 }
 
 export interface ApiClient {
@@ -50,6 +54,17 @@ const USER_AGENT = 'vmv-cli/0.1';
  */
 export const exchanges: { observe?: (method: string, url: string, res: ApiResponse) => void } = {};
 
+/** The request body, and the headers to apply after the defaults. */
+function payload(o: RequestOptions, headers: Record<string, string>): string | Buffer | undefined {
+  const body = o.rawBody ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  for (const [k, v] of Object.entries(o.headers ?? {})) {
+    if (v === null) delete headers[k];
+    else headers[k] = v;
+  }
+  return body;
+}
+
 function observed(method: string, url: string, res: ApiResponse): ApiResponse {
   exchanges.observe?.(method, url, res);
   return res;
@@ -78,11 +93,7 @@ async function remoteClient(target: Target): Promise<ApiClient> {
       const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
       if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
       if (o.idempotencyKey && method !== 'GET') headers['idempotency-key'] = o.idempotencyKey;
-      let body: string | undefined;
-      if (o.body !== undefined) {
-        body = JSON.stringify(o.body);
-        headers['content-type'] = 'application/json';
-      }
+      const body = payload(o, headers);
       try {
         const res = await apiRequest.call(client, { path: prefix + buildPath(path, o.query), method: method as 'GET', headers, body });
         const buf = Buffer.from(await res.body.arrayBuffer());
@@ -110,7 +121,7 @@ async function embeddedClient(target: Target): Promise<ApiClient> {
       const headers: Record<string, string> = { 'user-agent': USER_AGENT };
       if (apiKey) headers.authorization = `Bearer ${apiKey}`;
       if (o.idempotencyKey && method !== 'GET') headers['idempotency-key'] = o.idempotencyKey;
-      const body = o.body === undefined ? undefined : JSON.stringify(o.body);
+      const body = payload(o, headers);
       const res = await sim.app.handle({ method, url: buildPath(path, o.query), headers, body });
       return observed(method, buildPath(path, o.query), toResponse(res.status, res.headers, Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.body)));
     },

@@ -4,7 +4,8 @@ import type { Readable } from 'node:stream';
 import type { Env } from './paths.js';
 
 export interface IO {
-  out(s: string): void;
+  /** bytes are written as they are (a raw response body) */
+  out(s: string | Uint8Array): void;
   err(s: string): void;
   stdin: Readable;
   stdinTTY: boolean;
@@ -35,16 +36,18 @@ export function processIO(env: Env = process.env): IO {
 
 export interface BufferIO extends IO {
   stdout(): string;
+  /** stdout as the bytes written */
+  stdoutBytes(): Buffer;
   stderr(): string;
 }
 
 /** An IO whose output lands in strings; `tty` pretends every stream is a terminal. */
 export async function bufferIO(o: { tty?: boolean; stdin?: string; color?: boolean } = {}): Promise<BufferIO> {
   const { Readable } = await import('node:stream');
-  let out = '';
+  const out: Buffer[] = [];
   let err = '';
   return {
-    out: (s) => void (out += s),
+    out: (s) => void out.push(Buffer.from(s)),
     err: (s) => void (err += s),
     stdin: Readable.from(o.stdin !== undefined ? [o.stdin] : []),
     stdinTTY: !!o.tty,
@@ -53,7 +56,8 @@ export async function bufferIO(o: { tty?: boolean; stdin?: string; color?: boole
     color: !!o.color,
     errColor: !!o.color,
     columns: 120,
-    stdout: () => out,
+    stdout: () => Buffer.concat(out).toString('utf8'),
+    stdoutBytes: () => Buffer.concat(out),
     stderr: () => err,
   };
 }
