@@ -18,6 +18,7 @@ function conventionErrors(r: Route, isApi: boolean): Record<number, string[]> {
     e[401] = ['unauthorized'];
     e[403] = ['forbidden'];
   }
+  if (!isApi) e[401] = ['unauthorized']; // the control plane needs no key, but refuses one that is not valid
   if (r.method !== 'GET') {
     if (isApi) e[409] = ['idempotency_conflict'];
     e[413] = ['payload_too_large'];

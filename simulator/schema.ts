@@ -53,16 +53,16 @@ export const e164 = (d: Doc = {}) =>
 export const email = (o: { max?: number; pattern?: RegExp } & Doc = {}) =>
   str({ min: 1, max: o.max ?? 254, pattern: o.pattern ?? EMAIL_ANY_CASE, patternMessage: 'must be an email address such as name@example.com', format: 'email', example: 'maria@example.com', ...o });
 
-/** zod says a non-number given to z.int() expected "number"; this marks the type issues of int() as an integer's. */
-const INT_TYPE = 'expected:int';
-const intType = { error: (iss: { code?: string }) => (iss.code === 'invalid_type' ? INT_TYPE : undefined) };
+/** zod says a non-number given to an integer was expected to be a number: int() marks its type issues to read "an integer". */
+const INT_TYPE = 'an integer';
+const intType = () => z.int({ error: (iss) => (iss.code === 'invalid_type' ? INT_TYPE : undefined) });
 
 export function int(o: { min?: number; max?: number; message?: string } & Doc = {}) {
   const checks: z.core.$ZodCheck<number>[] = [];
   const error = o.message ? { error: o.message } : undefined;
   if (o.min !== undefined) checks.push(z.gte(o.min, error));
   if (o.max !== undefined) checks.push(z.lte(o.max, error));
-  return doc(checks.length ? z.int(intType).check(...checks) : z.int(intType), o);
+  return doc(checks.length ? intType().check(...checks) : intType(), o);
 }
 
 export function num(o: { min?: number; max?: number } & Doc = {}) {
@@ -97,7 +97,7 @@ export function isIsoTime(v: string): boolean {
 
 const ISO_MESSAGE = 'must be an ISO 8601 timestamp such as 2026-01-31T09:00:00Z';
 const isoString = () =>
-  z.string().check(
+  z.string({ error: ISO_MESSAGE }).check(
     z.refine(isIsoTime, { error: ISO_MESSAGE }),
     z.meta({ description: 'ISO 8601 date or date-time with Z or an offset', examples: ['2026-01-31T09:00:00Z'] }),
   );
@@ -152,7 +152,7 @@ export const qString = (d?: Doc | string) => {
 
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const EXPECTED: Record<string, string> = {
-  string: 'a string', number: 'a number', int: 'an integer', boolean: 'true or false', array: 'an array', object: 'an object', record: 'an object',
+  string: 'a string', number: 'a number', int: 'an integer', boolean: 'true or false', array: 'an array', object: 'a JSON object', record: 'an object',
 };
 
 export function pathOf(path: readonly PropertyKey[], base = ''): string {
@@ -172,11 +172,12 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 
 /** One explanation per offending field; `where` words type errors for query strings, whose values are all text. */
 function explain(issue: z.core.$ZodIssue, input: unknown, where: Where): string {
+  if (input === undefined) return 'is required'; // whatever the schema of an absent key (an enum's issue is invalid_value)
   switch (issue.code) {
     case 'invalid_type': {
-      if (input === undefined) return 'is required';
-      const kind = issue.message === INT_TYPE ? 'int' : issue.expected;
-      const expected = EXPECTED[kind] ?? kind;
+      if (issue.message === INT_TYPE) return where === 'body' ? `must be an integer, got ${typeName(input)}` : 'must be an integer';
+      if (issue.message !== DEFAULT_MESSAGE) return issue.message;
+      const expected = EXPECTED[issue.expected] ?? issue.expected;
       return where === 'body' ? `must be ${expected}, got ${typeName(input)}` : `must be ${expected}`;
     }
     case 'too_small': {
@@ -213,6 +214,14 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[], input: unkno
     if (issue.code === 'unrecognized_keys') {
       for (const k of issue.keys) errs[pathOf([...issue.path, k], base)] ??= where === 'query' ? 'is not a known query parameter' : 'is not a known field';
       continue;
+    }
+    if (issue.code === 'invalid_union') {
+      // the one option whose type the value has explains what is wrong inside it
+      const typed = issue.errors.filter((option) => !option.some((i) => i.path.length === 0 && i.code === 'invalid_type'));
+      if (typed.length === 1) {
+        issuesToFields(typed[0], valueAt(input, issue.path), errs, where, pathOf(issue.path, base));
+        continue;
+      }
     }
     const at = pathOf(issue.path, base) || (where === 'body' ? 'body' : '');
     if (issue.path.length === 0 && issue.code === 'invalid_type' && where === 'body') {

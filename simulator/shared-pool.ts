@@ -4,9 +4,11 @@
 import { iso } from './clock.js';
 import type { SharedNumber } from './model.js';
 import type { Rng } from './rng.js';
+import { doc, e164, named, oneOf, record, str, timestamp, z, type Infer } from './schema.js';
 
 export type PoolKind = 'calls' | 'texts';
 const DAY_MS = 86_400_000;
+const STAGES = ['new', 'second_week', 'warmed'] as const;
 
 /** Eight numbers: two bought 2 days ago, three 10 days ago, three 60 days ago (fictional 555-01xx range). */
 export function seedSharedPool(nowMs: number): SharedNumber[] {
@@ -23,7 +25,7 @@ export function seedSharedPool(nowMs: number): SharedNumber[] {
 export const dayOf = (ms: number) => iso(ms).slice(0, 10);
 export const ageDays = (n: SharedNumber, nowMs: number) => Math.floor((nowMs - Date.parse(n.bought_at)) / DAY_MS);
 
-export function stageOf(n: SharedNumber, nowMs: number): 'new' | 'second_week' | 'warmed' {
+export function stageOf(n: SharedNumber, nowMs: number): (typeof STAGES)[number] {
   const age = ageDays(n, nowMs);
   return age < 7 ? 'new' : age < 14 ? 'second_week' : 'warmed';
 }
@@ -69,7 +71,23 @@ export function fill(pool: SharedNumber[], kind: PoolKind, leave: number, nowMs:
   }
 }
 
-export function poolView(pool: SharedNumber[], nowMs: number) {
+/** A number of the pool as the control plane shows it (GET /_sim/shared-pool). */
+export const SharedPoolNumberSchema = named('SharedPoolNumber', record({
+  phone_number: e164({ example: '+14155550150' }),
+  bought_at: timestamp(),
+  age_days: doc(z.int(), { description: 'whole days since the number was bought', example: 10 }),
+  stage: oneOf(STAGES, 'new: bought this week; second_week: 7 to 13 days old; warmed: 14 days or older'),
+  limits: doc(record({ calls: doc(z.int(), { example: 40 }), texts: doc(z.int(), { example: 500 }) }),
+    'daily ceilings: calls 15 (new), 40 (second week), 75 (warmed); texts 500 at any age'),
+  today: doc(record({
+    date: str({ format: 'date', description: 'the UTC day the counts are for', example: '2026-01-05' }),
+    calls: z.int(),
+    texts: z.int(),
+  }), 'today\'s use (a new UTC day starts from zero)'),
+}), 'A number of the service\'s shared sender pool for quick calls and texts, with its ceilings and today\'s use.');
+export type SharedPoolNumberOut = Infer<typeof SharedPoolNumberSchema>;
+
+export function poolView(pool: SharedNumber[], nowMs: number): SharedPoolNumberOut[] {
   return pool.map((n) => ({
     phone_number: n.phone_number,
     bought_at: n.bought_at,

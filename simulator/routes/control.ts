@@ -2,21 +2,97 @@
 // when sent, picks its workspace; otherwise the seeded one). Not part of /v1.
 import { advance, clockNow, iso, setMode } from '../clock.js';
 import { ApiError, notFound, validationError } from '../errors.js';
-import type { Ctx, Resource, Route } from '../http.js';
-import { SCOPES, type CallRecord, type EmailRecord, type TextRecord } from '../model.js';
+import { route, type Ctx, type Resource } from '../http.js';
+import { SCOPES, type CallRecord, type EmailRecord, type Suppression, type TextRecord } from '../model.js';
 import { cents, usd } from '../money.js';
 import { contactByEmail, contactByPhone, newContact, presentCall, presentContact, presentEmail, presentText } from '../people.js';
+import { CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, TextRecordSchema, type CallStatus } from '../records.js';
 import { addApiKey, addWorkspace, seedData } from '../seed.js';
 import { nextDue } from '../scheduler.js';
-import { arr, bool, e164, email, freeObject, int, isoTime, nullable, num, obj, oneOf, parse, parseQuery, str } from '../validate.js';
+import {
+  arr, bool, dataOf, doc, e164, email, freeObject, int, isoTime, named, nullable, num, obj, oneOf, record, str, timestamp, uuid, z, type Infer,
+} from '../schema.js';
 import { CALL_STATUS_FILTERS } from './history.js';
 
-function clockView(c: Ctx) {
+/** Any control-plane context: these helpers read only what every route has. */
+type AnyCtx = Ctx<any, any, any>;
+
+const CLOCK_MODES = ['real', 'manual'] as const;
+
+// ---- what the control plane answers ----
+
+const Health = record({ ok: z.literal(true), now: doc(timestamp(), 'the simulator\'s clock') });
+
+export const SimClockSchema = named('SimClock', record({
+  now: timestamp('the simulator\'s current time'),
+  mode: oneOf(CLOCK_MODES, 'real: the clock runs with the wall clock (from an offset); manual: it moves only when told to'),
+  next_due_at: doc(nullable(timestamp()), 'when the next scheduled transition (a call step, a retry, a delivery…) falls due; null when nothing is scheduled'),
+}), 'The simulator clock.');
+
+const ResetResult = record({
+  api_key: doc(z.string(), { description: 'the fresh seeded workspace\'s full-access API key', example: 'sk_sim_0123456789abcdef0123456789abcdef01234567' }),
+  workspace_id: uuid('the seeded workspace'),
+  now: timestamp('the clock after the reset'),
+});
+
+const NewApiKey = record({
+  key: doc(z.string(), { description: 'the API key, shown only now', example: 'sk_sim_0123456789abcdef0123456789abcdef01234567' }),
+  workspace_id: uuid(),
+  scopes: doc(nullable(z.array(oneOf(SCOPES))), 'null: full access'),
+});
+
+const NewWorkspace = record({
+  workspace_id: uuid(),
+  api_key: doc(z.string(), { description: 'a full-access API key of the new workspace', example: 'sk_sim_0123456789abcdef0123456789abcdef01234567' }),
+});
+
+export const SimWorkspaceSchema = named('SimWorkspace', record({
+  id: uuid(),
+  name: doc(z.string(), { example: 'Acme' }),
+  organization_id: uuid(),
+  wallet_usd: num({ description: 'the organization wallet, which pays for every workspace of the organization', example: 50 }),
+  auto_recharge: record({
+    enabled: z.boolean(),
+    amount_usd: num({ description: 'added when the wallet falls below the threshold', example: 25 }),
+    threshold_usd: num({ example: 5 }),
+  }),
+  plan: record({
+    content: doc(z.boolean(), 'the plan includes Content (short social videos)'),
+    assistant: doc(z.boolean(), 'the plan includes the assistant'),
+    video_credits_cents: doc(z.int(), { description: 'video credits left, in cents', example: 2000 }),
+  }),
+  rate_limits: record({ quick_emails_per_minute: doc(z.int(), { description: 'simulated limit; 0 turns it off', example: 60 }) }),
+  recordings_disabled: doc(z.boolean(), 'compliance setting: recording downloads answer 404'),
+  owner: record({ name: doc(z.string(), { example: 'Workspace Owner' }), email: doc(z.string(), { example: 'owner@acme.example.com' }) }),
+  created_at: timestamp(),
+}), 'A workspace as the control plane shows it: its organization\'s wallet and auto-recharge, its plan, simulated limits and owner.');
+type SimWorkspace = Infer<typeof SimWorkspaceSchema>;
+
+const SUPPRESSION_REASONS = ['unsubscribe', 'bounce', 'complaint'] as const;
+type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+
+export const SuppressionSchema = named('Suppression', record({
+  email: doc(z.string(), { example: 'maria@example.com' }),
+  reason: oneOf(SUPPRESSION_REASONS),
+  created_at: timestamp(),
+}), 'An address quick email skips.');
+
+export const AuditEntrySchema = named('AuditEntry', record({
+  id: uuid(),
+  action: doc(z.string(), { description: 'what was done', example: 'recording.download' }),
+  resource_id: doc(z.string(), 'the record it was done to'),
+  api_key_id: uuid('the key that did it'),
+  user_id: uuid('the user who owns that key'),
+  at: timestamp(),
+}), 'An audit log entry.');
+type AuditEntryOut = Infer<typeof AuditEntrySchema>;
+
+function clockView(c: AnyCtx): Infer<typeof SimClockSchema> {
   const due = nextDue(c.s);
   return { now: iso(c.s.now), mode: c.data.meta.clock.mode, next_due_at: due === null ? null : iso(due) };
 }
 
-function workspaceView(c: Ctx) {
+function workspaceView(c: AnyCtx): SimWorkspace {
   const { workspace: w, org, user } = c.auth;
   return {
     id: w.id,
@@ -32,24 +108,60 @@ function workspaceView(c: Ctx) {
   };
 }
 
-const workspacePatch = obj({
-  name: str({ min: 1, max: 100 }),
-  wallet_usd: num({ min: 0, max: 1_000_000 }),
-  auto_recharge: {
-    check: (v, path, errs) =>
-      typeof v === 'boolean'
-        ? { enabled: v }
-        : obj({ enabled: bool(), amount_usd: num({ min: 0.01, max: 100_000 }), threshold_usd: num({ min: 0, max: 100_000 }) }).check(v, path, errs),
-  },
-  plan: obj({ content: bool(), assistant: bool(), video_credits_cents: int({ min: 0 }) }),
-  rate_limits: obj({ quick_emails_per_minute: int({ min: 0, max: 100_000 }) }),
-  recordings_disabled: bool(),
+const presentSuppression = (s: Suppression): Infer<typeof SuppressionSchema> =>
+  // the store holds only reasons this control plane accepted
+  ({ email: s.email, reason: s.reason as SuppressionReason, created_at: s.created_at });
+
+// ---- what the control plane accepts ----
+
+const ResetBody = obj({
+  clock: oneOf(CLOCK_MODES, 'how the fresh clock runs (default: as before)'),
+  now: doc(isoTime(), 'the fresh clock\'s time, even earlier than now (default: the current time)'),
+  seed: int({ min: 0, max: 2 ** 32 - 1, description: 'the random seed of the fresh state (default: the current seed)', example: 1 }),
 });
 
-const contactBody = obj({
-  name: str({ min: 1, max: 200 }),
-  first_name: nullable(str({ max: 100 })),
-  last_name: nullable(str({ max: 100 })),
+const ClockBody = obj({
+  mode: oneOf(CLOCK_MODES, 'how the clock runs from now on'),
+  now: doc(isoTime(), 'move the clock forward to this time, running every transition due by then; never backwards'),
+});
+
+const AdvanceBody = obj({
+  seconds: num({ min: 0, max: 10 * 366 * 86400, description: 'how far to move the clock', example: 90 }),
+}, { required: ['seconds'] });
+
+const ApiKeyBody = obj({
+  scopes: arr(oneOf(SCOPES), { description: 'the scopes of a restricted key; none or empty: full access', example: ['calls:read'] }),
+  workspace_id: str({ min: 1, description: 'the workspace (default: the key\'s, or the seeded one)', example: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' }),
+});
+
+const WorkspaceBody = obj({
+  name: str({ min: 1, max: 100, description: 'default "Workspace <n>"', example: 'Other' }),
+});
+
+const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+const AutoRechargeBody = obj({
+  enabled: bool(),
+  amount_usd: num({ min: 0.01, max: 100_000, example: 25 }),
+  threshold_usd: num({ min: 0, max: 100_000, example: 5 }),
+});
+
+const WorkspacePatch = obj({
+  name: str({ min: 1, max: 100, example: 'Acme' }),
+  wallet_usd: num({ min: 0, max: 1_000_000, description: 'set the organization wallet', example: 50 }),
+  auto_recharge: doc(
+    z.union([bool(), AutoRechargeBody], { error: (iss) => `must be true or false, or a JSON object, got ${typeName(iss.input)}` }),
+    'true or false turns it on or off; an object also sets the amount and threshold',
+  ),
+  plan: obj({ content: bool(), assistant: bool(), video_credits_cents: int({ min: 0, example: 2000 }) }),
+  rate_limits: obj({ quick_emails_per_minute: int({ min: 0, max: 100_000, description: '0 turns the limit off', example: 60 }) }),
+  recordings_disabled: bool('refuse recording downloads (compliance)'),
+});
+
+const ContactBody = obj({
+  name: str({ min: 1, max: 200, example: 'Maria Gonzalez' }),
+  first_name: nullable(str({ max: 100, example: 'Maria' })),
+  last_name: nullable(str({ max: 100, example: 'Gonzalez' })),
   email: nullable(email()),
   phone_number: nullable(e164()),
   company: nullable(str({ max: 200 })),
@@ -57,43 +169,53 @@ const contactBody = obj({
   location: nullable(str({ max: 200 })),
   preferred_language: nullable(str({ max: 50 })),
   notes: nullable(str({ max: 5000 })),
-  tags: arr(str({ min: 1, max: 100 }), { max: 100 }),
-  custom_fields: freeObject(),
+  tags: arr(str({ min: 1, max: 100 }), { max: 100, example: ['vip'] }),
+  custom_fields: freeObject({ description: 'any JSON values by name', example: { plan: 'gold' } }),
 }, { required: ['name'] });
 
-const turn = obj({ speaker: oneOf(['agent', 'person'] as const), text: str({ max: 10_000 }), seconds_from_start: nullable(num({ min: 0 })) }, { required: ['speaker', 'text'] });
-const TAGS = ['booking_requested', 'callback_requested', 'complaint', 'purchase_interest', 'interested', 'qualified', 'not_interested', 'transferred'] as const;
-const callFixture = obj({
-  direction: oneOf(['inbound', 'outbound'] as const),
-  status: oneOf(CALL_STATUS_FILTERS.map((x) => x.toUpperCase()) as unknown as readonly string[]),
+const DIRECTIONS = ['inbound', 'outbound'] as const;
+/** Upper-case, as in records, in the order the call list's status filter names them. */
+const FIXTURE_CALL_STATUSES = CALL_STATUS_FILTERS.map((x) => x.toUpperCase()) as unknown as readonly [CallStatus, ...CallStatus[]];
+
+const Turn = obj({
+  speaker: oneOf(['agent', 'person'] as const),
+  text: str({ max: 10_000, example: 'Hi, this is the assistant from Acme.' }),
+  seconds_from_start: nullable(num({ min: 0 })),
+}, { required: ['speaker', 'text'] });
+
+const CallFixture = obj({
+  direction: oneOf(DIRECTIONS),
+  status: oneOf(FIXTURE_CALL_STATUSES, 'default COMPLETED'),
   from_number: e164(),
   to_number: e164(),
-  duration_seconds: nullable(int({ min: 0 })),
+  duration_seconds: nullable(int({ min: 0, example: 95 })),
   summary: str({ max: 10_000 }),
-  transcript_turns: arr(turn, { max: 1000 }),
-  tags: arr(oneOf(TAGS)),
+  transcript_turns: arr(Turn, { max: 1000 }),
+  tags: arr(oneOf(CALL_TAGS)),
   has_recording: bool(),
-  created_at: isoTime(),
+  created_at: doc(isoTime(), 'when it happened; not in the simulator\'s future (default: now)'),
 }, { required: ['direction', 'from_number', 'to_number'] });
-const textFixture = obj({
-  direction: oneOf(['inbound', 'outbound'] as const),
-  sender: oneOf(['contact', 'ai_agent', 'business'] as const),
+
+const TextFixture = obj({
+  direction: oneOf(DIRECTIONS),
+  sender: oneOf(['contact', 'ai_agent', 'business'] as const, 'default contact for inbound, business for outbound'),
   from_number: e164(),
   to_number: e164(),
-  body: str({ min: 1, max: 2000 }),
-  created_at: isoTime(),
+  body: str({ min: 1, max: 2000, example: 'Does Tuesday at 10 work for you?' }),
+  created_at: doc(isoTime(), 'when it happened; not in the simulator\'s future (default: now)'),
 }, { required: ['direction', 'from_number', 'to_number', 'body'] });
-const emailFixture = obj({
-  direction: oneOf(['inbound', 'outbound'] as const),
+
+const EmailFixture = obj({
+  direction: oneOf(DIRECTIONS),
   from_address: email(),
   to: email(),
-  subject: str({ max: 200 }),
+  subject: str({ max: 200, example: 'Your invoice' }),
   body: str({ max: 20_000 }),
-  created_at: isoTime(),
+  created_at: doc(isoTime(), 'when it happened; not in the simulator\'s future (default: now)'),
 }, { required: ['direction', 'from_address', 'to'] });
 
 /** A fixture's time: given, or now; never in the simulator's future. */
-function fixtureTime(c: Ctx, at: string | undefined): string {
+function fixtureTime(c: AnyCtx, at: string | undefined): string {
   if (at !== undefined && Date.parse(at) > c.s.now) throw validationError({ created_at: 'must not be in the simulator\'s future' });
   return at ?? iso(c.s.now);
 }
@@ -101,13 +223,24 @@ function fixtureTime(c: Ctx, at: string | undefined): string {
 const transcriptOf = (turns: { speaker: string; text: string }[]) =>
   turns.map((t) => `${t.speaker === 'agent' ? 'AI' : 'User'}: ${t.text}`).join('\n');
 
-const routes: Route[] = [
-  { method: 'GET', path: '/_sim/health', handler: (c) => ({ body: { ok: true, now: iso(c.s.now) } }) },
+const FIXTURE_NOTE = 'A history fixture: a record as if it had happened (quick actions and the inbound helpers make real ones). ' +
+  'The contact is the workspace contact with the other party\'s number or address, if any.';
 
-  {
-    method: 'POST', path: '/_sim/reset', handler: (c) => {
-      // a reset may also start the clock afresh (any time, even earlier: nothing is left to contradict it)
-      const b = parse(obj({ clock: oneOf(['real', 'manual'] as const), now: isoTime(), seed: int({ min: 0, max: 2 ** 32 - 1 }) }), c.body);
+const routes = [
+  route({
+    method: 'GET', path: '/_sim/health', summary: 'Check the simulator is up',
+    responses: { 200: { description: 'Up', schema: Health } },
+    handler: (c) => ({ body: { ok: true, now: iso(c.s.now) } }),
+  }),
+
+  route({
+    method: 'POST', path: '/_sim/reset', summary: 'Reset to the seeded state',
+    description: 'Replaces everything with a freshly seeded state (one organization with a 50.00 USD wallet, one workspace, one full-access key) ' +
+      'and answers its key. The clock may start afresh at any time, even an earlier one: nothing is left to contradict it.',
+    body: ResetBody,
+    responses: { 200: { description: 'Reset', schema: ResetResult } },
+    handler: (c) => {
+      const b = c.body;
       const current = c.data.meta.clock;
       const clock = b.clock !== undefined || b.now !== undefined
         ? setMode(current, b.clock ?? current.mode, b.now !== undefined ? Date.parse(b.now) : c.s.now)
@@ -117,12 +250,20 @@ const routes: Route[] = [
       c.s.markDirty();
       return { body: { api_key: fresh.meta.default_api_key, workspace_id: fresh.meta.default_workspace_id, now: iso(clockNow(clock)) } };
     },
-  },
+  }),
 
-  { method: 'GET', path: '/_sim/clock', handler: (c) => ({ body: clockView(c) }) },
-  {
-    method: 'POST', path: '/_sim/clock', handler: (c) => {
-      const b = parse(obj({ mode: oneOf(['real', 'manual'] as const), now: isoTime() }), c.body);
+  route({
+    method: 'GET', path: '/_sim/clock', summary: 'Show the clock',
+    responses: { 200: { description: 'The clock', schema: SimClockSchema } },
+    handler: (c) => ({ body: clockView(c) }),
+  }),
+  route({
+    method: 'POST', path: '/_sim/clock', summary: 'Set the clock\'s mode, or move it forward to a time',
+    description: 'Moving forward runs every transition due by the new time, in time order, before the reply. The clock never moves backwards (reset can).',
+    body: ClockBody,
+    responses: { 200: { description: 'The clock', schema: SimClockSchema } },
+    handler: (c) => {
+      const b = c.body;
       const to = b.now !== undefined ? Date.parse(b.now) : c.s.now;
       if (to < c.s.now) throw validationError({ now: 'cannot move the clock backwards' });
       c.data.meta.clock = setMode(c.data.meta.clock, b.mode ?? c.data.meta.clock.mode, c.s.now);
@@ -133,21 +274,29 @@ const routes: Route[] = [
       c.s.markDirty();
       return { body: clockView(c) };
     },
-  },
-  {
-    method: 'POST', path: '/_sim/clock/advance', handler: (c) => {
-      const b = parse(obj({ seconds: num({ min: 0, max: 10 * 366 * 86400 }) }, { required: ['seconds'] }), c.body);
-      const clock = advance(c.data.meta.clock, Math.round(b.seconds * 1000));
+  }),
+  route({
+    method: 'POST', path: '/_sim/clock/advance', summary: 'Advance the clock',
+    description: 'Runs every transition due in the next `seconds`, in time order, and every webhook delivery that falls due, before the reply.',
+    body: AdvanceBody,
+    responses: { 200: { description: 'The clock', schema: SimClockSchema } },
+    handler: (c) => {
+      const clock = advance(c.data.meta.clock, Math.round(c.body.seconds * 1000));
       c.advance(clockNow(clock));
       c.data.meta.clock = clock;
       c.s.markDirty();
       return { body: clockView(c) };
     },
-  },
+  }),
 
-  {
-    method: 'POST', path: '/_sim/api-keys', handler: (c) => {
-      const b = parse(obj({ scopes: arr(oneOf(SCOPES)), workspace_id: str({ min: 1 }) }), c.body);
+  route({
+    method: 'POST', path: '/_sim/api-keys', summary: 'Mint an API key',
+    description: 'A full-access key, or one limited to `scopes`, of the workspace `workspace_id`. A key sent with the request may only mint keys of its own workspace.',
+    body: ApiKeyBody,
+    responses: { 201: { description: 'Minted', schema: NewApiKey } },
+    errors: { 403: ['forbidden'], 404: ['not_found'] },
+    handler: (c) => {
+      const b = c.body;
       const ws = b.workspace_id ?? c.auth.workspace.id;
       if (c.auth.key && ws !== c.auth.key.workspace_id)
         throw new ApiError(403, 'forbidden', 'An API key of one workspace cannot mint keys for another; send no key, or that workspace\'s key.');
@@ -156,24 +305,36 @@ const routes: Route[] = [
       const user = c.data.users.find((u) => u.organization_id === workspace.organization_id)!;
       const scopes = b.scopes && b.scopes.length > 0 ? [...new Set(b.scopes)] : null;
       const key = addApiKey(c.data, c.s.rng, c.s.now, workspace.id, user.id, scopes);
-      return { status: 201, body: { key, workspace_id: workspace.id, scopes } };
+      return { status: 201, body: { key, workspace_id: workspace.id, scopes } satisfies Infer<typeof NewApiKey> };
     },
-  },
-  {
-    method: 'POST', path: '/_sim/workspaces', handler: (c) => {
-      const b = parse(obj({ name: str({ min: 1, max: 100 }) }), c.body);
-      const { workspace, key } = addWorkspace(c.data, c.s.rng, c.s.now, b.name ?? `Workspace ${c.data.workspaces.length + 1}`);
-      return { status: 201, body: { workspace_id: workspace.id, api_key: key } };
+  }),
+  route({
+    method: 'POST', path: '/_sim/workspaces', summary: 'Add a workspace',
+    description: 'A workspace of a new organization (its own 50.00 USD wallet) with its owner and a full-access key.',
+    body: WorkspaceBody,
+    responses: { 201: { description: 'Added', schema: NewWorkspace } },
+    handler: (c) => {
+      const { workspace, key } = addWorkspace(c.data, c.s.rng, c.s.now, c.body.name ?? `Workspace ${c.data.workspaces.length + 1}`);
+      return { status: 201, body: { workspace_id: workspace.id, api_key: key } satisfies Infer<typeof NewWorkspace> };
     },
-  },
-  { method: 'GET', path: '/_sim/workspace', handler: (c) => ({ body: workspaceView(c) }) },
-  {
-    method: 'PATCH', path: '/_sim/workspace', handler: (c) => {
-      const b = parse(workspacePatch, c.body);
+  }),
+  route({
+    method: 'GET', path: '/_sim/workspace', summary: 'Show the workspace',
+    description: 'The workspace of the key sent (or the seeded one): its organization\'s wallet and auto-recharge, plan, simulated limits and owner.',
+    responses: { 200: { description: 'The workspace', schema: SimWorkspaceSchema } },
+    handler: (c) => ({ body: workspaceView(c) }),
+  }),
+  route({
+    method: 'PATCH', path: '/_sim/workspace', summary: 'Change the workspace, its wallet or plan',
+    description: 'Sets what is sent: the name, the organization wallet and auto-recharge, plan features and credits, simulated rate limits, compliance settings.',
+    body: WorkspacePatch,
+    responses: { 200: { description: 'The workspace', schema: SimWorkspaceSchema } },
+    handler: (c) => {
+      const b = c.body;
       const { workspace: w, org } = c.auth;
       if (b.name !== undefined) w.name = b.name;
       if (b.wallet_usd !== undefined) org.wallet_cents = cents(b.wallet_usd);
-      const ar = b.auto_recharge as { enabled?: boolean; amount_usd?: number; threshold_usd?: number } | undefined;
+      const ar = typeof b.auto_recharge === 'boolean' ? { enabled: b.auto_recharge } : b.auto_recharge;
       if (ar?.enabled !== undefined) org.auto_recharge.enabled = ar.enabled;
       if (ar?.amount_usd !== undefined) org.auto_recharge.amount_cents = cents(ar.amount_usd);
       if (ar?.threshold_usd !== undefined) org.auto_recharge.threshold_cents = cents(ar.threshold_usd);
@@ -182,11 +343,17 @@ const routes: Route[] = [
       if (b.recordings_disabled !== undefined) w.recordings_disabled = b.recordings_disabled;
       return { body: workspaceView(c) };
     },
-  },
+  }),
 
-  {
-    method: 'POST', path: '/_sim/contacts', handler: (c) => {
-      const b = parse(contactBody, c.body);
+  route({
+    method: 'POST', path: '/_sim/contacts', summary: 'Add a contact',
+    description: 'A workspace contact (the API cannot create contacts). First and last name are taken from `name` unless given. ' +
+      'Phone numbers and email addresses (any letter case) are unique within a workspace.',
+    body: ContactBody,
+    responses: { 201: { description: 'Added', schema: dataOf(ContactSchema) } },
+    errors: { 409: ['conflict'] },
+    handler: (c) => {
+      const b = c.body;
       const ws = c.auth.workspace.id;
       if (b.phone_number && contactByPhone(c.data, ws, b.phone_number)) throw new ApiError(409, 'conflict', 'A contact already has this phone number.', { phone_number: 'is already a contact\'s number' });
       if (b.email && contactByEmail(c.data, ws, b.email)) throw new ApiError(409, 'conflict', 'A contact already has this email address.', { email: 'is already a contact\'s address' });
@@ -197,22 +364,30 @@ const routes: Route[] = [
       c.data.contacts.push(contact);
       return { status: 201, body: { data: presentContact(contact) } };
     },
-  },
-  {
-    method: 'POST', path: '/_sim/suppressions', handler: (c) => {
-      const b = parse(obj({ email: email(), reason: oneOf(['unsubscribe', 'bounce', 'complaint'] as const) }, { required: ['email'] }), c.body);
+  }),
+  route({
+    method: 'POST', path: '/_sim/suppressions', summary: 'Suppress an email address',
+    description: 'Quick email skips the address (any letter case) and does not charge for it. An address already suppressed answers 200 with its entry unchanged.',
+    body: obj({ email: email(), reason: oneOf(SUPPRESSION_REASONS, 'default unsubscribe') }, { required: ['email'] }),
+    responses: { 200: { description: 'Already suppressed', schema: dataOf(SuppressionSchema) }, 201: { description: 'Suppressed', schema: dataOf(SuppressionSchema) } },
+    handler: (c) => {
+      const b = c.body;
       const ws = c.auth.workspace.id;
       const existing = c.data.suppressions.find((x) => x.workspace_id === ws && x.email.toLowerCase() === b.email.toLowerCase());
       const entry = existing ?? { workspace_id: ws, email: b.email, reason: b.reason ?? 'unsubscribe', created_at: iso(c.s.now) };
       if (!existing) c.data.suppressions.push(entry);
-      return { status: existing ? 200 : 201, body: { data: { email: entry.email, reason: entry.reason, created_at: entry.created_at } } };
+      return { status: existing ? 200 : 201, body: { data: presentSuppression(entry) } };
     },
-  },
+  }),
 
   // history fixtures: records as if a call, text or email had happened (quick actions make real ones)
-  {
-    method: 'POST', path: '/_sim/calls', handler: (c) => {
-      const b = parse(callFixture, c.body);
+  route({
+    method: 'POST', path: '/_sim/calls', summary: 'Add a call record',
+    description: `${FIXTURE_NOTE} The transcript is built from \`transcript_turns\`; a duration sets ended_at.`,
+    body: CallFixture,
+    responses: { 201: { description: 'Added', schema: dataOf(CallRecordSchema) } },
+    handler: (c) => {
+      const b = c.body;
       const ws = c.auth.workspace.id;
       const other = b.direction === 'outbound' ? b.to_number : b.from_number;
       const turns = b.transcript_turns ?? [];
@@ -221,17 +396,21 @@ const routes: Route[] = [
         id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: ws, direction: b.direction, status: b.status ?? 'COMPLETED',
         from_number: b.from_number, to_number: b.to_number, contact_id: contactByPhone(c.data, ws, other)?.id ?? null,
         phone_number_id: null, duration_seconds: b.duration_seconds ?? null, summary: b.summary ?? '',
-        transcript: transcriptOf(turns), transcript_turns: turns.map((t) => ({ seconds_from_start: null, ...t })),
+        transcript: transcriptOf(turns), transcript_turns: turns.map((t) => ({ seconds_from_start: t.seconds_from_start ?? null, speaker: t.speaker, text: t.text })),
         tags: b.tags ?? [], has_recording: b.has_recording ?? false, end_reason: null,
         started_at: created, ended_at: b.duration_seconds != null ? iso(Date.parse(created) + b.duration_seconds * 1000) : null, created_at: created,
       };
       c.data.calls.push(rec);
       return { status: 201, body: { data: presentCall(rec) } };
     },
-  },
-  {
-    method: 'POST', path: '/_sim/texts', handler: (c) => {
-      const b = parse(textFixture, c.body);
+  }),
+  route({
+    method: 'POST', path: '/_sim/texts', summary: 'Add a text record',
+    description: `${FIXTURE_NOTE} A text from or to one of the workspace's numbers belongs to that number.`,
+    body: TextFixture,
+    responses: { 201: { description: 'Added', schema: dataOf(TextRecordSchema) } },
+    handler: (c) => {
+      const b = c.body;
       const ws = c.auth.workspace.id;
       const other = b.direction === 'outbound' ? b.to_number : b.from_number;
       const rec: TextRecord = {
@@ -244,10 +423,14 @@ const routes: Route[] = [
       c.data.texts.push(rec);
       return { status: 201, body: { data: presentText(rec) } };
     },
-  },
-  {
-    method: 'POST', path: '/_sim/emails', handler: (c) => {
-      const b = parse(emailFixture, c.body);
+  }),
+  route({
+    method: 'POST', path: '/_sim/emails', summary: 'Add an email record',
+    description: FIXTURE_NOTE,
+    body: EmailFixture,
+    responses: { 201: { description: 'Added', schema: dataOf(EmailRecordSchema) } },
+    handler: (c) => {
+      const b = c.body;
       const ws = c.auth.workspace.id;
       const other = b.direction === 'outbound' ? b.to : b.from_address;
       const rec: EmailRecord = {
@@ -258,15 +441,21 @@ const routes: Route[] = [
       c.data.emails.push(rec);
       return { status: 201, body: { data: presentEmail(rec) } };
     },
-  },
+  }),
 
-  {
-    method: 'GET', path: '/_sim/audit-log', handler: (c) => {
-      parseQuery(c.query, {});
+  route({
+    method: 'GET', path: '/_sim/audit-log', summary: 'Show the workspace\'s audit log',
+    description: 'What was done with the workspace\'s sensitive data (recording downloads), oldest first.',
+    responses: { 200: { description: 'The audit log', schema: z.strictObject({ data: z.array(AuditEntrySchema) }) } },
+    handler: (c) => {
       const { workspace } = c.auth;
-      return { body: { data: c.data.audit_log.filter((a) => a.workspace_id === workspace.id).map(({ workspace_id: _w, ...a }) => a) } };
+      const data: AuditEntryOut[] = c.data.audit_log.filter((a) => a.workspace_id === workspace.id).map(({ workspace_id: _w, ...a }) => a);
+      return { body: { data } };
     },
-  },
+  }),
 ];
 
-export const control: Resource = { routes };
+export const control: Resource = {
+  tag: { name: 'Simulator', description: 'Health, reset and the clock; API keys and workspaces; the wallet and plan; contacts, suppressions and history fixtures.' },
+  routes,
+};
