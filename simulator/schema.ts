@@ -208,9 +208,19 @@ const DEFAULT_MESSAGE = 'Invalid input';
 
 export type Where = 'body' | 'query' | 'path';
 
+/**
+ * The order a reader wants (and the API has always used): unknown fields first, outermost first,
+ * then missing required ones, then everything else in the order of the schema.
+ */
+function inReadingOrder(issues: readonly z.core.$ZodIssue[], input: unknown): z.core.$ZodIssue[] {
+  const rank = (i: z.core.$ZodIssue) =>
+    i.code === 'unrecognized_keys' ? i.path.length : i.code !== 'invalid_union' && valueAt(input, i.path) === undefined && i.path.length > 0 ? 1000 : 2000;
+  return issues.map((issue, n) => ({ issue, n, r: rank(issue) })).sort((a, b) => a.r - b.r || a.n - b.n).map((x) => x.issue);
+}
+
 /** Adds the explanations of a failed parse of `input` to `errs`, field paths under `base`. */
 export function issuesToFields(issues: readonly z.core.$ZodIssue[], input: unknown, errs: Fields, where: Where = 'body', base = ''): void {
-  for (const issue of issues) {
+  for (const issue of inReadingOrder(issues, input)) {
     if (issue.code === 'unrecognized_keys') {
       for (const k of issue.keys) errs[pathOf([...issue.path, k], base)] ??= where === 'query' ? 'is not a known query parameter' : 'is not a known field';
       continue;
