@@ -53,12 +53,17 @@ export const e164 = (d: Doc = {}) =>
 export const email = (o: { max?: number; pattern?: RegExp } & Doc = {}) =>
   str({ min: 1, max: o.max ?? 254, pattern: o.pattern ?? EMAIL_ANY_CASE, patternMessage: 'must be an email address such as name@example.com', format: 'email', example: 'maria@example.com', ...o });
 
+/** Marks zod's type issue of an integer: zod words a non-number given to z.int() as "expected number". */
+const NOT_AN_INT = 'not an integer';
+
 export function int(o: { min?: number; max?: number; message?: string } & Doc = {}) {
   const checks: z.core.$ZodCheck<number>[] = [];
   const error = o.message ? { error: o.message } : undefined;
   if (o.min !== undefined) checks.push(z.gte(o.min, error));
   if (o.max !== undefined) checks.push(z.lte(o.max, error));
-  return doc(checks.length ? z.int().check(...checks) : z.int(), o);
+  // beyond the safe range zod reports its own bound: `message`, when given, says it instead
+  const base = z.int({ error: (iss) => (iss.code === 'invalid_type' ? NOT_AN_INT : o.message) });
+  return doc(checks.length ? base.check(...checks) : base, o);
 }
 
 export function num(o: { min?: number; max?: number } & Doc = {}) {
@@ -167,7 +172,7 @@ function explain(issue: z.core.$ZodIssue, input: unknown, where: Where): string 
   switch (issue.code) {
     case 'invalid_type': {
       if (input === undefined) return 'is required';
-      const expected = issue.expected === 'int' && typeof input === 'number' ? 'an integer' : EXPECTED[issue.expected] ?? issue.expected;
+      const expected = issue.expected === 'int' || issue.message === NOT_AN_INT ? 'an integer' : EXPECTED[issue.expected] ?? issue.expected;
       return where === 'body' ? `must be ${expected}, got ${typeName(input)}` : `must be ${expected}`;
     }
     case 'too_small': {
