@@ -3,6 +3,8 @@ import type { ClockState } from './clock.js';
 import type { Stack, StoredConfig, WorkspaceDefaults } from './number-config.js';
 import type { RngState } from './rng.js';
 import type { CallOut, ContactOut, EmailOut, TextOut, TranscriptTurn } from './records.js';
+import type { QuickJobOut, QuickTargetOut } from './machines/jobs.js';
+import type { AgentOut } from './numbers.js';
 
 export const SCOPES = [
   'videos:read', 'videos:write', 'phone_numbers:read', 'phone_numbers:write', 'contacts:read',
@@ -94,26 +96,16 @@ export interface SharedNumber {
   texts_today: number;
 }
 
-export type TargetStatus = 'pending' | 'in_progress' | 'completed' | 'no_answer' | 'failed' | 'opted_out' | 'canceled';
+export type { TargetStatus } from './machines/jobs.js';
 
-export interface QuickTarget {
-  to_number: string;
-  from_number: string | null;
-  status: TargetStatus;
-  live_call_status: string | null;
-  attempts: number;
-  last_call_id: string | null;
-  messages_sent: number;
-  messages_received: number;
-  goal_achieved: boolean;
-  end_reason: string | null;
-  summary: string | null;
+/** A quick job's destination: what the job read shows of it, and what the machines keep beside. */
+export type QuickTarget = QuickTargetOut & {
   contact_id: string | null;
   /** cancel asked while a call was connected: finish it, then stop */
   stop_after_call: boolean;
   /** the person has replied at least once (texts) */
   replied: boolean;
-}
+};
 
 export interface QuickCallParams {
   instructions: string | null;
@@ -135,25 +127,18 @@ export interface QuickTextParams {
   conversation_timeout_hours: number;
 }
 
-export interface QuickJob {
-  id: string;
+/** A quick job: the fields the job read shows as stored, and what the machines keep beside. */
+export type QuickJob = Pick<QuickJobOut, 'id' | 'kind' | 'status' | 'goal' | 'from_number' | 'target_count' | 'created_at' | 'completed_at'> & {
   seq: number;
   workspace_id: string;
-  kind: 'ai_call' | 'ai_text';
-  status: 'running' | 'completed' | 'canceled';
-  goal: string;
   call: QuickCallParams | null;
   text: QuickTextParams | null;
-  from_number: string | null;
-  target_count: number;
   cost_cents: number;
   canceled: boolean;
   targets: QuickTarget[];
-  created_at: string;
-  completed_at: string | null;
-}
+};
 
-export interface AgentConfig { id: string; name: string; voice: string; language: string; greeting: string; prompt: string }
+export type AgentConfig = AgentOut;
 
 /** A number owned by a workspace (an AI number, or one added through the control plane). Ids are integers. */
 export interface PhoneNumber {

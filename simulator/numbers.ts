@@ -4,6 +4,7 @@ import { notFound, validationError } from './errors.js';
 import type { Ctx } from './http.js';
 import type { AgentConfig, PhoneNumber, Workspace } from './model.js';
 import { effectiveSms, newConfig, type Stack, type StoredConfig } from './number-config.js';
+import { bool, doc, e164, int, named, nullable, oneOf, record, uuid, z, type Infer } from './schema.js';
 import type { Session } from './store.js';
 
 export function workspaceOf(s: Session, n: PhoneNumber): Workspace {
@@ -78,7 +79,27 @@ export function findReadyNumber(c: Ctx): PhoneNumber {
   return n;
 }
 
-export function aiNumberView(n: PhoneNumber, ws: Workspace) {
+export const AgentSchema = named('AIAgent', record({
+  id: uuid(),
+  name: doc(z.string(), { example: 'Acme assistant' }),
+  voice: doc(z.string(), { example: 'ava' }),
+  language: doc(z.string(), { example: 'en-US' }),
+  greeting: doc(z.string(), { description: 'what the agent says when it answers', example: 'Thanks for calling Acme! How can I help you today?' }),
+  prompt: doc(z.string(), 'how the agent behaves'),
+}), 'The AI agent that answers an AI number.');
+export type AgentOut = Infer<typeof AgentSchema>;
+
+export const AINumberSchema = named('AINumber', record({
+  id: int({ min: 1, example: 1 }),
+  phone_number: doc(nullable(e164()), 'null while provisioning (and when provisioning failed)'),
+  status: doc(oneOf(['provisioning', 'ready', 'failed']), 'provisioning at creation; ready once the number is live and answering; failed when it could not be wired up'),
+  handles_calls: bool('the agent answers inbound calls'),
+  handles_texts: bool('the agent answers inbound texts'),
+  sms_registered: bool(),
+  agent: AgentSchema,
+}), 'AI number (spec Part 2): a number bought with POST /v1/quick/ai-numbers and the agent that answers it.');
+
+export function aiNumberView(n: PhoneNumber, ws: Workspace): Infer<typeof AINumberSchema> {
   return {
     id: n.id, phone_number: n.phone_number, status: n.status, handles_calls: n.handles_calls, handles_texts: handlesTexts(n, ws),
     sms_registered: n.sms_registered, agent: n.agent,

@@ -55,14 +55,15 @@ export const email = (o: { max?: number; pattern?: RegExp } & Doc = {}) =>
 
 /** zod says a non-number given to an integer was expected to be a number: int() marks its type issues to read "an integer". */
 const INT_TYPE = 'an integer';
-const intType = () => z.int({ error: (iss) => (iss.code === 'invalid_type' ? INT_TYPE : undefined) });
+/** Beyond the safe range zod reports its own bound: `message`, when given, says it instead. */
+const intType = (message?: string) => z.int({ error: (iss) => (iss.code === 'invalid_type' ? INT_TYPE : message) });
 
 export function int(o: { min?: number; max?: number; message?: string } & Doc = {}) {
   const checks: z.core.$ZodCheck<number>[] = [];
   const error = o.message ? { error: o.message } : undefined;
   if (o.min !== undefined) checks.push(z.gte(o.min, error));
   if (o.max !== undefined) checks.push(z.lte(o.max, error));
-  return doc(checks.length ? intType().check(...checks) : intType(), o);
+  return doc(checks.length ? intType(o.message).check(...checks) : intType(o.message), o);
 }
 
 export function num(o: { min?: number; max?: number } & Doc = {}) {

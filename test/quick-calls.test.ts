@@ -54,6 +54,24 @@ describe('creation', () => {
     expect((await calls())).toEqual([]);
   });
 
+  it('explains every bad field at once, in the words it always had', async () => {
+    const r = await sim.api('POST', '/v1/quick/ai-calls', {
+      body: { to_numbers: [N('0100'), 5], goal: '', retry_attempts: 1.5, retry_delay_minutes: '10', max_call_duration_seconds: 7201, voicemail_enabled: 'yes', callback_url: 'x' },
+    });
+    expect(r.json.error.fields).toEqual({
+      'to_numbers[1]': 'must be a string, got number',
+      goal: 'must not be empty',
+      retry_attempts: 'must be an integer, got number',
+      retry_delay_minutes: 'must be an integer, got string',
+      max_call_duration_seconds: 'must be at most 7200',
+      voicemail_enabled: 'must be true or false, got string',
+      callback_url: 'is not a known field',
+    });
+    const dup = await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: [N('0100'), N('0101'), N('0100')], goal: 'x' } });
+    expect(dup.json.error.fields).toEqual({ 'to_numbers[2]': 'repeats to_numbers[0]' });
+    expect((await sim.api('POST', '/v1/quick/actions/nope/cancel', { body: { now: true } })).json.error.fields).toEqual({ now: 'is not a known field' });
+  });
+
   it('a job read of another workspace\'s job, or of nothing, is 404', async () => {
     const id = (await create({ to_numbers: [N('0100')] })).json.data.id;
     const other = (await sim.api('POST', '/_sim/workspaces', { body: {} })).json.api_key;

@@ -221,6 +221,18 @@ describe('AI numbers', () => {
     expect((await sim.api('GET', '/v1/quick/ai-numbers/abc')).status).toBe(400);
   });
 
+  it('explains a bad id and bad fields in the words they always had', async () => {
+    for (const id of ['abc', '1.5', '-1', '1234567890123456', '123456789012345678901234']) {
+      expect((await sim.api('GET', `/v1/quick/ai-numbers/${id}`)).json.error.fields, id).toEqual({ id: 'must be an integer' });
+    }
+    expect((await buy({ area_code: '123', name: '', handle_calls: null, other: 1 })).json.error.fields).toEqual({
+      area_code: 'must be a 3-digit North American area code such as 415 (first digit 2-9)',
+      name: 'must not be empty',
+      handle_calls: 'must be true or false, got null',
+      other: 'is not a known field',
+    });
+  });
+
   it('with handle_texts its agent answers inbound texts; a first-time texter gets a contact named after their number', async () => {
     const n = (await buy({ area_code: '415', business_name: 'Acme Dental', handle_texts: true })).json.data;
     await sim.advance(60);

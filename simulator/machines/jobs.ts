@@ -1,13 +1,11 @@
 // What quick call and quick text jobs share: finding a job and target, ending a target, ending the
-// job once every target is final, and the job as the API shows it.
+// job once every target is final, and the job as the API shows it (its schema: Quick action job).
 import { iso } from '../clock.js';
-import type { Organization, QuickJob, QuickTarget, TargetStatus } from '../model.js';
+import type { Organization, QuickJob, QuickTarget } from '../model.js';
 import { usd } from '../money.js';
 import { orgOfWorkspace } from '../people.js';
+import { doc, e164, int, named, nullable, num, oneOf, record, timestamp, uuid, z, type Infer } from '../schema.js';
 import type { Session } from '../store.js';
-
-export const FINAL: ReadonlySet<TargetStatus> = new Set(['completed', 'no_answer', 'failed', 'opted_out', 'canceled']);
-export const isFinal = (t: QuickTarget) => FINAL.has(t.status);
 
 export const CALL_START_CENTS = 20;
 export const CALL_MINUTE_CENTS = 20;
@@ -15,6 +13,71 @@ export const TEXT_MESSAGE_CENTS = 5;
 /** end_reason when a charge cannot be covered (the provider's words: the account is paused). */
 export const WALLET_EMPTY = 'Account paused: the wallet balance cannot cover this charge and auto-recharge is off';
 export const POOL_LIMIT = 'shared_pool_daily_limit';
+
+// ---- the job as the API shows it (spec Part 2, Quick action job) ----
+
+export const TARGET_STATUSES = ['pending', 'in_progress', 'completed', 'no_answer', 'failed', 'opted_out', 'canceled'] as const;
+const TargetStatusSchema = oneOf(TARGET_STATUSES);
+export type TargetStatus = Infer<typeof TargetStatusSchema>;
+
+export const QuickTargetSchema = named('QuickActionTarget', record({
+  to_number: e164(),
+  from_number: doc(nullable(e164()), 'the shared number this destination was reached from (each may use a different one); null until the first attempt'),
+  status: TargetStatusSchema,
+  live_call_status: doc(nullable(oneOf(['ringing', 'in_progress', 'voicemail'])), 'while a call is live (calls only); otherwise null'),
+  attempts: doc(int({ min: 0 }), 'calls placed, or 1 once a text thread has started'),
+  last_call_id: doc(nullable(uuid()), 'the Call record of the latest attempt (calls only)'),
+  messages_sent: doc(int({ min: 0 }), 'outbound messages (texts only)'),
+  messages_received: doc(int({ min: 0 }), 'replies received (texts only)'),
+  goal_achieved: z.boolean(),
+  end_reason: doc(nullable(z.string()), {
+    description: `why the target ended: answered, goal_achieved, voicemail, max_attempts, max_messages, opted_out, canceled, ${POOL_LIMIT}, or the provider's error text; null while it has not`,
+    example: 'goal_achieved',
+  }),
+  summary: doc(nullable(z.string()), 'AI summary of the conversation, shortly after it ends'),
+}), 'One destination of a quick action job.');
+
+const count = () => int({ min: 0 });
+const CountsSchema = record({
+  total: count(), pending: count(), in_progress: count(), completed: count(), no_answer: count(), failed: count(), opted_out: count(), canceled: count(),
+}, 'targets by status');
+
+const PricingSchema = named('QuickActionPricing', record({
+  start_fee_usd: doc(num({ min: 0 }), { description: 'per call placed (0 for texts)', example: 0.2 }),
+  per_minute_usd: doc(num({ min: 0 }), { description: 'per minute of conversation (0 for texts)', example: 0.2 }),
+  per_message_usd: z.optional(doc(num({ min: 0 }), { description: 'per outbound message; text jobs only', example: 0.05 })),
+  note: z.string(),
+}), 'What the job costs; paid from the organization wallet.');
+
+const created = {
+  id: uuid(),
+  kind: doc(oneOf(['ai_call', 'ai_text']), 'ai_call: POST /v1/quick/ai-calls; ai_text: POST /v1/quick/ai-texts'),
+  status: doc(oneOf(['running', 'completed', 'canceled']), 'running at creation; completed once every target has ended; canceled when it ended after a cancel'),
+  from_number: doc(nullable(e164()), 'the shared number of the first attempt; null until one is placed'),
+  target_count: doc(int({ min: 1 }), 'how many destinations'),
+  status_url: doc(z.string(), { description: 'path of the job read', example: '/v1/quick/actions/3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' }),
+  pricing: PricingSchema,
+};
+
+/** The reply to a creation (a subset of the job). */
+export const QuickActionJobCreated = named('QuickActionJobCreated', record(created),
+  'A quick action job as returned at creation: id, kind, status, from_number, target_count, status_url and pricing.');
+
+export const QuickActionJob = named('QuickActionJob', record({
+  ...created,
+  goal: z.string(),
+  targets: doc(z.array(QuickTargetSchema), 'one per destination, in the order of to_numbers'),
+  counts: CountsSchema,
+  cost_usd: doc(num({ min: 0 }), { description: 'charged to the wallet so far', example: 0.37 }),
+  created_at: timestamp(),
+  completed_at: doc(nullable(timestamp()), 'when the last target ended; null while running'),
+}), 'Quick action job (spec Part 2): a quick AI call or text job and its targets.');
+
+export type QuickTargetOut = Infer<typeof QuickTargetSchema>;
+export type QuickJobOut = Infer<typeof QuickActionJob>;
+
+export const FINAL: ReadonlySet<TargetStatus> = new Set(['completed', 'no_answer', 'failed', 'opted_out', 'canceled']);
+export const isFinal = (t: QuickTarget) => FINAL.has(t.status);
 
 export function newTarget(to: string, contactId: string | null): QuickTarget {
   return {
@@ -42,13 +105,13 @@ export function finish(s: Session, job: QuickJob, t: QuickTarget, status: Target
   }
 }
 
-export function counts(job: QuickJob) {
+export function counts(job: QuickJob): Infer<typeof CountsSchema> {
   const c = { total: job.targets.length, pending: 0, in_progress: 0, completed: 0, no_answer: 0, failed: 0, opted_out: 0, canceled: 0 };
   for (const t of job.targets) c[t.status]++;
   return c;
 }
 
-export function pricing(job: QuickJob) {
+export function pricing(job: QuickJob): Infer<typeof PricingSchema> {
   return job.kind === 'ai_call'
     ? {
         start_fee_usd: usd(CALL_START_CENTS), per_minute_usd: usd(CALL_MINUTE_CENTS),
@@ -63,11 +126,11 @@ export function pricing(job: QuickJob) {
 export const statusUrl = (job: QuickJob) => `/v1/quick/actions/${job.id}`;
 
 /** The reply to a creation: returned as soon as the first attempts are under way. */
-export function creationView(job: QuickJob) {
+export function creationView(job: QuickJob): Infer<typeof QuickActionJobCreated> {
   return { id: job.id, kind: job.kind, status: job.status, from_number: job.from_number, target_count: job.target_count, status_url: statusUrl(job), pricing: pricing(job) };
 }
 
-export function jobView(job: QuickJob) {
+export function jobView(job: QuickJob): QuickJobOut {
   return {
     id: job.id,
     kind: job.kind,

@@ -1,30 +1,43 @@
 // POST /v1/quick/ai-numbers and its read: buy a number and configure the AI agent that answers it.
 // Provisioning takes a simulated minute; area code 555 cannot be wired and fails (refunded).
-import { ApiError } from '../errors.js';
-import type { Ctx, Resource } from '../http.js';
+import { ApiError, notFound } from '../errors.js';
+import { route, type Ctx, type Resource } from '../http.js';
+import type { PhoneNumber } from '../model.js';
 import { charge, usd } from '../money.js';
 import { newConfig } from '../number-config.js';
-import { aiNumberView, createNumber, defaultAgent, findNumber, freshNumber } from '../numbers.js';
+import { AINumberSchema, aiNumberView, createNumber, defaultAgent, freshNumber } from '../numbers.js';
 import { orgOfWorkspace } from '../people.js';
 import { schedule } from '../scheduler.js';
-import { bool, obj, parse, parseQuery, str } from '../validate.js';
+import { bool, dataOf, int, obj, str, type Infer } from '../schema.js';
 
 export const LINE_CENTS_PER_MONTH = 500;
 export const WIRING_SECONDS = 60;
 export const UNWIREABLE_AREA_CODE = '555';
 
-const body = obj({
-  area_code: str({ pattern: /^[2-9]\d{2}$/, patternMessage: 'must be a 3-digit North American area code such as 415 (first digit 2-9)' }),
-  name: str({ min: 1, max: 100 }),
-  business_name: str({ min: 1, max: 200 }),
-  business_description: str({ min: 1, max: 5000 }),
-  greeting: str({ min: 1, max: 1000 }),
-  handle_calls: bool(),
-  handle_texts: bool(),
+const Body = obj({
+  area_code: str({
+    pattern: /^[2-9]\d{2}$/, patternMessage: 'must be a 3-digit North American area code such as 415 (first digit 2-9)',
+    description: 'where the number is bought: a 3-digit North American area code (first digit 2-9)', example: '415',
+  }),
+  name: str({ min: 1, max: 100, description: 'names the agent and the number (defaults: the agent "<business> assistant", the number "<business> AI line")', example: 'Acme front desk' }),
+  business_name: str({ min: 1, max: 200, description: 'the business the agent speaks for (default the workspace name)', example: 'Acme Dental' }),
+  business_description: str({ min: 1, max: 5000, description: 'what the agent may tell callers about the business', example: 'A family dental clinic open weekdays 8-18.' }),
+  greeting: str({ min: 1, max: 1000, description: 'what the agent says when it answers (default "Thanks for calling <business>! How can I help you today?")', example: 'Thanks for calling Acme Dental!' }),
+  handle_calls: bool('the agent answers inbound calls (default true)'),
+  handle_texts: bool('the same agent answers inbound texts (default false)'),
 }, { required: ['area_code'] });
 
-function create(c: Ctx) {
-  const b = parse(body, c.body);
+/** Number ids are integers of up to 15 digits; anything else is "must be an integer", as it always was. */
+const Params = obj({ id: int({ min: 0, max: 999_999_999_999_999, message: 'must be an integer', description: 'the AI number id', example: 1 }) }, { required: ['id'] });
+
+function findAiNumber(c: Ctx<{ id: number }>): PhoneNumber {
+  const n = c.data.phone_numbers.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
+  if (!n) throw notFound(`No phone number ${c.params.id} in this workspace.`);
+  return n;
+}
+
+function create(c: Ctx<{}, {}, Infer<typeof Body>>) {
+  const b = c.body;
   const ws = c.auth.workspace;
   if (!charge(c.auth.org, LINE_CENTS_PER_MONTH))
     throw new ApiError(403, 'insufficient_funds', `The line costs ${usd(LINE_CENTS_PER_MONTH).toFixed(2)} USD a month; the wallet holds ${usd(c.auth.org.wallet_cents).toFixed(2)} USD.`);
@@ -40,9 +53,27 @@ function create(c: Ctx) {
 }
 
 export const aiNumbers: Resource = {
+  tag: { name: 'AI numbers', description: 'Buy a phone number in an area code with an AI agent that answers its calls (and, if asked, its texts).' },
   routes: [
-    { method: 'POST', path: '/v1/quick/ai-numbers', scope: 'full', handler: create },
-    { method: 'GET', path: '/v1/quick/ai-numbers/{id}', scope: 'full', handler: (c) => (parseQuery(c.query, {}), { body: { data: aiNumberView(findNumber(c), c.auth.workspace) } }) },
+    route({
+      method: 'POST', path: '/v1/quick/ai-numbers', scope: 'full', summary: 'Buy an AI number',
+      description: 'Buys a number in `area_code` and sets up the AI agent that answers it. The number starts `provisioning` with `phone_number` null; ' +
+        'poll GET /v1/quick/ai-numbers/{id} until it is `ready` (or `failed`, when the number could not be wired up). ' +
+        `Defaults: handle_calls true, handle_texts false. Pricing: ${usd(LINE_CENTS_PER_MONTH).toFixed(2)} USD per month for the line, the first month charged from the organization wallet at creation ` +
+        '(403 when the wallet cannot cover it) and refunded if provisioning fails. ' +
+        `In the simulator provisioning takes ${WIRING_SECONDS} simulated seconds and area code ${UNWIREABLE_AREA_CODE} always fails.`,
+      body: Body,
+      responses: { 201: { description: 'Bought; provisioning', schema: dataOf(AINumberSchema) } },
+      errors: { 403: ['insufficient_funds'] },
+      handler: create,
+    }),
+    route({
+      method: 'GET', path: '/v1/quick/ai-numbers/{id}', scope: 'full', summary: 'Read an AI number',
+      description: 'The number, its status and its agent. `phone_number` is null until the number is `ready`.',
+      params: Params,
+      responses: { 200: { description: 'The AI number', schema: dataOf(AINumberSchema) } },
+      handler: (c) => ({ body: { data: aiNumberView(findAiNumber(c), c.auth.workspace) } }),
+    }),
   ],
   timers: {
     'ainumber.wire': (s, p) => {
