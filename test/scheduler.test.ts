@@ -6,13 +6,16 @@ import type { Resource } from '../simulator/http.js';
 import { schedule } from '../simulator/scheduler.js';
 import { Store } from '../simulator/store.js';
 import { iso } from '../simulator/clock.js';
+import { z } from '../simulator/schema.js';
 
 // A tiny resource for the test: POST schedules named events; GET lists what ran and when.
 const ran: { name: string; at: string }[] = [];
 const probe: Resource = {
   routes: [
     {
-      method: 'POST', path: '/_test/schedule', handler: (c) => {
+      method: 'POST', path: '/_test/schedule', summary: 'Schedule named events', responses: { 200: { description: 'Scheduled' } },
+      body: z.strictObject({ events: z.array(z.strictObject({ name: z.string(), in_seconds: z.number() })) }),
+      handler: (c) => {
         for (const e of c.body.events as { name: string; in_seconds: number }[]) schedule(c.s, c.s.now + e.in_seconds * 1000, 'probe', { name: e.name });
         return { body: {} };
       },
