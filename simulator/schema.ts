@@ -53,12 +53,16 @@ export const e164 = (d: Doc = {}) =>
 export const email = (o: { max?: number; pattern?: RegExp } & Doc = {}) =>
   str({ min: 1, max: o.max ?? 254, pattern: o.pattern ?? EMAIL_ANY_CASE, patternMessage: 'must be an email address such as name@example.com', format: 'email', example: 'maria@example.com', ...o });
 
+/** What an integer's type check says, so that a value that is no number at all reads "must be an integer" too (zod's issue expects a number). */
+const INTEGER = 'must be an integer';
+
 export function int(o: { min?: number; max?: number; message?: string } & Doc = {}) {
   const checks: z.core.$ZodCheck<number>[] = [];
   const error = o.message ? { error: o.message } : undefined;
   if (o.min !== undefined) checks.push(z.gte(o.min, error));
   if (o.max !== undefined) checks.push(z.lte(o.max, error));
-  return doc(checks.length ? z.int().check(...checks) : z.int(), o);
+  const base = z.int({ error: (issue) => (issue.code === 'invalid_type' ? INTEGER : undefined) });
+  return doc(checks.length ? base.check(...checks) : base, o);
 }
 
 export function num(o: { min?: number; max?: number } & Doc = {}) {
@@ -144,7 +148,7 @@ export const qString = (d?: Doc | string) => str({ min: 1, max: 1000, ...(typeof
 
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const EXPECTED: Record<string, string> = {
-  string: 'a string', number: 'a number', int: 'an integer', boolean: 'true or false', array: 'an array', object: 'an object', record: 'an object',
+  string: 'a string', number: 'a number', int: 'an integer', boolean: 'true or false', array: 'an array', object: 'a JSON object', record: 'an object',
 };
 
 export function pathOf(path: readonly PropertyKey[], base = ''): string {
@@ -167,7 +171,7 @@ function explain(issue: z.core.$ZodIssue, input: unknown, where: Where): string 
   switch (issue.code) {
     case 'invalid_type': {
       if (input === undefined) return 'is required';
-      const expected = issue.expected === 'int' && typeof input === 'number' ? 'an integer' : EXPECTED[issue.expected] ?? issue.expected;
+      const expected = (issue.expected === 'int' && typeof input === 'number') || issue.message === INTEGER ? 'an integer' : EXPECTED[issue.expected] ?? issue.expected;
       return where === 'body' ? `must be ${expected}, got ${typeName(input)}` : `must be ${expected}`;
     }
     case 'too_small': {
@@ -185,6 +189,7 @@ function explain(issue: z.core.$ZodIssue, input: unknown, where: Where): string 
       return `must be at most ${n}`;
     }
     case 'invalid_value':
+      if (input === undefined) return 'is required';
       return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of: ${issue.values.join(', ')}`;
     case 'invalid_key':
       return issue.issues[0]?.message ?? 'is not an allowed key';
