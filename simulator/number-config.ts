@@ -2,13 +2,19 @@
 // workspace defaults that voice and sms inherit until first changed, and the update rules of
 // PATCH /v1/phone-numbers/{id}/config (only sent fields change, lists replaced whole with item ids
 // kept, unknown fields 400 at any depth, the phone menu's first enabling, the stack differences).
+//
+// Each setting is declared once (the *Fields shapes below): PATCH bodies take them with every key
+// optional (obj), the configuration the API shows takes them all present (record), and the types
+// the store keeps are inferred from those records.
 import { validationError, type Fields } from './errors.js';
 import type { Rng } from './rng.js';
 import {
-  arr, bool, e164, int, newFields, nullable, num, obj, oneOf, parse, str, type Schema,
-} from './validate.js';
+  arr, bool, check, doc, e164, FORBIDDEN_KEYS, int, isPlainObject, named, newFields, nullable, num, obj, oneOf, record, str, z, type Infer,
+} from './schema.js';
 
-export type Stack = 't1' | 't2';
+export const STACKS = ['t1', 't2'] as const;
+export type Stack = (typeof STACKS)[number];
+export const stackSchema = () => oneOf(STACKS, { description: 'the voice stack the number runs on; it decides which settings and voices apply', example: 't2' });
 
 export const LLM_MODELS = ['gpt-4o-mini', 'gpt-4o', 'claude-sonnet', 'llama-3.1-70b'] as const;
 export const BACKGROUND_SOUNDS = ['none', 'office', 'cafe', 'call_center'] as const;
@@ -17,8 +23,18 @@ export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export const COLLECTABLE = ['name', 'email', 'phone_number', 'company', 'job_title', 'address'] as const;
 export const IVR_ACTIONS = ['transfer', 'ai_agent', 'voicemail', 'hangup'] as const;
 
-/** Voices each stack can speak with (GET /v1/phone-numbers/{id}/voices). */
-export const VOICES: Record<Stack, { id: string; name: string; language: string; gender: string }[]> = {
+/** A voice a number can speak with (GET /v1/phone-numbers/{id}/voices). */
+export const VoiceSchema = named('Voice', record({
+  id: doc(z.string(), { description: 'what voice.voice_id takes', example: 'ava' }),
+  name: doc(z.string(), { example: 'Ava' }),
+  language: doc(z.string(), { example: 'en-US' }),
+  gender: oneOf(['female', 'male']),
+  stack: stackSchema(),
+  preview_url: doc(z.string(), { description: 'path of a short audio sample (audio/wav)', example: '/_sim/voices/ava.wav' }),
+}), 'A voice of a number\'s stack.');
+
+/** Voices each stack can speak with. */
+export const VOICES: Record<Stack, Omit<Infer<typeof VoiceSchema>, 'stack' | 'preview_url'>[]> = {
   t1: [
     { id: 'ava', name: 'Ava', language: 'en-US', gender: 'female' },
     { id: 'noah', name: 'Noah', language: 'en-US', gender: 'male' },
@@ -34,41 +50,6 @@ export const VOICES: Record<Stack, { id: string; name: string; language: string;
     { id: 'amelie-hd', name: 'Amélie HD', language: 'fr-FR', gender: 'female' },
   ],
 };
-
-export interface VoiceSettings {
-  voice_id: string; language: string; speed: number; greeting_message: string; farewell_message: string; prompt: string;
-  llm_model: string; background_sound: string; outbound_greeting: string; outbound_prompt: string; voice_model_tier: string;
-}
-export interface SmsSettings {
-  auto_reply_enabled: boolean; reply_delay_seconds: number; prompt: string; language: string; llm_model: string;
-  stop_words: string[]; stop_after_replies: boolean; max_replies_per_contact: number;
-}
-export interface TransferRule { id: string; condition: 'human_requested' | 'after_hours' | 'custom'; custom_condition: string | null; action: 'transfer' | 'voicemail'; target_number: string | null; priority: number }
-export interface IvrOption { key: string; label: string; action: { type: (typeof IVR_ACTIONS)[number]; phone_number: string | null; fallback_phone_number: string | null } }
-export interface IvrMenu { id: string; name: string; options: IvrOption[] }
-
-/** What a number stores; voice and sms are null while they inherit the workspace defaults. */
-export interface StoredConfig {
-  name: string;
-  is_active: boolean;
-  business_name: string | null;
-  business_description: string | null;
-  timezone: string;
-  call_settings: { max_call_length_seconds: number; recording_enabled: boolean; transcription_enabled: boolean; summaries_enabled: boolean; recording_retention_days: number; hd_voice_enabled: boolean };
-  voice: VoiceSettings | null;
-  sms: SmsSettings | null;
-  knowledge: { knowledge_base_ids: string[]; faq_ids: string[]; knowledge_base_enabled: boolean; web_search_enabled: boolean };
-  qualification: { enabled: boolean; collect_fields: string[]; questions: { id: string; question: string; required: boolean }[] };
-  booking: { enabled: boolean; event_type_ids: string[]; bookable_days: string[]; bookable_hours_start: string; bookable_hours_end: string; minimum_notice_minutes: number; confirmation_message: string };
-  transfers: { primary_transfer_number: string | null; office_hours_only: boolean; office_hours_start: string; office_hours_end: string; rules: TransferRule[] };
-  sms_referrals: { id: string; refer_to_number: string; when: 'always' | 'after_hours' | 'keyword'; keyword: string | null; message: string }[];
-  forwarding: { mode: 'ai_answers_all' | 'call_me_first'; ring_strategy: 'single' | 'sequential'; forward_to_number: string | null; ring_timeout_seconds: number; sequential_targets: { id: string; phone_number: string; ring_timeout_seconds: number }[] };
-  ivr: { enabled: boolean; greeting: string; menus: IvrMenu[]; timeout_seconds: number; max_attempts: number; fallback: { type: 'hangup' | 'ai_agent' | 'voicemail' | 'transfer'; phone_number: string | null } };
-  /** the phone menu has been enabled once (rule 4: the first enabling needs the whole menu) */
-  ivr_ever_enabled: boolean;
-}
-
-export interface WorkspaceDefaults { voice: VoiceSettings; sms: SmsSettings }
 
 export function workspaceDefaults(): WorkspaceDefaults {
   return {
@@ -101,89 +82,221 @@ export function newConfig(name: string, o: { business_name?: string | null; busi
   };
 }
 
-// ---- schemas (every field optional: a PATCH sends only what changes) ----
+// ---- the settings, declared once ----
 
-const HHMM = str({ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, patternMessage: 'must be a time HH:MM (24-hour)' });
-const timezone = (): Schema<string> => ({
-  check(v, path, errs) {
-    const s = str({ min: 1, max: 64 }).check(v, path, errs);
-    if (s === undefined) return undefined;
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: s });
-      return s;
-    } catch {
-      errs[path] = 'must be an IANA time zone such as America/New_York';
-      return undefined;
-    }
-  },
-});
-const id = str({ min: 1, max: 100 });
-const readOnlyFlag = bool();
+const HHMM = () => str({ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, patternMessage: 'must be a time HH:MM (24-hour)', example: '09:00' });
+function isTimeZone(s: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: s });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const timezone = () =>
+  str({ min: 1, max: 64, description: 'IANA time zone: office hours and bookable hours are read in it', example: 'America/New_York' })
+    .check(z.refine(isTimeZone, { error: 'must be an IANA time zone such as America/New_York' }));
+/** The id of a list item: sent back, the item is kept (and changed); left out, an item is added. */
+const itemId = () => str({ min: 1, max: 100, description: 'keep it to change an existing item; leave it out to add one', example: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' });
+/** The id of something the workspace has (knowledge base, FAQ, event type): assigned here, never created. */
+const refId = (example: string) => str({ min: 1, max: 100, example });
+const inheritsFlag = () => bool('true while the number uses the workspace default; send true alone to go back to it, false alone to take an own copy');
 
-export const voiceSchema = obj({
-  inherits_workspace_default: readOnlyFlag,
-  voice_id: str({ min: 1, max: 100 }), language: str({ min: 2, max: 35 }), speed: num({ min: 0.5, max: 2 }),
-  greeting_message: str({ max: 1000 }), farewell_message: str({ max: 1000 }), prompt: str({ max: 20_000 }),
-  llm_model: oneOf(LLM_MODELS), background_sound: oneOf(BACKGROUND_SOUNDS), outbound_greeting: str({ max: 1000 }),
-  outbound_prompt: str({ max: 20_000 }), voice_model_tier: oneOf(VOICE_MODEL_TIERS),
-});
-export const smsSchema = obj({
-  inherits_workspace_default: readOnlyFlag,
-  auto_reply_enabled: bool(), reply_delay_seconds: int({ min: 0, max: 3600 }), prompt: str({ max: 20_000 }), language: str({ min: 2, max: 35 }),
-  llm_model: oneOf(LLM_MODELS), stop_words: arr(str({ min: 1, max: 50 }), { max: 50 }), stop_after_replies: bool(),
-  max_replies_per_contact: int({ min: 1, max: 10_000 }),
-});
-const ivrOption = obj({
-  key: str({ pattern: /^[0-9*#]$/, patternMessage: 'must be one key: 0-9, * or #' }),
-  label: str({ min: 1, max: 200 }),
-  action: obj({ type: oneOf(IVR_ACTIONS), phone_number: nullable(e164()), fallback_phone_number: nullable(e164()) }, { required: ['type'] }),
-}, { required: ['key', 'label', 'action'] });
-
-export const patchSchema = obj({
-  name: str({ min: 1, max: 100 }),
-  is_active: bool(),
-  business_name: nullable(str({ min: 1, max: 200 })),
-  business_description: nullable(str({ max: 5000 })),
+const configFields = {
+  name: str({ min: 1, max: 100, example: 'Front desk' }),
+  is_active: bool('false: the number does not answer calls'),
+  business_name: nullable(str({ min: 1, max: 200, example: 'Acme Dental' })),
+  business_description: nullable(str({ max: 5000, example: 'A family dental practice.' })),
   timezone: timezone(),
-  stack: oneOf(['t1', 't2'] as const),
-  call_settings: obj({
-    max_call_length_seconds: int({ min: 30, max: 7200 }), recording_enabled: bool(), transcription_enabled: bool(), summaries_enabled: bool(),
-    recording_retention_days: int({ min: 1, max: 3650 }), hd_voice_enabled: bool(),
-  }),
+};
+const callSettingsFields = {
+  max_call_length_seconds: int({ min: 30, max: 7200, example: 1800 }),
+  recording_enabled: bool(),
+  transcription_enabled: bool(),
+  summaries_enabled: bool(),
+  recording_retention_days: int({ min: 1, max: 3650, example: 90 }),
+  hd_voice_enabled: bool('t2 numbers only'),
+};
+const voiceFields = {
+  voice_id: str({ min: 1, max: 100, description: 'one of the number\'s voices (GET /v1/phone-numbers/{id}/voices)', example: 'ava' }),
+  language: str({ min: 2, max: 35, example: 'en-US' }),
+  speed: num({ min: 0.5, max: 2, description: 't1 numbers only', example: 1 }),
+  greeting_message: str({ max: 1000, example: 'Thanks for calling! How can I help you today?' }),
+  farewell_message: str({ max: 1000, example: 'Thanks for calling. Goodbye!' }),
+  prompt: str({ max: 20_000, description: 'how the agent behaves on calls', example: 'You are a helpful, concise receptionist.' }),
+  llm_model: oneOf(LLM_MODELS),
+  background_sound: oneOf(BACKGROUND_SOUNDS),
+  outbound_greeting: str({ max: 1000, example: 'Hi, this is an AI assistant calling.' }),
+  outbound_prompt: str({ max: 20_000, example: 'Be brief and polite.' }),
+  voice_model_tier: oneOf(VOICE_MODEL_TIERS, 't2 numbers only'),
+};
+const smsFields = {
+  auto_reply_enabled: bool('the agent answers texts'),
+  reply_delay_seconds: int({ min: 0, max: 3600, example: 20 }),
+  prompt: str({ max: 20_000, description: 'how the agent answers texts', example: 'Answer texts briefly and helpfully.' }),
+  language: str({ min: 2, max: 35, example: 'en-US' }),
+  llm_model: oneOf(LLM_MODELS),
+  stop_words: arr(str({ min: 1, max: 50 }), { max: 50, description: 'a text that is one of these (any letter case) opts the texter out', example: ['STOP', 'UNSUBSCRIBE'] }),
+  stop_after_replies: bool('the agent stays quiet once someone on the team has replied'),
+  max_replies_per_contact: int({ min: 1, max: 10_000, example: 50 }),
+};
+const knowledgeFields = {
+  knowledge_base_ids: arr(refId('kb_1'), { max: 50, description: 'knowledge bases of the workspace the agent answers from' }),
+  faq_ids: arr(refId('faq_1'), { max: 500, description: 'FAQs of the workspace the agent answers from' }),
+  knowledge_base_enabled: bool(),
+  web_search_enabled: bool(),
+};
+const questionFields = { id: itemId(), question: str({ min: 1, max: 500, example: 'What is your budget?' }), required: bool() };
+const qualificationFields = { enabled: bool(), collect_fields: arr(oneOf(COLLECTABLE), { description: 'what the agent asks every caller for' }) };
+const bookingFields = {
+  enabled: bool(),
+  event_type_ids: arr(refId('evt_1'), { max: 50, description: 'event types of the workspace the agent books' }),
+  bookable_days: arr(oneOf(DAYS), { max: 7 }),
+  bookable_hours_start: HHMM(),
+  bookable_hours_end: HHMM(),
+  minimum_notice_minutes: int({ min: 0, max: 43_200, example: 60 }),
+  confirmation_message: str({ max: 1000, example: 'You are booked. See you then!' }),
+};
+const transfersFields = {
+  primary_transfer_number: doc(nullable(e164()), 'takes a request for a person when no rule matches, and transfers of rules without target_number'),
+  office_hours_only: bool('transfers only within office hours (in the number\'s timezone)'),
+  office_hours_start: HHMM(),
+  office_hours_end: HHMM(),
+};
+const transferRuleFields = {
+  id: itemId(),
+  condition: oneOf(['human_requested', 'after_hours', 'custom'] as const),
+  custom_condition: doc(nullable(str({ min: 1, max: 500, example: 'caller mentions billing' })), 'with condition custom only (and required with it)'),
+  action: oneOf(['transfer', 'voicemail'] as const),
+  target_number: doc(nullable(e164()), 'default primary_transfer_number'),
+  priority: int({ min: 0, max: 1000, description: 'the lowest value among the rules that hold wins (default 100)', example: 100 }),
+};
+const smsReferralFields = {
+  id: itemId(),
+  refer_to_number: e164(),
+  when: oneOf(['always', 'after_hours', 'keyword'] as const),
+  keyword: doc(nullable(str({ min: 1, max: 50, example: 'price' })), 'required when "when" is keyword'),
+  message: str({ max: 500, description: 'default "Please text <refer_to_number> for help with that."', example: 'For prices, text +14155550100.' }),
+};
+const forwardingFields = {
+  mode: oneOf(['ai_answers_all', 'call_me_first'] as const, 'call_me_first: the owner\'s phone rings first, the AI answers after the ring timeout'),
+  ring_strategy: oneOf(['single', 'sequential'] as const),
+  forward_to_number: doc(nullable(e164()), 'call_me_first with a single number'),
+  ring_timeout_seconds: int({ min: 5, max: 120, example: 20 }),
+};
+const sequentialTargetFields = { id: itemId(), phone_number: e164(), ring_timeout_seconds: int({ min: 5, max: 120, description: 'default 20', example: 20 }) };
+const ivrFields = {
+  enabled: bool('the first enabling needs the whole menu: greeting, menus, timeout_seconds, max_attempts, fallback'),
+  greeting: str({ max: 2000, example: 'Welcome to Acme.' }),
+  timeout_seconds: int({ min: 1, max: 60, example: 8 }),
+  max_attempts: int({ min: 1, max: 10, example: 3 }),
+};
+const ivrMenuFields = { id: itemId(), name: str({ min: 1, max: 100, example: 'Main' }) };
+const ivrOptionFields = {
+  key: str({ pattern: /^[0-9*#]$/, patternMessage: 'must be one key: 0-9, * or #', example: '1' }),
+  label: str({ min: 1, max: 200, description: 'read out as "press <key> for <label>"', example: 'sales' }),
+};
+const ivrActionFields = {
+  type: oneOf(IVR_ACTIONS),
+  phone_number: doc(nullable(e164()), 'required for a transfer'),
+  fallback_phone_number: doc(nullable(e164()), 'a transfer nobody answers goes here'),
+};
+const ivrFallbackFields = {
+  type: oneOf(['hangup', 'ai_agent', 'voicemail', 'transfer'] as const, 'what happens after max_attempts without a valid key'),
+  phone_number: doc(nullable(e164()), 'required for a transfer'),
+};
+
+// ---- PATCH bodies: every field optional (a PATCH sends only what changes) ----
+
+export const voiceSchema = obj({ inherits_workspace_default: inheritsFlag(), ...voiceFields });
+export const smsSchema = obj({ inherits_workspace_default: inheritsFlag(), ...smsFields });
+
+export const patchSchema = doc(obj({
+  ...configFields,
+  stack: doc(stackSchema(), 'read-only: shown in the configuration, refused in a change'),
+  call_settings: obj(callSettingsFields),
   voice: voiceSchema,
   sms: smsSchema,
-  knowledge: obj({ knowledge_base_ids: arr(id, { max: 50 }), faq_ids: arr(id, { max: 500 }), knowledge_base_enabled: bool(), web_search_enabled: bool() }),
-  qualification: obj({
-    enabled: bool(), collect_fields: arr(oneOf(COLLECTABLE)),
-    questions: arr(obj({ id, question: str({ min: 1, max: 500 }), required: bool() }, { required: ['question'] }), { max: 50 }),
-  }),
-  booking: obj({
-    enabled: bool(), event_type_ids: arr(id, { max: 50 }), bookable_days: arr(oneOf(DAYS), { max: 7 }), bookable_hours_start: HHMM,
-    bookable_hours_end: HHMM, minimum_notice_minutes: int({ min: 0, max: 43_200 }), confirmation_message: str({ max: 1000 }),
-  }),
-  transfers: obj({
-    primary_transfer_number: nullable(e164()), office_hours_only: bool(), office_hours_start: HHMM, office_hours_end: HHMM,
-    rules: arr(obj({
-      id, condition: oneOf(['human_requested', 'after_hours', 'custom'] as const), custom_condition: nullable(str({ min: 1, max: 500 })),
-      action: oneOf(['transfer', 'voicemail'] as const), target_number: nullable(e164()), priority: int({ min: 0, max: 1000 }),
-    }, { required: ['condition', 'action'] }), { max: 50 }),
-  }),
-  sms_referrals: arr(obj({
-    id, refer_to_number: e164(), when: oneOf(['always', 'after_hours', 'keyword'] as const), keyword: nullable(str({ min: 1, max: 50 })), message: str({ max: 500 }),
-  }, { required: ['refer_to_number', 'when'] }), { max: 20 }),
-  forwarding: obj({
-    mode: oneOf(['ai_answers_all', 'call_me_first'] as const), ring_strategy: oneOf(['single', 'sequential'] as const),
-    forward_to_number: nullable(e164()), ring_timeout_seconds: int({ min: 5, max: 120 }),
-    sequential_targets: arr(obj({ id, phone_number: e164(), ring_timeout_seconds: int({ min: 5, max: 120 }) }, { required: ['phone_number'] }), { max: 10 }),
-  }),
+  knowledge: obj(knowledgeFields),
+  qualification: obj({ ...qualificationFields, questions: arr(obj(questionFields, { required: ['question'] }), { max: 50 }) }),
+  booking: obj(bookingFields),
+  transfers: obj({ ...transfersFields, rules: arr(obj(transferRuleFields, { required: ['condition', 'action'] }), { max: 50 }) }),
+  sms_referrals: arr(obj(smsReferralFields, { required: ['refer_to_number', 'when'] }), { max: 20 }),
+  forwarding: obj({ ...forwardingFields, sequential_targets: arr(obj(sequentialTargetFields, { required: ['phone_number'] }), { max: 10 }) }),
   ivr: obj({
-    enabled: bool(), greeting: str({ max: 2000 }),
-    menus: arr(obj({ id, name: str({ min: 1, max: 100 }), options: arr(ivrOption, { min: 1, max: 12 }) }, { required: ['name', 'options'] }), { max: 10 }),
-    timeout_seconds: int({ min: 1, max: 60 }), max_attempts: int({ min: 1, max: 10 }),
-    fallback: obj({ type: oneOf(['hangup', 'ai_agent', 'voicemail', 'transfer'] as const), phone_number: nullable(e164()) }, { required: ['type'] }),
+    enabled: ivrFields.enabled,
+    greeting: ivrFields.greeting,
+    menus: arr(obj({
+      ...ivrMenuFields,
+      options: arr(obj({ ...ivrOptionFields, action: obj(ivrActionFields, { required: ['type'] }) }, { required: ['key', 'label', 'action'] }), { min: 1, max: 12 }),
+    }, { required: ['name', 'options'] }), { max: 10 }),
+    timeout_seconds: ivrFields.timeout_seconds,
+    max_attempts: ivrFields.max_attempts,
+    fallback: obj(ivrFallbackFields, { required: ['type'] }),
   }),
+}), {
+  description: 'Only the fields sent change; a list is replaced whole (items sent with their id are kept).',
+  example: { name: 'Front desk', call_settings: { recording_enabled: false }, voice: { greeting_message: 'Acme, how can I help?' }, transfers: { primary_transfer_number: '+14155550100' } },
 });
-export type ConfigPatch = NonNullable<ReturnType<typeof patchSchema.check>>;
+export type ConfigPatch = Infer<typeof patchSchema>;
+
+/** PATCH /_sim/workspace/defaults: the voice and sms fields numbers inherit. */
+export const DefaultsPatch = doc(obj({ voice: voiceSchema, sms: smsSchema }), {
+  example: { voice: { farewell_message: 'See you!' }, sms: { reply_delay_seconds: 5 } },
+});
+
+// ---- the configuration as the API shows it, and what the store keeps ----
+
+const CallSettingsSchema = record(callSettingsFields);
+const VoiceSettingsSchema = record(voiceFields);
+const SmsSettingsSchema = record(smsFields);
+
+export const WorkspaceDefaultsSchema = named('WorkspaceDefaults', record({ voice: VoiceSettingsSchema, sms: SmsSettingsSchema }),
+  'The voice and sms settings a number uses until its first change of them (both stacks\' fields).');
+
+export const NumberConfiguration = named('NumberConfiguration', record({
+  id: int({ description: 'the number\'s id', example: 12 }),
+  phone_number: doc(nullable(e164()), 'null until an AI number is provisioned'),
+  stack: doc(stackSchema(), 'read-only'),
+  ...configFields,
+  call_settings: record({ ...callSettingsFields, hd_voice_enabled: doc(nullable(bool()), { description: 't2 numbers only: null on t1', example: true }) }),
+  voice: record({
+    inherits_workspace_default: inheritsFlag(),
+    ...voiceFields,
+    speed: doc(nullable(voiceFields.speed), { description: 't1 numbers only: null on t2', example: null }),
+    voice_model_tier: doc(nullable(voiceFields.voice_model_tier), 't2 numbers only: null on t1'),
+  }),
+  sms: record({ inherits_workspace_default: inheritsFlag(), ...smsFields }),
+  knowledge: record(knowledgeFields),
+  qualification: record({ ...qualificationFields, questions: z.array(record(questionFields)) }),
+  booking: record(bookingFields),
+  transfers: record({ ...transfersFields, rules: z.array(record(transferRuleFields)) }),
+  sms_referrals: z.array(record(smsReferralFields)),
+  forwarding: record({ ...forwardingFields, sequential_targets: z.array(record(sequentialTargetFields)) }),
+  ivr: record({
+    ...ivrFields,
+    menus: z.array(record({ ...ivrMenuFields, options: z.array(record({ ...ivrOptionFields, action: record(ivrActionFields) })) })),
+    fallback: record(ivrFallbackFields),
+  }),
+}), 'A number\'s full configuration: every setting of the AI agent that answers it. Fields of the other stack read null.');
+
+export type VoiceSettings = Infer<typeof VoiceSettingsSchema>;
+export type SmsSettings = Infer<typeof SmsSettingsSchema>;
+export type WorkspaceDefaults = Infer<typeof WorkspaceDefaultsSchema>;
+type ConfigView = Infer<typeof NumberConfiguration>;
+
+/**
+ * What a number stores: the configuration as shown less what belongs to the number itself, with
+ * the fields of both stacks, and voice and sms null while they inherit the workspace defaults.
+ */
+export type StoredConfig = Omit<ConfigView, 'id' | 'phone_number' | 'stack' | 'call_settings' | 'voice' | 'sms'> & {
+  call_settings: Infer<typeof CallSettingsSchema>;
+  voice: VoiceSettings | null;
+  sms: SmsSettings | null;
+  /** the phone menu has been enabled once (rule 4: the first enabling needs the whole menu) */
+  ivr_ever_enabled: boolean;
+};
+export type TransferRule = StoredConfig['transfers']['rules'][number];
 
 // ---- reading ----
 
@@ -195,7 +308,7 @@ export function effectiveSms(c: StoredConfig, d: WorkspaceDefaults): SmsSettings
 }
 
 /** The full configuration as the API shows it. Fields of the other stack read null. */
-export function configView(numberId: number, phone: string | null, stack: Stack, c: StoredConfig, d: WorkspaceDefaults) {
+export function configView(numberId: number, phone: string | null, stack: Stack, c: StoredConfig, d: WorkspaceDefaults): ConfigView {
   const voice = effectiveVoice(c, d);
   const { ivr_ever_enabled: _e, voice: _v, sms: _s, call_settings, ...rest } = c;
   return {
@@ -252,11 +365,26 @@ export interface ApplyContext {
   eventTypeIds: string[];
 }
 
+/**
+ * What of `v` passed its checks: a value whose path has a problem is left out (a list item reads
+ * undefined), so the checks across fields can still run on the rest and report in the same 400.
+ */
+function withoutProblems(v: unknown, errs: Fields, path = ''): unknown {
+  if (Array.isArray(v)) return v.map((x, i) => (`${path}[${i}]` in errs ? undefined : withoutProblems(x, errs, `${path}[${i}]`)));
+  if (!isPlainObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const at = path ? `${path}.${k}` : k;
+    if (!FORBIDDEN_KEYS.has(k) && !(at in errs)) out[k] = withoutProblems(x, errs, at);
+  }
+  return out;
+}
+
 /** Validates a PATCH body and returns the new stored configuration (the old one is not modified). */
 export function applyPatch(current: StoredConfig, body: unknown, ctx: ApplyContext): StoredConfig {
   // structural and reference problems are all reported in one 400: the checks below run on what parsed
   const errs = newFields();
-  const p: ConfigPatch = patchSchema.check(body, '', errs) ?? {};
+  const p = check(patchSchema, body, errs) ?? (withoutProblems(body, errs) as ConfigPatch);
   if (p.stack !== undefined) errs.stack = 'is read-only: a number\'s stack cannot be changed';
   if (p.voice?.inherits_workspace_default !== undefined && Object.keys(p.voice).length > 1)
     add(errs, 'voice.inherits_workspace_default', 'must be sent alone (true goes back to the workspace default, false takes an own copy)');
@@ -375,8 +503,7 @@ function applyIvr(current: StoredConfig, next: StoredConfig, p: IvrPatch, rng: R
 }
 
 /** PATCH /_sim/workspace/defaults: the same voice and sms fields, no stack rules (each number reads the fields of its stack). */
-export function applyDefaultsPatch(d: WorkspaceDefaults, body: unknown): WorkspaceDefaults {
-  const p = parse(obj({ voice: voiceSchema, sms: smsSchema }), body);
+export function applyDefaultsPatch(d: WorkspaceDefaults, p: Infer<typeof DefaultsPatch>): WorkspaceDefaults {
   const errs = newFields();
   if (p.voice?.inherits_workspace_default !== undefined) errs['voice.inherits_workspace_default'] = 'is a number setting, not a default';
   if (p.sms?.inherits_workspace_default !== undefined) errs['sms.inherits_workspace_default'] = 'is a number setting, not a default';

@@ -1,10 +1,10 @@
 // A workspace's own phone numbers: creating them, finding them, and how the API shows them.
 import { iso } from './clock.js';
 import { notFound, validationError } from './errors.js';
-import type { Ctx } from './http.js';
-import type { AgentConfig, PhoneNumber, Workspace } from './model.js';
-import { effectiveSms, newConfig, type Stack, type StoredConfig } from './number-config.js';
-import { bool, doc, e164, int, named, nullable, oneOf, record, uuid, z, type Infer } from './schema.js';
+import type { Auth } from './http.js';
+import type { AgentConfig, Data, PhoneNumber, Workspace } from './model.js';
+import { effectiveSms, newConfig, stackSchema, type Stack, type StoredConfig } from './number-config.js';
+import { bool, doc, e164, int, named, nullable, obj, oneOf, record, timestamp, uuid, z, type Infer } from './schema.js';
 import type { Session } from './store.js';
 
 export function workspaceOf(s: Session, n: PhoneNumber): Workspace {
@@ -59,21 +59,44 @@ export function freshNumber(s: Session, area: string): string {
 export const numberTaken = (s: Session, phone: string) =>
   s.data.phone_numbers.some((p) => p.phone_number === phone) || s.data.shared_numbers.some((p) => p.phone_number === phone);
 
+/** The path parameters of a number's routes: `id`, an integer. */
+export const NumberParams = obj({
+  id: int({ min: 0, max: 999_999_999_999_999, message: 'must be an integer', description: 'the number\'s id (an integer)', example: 12 }),
+}, { required: ['id'] });
+
+export const PhoneNumberSchema = named('PhoneNumber', record({
+  id: int({ description: 'integer id', example: 12 }),
+  phone_number: doc(nullable(e164()), 'null until an AI number is provisioned'),
+  name: doc(z.string(), { example: 'Front desk' }),
+  status: oneOf(['provisioning', 'ready', 'failed'], { description: 'lists show ready numbers', example: 'ready' }),
+  stack: stackSchema(),
+  is_active: bool('false: the number does not answer calls'),
+  handles_calls: bool('the AI agent answers calls'),
+  handles_texts: bool('the AI agent answers texts (the number\'s SMS auto-reply)'),
+  sms_registered: bool(),
+  created_at: timestamp(),
+}), 'A phone number of the workspace.');
+
+/** TRANSITION: a route not yet declared passes the raw path segment. */
 export function numberId(raw: string): number {
   if (!/^\d{1,15}$/.test(raw)) throw validationError({ id: 'must be an integer' });
   return Number(raw);
 }
 
+/** What finding a number of the request path needs. */
+interface NumberCtx { data: Data; auth: Auth; params: Infer<typeof NumberParams> }
+
 /** The workspace's number {id} of the request path, in any status. */
-export function findNumber(c: Ctx): PhoneNumber {
-  const id = numberId(c.params.id);
+export function findNumber(c: NumberCtx): PhoneNumber {
+  const raw: unknown = c.params.id;
+  const id = typeof raw === 'number' ? raw : numberId(String(raw)); // TRANSITION: see numberId
   const n = c.data.phone_numbers.find((x) => x.id === id && x.workspace_id === c.auth.workspace.id);
   if (!n) throw notFound(`No phone number ${id} in this workspace.`);
   return n;
 }
 
 /** The workspace's ready number {id}: configuration needs a live number. */
-export function findReadyNumber(c: Ctx): PhoneNumber {
+export function findReadyNumber(c: NumberCtx): PhoneNumber {
   const n = findNumber(c);
   if (n.status !== 'ready') throw notFound(`Phone number ${n.id} is ${n.status}, not ready.`);
   return n;
@@ -106,7 +129,7 @@ export function aiNumberView(n: PhoneNumber, ws: Workspace): Infer<typeof AINumb
   };
 }
 
-export function phoneNumberView(n: PhoneNumber, ws: Workspace) {
+export function phoneNumberView(n: PhoneNumber, ws: Workspace): Infer<typeof PhoneNumberSchema> {
   return {
     id: n.id, phone_number: n.phone_number, name: n.config.name, status: n.status, stack: n.stack, is_active: n.config.is_active,
     handles_calls: n.handles_calls, handles_texts: handlesTexts(n, ws), sms_registered: n.sms_registered, created_at: n.created_at,

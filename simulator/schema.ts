@@ -196,6 +196,7 @@ function explain(issue: z.core.$ZodIssue, input: unknown, where: Where): string 
       return `must be at most ${n}`;
     }
     case 'invalid_value':
+      if (input === undefined) return 'is required';
       return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of: ${issue.values.join(', ')}`;
     case 'invalid_key':
       return issue.issues[0]?.message ?? 'is not an allowed key';

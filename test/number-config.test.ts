@@ -189,6 +189,19 @@ describe('rule 3: unknown fields and wrong types are 400 with a per-field explan
     expect((await patch(id, { stack: 't2' })).json.error.fields.stack).toMatch(/read-only/);
     expect(await get(id)).toMatchObject({ is_active: true, timezone: 'America/New_York' }); // nothing applied
   });
+  it('the exact explanations: a missing choice is required, integers and objects by name; checks across fields see only what parsed', async () => {
+    const id = await addNumber('t1');
+    const r = await patch(id, { sms_referrals: [{ refer_to_number: '+12025550111' }], sms: { reply_delay_seconds: 'soon' }, voice: 'x', ivr: { fallback: null } });
+    expect(r.json.error.fields).toEqual({
+      'sms_referrals[0].when': 'is required', 'sms.reply_delay_seconds': 'must be an integer, got string', voice: 'must be a JSON object, got string', 'ivr.fallback': 'must be a JSON object, got null',
+    });
+    // speed is refused as a value, so inherits_workspace_default counts as sent alone; the bad reference is reported with it
+    const mixed = await patch(id, { voice: { inherits_workspace_default: true, speed: 'fast' }, knowledge: { faq_ids: ['nope'] } });
+    expect(mixed.json.error.fields).toEqual({ 'voice.speed': 'must be a number, got string', 'knowledge.faq_ids[0]': 'is not an FAQ of this workspace' });
+    expect((await sim.api('GET', '/v1/phone-numbers/abc/config')).json.error.fields).toEqual({ id: 'must be an integer' });
+    expect((await sim.api('GET', '/v1/phone-numbers/-1/voices')).json.error.fields).toEqual({ id: 'must be an integer' });
+    expect((await sim.api('GET', '/v1/phone-numbers/search?limit=many')).json.error.fields).toEqual({ limit: 'must be an integer' });
+  });
 });
 
 describe('rule 4: the first enabling of the phone menu needs the whole menu', () => {

@@ -4,30 +4,44 @@ import { validationError } from '../errors.js';
 import type { Ctx, Resource } from '../http.js';
 import { COUNTRIES, inventory, NUMBER_TYPES, TOLL_FREE } from '../carrier.js';
 import { LINE_CENTS_PER_MONTH } from './ai-numbers.js';
-import { applyPatch, configView, VOICES } from '../number-config.js';
-import { findNumber, findReadyNumber, numberTaken, phoneNumberView } from '../numbers.js';
+import { applyPatch, configView, NumberConfiguration, patchSchema, VOICES, VoiceSchema } from '../number-config.js';
+import { findNumber, findReadyNumber, NumberParams, numberTaken, PhoneNumberSchema, phoneNumberView } from '../numbers.js';
 import { listParams, paginate } from '../pagination.js';
-import { parseQuery, qEnum, qInt, qMatch } from '../validate.js';
+import { dataOf, doc, e164, int, listOf, named, nullable, obj, oneOf, qInt, record, str, timestamp, z, type Infer } from '../schema.js';
 
-function list(c: Ctx) {
-  const q = parseQuery(c.query, listParams());
+type NumberCtx = Ctx<Infer<typeof NumberParams>>;
+
+const ListQuery = obj({ ...listParams() });
+
+function list(c: Ctx<{}, Infer<typeof ListQuery>>) {
   const ws = c.auth.workspace;
   const rows = c.data.phone_numbers.filter((n) => n.workspace_id === ws.id && n.status === 'ready');
   return {
-    body: paginate(c.s, rows, q, {
+    body: paginate(c.s, rows, c.query, {
       key: (n) => Date.parse(n.created_at), tie: (n) => n.seq, scope: `${ws.id}|numbers`, present: (n) => phoneNumberView(n, ws), totalResults: true,
     }),
   };
 }
 
-/** Query parameters (the spec gives their constraints, not their names): country, area_code, limit, type. */
-function search(c: Ctx) {
-  const q = parseQuery(c.query, {
-    country: qMatch(/^[A-Za-z]{2}$/, 'must be a 2-letter country code such as US'),
-    area_code: qMatch(/^\d{3}$/, 'must be exactly 3 digits'),
-    limit: qInt(1, 50),
-    type: qEnum(NUMBER_TYPES),
-  });
+/** The spec gives the constraints of the search parameters, not their names: country, area_code, limit, type. */
+const SearchQuery = obj({
+  country: str({ pattern: /^[A-Za-z]{2}$/, patternMessage: 'must be a 2-letter country code such as US', description: `ISO country code, any letter case: ${COUNTRIES.join(' or ')} (default US)`, example: 'US' }),
+  area_code: str({ pattern: /^\d{3}$/, patternMessage: 'must be exactly 3 digits', description: `3 digits; for toll-free numbers one of ${TOLL_FREE.join(', ')}`, example: '415' }),
+  limit: qInt(1, 50, { description: 'how many numbers, default 20', example: 20 }),
+  type: oneOf(NUMBER_TYPES, 'default local'),
+});
+
+const FEATURES = ['voice', 'sms', 'mms'] as const;
+const AvailableNumber = named('AvailableNumber', record({
+  phone_number: e164(),
+  locality: doc(z.string(), { description: 'the area code\'s city, or Toll-free', example: 'San Francisco' }),
+  region: doc(z.string(), { description: 'state or province (the country for toll-free numbers)', example: 'CA' }),
+  features: doc(z.array(oneOf(FEATURES)), { example: ['voice', 'sms', 'mms'] }),
+}), 'A number the simulated carrier has free.');
+const SearchReply = listOf(AvailableNumber);
+
+function search(c: Ctx<{}, Infer<typeof SearchQuery>>): Infer<typeof SearchReply> {
+  const q = c.query;
   const country = (q.country ?? 'US').toUpperCase();
   if (!(COUNTRIES as readonly string[]).includes(country)) throw validationError({ country: `the simulated carrier has numbers in ${COUNTRIES.join(' and ')} only` });
   const type = q.type ?? 'local';
@@ -35,11 +49,20 @@ function search(c: Ctx) {
     throw validationError({ area_code: `toll-free numbers start with one of ${TOLL_FREE.join(', ')}` });
   const limit = q.limit ?? 20;
   const data = inventory(country as (typeof COUNTRIES)[number], type, q.area_code).filter((n) => !numberTaken(c.s, n.phone_number)).slice(0, limit);
-  return { body: { data, meta: { page_size: limit } } };
+  // carrier.ts types features as plain strings; they are always among FEATURES
+  return { data: data as Infer<typeof AvailableNumber>[], meta: { page_size: limit } };
 }
 
+const ReleasedNumber = named('ReleasedNumber', record({
+  id: int({ example: 12 }),
+  phone_number: nullable(e164()),
+  released: z.literal(true),
+  released_at: timestamp(),
+  deleted_call_count: int({ description: 'call records (and their recordings) deleted with the number', example: 3 }),
+}), 'A released number.');
+
 /** Releases the number from the carrier, ends its line item, deletes its call data and recordings, removes it. */
-function release(c: Ctx) {
+function release(c: NumberCtx): Infer<typeof ReleasedNumber> {
   const n = findNumber(c);
   // an AI number released before it was wired never had a line: its month is refunded
   if (n.status === 'provisioning') c.auth.org.wallet_cents += LINE_CENTS_PER_MONTH;
@@ -47,17 +70,16 @@ function release(c: Ctx) {
   c.data.calls = c.data.calls.filter((call) => call.phone_number_id !== n.id);
   const deleted = before - c.data.calls.length;
   c.data.phone_numbers = c.data.phone_numbers.filter((x) => x !== n);
-  return { body: { data: { id: n.id, phone_number: n.phone_number, released: true, released_at: iso(c.s.now), deleted_call_count: deleted } } };
+  return { id: n.id, phone_number: n.phone_number, released: true, released_at: iso(c.s.now), deleted_call_count: deleted };
 }
 
-function readConfig(c: Ctx) {
-  parseQuery(c.query, {});
+function readConfig(c: NumberCtx) {
   const n = findReadyNumber(c);
   return { body: { data: configView(n.id, n.phone_number, n.stack, n.config, c.auth.workspace.defaults) } };
 }
 
 /** Rule 5: a change applies from the next call or text, the same path as the dashboard's save. */
-function patchConfig(c: Ctx) {
+function patchConfig(c: Ctx<Infer<typeof NumberParams>, {}, unknown>) {
   const n = findReadyNumber(c);
   const ws = c.auth.workspace;
   n.config = applyPatch(n.config, c.body, {
@@ -67,19 +89,63 @@ function patchConfig(c: Ctx) {
   return { body: { data: configView(n.id, n.phone_number, n.stack, n.config, ws.defaults) } };
 }
 
-function voices(c: Ctx) {
-  parseQuery(c.query, {});
+function voices(c: NumberCtx): Infer<typeof VoiceSchema>[] {
   const n = findReadyNumber(c);
-  return { body: { data: VOICES[n.stack].map((v) => ({ ...v, stack: n.stack, preview_url: `/_sim/voices/${v.id}.wav` })) } };
+  return VOICES[n.stack].map((v) => ({ ...v, stack: n.stack, preview_url: `/_sim/voices/${v.id}.wav` }));
 }
 
+const READY = 'The number must be ready (an AI number still provisioning is 404 here).';
+
 export const phoneNumbers: Resource = {
+  tag: { name: 'Phone numbers', description: 'The workspace\'s numbers: list, carrier search, release, and each number\'s configuration and voices.' },
   routes: [
-    { method: 'GET', path: '/v1/phone-numbers', scope: 'phone_numbers:read', handler: list },
-    { method: 'GET', path: '/v1/phone-numbers/search', scope: 'full', handler: search },
-    { method: 'DELETE', path: '/v1/phone-numbers/{id}', scope: 'full', handler: release },
-    { method: 'GET', path: '/v1/phone-numbers/{id}/config', scope: 'phone_numbers:read', handler: readConfig },
-    { method: 'PATCH', path: '/v1/phone-numbers/{id}/config', scope: 'phone_numbers:write', handler: patchConfig },
-    { method: 'GET', path: '/v1/phone-numbers/{id}/voices', scope: 'phone_numbers:read', handler: voices },
+    {
+      method: 'GET', path: '/v1/phone-numbers', scope: 'phone_numbers:read', summary: 'List phone numbers',
+      description: 'The workspace\'s ready numbers, newest first, in the list envelope (with total_results).',
+      query: ListQuery,
+      responses: { 200: { description: 'A page of numbers', schema: listOf(PhoneNumberSchema) } },
+      handler: list,
+    },
+    {
+      method: 'GET', path: '/v1/phone-numbers/search', scope: 'full', summary: 'Search available numbers',
+      description: 'Numbers the simulated carrier has free (US and CA), deterministic for a query; numbers in use are not offered. Searching buys nothing.',
+      query: SearchQuery,
+      responses: { 200: { description: 'Up to limit numbers', schema: SearchReply } },
+      handler: (c) => ({ body: search(c) }),
+    },
+    {
+      method: 'DELETE', path: '/v1/phone-numbers/{id}', scope: 'full', summary: 'Release a phone number',
+      description: 'Releases the number from the carrier, ends its line item, and deletes its call records and recordings. ' +
+        'An AI number released while still provisioning gets its month refunded.',
+      params: NumberParams,
+      responses: { 200: { description: 'Released', schema: dataOf(ReleasedNumber) } },
+      handler: (c) => ({ body: { data: release(c) } }),
+    },
+    {
+      method: 'GET', path: '/v1/phone-numbers/{id}/config', scope: 'phone_numbers:read', summary: 'Read a number\'s configuration',
+      description: `Every setting of the AI agent that answers the number. voice and sms show the workspace defaults while inherits_workspace_default is true; fields of the other stack read null. ${READY}`,
+      params: NumberParams,
+      responses: { 200: { description: 'The configuration', schema: dataOf(NumberConfiguration) } },
+      handler: readConfig,
+    },
+    {
+      method: 'PATCH', path: '/v1/phone-numbers/{id}/config', scope: 'phone_numbers:write', summary: 'Change a number\'s configuration',
+      description: 'Only the fields sent change. A list is replaced whole: items sent with their id are kept, items without one are added, an unknown id is 400. ' +
+        'The first change of voice or sms gives the number its own copy of the workspace default. The first enabling of the phone menu (ivr) needs the whole menu. ' +
+        't1 numbers take voice.speed; t2 numbers take call_settings.hd_voice_enabled and voice.voice_model_tier; stack is read-only. ' +
+        `Knowledge bases, FAQs and event types are assigned by id, never created here. A change applies from the next call or text. ${READY}`,
+      params: NumberParams,
+      body: patchSchema,
+      bodyCheckedByHandler: true,
+      responses: { 200: { description: 'The configuration after the change', schema: dataOf(NumberConfiguration) } },
+      handler: patchConfig,
+    },
+    {
+      method: 'GET', path: '/v1/phone-numbers/{id}/voices', scope: 'phone_numbers:read', summary: 'List a number\'s voices',
+      description: `The voices of the number's stack: what voice.voice_id takes. ${READY}`,
+      params: NumberParams,
+      responses: { 200: { description: 'The voices', schema: dataOf(z.array(VoiceSchema)) } },
+      handler: (c) => ({ body: { data: voices(c) } }),
+    },
   ],
 };

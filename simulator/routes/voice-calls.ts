@@ -6,9 +6,17 @@ import type { Ctx, Resource } from '../http.js';
 import { hangUp, isLive, runCall, scriptedCallTimers, type CallPlan } from '../machines/scripted-call.js';
 import { contactByPhone, presentCall } from '../people.js';
 import { attemptOutcome, PROVIDER_CALL_ERROR, TIMING } from '../scenarios.js';
-import { bool, e164, freeObject, obj, parse } from '../validate.js';
+import { CallRecordSchema, type CallOut } from '../records.js';
+import { bool, dataOf, e164, freeObject, obj, uuid, type Infer } from '../schema.js';
 
-const body = obj({ caller_id: e164(), destination: e164(), record: bool(), metadata: freeObject() }, { required: ['caller_id', 'destination'] });
+const Body = obj({
+  caller_id: e164({ description: 'a verified caller ID of the account, or one of the workspace\'s ready numbers; the call shows it', example: '+14155550100' }),
+  destination: e164({ example: '+14155550123' }),
+  record: bool('record the call (default true; a workspace number\'s recording_enabled applies too)'),
+  metadata: freeObject({ description: 'kept on the call record', example: { ticket: 42 } }),
+}, { required: ['caller_id', 'destination'] });
+
+const CallParams = obj({ id: uuid('the call\'s id') }, { required: ['id'] });
 
 /** The course of an outbound voice call to `to`, by its scenario (no retries: that is quick calls' job). */
 export function planOutbound(to: string, record: boolean): CallPlan {
@@ -36,8 +44,8 @@ export function planOutbound(to: string, record: boolean): CallPlan {
   }
 }
 
-function place(c: Ctx) {
-  const b = parse(body, c.body);
+function place(c: Ctx<{}, {}, Infer<typeof Body>>): CallOut {
+  const b = c.body;
   const ws = c.auth.workspace;
   const own = c.data.phone_numbers.find((n) => n.workspace_id === ws.id && n.phone_number === b.caller_id && n.status === 'ready');
   if (!own && !ws.caller_ids.includes(b.caller_id))
@@ -53,24 +61,39 @@ function place(c: Ctx) {
   if (settings && !settings.transcription_enabled) plan.turns = [];
   if (settings && !settings.summaries_enabled) plan.review = null;
   runCall(c.s, call, plan);
-  return { status: 201, body: { data: presentCall(call) } };
+  return presentCall(call);
 }
 
-function hangup(c: Ctx) {
-  parse(obj({}), c.body);
+function hangup(c: Ctx<Infer<typeof CallParams>>): CallOut {
   const call = c.data.calls.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
   if (!call) throw notFound(`No call ${c.params.id} in this workspace.`);
   if (c.data.quick_jobs.some((j) => j.targets.some((t) => t.last_call_id === call.id)))
     throw new ApiError(409, 'conflict', 'This call belongs to a quick action job: cancel the job instead (POST /v1/quick/actions/{id}/cancel).');
   if (!isLive(call)) throw new ApiError(409, 'conflict', `Only a ringing or in-progress call can be hung up; this call is ${call.status}.`);
   hangUp(c.s, call);
-  return { body: { data: presentCall(call) } };
+  return presentCall(call);
 }
 
 export const voiceCalls: Resource = {
+  tag: { name: 'Voice calls', description: 'Outbound calls from a verified caller ID, and hanging up a live call.' },
   routes: [
-    { method: 'POST', path: '/v1/voice/calls', scope: 'full', handler: place },
-    { method: 'POST', path: '/v1/voice/calls/{id}/hangup', scope: 'full', handler: hangup },
+    {
+      method: 'POST', path: '/v1/voice/calls', scope: 'full', summary: 'Place a voice call',
+      description: 'Calls the destination from a verified caller ID (or one of the workspace\'s ready numbers, whose call settings then apply too). ' +
+        'The call starts RINGING; its record follows the call (GET /v1/calls/{id}).',
+      body: Body,
+      responses: { 201: { description: 'Placed', schema: dataOf(CallRecordSchema) } },
+      errors: { 422: ['caller_id_not_verified'] },
+      handler: (c) => ({ status: 201, body: { data: place(c) } }),
+    },
+    {
+      method: 'POST', path: '/v1/voice/calls/{id}/hangup', scope: 'full', summary: 'Hang up a call',
+      description: 'Ends a ringing call (CANCELED) or an in-progress one (COMPLETED with the time so far). A quick action job\'s call is canceled through its job instead.',
+      params: CallParams,
+      responses: { 200: { description: 'The call record after hanging up', schema: dataOf(CallRecordSchema) } },
+      errors: { 409: ['conflict'] },
+      handler: (c) => ({ body: { data: hangup(c) } }),
+    },
   ],
   timers: scriptedCallTimers,
 };
