@@ -9,7 +9,8 @@ import type { Data } from './model.js';
 import { hashKey } from './seed.js';
 import { nextDue, runDue, type TimerHandlers } from './scheduler.js';
 import type { Session, Store } from './store.js';
-import { check, fromText, isPlainObject, newFields, z } from './schema.js';
+import * as z from 'zod/mini';
+import { check, fromText, isPlainObject, newFields } from './schema.js';
 import { resources } from './routes/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -140,7 +141,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
           const replay = lookupIdempotency(s, auth.key.id, idemKey, fingerprint(method, url.pathname + url.search, body));
           if (replay) return replay;
         }
-        const input = (route as { summary?: string }).summary ? validate(route, params, url.searchParams, body) : { params, query: url.searchParams as any, body }; // TRANSITION
+        const input = validate(route, params, url.searchParams, body);
         const advance = (until: number) => runDue(s, until, timers);
         const ctx: Ctx<any, any, any> = { s, data: s.data, auth, ...input, requestId, advance };
         const reply = await route.handler(ctx);

@@ -1,7 +1,7 @@
 // Types shared by the request handler and the route modules. A route is a declaration: its path
 // parameters, query, body, responses and error codes are schemas (schema.ts), which app.ts uses to
 // validate every request and openapi.ts to describe the API. Types flow one way: routes → http.
-import type { z } from './schema.js';
+import type * as z from 'zod/mini';
 import type { ApiKey, Data, Organization, Scope, User, Workspace } from './model.js';
 import type { TimerHandlers } from './scheduler.js';
 import type { Session } from './store.js';

@@ -8,9 +8,8 @@
 // the store keeps are inferred from those records.
 import { validationError, type Fields } from './errors.js';
 import type { Rng } from './rng.js';
-import {
-  arr, bool, check, doc, e164, FORBIDDEN_KEYS, int, isPlainObject, named, newFields, nullable, num, obj, oneOf, record, str, z, type Infer,
-} from './schema.js';
+import * as z from 'zod/mini';
+import { arr, bool, check, doc, e164, FORBIDDEN_KEYS, int, isPlainObject, named, newFields, nullable, num, obj, oneOf, record, str, type Infer } from './schema.js';
 
 export const STACKS = ['t1', 't2'] as const;
 export type Stack = (typeof STACKS)[number];

@@ -1,10 +1,11 @@
 // A workspace's own phone numbers: creating them, finding them, and how the API shows them.
 import { iso } from './clock.js';
-import { notFound, validationError } from './errors.js';
+import { notFound } from './errors.js';
 import type { Auth } from './http.js';
 import type { AgentConfig, Data, PhoneNumber, Workspace } from './model.js';
 import { effectiveSms, newConfig, stackSchema, type Stack, type StoredConfig } from './number-config.js';
-import { bool, doc, e164, int, named, nullable, obj, oneOf, record, timestamp, uuid, z, type Infer } from './schema.js';
+import * as z from 'zod/mini';
+import { bool, doc, e164, int, named, nullable, obj, oneOf, record, timestamp, uuid, type Infer } from './schema.js';
 import type { Session } from './store.js';
 
 export function workspaceOf(s: Session, n: PhoneNumber): Workspace {
@@ -77,19 +78,12 @@ export const PhoneNumberSchema = named('PhoneNumber', record({
   created_at: timestamp(),
 }), 'A phone number of the workspace.');
 
-/** TRANSITION: a route not yet declared passes the raw path segment. */
-export function numberId(raw: string): number {
-  if (!/^\d{1,15}$/.test(raw)) throw validationError({ id: 'must be an integer' });
-  return Number(raw);
-}
-
 /** What finding a number of the request path needs. */
 interface NumberCtx { data: Data; auth: Auth; params: Infer<typeof NumberParams> }
 
 /** The workspace's number {id} of the request path, in any status. */
 export function findNumber(c: NumberCtx): PhoneNumber {
-  const raw: unknown = c.params.id;
-  const id = typeof raw === 'number' ? raw : numberId(String(raw)); // TRANSITION: see numberId
+  const id = c.params.id;
   const n = c.data.phone_numbers.find((x) => x.id === id && x.workspace_id === c.auth.workspace.id);
   if (!n) throw notFound(`No phone number ${id} in this workspace.`);
   return n;

@@ -3,7 +3,7 @@
 // error responses with their codes, each body with an example. `npm run build` writes it to
 // openapi.json; GET /v1/openapi.json serves it without a key. The /_sim control plane is
 // described the same way in a document of its own (GET /_sim/openapi.json).
-import { z } from './schema.js';
+import * as z from 'zod/mini';
 import { ErrorEnvelope } from './schema.js';
 import type { Resource, Route } from './http.js';
 
@@ -138,7 +138,7 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
   const isApi = o.prefix === '/v1/';
 
   for (const res of resources) {
-    const routes = res.routes.filter((r) => r.path.startsWith(o.prefix) && r.summary); // TRANSITION
+    const routes = res.routes.filter((r) => r.path.startsWith(o.prefix));
     if (routes.length === 0) continue;
     const tag = res.tag ?? { name: 'Other', description: '' };
     if (!tags.some((t) => t.name === tag.name)) tags.push(tag);

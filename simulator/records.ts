@@ -1,7 +1,8 @@
 // The history records the API returns (spec Part 2): contacts, person summaries, calls, texts and
 // emails. One definition each: these schemas describe the replies in the API description, and
 // their types are what the presenters in people.ts return and what the store keeps (model.ts).
-import { arr, doc, e164, freeObject, named, nullable, oneOf, record, timestamp, uuid, z, type Infer } from './schema.js';
+import * as z from 'zod/mini';
+import { arr, doc, e164, freeObject, named, nullable, oneOf, record, timestamp, uuid, type Infer } from './schema.js';
 
 /** Call record statuses (upper-case in records; the list filter takes them lower-case). */
 export const CALL_STATUSES = ['QUEUED', 'RINGING', 'IN_PROGRESS', 'COMPLETED', 'VOICEMAIL', 'NO_ANSWER', 'BUSY', 'FAILED', 'CANCELED'] as const;

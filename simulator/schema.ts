@@ -6,7 +6,6 @@
 import * as z from 'zod/mini';
 import { validationError, type Fields } from './errors.js';
 
-export { z };
 export type Schema<T = unknown> = z.ZodMiniType<T, any>;
 export type Infer<S extends z.ZodMiniType> = z.output<S>;
 
@@ -21,6 +20,23 @@ export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 /** What every constructor can say about its value in the API description. */
 export interface Doc { description?: string; example?: unknown }
 
+/**
+ * Adds metadata (JSON Schema keywords: description, examples, format, id) to a schema. A schema
+ * made just now by a constructor here is annotated in place (no copy: building the routes'
+ * schemas is on every command's start-up path); one that already has metadata is copied, so a
+ * shared schema never takes a description meant for one use of it.
+ */
+function annotate<S extends z.ZodMiniType>(schema: S, meta: Record<string, unknown>): S {
+  const prev = z.globalRegistry.get(schema) as Record<string, unknown> | undefined;
+  if (prev && !fresh.has(schema)) return schema.check(z.meta(meta)) as S;
+  if (prev) z.globalRegistry.remove(schema);
+  fresh.add(schema);
+  z.globalRegistry.add(schema, { ...prev, ...meta });
+  return schema;
+}
+/** Schemas a constructor here made and annotated, not yet handed to a second annotation site. */
+const fresh = new WeakSet<z.ZodMiniType>();
+
 /** Attaches a description and an example (JSON Schema `description`, `examples`). */
 export function doc<S extends z.ZodMiniType>(schema: S, d: Doc | string | undefined): S {
   if (d === undefined) return schema;
@@ -28,12 +44,12 @@ export function doc<S extends z.ZodMiniType>(schema: S, d: Doc | string | undefi
   const meta: Record<string, unknown> = {};
   if (o.description !== undefined) meta.description = o.description;
   if (o.example !== undefined) meta.examples = [o.example];
-  return Object.keys(meta).length ? (schema.check(z.meta(meta)) as S) : schema;
+  return Object.keys(meta).length ? annotate(schema, meta) : schema;
 }
 
 /** Names a schema: the description lists it under components.schemas and refers to it by $ref. */
 export const named = <S extends z.ZodMiniType>(id: string, schema: S, description?: string): S =>
-  schema.check(z.meta(description ? { id, description } : { id })) as S;
+  annotate(schema, description ? { id, description } : { id });
 
 // ---- values ----
 
@@ -43,7 +59,7 @@ export function str(o: { min?: number; max?: number; pattern?: RegExp; patternMe
   if (o.max !== undefined) checks.push(z.maxLength(o.max));
   if (o.pattern) checks.push(z.regex(o.pattern, { error: o.patternMessage ?? 'has an invalid format' }));
   let s = checks.length ? z.string().check(...checks) : z.string();
-  if (o.format) s = s.check(z.meta({ format: o.format }));
+  if (o.format) s = annotate(s, { format: o.format });
   return doc(s, o);
 }
 
@@ -78,11 +94,11 @@ export const bool = (d?: Doc | string) => doc(z.boolean(), d);
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, d?: Doc | string) => doc(z.enum(values), d);
 
 /** A UUID-shaped identifier (ids of records other than numbers). */
-export const uuid = (d?: Doc | string) => doc(z.string().check(z.meta({ format: 'uuid' })), d);
+export const uuid = (d?: Doc | string) => doc(annotate(z.string(), { format: 'uuid' }), d);
 
 /** A timestamp in a record: ISO 8601 UTC. */
 export const timestamp = (d?: Doc | string) =>
-  doc(z.string().check(z.meta({ format: 'date-time', examples: ['2026-01-05T09:00:00.000Z'] })), d);
+  doc(annotate(z.string(), { format: 'date-time', examples: ['2026-01-05T09:00:00.000Z'] }), d);
 
 /**
  * An ISO 8601 date (midnight UTC) or date-time with Z or an offset: a time without one would mean

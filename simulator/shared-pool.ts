@@ -4,7 +4,8 @@
 import { iso } from './clock.js';
 import type { SharedNumber } from './model.js';
 import type { Rng } from './rng.js';
-import { doc, e164, named, oneOf, record, str, timestamp, z, type Infer } from './schema.js';
+import * as z from 'zod/mini';
+import { doc, e164, named, oneOf, record, str, timestamp, type Infer } from './schema.js';
 
 export type PoolKind = 'calls' | 'texts';
 const DAY_MS = 86_400_000;

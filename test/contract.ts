@@ -51,7 +51,6 @@ export class ContractChecker {
     const label = `${x.method} ${path} → ${x.status}`;
     const sameMethod = this.ops.filter((o) => o.method === x.method.toUpperCase() && o.re.test(path));
     const op = sameMethod[0];
-    if (!op && process.env.VMV_CONTRACT_ALLOW_UNDOCUMENTED) return []; // TRANSITION: routes not yet declared
     if (!op) {
       // a request to no route (or a method a path lacks) must still answer with the error envelope
       if (x.status === 404 || x.status === 405) return this.validate(this.anyError, x, label);

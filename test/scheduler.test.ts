@@ -6,7 +6,8 @@ import type { Resource } from '../simulator/http.js';
 import { schedule } from '../simulator/scheduler.js';
 import { Store } from '../simulator/store.js';
 import { iso } from '../simulator/clock.js';
-import { z } from '../simulator/schema.js';
+import * as z from 'zod/mini';
+import { recordExchange } from './contract.js';
 
 // A tiny resource for the test: POST schedules named events; GET lists what ran and when.
 const ran: { name: string; at: string }[] = [];
@@ -34,6 +35,7 @@ async function setup() {
   const app = createApp(new Store(null), [probe]);
   const call = async (method: string, url: string, body?: unknown) => {
     const r = await app.handle({ method, url, headers: {}, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!url.startsWith('/_test/')) recordExchange({ method, url, status: r.status, contentType: r.headers['content-type'], body: r.body });
     return JSON.parse(String(r.body));
   };
   await call('POST', '/_sim/reset', { clock: 'manual', now: '2026-01-05T09:00:00Z' });

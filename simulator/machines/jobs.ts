@@ -4,7 +4,8 @@ import { iso } from '../clock.js';
 import type { Organization, QuickJob, QuickTarget } from '../model.js';
 import { usd } from '../money.js';
 import { orgOfWorkspace } from '../people.js';
-import { doc, e164, int, named, nullable, num, oneOf, record, timestamp, uuid, z, type Infer } from '../schema.js';
+import * as z from 'zod/mini';
+import { doc, e164, int, named, nullable, num, oneOf, record, timestamp, uuid, type Infer } from '../schema.js';
 import type { Session } from '../store.js';
 
 export const CALL_START_CENTS = 20;

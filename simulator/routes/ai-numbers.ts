@@ -1,14 +1,13 @@
 // POST /v1/quick/ai-numbers and its read: buy a number and configure the AI agent that answers it.
 // Provisioning takes a simulated minute; area code 555 cannot be wired and fails (refunded).
-import { ApiError, notFound } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { route, type Ctx, type Resource } from '../http.js';
-import type { PhoneNumber } from '../model.js';
 import { charge, usd } from '../money.js';
 import { newConfig } from '../number-config.js';
-import { AINumberSchema, aiNumberView, createNumber, defaultAgent, freshNumber } from '../numbers.js';
+import { AINumberSchema, aiNumberView, createNumber, defaultAgent, findNumber, freshNumber, NumberParams } from '../numbers.js';
 import { orgOfWorkspace } from '../people.js';
 import { schedule } from '../scheduler.js';
-import { bool, dataOf, int, obj, str, type Infer } from '../schema.js';
+import { bool, dataOf, obj, str, type Infer } from '../schema.js';
 
 export const LINE_CENTS_PER_MONTH = 500;
 export const WIRING_SECONDS = 60;
@@ -26,15 +25,6 @@ const Body = obj({
   handle_calls: bool('the agent answers inbound calls (default true)'),
   handle_texts: bool('the same agent answers inbound texts (default false)'),
 }, { required: ['area_code'] });
-
-/** Number ids are integers of up to 15 digits; anything else is "must be an integer", as it always was. */
-const Params = obj({ id: int({ min: 0, max: 999_999_999_999_999, message: 'must be an integer', description: 'the AI number id', example: 1 }) }, { required: ['id'] });
-
-function findAiNumber(c: Ctx<{ id: number }>): PhoneNumber {
-  const n = c.data.phone_numbers.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
-  if (!n) throw notFound(`No phone number ${c.params.id} in this workspace.`);
-  return n;
-}
 
 function create(c: Ctx<{}, {}, Infer<typeof Body>>) {
   const b = c.body;
@@ -70,9 +60,9 @@ export const aiNumbers: Resource = {
     route({
       method: 'GET', path: '/v1/quick/ai-numbers/{id}', scope: 'full', summary: 'Read an AI number',
       description: 'The number, its status and its agent. `phone_number` is null until the number is `ready`.',
-      params: Params,
+      params: NumberParams,
       responses: { 200: { description: 'The AI number', schema: dataOf(AINumberSchema) } },
-      handler: (c) => ({ body: { data: aiNumberView(findAiNumber(c), c.auth.workspace) } }),
+      handler: (c) => ({ body: { data: aiNumberView(findNumber(c), c.auth.workspace) } }),
     }),
   ],
   timers: {

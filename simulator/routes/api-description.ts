@@ -1,7 +1,7 @@
 // GET /v1/openapi.json and GET /_sim/openapi.json: the API description, generated from the route
 // declarations on first request (openapi.ts is loaded only then) and kept for the process.
 import type { Resource } from '../http.js';
-import { z } from '../schema.js';
+import * as z from 'zod/mini';
 
 const documents = new Map<string, Promise<Record<string, unknown>>>();
 

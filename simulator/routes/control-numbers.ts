@@ -11,7 +11,8 @@ import { createNumber, defaultAgent, freshNumber, numberTaken } from '../numbers
 import { contactByPhone, presentCall } from '../people.js';
 import { CALL_STATUSES, CallRecordSchema } from '../records.js';
 import { iso } from '../clock.js';
-import { dataOf, doc, e164, int, named, nullable, obj, oneOf, record, str, z, type Infer } from '../schema.js';
+import * as z from 'zod/mini';
+import { dataOf, doc, e164, int, named, nullable, obj, oneOf, record, str, type Infer } from '../schema.js';
 
 const AddNumberBody = obj({
   stack: stackSchema(),

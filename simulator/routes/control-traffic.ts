@@ -6,7 +6,8 @@ import { receiveReply, threadFor } from '../machines/quick-text.js';
 import { presentText } from '../people.js';
 import { TextRecordSchema, type TextOut } from '../records.js';
 import { fill, poolView, SharedPoolNumberSchema } from '../shared-pool.js';
-import { dataOf, e164, int, obj, oneOf, str, z, type Infer } from '../schema.js';
+import * as z from 'zod/mini';
+import { dataOf, e164, int, obj, oneOf, str, type Infer } from '../schema.js';
 
 const Pool = z.strictObject({ data: z.array(SharedPoolNumberSchema) });
 

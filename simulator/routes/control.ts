@@ -9,9 +9,8 @@ import { contactByEmail, contactByPhone, newContact, presentCall, presentContact
 import { CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, TextRecordSchema, type CallStatus } from '../records.js';
 import { addApiKey, addWorkspace, seedData } from '../seed.js';
 import { nextDue } from '../scheduler.js';
-import {
-  arr, bool, dataOf, doc, e164, email, freeObject, int, isoTime, named, nullable, num, obj, oneOf, record, str, timestamp, uuid, z, type Infer,
-} from '../schema.js';
+import * as z from 'zod/mini';
+import { arr, bool, dataOf, doc, e164, email, freeObject, int, isoTime, named, nullable, num, obj, oneOf, record, str, timestamp, uuid, type Infer } from '../schema.js';
 import { CALL_STATUS_FILTERS } from './history.js';
 
 /** Any control-plane context: these helpers read only what every route has. */

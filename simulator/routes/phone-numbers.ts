@@ -7,7 +7,8 @@ import { LINE_CENTS_PER_MONTH } from './ai-numbers.js';
 import { applyPatch, configView, NumberConfiguration, patchSchema, VOICES, VoiceSchema } from '../number-config.js';
 import { findNumber, findReadyNumber, NumberParams, numberTaken, PhoneNumberSchema, phoneNumberView } from '../numbers.js';
 import { listParams, paginate } from '../pagination.js';
-import { dataOf, doc, e164, int, listOf, named, nullable, obj, oneOf, qInt, record, str, timestamp, z, type Infer } from '../schema.js';
+import * as z from 'zod/mini';
+import { dataOf, doc, e164, int, listOf, named, nullable, obj, oneOf, qInt, record, str, timestamp, type Infer } from '../schema.js';
 
 type NumberCtx = Ctx<Infer<typeof NumberParams>>;
 

@@ -6,7 +6,8 @@ import type { Contact, EmailRecord } from '../model.js';
 import { charge, usd } from '../money.js';
 import { contactByEmail, sameEmail } from '../people.js';
 import { bestMatches } from '../fuzzy.js';
-import { arr, dataOf, doc, EMAIL, EMAIL_ANY_CASE, email, named, newFields, nullable, num, obj, record, str, uuid, z, type Infer } from '../schema.js';
+import * as z from 'zod/mini';
+import { arr, dataOf, doc, EMAIL, EMAIL_ANY_CASE, email, named, newFields, nullable, num, obj, record, str, uuid, type Infer } from '../schema.js';
 
 export const SERVICE_NAME = 'vmv';
 export const PER_RECIPIENT_CENTS = 1;

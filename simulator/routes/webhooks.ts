@@ -9,7 +9,8 @@ import { route, type Ctx, type Resource, type Route } from '../http.js';
 import type { EventType, Webhook } from '../model.js';
 import { listParams, paginate } from '../pagination.js';
 import { isLoopbackHost } from '../../src/webhooks.js';
-import { arr, dataOf, doc, int, listOf, named, nullable, obj, oneOf, qString, record, str, timestamp, uuid, z, type Infer } from '../schema.js';
+import * as z from 'zod/mini';
+import { arr, dataOf, doc, int, listOf, named, nullable, obj, oneOf, qString, record, str, timestamp, uuid, type Infer } from '../schema.js';
 import { deliverOutbox, deliveryTimers } from '../webhooks/delivery.js';
 import {
   CALL_EVENTS, callEndedData, callEventId, callStartedData, enqueue, envelope, smsReceivedData, textEventId, type EventCall,
