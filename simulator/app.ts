@@ -11,7 +11,7 @@ import { nextDue, runDue, type TimerHandlers } from './scheduler.js';
 import type { Session, Store } from './store.js';
 import * as z from 'zod/mini';
 import { check, fromText, isPlainObject, newFields } from './schema.js';
-import { resources } from './routes/index.js';
+import { afterCommitHooks, resourceTable, timers as allTimers, under, type ResourceEntry } from './routes/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -20,22 +20,14 @@ interface Compiled { route: Route; re: RegExp; names: string[] }
 /** What a request committed, and whether its reply waits for the work that follows (see App.handle). */
 interface Committed { data: Data | null; flush: boolean }
 
-function compile(all: Resource[]): { routes: Compiled[]; timers: TimerHandlers; hooks: AfterCommit[] } {
-  const routes: Compiled[] = [];
-  const timers: TimerHandlers = {};
-  const hooks: AfterCommit[] = [];
-  for (const r of all) {
-    Object.assign(timers, r.timers);
-    if (r.afterCommit) hooks.push(r.afterCommit);
-    for (const route of r.routes) {
-      const names: string[] = [];
-      const re = new RegExp(
-        '^' + route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), '([^/]+)')) + '$',
-      );
-      routes.push({ route, re, names });
-    }
-  }
-  return { routes, timers, hooks };
+function compile(routes: readonly Route[]): Compiled[] {
+  return routes.map((route) => {
+    const names: string[] = [];
+    const re = new RegExp(
+      '^' + route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), '([^/]+)')) + '$',
+    );
+    return { route, re, names };
+  });
 }
 
 const header = (req: SimRequest, name: string): string | undefined => {
@@ -59,11 +51,26 @@ export interface App extends Transactor {
 }
 
 export function createApp(store: Store, extra: Resource[] = []): App {
-  const { routes, timers, hooks } = compile([...resources, ...extra]);
+  const timers: TimerHandlers = Object.assign({}, allTimers, ...extra.map((r) => r.timers));
+  const hooks: AfterCommit[] = [...afterCommitHooks, ...extra.flatMap((r) => (r.afterCommit ? [r.afterCommit] : []))];
+  const extraRoutes = compile(extra.flatMap((r) => r.routes));
+  const loaded = new Map<ResourceEntry, Promise<Compiled[]>>();
 
-  function match(method: string, path: string): { route: Route; params: Record<string, string> } | 'method' | null {
+  /** The routes that could serve `path`: those of the resources whose prefixes it lies under, loaded on first need. */
+  async function candidates(path: string): Promise<Compiled[]> {
+    const out: Compiled[] = [];
+    for (const e of resourceTable) {
+      if (!e.prefixes.some((p) => under(path, p))) continue;
+      let routes = loaded.get(e);
+      if (!routes) loaded.set(e, (routes = e.load().then((r) => compile(r.routes))));
+      out.push(...(await routes));
+    }
+    return [...out, ...extraRoutes];
+  }
+
+  async function match(method: string, path: string): Promise<{ route: Route; params: Record<string, string> } | 'method' | null> {
     let pathMatched = false;
-    for (const c of routes) {
+    for (const c of await candidates(path)) {
       const m = c.re.exec(path);
       if (!m) continue;
       pathMatched = true;
@@ -114,7 +121,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
     const method = req.method.toUpperCase() as Method;
     // the request target is a path: prefixing the origin keeps "//x" a path, never a host
     const url = new URL(`http://sim.local${req.url.startsWith('/') ? '' : '/'}${req.url}`);
-    const found = match(method, url.pathname);
+    const found = await match(method, url.pathname);
     if (found === null) throw notFound(`No route for ${method} ${url.pathname}.`);
     if (found === 'method') throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`);
     const { route, params } = found;

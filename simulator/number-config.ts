@@ -9,7 +9,7 @@
 import { validationError, type Fields } from './errors.js';
 import type { Rng } from './rng.js';
 import * as z from 'zod/mini';
-import { arr, bool, check, doc, e164, FORBIDDEN_KEYS, int, isPlainObject, named, newFields, nullable, num, obj, oneOf, record, str, type Infer } from './schema.js';
+import { arr, bool, check, doc, e164, FORBIDDEN_KEYS, int, isPlainObject, lazy, named, newFields, nullable, num, obj, oneOf, record, str, type Infer } from './schema.js';
 
 export const STACKS = ['t1', 't2'] as const;
 export type Stack = (typeof STACKS)[number];
@@ -23,7 +23,7 @@ export const COLLECTABLE = ['name', 'email', 'phone_number', 'company', 'job_tit
 export const IVR_ACTIONS = ['transfer', 'ai_agent', 'voicemail', 'hangup'] as const;
 
 /** A voice a number can speak with (GET /v1/phone-numbers/{id}/voices). */
-export const VoiceSchema = named('Voice', record({
+export const VoiceSchema = named('Voice', () => record({
   id: doc(z.string(), { description: 'what voice.voice_id takes', example: 'ava' }),
   name: doc(z.string(), { example: 'Ava' }),
   language: doc(z.string(), { example: 'en-US' }),
@@ -101,22 +101,22 @@ const itemId = () => str({ min: 1, max: 100, description: 'keep it to change an 
 const refId = (example: string) => str({ min: 1, max: 100, example });
 const inheritsFlag = () => bool('true while the number uses the workspace default; send true alone to go back to it, false alone to take an own copy');
 
-const configFields = {
+const configFields = () => ({
   name: str({ min: 1, max: 100, example: 'Front desk' }),
   is_active: bool('false: the number does not answer calls'),
   business_name: nullable(str({ min: 1, max: 200, example: 'Acme Dental' })),
   business_description: nullable(str({ max: 5000, example: 'A family dental practice.' })),
   timezone: timezone(),
-};
-const callSettingsFields = {
+});
+const callSettingsFields = () => ({
   max_call_length_seconds: int({ min: 30, max: 7200, example: 1800 }),
   recording_enabled: bool(),
   transcription_enabled: bool(),
   summaries_enabled: bool(),
   recording_retention_days: int({ min: 1, max: 3650, example: 90 }),
   hd_voice_enabled: bool('t2 numbers only'),
-};
-const voiceFields = {
+});
+const voiceFields = () => ({
   voice_id: str({ min: 1, max: 100, description: 'one of the number\'s voices (GET /v1/phone-numbers/{id}/voices)', example: 'ava' }),
   language: str({ min: 2, max: 35, example: 'en-US' }),
   speed: num({ min: 0.5, max: 2, description: 't1 numbers only', example: 1 }),
@@ -128,8 +128,8 @@ const voiceFields = {
   outbound_greeting: str({ max: 1000, example: 'Hi, this is an AI assistant calling.' }),
   outbound_prompt: str({ max: 20_000, example: 'Be brief and polite.' }),
   voice_model_tier: oneOf(VOICE_MODEL_TIERS, 't2 numbers only'),
-};
-const smsFields = {
+});
+const smsFields = () => ({
   auto_reply_enabled: bool('the agent answers texts'),
   reply_delay_seconds: int({ min: 0, max: 3600, example: 20 }),
   prompt: str({ max: 20_000, description: 'how the agent answers texts', example: 'Answer texts briefly and helpfully.' }),
@@ -138,16 +138,16 @@ const smsFields = {
   stop_words: arr(str({ min: 1, max: 50 }), { max: 50, description: 'a text that is one of these (any letter case) opts the texter out', example: ['STOP', 'UNSUBSCRIBE'] }),
   stop_after_replies: bool('the agent stays quiet once someone on the team has replied'),
   max_replies_per_contact: int({ min: 1, max: 10_000, example: 50 }),
-};
-const knowledgeFields = {
+});
+const knowledgeFields = () => ({
   knowledge_base_ids: arr(refId('kb_1'), { max: 50, description: 'knowledge bases of the workspace the agent answers from' }),
   faq_ids: arr(refId('faq_1'), { max: 500, description: 'FAQs of the workspace the agent answers from' }),
   knowledge_base_enabled: bool(),
   web_search_enabled: bool(),
-};
-const questionFields = { id: itemId(), question: str({ min: 1, max: 500, example: 'What is your budget?' }), required: bool() };
-const qualificationFields = { enabled: bool(), collect_fields: arr(oneOf(COLLECTABLE), { description: 'what the agent asks every caller for' }) };
-const bookingFields = {
+});
+const questionFields = () => ({ id: itemId(), question: str({ min: 1, max: 500, example: 'What is your budget?' }), required: bool() });
+const qualificationFields = () => ({ enabled: bool(), collect_fields: arr(oneOf(COLLECTABLE), { description: 'what the agent asks every caller for' }) });
+const bookingFields = () => ({
   enabled: bool(),
   event_type_ids: arr(refId('evt_1'), { max: 50, description: 'event types of the workspace the agent books' }),
   bookable_days: arr(oneOf(DAYS), { max: 7 }),
@@ -155,127 +155,127 @@ const bookingFields = {
   bookable_hours_end: HHMM(),
   minimum_notice_minutes: int({ min: 0, max: 43_200, example: 60 }),
   confirmation_message: str({ max: 1000, example: 'You are booked. See you then!' }),
-};
-const transfersFields = {
+});
+const transfersFields = () => ({
   primary_transfer_number: doc(nullable(e164()), 'takes a request for a person when no rule matches, and transfers of rules without target_number'),
   office_hours_only: bool('transfers only within office hours (in the number\'s timezone)'),
   office_hours_start: HHMM(),
   office_hours_end: HHMM(),
-};
-const transferRuleFields = {
+});
+const transferRuleFields = () => ({
   id: itemId(),
   condition: oneOf(['human_requested', 'after_hours', 'custom'] as const),
   custom_condition: doc(nullable(str({ min: 1, max: 500, example: 'caller mentions billing' })), 'with condition custom only (and required with it)'),
   action: oneOf(['transfer', 'voicemail'] as const),
   target_number: doc(nullable(e164()), 'default primary_transfer_number'),
   priority: int({ min: 0, max: 1000, description: 'the lowest value among the rules that hold wins (default 100)', example: 100 }),
-};
-const smsReferralFields = {
+});
+const smsReferralFields = () => ({
   id: itemId(),
   refer_to_number: e164(),
   when: oneOf(['always', 'after_hours', 'keyword'] as const),
   keyword: doc(nullable(str({ min: 1, max: 50, example: 'price' })), 'required when "when" is keyword'),
   message: str({ max: 500, description: 'default "Please text <refer_to_number> for help with that."', example: 'For prices, text +14155550100.' }),
-};
-const forwardingFields = {
+});
+const forwardingFields = () => ({
   mode: oneOf(['ai_answers_all', 'call_me_first'] as const, 'call_me_first: the owner\'s phone rings first, the AI answers after the ring timeout'),
   ring_strategy: oneOf(['single', 'sequential'] as const),
   forward_to_number: doc(nullable(e164()), 'call_me_first with a single number'),
   ring_timeout_seconds: int({ min: 5, max: 120, example: 20 }),
-};
-const sequentialTargetFields = { id: itemId(), phone_number: e164(), ring_timeout_seconds: int({ min: 5, max: 120, description: 'default 20', example: 20 }) };
-const ivrFields = {
+});
+const sequentialTargetFields = () => ({ id: itemId(), phone_number: e164(), ring_timeout_seconds: int({ min: 5, max: 120, description: 'default 20', example: 20 }) });
+const ivrFields = () => ({
   enabled: bool('the first enabling needs the whole menu: greeting, menus, timeout_seconds, max_attempts, fallback'),
   greeting: str({ max: 2000, example: 'Welcome to Acme.' }),
   timeout_seconds: int({ min: 1, max: 60, example: 8 }),
   max_attempts: int({ min: 1, max: 10, example: 3 }),
-};
-const ivrMenuFields = { id: itemId(), name: str({ min: 1, max: 100, example: 'Main' }) };
-const ivrOptionFields = {
+});
+const ivrMenuFields = () => ({ id: itemId(), name: str({ min: 1, max: 100, example: 'Main' }) });
+const ivrOptionFields = () => ({
   key: str({ pattern: /^[0-9*#]$/, patternMessage: 'must be one key: 0-9, * or #', example: '1' }),
   label: str({ min: 1, max: 200, description: 'read out as "press <key> for <label>"', example: 'sales' }),
-};
-const ivrActionFields = {
+});
+const ivrActionFields = () => ({
   type: oneOf(IVR_ACTIONS),
   phone_number: doc(nullable(e164()), 'required for a transfer'),
   fallback_phone_number: doc(nullable(e164()), 'a transfer nobody answers goes here'),
-};
-const ivrFallbackFields = {
+});
+const ivrFallbackFields = () => ({
   type: oneOf(['hangup', 'ai_agent', 'voicemail', 'transfer'] as const, 'what happens after max_attempts without a valid key'),
   phone_number: doc(nullable(e164()), 'required for a transfer'),
-};
+});
 
 // ---- PATCH bodies: every field optional (a PATCH sends only what changes) ----
 
-export const voiceSchema = obj({ inherits_workspace_default: inheritsFlag(), ...voiceFields });
-export const smsSchema = obj({ inherits_workspace_default: inheritsFlag(), ...smsFields });
+export const voiceSchema = lazy(() => obj({ inherits_workspace_default: inheritsFlag(), ...voiceFields() }));
+export const smsSchema = lazy(() => obj({ inherits_workspace_default: inheritsFlag(), ...smsFields() }));
 
-export const patchSchema = doc(obj({
-  ...configFields,
+export const patchSchema = lazy(() => doc(obj({
+  ...configFields(),
   stack: doc(stackSchema(), 'read-only: shown in the configuration, refused in a change'),
-  call_settings: obj(callSettingsFields),
+  call_settings: obj(callSettingsFields()),
   voice: voiceSchema,
   sms: smsSchema,
-  knowledge: obj(knowledgeFields),
-  qualification: obj({ ...qualificationFields, questions: arr(obj(questionFields, { required: ['question'] }), { max: 50 }) }),
-  booking: obj(bookingFields),
-  transfers: obj({ ...transfersFields, rules: arr(obj(transferRuleFields, { required: ['condition', 'action'] }), { max: 50 }) }),
-  sms_referrals: arr(obj(smsReferralFields, { required: ['refer_to_number', 'when'] }), { max: 20 }),
-  forwarding: obj({ ...forwardingFields, sequential_targets: arr(obj(sequentialTargetFields, { required: ['phone_number'] }), { max: 10 }) }),
+  knowledge: obj(knowledgeFields()),
+  qualification: obj({ ...qualificationFields(), questions: arr(obj(questionFields(), { required: ['question'] }), { max: 50 }) }),
+  booking: obj(bookingFields()),
+  transfers: obj({ ...transfersFields(), rules: arr(obj(transferRuleFields(), { required: ['condition', 'action'] }), { max: 50 }) }),
+  sms_referrals: arr(obj(smsReferralFields(), { required: ['refer_to_number', 'when'] }), { max: 20 }),
+  forwarding: obj({ ...forwardingFields(), sequential_targets: arr(obj(sequentialTargetFields(), { required: ['phone_number'] }), { max: 10 }) }),
   ivr: obj({
-    enabled: ivrFields.enabled,
-    greeting: ivrFields.greeting,
+    enabled: ivrFields().enabled,
+    greeting: ivrFields().greeting,
     menus: arr(obj({
-      ...ivrMenuFields,
-      options: arr(obj({ ...ivrOptionFields, action: obj(ivrActionFields, { required: ['type'] }) }, { required: ['key', 'label', 'action'] }), { min: 1, max: 12 }),
+      ...ivrMenuFields(),
+      options: arr(obj({ ...ivrOptionFields(), action: obj(ivrActionFields(), { required: ['type'] }) }, { required: ['key', 'label', 'action'] }), { min: 1, max: 12 }),
     }, { required: ['name', 'options'] }), { max: 10 }),
-    timeout_seconds: ivrFields.timeout_seconds,
-    max_attempts: ivrFields.max_attempts,
-    fallback: obj(ivrFallbackFields, { required: ['type'] }),
+    timeout_seconds: ivrFields().timeout_seconds,
+    max_attempts: ivrFields().max_attempts,
+    fallback: obj(ivrFallbackFields(), { required: ['type'] }),
   }),
 }), {
   description: 'Only the fields sent change; a list is replaced whole (items sent with their id are kept).',
   example: { name: 'Front desk', call_settings: { recording_enabled: false }, voice: { greeting_message: 'Acme, how can I help?' }, transfers: { primary_transfer_number: '+14155550100' } },
-});
+}));
 export type ConfigPatch = Infer<typeof patchSchema>;
 
 /** PATCH /_sim/workspace/defaults: the voice and sms fields numbers inherit. */
-export const DefaultsPatch = doc(obj({ voice: voiceSchema, sms: smsSchema }), {
+export const DefaultsPatch = lazy(() => doc(obj({ voice: voiceSchema, sms: smsSchema }), {
   example: { voice: { farewell_message: 'See you!' }, sms: { reply_delay_seconds: 5 } },
-});
+}));
 
 // ---- the configuration as the API shows it, and what the store keeps ----
 
-const CallSettingsSchema = record(callSettingsFields);
-const VoiceSettingsSchema = record(voiceFields);
-const SmsSettingsSchema = record(smsFields);
+const CallSettingsSchema = lazy(() => record(callSettingsFields()));
+const VoiceSettingsSchema = lazy(() => record(voiceFields()));
+const SmsSettingsSchema = lazy(() => record(smsFields()));
 
-export const WorkspaceDefaultsSchema = named('WorkspaceDefaults', record({ voice: VoiceSettingsSchema, sms: SmsSettingsSchema }),
+export const WorkspaceDefaultsSchema = named('WorkspaceDefaults', () => record({ voice: VoiceSettingsSchema, sms: SmsSettingsSchema }),
   'The voice and sms settings a number uses until its first change of them (both stacks\' fields).');
 
-export const NumberConfiguration = named('NumberConfiguration', record({
+export const NumberConfiguration = named('NumberConfiguration', () => record({
   id: int({ description: 'the number\'s id', example: 12 }),
   phone_number: doc(nullable(e164()), 'null until an AI number is provisioned'),
   stack: doc(stackSchema(), 'read-only'),
-  ...configFields,
-  call_settings: record({ ...callSettingsFields, hd_voice_enabled: doc(nullable(bool()), { description: 't2 numbers only: null on t1', example: true }) }),
+  ...configFields(),
+  call_settings: record({ ...callSettingsFields(), hd_voice_enabled: doc(nullable(bool()), { description: 't2 numbers only: null on t1', example: true }) }),
   voice: record({
     inherits_workspace_default: inheritsFlag(),
-    ...voiceFields,
-    speed: doc(nullable(voiceFields.speed), { description: 't1 numbers only: null on t2', example: null }),
-    voice_model_tier: doc(nullable(voiceFields.voice_model_tier), 't2 numbers only: null on t1'),
+    ...voiceFields(),
+    speed: doc(nullable(voiceFields().speed), { description: 't1 numbers only: null on t2', example: null }),
+    voice_model_tier: doc(nullable(voiceFields().voice_model_tier), 't2 numbers only: null on t1'),
   }),
-  sms: record({ inherits_workspace_default: inheritsFlag(), ...smsFields }),
-  knowledge: record(knowledgeFields),
-  qualification: record({ ...qualificationFields, questions: z.array(record(questionFields)) }),
-  booking: record(bookingFields),
-  transfers: record({ ...transfersFields, rules: z.array(record(transferRuleFields)) }),
-  sms_referrals: z.array(record(smsReferralFields)),
-  forwarding: record({ ...forwardingFields, sequential_targets: z.array(record(sequentialTargetFields)) }),
+  sms: record({ inherits_workspace_default: inheritsFlag(), ...smsFields() }),
+  knowledge: record(knowledgeFields()),
+  qualification: record({ ...qualificationFields(), questions: z.array(record(questionFields())) }),
+  booking: record(bookingFields()),
+  transfers: record({ ...transfersFields(), rules: z.array(record(transferRuleFields())) }),
+  sms_referrals: z.array(record(smsReferralFields())),
+  forwarding: record({ ...forwardingFields(), sequential_targets: z.array(record(sequentialTargetFields())) }),
   ivr: record({
-    ...ivrFields,
-    menus: z.array(record({ ...ivrMenuFields, options: z.array(record({ ...ivrOptionFields, action: record(ivrActionFields) })) })),
-    fallback: record(ivrFallbackFields),
+    ...ivrFields(),
+    menus: z.array(record({ ...ivrMenuFields(), options: z.array(record({ ...ivrOptionFields(), action: record(ivrActionFields()) })) })),
+    fallback: record(ivrFallbackFields()),
   }),
 }), 'A number\'s full configuration: every setting of the AI agent that answers it. Fields of the other stack read null.');
 

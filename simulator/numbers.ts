@@ -65,7 +65,7 @@ export const NumberParams = obj({
   id: int({ min: 0, max: 999_999_999_999_999, message: 'must be an integer', description: 'the number\'s id (an integer)', example: 12 }),
 }, { required: ['id'] });
 
-export const PhoneNumberSchema = named('PhoneNumber', record({
+export const PhoneNumberSchema = named('PhoneNumber', () => record({
   id: int({ description: 'integer id', example: 12 }),
   phone_number: doc(nullable(e164()), 'null until an AI number is provisioned'),
   name: doc(z.string(), { example: 'Front desk' }),
@@ -96,7 +96,7 @@ export function findReadyNumber(c: NumberCtx): PhoneNumber {
   return n;
 }
 
-export const AgentSchema = named('AIAgent', record({
+export const AgentSchema = named('AIAgent', () => record({
   id: uuid(),
   name: doc(z.string(), { example: 'Acme assistant' }),
   voice: doc(z.string(), { example: 'ava' }),
@@ -106,7 +106,7 @@ export const AgentSchema = named('AIAgent', record({
 }), 'The AI agent that answers an AI number.');
 export type AgentOut = Infer<typeof AgentSchema>;
 
-export const AINumberSchema = named('AINumber', record({
+export const AINumberSchema = named('AINumber', () => record({
   id: int({ min: 1, example: 1 }),
   phone_number: doc(nullable(e164()), 'null while provisioning (and when provisioning failed)'),
   status: doc(oneOf(['provisioning', 'ready', 'failed']), 'provisioning at creation; ready once the number is live and answering; failed when it could not be wired up'),

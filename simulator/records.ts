@@ -10,10 +10,12 @@ export type CallStatus = (typeof CALL_STATUSES)[number];
 export const CALL_TAGS = ['booking_requested', 'callback_requested', 'complaint', 'purchase_interest', 'interested', 'qualified', 'not_interested', 'transferred'] as const;
 
 export type CallTag = (typeof CALL_TAGS)[number];
+/** The spec's filter values, plus no_answer for calls that rang out (records say NO_ANSWER). */
+export const CALL_STATUS_FILTERS = ['completed', 'voicemail', 'failed', 'busy', 'canceled', 'in_progress', 'ringing', 'queued', 'no_answer'] as const;
 
 const nullableText = () => nullable(z.string());
 
-export const ContactSchema = named('Contact', record({
+export const ContactSchema = named('Contact', () => record({
   id: uuid(),
   name: doc(nullableText(), { example: 'Maria Gonzalez' }),
   first_name: doc(nullableText(), { example: 'Maria' }),
@@ -42,7 +44,7 @@ export const ContactSchema = named('Contact', record({
 }), 'Contact (full record).');
 export type ContactOut = Infer<typeof ContactSchema>;
 
-export const PersonSummarySchema = named('PersonSummary', record({
+export const PersonSummarySchema = named('PersonSummary', () => record({
   contact_id: doc(nullable(uuid()), 'null for someone reached who has no contact record'),
   name: doc(nullableText(), { example: 'Maria Gonzalez' }),
   phone_number: doc(nullableText(), { example: '+14155550100' }),
@@ -55,14 +57,14 @@ export const PersonSummarySchema = named('PersonSummary', record({
 }), 'Person summary: a contact, or a number or address reached that belongs to no contact (folded into the contact when it does).');
 export type PersonOut = Infer<typeof PersonSummarySchema>;
 
-export const TranscriptTurnSchema = named('TranscriptTurn', record({
+export const TranscriptTurnSchema = named('TranscriptTurn', () => record({
   speaker: oneOf(['agent', 'person']),
   text: doc(z.string(), { example: 'Hi, this is the assistant from Acme.' }),
   seconds_from_start: doc(nullable(z.number()), 'null when unknown'),
 }));
 export type TranscriptTurn = Infer<typeof TranscriptTurnSchema>;
 
-export const CallRecordSchema = named('CallRecord', record({
+export const CallRecordSchema = named('CallRecord', () => record({
   id: uuid(),
   direction: oneOf(['inbound', 'outbound']),
   status: doc(oneOf(CALL_STATUSES), { description: 'upper-case in records', example: 'COMPLETED' }),
@@ -85,7 +87,7 @@ export const CallRecordSchema = named('CallRecord', record({
 }), 'Call record.');
 export type CallOut = Infer<typeof CallRecordSchema>;
 
-export const TextRecordSchema = named('TextRecord', record({
+export const TextRecordSchema = named('TextRecord', () => record({
   id: uuid(),
   direction: oneOf(['inbound', 'outbound']),
   sender: doc(oneOf(['contact', 'ai_agent', 'business']), 'contact: the person; ai_agent: auto-replies and quick AI text threads; business: the API, the inbox, single quick texts'),
@@ -100,7 +102,7 @@ export const TextRecordSchema = named('TextRecord', record({
 }), 'Text record.');
 export type TextOut = Infer<typeof TextRecordSchema>;
 
-export const EmailRecordSchema = named('EmailRecord', record({
+export const EmailRecordSchema = named('EmailRecord', () => record({
   id: uuid(),
   direction: oneOf(['inbound', 'outbound']),
   source: doc(oneOf(['inbox', 'quick']), 'quick: sent with quick email'),

@@ -47,9 +47,16 @@ export function doc<S extends z.ZodMiniType>(schema: S, d: Doc | string | undefi
   return Object.keys(meta).length ? annotate(schema, meta) : schema;
 }
 
-/** Names a schema: the description lists it under components.schemas and refers to it by $ref. */
-export const named = <S extends z.ZodMiniType>(id: string, schema: S, description?: string): S =>
-  annotate(schema, description ? { id, description } : { id });
+/**
+ * Builds a schema the first time it is used (to validate, or to describe the API), not when its
+ * module loads: the simulator's route modules declare over a thousand schemas, and a command
+ * needs a handful of them.
+ */
+export const lazy = <S extends z.ZodMiniType>(build: () => S) => z.lazy(build);
+
+/** Names a schema, built on first use: the description lists it under components.schemas and refers to it by $ref. */
+export const named = <S extends z.ZodMiniType>(id: string, build: () => S, description?: string) =>
+  annotate(z.lazy(build), description ? { id, description } : { id });
 
 // ---- values ----
 
@@ -328,7 +335,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 /** `{data: <item>}`: how every single-record reply is wrapped. */
 export const dataOf = <S extends z.ZodMiniType>(item: S) => z.strictObject({ data: item });
 
-export const ListMeta = named('ListMeta', z.strictObject({
+export const ListMeta = named('ListMeta', () => z.strictObject({
   cursor: z.optional(doc(z.string(), 'opaque; pass it as `cursor` for the next page; absent on the last page')),
   total_results: z.optional(doc(z.int(), 'how many items match, on lists that report it')),
   page_size: doc(z.int(), 'the limit this page was cut at'),
@@ -337,7 +344,7 @@ export const ListMeta = named('ListMeta', z.strictObject({
 /** The list envelope: items newest first, and a cursor while more remain. */
 export const listOf = <S extends z.ZodMiniType>(item: S) => z.strictObject({ data: z.array(item), meta: ListMeta });
 
-export const ErrorEnvelope = named('Error', z.strictObject({
+export const ErrorEnvelope = named('Error', () => z.strictObject({
   error: z.strictObject({
     code: doc(z.string(), { description: 'machine code', example: 'validation_error' }),
     message: doc(z.string(), { description: 'what went wrong, for people', example: 'The request is invalid.' }),

@@ -73,7 +73,7 @@ export function fill(pool: SharedNumber[], kind: PoolKind, leave: number, nowMs:
 }
 
 /** A number of the pool as the control plane shows it (GET /_sim/shared-pool). */
-export const SharedPoolNumberSchema = named('SharedPoolNumber', record({
+export const SharedPoolNumberSchema = named('SharedPoolNumber', () => record({
   phone_number: e164({ example: '+14155550150' }),
   bought_at: timestamp(),
   age_days: doc(z.int(), { description: 'whole days since the number was bought', example: 10 }),

@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../simulator/app.js';
-import { resources } from '../simulator/routes/index.js';
+import { allResources, resourceTable, under } from '../simulator/routes/index.js';
 import { apiDocument } from '../simulator/routes/api-description.js';
 import { Store } from '../simulator/store.js';
 import { ContractChecker, recordExchange, type Exchange } from './contract.js';
@@ -58,7 +58,8 @@ describe('the document', () => {
     expect((await sim.api('GET', '/v1/openapi.json', { key: 'vmv_sk_wrong' })).status).toBe(200);
   });
 
-  it('covers every route the simulator serves: /v1 in the API description, /_sim in the control plane\'s', () => {
+  it('covers every route the simulator serves: /v1 in the API description, /_sim in the control plane\'s', async () => {
+    const resources = await allResources();
     for (const res of resources) {
       for (const r of res.routes) {
         const doc = r.path.startsWith('/v1/') ? api : control;
@@ -67,6 +68,14 @@ describe('the document', () => {
     }
     const served = new Set(resources.flatMap((res) => res.routes.map((r) => `${r.method} ${r.path}`)));
     for (const o of [...operations(api), ...operations(control)]) expect(served, `${o.method} ${o.path}`).toContain(`${o.method} ${o.path}`);
+  });
+
+  it('finds each route through its resource\'s prefixes (resources load on first request)', async () => {
+    for (const entry of resourceTable) {
+      for (const r of (await entry.load()).routes) {
+        expect(entry.prefixes.some((p) => under(r.path, p)), `${r.method} ${r.path} lies under ${entry.prefixes.join(', ')}`).toBe(true);
+      }
+    }
   });
 
   it('gives every /v1 operation a security requirement naming its scope, and every operation a summary', () => {

@@ -21,7 +21,7 @@ export const TARGET_STATUSES = ['pending', 'in_progress', 'completed', 'no_answe
 const TargetStatusSchema = oneOf(TARGET_STATUSES);
 export type TargetStatus = Infer<typeof TargetStatusSchema>;
 
-export const QuickTargetSchema = named('QuickActionTarget', record({
+export const QuickTargetSchema = named('QuickActionTarget', () => record({
   to_number: e164(),
   from_number: doc(nullable(e164()), 'the shared number this destination was reached from (each may use a different one); null until the first attempt'),
   status: TargetStatusSchema,
@@ -43,7 +43,7 @@ const CountsSchema = record({
   total: count(), pending: count(), in_progress: count(), completed: count(), no_answer: count(), failed: count(), opted_out: count(), canceled: count(),
 }, 'targets by status');
 
-const PricingSchema = named('QuickActionPricing', record({
+const PricingSchema = named('QuickActionPricing', () => record({
   start_fee_usd: doc(num({ min: 0 }), { description: 'per call placed (0 for texts)', example: 0.2 }),
   per_minute_usd: doc(num({ min: 0 }), { description: 'per minute of conversation (0 for texts)', example: 0.2 }),
   per_message_usd: z.optional(doc(num({ min: 0 }), { description: 'per outbound message; text jobs only', example: 0.05 })),
@@ -61,10 +61,10 @@ const created = {
 };
 
 /** The reply to a creation (a subset of the job). */
-export const QuickActionJobCreated = named('QuickActionJobCreated', record(created),
+export const QuickActionJobCreated = named('QuickActionJobCreated', () => record(created),
   'A quick action job as returned at creation: id, kind, status, from_number, target_count, status_url and pricing.');
 
-export const QuickActionJob = named('QuickActionJob', record({
+export const QuickActionJob = named('QuickActionJob', () => record({
   ...created,
   goal: z.string(),
   targets: doc(z.array(QuickTargetSchema), 'one per destination, in the order of to_numbers'),

@@ -4,14 +4,11 @@ import { ApiError } from '../errors.js';
 import { route, type Ctx, type Resource } from '../http.js';
 import { charge, usd } from '../money.js';
 import { newConfig } from '../number-config.js';
-import { AINumberSchema, aiNumberView, createNumber, defaultAgent, findNumber, freshNumber, NumberParams } from '../numbers.js';
-import { orgOfWorkspace } from '../people.js';
+import { LINE_CENTS_PER_MONTH, UNWIREABLE_AREA_CODE, WIRING_SECONDS } from '../machines/ai-number.js';
+import { AINumberSchema, aiNumberView, createNumber, defaultAgent, findNumber, NumberParams } from '../numbers.js';
 import { schedule } from '../scheduler.js';
 import { bool, dataOf, obj, str, type Infer } from '../schema.js';
 
-export const LINE_CENTS_PER_MONTH = 500;
-export const WIRING_SECONDS = 60;
-export const UNWIREABLE_AREA_CODE = '555';
 
 const Body = obj({
   area_code: str({
@@ -65,17 +62,4 @@ export const aiNumbers: Resource = {
       handler: (c) => ({ body: { data: aiNumberView(findNumber(c), c.auth.workspace) } }),
     }),
   ],
-  timers: {
-    'ainumber.wire': (s, p) => {
-      const n = s.data.phone_numbers.find((x) => x.id === p.id);
-      if (!n || n.status !== 'provisioning') return;
-      if (n.area_code === UNWIREABLE_AREA_CODE) {
-        n.status = 'failed';
-        orgOfWorkspace(s.data, n.workspace_id).wallet_cents += LINE_CENTS_PER_MONTH; // refunded: the line never worked
-        return;
-      }
-      n.phone_number = freshNumber(s, n.area_code!);
-      n.status = 'ready';
-    },
-  },
 };

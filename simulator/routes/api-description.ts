@@ -9,7 +9,7 @@ const documents = new Map<string, Promise<Record<string, unknown>>>();
 export function apiDocument(which: 'api' | 'control'): Promise<Record<string, unknown>> {
   let doc = documents.get(which);
   if (!doc) {
-    doc = Promise.all([import('../openapi.js'), import('./index.js')]).then(([{ buildDocument }, { resources }]) =>
+    doc = Promise.all([import('../openapi.js'), import('./index.js').then((m) => m.allResources())]).then(([{ buildDocument }, resources]) =>
       which === 'api'
         ? buildDocument(resources, {
           prefix: '/v1/',

@@ -50,7 +50,7 @@ const InboundCallBody = obj({
   says: str({ min: 1, max: 2000, description: 'what the caller says', example: 'Can I talk to a real person?' }),
 }, { required: ['from', 'to'] });
 
-const InboundCallReply = named('InboundCall', record({
+const InboundCallReply = named('InboundCall', () => record({
   data: CallRecordSchema,
   routing: record({
     handled_by: oneOf(['nobody', 'owner', 'ivr', 'ai'], 'who took the call: nobody, the owner (call-me-first), the phone menu or the AI agent'),

@@ -1,7 +1,7 @@
 // Control plane for simulated traffic: the shared sender pool, and texts sent as the other party.
 import { notFound } from '../errors.js';
 import { route, type Ctx, type Resource } from '../http.js';
-import { receiveNumberText, numberTextTimers } from '../machines/number-text.js';
+import { receiveNumberText } from '../machines/number-text.js';
 import { receiveReply, threadFor } from '../machines/quick-text.js';
 import { presentText } from '../people.js';
 import { TextRecordSchema, type TextOut } from '../records.js';
@@ -64,5 +64,4 @@ export const controlTraffic: Resource = {
       handler: (c) => ({ status: 201, body: { data: inboundText(c) } }),
     }),
   ],
-  timers: numberTextTimers,
 };

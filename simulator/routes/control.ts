@@ -6,12 +6,11 @@ import { route, type Ctx, type Resource } from '../http.js';
 import { SCOPES, type CallRecord, type EmailRecord, type Suppression, type TextRecord } from '../model.js';
 import { cents, usd } from '../money.js';
 import { contactByEmail, contactByPhone, newContact, presentCall, presentContact, presentEmail, presentText } from '../people.js';
-import { CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, TextRecordSchema, type CallStatus } from '../records.js';
+import { CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, TextRecordSchema, type CallStatus } from '../records.js';
 import { addApiKey, addWorkspace, seedData } from '../seed.js';
 import { nextDue } from '../scheduler.js';
 import * as z from 'zod/mini';
 import { arr, bool, dataOf, doc, e164, email, freeObject, int, isoTime, named, nullable, num, obj, oneOf, record, str, timestamp, uuid, type Infer } from '../schema.js';
-import { CALL_STATUS_FILTERS } from './history.js';
 
 /** Any control-plane context: these helpers read only what every route has. */
 type AnyCtx = Ctx<any, any, any>;
@@ -22,7 +21,7 @@ const CLOCK_MODES = ['real', 'manual'] as const;
 
 const Health = record({ ok: z.literal(true), now: doc(timestamp(), 'the simulator\'s clock') });
 
-export const SimClockSchema = named('SimClock', record({
+export const SimClockSchema = named('SimClock', () => record({
   now: timestamp('the simulator\'s current time'),
   mode: oneOf(CLOCK_MODES, 'real: the clock runs with the wall clock (from an offset); manual: it moves only when told to'),
   next_due_at: doc(nullable(timestamp()), 'when the next scheduled transition (a call step, a retry, a delivery…) falls due; null when nothing is scheduled'),
@@ -45,7 +44,7 @@ const NewWorkspace = record({
   api_key: doc(z.string(), { description: 'a full-access API key of the new workspace', example: 'sk_sim_0123456789abcdef0123456789abcdef01234567' }),
 });
 
-export const SimWorkspaceSchema = named('SimWorkspace', record({
+export const SimWorkspaceSchema = named('SimWorkspace', () => record({
   id: uuid(),
   name: doc(z.string(), { example: 'Acme' }),
   organization_id: uuid(),
@@ -70,13 +69,13 @@ type SimWorkspace = Infer<typeof SimWorkspaceSchema>;
 const SUPPRESSION_REASONS = ['unsubscribe', 'bounce', 'complaint'] as const;
 type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 
-export const SuppressionSchema = named('Suppression', record({
+export const SuppressionSchema = named('Suppression', () => record({
   email: doc(z.string(), { example: 'maria@example.com' }),
   reason: oneOf(SUPPRESSION_REASONS),
   created_at: timestamp(),
 }), 'An address quick email skips.');
 
-export const AuditEntrySchema = named('AuditEntry', record({
+export const AuditEntrySchema = named('AuditEntry', () => record({
   id: uuid(),
   action: doc(z.string(), { description: 'what was done', example: 'recording.download' }),
   resource_id: doc(z.string(), 'the record it was done to'),

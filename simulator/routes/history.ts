@@ -8,11 +8,9 @@ import { listParams, paginate } from '../pagination.js';
 import {
   counterpartEmail, counterpartPhone, people, personKeys, presentCall, presentContact, presentEmail, presentPerson, presentText,
 } from '../people.js';
-import { CallRecordSchema, ContactSchema, EmailRecordSchema, PersonSummarySchema, TextRecordSchema } from '../records.js';
+import { CALL_STATUS_FILTERS, CallRecordSchema, ContactSchema, EmailRecordSchema, PersonSummarySchema, TextRecordSchema } from '../records.js';
 import { dataOf, e164, EMAIL_ANY_CASE, listOf, obj, oneOf, qString, qTime, str, uuid, type Infer } from '../schema.js';
 
-/** The spec's filter values, plus no_answer for calls that rang out (records say NO_ANSWER). */
-export const CALL_STATUS_FILTERS = ['completed', 'voicemail', 'failed', 'busy', 'canceled', 'in_progress', 'ringing', 'queued', 'no_answer'] as const;
 
 // ---- declarations ----
 

@@ -3,7 +3,7 @@ import { iso } from '../clock.js';
 import { validationError } from '../errors.js';
 import type { Ctx, Resource } from '../http.js';
 import { COUNTRIES, inventory, NUMBER_TYPES, TOLL_FREE } from '../carrier.js';
-import { LINE_CENTS_PER_MONTH } from './ai-numbers.js';
+import { LINE_CENTS_PER_MONTH } from '../machines/ai-number.js';
 import { applyPatch, configView, NumberConfiguration, patchSchema, VOICES, VoiceSchema } from '../number-config.js';
 import { findNumber, findReadyNumber, NumberParams, numberTaken, PhoneNumberSchema, phoneNumberView } from '../numbers.js';
 import { listParams, paginate } from '../pagination.js';
@@ -33,7 +33,7 @@ const SearchQuery = obj({
 });
 
 const FEATURES = ['voice', 'sms', 'mms'] as const;
-const AvailableNumber = named('AvailableNumber', record({
+const AvailableNumber = named('AvailableNumber', () => record({
   phone_number: e164(),
   locality: doc(z.string(), { description: 'the area code\'s city, or Toll-free', example: 'San Francisco' }),
   region: doc(z.string(), { description: 'state or province (the country for toll-free numbers)', example: 'CA' }),
@@ -54,7 +54,7 @@ function search(c: Ctx<{}, Infer<typeof SearchQuery>>): Infer<typeof SearchReply
   return { data: data as Infer<typeof AvailableNumber>[], meta: { page_size: limit } };
 }
 
-const ReleasedNumber = named('ReleasedNumber', record({
+const ReleasedNumber = named('ReleasedNumber', () => record({
   id: int({ example: 12 }),
   phone_number: nullable(e164()),
   released: z.literal(true),

@@ -4,8 +4,8 @@ import { ensureContact } from '../conversations.js';
 import { ApiError, notFound, validationError } from '../errors.js';
 import { route, type Ctx, type Resource } from '../http.js';
 import type { QuickJob } from '../model.js';
-import { cancelCalls, dial, quickCallTimers } from '../machines/quick-call.js';
-import { cancelTexts, quickTextTimers, startThread } from '../machines/quick-text.js';
+import { cancelCalls, dial } from '../machines/quick-call.js';
+import { cancelTexts, startThread } from '../machines/quick-text.js';
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, creationView, jobView, newTarget, QuickActionJob, QuickActionJobCreated, TEXT_MESSAGE_CENTS } from '../machines/jobs.js';
 import { usd } from '../money.js';
 import { poolRoom, type PoolKind } from '../shared-pool.js';
@@ -180,5 +180,4 @@ export const quickActions: Resource = {
       handler: cancel,
     }),
   ],
-  timers: { ...quickCallTimers, ...quickTextTimers },
 };

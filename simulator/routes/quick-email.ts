@@ -33,7 +33,7 @@ const Recipient = record({
 });
 type Recipient = Infer<typeof Recipient>;
 
-export const QuickEmailResult = named('QuickEmailResult', record({
+export const QuickEmailResult = named('QuickEmailResult', () => record({
   id: uuid(),
   kind: z.literal('email'),
   status: z.literal('sent'),

@@ -3,7 +3,7 @@
 import { openCall } from '../conversations.js';
 import { ApiError, notFound } from '../errors.js';
 import type { Ctx, Resource } from '../http.js';
-import { hangUp, isLive, runCall, scriptedCallTimers, type CallPlan } from '../machines/scripted-call.js';
+import { hangUp, isLive, runCall, type CallPlan } from '../machines/scripted-call.js';
 import { contactByPhone, presentCall } from '../people.js';
 import { attemptOutcome, PROVIDER_CALL_ERROR, TIMING } from '../scenarios.js';
 import { CallRecordSchema, type CallOut } from '../records.js';
@@ -95,5 +95,4 @@ export const voiceCalls: Resource = {
       handler: (c) => ({ body: { data: hangup(c) } }),
     },
   ],
-  timers: scriptedCallTimers,
 };

@@ -11,7 +11,6 @@ import { listParams, paginate } from '../pagination.js';
 import { isLoopbackHost } from '../../src/webhooks.js';
 import * as z from 'zod/mini';
 import { arr, dataOf, doc, int, listOf, named, nullable, obj, oneOf, qString, record, str, timestamp, uuid, type Infer } from '../schema.js';
-import { deliverOutbox, deliveryTimers } from '../webhooks/delivery.js';
 import {
   CALL_EVENTS, callEndedData, callEventId, callStartedData, enqueue, envelope, smsReceivedData, textEventId, type EventCall,
 } from '../webhooks/events.js';
@@ -79,10 +78,10 @@ const callShape = {
 const textShape = { ...common, created_at: timestamp() };
 const secret = doc(z.string(), { description: 'signs every delivery (hex HMAC-SHA256 of the raw body in the `X-Service-Signature-256` header); shown only in this reply: a lost secret cannot be recovered', example: 'whsec_3b1f0c9e2d4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a' });
 
-export const CallWebhook = named('CallWebhook', record(callShape), 'Call webhook (the secret is shown only at creation).');
-export const TextWebhook = named('TextWebhook', record(textShape), 'Text webhook (the secret is shown only at creation).');
-const CallWebhookCreated = named('CallWebhookCreated', record({ ...callShape, secret }), 'A call webhook just registered, with its secret (shown this once).');
-const TextWebhookCreated = named('TextWebhookCreated', record({ ...textShape, secret }), 'A text webhook just registered, with its secret (shown this once).');
+export const CallWebhook = named('CallWebhook', () => record(callShape), 'Call webhook (the secret is shown only at creation).');
+export const TextWebhook = named('TextWebhook', () => record(textShape), 'Text webhook (the secret is shown only at creation).');
+const CallWebhookCreated = named('CallWebhookCreated', () => record({ ...callShape, secret }), 'A call webhook just registered, with its secret (shown this once).');
+const TextWebhookCreated = named('TextWebhookCreated', () => record({ ...textShape, secret }), 'A text webhook just registered, with its secret (shown this once).');
 const Deleted = record({ id: uuid(), deleted: z.literal(true) });
 const TestSend = record({
   event_id: doc(z.string(), { description: 'the id of the sample event (its deliveries are in the log under it)', example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended' }),
@@ -90,7 +89,7 @@ const TestSend = record({
   test: z.literal(true),
   url: doc(z.string(), { example: 'https://example.com/hooks' }),
 });
-export const DeliveryAttempt = named('WebhookDeliveryAttempt', record({
+export const DeliveryAttempt = named('WebhookDeliveryAttempt', () => record({
   event_id: doc(z.string(), { example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended' }),
   type: oneOf(EVENT_TYPES, { example: 'call.ended' }),
   url: doc(z.string(), { example: 'https://example.com/hooks' }),
@@ -264,5 +263,5 @@ const routes: Route[] = [
 
 export const webhooks: Resource = {
   tag: { name: 'Webhooks', description: 'Call webhooks (call.started, call.ended) and text webhooks (sms.received): register, list, delete, send a test event; and the delivery log.' },
-  routes, timers: deliveryTimers, afterCommit: deliverOutbox,
+  routes,
 };
