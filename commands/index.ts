@@ -1,15 +1,44 @@
-// Every noun of the CLI, in help order.
+// Every noun of the CLI, in help order: its name and one line for `vmv --help`. A noun's verbs
+// (their options, help texts and code) are loaded only when a command line names it, so a
+// command costs what it uses and `vmv --help` loads none of them.
 import type { Command } from 'commander';
 import type { Shell } from '../src/command.js';
-import { register as api } from './api/index.js';
-import { register as calls } from './calls/index.js';
-import { register as config } from './config/index.js';
-import { register as contacts } from './contacts/index.js';
-import { register as email } from './email/index.js';
-import { register as history } from './history/index.js';
-import { register as numbers } from './numbers/index.js';
-import { register as quick } from './quick/index.js';
-import { register as sim } from './sim/index.js';
-import { register as webhooks } from './webhooks/index.js';
 
-export const nouns: ((program: Command, shell: Shell) => void)[] = [quick, email, numbers, calls, history, contacts, webhooks, sim, config, api];
+export interface Noun {
+  name: string;
+  description: string;
+  /** defines the noun's verbs (or, for a single-verb noun such as api, its options) on its command */
+  load: () => Promise<{ register: (noun: Command, shell: Shell) => void }>;
+}
+
+export const nouns: readonly Noun[] = [
+  { name: 'quick', description: 'Quick agent actions: AI calls, AI texts and AI numbers from shared senders', load: () => import('./quick/index.js') },
+  { name: 'email', description: 'Quick email from a shared sender address', load: () => import('./email/index.js') },
+  { name: 'numbers', description: 'Phone numbers: list, search, release, and the configuration of the AI agent that answers each', load: () => import('./numbers/index.js') },
+  { name: 'calls', description: 'Voice calls from a verified caller ID', load: () => import('./calls/index.js') },
+  { name: 'history', description: 'Conversation history: people, calls, texts and emails (free reads)', load: () => import('./history/index.js') },
+  { name: 'contacts', description: 'Contacts of the workspace (free reads)', load: () => import('./contacts/index.js') },
+  { name: 'webhooks', description: 'Signed event deliveries: register, list, delete and test webhooks, or listen locally', load: () => import('./webhooks/index.js') },
+  { name: 'sim', description: 'The local simulator: serve it, and drive its clock, keys, wallet and fixtures', load: () => import('./sim/index.js') },
+  { name: 'config', description: 'Settings profiles: base URL and API key (file readable by you only)', load: () => import('./config/index.js') },
+  { name: 'api', description: 'Send a raw API request (any /v1 or /_sim path) and print the response body, like `gh api`', load: () => import('./api/index.js') },
+];
+
+/** Global options that take a value: the token after one is not a noun. */
+const VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile', '--idempotency-key']);
+
+/** The noun a command line names (`vmv [globals] NOUN ...`, or `vmv help NOUN`), if any. */
+export function nounOf(argv: readonly string[]): Noun | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const a = argv[i];
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    words.push(a);
+  }
+  const name = words[0] === 'help' ? words[1] : words[0];
+  return nouns.find((n) => n.name === name);
+}

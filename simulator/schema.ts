@@ -284,7 +284,8 @@ export const newFields = (): Fields => Object.create(null) as Fields;
 
 /** Validates `value`, adding every problem to `errs`; returns the parsed value, or undefined when it has problems. */
 export function check<S extends z.ZodMiniType>(schema: S, value: unknown, errs: Fields, where: Where = 'body', base = ''): z.output<S> | undefined {
-  const r = schema.safeParse(value);
+  // jitless: zod would compile a parser per object shape on first use, which a one-request CLI never earns back
+  const r = schema.safeParse(value, { jitless: true });
   const before = Object.keys(errs).length;
   if (!r.success) issuesToFields(r.error.issues, value, errs, where, base);
   else forbiddenKeys(value, base, errs);

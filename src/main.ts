@@ -1,7 +1,7 @@
 // The program: global flags, every noun and verb, and the one place errors become stderr text and
 // exit codes. Verbs load what they need (API client, simulator, conf) only when they run.
 import { Command, CommanderError, Option } from 'commander';
-import { nouns } from '../commands/index.js';
+import { nounOf, nouns } from '../commands/index.js';
 import type { Shell } from './command.js';
 import { ApiCallError, CliError, EXIT } from './errors.js';
 import { forStderr, processIO, type IO } from './io.js';
@@ -26,18 +26,28 @@ Targets: with no base URL configured, commands run against the bundled simulator
 ~/.local/share/vmv/sim.json, or VMV_SIM_DATA). \`vmv sim serve\` serves the same simulator over HTTP.
 
 Exit codes: 0 ok, 1 API error, 2 usage, 3 authentication, 4 network.`);
-  for (const register of nouns) register(program, shell);
-  // every command reports through our streams and never calls process.exit itself
-  const configure = (c: Command) => {
-    c.exitOverride().configureOutput({
-      writeOut: (s) => shell.io.out(s),
-      writeErr: (s) => shell.io.err(s),
-      outputError: (s, write) => write(s),
-    });
-    c.commands.forEach(configure);
-  };
-  configure(program);
+  for (const n of nouns) program.command(n.name).description(n.description);
+  configure(program, shell);
   return program;
+}
+
+/** Every command reports through our streams and never calls process.exit itself. */
+function configure(c: Command, shell: Shell): void {
+  c.exitOverride().configureOutput({
+    writeOut: (s) => shell.io.out(s),
+    writeErr: (s) => shell.io.err(s),
+    outputError: (s, write) => write(s),
+  });
+  for (const sub of c.commands) configure(sub, shell);
+}
+
+/** Defines the verbs of the noun the command line names (the others stay names in the help). */
+async function defineNoun(program: Command, shell: Shell, argv: readonly string[]): Promise<void> {
+  const noun = nounOf(argv);
+  if (!noun) return;
+  const cmd = program.commands.find((c) => c.name() === noun.name)!;
+  (await noun.load()).register(cmd, shell);
+  configure(cmd, shell);
 }
 
 export async function main(argv: string[], io?: IO, env: Env = process.env): Promise<number> {
@@ -48,6 +58,7 @@ export async function main(argv: string[], io?: IO, env: Env = process.env): Pro
     return EXIT.ok;
   }
   try {
+    await defineNoun(program, { io, env }, argv);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (e) {

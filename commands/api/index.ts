@@ -14,10 +14,9 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** headers the transport sets itself */
 const RESERVED = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'host', 'upgrade'];
 
-export function register(program: Command, shell: Shell): void {
+export function register(cmd: Command, shell: Shell): void {
   // METHOD and PATH are read from the command's arguments (not declared: the command list stays narrow)
-  const cmd = program.command('api')
-    .description('Send a raw API request (any /v1 or /_sim path) and print the response body, like `gh api`')
+  cmd
     .usage('[METHOD] PATH [options]')
     .allowExcessArguments(true)
     .option('-X, --method <method>', 'the HTTP method, instead of the METHOD argument')

@@ -8,7 +8,6 @@ import { define as set } from './set.js';
 import { define as unset } from './unset.js';
 import { define as use } from './use.js';
 
-export function register(program: Command, shell: Shell): void {
-  const config = program.command('config').description('Settings profiles: base URL and API key (file readable by you only)');
+export function register(config: Command, shell: Shell): void {
   for (const d of [get, set, unset, list, use, remove, path]) d(config, shell);
 }

@@ -3,8 +3,7 @@ import type { Shell } from '../../src/command.js';
 import { define as get } from './get.js';
 import { define as list } from './list.js';
 
-export function register(program: Command, shell: Shell): void {
-  const contacts = program.command('contacts').description('Contacts of the workspace (free reads)');
+export function register(contacts: Command, shell: Shell): void {
   list(contacts, shell);
   get(contacts, shell);
 }

@@ -7,7 +7,6 @@ import { define as people } from './people.js';
 import { define as recording } from './recording.js';
 import { define as texts } from './texts.js';
 
-export function register(program: Command, shell: Shell): void {
-  const history = program.command('history').description('Conversation history: people, calls, texts and emails (free reads)');
+export function register(history: Command, shell: Shell): void {
   for (const d of [people, calls, texts, emails, call, recording]) d(history, shell);
 }

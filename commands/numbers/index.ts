@@ -8,8 +8,7 @@ import { define as release } from './release.js';
 import { define as search } from './search.js';
 import { define as voices } from './voices.js';
 
-export function register(program: Command, shell: Shell): void {
-  const numbers = program.command('numbers').description('Phone numbers: list, search, release, and the configuration of the AI agent that answers each');
+export function register(numbers: Command, shell: Shell): void {
   for (const d of [list, search, release, voices]) d(numbers, shell);
   const config = numbers.command('config').description('Read and change every setting of a number\'s AI agent');
   for (const d of [configGet, configSet, configEdit]) d(config, shell);

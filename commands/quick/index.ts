@@ -6,7 +6,6 @@ import { define as number } from './number.js';
 import { define as status } from './status.js';
 import { define as text } from './text.js';
 
-export function register(program: Command, shell: Shell): void {
-  const quick = program.command('quick').description('Quick agent actions: AI calls, AI texts and AI numbers from shared senders');
+export function register(quick: Command, shell: Shell): void {
   for (const d of [call, text, status, cancel, number]) d(quick, shell);
 }

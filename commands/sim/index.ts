@@ -17,7 +17,6 @@ import { define as text } from './text.js';
 import { define as wallet } from './wallet.js';
 import { define as workspace } from './workspace.js';
 
-export function register(program: Command, shell: Shell): void {
-  const sim = program.command('sim').description('The local simulator: serve it, and drive its clock, keys, wallet and fixtures');
+export function register(sim: Command, shell: Shell): void {
   for (const d of [serve, reset, clock, advance, key, contact, wallet, workspace, suppress, text, call, pool, number, callerId, defaults, deliveries]) d(sim, shell);
 }
