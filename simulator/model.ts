@@ -2,7 +2,8 @@
 import type { ClockState } from './clock.js';
 import type { Stack, StoredConfig, WorkspaceDefaults } from './number-config.js';
 import type { RngState } from './rng.js';
-import type { CallOut, ContactOut, EmailOut, TextOut, TranscriptTurn } from './records.js';
+import type { AuditEntrySchema, CallOut, ContactOut, EmailOut, SuppressionSchema, TextOut, TranscriptTurn } from './records.js';
+import type { Infer } from './schema.js';
 import type { QuickJobOut, QuickTargetOut } from './machines/jobs.js';
 import type { AgentOut } from './numbers.js';
 
@@ -72,7 +73,8 @@ export type CallRecord = Omit<CallOut, 'recording_url' | 'metadata'> & Stored & 
 export type TextRecord = TextOut & Stored;
 export type EmailRecord = EmailOut & Stored;
 
-export interface Suppression { workspace_id: string; email: string; reason: string; created_at: string }
+/** An address quick email skips, as stored (the API's record plus its workspace). */
+export type Suppression = Infer<typeof SuppressionSchema> & { workspace_id: string };
 
 export interface IdempotencyRecord {
   api_key_id: string;
@@ -84,7 +86,7 @@ export interface IdempotencyRecord {
   created_at_ms: number;
 }
 
-export interface AuditEntry { id: string; workspace_id: string; action: string; resource_id: string; api_key_id: string; user_id: string; at: string }
+export type AuditEntry = Infer<typeof AuditEntrySchema> & { workspace_id: string };
 
 /** A number of the service's shared sender pool (global: not any workspace's). */
 export interface SharedNumber {

@@ -118,3 +118,23 @@ export const EmailRecordSchema = named('EmailRecord', () => record({
   created_at: timestamp(),
 }), 'Email record (one per recipient).');
 export type EmailOut = Infer<typeof EmailRecordSchema>;
+
+// ---- what the simulator keeps beside the history: the suppression list and the audit log ----
+
+export const SUPPRESSION_REASONS = ['unsubscribe', 'bounce', 'complaint'] as const;
+export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+
+export const SuppressionSchema = named('Suppression', () => record({
+  email: doc(z.string(), { example: 'maria@example.com' }),
+  reason: oneOf(SUPPRESSION_REASONS),
+  created_at: timestamp(),
+}), 'An address quick email skips.');
+
+export const AuditEntrySchema = named('AuditEntry', () => record({
+  id: uuid(),
+  action: doc(z.string(), { description: 'what was done', example: 'recording.download' }),
+  resource_id: doc(z.string(), 'the record it was done to'),
+  api_key_id: uuid('the key that did it'),
+  user_id: uuid('the user who owns that key'),
+  at: timestamp(),
+}), 'An audit log entry.');

@@ -6,7 +6,7 @@ import { route, type Ctx, type Resource } from '../http.js';
 import { SCOPES, type CallRecord, type EmailRecord, type Suppression, type TextRecord } from '../model.js';
 import { cents, usd } from '../money.js';
 import { contactByEmail, contactByPhone, newContact, presentCall, presentContact, presentEmail, presentText } from '../people.js';
-import { CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, TextRecordSchema, type CallStatus } from '../records.js';
+import { AuditEntrySchema, CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, SUPPRESSION_REASONS, SuppressionSchema, TextRecordSchema, type CallStatus } from '../records.js';
 import { addApiKey, addWorkspace, seedData } from '../seed.js';
 import { nextDue } from '../scheduler.js';
 import * as z from 'zod/mini';
@@ -66,24 +66,6 @@ export const SimWorkspaceSchema = named('SimWorkspace', () => record({
 }), 'A workspace as the control plane shows it: its organization\'s wallet and auto-recharge, its plan, simulated limits and owner.');
 type SimWorkspace = Infer<typeof SimWorkspaceSchema>;
 
-const SUPPRESSION_REASONS = ['unsubscribe', 'bounce', 'complaint'] as const;
-type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
-
-export const SuppressionSchema = named('Suppression', () => record({
-  email: doc(z.string(), { example: 'maria@example.com' }),
-  reason: oneOf(SUPPRESSION_REASONS),
-  created_at: timestamp(),
-}), 'An address quick email skips.');
-
-export const AuditEntrySchema = named('AuditEntry', () => record({
-  id: uuid(),
-  action: doc(z.string(), { description: 'what was done', example: 'recording.download' }),
-  resource_id: doc(z.string(), 'the record it was done to'),
-  api_key_id: uuid('the key that did it'),
-  user_id: uuid('the user who owns that key'),
-  at: timestamp(),
-}), 'An audit log entry.');
-type AuditEntryOut = Infer<typeof AuditEntrySchema>;
 
 function clockView(c: AnyCtx): Infer<typeof SimClockSchema> {
   const due = nextDue(c.s);
@@ -106,9 +88,7 @@ function workspaceView(c: AnyCtx): SimWorkspace {
   };
 }
 
-const presentSuppression = (s: Suppression): Infer<typeof SuppressionSchema> =>
-  // the store holds only reasons this control plane accepted
-  ({ email: s.email, reason: s.reason as SuppressionReason, created_at: s.created_at });
+const presentSuppression = (s: Suppression): Infer<typeof SuppressionSchema> => ({ email: s.email, reason: s.reason, created_at: s.created_at });
 
 // ---- what the control plane accepts ----
 
@@ -447,7 +427,7 @@ const routes = [
     responses: { 200: { description: 'The audit log', schema: z.strictObject({ data: z.array(AuditEntrySchema) }) } },
     handler: (c) => {
       const { workspace } = c.auth;
-      const data: AuditEntryOut[] = c.data.audit_log.filter((a) => a.workspace_id === workspace.id).map(({ workspace_id: _w, ...a }) => a);
+      const data: Infer<typeof AuditEntrySchema>[] = c.data.audit_log.filter((a) => a.workspace_id === workspace.id).map(({ workspace_id: _w, ...a }) => a);
       return { body: { data } };
     },
   }),
