@@ -111,13 +111,21 @@ export function exampleOf(s: Json, components: Record<string, Json>, depth = 0):
   }
 }
 
-/** The error envelope with `code` narrowed to the codes one response can carry. */
-function errorSchema(envelope: Json, codes: string[]): Json {
-  const out = structuredClone(envelope) as { properties: { error: { properties: { code: Json } } } } & Json;
-  const code = out.properties.error.properties.code;
-  delete code.examples;
-  code.enum = codes;
-  return out;
+/**
+ * The error envelope with `code` narrowed to the codes one response can carry, named after them
+ * (ErrorValidationError, ErrorIdempotencyConflictOrConflict …) so that each set is written once.
+ */
+function errorSchema(schemas: Record<string, Json>, codes: string[]): Json {
+  const name = `Error${codes.map((c) => c.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('')).join('Or')}`;
+  if (!schemas[name]) {
+    const out = structuredClone(schemas.Error) as { properties: { error: { properties: { code: Json } } } } & Json;
+    const code = out.properties.error.properties.code;
+    delete code.examples;
+    code.enum = codes;
+    out.description = `The error envelope, with code ${codes.join(' or ')}.`;
+    schemas[name] = out;
+  }
+  return { $ref: `#/components/schemas/${name}` };
 }
 
 const operationId = (r: Route) =>
@@ -189,7 +197,7 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
       for (const [status, codes] of Object.entries(r.errors ?? {})) for (const c of codes) if (!(errors[Number(status)] ??= []).includes(c)) errors[Number(status)].push(c);
       conv.convert(ErrorEnvelope, 'output');
       for (const [status, codes] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
-        const schema = errorSchema(conv.schemas.Error, codes);
+        const schema = errorSchema(conv.schemas, codes);
         responses[status] = {
           description: `${ERROR_WORDS[Number(status)] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
           content: { 'application/json': { schema, example: { error: { code: codes[0], message: ERROR_WORDS[Number(status)] ?? 'Error', ...(status === '400' ? { fields: { field: 'why it is invalid' } } : {}) } } } },
