@@ -14,6 +14,8 @@ import { check, fromText, isPlainObject, newFields } from './schema.js';
 import { afterCommitHooks, resourceTable, timers as allTimers, under, type ResourceEntry } from './routes/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Every reply carries one (Request-Id), the server's own refusals included. */
+export const newRequestId = () => `req_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 interface Compiled { route: Route; re: RegExp; names: string[] }
@@ -87,7 +89,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
   }
 
   async function handle(req: SimRequest): Promise<SimResponse> {
-    const requestId = `req_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    const requestId = newRequestId();
     const committed: Committed = { data: null, flush: req.url.startsWith('/_sim/') };
     let res: SimResponse;
     try {
@@ -209,7 +211,11 @@ function validate(route: Route, rawParams: Record<string, string>, query: URLSea
   const paramSchema = route.params ?? EMPTY;
   const params = check(paramSchema, fromText(paramSchema, Object.entries(rawParams), errs, 'path'), errs, 'path');
   const querySchema = route.query ?? EMPTY;
-  const q = check(querySchema, fromText(querySchema, query, errs, 'query'), errs, 'query');
+  const queryErrs: Fields = newFields();
+  const q = check(querySchema, fromText(querySchema, query, queryErrs, 'query'), queryErrs, 'query');
+  // a query's problems are listed in the order its parameters were written
+  for (const name of new Set(query.keys())) if (Object.hasOwn(queryErrs, name)) errs[name] ??= queryErrs[name];
+  for (const [name, why] of Object.entries(queryErrs)) errs[name] ??= why;
   const parsedBody = route.method === 'GET' || route.bodyCheckedByHandler ? body : check(route.body ?? EMPTY, body, errs, 'body');
   if (Object.keys(errs).length > 0) throw validationError(errs);
   return { params: params as Record<string, unknown>, query: q as Record<string, unknown>, body: parsedBody as Record<string, unknown> };

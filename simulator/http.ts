@@ -61,6 +61,8 @@ export interface ResponseDecl {
   schema?: z.ZodMiniType;
   /** default application/json */
   contentType?: string;
+  /** response headers beyond the conventions' (Request-Id on every reply; Idempotency-Replay on writes) */
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
 }
 
 export interface Route<PS extends z.ZodMiniObject | undefined = any, QS extends z.ZodMiniObject | undefined = any, BS extends z.ZodMiniType | undefined = any> {

@@ -176,21 +176,31 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
       };
       addParams(r.params, 'path');
       addParams(r.query, 'query');
+      const write = isApi && r.method !== 'GET';
+      if (write) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
       if (parameters.length) op.parameters = parameters;
       if (r.body) {
         const schema = conv.convert(r.body, 'input');
-        op.requestBody = { required: true, content: { 'application/json': { schema, example: exampleOf(schema, conv.schemas) } } };
+        // a body is required when it has required fields (a PATCH of nothing changes nothing, and is fine)
+        const required = Array.isArray(schema.required) && schema.required.length > 0;
+        op.requestBody = { required, content: { 'application/json': { schema, example: exampleOf(schema, conv.schemas) } } };
       }
+      const headersOf = (status: number, extra?: Record<string, { description: string; schema: Json }>): Json => ({
+        'Request-Id': { $ref: '#/components/headers/RequestId' },
+        ...(write && status < 300 ? { 'Idempotency-Replay': { $ref: '#/components/headers/IdempotencyReplay' } } : {}),
+        ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
+        ...extra,
+      });
       const responses: Json = {};
       for (const [status, d] of Object.entries(r.responses)) {
         if (!d.schema && !d.contentType) {
-          responses[status] = { description: d.description };
+          responses[status] = { description: d.description, headers: headersOf(Number(status), d.headers) };
           continue;
         }
         const type = d.contentType ?? 'application/json';
         const media: Json = d.schema ? { schema: conv.convert(d.schema, 'output') } : { schema: { type: 'string', format: 'binary' } };
         if (d.schema) media.example = exampleOf(media.schema as Json, conv.schemas);
-        responses[status] = { description: d.description, content: { [type]: media } };
+        responses[status] = { description: d.description, headers: headersOf(Number(status), d.headers), content: { [type]: media } };
       }
       const errors = conventionErrors(r, isApi);
       if (r.params) (errors[404] ??= []).push('not_found');
@@ -200,6 +210,7 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
         const schema = errorSchema(conv.schemas, codes);
         responses[status] = {
           description: `${ERROR_WORDS[Number(status)] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
+          headers: headersOf(Number(status)),
           content: { 'application/json': { schema, example: { error: { code: codes[0], message: ERROR_WORDS[Number(status)] ?? 'Error', ...(status === '400' ? { fields: { field: 'why it is invalid' } } : {}) } } } },
         };
       }
@@ -221,6 +232,18 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
     tags,
     paths,
     components: {
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 }, example: '8e03978e-40d5-43e8-bc93-6894a57f9324',
+          description: 'Makes a write safe to retry: the same key with the same body replays the stored reply (with Idempotency-Replay: true); ' +
+            'with another body it is 409 idempotency_conflict. Keys live 24 hours and are scoped to the API key. A UUID is recommended.',
+        },
+      },
+      headers: {
+        RequestId: { required: true, schema: { type: 'string' }, example: 'req_4f1c2a9b7d3e8f6a5b0c', description: 'Identifies the request (an idempotency conflict names the original one).' },
+        IdempotencyReplay: { schema: { type: 'string', enum: ['true'] }, description: 'Present on a reply replayed for a repeated Idempotency-Key.' },
+        RetryAfter: { schema: { type: 'integer', minimum: 1 }, example: 30, description: 'Seconds to wait before retrying.' },
+      },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>. A key is full-access or limited to scopes; each operation names the scope it needs.' },
       },
@@ -229,7 +252,14 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
   };
   // the control plane needs no key; one sent picks its workspace
   doc.security = isApi ? [{ apiKey: [] }] : [{}, { apiKey: [] }];
-  // error replies inline the envelope with their codes: the bare envelope is not a component
-  delete (doc.components as { schemas: Json }).schemas.Error;
+  // error replies refer to envelopes narrowed to their codes: the bare envelope is not used
+  const components = doc.components as Record<string, Json>;
+  delete components.schemas.Error;
+  // components this document does not refer to (the control plane has no idempotency, no 429)
+  const text = JSON.stringify(doc.paths);
+  for (const kind of ['parameters', 'headers']) {
+    for (const name of Object.keys(components[kind])) if (!text.includes(`"#/components/${kind}/${name}"`)) delete components[kind][name];
+    if (Object.keys(components[kind]).length === 0) delete components[kind];
+  }
   return doc;
 }

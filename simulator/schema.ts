@@ -74,7 +74,8 @@ export const e164 = (d: Doc = {}) =>
   str({ pattern: E164, patternMessage: 'must be an E.164 phone number such as +15551234567', example: '+14155550100', ...d });
 
 export const email = (o: { max?: number; pattern?: RegExp } & Doc = {}) =>
-  str({ min: 1, max: o.max ?? 254, pattern: o.pattern ?? EMAIL_ANY_CASE, patternMessage: 'must be an email address such as name@example.com', format: 'email', example: 'maria@example.com', ...o });
+  // no format: email: the spec's pattern is looser than RFC 5322's, and a generated client must not refuse what the API takes
+  str({ min: 1, max: o.max ?? 254, pattern: o.pattern ?? EMAIL_ANY_CASE, patternMessage: 'must be an email address such as name@example.com', example: 'maria@example.com', ...o });
 
 /** zod says a non-number given to an integer was expected to be a number: int() marks its type issues to read "an integer". */
 const INT_TYPE = 'an integer';
@@ -234,13 +235,27 @@ const DEFAULT_MESSAGE = 'Invalid input';
 export type Where = 'body' | 'query' | 'path';
 
 /**
- * The order a reader wants (and the API has always used): unknown fields first, outermost first,
- * then missing required ones, then everything else in the order of the schema.
+ * The order the API has always listed problems in: object by object, depth first, each object's
+ * unknown fields first, then its missing required ones, then its fields in the order of the
+ * schema (zod's order, which puts the first two last). An integer's own safe-range issue comes
+ * after the bound the schema declares, which says more.
  */
 function inReadingOrder(issues: readonly z.core.$ZodIssue[], input: unknown): z.core.$ZodIssue[] {
-  const rank = (i: z.core.$ZodIssue) =>
-    i.code === 'unrecognized_keys' ? i.path.length : i.code !== 'invalid_union' && valueAt(input, i.path) === undefined && i.path.length > 0 ? 1000 : 2000;
-  return issues.map((issue, n) => ({ issue, n, r: rank(issue) })).sort((a, b) => a.r - b.r || a.n - b.n).map((x) => x.issue);
+  const isSafeRange = (i: z.core.$ZodIssue) => (i.code === 'too_big' || i.code === 'too_small') && i.origin === 'int';
+  const list = [...issues.filter((i) => !isSafeRange(i)), ...issues.filter(isSafeRange)];
+  const out: z.core.$ZodIssue[] = [];
+  const emit = (prefix: readonly PropertyKey[], group: z.core.$ZodIssue[]) => {
+    const depth = prefix.length;
+    const here = (i: z.core.$ZodIssue) => i.path.length === depth;
+    const missing = (i: z.core.$ZodIssue) => i.path.length === depth + 1 && i.code !== 'invalid_union' && valueAt(input, i.path) === undefined;
+    out.push(...group.filter((i) => here(i) && i.code === 'unrecognized_keys'), ...group.filter(missing));
+    out.push(...group.filter((i) => here(i) && i.code !== 'unrecognized_keys'));
+    const children: PropertyKey[] = [];
+    for (const i of group) if (i.path.length > depth && !missing(i) && !children.includes(i.path[depth])) children.push(i.path[depth]);
+    for (const k of children) emit([...prefix, k], group.filter((i) => i.path.length > depth && i.path[depth] === k && !missing(i)));
+  };
+  emit([], list);
+  return out;
 }
 
 /** Adds the explanations of a failed parse of `input` to `errs`, field paths under `base`. */
@@ -265,19 +280,25 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[], input: unkno
     }
     errs[at] ??= explain(issue, valueAt(input, issue.path), where);
   }
-  forbiddenKeys(input, base, errs);
 }
 
-/** Keys that must never be merged are refused wherever they appear (records drop them silently otherwise). */
-function forbiddenKeys(v: unknown, path: string, errs: Fields, depth = 0): void {
-  if (typeof v !== 'object' || v === null || depth > 64) return;
-  if (Array.isArray(v)) return v.forEach((x, i) => forbiddenKeys(x, `${path}[${i}]`, errs, depth + 1));
-  for (const k of Object.keys(v)) {
+/**
+ * A `__proto__` key is refused, never merged. Strict objects report it as an unknown field; a
+ * free-form object (zod's record) drops it silently, so a parse that succeeded is compared with
+ * its input, and a failed one has every `__proto__` in its input reported.
+ */
+function protoKeys(input: unknown, output: unknown, path: string, errs: Fields, depth = 0): void {
+  if (typeof input !== 'object' || input === null || depth > 64) return;
+  if (Array.isArray(input)) return input.forEach((x, i) => protoKeys(x, Array.isArray(output) ? output[i] : undefined, `${path}[${i}]`, errs, depth + 1));
+  const out = typeof output === 'object' && output !== null ? (output as Record<string, unknown>) : undefined;
+  for (const k of Object.keys(input)) {
     const at = path ? `${path}.${k}` : k;
-    if (FORBIDDEN_KEYS.has(k)) errs[at] ??= 'is not an allowed key';
-    else forbiddenKeys((v as Record<string, unknown>)[k], at, errs, depth + 1);
+    if (k === '__proto__' && !(out && Object.hasOwn(out, k))) errs[at] ??= 'is not an allowed key';
+    else if (k !== '__proto__') protoKeys((input as Record<string, unknown>)[k], output === FAILED ? FAILED : out?.[k], at, errs, depth + 1);
   }
 }
+/** Stands for the output of a parse that failed: every `__proto__` below it is reported. */
+const FAILED = Symbol('failed');
 
 /** Field explanations keyed by user-supplied names: no prototype, so "__proto__" is just a key. */
 export const newFields = (): Fields => Object.create(null) as Fields;
@@ -288,7 +309,7 @@ export function check<S extends z.ZodMiniType>(schema: S, value: unknown, errs: 
   const r = schema.safeParse(value, { jitless: true });
   const before = Object.keys(errs).length;
   if (!r.success) issuesToFields(r.error.issues, value, errs, where, base);
-  else forbiddenKeys(value, base, errs);
+  protoKeys(value, r.success ? r.data : FAILED, base, errs);
   return Object.keys(errs).length > before || !r.success ? undefined : r.data;
 }
 
@@ -314,15 +335,20 @@ export function fromText(schema: z.ZodMiniObject, entries: Iterable<[string, str
       continue;
     }
     const field = Object.hasOwn(shape, name) ? shape[name] : undefined;
-    out[name] = field ? convert(field, raw) : raw;
+    out[name] = field ? convert(field, raw, where) : raw;
   }
   return out;
 }
 
-function convert(schema: z.ZodMiniType, raw: string): unknown {
+function convert(schema: z.ZodMiniType, raw: string, where: Where): unknown {
   let def = schema._zod.def as { type: string; innerType?: z.ZodMiniType };
   while ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) def = def.innerType._zod.def as typeof def;
-  if (def.type === 'number' && /^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
+  if (def.type === 'number') {
+    // an integer is digits (a path id unsigned, as ids are): "1.0" or "-0" is refused, as always
+    const integer = (def as { format?: string }).format?.includes('int');
+    const re = integer ? (where === 'path' ? /^\d+$/ : /^-?\d+$/) : /^-?\d+(\.\d+)?$/;
+    if (re.test(raw) && raw !== '-0') return Number(raw);
+  }
   if (def.type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
   return raw;
 }

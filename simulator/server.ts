@@ -2,7 +2,7 @@
 // real-clock timer loop live here; the handler itself (app.ts) knows nothing of sockets.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, MAX_BODY_BYTES, type App } from './app.js';
+import { createApp, MAX_BODY_BYTES, newRequestId, type App } from './app.js';
 import type { SimResponse } from './http.js';
 import type { Store } from './store.js';
 
@@ -73,7 +73,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (body === 'too_large') {
       out = {
         status: 413,
-        headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+        headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'request-id': newRequestId() },
         body: JSON.stringify({ error: { code: 'payload_too_large', message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` } }),
       };
     } else {

@@ -1,12 +1,13 @@
 // Runs before every test file: every response the CLI's client receives is checked against the
 // API description, and a test fails with the list of what did not match (contract.ts).
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 import { exchanges } from '../src/client.js';
 import { recordExchange, takeViolations } from './contract.js';
 
 exchanges.observe = (method, url, res) =>
-  recordExchange({ method, url, status: res.status, contentType: res.headers['content-type'], body: res.body });
+  recordExchange({ method, url, status: res.status, contentType: res.headers['content-type'], headers: res.headers, body: res.body });
 
-afterEach(async () => {
-  expect(await takeViolations(), 'responses that do not match the API description').toEqual([]);
-});
+const noViolations = async () => expect(await takeViolations(), 'responses that do not match the API description').toEqual([]);
+afterEach(noViolations);
+// what set-up and tear-down hooks received too
+afterAll(noViolations);

@@ -56,7 +56,7 @@ describe('the document', () => {
     expect(remote.json).toEqual(api);
     const app = createApp(new Store(`${tempDir()}/sim.json`));
     const embedded = await app.handle({ method: 'GET', url: '/v1/openapi.json', headers: {} });
-    recordExchange({ method: 'GET', url: '/v1/openapi.json', status: embedded.status, contentType: embedded.headers['content-type'], body: embedded.body });
+    recordExchange({ method: 'GET', url: '/v1/openapi.json', status: embedded.status, contentType: embedded.headers['content-type'], headers: embedded.headers, body: embedded.body });
     expect(embedded.status).toBe(200);
     expect(JSON.parse(String(embedded.body))).toEqual(api);
     // it needs no key and ignores one sent, even a wrong one
@@ -192,7 +192,7 @@ describe('the contract check', () => {
   const good = async () => {
     const r = await sim.api('POST', '/v1/quick/emails', { body: { to: ['a@example.com'], subject: 'S', body: 'B' } });
     expect(r.status).toBe(200);
-    return { method: 'POST', url: '/v1/quick/emails', status: 200, contentType: r.headers.get('content-type')!, body: r.bytes, json: r.json };
+    return { method: 'POST', url: '/v1/quick/emails', status: 200, contentType: r.headers.get('content-type')!, headers: Object.fromEntries(r.headers), body: r.bytes, json: r.json };
   };
   const withBody = (x: Exchange, json: unknown): Exchange => ({ ...x, body: JSON.stringify(json) });
 
@@ -216,6 +216,10 @@ describe('the contract check', () => {
     expect(checker.check({ ...x, status: 400, body: JSON.stringify({ error: { code: 'made_up', message: 'x' } }) })).not.toEqual([]);
     expect(checker.check({ ...x, contentType: 'text/plain' }).join('\n')).toMatch(/content type/);
     expect(checker.check({ ...x, url: '/v1/quick/nothing-here' }).join('\n')).toMatch(/no operation/);
+    const { 'request-id': _id, ...headers } = x.headers;
+    expect(checker.check({ ...x, headers }).join('\n')).toMatch(/required header Request-Id is missing/);
+    const lost = { ...x, url: '/v1/nothing', status: 404, body: JSON.stringify({ error: { code: 'forbidden', message: 'x' } }) };
+    expect(checker.check(lost).join('\n')).toMatch(/answers not_found/);
   });
 });
 
@@ -251,5 +255,38 @@ describe('validation reads as before the schemas moved to zod', () => {
     // (a literal `{__proto__: ...}` would set a prototype, not a key: compare entries)
     expect(Object.entries(r.json.error.fields)).toEqual([['__proto__', 'is not a known field'], ['nested', 'is not a known field']]);
     expect(r.json.error.fields.nested).toBe('is not a known field');
+  });
+
+  it('takes integers in paths and queries as digits only, as always ("1.0" and "-0" are not ids)', async () => {
+    const n = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't1' } })).json;
+    for (const id of [`${n.id}.0`, '-0', `+${n.id}`, `${n.id}e0`]) {
+      const r = await sim.api('DELETE', `/v1/phone-numbers/${id}`);
+      expect([r.status, r.json.error.fields], id).toEqual([400, { id: 'must be an integer' }]);
+    }
+    expect((await sim.api('GET', `/v1/phone-numbers/${n.id}/config`)).status).toBe(200);
+    expect((await sim.api('GET', '/v1/contacts?limit=1.0')).json.error.fields).toEqual({ limit: 'must be an integer' });
+  });
+
+  it('an integer out of its declared range names the declared bound, not the safe-integer range', async () => {
+    const r = await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+14155550100'], goal: 'g', retry_attempts: 1e21, retry_delay_minutes: -1e21 } });
+    expect(r.json.error.fields).toEqual({ retry_attempts: 'must be at most 10', retry_delay_minutes: 'must be at least 1' });
+  });
+
+  it('lists problems object by object: unknown fields, then missing ones, then the rest; a query in the order written', async () => {
+    const n = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } })).json;
+    const r = await sim.api('PATCH', `/v1/phone-numbers/${n.id}/config`, {
+      body: { transfers: { rules: [{ condition: 'after_hours', action: 'voicemail', priority: 'high' }, { condition: 'after_hours' }] }, zzz: 1 },
+    });
+    expect(Object.keys(r.json.error.fields)).toEqual(['zzz', 'transfers.rules[0].priority', 'transfers.rules[1].action']);
+    const q = await sim.api('GET', '/v1/phone-numbers/search?area_code=41&limit=0&type=x&country=USA');
+    expect(Object.keys(q.json.error.fields)).toEqual(['area_code', 'limit', 'type', 'country']);
+  });
+
+  it('keeps __proto__ out of free-form objects, and stores nested free-form values as sent', async () => {
+    const bad = await sim.api('POST', '/_sim/contacts', { raw: '{"name":"P","custom_fields":{"__proto__":{"admin":true}}}', headers: { 'content-type': 'application/json' } });
+    expect(bad.json.error.fields).toEqual(Object.fromEntries([['custom_fields.__proto__', 'is not an allowed key']]));
+    const ok = await sim.api('POST', '/_sim/contacts', { raw: '{"name":"Q","custom_fields":{"a":{"constructor":"Bob"}}}', headers: { 'content-type': 'application/json' } });
+    expect(ok.status).toBe(201);
+    expect(ok.json.data.custom_fields).toEqual({ a: { constructor: 'Bob' } });
   });
 });

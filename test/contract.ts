@@ -15,6 +15,8 @@ export interface Exchange {
   url: string;
   status: number;
   contentType: string | undefined;
+  /** response headers, names in lower case */
+  headers?: Record<string, string>;
   body: Buffer | string;
 }
 
@@ -28,7 +30,7 @@ export class ContractChecker {
   /** the error envelope with any code: what a request to no route gets */
   private readonly anyError: ValidateFunction;
 
-  constructor(docs: { api: Json; control: Json }) {
+  constructor(private readonly docs: { api: Json; control: Json }) {
     addFormats(this.ajv);
     for (const which of ['api', 'control'] as const) {
       const doc = docs[which];
@@ -54,12 +56,20 @@ export class ContractChecker {
     const op = sameMethod[0];
     if (!op) {
       // a request to no route (or a method a path lacks) must still answer with the error envelope
-      if (x.status === 404 || x.status === 405) return this.validate(this.anyError, x, label);
+      if (x.status === 404 || x.status === 405) {
+        const problems = this.validate(this.anyError, x, label);
+        const code = problems.length ? null : JSON.parse(String(x.body)).error.code;
+        const expected = x.status === 404 ? 'not_found' : 'method_not_allowed';
+        if (code !== null && code !== expected) problems.push(`${label}: a request to no route answers ${expected}, not ${code}`);
+        return problems;
+      }
       return [`${label}: the document has no operation for this request`];
     }
     const responses = op.op.responses as Json;
     const response = responses[String(x.status)];
     if (!response) return [`${label}: status ${x.status} is not documented for ${x.method} ${op.template} (documented: ${Object.keys(responses).join(', ')})`];
+    const missing = this.missingHeaders(op.doc, response, x);
+    if (missing.length) return missing.map((h) => `${label}: the required header ${h} is missing`);
     const content = response.content as Json | undefined;
     if (!content) return x.body.length === 0 ? [] : [`${label}: the document declares no body, the response has one`];
     const type = (x.contentType ?? '').split(';')[0].trim();
@@ -68,6 +78,16 @@ export class ContractChecker {
     const pointer = `${op.doc}.json#/paths/${escape(op.template)}/${op.method.toLowerCase()}/responses/${x.status}/content/${escape(type)}/schema`;
     const problems = this.validate(pointer, x, label);
     return problems;
+  }
+
+  /** Headers the response declares as required that the exchange lacks (when its headers were seen). */
+  private missingHeaders(doc: 'api' | 'control', response: Json, x: Exchange): string[] {
+    if (!x.headers) return [];
+    const components = (doc === 'api' ? this.docs.api : this.docs.control).components?.headers ?? {};
+    return Object.entries((response.headers ?? {}) as Json).filter(([name, h]) => {
+      const decl = h.$ref ? components[String(h.$ref).split('/').pop()!] : h;
+      return decl?.required && !Object.hasOwn(x.headers!, name.toLowerCase());
+    }).map(([name]) => name);
   }
 
   private validate(ref: string | ValidateFunction, x: Exchange, label: string): string[] {

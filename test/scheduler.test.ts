@@ -35,7 +35,7 @@ async function setup() {
   const app = createApp(new Store(null), [probe]);
   const call = async (method: string, url: string, body?: unknown) => {
     const r = await app.handle({ method, url, headers: {}, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!url.startsWith('/_test/')) recordExchange({ method, url, status: r.status, contentType: r.headers['content-type'], body: r.body });
+    if (!url.startsWith('/_test/')) recordExchange({ method, url, status: r.status, contentType: r.headers['content-type'], headers: r.headers, body: r.body });
     return JSON.parse(String(r.body));
   };
   await call('POST', '/_sim/reset', { clock: 'manual', now: '2026-01-05T09:00:00Z' });

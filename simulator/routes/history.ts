@@ -200,7 +200,12 @@ function recordingRead(path: string): Route {
       'workspace\'s compliance settings, or when the call is not in the workspace. Each download is written to the compliance audit log, ' +
       'attributed to the API key\'s owner.',
     params: Id,
-    responses: { 200: { description: 'The recording', contentType: 'audio/wav' } },
+    responses: {
+      200: {
+        description: 'The recording', contentType: 'audio/wav',
+        headers: { 'Cache-Control': { description: 'no-store: a recording is never cached', schema: { type: 'string', enum: ['no-store'] } } },
+      },
+    },
     handler: recording,
   });
 }
