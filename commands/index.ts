@@ -32,7 +32,7 @@ export function nounOf(argv: readonly string[]): Noun | undefined {
   const words: string[] = [];
   for (let i = 0; i < argv.length && words.length < 2; i++) {
     const a = argv[i];
-    if (a === '--') break;
+    if (a === '--') continue; // commander reads what follows as operands: the noun among them
     if (a.startsWith('-')) {
       if (VALUE_OPTIONS.has(a)) i++;
       continue;

@@ -2,7 +2,7 @@
 import type { ClockState } from './clock.js';
 import type { Stack, StoredConfig, WorkspaceDefaults } from './number-config.js';
 import type { RngState } from './rng.js';
-import type { AuditEntrySchema, CallOut, ContactOut, EmailOut, SuppressionSchema, TextOut, TranscriptTurn } from './records.js';
+import type { AuditEntrySchema, CallOut, DeliveryAttemptSchema, ContactOut, EmailOut, SuppressionSchema, TextOut, TranscriptTurn } from './records.js';
 import type { Infer } from './schema.js';
 import type { QuickJobOut, QuickTargetOut } from './machines/jobs.js';
 import type { AgentOut } from './numbers.js';
@@ -198,18 +198,8 @@ export interface OutboxEntry {
   claim?: string | null;
 }
 
-/** A line of the delivery log: one attempt made. */
-export interface DeliveryAttempt {
-  seq: number;
-  workspace_id: string;
-  event_id: string;
-  type: EventType;
-  url: string;
-  attempt: number;
-  status_code: number | null;
-  error: string | null;
-  at: string;
-}
+/** A line of the delivery log, as stored: one attempt made. */
+export type DeliveryAttempt = Infer<typeof DeliveryAttemptSchema> & { seq: number; workspace_id: string };
 
 /** A transition that falls due on the simulator clock (scheduler.ts). */
 export interface Timer { id: string; at_ms: number; seq: number; type: string; payload: Record<string, unknown> }

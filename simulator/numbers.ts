@@ -114,7 +114,17 @@ export const AINumberSchema = named('AINumber', () => record({
   handles_texts: bool('the agent answers inbound texts'),
   sms_registered: bool(),
   agent: AgentSchema,
-}), 'AI number (spec Part 2): a number bought with POST /v1/quick/ai-numbers and the agent that answers it.');
+}), {
+  description: 'AI number (spec Part 2): a number bought with POST /v1/quick/ai-numbers and the agent that answers it.',
+  example: {
+    id: 1001, phone_number: '+14155550142', status: 'ready', handles_calls: true, handles_texts: false, sms_registered: false,
+    agent: {
+      id: '6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d', name: 'Acme Dental assistant', voice: 'ava', language: 'en-US',
+      greeting: 'Thanks for calling Acme Dental! How can I help you today?',
+      prompt: 'You answer calls and texts for Acme Dental. Be brief, friendly and accurate.',
+    },
+  },
+});
 
 export function aiNumberView(n: PhoneNumber, ws: Workspace): Infer<typeof AINumberSchema> {
   return {

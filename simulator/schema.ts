@@ -54,9 +54,18 @@ export function doc<S extends z.ZodMiniType>(schema: S, d: Doc | string | undefi
  */
 export const lazy = <S extends z.ZodMiniType>(build: () => S) => z.lazy(build);
 
-/** Names a schema, built on first use: the description lists it under components.schemas and refers to it by $ref. */
-export const named = <S extends z.ZodMiniType>(id: string, build: () => S, description?: string) =>
-  annotate(z.lazy(build), description ? { id, description } : { id });
+/**
+ * Names a schema, built on first use: the description lists it under components.schemas and
+ * refers to it by $ref. A record's example, when given, is a whole and coherent one (built from
+ * field examples, a record could be `running` with a `completed_at`).
+ */
+export const named = <S extends z.ZodMiniType>(id: string, build: () => S, d?: Doc | string) => {
+  const o = typeof d === 'string' ? { description: d } : d ?? {};
+  const meta: Record<string, unknown> = { id };
+  if (o.description !== undefined) meta.description = o.description;
+  if (o.example !== undefined) meta.examples = [o.example];
+  return annotate(z.lazy(build), meta);
+};
 
 // ---- values ----
 

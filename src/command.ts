@@ -53,7 +53,12 @@ export function numberArg(name: string, min: number) {
 
 /** Reads all of stdin (for `-` arguments). */
 export async function readStdin(io: IO): Promise<string> {
+  return (await readStdinBytes(io)).toString('utf8');
+}
+
+/** Reads all of stdin as bytes, unchanged (a body sent as it is). */
+export async function readStdinBytes(io: IO): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

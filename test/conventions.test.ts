@@ -2,6 +2,7 @@
 // idempotency keys and the list envelope, over HTTP against a started simulator.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { recordExchange } from './contract.js';
 import { startSim, T0, type Sim } from './helpers.js';
 
 let sim: Sim;
@@ -252,6 +253,15 @@ describe('the list envelope', () => {
   });
 });
 
+/** A raw exchange's reply, checked against the API description like every other. */
+function recordRaw(request: string, reply: string): void {
+  const m = /^HTTP\/1\.1 (\d+)[^\r]*\r\n([\s\S]*?)\r\n\r\n([\s\S]*)$/.exec(reply);
+  if (!m) return; // nothing came back: the request was not run
+  const headers = Object.fromEntries(m[2].split('\r\n').map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const [method, url] = request.split(' ');
+  recordExchange({ method, url, status: Number(m[1]), contentType: headers['content-type'], headers, body: m[3] });
+}
+
 describe('hostile and malformed requests never reach a 500', () => {
   const raw = (payload: string, closeEarly = false) =>
     new Promise<string>((resolve) => {
@@ -262,7 +272,10 @@ describe('hostile and malformed requests never reach a 500', () => {
       });
       let out = '';
       sock.on('data', (d) => (out += d));
-      sock.on('close', () => resolve(out));
+      sock.on('close', () => {
+        recordRaw(payload, out);
+        resolve(out);
+      });
       sock.on('end', () => sock.end());
       sock.on('error', () => resolve(out));
     });

@@ -1,7 +1,7 @@
 // vmv api [METHOD] PATH: a raw request to the configured target with the configured key, like `gh api`.
 // The body comes back as received; fields (-f/-F) build a JSON body or the query string.
 import type { Command } from 'commander';
-import { action, collect, readStdin, type Shell } from '../../src/command.js';
+import { action, collect, readStdin, readStdinBytes, type Shell } from '../../src/command.js';
 import type { ApiResponse } from '../../src/client.js';
 import type { Context } from '../../src/context.js';
 import { ApiCallError, CliError, EXIT, usage, type Envelope } from '../../src/errors.js';
@@ -53,7 +53,7 @@ Examples:
 }
 
 interface Field { spec: string; typed: boolean }
-interface Prepared { method: string; url: string; body?: unknown; rawBody?: string; headers: Record<string, string | null> }
+interface Prepared { method: string; url: string; body?: unknown; rawBody?: Buffer; headers: Record<string, string | null> }
 
 export async function run(ctx: Context, o: Options, args: string[]): Promise<void> {
   const req = await prepare(ctx, o, args);
@@ -142,7 +142,7 @@ async function prepare(ctx: Context, o: Options, args: string[]): Promise<Prepar
 
   const parsed = await Promise.all(fields.map((f) => parseField(ctx, f)));
   let body: unknown;
-  let rawBody: string | undefined;
+  let rawBody: Buffer | undefined;
   if (method === 'GET' || o.input !== undefined) {
     const q = new URLSearchParams();
     for (const f of parsed) if (f.hasValue) q.append(f.key, f.value === null ? '' : String(f.value));
@@ -151,7 +151,8 @@ async function prepare(ctx: Context, o: Options, args: string[]): Promise<Prepar
     body = buildBody(parsed);
   }
   if (o.input !== undefined) {
-    rawBody = o.input === '-' ? await readStdin(ctx.io) : await readText(o.input, '--input');
+    // the body goes as its bytes are, whatever they are
+    rawBody = o.input === '-' ? await readStdinBytes(ctx.io) : await readBytes(o.input, '--input');
   }
   return { method, url, body, rawBody, headers };
 }
@@ -190,8 +191,12 @@ async function typedValue(ctx: Context, v: string, flag: string, spec: string): 
 }
 
 async function readText(file: string, what: string): Promise<string> {
+  return (await readBytes(file, what)).toString('utf8');
+}
+
+async function readBytes(file: string, what: string): Promise<Buffer> {
   const { readFile } = await import('node:fs/promises');
-  return readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+  return readFile(file).catch((e: NodeJS.ErrnoException) => {
     throw usage(`${what}: cannot read ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message}.`);
   });
 }

@@ -36,7 +36,14 @@ export const QuickTargetSchema = named('QuickActionTarget', () => record({
     example: 'goal_achieved',
   }),
   summary: doc(nullable(z.string()), 'AI summary of the conversation, shortly after it ends'),
-}), 'One destination of a quick action job.');
+}), {
+  description: 'One destination of a quick action job.',
+  example: {
+    to_number: '+14155550100', from_number: '+14155550123', status: 'completed', live_call_status: null, attempts: 1,
+    last_call_id: '9b2f6c1e-4d7a-4e0b-8f3c-5a1d2e6b7c80', messages_sent: 0, messages_received: 0, goal_achieved: true,
+    end_reason: 'goal_achieved', summary: 'The recipient agreed: confirm the appointment on Tuesday at 10:00.',
+  },
+});
 
 const count = () => int({ min: 0 });
 const CountsSchema = record({
@@ -48,7 +55,10 @@ const PricingSchema = named('QuickActionPricing', () => record({
   per_minute_usd: doc(num({ min: 0 }), { description: 'per minute of conversation (0 for texts)', example: 0.2 }),
   per_message_usd: z.optional(doc(num({ min: 0 }), { description: 'per outbound message; text jobs only', example: 0.05 })),
   note: z.string(),
-}), 'What the job costs; paid from the organization wallet.');
+}), {
+  description: 'What the job costs; paid from the organization wallet.',
+  example: { start_fee_usd: 0.2, per_minute_usd: 0.2, note: '0.20 USD per call placed (each retry is a new call) plus 0.20 USD per minute of conversation, billed by the second.' },
+});
 
 const created = {
   id: uuid(),
@@ -61,8 +71,16 @@ const created = {
 };
 
 /** The reply to a creation (a subset of the job). */
-export const QuickActionJobCreated = named('QuickActionJobCreated', () => record(created),
-  'A quick action job as returned at creation: id, kind, status, from_number, target_count, status_url and pricing.');
+const JOB_EXAMPLE = {
+  id: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90', kind: 'ai_call', status: 'running', from_number: '+14155550123', target_count: 1,
+  status_url: '/v1/quick/actions/3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90',
+  pricing: { start_fee_usd: 0.2, per_minute_usd: 0.2, note: '0.20 USD per call placed (each retry is a new call) plus 0.20 USD per minute of conversation, billed by the second.' },
+};
+
+export const QuickActionJobCreated = named('QuickActionJobCreated', () => record(created), {
+  description: 'A quick action job as returned at creation: id, kind, status, from_number, target_count, status_url and pricing.',
+  example: JOB_EXAMPLE,
+});
 
 export const QuickActionJob = named('QuickActionJob', () => record({
   ...created,
@@ -72,7 +90,19 @@ export const QuickActionJob = named('QuickActionJob', () => record({
   cost_usd: doc(num({ min: 0 }), { description: 'charged to the wallet so far', example: 0.37 }),
   created_at: timestamp(),
   completed_at: doc(nullable(timestamp()), 'when the last target ended; null while running'),
-}), 'Quick action job (spec Part 2): a quick AI call or text job and its targets.');
+}), {
+  description: 'Quick action job (spec Part 2): a quick AI call or text job and its targets.',
+  example: {
+    ...JOB_EXAMPLE, status: 'completed', goal: 'confirm the appointment on Tuesday at 10:00',
+    targets: [{
+      to_number: '+14155550100', from_number: '+14155550123', status: 'completed', live_call_status: null, attempts: 1,
+      last_call_id: '9b2f6c1e-4d7a-4e0b-8f3c-5a1d2e6b7c80', messages_sent: 0, messages_received: 0, goal_achieved: true,
+      end_reason: 'goal_achieved', summary: 'The recipient agreed: confirm the appointment on Tuesday at 10:00.',
+    }],
+    counts: { total: 1, pending: 0, in_progress: 0, completed: 1, no_answer: 0, failed: 0, opted_out: 0, canceled: 0 },
+    cost_usd: 0.37, created_at: '2026-01-05T09:00:00.000Z', completed_at: '2026-01-05T09:01:10.000Z',
+  },
+});
 
 export type QuickTargetOut = Infer<typeof QuickTargetSchema>;
 export type QuickJobOut = Infer<typeof QuickActionJob>;

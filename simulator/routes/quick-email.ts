@@ -44,7 +44,19 @@ export const QuickEmailResult = named('QuickEmailResult', () => record({
   recipients: z.array(Recipient),
   cost_usd: num({ example: 0.02 }),
   pricing: record({ per_recipient_usd: num({ example: 0.01 }), note: z.string() }),
-}), 'Quick email result (spec Part 2).');
+}), {
+  description: 'Quick email result (spec Part 2).',
+  example: {
+    id: '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d', kind: 'email', status: 'sent', from: 'Acme Billing via vmv', reply_to: 'billing@example.com',
+    sent_to: ['maria@example.com', 'ada@example.com'], suppressed: ['gone@example.com'],
+    recipients: [
+      { input: 'Maria Gonzalez', email: 'maria@example.com', contact_id: '5d7e1f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a', contact_name: 'Maria Gonzalez' },
+      { input: 'ada@example.com', email: 'ada@example.com', contact_id: null, contact_name: null },
+      { input: 'gone@example.com', email: 'gone@example.com', contact_id: null, contact_name: null },
+    ],
+    cost_usd: 0.02, pricing: { per_recipient_usd: 0.01, note: '0.01 USD per recipient sent to; suppressed recipients are not charged.' },
+  },
+});
 
 function resolveRecipients(c: Ctx, to: string[]): Recipient[] {
   const contacts = c.data.contacts.filter((x) => x.workspace_id === c.auth.workspace.id);

@@ -8,6 +8,7 @@ import { ApiError, notFound, validationError } from '../errors.js';
 import { route, type Ctx, type Resource, type Route } from '../http.js';
 import type { EventType, Webhook } from '../model.js';
 import { listParams, paginate } from '../pagination.js';
+import { DeliveryAttemptSchema } from '../records.js';
 import { isLoopbackHost } from '../../src/webhooks.js';
 import * as z from 'zod/mini';
 import { arr, dataOf, doc, int, listOf, named, nullable, obj, oneOf, qString, record, str, timestamp, uuid, type Infer } from '../schema.js';
@@ -89,15 +90,6 @@ const TestSend = record({
   test: z.literal(true),
   url: doc(z.string(), { example: 'https://example.com/hooks' }),
 });
-export const DeliveryAttempt = named('WebhookDeliveryAttempt', () => record({
-  event_id: doc(z.string(), { example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended' }),
-  type: oneOf(EVENT_TYPES, { example: 'call.ended' }),
-  url: doc(z.string(), { example: 'https://example.com/hooks' }),
-  attempt: int({ min: 1, description: '1 for the first attempt, then the retries', example: 1 }),
-  status_code: doc(nullable(z.int()), { description: 'the receiver\'s HTTP status; null when no response came', example: 200 }),
-  error: doc(nullable(z.string()), 'why the attempt failed; null on a 2xx'),
-  at: timestamp(),
-}), 'One attempt at delivering one event to one webhook.');
 
 // ---- handlers ----
 
@@ -176,7 +168,7 @@ function sampleCall(c: Req, w: Webhook): EventCall {
   };
 }
 
-function deliveryLog(c: Req, eventId: string | undefined): Infer<typeof DeliveryAttempt>[] {
+function deliveryLog(c: Req, eventId: string | undefined): Infer<typeof DeliveryAttemptSchema>[] {
   return c.data.webhook_deliveries
     .filter((d) => d.workspace_id === c.auth.workspace.id && (eventId === undefined || d.event_id === eventId))
     .sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.seq - b.seq)
@@ -256,7 +248,7 @@ const routes: Route[] = [
     method: 'GET', path: '/_sim/webhook-deliveries', summary: 'The webhook delivery log',
     description: 'Every delivery attempt made for the workspace, oldest first: its event, URL, attempt number, and the receiver\'s status or the error.',
     query: obj({ event_id: qString({ description: 'only the attempts for this event', example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended' }) }),
-    responses: { 200: { description: 'Delivery attempts, oldest first', schema: dataOf(z.array(DeliveryAttempt)) } },
+    responses: { 200: { description: 'Delivery attempts, oldest first', schema: dataOf(z.array(DeliveryAttemptSchema)) } },
     handler: (c) => ({ body: { data: deliveryLog(c, c.query.event_id) } }),
   }),
 ];
