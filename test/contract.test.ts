@@ -290,3 +290,15 @@ describe('validation reads as before the schemas moved to zod', () => {
     expect(ok.json.data.custom_fields).toEqual({ a: { constructor: 'Bob' } });
   });
 });
+
+describe('records stay within their own schemas', () => {
+  it('an AI number of a 200-character business gets a configuration name of at most 100', async () => {
+    await sim.reset();
+    const business = 'B'.repeat(200);
+    const n = (await sim.api('POST', '/v1/quick/ai-numbers', { body: { area_code: '415', business_name: business } })).json.data;
+    await sim.advance(120);
+    const config = await sim.api('GET', `/v1/phone-numbers/${n.id}/config`);
+    expect(config.status).toBe(200);
+    expect([...config.json.data.name].length).toBe(100);
+  });
+});

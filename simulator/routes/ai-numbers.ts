@@ -30,7 +30,8 @@ function create(c: Ctx<{}, {}, Infer<typeof Body>>) {
     throw new ApiError(403, 'insufficient_funds', `The line costs ${usd(LINE_CENTS_PER_MONTH).toFixed(2)} USD a month; the wallet holds ${usd(c.auth.org.wallet_cents).toFixed(2)} USD.`);
   const business = b.business_name ?? ws.name;
   const agent = defaultAgent(c.s, business, { name: b.name, greeting: b.greeting, description: b.business_description });
-  const config = newConfig(b.name ?? `${business} AI line`, { business_name: b.business_name ?? null, business_description: b.business_description ?? null });
+  // the default name is cut to what a configuration name may be (a business name may be 200 characters)
+  const config = newConfig(b.name ?? [...`${business} AI line`].slice(0, 100).join(''), { business_name: b.business_name ?? null, business_description: b.business_description ?? null });
   // the agent's greeting is the number's greeting; texts are answered when asked (an own sms copy)
   config.voice = { ...structuredClone(ws.defaults.voice), greeting_message: agent.greeting };
   if ((b.handle_texts ?? false) !== ws.defaults.sms.auto_reply_enabled) config.sms = { ...structuredClone(ws.defaults.sms), auto_reply_enabled: b.handle_texts ?? false };
