@@ -1,30 +1,47 @@
-// Bundles the CLI with esbuild: one small entry chunk (commander + command definitions) and
-// lazily loaded chunks for the API client (undici), the simulator (lowdb) and conf. Then writes
-// the API description generated from the route declarations: openapi.json at the package root
-// (published with the package) and the control plane's beside the bundle.
+// Bundles with esbuild, in two parts:
+// - dist/simulator.js: the whole simulator (request handler, store, routes, schemas, zod, lowdb) in
+//   one file, its modules evaluated only when first used (a resource's routes on the first request
+//   to its paths). One file: a command pays for one module load, not twenty.
+// - dist/cli.js and dist/index.js (the library), split into lazily loaded chunks for each noun's
+//   verbs, the API client (undici) and conf; both reach the simulator through dist/simulator.js.
+// Then writes the API description generated from the route declarations: openapi.json at the
+// package root (published with the package) and the control plane's beside the bundle.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-const result = await build({
-  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts', 'api-description': 'simulator/routes/api-description.ts' },
+const common = {
   outdir: 'dist',
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
   minify: true,
   metafile: true,
-  chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
   // some bundled CommonJS packages call require() for Node built-ins
   banner: { js: "import { createRequire as __vmvCreateRequire } from 'node:module'; const require = __vmvCreateRequire(import.meta.url);" },
-});
-import { writeFileSync } from 'node:fs';
-writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
+};
+const simulator = await build({ ...common, entryPoints: { simulator: 'simulator/index.ts' }, splitting: false });
 
-const { apiDocument } = await import('../dist/api-description.js');
+/** Every import of the simulator's door resolves to the one bundle beside the importing file. */
+const simulatorBundle = {
+  name: 'simulator-bundle',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)simulator\/index\.js$/ }, () => ({ path: './simulator.js', external: true }));
+  },
+};
+const cli = await build({
+  ...common,
+  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
+  splitting: true,
+  chunkNames: '[name]-[hash]', // beside the entries, so './simulator.js' means one file for all
+  plugins: [simulatorBundle],
+});
+const outputs = { ...simulator.metafile.outputs, ...cli.metafile.outputs };
+writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify({ inputs: { ...simulator.metafile.inputs, ...cli.metafile.inputs }, outputs }));
+
+const { apiDocument } = await import('../dist/simulator.js');
 writeFileSync(new URL('../openapi.json', import.meta.url), JSON.stringify(await apiDocument('api'), null, 2) + '\n');
 writeFileSync(new URL('../dist/control-openapi.json', import.meta.url), JSON.stringify(await apiDocument('control'), null, 2) + '\n');

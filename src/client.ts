@@ -112,7 +112,7 @@ async function remoteClient(target: Target): Promise<ApiClient> {
 }
 
 async function embeddedClient(target: Target): Promise<ApiClient> {
-  const { openEmbedded } = await import('../simulator/embedded.js');
+  const { openEmbedded } = await import('../simulator/index.js');
   const sim = await openEmbedded(target.dataFile);
   const apiKey = target.apiKey ?? (await sim.defaultApiKey());
   return {

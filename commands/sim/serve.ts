@@ -28,9 +28,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 export async function run(ctx: Context, o: Options): Promise<void> {
   if (o.clock !== undefined && o.clock !== 'real' && o.clock !== 'manual') throw usage(`--clock takes real or manual, got "${o.clock}".`);
   if (o.now !== undefined && Number.isNaN(Date.parse(o.now))) throw usage(`--now must be an ISO 8601 time, got "${o.now}".`);
-  const { Store } = await import('../../simulator/store.js');
-  const { startServer } = await import('../../simulator/server.js');
-  const { setMode, clockNow, realClock, iso } = await import('../../simulator/clock.js');
+  const { Store, startServer, setMode, clockNow, realClock, iso } = await import('../../simulator/index.js');
   const { io } = ctx;
   const file = o.data ?? simDataFile(ctx.env);
   const start = o.now !== undefined ? Date.parse(o.now) : undefined;

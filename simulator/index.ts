@@ -1,0 +1,11 @@
+// The simulator's one door: everything outside simulator/ (the CLI, the library) imports it from
+// here. The build makes this one file of its own (dist/simulator.js) whose modules are evaluated
+// when first used, so a command loads one file for the whole simulator and runs only what the
+// request needs.
+export { createApp, type App } from './app.js';
+export { openEmbedded } from './embedded.js';
+export { startServer, type RunningServer } from './server.js';
+export { Store } from './store.js';
+export { clockNow, iso, realClock, setMode } from './clock.js';
+export { apiDocument } from './routes/api-description.js';
+export type { SimRequest, SimResponse } from './http.js';
