@@ -14,6 +14,12 @@ export const EXIT = {
   network: 4,
   /** a waited-for job or number ended with failures (--wait) */
   failed: 5,
+  /** --wait ran out of --timeout (the job continues) */
+  timeout: 6,
+  /** a confirmation was declined at the prompt */
+  declined: 7,
+  /** interrupted (Ctrl-C) */
+  interrupted: 130,
 } as const;
 
 export class CliError extends Error {
