@@ -4,9 +4,10 @@
 //   to its paths). One file: a command pays for one module load, not twenty.
 // - dist/cli.js and dist/index.js (the library), split into lazily loaded chunks for each noun's
 //   verbs, the API client (undici) and conf; both reach the simulator through dist/simulator.js.
-// Then writes the API description generated from the route declarations: openapi.json at the
+// Then emits the library's TypeScript declarations and writes the API description generated from the route declarations: openapi.json at the
 // package root (published with the package) and the control plane's beside the bundle.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -41,6 +42,10 @@ const cli = await build({
 });
 const outputs = { ...simulator.metafile.outputs, ...cli.metafile.outputs };
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify({ inputs: { ...simulator.metafile.inputs, ...cli.metafile.inputs }, outputs }));
+
+// the library's TypeScript declarations: dist/types/ mirrors the sources, dist/index.d.ts is the door
+execFileSync(process.execPath, [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+writeFileSync(new URL('../dist/index.d.ts', import.meta.url), "export * from './types/src/index.js';\n");
 
 const { apiDocument } = await import('../dist/simulator.js');
 writeFileSync(new URL('../openapi.json', import.meta.url), JSON.stringify(await apiDocument('api'), null, 2) + '\n');
