@@ -14,7 +14,7 @@ export function buildProgram(shell: Shell): Command {
   const program = new Command('vmv')
     .description('AI voice calls, texts, email and videos from the command line, against the service or a local simulator.')
     .version(VERSION, '-V, --version')
-    .addOption(new Option('--json', 'print the API response body exactly as returned'))
+    .addOption(new Option('--json', 'print the API response body exactly as returned (an error: its JSON envelope on stderr)'))
     .addOption(new Option('--base-url <url>', 'service base URL (env VMV_BASE_URL); without one, the embedded simulator'))
     .addOption(new Option('--api-key <key>', 'API key (env VMV_API_KEY); prefer `vmv config set api_key -`'))
     .addOption(new Option('--profile <name>', 'settings profile to use (env VMV_PROFILE)'))
@@ -36,7 +36,8 @@ function configure(c: Command, shell: Shell): void {
   c.exitOverride().configureOutput({
     writeOut: (s) => shell.io.out(s),
     writeErr: (s) => shell.io.err(s),
-    outputError: (s, write) => write(s),
+    // commander's own errors are printed by report(), as text or (--json) as JSON
+    outputError: () => undefined,
   });
   for (const sub of c.commands) configure(sub, shell);
 }
@@ -62,18 +63,36 @@ export async function main(argv: string[], io?: IO, env: Env = process.env): Pro
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (e) {
-    return report(io, e);
+    return report(io, e, wantsJson(argv));
   }
 }
 
-function report(out: IO, e: unknown): number {
+/** --json among the options (not after `--`, where words are operands). */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+/** The `code` of an error the CLI raises itself, in the API's envelope shape for --json. */
+const LOCAL_CODES: Record<number, string> = {
+  [EXIT.api]: 'error', [EXIT.usage]: 'usage_error', [EXIT.auth]: 'auth_error', [EXIT.network]: 'network_error',
+  [EXIT.failed]: 'job_failed', [EXIT.timeout]: 'wait_timeout', [EXIT.declined]: 'declined', [EXIT.interrupted]: 'interrupted',
+};
+
+function report(out: IO, e: unknown, json = false): number {
   const io = forStderr(out);
   if (e instanceof CommanderError) {
     // help and version print and exit 0; everything else commander rejects is a usage error
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
     if (e.code === 'commander.executeSubCommandAsync') return EXIT.ok;
+    if (json) return reportJson(io, { error: { code: LOCAL_CODES[EXIT.usage], message: e.message.replace(/^error: /, '') } }, EXIT.usage);
+    io.err(e.message + '\n');
     return EXIT.usage;
   }
+  // --json: the error as one JSON document on stderr, the API's envelope as received, or one in its shape
+  if (json && e instanceof ApiCallError) return reportJson(io, e.envelope, e.exitCode);
+  if (json && e instanceof CliError)
+    return reportJson(io, { error: { code: LOCAL_CODES[e.exitCode] ?? 'error', message: e.message, ...(e.hint ? { hint: e.hint } : {}) } }, e.exitCode);
   if (e instanceof ApiCallError) {
     const { code, message, fields } = e.envelope.error;
     io.err(`${red(io, 'error')}: ${message} ${dim(io, `(${code}, HTTP ${e.status})`)}\n`);
@@ -87,8 +106,15 @@ function report(out: IO, e: unknown): number {
     return e.exitCode;
   }
   const err = e as NodeJS.ErrnoException;
+  // a local failure (a file that cannot be read or written) is the command line's, not the API's
+  const code = typeof err?.code === 'string' && /^E[A-Z]+$/.test(err.code) ? EXIT.usage : EXIT.api;
+  if (json) return reportJson(io, { error: { code: LOCAL_CODES[code], message: err?.message ?? String(e) } }, code);
   io.err(`${red(io, 'error')}: ${err?.message ?? String(e)}\n`);
   if (process.env.VMV_DEBUG) io.err(String(err?.stack) + '\n');
-  // a local failure (a file that cannot be read or written) is the command line's, not the API's
-  return typeof err?.code === 'string' && /^E[A-Z]+$/.test(err.code) ? EXIT.usage : EXIT.api;
+  return code;
+}
+
+function reportJson(io: IO, envelope: unknown, exit: number): number {
+  io.err(JSON.stringify(envelope) + '\n');
+  return exit;
 }

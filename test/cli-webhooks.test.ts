@@ -36,7 +36,7 @@ describe('vmv webhooks', () => {
     expect(embedded.stderr).toContain('Keep the secret now: it is never shown again');
     expect(/whsec_\S+/.exec(embedded.stdout)![0]).not.toBe(/whsec_\S+/.exec(remote.stdout)![0]);
     const list = await both(['webhooks', 'list']);
-    expect(list.embedded.stdout).toBe(`${id}\t${rx.url}/hooks\tcall.ended\t-\t2026-01-05 09:00\tCRM sync\n`);
+    expect(list.embedded.stdout).toBe(`${id}\t${rx.url}/hooks\tcall.ended\t-\t2026-01-05T09:00:00.000Z\tCRM sync\n`);
     const json = await both(['webhooks', 'list', '--json']);
     expect(json.embedded.json).toEqual({ data: [{ id, url: `${rx.url}/hooks`, events: ['call.ended'], phone_number_id: null, description: 'CRM sync', created_at: '2026-01-05T09:00:00.000Z' }], meta: { page_size: 20 } });
     expect(json.embedded.stdout).not.toContain('whsec_');
@@ -46,7 +46,7 @@ describe('vmv webhooks', () => {
     const c = await both(['webhooks', 'create', '--sms', '--url', `${rx.url}/sms`, '--json']);
     const { id, secret } = c.embedded.json.data;
     expect((await both(['webhooks', 'list'])).embedded.stdout).toBe('');
-    expect((await both(['webhooks', 'list', '--sms'])).embedded.stdout).toBe(`${id}\t${rx.url}/sms\t-\t2026-01-05 09:00\n`);
+    expect((await both(['webhooks', 'list', '--sms'])).embedded.stdout).toBe(`${id}\t${rx.url}/sms\t-\t2026-01-05T09:00:00.000Z\n`);
     const t = await both(['webhooks', 'test', id, '--sms']);
     expect(t.embedded.stdout).toMatch(/^evt_[0-9a-f-]{36}_received\n$/);
     expect(t.embedded.stderr).toBe(`Sent a signed test sms.received to ${rx.url}/sms\nDelivered: HTTP 200\n`);

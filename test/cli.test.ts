@@ -27,11 +27,12 @@ describe('the same commands on both targets', () => {
     expect(get.json.data).toMatchObject({ id, name: 'Grace Hopper', tags: ['vip'] });
   });
 
-  it('email send: piped output is tab-separated rows, the summary goes to stderr', async () => {
+  it('email send: piped output is the new email\'s id alone, the summary and recipients go to stderr', async () => {
     const r = await both(['email', 'send', '--to', 'grace hoper', '--to', 'ada@example.com', '--subject', 'Hello', '--body', 'Hi!']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('grace hoper\tgrace@navy.example\tGrace Hopper\tsent\nada@example.com\tada@example.com\t-\tsent\n');
+    expect(r.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
     expect(r.stderr).toMatch(/Sent to 2 recipients for 0\.02 USD/);
+    expect(r.stderr).toContain('  grace@navy.example (Grace Hopper): sent\n  ada@example.com: sent\n');
   });
 
   it('email send --json prints the API body exactly', async () => {
@@ -83,14 +84,14 @@ describe('the same commands on both targets', () => {
     const people = await both(['history', 'people', '--json']);
     expect(people.json.data.find((p: any) => p.name === 'Grace Hopper')).toMatchObject({ email_count: 1 });
     const emails = await both(['history', 'emails', '--email', 'grace@navy.example']);
-    expect(emails.stdout.split('\n')[0].split('\t').slice(1, 7)).toEqual([T0.replace('T', ' ').slice(0, 16), 'outbound', 'quick', 'Acme Sandbox via vmv', 'grace@navy.example', 'Hello']);
+    expect(emails.stdout.split('\n')[0].split('\t').slice(1, 7)).toEqual([T0, 'outbound', 'quick', 'Acme Sandbox via vmv', 'grace@navy.example', 'Hello']);
     const wallet = await both(['sim', 'wallet']);
     expect(wallet.stdout).toBe('balance\t49.95 USD\nauto-recharge\toff\n');
   });
 
   it('sim advance moves the clock and emails age accordingly', async () => {
     const r = await both(['sim', 'advance', '1h30m']);
-    expect(r.stdout).toBe('Clock advanced 5400 s; now 2026-01-05T10:30:00.000Z\n');
+    expect(r).toMatchObject({ stdout: '', stderr: 'Clock advanced 5400 s; now 2026-01-05T10:30:00.000Z\n' });
     expect((await both(['sim', 'advance', '2x'])).code).toBe(2);
     const after = await both(['history', 'emails', '--email', 'ada@example.com', '--after', '2026-01-05T10:00:00Z', '--json']);
     expect(after.json.data).toEqual([]);

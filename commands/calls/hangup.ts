@@ -9,5 +9,5 @@ export function define(parent: Command, shell: Shell): void {
 
 export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {
   const res = await ctx.call('POST', `/v1/voice/calls/${encodeURIComponent(id)}/hangup`);
-  ctx.emit(res, ({ data }: any) => ctx.io.out(`Call ${data.id} ended: ${data.status}${data.duration_seconds !== null ? ` after ${data.duration_seconds} s` : ''}\n`));
+  ctx.emit(res, ({ data }: any) => ctx.io.err(`Call ${data.id} ended: ${data.status}${data.duration_seconds !== null ? ` after ${data.duration_seconds} s` : ''}\n`));
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { withList, type ListOptions } from '../../src/list.js';
+import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { renderPeople } from '../history/people.js';
 
 export function define(parent: Command, shell: Shell): void {
@@ -11,6 +11,6 @@ export function define(parent: Command, shell: Shell): void {
 }
 
 export async function run(ctx: Context, o: ListOptions): Promise<void> {
-  const res = await ctx.call('GET', '/v1/contacts', { query: { limit: o.limit, cursor: o.cursor } });
+  const res = await fetchList(ctx, o, '/v1/contacts', { query: { limit: o.limit, cursor: o.cursor } });
   ctx.emit(res, renderPeople(ctx));
 }

@@ -5,7 +5,7 @@ import { action, collect, readStdin, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
-import { dim, green, money, table, yellow } from '../../src/output.js';
+import { dim, green, money, yellow } from '../../src/output.js';
 
 interface Options { to: string[]; subject: string; body?: string; bodyFile?: string; replyTo?: string; fromName?: string }
 
@@ -34,9 +34,12 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   ctx.emit(res, ({ data }) => {
     const { io } = ctx;
     const eio = forStderr(io);
+    // a create: the new email's id alone on stdout; who it went to is a message, on stderr
+    io.out(`${data.id}\n`);
     io.err(`${green(eio, '✓')} Sent to ${data.sent_to.length} recipient${data.sent_to.length === 1 ? '' : 's'} for ${money(data.cost_usd)} ${dim(eio, `(email ${data.id})`)}\n`);
-    table(io, ['recipient', 'email', 'contact', 'status'],
-      data.recipients.map((r: any) => [r.input, r.email, r.contact_name, data.suppressed.some((s: string) => s.toLowerCase() === r.email.toLowerCase()) ? 'suppressed' : 'sent']));
-    if (data.suppressed.length) io.err(yellow(eio, `Skipped (suppressed): ${data.suppressed.join(', ')}`) + '\n');
+    for (const r of data.recipients as any[]) {
+      const suppressed = data.suppressed.some((s: string) => s.toLowerCase() === r.email.toLowerCase());
+      io.err(`  ${r.email}${r.contact_name ? ` (${r.contact_name})` : ''}: ${suppressed ? yellow(eio, 'skipped, suppressed') : 'sent'}\n`);
+    }
   });
 }

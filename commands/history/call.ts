@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { fields, dim } from '../../src/output.js';
+import { fields, nested } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('call').argument('<id>', 'call id').description('One call with its transcript, summary and tags')
@@ -18,10 +18,8 @@ export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<vo
       ['tags', c.tags.join(', ')], ['recording', c.has_recording ? `vmv history recording ${c.id} -o call.wav` : 'none'],
       ['summary', c.summary],
     ]);
-    if (c.transcript_turns.length) {
-      ctx.io.out('\n');
-      for (const t of c.transcript_turns)
-        ctx.io.out(`${dim(ctx.io, t.seconds_from_start === null ? '     ' : `${String(Math.floor(t.seconds_from_start)).padStart(4)}s`)} ${t.speaker === 'agent' ? 'AI  ' : 'User'}  ${t.text}\n`);
-    }
+    // the transcript: one `turn` line per turn when piped (seconds from the start, speaker, text)
+    if (c.transcript_turns.length)
+      nested(ctx.io, 'turn', ['seconds', 'speaker', 'text'], c.transcript_turns.map((t: any) => [t.seconds_from_start, t.speaker, t.text]));
   });
 }

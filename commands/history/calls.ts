@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
-import { listQuery, truncate, when, withFilters, type FilterOptions } from '../../src/list.js';
+import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
 const STATUSES = ['completed', 'voicemail', 'failed', 'busy', 'canceled', 'in_progress', 'ringing', 'queued', 'no_answer'];
@@ -20,10 +20,10 @@ export function define(parent: Command, shell: Shell): void {
 export async function run(ctx: Context, o: Options): Promise<void> {
   if (o.contact && o.phone) throw usage('Give --contact or --phone, not both.');
   if (o.status && !STATUSES.includes(o.status)) throw usage(`--status takes one of ${STATUSES.join(', ')}.`);
-  const res = await ctx.call('GET', '/v1/calls', { query: { ...listQuery(o), contact_id: o.contact, phone_number: o.phone, status: o.status } });
+  const res = await fetchList(ctx, o, '/v1/calls', { query: { ...listQuery(o), contact_id: o.contact, phone_number: o.phone, status: o.status } });
   ctx.emit(res, (body: any) => {
     table(ctx.io, ['id', 'when', 'direction', 'status', 'from', 'to', 'seconds', 'summary'],
-      body.data.map((c: any) => [c.id, when(c.created_at), c.direction, c.status, c.from_number, c.to_number, c.duration_seconds, truncate(c.summary, 60)]));
+      body.data.map((c: any) => [c.id, c.created_at, c.direction, c.status, c.from_number, c.to_number, c.duration_seconds, c.summary]));
     moreHint(ctx.io, body.meta);
   });
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
-import { listQuery, truncate, when, withFilters, type FilterOptions } from '../../src/list.js';
+import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
 interface Options extends FilterOptions { contact?: string; email?: string }
@@ -17,10 +17,10 @@ export function define(parent: Command, shell: Shell): void {
 
 export async function run(ctx: Context, o: Options): Promise<void> {
   if (!!o.contact === !!o.email) throw usage('Name one person with exactly one of --contact or --email.');
-  const res = await ctx.call('GET', '/v1/emails', { query: { ...listQuery(o), contact_id: o.contact, email: o.email } });
+  const res = await fetchList(ctx, o, '/v1/emails', { query: { ...listQuery(o), contact_id: o.contact, email: o.email } });
   ctx.emit(res, (body: any) => {
     table(ctx.io, ['id', 'when', 'direction', 'source', 'from', 'to', 'subject'],
-      body.data.map((e: any) => [e.id, when(e.created_at), e.direction, e.source, e.from, e.to, truncate(e.subject, 50)]));
+      body.data.map((e: any) => [e.id, e.created_at, e.direction, e.source, e.from, e.to, e.subject]));
     moreHint(ctx.io, body.meta);
   });
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { withList, when, type ListOptions } from '../../src/list.js';
+import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
@@ -11,12 +11,12 @@ export function define(parent: Command, shell: Shell): void {
 }
 
 export async function run(ctx: Context, o: ListOptions): Promise<void> {
-  const res = await ctx.call('GET', '/v1/history/people', { query: { limit: o.limit, cursor: o.cursor } });
+  const res = await fetchList(ctx, o, '/v1/history/people', { query: { limit: o.limit, cursor: o.cursor } });
   ctx.emit(res, renderPeople(ctx));
 }
 
 export const renderPeople = (ctx: Context) => (body: any) => {
   table(ctx.io, ['contact', 'name', 'phone', 'email', 'calls', 'texts', 'emails', 'last contacted'],
-    body.data.map((p: any) => [p.contact_id, p.name, p.phone_number, p.email, p.call_count, p.text_count, p.email_count, when(p.last_contacted_at)]));
+    body.data.map((p: any) => [p.contact_id, p.name, p.phone_number, p.email, p.call_count, p.text_count, p.email_count, p.last_contacted_at]));
   moreHint(ctx.io, body.meta);
 };

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
-import { listQuery, truncate, when, withFilters, type FilterOptions } from '../../src/list.js';
+import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
 interface Options extends FilterOptions { contact?: string; phone?: string }
@@ -17,10 +17,10 @@ export function define(parent: Command, shell: Shell): void {
 
 export async function run(ctx: Context, o: Options): Promise<void> {
   if (o.contact && o.phone) throw usage('Give --contact or --phone, not both.');
-  const res = await ctx.call('GET', '/v1/messages', { query: { ...listQuery(o), contact_id: o.contact, phone_number: o.phone } });
+  const res = await fetchList(ctx, o, '/v1/messages', { query: { ...listQuery(o), contact_id: o.contact, phone_number: o.phone } });
   ctx.emit(res, (body: any) => {
     table(ctx.io, ['id', 'when', 'direction', 'sender', 'from', 'to', 'body'],
-      body.data.map((t: any) => [t.id, when(t.created_at), t.direction, t.sender, t.from_number, t.to_number, truncate(t.body, 60)]));
+      body.data.map((t: any) => [t.id, t.created_at, t.direction, t.sender, t.from_number, t.to_number, t.body]));
     moreHint(ctx.io, body.meta);
   });
 }

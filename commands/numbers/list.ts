@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { listQuery, when, withList, type ListOptions } from '../../src/list.js';
+import { fetchList, listQuery, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
@@ -10,10 +10,10 @@ export function define(parent: Command, shell: Shell): void {
 }
 
 export async function run(ctx: Context, o: ListOptions): Promise<void> {
-  const res = await ctx.call('GET', '/v1/phone-numbers', { query: listQuery(o) });
+  const res = await fetchList(ctx, o, '/v1/phone-numbers', { query: listQuery(o) });
   ctx.emit(res, (b: any) => {
     table(ctx.io, ['id', 'number', 'name', 'stack', 'active', 'calls', 'texts', 'created'],
-      b.data.map((n: any) => [n.id, n.phone_number, n.name, n.stack, n.is_active ? 'yes' : 'no', n.handles_calls ? 'AI' : 'off', n.handles_texts ? 'AI' : 'off', when(n.created_at)]));
+      b.data.map((n: any) => [n.id, n.phone_number, n.name, n.stack, n.is_active ? 'yes' : 'no', n.handles_calls ? 'AI' : 'off', n.handles_texts ? 'AI' : 'off', n.created_at]));
     moreHint(ctx.io, b.meta);
   });
 }

@@ -18,5 +18,5 @@ export async function run(ctx: Context, o: { yes?: boolean }, [id]: string[]): P
     if (answer.trim() !== 'release') throw usage('Not released.');
   }
   const res = await ctx.call('DELETE', `/v1/phone-numbers/${encodeURIComponent(id)}`);
-  ctx.emit(res, ({ data }: any) => ctx.io.out(`Released ${data.phone_number ?? `number ${data.id}`}; ${data.deleted_call_count} call record${data.deleted_call_count === 1 ? '' : 's'} deleted.\n`));
+  ctx.emit(res, ({ data }: any) => ctx.io.err(`Released ${data.phone_number ?? `number ${data.id}`}; ${data.deleted_call_count} call record${data.deleted_call_count === 1 ? '' : 's'} deleted.\n`));
 }

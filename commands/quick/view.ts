@@ -1,7 +1,7 @@
 // How quick action jobs look in the terminal (shared by call, text, status and cancel).
 import type { Context } from '../../src/context.js';
 import { EXIT, CliError } from '../../src/errors.js';
-import { alignedLines, cell, fields, money, table, type Cell } from '../../src/output.js';
+import { alignedLines, cell, fields, money, nested, type Cell } from '../../src/output.js';
 import { followRead } from '../../src/poll.js';
 
 export interface Target {
@@ -22,8 +22,7 @@ export function printJob(ctx: Context, job: Job): void {
     ['counts', Object.entries(job.counts).filter(([k, v]) => k !== 'total' && v > 0).map(([k, v]) => `${v} ${k}`).join(', ')],
     ['cost', money(job.cost_usd)], ['created', job.created_at], ['completed', job.completed_at],
   ]);
-  ctx.io.out('\n');
-  table(ctx.io, HEADERS, job.targets.map(row));
+  nested(ctx.io, 'target', HEADERS, job.targets.map(row));
 }
 
 /** The live view: a summary line and an aligned table, redrawn on each change. */

@@ -23,5 +23,5 @@ export function parseDuration(raw: string): number {
 export async function run(ctx: Context, _o: unknown, [duration]: string[]): Promise<void> {
   const seconds = parseDuration(duration);
   const res = await ctx.call('POST', '/_sim/clock/advance', { body: { seconds } });
-  ctx.emit(res, (c: any) => ctx.io.out(`Clock advanced ${seconds} s; now ${c.now}\n`));
+  ctx.emit(res, (c: any) => ctx.io.err(`Clock advanced ${seconds} s; now ${c.now}\n`));
 }

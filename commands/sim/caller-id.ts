@@ -9,5 +9,5 @@ export function define(parent: Command, shell: Shell): void {
 
 export async function run(ctx: Context, _o: unknown, [phone]: string[]): Promise<void> {
   const res = await ctx.call('POST', '/_sim/caller-ids', { body: { phone_number: phone } });
-  ctx.emit(res, ({ data }: any) => ctx.io.out(`Verified ${data.phone_number}\n`));
+  ctx.emit(res, ({ data }: any) => ctx.io.err(`Verified ${data.phone_number}\n`));
 }

@@ -14,5 +14,5 @@ export function define(parent: Command, shell: Shell): void {
 
 export async function run(ctx: Context, o: { clock?: string; now?: string; seed?: number }): Promise<void> {
   const res = await ctx.call('POST', '/_sim/reset', { body: { clock: o.clock, now: o.now, seed: o.seed } });
-  ctx.emit(res, (b: any) => ctx.io.out(`Simulator reset. New full-access key: ${maskKey(b.api_key)} (use --json to see it whole)\n`));
+  ctx.emit(res, (b: any) => ctx.io.err(`Simulator reset. New full-access key: ${maskKey(b.api_key)} (use --json to see it whole)\n`));
 }

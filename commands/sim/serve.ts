@@ -60,9 +60,9 @@ export async function run(ctx: Context, o: Options): Promise<void> {
 
   if (ctx.json) io.out(JSON.stringify({ url: server.url, api_key: apiKey }) + '\n');
   else {
-    io.out(`Simulator listening on ${server.url}\n`);
-    io.out(`  data   ${file}\n  clock  ${mode} at ${iso(now)}\n  key    ${maskKey(apiKey)} (full-access; the full key is printed by --json, or mint one with \`vmv sim key\`)\n`);
-    io.out(dim(io, `  Point vmv at it: vmv --base-url ${server.url} --api-key <key> ...   Stop with Ctrl-C.`) + '\n');
+    io.err(`Simulator listening on ${server.url}\n`);
+    io.err(`  data   ${file}\n  clock  ${mode} at ${iso(now)}\n  key    ${maskKey(apiKey)} (full-access; the full key is printed by --json, or mint one with \`vmv sim key\`)\n`);
+    io.err(dim(forStderr(io), `  Point vmv at it: vmv --base-url ${server.url} --api-key <key> ...   Stop with Ctrl-C.`) + '\n');
   }
 
   await new Promise<void>((resolve) => {

@@ -12,5 +12,5 @@ export function define(parent: Command, shell: Shell): void {
 
 export async function run(ctx: Context, o: { reason: string }, [email]: string[]): Promise<void> {
   const res = await ctx.call('POST', '/_sim/suppressions', { body: { email, reason: o.reason } });
-  ctx.emit(res, ({ data }: any) => ctx.io.out(`Suppressed ${data.email} (${data.reason})\n`));
+  ctx.emit(res, ({ data }: any) => ctx.io.err(`Suppressed ${data.email} (${data.reason})\n`));
 }

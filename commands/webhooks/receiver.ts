@@ -56,7 +56,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     if (seen.has(event.id)) return status(`dropped a duplicate of ${event.id}`);
     seen.add(event.id);
     if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value!);
-    o.io.out((o.json ? JSON.stringify(event) : eventLine(event)) + '\n');
+    o.io.out((o.json ? JSON.stringify(event) : eventLine(event, o.io.stdoutTTY)) + '\n');
     if (o.forwardTo) {
       const to = o.forwardTo;
       forwarding = forwarding.then(() => forward(to, body, req, event.id));
@@ -115,15 +115,15 @@ interface Event {
   };
 }
 
-/** One event as a line: time, type, id, the call or message, and a short summary. */
-export function eventLine(e: Event): string {
+/** One event as a line: time, type, id, the call or message, and a short summary (a text's body clipped on a terminal only). */
+export function eventLine(e: Event, clip = false): string {
   const parts = [e.created_at, e.type, e.id];
   const { call, message_id } = e.data ?? {};
   if (call) {
     parts.push(`call ${call.id}`, `${call.direction} ${call.from_number} -> ${call.to_number}`);
     parts.push(e.type === 'call.ended' ? [call.status, `${call.duration_seconds ?? 0}s`, call.end_reason].filter(Boolean).join(' ') : call.status);
   } else if (message_id) {
-    parts.push(`message ${message_id}`, `${e.data.from} -> ${e.data.to}`, JSON.stringify(truncate(e.data.body, 60)));
+    parts.push(`message ${message_id}`, `${e.data.from} -> ${e.data.to}`, JSON.stringify(clip ? truncate(e.data.body, 60) : e.data.body));
   }
   if (e.test) parts.push('(test)');
   return parts.join('  ');
