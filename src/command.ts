@@ -18,6 +18,9 @@ export function action<O>(shell: Shell, run: Run<O>) {
     const args = a.slice(0, -2).flat() as string[];
     const ctx = Context.of(shell.io, shell.env, cmd);
     try {
+      const w = opts as { timeout?: string; advance?: boolean };
+      // checked before the command sends anything: a refused --advance starts no job
+      if (w.timeout !== undefined || w.advance) await (await import('./wait.js')).prepareWait(ctx, cmd.options.some((x) => x.long === '--watch') ? '--watch' : '--wait');
       await run(ctx, opts, args);
     } finally {
       await ctx.close();

@@ -16,6 +16,11 @@ export interface IO {
   /** colour on stderr, decided for stderr itself */
   errColor: boolean;
   columns: number;
+  /**
+   * Registers what Ctrl-C (SIGINT) does while a command waits, until the returned function is
+   * called; meanwhile Ctrl-C no longer ends the process at once (a second one does).
+   */
+  onInterrupt(stop: () => void): () => void;
 }
 
 export function processIO(env: Env = process.env): IO {
@@ -31,6 +36,14 @@ export function processIO(env: Env = process.env): IO {
     color: stdoutTTY && colorOK,
     errColor: !!process.stderr.isTTY && colorOK,
     columns: process.stdout.columns || 100,
+    onInterrupt: (stop) => {
+      const onSignal = () => {
+        if (process.stderr.isTTY) process.stderr.write('\n'); // past the terminal's ^C
+        stop();
+      };
+      process.once('SIGINT', onSignal);
+      return () => void process.off('SIGINT', onSignal);
+    },
   };
 }
 
@@ -41,8 +54,11 @@ export interface BufferIO extends IO {
   stderr(): string;
 }
 
-/** An IO whose output lands in strings; `tty` pretends every stream is a terminal. */
-export async function bufferIO(o: { tty?: boolean; stdin?: string; color?: boolean } = {}): Promise<BufferIO> {
+/**
+ * An IO whose output lands in strings; `tty` pretends every stream is a terminal, and aborting
+ * `interrupt` is pressing Ctrl-C.
+ */
+export async function bufferIO(o: { tty?: boolean; stdin?: string; color?: boolean; interrupt?: AbortSignal } = {}): Promise<BufferIO> {
   const { Readable } = await import('node:stream');
   const out: Buffer[] = [];
   let err = '';
@@ -56,6 +72,13 @@ export async function bufferIO(o: { tty?: boolean; stdin?: string; color?: boole
     color: !!o.color,
     errColor: !!o.color,
     columns: 120,
+    onInterrupt: (stop) => {
+      const signal = o.interrupt;
+      if (!signal) return () => {};
+      if (signal.aborted) queueMicrotask(stop);
+      signal.addEventListener('abort', stop, { once: true });
+      return () => signal.removeEventListener('abort', stop);
+    },
     stdout: () => Buffer.concat(out).toString('utf8'),
     stdoutBytes: () => Buffer.concat(out),
     stderr: () => err,

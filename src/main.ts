@@ -48,7 +48,17 @@ async function defineNoun(program: Command, shell: Shell, argv: readonly string[
   if (!noun) return;
   const cmd = program.commands.find((c) => c.name() === noun.name)!;
   (await noun.load()).register(cmd, shell);
+  addWaitOptions(cmd);
   configure(cmd, shell);
+}
+
+/** Every wait (a --wait or --watch flag) also takes --timeout and --advance (see src/wait.ts). */
+export function addWaitOptions(c: Command): void {
+  for (const sub of c.commands) addWaitOptions(sub);
+  const wait = c.options.find((o) => o.long === '--wait' || o.long === '--watch')?.long;
+  if (!wait) return;
+  c.addOption(new Option('--timeout <duration>', `with ${wait}: stop waiting after this much wall-clock time (90s, 5m, 1h); exit 6, the job continues`));
+  c.addOption(new Option('--advance', `with ${wait}, on a simulator with a manual clock: advance the clock to each next due transition until the job ends`));
 }
 
 export async function main(argv: string[], io?: IO, env: Env = process.env): Promise<number> {

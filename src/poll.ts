@@ -1,11 +1,12 @@
 // Following a job until it ends: polls the read endpoint on a wall-clock interval (VMV_POLL_MS,
 // default 1000 ms), redrawing a live view on a terminal or printing one line per change when piped.
+// --timeout, --advance and Ctrl-C are the waiter's (wait.ts).
 import type { Context } from './context.js';
 import { forStderr } from './io.js';
 import { dim, yellow } from './output.js';
+import type { Waiter } from './wait.js';
 
 export const pollInterval = (ctx: Context) => Math.max(10, Number(ctx.env.VMV_POLL_MS) || 1000);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** On a simulator with a manual clock nothing moves until someone advances it: say so once. */
 export async function noteManualClock(ctx: Context): Promise<void> {
@@ -13,7 +14,7 @@ export async function noteManualClock(ctx: Context): Promise<void> {
   const res = await client.request('GET', '/_sim/clock').catch(() => null);
   if (res?.status !== 200) return; // not a simulator
   if (res.json().mode === 'manual')
-    ctx.io.err(yellow(forStderr(ctx.io), 'note: the simulator clock is manual, so this waits until it is advanced (vmv sim advance 1m).') + '\n');
+    ctx.io.err(yellow(forStderr(ctx.io), 'note: the simulator clock is manual, so this waits until it is advanced (vmv sim advance 1m from another shell; with --advance the command moves it itself).') + '\n');
 }
 
 interface Follow<T> {
@@ -25,14 +26,14 @@ interface Follow<T> {
   changes?: (body: T) => Map<string, string>;
 }
 
-/** Polls until done; returns the last read. */
-async function follow<T>(ctx: Context, f: Follow<T>): Promise<{ text: string; body: T }> {
+/** Polls until done (with --advance, moving the clock instead of sleeping); returns the last read. */
+async function follow<T>(ctx: Context, w: Waiter, f: Follow<T>): Promise<{ text: string; body: T }> {
   const { io } = ctx;
   const live = io.stdoutTTY && !ctx.json;
   let drawn = 0;
   let seen = new Map<string, string>();
   for (;;) {
-    const last = await f.read();
+    const last = await w.race(f.read());
     if (live) {
       const lines = f.render(last.body);
       if (drawn > 0) io.out(`\u001b[${drawn}A\u001b[0J`);
@@ -43,8 +44,11 @@ async function follow<T>(ctx: Context, f: Follow<T>): Promise<{ text: string; bo
       for (const [k, line] of now) if (seen.get(k) !== line) io.out(line + '\n');
       seen = now;
     }
-    if (f.done(last.body)) return last;
-    await sleep(pollInterval(ctx));
+    if (f.done(last.body)) {
+      if (await w.race(w.settle())) continue; // the job's follow-ups (summaries) landed: read again
+      return last;
+    }
+    if (!(await w.race(w.step()))) await w.pause(pollInterval(ctx));
   }
 }
 
@@ -60,16 +64,22 @@ export async function followRead<T>(
   path: string,
   o: { done: (body: T) => boolean; live: (body: T) => string[]; changes?: (body: T) => Map<string, string>; final: (body: T) => void },
 ): Promise<T> {
-  await noteManualClock(ctx);
-  const last = await follow<T>(ctx, {
-    read: async () => {
-      const res = await ctx.call('GET', path);
-      return { text: res.text(), body: res.json<T>() };
-    },
-    done: o.done,
-    render: o.live,
-    changes: o.changes,
-  });
+  const w = await (await import('./wait.js')).startWait(ctx, path);
+  let last: { text: string; body: T };
+  try {
+    if (!w.advance) await noteManualClock(ctx);
+    last = await follow<T>(ctx, w, {
+      read: async () => {
+        const res = await ctx.call('GET', path);
+        return { text: res.text(), body: res.json<T>() };
+      },
+      done: o.done,
+      render: o.live,
+      changes: o.changes,
+    });
+  } finally {
+    w.dispose();
+  }
   if (ctx.json) ctx.io.out(last.text + '\n');
   else if (!ctx.io.stdoutTTY && !o.changes) o.final(last.body);
   return last.body;

@@ -46,7 +46,7 @@ describe('numbers', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('pass --yes');
     const no = await both(['numbers', 'release', id], { tty: true, stdin: 'no\n' });
-    expect(no.code).toBe(2);
+    expect(no.code).toBe(7); // declined at the prompt (issue 9)
     expect(no.stderr).toContain('Not released.');
     const yes = await both(['numbers', 'release', id], { tty: true, stdin: 'release\n' });
     expect(yes.code).toBe(0);

@@ -53,8 +53,8 @@ describe('vmv webhooks', () => {
     expect(rx.received).toHaveLength(2);
     expect(verifySignature(rx.received[0].body, rx.received[0].headers['x-service-signature-256'], secret)).toBe(true);
     expect(rx.received[0].body.equals(rx.received[1].body)).toBe(true); // the same event on both targets, to the byte
-    expect((await both(['webhooks', 'delete', id])).embedded.code).toBe(1); // not a call webhook
-    const d = await both(['webhooks', 'delete', id, '--sms']);
+    expect((await both(['webhooks', 'delete', id, '--yes'])).embedded.code).toBe(1); // not a call webhook
+    const d = await both(['webhooks', 'delete', id, '--sms', '--yes']);
     expect(d.embedded).toMatchObject({ code: 0, stdout: '', stderr: `Deleted text webhook ${id}\n` });
     expect((await both(['webhooks', 'list', '--sms'])).embedded.stdout).toBe('');
   });

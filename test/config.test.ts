@@ -63,7 +63,7 @@ describe('vmv config', () => {
     expect((await cli(['config', 'get', '--json'], { env })).json).toMatchObject({ profile: 'staging', target: 'remote' });
     await cli(['config', 'unset', 'base_url'], { env });
     expect((await cli(['config', 'get', '--json'], { env })).json).toMatchObject({ profile: 'staging', target: 'embedded' });
-    expect((await cli(['config', 'delete', 'staging'], { env })).code).toBe(0);
+    expect((await cli(['config', 'delete', 'staging', '--yes'], { env })).code).toBe(0);
     expect((await cli(['config', 'get', '--json'], { env })).json.profile).toBe('default');
     expect((await cli(['config', 'set', 'base_url', 'http://x', '--profile', '../evil'], { env })).code).toBe(2);
   });

@@ -107,9 +107,9 @@ export async function request(
 
 export interface CliResult { code: number; stdout: string; stderr: string; json: any }
 
-/** Runs the CLI in-process through main() with captured streams. */
-export async function cli(args: string[], o: { env?: Record<string, string | undefined>; tty?: boolean; stdin?: string } = {}): Promise<CliResult> {
-  const io = await bufferIO({ tty: o.tty, stdin: o.stdin });
+/** Runs the CLI in-process through main() with captured streams; aborting `interrupt` is Ctrl-C. */
+export async function cli(args: string[], o: { env?: Record<string, string | undefined>; tty?: boolean; stdin?: string; interrupt?: AbortSignal } = {}): Promise<CliResult> {
+  const io = await bufferIO({ tty: o.tty, stdin: o.stdin, interrupt: o.interrupt });
   const code = await main(args, io, { PATH: process.env.PATH, HOME: process.env.HOME, ...o.env });
   let json: any;
   try {
@@ -127,7 +127,7 @@ export async function cli(args: string[], o: { env?: Record<string, string | und
 export interface Target {
   name: 'embedded' | 'remote';
   env: Record<string, string>;
-  run(args: string[], o?: { tty?: boolean; stdin?: string }): Promise<CliResult>;
+  run(args: string[], o?: { tty?: boolean; stdin?: string; interrupt?: AbortSignal }): Promise<CliResult>;
   /** back to the seeded state on a manual clock at T0 (a remote target takes the new key) */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -179,7 +179,7 @@ export function useTargets(o: { resetEach?: boolean } = {}) {
   if (o.resetEach) beforeEach(async () => {
     for (const t of Object.values(targets)) await t.reset();
   });
-  async function both(args: string[], opts: { tty?: boolean; stdin?: string } = {}): Promise<CliResult> {
+  async function both(args: string[], opts: { tty?: boolean; stdin?: string; interrupt?: AbortSignal } = {}): Promise<CliResult> {
     const e = await targets.embedded.run(args, opts);
     const r = await targets.remote.run(args, opts);
     expect({ code: e.code, stdout: e.stdout, stderr: e.stderr }, `embedded vs remote: vmv ${args.join(' ')}`).toEqual({ code: r.code, stdout: r.stdout, stderr: r.stderr });

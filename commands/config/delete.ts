@@ -6,12 +6,15 @@ import { openConfig } from '../../src/config-store.js';
 import { usage } from '../../src/errors.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('delete').argument('<profile>', 'profile name').description('Delete a profile and its settings').action(action(shell, run));
+  parent.command('delete').argument('<profile>', 'profile name').description('Delete a profile and its settings')
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .action(action(shell, run));
 }
 
-export async function run(ctx: Context, _o: unknown, [profile]: string[]): Promise<void> {
+export async function run(ctx: Context, o: { yes?: boolean }, [profile]: string[]): Promise<void> {
   const store = await openConfig(ctx.env);
   if (!Object.hasOwn(store.profiles(), profile)) throw usage(`No profile named "${profile}".`);
+  await (await import('../../src/confirm.js')).confirmDestructive(ctx, o.yes, { verb: 'delete', done: 'deleted', subject: `profile "${profile}"`, consequence: 'Its settings, API key included, are removed.' });
   store.deleteProfile(profile);
   ctx.io.err(`Deleted profile "${profile}".\n`);
 }

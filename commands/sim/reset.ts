@@ -9,10 +9,12 @@ export function define(parent: Command, shell: Shell): void {
     .option('--clock <mode>', 'also set the clock: real or manual (default: as it is)')
     .option('--now <time>', 'also set the clock to this ISO 8601 time (any time: the data starts afresh)')
     .option('--seed <n>', 'seed of the fresh state (default: the current one)', intArg('--seed', 0, 2 ** 32 - 1))
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .action(action(shell, run));
 }
 
-export async function run(ctx: Context, o: { clock?: string; now?: string; seed?: number }): Promise<void> {
+export async function run(ctx: Context, o: { clock?: string; now?: string; seed?: number; yes?: boolean }): Promise<void> {
+  await (await import('../../src/confirm.js')).confirmDestructive(ctx, o.yes, { verb: 'reset', done: 'reset', subject: 'the simulator', consequence: 'Every record is replaced by the freshly seeded state.', simulatorOnly: true });
   const res = await ctx.call('POST', '/_sim/reset', { body: { clock: o.clock, now: o.now, seed: o.seed } });
   ctx.emit(res, (b: any) => ctx.io.err(`Simulator reset. New full-access key: ${maskKey(b.api_key)} (use --json to see it whole)\n`));
 }

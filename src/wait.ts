@@ -1,0 +1,150 @@
+// What every wait (--wait, quick status --watch) adds to polling, for scripts and CI:
+// --timeout DURATION gives up after that much wall-clock time (exit 6); --advance drives a simulator
+// on a manual clock to each next due transition until the job ends; Ctrl-C stops waiting (exit 130).
+// None of them stops the job: each says so, and how to follow it.
+import type { Context } from './context.js';
+import { parseDuration } from './duration.js';
+import { CliError, EXIT, usage } from './errors.js';
+import { forStderr } from './io.js';
+import { dim } from './output.js';
+
+/** The flags of a waiting command (the command's own options arrive with its globals). */
+export interface WaitFlags { wait?: boolean; watch?: boolean; timeout?: string; advance?: boolean }
+
+/** After a job ends, --advance also runs what falls due this soon after (summaries and tags: 5 s). */
+export const SETTLE_MS = 60_000;
+
+interface Plan {
+  /** wall-clock time (ms) the wait gives up at; counted from the start of the command */
+  deadline: number | null;
+  timeout?: string;
+  advance: boolean;
+}
+
+const plans = new WeakMap<Context, Promise<Plan>>();
+
+/**
+ * Checks a command's --timeout and --advance before it sends anything (so a refused --advance
+ * starts no job), once per command: action() calls it when either is given, followRead always.
+ * `waitFlag` names the flag they go with (--wait, --watch).
+ */
+export function prepareWait(ctx: Context, waitFlag = '--wait'): Promise<Plan> {
+  let p = plans.get(ctx);
+  if (!p) plans.set(ctx, (p = plan(ctx, waitFlag)));
+  return p;
+}
+
+async function plan(ctx: Context, waitFlag: string): Promise<Plan> {
+  const started = Date.now();
+  const o = ctx.globals as WaitFlags;
+  if (!o.wait && !o.watch && (o.timeout !== undefined || o.advance))
+    throw usage(`${o.timeout !== undefined ? '--timeout' : '--advance'} applies to a wait: add ${waitFlag}.`);
+  let seconds: number | null = null;
+  if (o.timeout !== undefined) {
+    try {
+      seconds = parseDuration(o.timeout);
+    } catch (e) {
+      throw usage(`--timeout: ${(e as Error).message}`);
+    }
+    if (!(seconds > 0)) throw usage('--timeout must be more than 0, e.g. 90s, 5m or 1h.');
+  }
+  if (o.advance) await checkAdvance(ctx);
+  return { deadline: seconds === null ? null : started + seconds * 1000, timeout: o.timeout, advance: !!o.advance };
+}
+
+/** --advance needs a simulator (its /_sim control plane) whose clock is manual. */
+async function checkAdvance(ctx: Context): Promise<void> {
+  const res = await (await ctx.client()).request('GET', '/_sim/clock');
+  let clock: { mode?: string } | undefined;
+  try {
+    clock = res.status === 200 ? res.json() : undefined;
+  } catch {
+    clock = undefined;
+  }
+  if (!clock?.mode) {
+    const where = ctx.target().baseUrl ?? 'the target';
+    throw usage(
+      `--advance drives a simulator's clock, and ${where} is not a simulator (GET /_sim/clock answered HTTP ${res.status}).`,
+      'Against the service, jobs move on their own: wait without --advance (add --timeout to bound the wait).',
+    );
+  }
+  if (clock.mode !== 'manual')
+    throw usage(
+      '--advance moves a manual simulator clock, and this simulator\'s clock is real: its jobs move on their own.',
+      'Wait without --advance, or switch the clock first: vmv sim clock --manual.',
+    );
+}
+
+/** What a read path shows, and the command that follows it after the wait stops. */
+function subject(path: string): { what: string; follow: string } {
+  const [, kind, rawId] = /^\/v1\/(quick\/actions|quick\/ai-numbers|calls)\/([^/?]+)/.exec(path) ?? [];
+  const id = rawId ? decodeURIComponent(rawId) : '';
+  if (kind === 'quick/actions') return { what: `job ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
+  if (kind === 'quick/ai-numbers') return { what: `number ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
+  if (kind === 'calls') return { what: `call ${id}`, follow: `See it: vmv history call ${id}` };
+  return { what: 'the job', follow: `Read it: vmv api ${path}` };
+}
+
+export interface Waiter {
+  /** with --advance the clock moves itself (no note that it waits for someone to advance it) */
+  readonly advance: boolean;
+  /** `p`, unless the wait ends first (--timeout ran out, Ctrl-C): then a CliError to report */
+  race<T>(p: Promise<T>): Promise<T>;
+  /** sleeps `ms` between reads, unless the wait ends first (then its timer goes too) */
+  pause(ms: number): Promise<void>;
+  /** --advance, before the next read: moves the clock to the next due transition; false if it did not */
+  step(): Promise<boolean>;
+  /** --advance, once the job has ended: runs what falls due within SETTLE_MS; false if nothing did */
+  settle(): Promise<boolean>;
+  dispose(): void;
+}
+
+/** Starts waiting on what GET `path` shows: arms --timeout and Ctrl-C; dispose() when done. */
+export async function startWait(ctx: Context, path: string): Promise<Waiter> {
+  const p = await prepareWait(ctx);
+  const { what, follow } = subject(path);
+  let end!: (e: CliError) => void;
+  const ended = new Promise<never>((_, reject) => (end = reject));
+  ended.catch(() => {}); // reported through race()
+  const timedOut = () => end(new CliError(`Stopped waiting after ${p.timeout} (--timeout); ${what} continues.`, EXIT.timeout, follow));
+  const left = p.deadline === null ? null : p.deadline - Date.now();
+  if (left !== null && left <= 0) timedOut(); // spent while the job was started: stop at the first await
+  const timer = left === null || left <= 0 ? null : setTimeout(timedOut, left);
+  const unregister = ctx.io.onInterrupt(() => end(new CliError(`Stopped waiting (interrupted); ${what} continues.`, EXIT.interrupted, follow)));
+  let settleUntil: number | null = null;
+  let saidIdle = false;
+
+  /** Moves a manual clock to its next due transition (when settling, only one due by settleUntil). */
+  async function advanceClock(settling: boolean): Promise<boolean> {
+    const clock = (await ctx.call('GET', '/_sim/clock')).json<{ now: string; mode: string; next_due_at: string | null }>();
+    if (clock.mode !== 'manual') return false; // switched to real meanwhile: the job moves on its own
+    const now = Date.parse(clock.now);
+    if (settling) settleUntil ??= now + SETTLE_MS;
+    if (clock.next_due_at === null) {
+      if (!settling && !saidIdle) {
+        saidIdle = true;
+        ctx.io.err(dim(forStderr(ctx.io), 'note: nothing is due on the simulator clock; waiting for something else to move the job (vmv sim text, or Ctrl-C).') + '\n');
+      }
+      return false;
+    }
+    const due = Math.max(Date.parse(clock.next_due_at), now + 1);
+    if (settling && due > settleUntil!) return false;
+    await ctx.call('POST', '/_sim/clock', { body: { now: new Date(due).toISOString() } });
+    return true;
+  }
+
+  return {
+    advance: p.advance,
+    race: (q) => Promise.race([q, ended]),
+    pause: (ms) => {
+      let t: NodeJS.Timeout | undefined;
+      return Promise.race([new Promise<void>((r) => (t = setTimeout(r, ms))), ended]).finally(() => clearTimeout(t));
+    },
+    step: async () => p.advance && advanceClock(false),
+    settle: async () => p.advance && advanceClock(true),
+    dispose: () => {
+      if (timer) clearTimeout(timer);
+      unregister();
+    },
+  };
+}
