@@ -38,6 +38,7 @@ export async function followJob(ctx: Context, id: string, o: { failOnFailed: boo
     changes: o.streamChanges ? (b) => new Map(b.data.targets.map((t) => [t.to_number, row(t).map(cell).join('\t')])) : undefined,
     final: (b) => printJob(ctx, b.data),
   });
-  const failed = data.targets.filter((t) => t.status === 'failed').length;
-  if (o.failOnFailed && failed > 0) throw new CliError(`${failed} of ${data.targets.length} targets failed.`, EXIT.failed);
+  // not reached: failed, or never answered (the person opting out, or a cancel, is no failure)
+  const failed = data.targets.filter((t) => t.status === 'failed' || t.status === 'no_answer').length;
+  if (o.failOnFailed && failed > 0) throw new CliError(`${failed} of ${data.targets.length} targets failed or were not answered.`, EXIT.failed);
 }
