@@ -21,6 +21,7 @@ export function action<O>(shell: Shell, run: Run<O>) {
       const w = opts as { timeout?: string; advance?: boolean };
       // checked before the command sends anything: a refused --advance starts no job
       if (w.timeout !== undefined || w.advance) await (await import('./wait.js')).prepareWait(ctx, cmd.options.some((x) => x.long === '--watch') ? '--watch' : '--wait');
+      await resolveTimes(ctx, opts as Record<string, unknown>);
       await run(ctx, opts, args);
     } finally {
       await ctx.close();
@@ -52,6 +53,101 @@ export function numberArg(name: string, min: number) {
     if (v.trim() === '' || !Number.isFinite(n) || n < min) throw usage(`${name} must be a number of at least ${min}, got "${v}".`);
     return n;
   };
+}
+
+/** An E.164 phone number (spaces, dashes, dots and brackets are dropped: "+1 415-555-0100"). */
+export function e164Arg(name: string) {
+  return (v: string) => {
+    const n = v.replace(/[\s().-]/g, '');
+    if (!/^\+[1-9]\d{1,14}$/.test(n)) throw usage(`${name} must be an E.164 phone number such as +14155550100, got "${v}".`);
+    return n;
+  };
+}
+
+/** E.164 numbers as a variadic argument (commander passes the list so far). */
+export function e164Args(name: string) {
+  const one = e164Arg(name);
+  return (v: string, prev: string[] = []) => [...prev, one(v)];
+}
+
+export function areaCodeArg(name: string) {
+  return (v: string) => {
+    if (!/^\d{3}$/.test(v)) throw usage(`${name} must be a 3-digit area code such as 415, got "${v}".`);
+    return v;
+  };
+}
+
+/** One of a fixed set of values (any letter case; the canonical spelling is kept). */
+export function choiceArg(name: string, choices: readonly string[]) {
+  return (v: string) => {
+    const c = choices.find((x) => x.toLowerCase() === v.toLowerCase());
+    if (c === undefined) throw usage(`${name} takes one of ${choices.join(', ')}; got "${v}".`);
+    return c;
+  };
+}
+
+/** Several of a fixed set, comma-separated or repeated (each once, in the order given). */
+export function choicesArg(name: string, choices: readonly string[]) {
+  const one = choiceArg(name, choices);
+  return (v: string, prev: string[] = []) => [...new Set([...prev, ...v.split(',').map((e) => e.trim()).filter(Boolean).map(one)])];
+}
+
+/** A time to be resolved against the target's "now" before the command runs (see resolveTimes). */
+export class RelativeTime {
+  constructor(readonly text: string, readonly at: (now: Date) => Date) {}
+}
+
+const UNIT_MS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
+const midnight = (t: Date, days = 0) => new Date(t.getFullYear(), t.getMonth(), t.getDate() + days);
+
+/**
+ * A time flag: ISO 8601 with Z or an offset, or a date (midnight local time); with `relative`
+ * (the default) also `now`, `today`, `yesterday` (local midnights) and a time ago such as 30m,
+ * 24h, 7d, 2w or 1h30m. Absolute times become UTC ISO strings here; relative ones a RelativeTime.
+ */
+export function timeArg(name: string, o: { relative?: boolean } = {}) {
+  const relative = o.relative ?? true;
+  return (v: string): string | RelativeTime => {
+    const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+    if (date) {
+      const [y, m, d] = date.slice(1).map(Number);
+      const t = new Date(y, m - 1, d);
+      if (t.getFullYear() === y && t.getMonth() === m - 1 && t.getDate() === d) return t.toISOString();
+    } else if (isZonedTime(v)) return new Date(v).toISOString();
+    if (relative) {
+      if (v === 'now') return new RelativeTime(v, (now) => now);
+      if (v === 'today') return new RelativeTime(v, (now) => midnight(now));
+      if (v === 'yesterday') return new RelativeTime(v, (now) => midnight(now, -1));
+      const parts = [...v.matchAll(/(\d+)([smhdw])/g)];
+      if (parts.length > 0 && parts.map((p) => p[0]).join('') === v) {
+        const ms = parts.reduce((sum, p) => sum + Number(p[1]) * UNIT_MS[p[2]], 0);
+        return new RelativeTime(v, (now) => new Date(now.getTime() - ms));
+      }
+    }
+    const forms = relative ? ', or a time ago: 30m, 24h, 7d, today, yesterday' : '';
+    throw usage(`${name} takes an ISO 8601 time with Z or an offset (2026-01-31T09:00:00Z) or a date (2026-01-31)${forms}; got "${v}".`);
+  };
+}
+
+/** ISO 8601 date-time with Z or an offset, on a real calendar day (as the API accepts). */
+function isZonedTime(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))$/.exec(v);
+  if (!m) return false;
+  const [y, mo, d, h, mi, sec = 0, oh = 0, om = 0] = m.slice(1).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60 && oh < 24 && om < 60;
+}
+
+/**
+ * Relative times mean "before now" on the target: the simulator's clock (GET /_sim/clock) when the
+ * target is a simulator, this machine's clock on a real service (which has no such route).
+ */
+async function resolveTimes(ctx: Context, opts: Record<string, unknown>): Promise<void> {
+  const relative = Object.entries(opts).filter(([, v]) => v instanceof RelativeTime) as [string, RelativeTime][];
+  if (relative.length === 0) return;
+  const clock = await (await ctx.client()).request('GET', '/_sim/clock').catch(() => null);
+  const now = clock?.status === 200 ? new Date(clock.json().now) : new Date();
+  for (const [k, v] of relative) opts[k] = v.at(now).toISOString();
 }
 
 /** Reads all of stdin (for `-` arguments). */

@@ -2,6 +2,7 @@
 // client (created on first use, so commands that never call the API never load it).
 import type { Command } from 'commander';
 import { call, createClient, type ApiClient, type ApiResponse, type RequestOptions } from './client.js';
+import { ApiCallError } from './errors.js';
 import type { IO } from './io.js';
 import type { Env } from './paths.js';
 import { resolveTarget, type GlobalOptions, type Target } from './settings.js';
@@ -9,11 +10,15 @@ import { resolveTarget, type GlobalOptions, type Target } from './settings.js';
 export class Context {
   private clientP: Promise<ApiClient> | null = null;
   private targetV: Target | null = null;
+  /** request field → the flag or argument it came from, for naming it in a validation error */
+  fieldFlags: Record<string, string> = {};
 
   constructor(readonly io: IO, readonly env: Env, readonly globals: GlobalOptions) {}
 
   static of(io: IO, env: Env, cmd: Command): Context {
-    return new Context(io, env, cmd.optsWithGlobals() as GlobalOptions);
+    const ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions);
+    ctx.fieldFlags = fieldFlagsOf(cmd);
+    return ctx;
   }
 
   get json(): boolean {
@@ -30,7 +35,12 @@ export class Context {
 
   /** Calls the API (throwing on an error reply); the global --idempotency-key goes on writes. */
   async call(method: string, path: string, o: RequestOptions = {}): Promise<ApiResponse> {
-    return call(await this.client(), method, path, { idempotencyKey: this.globals.idempotencyKey, ...o });
+    try {
+      return await call(await this.client(), method, path, { idempotencyKey: this.globals.idempotencyKey, ...o });
+    } catch (e) {
+      if (e instanceof ApiCallError) e.fieldFlags = this.fieldFlags;
+      throw e;
+    }
   }
 
   /** Prints a reply: its body exactly as returned with --json, otherwise through `human`. */
@@ -42,4 +52,27 @@ export class Context {
   async close(): Promise<void> {
     if (this.clientP) await (await this.clientP).close();
   }
+}
+
+/** Request fields named otherwise than their flag (or argument), wherever the command has that flag. */
+const FIELD_ALIASES: Record<string, string[]> = {
+  '--after': ['created_after'], '--before': ['created_before'], '--contact': ['contact_id'], '--phone': ['phone_number'],
+  '--to': ['destination'], '--voicemail': ['voicemail_enabled'], '<numbers...>': ['to_numbers'],
+};
+
+/** A command's fields → flags: each option's own name in snake case (retry_attempts ← --retry-attempts), and the aliases. */
+function fieldFlagsOf(cmd: Command): Record<string, string> {
+  const map: Record<string, string> = {};
+  const add = (flag: string, fields: string[]) => {
+    for (const f of fields) if (!map[f] || map[f].startsWith('--no-')) map[f] = flag;
+  };
+  for (const o of cmd.options) {
+    if (!o.long) continue;
+    add(o.long, [o.attributeName().replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), ...(FIELD_ALIASES[o.long] ?? [])]);
+  }
+  for (const a of cmd.registeredArguments) {
+    const shown = `<${a.name()}${a.variadic ? '...' : ''}>`;
+    add(shown, FIELD_ALIASES[shown] ?? []);
+  }
+  return map;
 }

@@ -32,6 +32,8 @@ export interface Envelope { error: { code: string; message: string; fields?: Rec
 
 /** An error reply from the API (or the simulator's control plane). */
 export class ApiCallError extends CliError {
+  /** request field → the flag it came from (set by Context.call), so errors name the flag */
+  fieldFlags?: Record<string, string>;
   constructor(readonly status: number, readonly envelope: Envelope, readonly rawBody: string) {
     const auth = status === 401 || (status === 403 && envelope.error.code === 'forbidden');
     super(envelope.error.message, auth ? EXIT.auth : EXIT.api, auth ? authHint(status) : undefined);

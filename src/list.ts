@@ -1,9 +1,9 @@
 // Flags and rendering shared by every list command: --limit, --cursor, --asc, --all, and the time/direction filters.
 import type { Command } from 'commander';
 import type { ApiResponse, RequestOptions } from './client.js';
-import { intArg } from './command.js';
+import { choiceArg, intArg, timeArg } from './command.js';
 import type { Context } from './context.js';
-import { CliError, EXIT, usage } from './errors.js';
+import { CliError, EXIT } from './errors.js';
 
 export interface ListOptions { limit?: number; cursor?: string; asc?: boolean; all?: boolean }
 export interface FilterOptions extends ListOptions { direction?: string; after?: string; before?: string }
@@ -41,15 +41,13 @@ export async function fetchList(ctx: Context, o: ListOptions, path: string, req:
 
 export function withFilters(cmd: Command, o: { max?: number } = {}): Command {
   withList(cmd, o);
-  cmd.option('--direction <dir>', 'inbound or outbound');
-  cmd.option('--after <time>', 'created after this ISO 8601 time');
-  cmd.option('--before <time>', 'created before this ISO 8601 time');
+  cmd.option('--direction <dir>', 'inbound or outbound', choiceArg('--direction', ['inbound', 'outbound']));
+  cmd.option('--after <time>', 'created after this time: ISO 8601, a date, or a time ago such as 24h, 7d, yesterday', timeArg('--after'));
+  cmd.option('--before <time>', 'created before this time: ISO 8601, a date, or a time ago such as 30m, today', timeArg('--before'));
   return cmd;
 }
 
 export function listQuery(o: FilterOptions): Record<string, string | number | undefined> {
-  if (o.direction !== undefined && o.direction !== 'inbound' && o.direction !== 'outbound')
-    throw usage(`--direction takes inbound or outbound, got "${o.direction}".`);
   return {
     limit: o.limit,
     cursor: o.cursor,

@@ -1,7 +1,7 @@
 // The program: global flags, every noun and verb, and the one place errors become stderr text and
 // exit codes. Verbs load what they need (API client, simulator, conf) only when they run.
 import { Command, CommanderError, Option } from 'commander';
-import { nounOf, nouns } from '../commands/index.js';
+import { nounOf, nouns, VALUE_OPTIONS } from '../commands/index.js';
 import type { Shell } from './command.js';
 import { ApiCallError, CliError, EXIT } from './errors.js';
 import { forStderr, processIO, type IO } from './io.js';
@@ -25,7 +25,17 @@ export function buildProgram(shell: Shell): Command {
 Targets: with no base URL configured, commands run against the bundled simulator (data in
 ~/.local/share/vmv/sim.json, or VMV_SIM_DATA). \`vmv sim serve\` serves the same simulator over HTTP.
 
-Exit codes: 0 ok, 1 API error, 2 usage, 3 authentication, 4 network.`);
+Exit codes:
+  0    ok
+  1    the API answered with an error; a webhook test that could not be delivered
+  2    usage: unknown command or flag, missing or malformed argument (checked before any request)
+  3    authentication: missing or invalid API key (401), or a key without access (403)
+  4    network: the service could not be reached
+  5    --wait ended without success: a call not completed, a quick job target failed or not
+       answered, an AI number not provisioned
+  6    --wait ran out of --timeout (the job continues)
+  7    a confirmation was declined at the prompt
+  130  interrupted (Ctrl-C)`);
   for (const n of nouns) program.command(n.name).description(n.description);
   configure(program, shell);
   return program;
@@ -39,6 +49,7 @@ function configure(c: Command, shell: Shell): void {
     // commander's own errors are printed by report(), as text or (--json) as JSON
     outputError: () => undefined,
   });
+  (c as Internals).missingMandatoryOptionValue = () => missingOptions(c);
   for (const sub of c.commands) configure(sub, shell);
 }
 
@@ -70,6 +81,7 @@ export async function main(argv: string[], io?: IO, env: Env = process.env): Pro
   }
   try {
     await defineNoun(program, { io, env }, argv);
+    checkHelpTopic(program, argv);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (e) {
@@ -89,6 +101,78 @@ const LOCAL_CODES: Record<number, string> = {
   [EXIT.failed]: 'job_failed', [EXIT.timeout]: 'wait_timeout', [EXIT.declined]: 'declined', [EXIT.interrupted]: 'interrupted',
 };
 
+
+/** Commander shows the program's help for `vmv help foo` (and `vmv quick help foo`): make an unknown topic an error. */
+function checkHelpTopic(program: Command, argv: readonly string[]): void {
+  let cmd = program;
+  let help = false;
+  for (const word of argv.filter((a, i) => !a.startsWith('-') && !VALUE_OPTIONS.has(argv[i - 1]))) {
+    if (cmd.commands.length === 0) return;
+    if (word === 'help' && !help) {
+      help = true;
+      continue;
+    }
+    const next = cmd.commands.find((c) => c.name() === word);
+    if (!next) return help ? unknownTopic(cmd, word) : undefined;
+    cmd = next;
+  }
+}
+
+/** commander's own error steps (undocumented, stable since commander 2), replaced or reused here */
+type Internals = Command & { missingMandatoryOptionValue(o: Option): void; unknownOption(flag: string): void };
+
+/**
+ * A required option is missing: a mistyped flag on the line is the likelier cause (reported with
+ * the closest flag, as commander does); otherwise every missing one is named, and a lone unknown
+ * flag is suggested to be the missing one.
+ */
+function missingOptions(c: Command): never {
+  const all = [c, ...ancestors(c)].flatMap((x) => x.options);
+  const given = c.args.filter((a) => a.startsWith('--')).map((a) => a.split('=')[0]).filter((a) => !all.some((o) => o.long === a));
+  const missing = [c, ...ancestors(c)].flatMap((x) => x.options.filter((o) => o.mandatory && x.getOptionValue(o.attributeName()) === undefined));
+  for (const flag of given) if (closest(flag, all.flatMap((o) => (o.long ? [o.long] : [])))) (c as Internals).unknownOption(flag);
+  const names = missing.map((o) => `'${o.flags}'`).join(', ');
+  const guess = given.length === 1 && missing.length === 1 ? `\n(Did you mean ${missing[0].long} instead of ${given[0]}?)` : '';
+  c.error(`error: required option${missing.length > 1 ? 's' : ''} ${names} not specified${guess}`, { code: 'commander.missingMandatoryOptionValue' });
+  throw new Error('unreachable');
+}
+
+const ancestors = (c: Command): Command[] => (c.parent ? [c.parent, ...ancestors(c.parent)] : []);
+
+function unknownTopic(cmd: Command, word: string): never {
+  const names = cmd.commands.map((c) => c.name());
+  const near = closest(word, names);
+  cmd.error(`error: unknown command '${word}'\n(${near ? `Did you mean ${near}?` : `Commands: ${names.join(', ')}`})`, { code: 'commander.unknownCommand' });
+  throw new Error('unreachable');
+}
+
+/** The candidate nearest to a mistyped word, as commander's suggestions pick it (edit distance, similar enough). */
+function closest(word: string, candidates: string[]): string | undefined {
+  const strip = (s: string) => s.replace(/^--/, '');
+  let best: string | undefined;
+  let bestD = 4;
+  for (const c of candidates) {
+    const a = strip(word);
+    const b = strip(c);
+    if (b.length <= 1) continue;
+    const d = distance(a, b);
+    const len = Math.max(a.length, b.length);
+    if ((len - d) / len > 0.4 && d < bestD) [best, bestD] = [c, d];
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
 function report(out: IO, e: unknown, json = false): number {
   const io = forStderr(out);
   if (e instanceof CommanderError) {
@@ -106,7 +190,7 @@ function report(out: IO, e: unknown, json = false): number {
   if (e instanceof ApiCallError) {
     const { code, message, fields } = e.envelope.error;
     io.err(`${red(io, 'error')}: ${message} ${dim(io, `(${code}, HTTP ${e.status})`)}\n`);
-    for (const [k, v] of Object.entries(fields ?? {})) io.err(`  ${bold(io, k)}: ${v}\n`);
+    for (const [k, v] of Object.entries(fields ?? {})) io.err(`  ${bold(io, fieldName(k, e.fieldFlags))}: ${v}\n`);
     if (e.hint) io.err(dim(io, e.hint) + '\n');
     return e.exitCode;
   }
@@ -127,4 +211,10 @@ function report(out: IO, e: unknown, json = false): number {
 function reportJson(io: IO, envelope: unknown, exit: number): number {
   io.err(JSON.stringify(envelope) + '\n');
   return exit;
+}
+
+/** A field of an error reply as the command line gave it: `--to (to_numbers[0])`, or the field alone. */
+function fieldName(field: string, flags: Record<string, string> = {}): string {
+  const flag = flags[field] ?? flags[field.replace(/[.[].*$/, '')];
+  return flag ? `${flag} (${field})` : field;
 }

@@ -36,7 +36,7 @@ describe('numbers', () => {
     const rows = r.stdout.trim().split('\n');
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(/^\+1415\d{7}\tSan Francisco\tCA\tvoice,sms,mms$/);
-    expect((await both(['numbers', 'search', '--area-code', '41'])).code).toBe(1);
+    expect((await both(['numbers', 'search', '--area-code', '41'])).code).toBe(2); // checked before any request (issue 9)
     expect((await both(['numbers', 'search', '--limit', '51'])).code).toBe(2);
   });
 

@@ -3,6 +3,8 @@
 // stderr with the same exit code; --all follows every cursor.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BIN, T0, tempDir, useTargets, type Target } from './helpers.js';
 
@@ -107,15 +109,20 @@ describe('data on stdout, every message on stderr', () => {
     await run(['sim', 'key'], /^sk_sim_\S+\n$/);
     await run(['sim', 'workspace', 'create'], /^sk_sim_\S+\n$/);
     // the one exception to "a create prints its id": the record with its secret, shown this once
-    const hook = await run(['webhooks', 'create', '--url', 'http://127.0.0.1:9/hooks'], /^id\t\S+\n(.+\t.*\n)*secret\twhsec_\w+\n$/);
+    // a receiver that takes the test send (one that is down makes `webhooks test` exit 1)
+    const receiver = createServer((_req, res) => res.writeHead(200).end());
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const hook = await run(['webhooks', 'create', '--url', hookUrl], /^id\t\S+\n(.+\t.*\n)*secret\twhsec_\w+\n$/);
     const hookId = /^id\t(\S+)/.exec(hook)![1];
     await run(['webhooks', 'test', hookId], /^evt_\S+\n$/);
-    await run(['webhooks', 'delete', hookId], '');
+    receiver.close();
+    await run(['webhooks', 'delete', hookId, '--yes'], '');
     await run(['config', 'set', 'base_url', 'http://127.0.0.1:9', '--profile', 'other'], '');
     await run(['config', 'unset', 'base_url', '--profile', 'other'], '');
     await run(['config', 'use', 'other'], '');
     await run(['config', 'use', 'default'], '');
-    await run(['config', 'delete', 'other'], '');
+    await run(['config', 'delete', 'other', '--yes'], '');
     // sim reset mints a new key, shown whole by --json only: the remote target would lose its key
     if (t.name === 'embedded') {
       const reset = await t.run(['sim', 'reset']);

@@ -54,7 +54,7 @@ describe('the same quick commands on both targets', () => {
     const s = await both(['quick', 'status', id]);
     expect(s.stdout).toContain('status\tready');
     expect(s.stdout).toMatch(/number\t\+1415\d{7}/);
-    expect((await both(['quick', 'number', '--area-code', '41'])).code).toBe(1);
+    expect((await both(['quick', 'number', '--area-code', '41'])).code).toBe(2); // checked before any request (issue 9)
   });
 
   it('sim pool shows the pool; a full pool makes quick call fail with the 409 message', async () => {
@@ -72,8 +72,8 @@ describe('the same quick commands on both targets', () => {
     expect((await both(['quick', 'call', '--goal', 'x'])).code).toBe(2); // no numbers
     expect((await both(['quick', 'call', '+12025550100', '--goal', 'x', '--retry-attempts', 'lots'])).code).toBe(2);
     const bad = await both(['quick', 'call', '12025550100', '--goal', 'x']);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('to_numbers[0]: must be an E.164 phone number');
+    expect(bad.code).toBe(2); // checked before any request (issue 9)
+    expect(bad.stderr).toContain('<numbers...> must be an E.164 phone number');
   });
 });
 
@@ -82,7 +82,7 @@ describe('waiting', () => {
     describe(name, () => {
       it('quick call --wait follows the job to its end and prints it; exit 0', async () => {
         const r = await whileAdvancing(targets[name], ['quick', 'call', '+12025550100', '+12025550104', '--goal', 'x', '--retry-attempts', '0', '--wait']);
-        expect(r.code).toBe(0);
+        expect(r.code).toBe(0); // no answer is an outcome, not a failure (README: exit 5)
         expect(r.stderr).toContain('the simulator clock is manual');
         expect(r.stdout).toContain('status\tcompleted');
         expect(r.stdout).toMatch(/\+12025550104\t\+1415555015\d\tno_answer/);

@@ -63,7 +63,7 @@ describe('vmv webhooks', () => {
     rx.answer = () => ({ status: 500 });
     const id = (await both(['webhooks', 'create', '--url', `${rx.url}/hooks`, '--json'])).embedded.json.data.id;
     const t = await both(['webhooks', 'test', id]);
-    expect(t.embedded.code).toBe(0);
+    expect(t.embedded.code).toBe(1); // issue 9: a test that could not be delivered fails
     expect(t.embedded.stderr).toContain('Not delivered: HTTP 500; retried 1, 5 and 30 minutes after the first attempt');
     const event = t.embedded.stdout.trim();
     await both(['sim', 'advance', '1h']);
@@ -91,9 +91,10 @@ describe('vmv webhooks', () => {
     expect((await both(['webhooks', 'create', '--url', 'https://example.com', '--phone-number-id', 'x'])).embedded.code).toBe(2);
     const bad = await both(['webhooks', 'create', '--url', 'http://example.com/hooks']);
     expect(bad.embedded.code).toBe(1);
-    expect(bad.embedded.stderr).toContain('url: must use https; plain http is accepted only for 127.0.0.0/8, localhost and [::1]');
+    expect(bad.embedded.stderr).toContain('--url (url): must use https; plain http is accepted only for 127.0.0.0/8, localhost and [::1]');
     const events = await both(['webhooks', 'create', '--url', 'https://example.com', '--events', 'call.started,call.answered']);
-    expect(events.embedded.stderr).toContain('events[1]: must be one of: call.started, call.ended');
+    expect(events.embedded.code).toBe(2); // checked before any request (issue 9)
+    expect(events.embedded.stderr).toContain('--events takes one of call.started, call.ended; got "call.answered"');
     expect((await both(['webhooks', 'test', 'nope'])).embedded.code).toBe(1);
   });
 });

@@ -63,10 +63,10 @@ describe('the same commands on both targets', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('error: A recipient name could be more than one contact');
     expect(r.stderr).toContain('(ambiguous_contact, HTTP 422)');
-    expect(r.stderr).toContain('  to[0]: could be 2 contacts: John Smith, John Doe');
+    expect(r.stderr).toContain('  --to (to[0]): could be 2 contacts: John Smith, John Doe');
     const v = await both(['email', 'send', '--to', 'a@example.com', '--subject', 'x'.repeat(201), '--body', 'y']);
     expect(v.code).toBe(1);
-    expect(v.stderr).toContain('subject: must be at most 200 characters (got 201)');
+    expect(v.stderr).toContain('--subject (subject): must be at most 200 characters (got 201)');
   });
 
   it('usage errors exit 2 and call nothing', async () => {

@@ -1,8 +1,8 @@
 // vmv calls place --caller-id C --to D: POST /v1/voice/calls
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, e164Arg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { usage } from '../../src/errors.js';
+import { CliError, EXIT, usage } from '../../src/errors.js';
 import { fields } from '../../src/output.js';
 import { followRead } from '../../src/poll.js';
 
@@ -10,11 +10,11 @@ interface Options { callerId: string; to: string; record: boolean; metadata?: st
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('place').description('Place a call from a verified caller ID (shown to the person called)')
-    .requiredOption('--caller-id <number>', 'verified E.164 caller ID')
-    .requiredOption('--to <number>', 'E.164 destination')
+    .requiredOption('--caller-id <number>', 'verified E.164 caller ID', e164Arg('--caller-id'))
+    .requiredOption('--to <number>', 'E.164 destination', e164Arg('--to'))
     .option('--no-record', 'do not record the call')
     .option('--metadata <json>', 'a JSON object kept with the call')
-    .option('--wait', 'wait until the call has ended, then show it')
+    .option('--wait', 'wait until the call has ended, then show it; exit 5 unless it completed')
     .action(action(shell, run));
 }
 
@@ -34,9 +34,10 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   const res = await ctx.call('POST', '/v1/voice/calls', { body: { caller_id: o.callerId, destination: o.to, record: o.record, metadata } });
   const id = res.json().data.id as string;
   if (!o.wait) return ctx.emit(res, () => ctx.io.out(`${id}\n`));
-  await followRead<{ data: any }>(ctx, `/v1/calls/${id}`, {
+  const { data } = await followRead<{ data: any }>(ctx, `/v1/calls/${id}`, {
     done: (b) => !['RINGING', 'IN_PROGRESS'].includes(b.data.status),
     live: (b) => [`call ${id}: ${b.data.status}`],
     final: (b) => render(ctx)(b.data),
   });
+  if (data.status !== 'COMPLETED') throw new CliError(`Call ${id} ended ${data.status} (${data.end_reason}).`, EXIT.failed);
 }

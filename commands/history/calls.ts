@@ -1,6 +1,6 @@
 // vmv history calls: GET /v1/calls (account-wide, or one person with --contact / --phone)
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, choiceArg, e164Arg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
@@ -12,14 +12,13 @@ interface Options extends FilterOptions { contact?: string; phone?: string; stat
 export function define(parent: Command, shell: Shell): void {
   withFilters(parent.command('calls').description('Call records, newest first'), { max: 50 })
     .option('--contact <id>', 'only this contact\'s calls')
-    .option('--phone <number>', 'only calls with this E.164 number')
-    .option('--status <status>', STATUSES.join(', '))
+    .option('--phone <number>', 'only calls with this E.164 number', e164Arg('--phone'))
+    .option('--status <status>', STATUSES.join(', '), choiceArg('--status', STATUSES))
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {
   if (o.contact && o.phone) throw usage('Give --contact or --phone, not both.');
-  if (o.status && !STATUSES.includes(o.status)) throw usage(`--status takes one of ${STATUSES.join(', ')}.`);
   const res = await fetchList(ctx, o, '/v1/calls', { query: { ...listQuery(o), contact_id: o.contact, phone_number: o.phone, status: o.status } });
   ctx.emit(res, (body: any) => {
     table(ctx.io, ['id', 'when', 'direction', 'status', 'from', 'to', 'seconds', 'summary'],

@@ -1,6 +1,6 @@
 // vmv history texts: GET /v1/messages (account-wide, or one person with --contact / --phone)
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, e164Arg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
@@ -11,7 +11,7 @@ interface Options extends FilterOptions { contact?: string; phone?: string }
 export function define(parent: Command, shell: Shell): void {
   withFilters(parent.command('texts').description('Text messages, newest first'))
     .option('--contact <id>', 'only this contact\'s texts')
-    .option('--phone <number>', 'only texts with this E.164 number')
+    .option('--phone <number>', 'only texts with this E.164 number', e164Arg('--phone'))
     .action(action(shell, run));
 }
 

@@ -1,6 +1,6 @@
 // vmv numbers search: GET /v1/phone-numbers/search
 import type { Command } from 'commander';
-import { action, intArg, type Shell } from '../../src/command.js';
+import { action, areaCodeArg, choiceArg, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { table } from '../../src/output.js';
 
@@ -9,8 +9,8 @@ interface Options { country?: string; areaCode?: string; type?: string; limit?: 
 export function define(parent: Command, shell: Shell): void {
   parent.command('search').description('Numbers the carrier has available (up to 50)')
     .option('--country <code>', '2-letter country code (default US)')
-    .option('--area-code <code>', '3-digit area code')
-    .option('--type <type>', 'local (default), tollFree, mobile or national')
+    .option('--area-code <code>', '3-digit area code', areaCodeArg('--area-code'))
+    .option('--type <type>', 'local (default), tollFree, mobile or national', choiceArg('--type', ['local', 'tollFree', 'mobile', 'national']))
     .option('--limit <n>', 'how many (1-50, default 20)', intArg('--limit', 1, 50))
     .action(action(shell, run));
 }

@@ -1,6 +1,6 @@
 // vmv quick call NUMBERS... --goal G: POST /v1/quick/ai-calls
 import type { Command } from 'commander';
-import { action, intArg, type Shell } from '../../src/command.js';
+import { action, e164Args, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { startJob } from './start.js';
 
@@ -11,7 +11,7 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('call').argument('<numbers...>', 'E.164 numbers to call').description('An AI agent calls each number toward a goal, with retries (0.20 USD per call placed + 0.20 USD/min)')
+  parent.command('call').argument('<numbers...>', 'E.164 numbers to call', e164Args('<numbers...>')).description('An AI agent calls each number toward a goal, with retries (0.20 USD per call placed + 0.20 USD/min)')
     .requiredOption('--goal <text>', 'the outcome to work toward')
     .option('--instructions <text>', 'tone, facts the agent may state, objections to expect')
     .option('--opening-message <text>', 'first thing said once the recipient speaks ({{CONTACT_NAME}} is substituted)')
@@ -25,7 +25,7 @@ export function define(parent: Command, shell: Shell): void {
     .option('--no-voicemail', 'do not leave voicemails (the default)')
     .option('--voicemail-message <text>', 'exactly what to say on voicemail')
     .option('--contact-name <name>', 'substituted for {{CONTACT_NAME}}')
-    .option('--wait', 'wait for the job to end, showing progress on a terminal; exit 5 if any target failed')
+    .option('--wait', 'wait for the job to end, showing progress on a terminal; exit 5 if any target failed or was not answered')
     .addHelpText('after', '\nSimulator scenario numbers (last four digits): 0100 goal achieved, 0101 not interested, 0102 rings out,\n0103 voicemail, 0104 busy, 0105 answers on the second attempt, 0106 provider failure, 0107 call back later.')
     .action(action(shell, run));
 }

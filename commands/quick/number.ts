@@ -1,6 +1,6 @@
 // vmv quick number --area-code A: POST /v1/quick/ai-numbers (and --wait until it is ready)
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, areaCodeArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
@@ -11,7 +11,7 @@ interface Options { areaCode: string; name?: string; businessName?: string; busi
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('number').description('Buy a number with an AI agent answering it (5 USD a month)')
-    .requiredOption('--area-code <code>', '3-digit area code')
+    .requiredOption('--area-code <code>', '3-digit area code', areaCodeArg('--area-code'))
     .option('--name <name>', 'agent name')
     .option('--business-name <name>', 'business the agent speaks for')
     .option('--business-description <text>', 'what the business does')

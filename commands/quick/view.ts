@@ -37,6 +37,8 @@ export async function followJob(ctx: Context, id: string, o: { failOnFailed: boo
     changes: o.streamChanges ? (b) => new Map(b.data.targets.map((t) => [t.to_number, row(t).map(cell).join('\t')])) : undefined,
     final: (b) => printJob(ctx, b.data),
   });
+  // a target that failed (the provider's error, the pool's daily ceiling); no answer after every
+  // retry, an opt-out or a cancel are outcomes of a campaign, not failures of the command
   const failed = data.targets.filter((t) => t.status === 'failed').length;
   if (o.failOnFailed && failed > 0) throw new CliError(`${failed} of ${data.targets.length} targets failed.`, EXIT.failed);
 }

@@ -1,14 +1,14 @@
 // vmv sim call --from --to [--digits] [--says]: POST /_sim/inbound/calls (call a workspace number)
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, e164Arg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 interface Options { from: string; to: string; digits?: string; says?: string }
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('call').description('Call a workspace number as a person: its configuration decides who answers')
-    .requiredOption('--from <number>', 'the caller\'s E.164 number')
-    .requiredOption('--to <number>', 'the workspace number called')
+    .requiredOption('--from <number>', 'the caller\'s E.164 number', e164Arg('--from'))
+    .requiredOption('--to <number>', 'the workspace number called', e164Arg('--to'))
     .option('--digits <keys>', 'keys pressed in the phone menu, in order (e.g. 1 or 12)')
     .option('--says <text>', 'what the caller says to the AI agent')
     .action(action(shell, run));

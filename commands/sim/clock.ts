@@ -1,6 +1,6 @@
 // vmv sim clock: GET or POST /_sim/clock
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, timeArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fields } from '../../src/output.js';
@@ -11,7 +11,7 @@ export function define(parent: Command, shell: Shell): void {
   parent.command('clock').description('Show the simulator clock, or switch it between manual and real')
     .option('--manual', 'stand still until advanced')
     .option('--real', 'follow wall time (plus any advances)')
-    .option('--set <time>', 'move the clock forward to this ISO 8601 time, running what falls due')
+    .option('--set <time>', 'move the clock forward to this ISO 8601 time, running what falls due', timeArg('--set', { relative: false }))
     .action(action(shell, run));
 }
 

@@ -1,6 +1,6 @@
 // vmv sim contact: POST /_sim/contacts (the API itself cannot create contacts)
 import type { Command } from 'commander';
-import { action, collect, type Shell } from '../../src/command.js';
+import { action, collect, e164Arg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 interface Options { name: string; email?: string; phone?: string; company?: string; tag?: string[] }
@@ -9,7 +9,7 @@ export function define(parent: Command, shell: Shell): void {
   parent.command('contact').description('Add a contact to the simulator\'s workspace')
     .requiredOption('--name <name>', 'full name')
     .option('--email <address>', 'email address')
-    .option('--phone <number>', 'E.164 phone number')
+    .option('--phone <number>', 'E.164 phone number', e164Arg('--phone'))
     .option('--company <name>', 'company')
     .option('--tag <tag>', 'a tag (repeat for more)', collect)
     .action(action(shell, run));

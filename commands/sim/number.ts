@@ -1,19 +1,17 @@
 // vmv sim number --stack t1|t2: POST /_sim/phone-numbers (a ready number of that stack)
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, choiceArg, e164Arg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { usage } from '../../src/errors.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('number').description('Add a ready phone number of a stack to the workspace; prints its id')
-    .requiredOption('--stack <stack>', 't1 or t2')
-    .option('--phone <number>', 'the E.164 number (default: a free one)')
+    .requiredOption('--stack <stack>', 't1 or t2', choiceArg('--stack', ['t1', 't2']))
+    .option('--phone <number>', 'the E.164 number (default: a free one)', e164Arg('--phone'))
     .option('--name <name>', 'its name')
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: { stack: string; phone?: string; name?: string }): Promise<void> {
-  if (o.stack !== 't1' && o.stack !== 't2') throw usage(`--stack takes t1 or t2, got "${o.stack}".`);
   const res = await ctx.call('POST', '/_sim/phone-numbers', { body: { stack: o.stack, phone_number: o.phone, name: o.name } });
   ctx.emit(res, (n: any) => {
     ctx.io.out(`${n.id}\n`);

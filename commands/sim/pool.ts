@@ -1,19 +1,18 @@
 // vmv sim pool [--fill calls|texts] [--leave N]: GET /_sim/shared-pool, POST /_sim/shared-pool/fill
 import type { Command } from 'commander';
-import { action, intArg, type Shell } from '../../src/command.js';
+import { action, choiceArg, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('pool').description('The shared sender pool: numbers, ages, ceilings and today\'s use')
-    .option('--fill <kind>', 'fill every number to its daily ceiling for calls or texts')
+    .option('--fill <kind>', 'fill every number to its daily ceiling for calls or texts', choiceArg('--fill', ['calls', 'texts']))
     .option('--leave <n>', 'with --fill: leave this many slots free across the pool', intArg('--leave', 0, 100000))
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: { fill?: string; leave?: number }): Promise<void> {
-  if (o.fill !== undefined && o.fill !== 'calls' && o.fill !== 'texts') throw usage(`--fill takes calls or texts, got "${o.fill}".`);
   if (o.leave !== undefined && o.fill === undefined) throw usage('--leave goes with --fill.');
   const res = o.fill
     ? await ctx.call('POST', '/_sim/shared-pool/fill', { body: { kind: o.fill, leave: o.leave } })

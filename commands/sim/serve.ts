@@ -1,6 +1,6 @@
 // vmv sim serve: the simulator over HTTP, on loopback by default.
 import type { Command } from 'commander';
-import { action, intArg, type Shell } from '../../src/command.js';
+import { action, choiceArg, intArg, timeArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr, onStop } from '../../src/io.js';
@@ -15,8 +15,8 @@ export function define(parent: Command, shell: Shell): void {
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', intArg('--port', 0, 65535), 4010)
     .option('--data <file>', 'data file (default: the embedded simulator\'s, or VMV_SIM_DATA)')
-    .option('--clock <mode>', 'real (wall time plus advances) or manual (stands still until advanced)')
-    .option('--now <time>', 'set the clock to this ISO 8601 time at start (forward only on existing data)')
+    .option('--clock <mode>', 'real (wall time plus advances) or manual (stands still until advanced)', choiceArg('--clock', ['real', 'manual']))
+    .option('--now <time>', 'set the clock to this ISO 8601 time at start (forward only on existing data)', timeArg('--now', { relative: false }))
     .option('--seed <n>', 'seed for a new data file (default 1)', intArg('--seed', 0, 2 ** 32 - 1))
     .option('--quiet', 'do not log requests to stderr')
     .addHelpText('after', '\nWith --json, prints one line once listening: {"url": "...", "api_key": "<full-access key>"}')
@@ -26,8 +26,6 @@ export function define(parent: Command, shell: Shell): void {
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
 export async function run(ctx: Context, o: Options): Promise<void> {
-  if (o.clock !== undefined && o.clock !== 'real' && o.clock !== 'manual') throw usage(`--clock takes real or manual, got "${o.clock}".`);
-  if (o.now !== undefined && Number.isNaN(Date.parse(o.now))) throw usage(`--now must be an ISO 8601 time, got "${o.now}".`);
   const { Store, startServer, setMode, clockNow, realClock, iso } = await import('../../simulator/index.js');
   const { io } = ctx;
   const file = o.data ?? simDataFile(ctx.env);

@@ -1,12 +1,12 @@
 // vmv sim text --from --to --body: POST /_sim/inbound/texts (text as the other party)
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, e164Arg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('text').description('Send a text as the other party: a reply on a quick text thread, or a text to a workspace number')
-    .requiredOption('--from <number>', 'the person\'s E.164 number')
-    .requiredOption('--to <number>', 'the shared or workspace number texted')
+    .requiredOption('--from <number>', 'the person\'s E.164 number', e164Arg('--from'))
+    .requiredOption('--to <number>', 'the shared or workspace number texted', e164Arg('--to'))
     .requiredOption('--body <text>', 'the message')
     .action(action(shell, run));
 }

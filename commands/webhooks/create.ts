@@ -1,19 +1,19 @@
 // vmv webhooks create --url URL [--events ...] [--phone-number-id N] [--description D] [--sms]:
 // POST /v1/voice/calls/webhooks or /v1/sms/webhooks. Prints the signing secret: creation is the one time it is shown.
 import type { Command } from 'commander';
-import { action, intArg, type Shell } from '../../src/command.js';
+import { action, choicesArg, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
 import { yellow } from '../../src/output.js';
-import { eventList, KINDS, kindOf, printWebhook, withKind } from './view.js';
+import { KINDS, kindOf, printWebhook, withKind } from './view.js';
 
 interface Options { url: string; events?: string[]; phoneNumberId?: number; description?: string; sms?: boolean }
 
 export function define(parent: Command, shell: Shell): void {
   withKind(parent.command('create').description('Register a webhook and print its signing secret (shown this once)'), 'register')
     .requiredOption('--url <url>', 'where events are POSTed (https; the simulator also takes http on loopback)')
-    .option('--events <types>', 'call.started, call.ended (comma-separated or repeated; default both)', eventList)
+    .option('--events <types>', 'call.started, call.ended (comma-separated or repeated; default both)', choicesArg('--events', ['call.started', 'call.ended']))
     .option('--phone-number-id <id>', 'only events on this number of the workspace', intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER))
     .option('--description <text>', 'a note for the call webhook')
     .action(action(shell, run));

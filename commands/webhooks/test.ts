@@ -3,8 +3,9 @@
 import type { Command } from 'commander';
 import { action, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
+import { CliError, EXIT } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
-import { green, red } from '../../src/output.js';
+import { green } from '../../src/output.js';
 import { KINDS, kindOf, withKind } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
@@ -20,16 +21,20 @@ export async function run(ctx: Context, o: { sms?: boolean }, [id]: string[]): P
     ctx.io.out(`${sent.event_id}\n`);
     ctx.io.err(`Sent a signed test ${sent.type} to ${sent.url}\n`);
   });
-  if (!ctx.json && sent.event_id) await reportAttempt(ctx, sent.event_id);
+  if (sent.event_id) await reportAttempt(ctx, sent.event_id);
 }
 
-/** The simulator's delivery log says how the attempt went; a real service has no such route, and says nothing. */
+/**
+ * The simulator's delivery log says how the attempt went: a failed one exits 1. A real service has
+ * no such route, and says nothing (its attempts are seen at the receiver).
+ */
 async function reportAttempt(ctx: Context, eventId: string): Promise<void> {
   const res = await (await ctx.client()).request('GET', '/_sim/webhook-deliveries', { query: { event_id: eventId } }).catch(() => null);
   if (res?.status !== 200) return;
   const first = res.json<{ data: { status_code: number | null; error: string | null }[] }>().data[0];
   if (!first) return;
   const io = forStderr(ctx.io);
-  if (first.error === null) ctx.io.err(`${green(io, 'Delivered')}: HTTP ${first.status_code}\n`);
-  else ctx.io.err(`${red(io, 'Not delivered')}: ${first.error}; retried 1, 5 and 30 minutes after the first attempt (vmv sim deliveries)\n`);
+  if (first.error === null) {
+    if (!ctx.json) ctx.io.err(`${green(io, 'Delivered')}: HTTP ${first.status_code}\n`);
+  } else throw new CliError(`Not delivered: ${first.error}; retried 1, 5 and 30 minutes after the first attempt (vmv sim deliveries)`, EXIT.api);
 }
