@@ -62,3 +62,13 @@ export async function readStdinBytes(io: IO): Promise<Buffer> {
   for await (const c of io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
   return Buffer.concat(chunks);
 }
+
+/**
+ * The examples that end a command's help, in one form for every command: a real command line each,
+ * written `vmv ...` (a pipe into or out of vmv is fine). Every leaf command has at least one, added
+ * last so the help ends with it: `.addHelpText('after', examples('vmv quick status JOB_ID'))`.
+ * test/cli-help.test.ts parses each example against the command tree.
+ */
+export function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+}

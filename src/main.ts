@@ -1,6 +1,6 @@
 // The program: global flags, every noun and verb, and the one place errors become stderr text and
 // exit codes. Verbs load what they need (API client, simulator, conf) only when they run.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import { nounOf, nouns } from '../commands/index.js';
 import type { Shell } from './command.js';
 import { ApiCallError, CliError, EXIT } from './errors.js';
@@ -20,7 +20,15 @@ export function buildProgram(shell: Shell): Command {
     .addOption(new Option('--profile <name>', 'settings profile to use (env VMV_PROFILE)'))
     .addOption(new Option('--idempotency-key <key>', 'Idempotency-Key header for the request this command writes'))
     .showSuggestionAfterError(true)
-    .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
+    .configureHelp({
+      sortSubcommands: false,
+      // global options are listed on the root's help and on each leaf command's (they apply to the
+      // command run), not on the pages of groups such as `vmv quick`
+      showGlobalOptions: true,
+      visibleGlobalOptions(cmd) { return cmd.commands.length ? [] : Help.prototype.visibleGlobalOptions.call(this, cmd); },
+      // commander marks nothing: a required option says so at the end of its description
+      optionDescription(o) { return Help.prototype.optionDescription.call(this, o) + (o.mandatory ? ' (required)' : ''); },
+    })
     .addHelpText('after', `
 Targets: with no base URL configured, commands run against the bundled simulator (data in
 ~/.local/share/vmv/sim.json, or VMV_SIM_DATA). \`vmv sim serve\` serves the same simulator over HTTP.

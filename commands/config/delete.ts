@@ -1,12 +1,14 @@
 // vmv config delete PROFILE: remove a profile and its settings
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { openConfig } from '../../src/config-store.js';
 import { usage } from '../../src/errors.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('delete').argument('<profile>', 'profile name').description('Delete a profile and its settings').action(action(shell, run));
+  parent.command('delete').argument('<profile>', 'profile name').description('Delete a profile and its settings')
+    .addHelpText('after', examples('vmv config delete staging'))
+    .action(action(shell, run));
 }
 
 export async function run(ctx: Context, _o: unknown, [profile]: string[]): Promise<void> {

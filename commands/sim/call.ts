@@ -1,6 +1,6 @@
 // vmv sim call --from --to [--digits] [--says]: POST /_sim/inbound/calls (call a workspace number)
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 interface Options { from: string; to: string; digits?: string; says?: string }
@@ -11,6 +11,10 @@ export function define(parent: Command, shell: Shell): void {
     .requiredOption('--to <number>', 'the workspace number called')
     .option('--digits <keys>', 'keys pressed in the phone menu, in order (e.g. 1 or 12)')
     .option('--says <text>', 'what the caller says to the AI agent')
+    .addHelpText('after', examples(
+      'vmv sim call --from +14155550199 --to "$NUMBER" --says "I\'d like to book a cleaning"',
+      'vmv sim call --from +14155550199 --to "$NUMBER" --digits 1',
+    ))
     .action(action(shell, run));
 }
 

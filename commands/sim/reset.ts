@@ -1,6 +1,6 @@
 // vmv sim reset: POST /_sim/reset
 import type { Command } from 'commander';
-import { action, intArg, type Shell } from '../../src/command.js';
+import { action, examples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { maskKey } from '../../src/settings.js';
 
@@ -9,6 +9,7 @@ export function define(parent: Command, shell: Shell): void {
     .option('--clock <mode>', 'also set the clock: real or manual (default: as it is)')
     .option('--now <time>', 'also set the clock to this ISO 8601 time (any time: the data starts afresh)')
     .option('--seed <n>', 'seed of the fresh state (default: the current one)', intArg('--seed', 0, 2 ** 32 - 1))
+    .addHelpText('after', examples('vmv sim reset', 'vmv sim reset --clock manual --now 2026-01-05T09:00:00Z'))
     .action(action(shell, run));
 }
 
