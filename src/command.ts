@@ -1,6 +1,6 @@
 // Glue between commander and a verb's run function: builds the Context from the parsed command,
 // and always closes the client afterwards.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { Context } from './context.js';
 import { usage } from './errors.js';
 import type { IO } from './io.js';
@@ -160,4 +160,23 @@ export async function readStdinBytes(io: IO): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
   return Buffer.concat(chunks);
+}
+
+/**
+ * The examples that end a command's help, in one form for every command: a real command line each,
+ * written `vmv ...` (a pipe into or out of vmv is fine). Every leaf command has at least one, added
+ * last so the help ends with it: `.addHelpText('after', examples('vmv quick status JOB_ID'))`.
+ * test/cli-help.test.ts parses each example against the command tree.
+ */
+export function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+}
+
+/** Every wait (a --wait or --watch flag) also takes --timeout and --advance (see src/wait.ts). */
+export function addWaitOptions(c: Command): void {
+  for (const sub of c.commands) addWaitOptions(sub);
+  const wait = c.options.find((o) => o.long === '--wait' || o.long === '--watch')?.long;
+  if (!wait) return;
+  c.addOption(new Option('--timeout <duration>', `with ${wait}: stop waiting after this much wall-clock time (90s, 5m, 1h); exit 6, the job continues`));
+  c.addOption(new Option('--advance', `with ${wait}, on a simulator with a manual clock: advance the clock to each next due transition until the job ends`));
 }

@@ -1,8 +1,8 @@
 // The program: global flags, every noun and verb, and the one place errors become stderr text and
 // exit codes. Verbs load what they need (API client, simulator, conf) only when they run.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import { nounOf, nouns, VALUE_OPTIONS } from '../commands/index.js';
-import type { Shell } from './command.js';
+import { addWaitOptions, type Shell } from './command.js';
 import { ApiCallError, CliError, EXIT } from './errors.js';
 import { forStderr, processIO, type IO } from './io.js';
 import { bold, dim, red } from './output.js';
@@ -20,7 +20,15 @@ export function buildProgram(shell: Shell): Command {
     .addOption(new Option('--profile <name>', 'settings profile to use (env VMV_PROFILE)'))
     .addOption(new Option('--idempotency-key <key>', 'Idempotency-Key header for the request this command writes'))
     .showSuggestionAfterError(true)
-    .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
+    .configureHelp({
+      sortSubcommands: false,
+      // global options are listed on the root's help and on each leaf command's (they apply to the
+      // command run), not on the pages of groups such as `vmv quick`
+      showGlobalOptions: true,
+      visibleGlobalOptions(cmd) { return cmd.commands.length ? [] : Help.prototype.visibleGlobalOptions.call(this, cmd); },
+      // commander marks nothing: a required option says so at the end of its description
+      optionDescription(o) { return Help.prototype.optionDescription.call(this, o) + (o.mandatory ? ' (required)' : ''); },
+    })
     .addHelpText('after', `
 Targets: with no base URL configured, commands run against the bundled simulator (data in
 ~/.local/share/vmv/sim.json, or VMV_SIM_DATA). \`vmv sim serve\` serves the same simulator over HTTP.
@@ -63,14 +71,6 @@ async function defineNoun(program: Command, shell: Shell, argv: readonly string[
   configure(cmd, shell);
 }
 
-/** Every wait (a --wait or --watch flag) also takes --timeout and --advance (see src/wait.ts). */
-export function addWaitOptions(c: Command): void {
-  for (const sub of c.commands) addWaitOptions(sub);
-  const wait = c.options.find((o) => o.long === '--wait' || o.long === '--watch')?.long;
-  if (!wait) return;
-  c.addOption(new Option('--timeout <duration>', `with ${wait}: stop waiting after this much wall-clock time (90s, 5m, 1h); exit 6, the job continues`));
-  c.addOption(new Option('--advance', `with ${wait}, on a simulator with a manual clock: advance the clock to each next due transition until the job ends`));
-}
 
 export async function main(argv: string[], io?: IO, env: Env = process.env): Promise<number> {
   io ??= processIO(env);

@@ -1,7 +1,7 @@
 // vmv api [METHOD] PATH: a raw request to the configured target with the configured key, like `gh api`.
 // The body comes back as received; fields (-f/-F) build a JSON body or the query string.
 import type { Command } from 'commander';
-import { action, collect, readStdin, readStdinBytes, type Shell } from '../../src/command.js';
+import { action, collect, examples, readStdin, readStdinBytes, type Shell } from '../../src/command.js';
 import type { ApiResponse } from '../../src/client.js';
 import type { Context } from '../../src/context.js';
 import { ApiCallError, CliError, EXIT, usage, type Envelope } from '../../src/errors.js';
@@ -36,19 +36,19 @@ true, false, null, numbers (5, -1.5; not +1555...), @file (the file's text) or @
 
 The response body goes to stdout exactly as received (pretty-printed JSON on a terminal), audio
 and other bodies included. An error status still prints its body; the exit code is the one every
-command uses: 1 for API errors, 3 for 401 and 403 forbidden.
-
-Examples:
-  vmv api /v1/contacts
-  vmv api /v1/openapi.json > openapi.json
-  vmv api GET /v1/calls -f status=completed -F limit=5
-  vmv api POST /v1/quick/emails -f 'to[]=ada@example.com' -f subject=Hi -f body='Hello there'
-  vmv api /_sim/contacts -f name='Grace Hopper' -f 'tags[]=vip' -F 'custom_fields[score]=5'
-  echo '{"seconds": 3600}' | vmv api POST /_sim/clock/advance --input -
-  vmv api --paginate '/v1/contacts?limit=100' | jq length
-  vmv api -i /v1/contacts -H 'Authorization: Bearer sk_other'
-  vmv api POST /v1/quick/emails --input mail.json -H 'Idempotency-Key: mail-1'
-  vmv api /v1/calls/ID/recording > call.wav`)
+command uses: 1 for API errors, 3 for 401 and 403 forbidden.`)
+    .addHelpText('after', examples(
+      'vmv api /v1/contacts',
+      'vmv api /v1/openapi.json > openapi.json',
+      'vmv api GET /v1/calls -f status=completed -F limit=5',
+      'vmv api POST /v1/quick/emails -f \'to[]=ada@example.com\' -f subject=Hi -f body=\'Hello there\'',
+      'vmv api /_sim/contacts -f name=\'Grace Hopper\' -f \'tags[]=vip\' -F \'custom_fields[score]=5\'',
+      'echo \'{"seconds": 3600}\' | vmv api POST /_sim/clock/advance --input -',
+      'vmv api --paginate \'/v1/contacts?limit=100\' | jq length',
+      'vmv api -i /v1/contacts -H \'Authorization: Bearer sk_other\'',
+      'vmv api POST /v1/quick/emails --input mail.json -H \'Idempotency-Key: mail-1\'',
+      'vmv api /v1/calls/ID/recording > call.wav',
+    ))
     .action(action(shell, (ctx, o: Options) => run(ctx, o, cmd.args)));
 }
 

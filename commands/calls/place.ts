@@ -1,6 +1,6 @@
 // vmv calls place --caller-id C --to D: POST /v1/voice/calls
 import type { Command } from 'commander';
-import { action, e164Arg, type Shell } from '../../src/command.js';
+import { action, e164Arg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT, usage } from '../../src/errors.js';
 import { fields } from '../../src/output.js';
@@ -15,6 +15,10 @@ export function define(parent: Command, shell: Shell): void {
     .option('--no-record', 'do not record the call')
     .option('--metadata <json>', 'a JSON object kept with the call')
     .option('--wait', 'wait until the call has ended, then show it; exit 5 unless it completed')
+    .addHelpText('after', examples(
+      'vmv calls place --caller-id +14155550123 --to +14155550100 --wait',
+      'vmv calls place --caller-id +14155550123 --to +14155550100 --no-record --metadata \'{"ticket":"T-1042"}\'',
+    ))
     .action(action(shell, run));
 }
 

@@ -1,6 +1,6 @@
 // vmv config delete PROFILE: remove a profile and its settings
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { openConfig } from '../../src/config-store.js';
 import { usage } from '../../src/errors.js';
@@ -8,6 +8,7 @@ import { usage } from '../../src/errors.js';
 export function define(parent: Command, shell: Shell): void {
   parent.command('delete').argument('<profile>', 'profile name').description('Delete a profile and its settings')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .addHelpText('after', examples('vmv config delete staging'))
     .action(action(shell, run));
 }
 

@@ -1,6 +1,6 @@
 // vmv config get [KEY]: the settings in effect and where each comes from
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { checkKey } from '../../src/config-store.js';
 import { fields } from '../../src/output.js';
@@ -8,6 +8,7 @@ import { maskKey } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('get').argument('[key]', 'base_url or api_key').description('Show the settings in effect (the API key masked)')
+    .addHelpText('after', examples('vmv config get', 'vmv config get base_url'))
     .action(action(shell, run));
 }
 

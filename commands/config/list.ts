@@ -1,12 +1,14 @@
 // vmv config list: every profile, the active one marked
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { table } from '../../src/output.js';
 import { maskKey, readSettings, type Profile } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('list').description('List settings profiles').action(action(shell, run));
+  parent.command('list').description('List settings profiles')
+    .addHelpText('after', examples('vmv config list'))
+    .action(action(shell, run));
 }
 
 export async function run(ctx: Context): Promise<void> {

@@ -1,6 +1,6 @@
 // vmv config set KEY [VALUE]: store a setting in a profile (api_key from stdin with "-", or a hidden prompt)
 import type { Command } from 'commander';
-import { action, readStdin, type Shell } from '../../src/command.js';
+import { action, examples, readStdin, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { checkKey, openConfig } from '../../src/config-store.js';
 import { usage } from '../../src/errors.js';
@@ -9,7 +9,7 @@ import { maskKey, normalizeBaseUrl } from '../../src/settings.js';
 export function define(parent: Command, shell: Shell): void {
   parent.command('set').argument('<key>', 'base_url or api_key').argument('[value]', 'the value; "-" reads it from standard input')
     .description('Store a setting in the profile (--profile, default: the active one)')
-    .addHelpText('after', '\nExamples:\n  vmv config set base_url http://127.0.0.1:4010\n  printf %s "$KEY" | vmv config set api_key -')
+    .addHelpText('after', examples('printf %s "$KEY" | vmv config set api_key -', 'vmv --profile staging config set base_url http://127.0.0.1:4010'))
     .action(action(shell, run));
 }
 

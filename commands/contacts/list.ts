@@ -1,12 +1,13 @@
 // vmv contacts list: GET /v1/contacts
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { renderPeople } from '../history/people.js';
 
 export function define(parent: Command, shell: Shell): void {
   withList(parent.command('list').description('Contacts and everyone reached, most recent first'), { order: false })
+    .addHelpText('after', examples('vmv contacts list --limit 50', 'vmv contacts list --json | jq -r \'.data[].name\''))
     .action(action(shell, run));
 }
 

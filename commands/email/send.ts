@@ -1,7 +1,7 @@
 // vmv email send: POST /v1/quick/emails
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
-import { action, collect, readStdin, type Shell } from '../../src/command.js';
+import { action, collect, examples, readStdin, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
@@ -19,7 +19,10 @@ export function define(parent: Command, shell: Shell): void {
     .option('--body-file <file>', 'read the body from a file (- for standard input)')
     .option('--reply-to <address>', 'where replies go (default: the API key owner\'s email)')
     .option('--from-name <name>', 'display name (default: the workspace name)')
-    .addHelpText('after', '\nExample:\n  vmv email send --to ada@example.com --to "Grace Hopper" --subject Hello --body "Hi there"')
+    .addHelpText('after', examples(
+      'vmv email send --to ada@example.com --to "Grace Hopper" --subject Hello --body "Hi there"',
+      'vmv email send --to ada@example.com --subject "Weekly report" --body-file report.txt --reply-to ops@example.com',
+    ))
     .action(action(shell, run));
 }
 

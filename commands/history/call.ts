@@ -1,11 +1,15 @@
 // vmv history call ID: GET /v1/calls/{id}
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fields, nested } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('call').argument('<id>', 'call id').description('One call with its transcript, summary and tags')
+    .addHelpText('after', examples(
+      'vmv history call "$(vmv history calls --limit 1 --json | jq -r \'.data[0].id\')"',
+      'vmv history call "$CALL_ID" --json | jq .data.transcript',
+    ))
     .action(action(shell, run));
 }
 

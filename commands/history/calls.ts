@@ -1,6 +1,6 @@
 // vmv history calls: GET /v1/calls (account-wide, or one person with --contact / --phone)
 import type { Command } from 'commander';
-import { action, choiceArg, e164Arg, type Shell } from '../../src/command.js';
+import { action, choiceArg, e164Arg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
@@ -14,6 +14,10 @@ export function define(parent: Command, shell: Shell): void {
     .option('--contact <id>', 'only this contact\'s calls')
     .option('--phone <number>', 'only calls with this E.164 number', e164Arg('--phone'))
     .option('--status <status>', STATUSES.join(', '), choiceArg('--status', STATUSES))
+    .addHelpText('after', examples(
+      'vmv history calls --direction inbound --after 2026-01-05T00:00:00Z',
+      'vmv history calls --phone +14155550100 --status completed',
+    ))
     .action(action(shell, run));
 }
 

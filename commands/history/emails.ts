@@ -1,6 +1,6 @@
 // vmv history emails: GET /v1/emails (needs a person: --contact or --email)
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
@@ -12,6 +12,10 @@ export function define(parent: Command, shell: Shell): void {
   withFilters(parent.command('emails').description('Emails with one person (quick emails included), newest first'))
     .option('--contact <id>', 'this contact\'s emails')
     .option('--email <address>', 'emails with this address')
+    .addHelpText('after', examples(
+      'vmv history emails --email ada@example.com',
+      'vmv history emails --email ada@example.com --direction outbound --asc',
+    ))
     .action(action(shell, run));
 }
 

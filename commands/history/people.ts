@@ -1,12 +1,13 @@
 // vmv history people: GET /v1/history/people
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
   withList(parent.command('people').description('Everyone reached, folded by contact, most recent first'), { order: false })
+    .addHelpText('after', examples('vmv history people', 'vmv history people --limit 50'))
     .action(action(shell, run));
 }
 

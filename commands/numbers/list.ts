@@ -1,12 +1,14 @@
 // vmv numbers list: GET /v1/phone-numbers
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, listQuery, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('list').description('The workspace\'s phone numbers')).action(action(shell, run));
+  withList(parent.command('list').description('The workspace\'s phone numbers'))
+    .addHelpText('after', examples('vmv numbers list', 'vmv numbers list --limit 100 --json | jq -r \'.data[].phone_number\''))
+    .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: ListOptions): Promise<void> {

@@ -1,6 +1,6 @@
 // vmv numbers search: GET /v1/phone-numbers/search
 import type { Command } from 'commander';
-import { action, areaCodeArg, choiceArg, intArg, type Shell } from '../../src/command.js';
+import { action, areaCodeArg, choiceArg, examples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { table } from '../../src/output.js';
 
@@ -12,6 +12,7 @@ export function define(parent: Command, shell: Shell): void {
     .option('--area-code <code>', '3-digit area code', areaCodeArg('--area-code'))
     .option('--type <type>', 'local (default), tollFree, mobile or national', choiceArg('--type', ['local', 'tollFree', 'mobile', 'national']))
     .option('--limit <n>', 'how many (1-50, default 20)', intArg('--limit', 1, 50))
+    .addHelpText('after', examples('vmv numbers search --area-code 415 --limit 5', 'vmv numbers search --type tollFree'))
     .action(action(shell, run));
 }
 

@@ -1,11 +1,13 @@
 // vmv numbers voices ID: GET /v1/phone-numbers/{id}/voices
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('voices').argument('<id>', 'number id').description('Voices the number\'s agent can speak with').action(action(shell, run));
+  parent.command('voices').argument('<id>', 'number id').description('Voices the number\'s agent can speak with')
+    .addHelpText('after', examples('vmv numbers voices 1001'))
+    .action(action(shell, run));
 }
 
 export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 // vmv quick call NUMBERS... --goal G: POST /v1/quick/ai-calls
 import type { Command } from 'commander';
-import { action, e164Args, intArg, type Shell } from '../../src/command.js';
+import { action, e164Args, examples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { startJob } from './start.js';
 
@@ -27,6 +27,10 @@ export function define(parent: Command, shell: Shell): void {
     .option('--contact-name <name>', 'substituted for {{CONTACT_NAME}}')
     .option('--wait', 'wait for the job to end, showing progress on a terminal; exit 5 if any target failed or was not answered')
     .addHelpText('after', '\nSimulator scenario numbers (last four digits): 0100 goal achieved, 0101 not interested, 0102 rings out,\n0103 voicemail, 0104 busy, 0105 answers on the second attempt, 0106 provider failure, 0107 call back later.')
+    .addHelpText('after', examples(
+      'vmv quick call +14155550100 --goal "Confirm Tuesday\'s 3pm appointment" --wait',
+      'vmv quick call +14155550100 +14155550103 --goal "Remind them the invoice is due Friday" --voicemail --voicemail-message "Hi, this is Acme: your invoice is due Friday." --retry-attempts 1',
+    ))
     .action(action(shell, run));
 }
 

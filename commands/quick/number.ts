@@ -1,6 +1,6 @@
 // vmv quick number --area-code A: POST /v1/quick/ai-numbers (and --wait until it is ready)
 import type { Command } from 'commander';
-import { action, areaCodeArg, type Shell } from '../../src/command.js';
+import { action, areaCodeArg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
@@ -19,6 +19,10 @@ export function define(parent: Command, shell: Shell): void {
     .option('--no-handle-calls', 'do not answer inbound calls')
     .option('--handle-texts', 'also answer inbound texts')
     .option('--wait', 'wait until the number is ready (or failed); exit 5 if it failed')
+    .addHelpText('after', examples(
+      'vmv quick number --area-code 415 --name Ava --business-name "Acme Dental" --greeting "Thanks for calling Acme Dental!" --wait',
+      'vmv quick number --area-code 212 --handle-texts --no-handle-calls',
+    ))
     .action(action(shell, run));
 }
 

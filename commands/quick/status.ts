@@ -1,6 +1,6 @@
 // vmv quick status ID [--watch]: GET /v1/quick/actions/{id}
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { followNumber, renderNumber } from './number.js';
 import { followJob, printJob } from './view.js';
@@ -8,6 +8,11 @@ import { followJob, printJob } from './view.js';
 export function define(parent: Command, shell: Shell): void {
   parent.command('status').argument('<id>', 'job id, or the integer id of an AI number').description('A quick call or text job with its targets, or an AI number')
     .option('--watch', 'follow until the job ends: a live table on a terminal, one line per change when piped')
+    .addHelpText('after', examples(
+      'JOB=$(vmv quick call +14155550100 --goal "Confirm the appointment")',
+      'vmv quick status "$JOB" --watch',
+      'vmv quick status 1001',
+    ))
     .action(action(shell, run));
 }
 

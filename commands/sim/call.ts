@@ -1,6 +1,6 @@
 // vmv sim call --from --to [--digits] [--says]: POST /_sim/inbound/calls (call a workspace number)
 import type { Command } from 'commander';
-import { action, e164Arg, type Shell } from '../../src/command.js';
+import { action, e164Arg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 interface Options { from: string; to: string; digits?: string; says?: string }
@@ -11,6 +11,11 @@ export function define(parent: Command, shell: Shell): void {
     .requiredOption('--to <number>', 'the workspace number called', e164Arg('--to'))
     .option('--digits <keys>', 'keys pressed in the phone menu, in order (e.g. 1 or 12)')
     .option('--says <text>', 'what the caller says to the AI agent')
+    .addHelpText('after', examples(
+      'vmv sim number --stack t2 --phone +14155550142',
+      'vmv sim call --from +14155550199 --to +14155550142 --says "I\'d like to book a cleaning"',
+      'vmv sim call --from +14155550199 --to +14155550142 --digits 1',
+    ))
     .action(action(shell, run));
 }
 

@@ -1,6 +1,6 @@
 // vmv sim clock: GET or POST /_sim/clock
 import type { Command } from 'commander';
-import { action, timeArg, type Shell } from '../../src/command.js';
+import { action, examples, timeArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fields } from '../../src/output.js';
@@ -12,6 +12,7 @@ export function define(parent: Command, shell: Shell): void {
     .option('--manual', 'stand still until advanced')
     .option('--real', 'follow wall time (plus any advances)')
     .option('--set <time>', 'move the clock forward to this ISO 8601 time, running what falls due', timeArg('--set', { relative: false }))
+    .addHelpText('after', examples('vmv sim clock', 'vmv sim clock --manual', 'vmv sim clock --set 2026-01-06T09:00:00Z'))
     .action(action(shell, run));
 }
 

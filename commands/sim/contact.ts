@@ -1,6 +1,6 @@
 // vmv sim contact: POST /_sim/contacts (the API itself cannot create contacts)
 import type { Command } from 'commander';
-import { action, collect, e164Arg, type Shell } from '../../src/command.js';
+import { action, collect, e164Arg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 interface Options { name: string; email?: string; phone?: string; company?: string; tag?: string[] }
@@ -12,6 +12,9 @@ export function define(parent: Command, shell: Shell): void {
     .option('--phone <number>', 'E.164 phone number', e164Arg('--phone'))
     .option('--company <name>', 'company')
     .option('--tag <tag>', 'a tag (repeat for more)', collect)
+    .addHelpText('after', examples(
+      'vmv sim contact --name "Grace Hopper" --email grace@example.com --phone +14155550188 --company Navy --tag vip',
+    ))
     .action(action(shell, run));
 }
 

@@ -1,6 +1,6 @@
 // vmv sim number --stack t1|t2: POST /_sim/phone-numbers (a ready number of that stack)
 import type { Command } from 'commander';
-import { action, choiceArg, e164Arg, type Shell } from '../../src/command.js';
+import { action, choiceArg, e164Arg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
@@ -8,6 +8,7 @@ export function define(parent: Command, shell: Shell): void {
     .requiredOption('--stack <stack>', 't1 or t2', choiceArg('--stack', ['t1', 't2']))
     .option('--phone <number>', 'the E.164 number (default: a free one)', e164Arg('--phone'))
     .option('--name <name>', 'its name')
+    .addHelpText('after', examples('vmv sim number --stack t2 --name "Front desk"'))
     .action(action(shell, run));
 }
 

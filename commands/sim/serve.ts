@@ -1,6 +1,6 @@
 // vmv sim serve: the simulator over HTTP, on loopback by default.
 import type { Command } from 'commander';
-import { action, choiceArg, intArg, timeArg, type Shell } from '../../src/command.js';
+import { action, choiceArg, examples, intArg, timeArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr, onStop } from '../../src/io.js';
@@ -20,6 +20,10 @@ export function define(parent: Command, shell: Shell): void {
     .option('--seed <n>', 'seed for a new data file (default 1)', intArg('--seed', 0, 2 ** 32 - 1))
     .option('--quiet', 'do not log requests to stderr')
     .addHelpText('after', '\nWith --json, prints one line once listening: {"url": "...", "api_key": "<full-access key>"}')
+    .addHelpText('after', examples(
+      'vmv sim serve --port 4010',
+      'vmv sim serve --clock manual --now 2026-01-05T09:00:00Z --data ./ci-sim.json --quiet',
+    ))
     .action(action(shell, run));
 }
 

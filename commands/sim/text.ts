@@ -1,6 +1,6 @@
 // vmv sim text --from --to --body: POST /_sim/inbound/texts (text as the other party)
 import type { Command } from 'commander';
-import { action, e164Arg, type Shell } from '../../src/command.js';
+import { action, e164Arg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
@@ -8,6 +8,7 @@ export function define(parent: Command, shell: Shell): void {
     .requiredOption('--from <number>', 'the person\'s E.164 number', e164Arg('--from'))
     .requiredOption('--to <number>', 'the shared or workspace number texted', e164Arg('--to'))
     .requiredOption('--body <text>', 'the message')
+    .addHelpText('after', examples('vmv sim text --from +14155550102 --to +14155550151 --body "Yes, Tuesday works"'))
     .action(action(shell, run));
 }
 

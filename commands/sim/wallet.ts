@@ -1,6 +1,6 @@
 // vmv sim wallet: GET or PATCH /_sim/workspace (wallet and auto-recharge)
 import type { Command } from 'commander';
-import { action, numberArg, onOff, type Shell } from '../../src/command.js';
+import { action, examples, numberArg, onOff, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fields, money } from '../../src/output.js';
 
@@ -12,6 +12,10 @@ export function define(parent: Command, shell: Shell): void {
     .option('--auto-recharge <on|off>', 'top up automatically when low', onOff('--auto-recharge'))
     .option('--recharge-amount <usd>', 'amount of each top-up', numberArg('--recharge-amount', 0.01))
     .option('--recharge-threshold <usd>', 'top up when the balance falls below this', numberArg('--recharge-threshold', 0))
+    .addHelpText('after', examples(
+      'vmv sim wallet --set 25',
+      'vmv sim wallet --auto-recharge on --recharge-amount 20 --recharge-threshold 5',
+    ))
     .action(action(shell, run));
 }
 

@@ -1,6 +1,6 @@
 // vmv sim workspace: show, create and change simulator workspaces (GET/PATCH /_sim/workspace, POST /_sim/workspaces)
 import type { Command } from 'commander';
-import { action, intArg, onOff, type Shell } from '../../src/command.js';
+import { action, examples, intArg, onOff, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fields, money } from '../../src/output.js';
 import { maskKey } from '../../src/settings.js';
@@ -9,9 +9,13 @@ interface SetOptions { name?: string; content?: boolean; assistant?: boolean; vi
 
 export function define(parent: Command, shell: Shell): void {
   const ws = parent.command('workspace').description('The simulator workspace: plan, limits, and more workspaces');
-  ws.command('show').description('Show the workspace of the API key (default: the seeded one)').action(action(shell, show));
+  ws.command('show').description('Show the workspace of the API key (default: the seeded one)')
+    .addHelpText('after', examples('vmv sim workspace show'))
+    .action(action(shell, show));
   ws.command('create').description('Add an isolated workspace and print its full-access key')
-    .option('--name <name>', 'workspace name').action(action(shell, create));
+    .option('--name <name>', 'workspace name')
+    .addHelpText('after', examples('vmv sim workspace create --name "Second team"'))
+    .action(action(shell, create));
   ws.command('set').description('Change the workspace\'s plan and simulated limits')
     .option('--name <name>', 'workspace name')
     .option('--content <on|off>', 'plan includes Content (videos)', onOff('--content'))
@@ -19,6 +23,10 @@ export function define(parent: Command, shell: Shell): void {
     .option('--video-credits <cents>', 'plan video credits in cents', intArg('--video-credits', 0, 1e9))
     .option('--recordings <on|off>', 'off: compliance settings refuse recording downloads', onOff('--recordings'))
     .option('--quick-emails-per-minute <n>', 'simulated rate limit (0: none)', intArg('--quick-emails-per-minute', 0, 100000))
+    .addHelpText('after', examples(
+      'vmv sim workspace set --content on --video-credits 5000',
+      'vmv sim workspace set --quick-emails-per-minute 10',
+    ))
     .action(action(shell, set));
 }
 

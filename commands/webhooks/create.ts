@@ -1,7 +1,7 @@
 // vmv webhooks create --url URL [--events ...] [--phone-number-id N] [--description D] [--sms]:
 // POST /v1/voice/calls/webhooks or /v1/sms/webhooks. Prints the signing secret: creation is the one time it is shown.
 import type { Command } from 'commander';
-import { action, choicesArg, intArg, type Shell } from '../../src/command.js';
+import { action, choicesArg, examples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
@@ -16,6 +16,10 @@ export function define(parent: Command, shell: Shell): void {
     .option('--events <types>', 'call.started, call.ended (comma-separated or repeated; default both)', choicesArg('--events', ['call.started', 'call.ended']))
     .option('--phone-number-id <id>', 'only events on this number of the workspace', intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER))
     .option('--description <text>', 'a note for the call webhook')
+    .addHelpText('after', examples(
+      'vmv webhooks create --url https://example.com/hooks/vmv --events call.ended --description "CRM sync"',
+      'vmv webhooks create --sms --url https://example.com/hooks/sms',
+    ))
     .action(action(shell, run));
 }
 

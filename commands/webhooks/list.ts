@@ -1,6 +1,6 @@
 // vmv webhooks list [--sms]: GET /v1/voice/calls/webhooks or /v1/sms/webhooks (never with secrets)
 import type { Command } from 'commander';
-import { action, type Shell } from '../../src/command.js';
+import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
@@ -8,6 +8,7 @@ import { KINDS, kindOf, withKind, type Webhook } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
   withKind(withList(parent.command('list').description('Registered webhooks of one kind, newest first')), 'list')
+    .addHelpText('after', examples('vmv webhooks list', 'vmv webhooks list --sms'))
     .action(action(shell, run));
 }
 

@@ -4,7 +4,7 @@
 // --forward-to, and removes its webhooks on Ctrl-C or SIGTERM before exiting 0.
 // Status lines go to stderr; stdout has one line (or one JSON object) per event.
 import type { Command } from 'commander';
-import { action, intArg, type Shell } from '../../src/command.js';
+import { action, examples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT, usage } from '../../src/errors.js';
 import { forStderr, onStop } from '../../src/io.js';
@@ -26,6 +26,10 @@ export function define(parent: Command, shell: Shell): void {
     .option('--port <port>', 'local port of the receiver (0: a free one)', intArg('--port', 0, 65535), 0)
     .option('--print-secret', 'print the signing secrets on stderr (to verify forwarded events)')
     .addHelpText('after', '\nWith --json, each event is printed as one JSON object per line, ready for jq.')
+    .addHelpText('after', examples(
+      'vmv webhooks listen --forward-to http://localhost:3000/webhooks --print-secret',
+      'vmv webhooks listen --events sms.received --json | jq -r .data.body',
+    ))
     .action(action(shell, run));
 }
 
