@@ -1,0 +1,44 @@
+// The README's runnable examples run as written: the walkthrough's first steps and the CI script,
+// in a real bash with `vmv` on the PATH and a fresh simulated world.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './helpers.js';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const bin = new URL('../bin', import.meta.url).pathname;
+
+/** The shell blocks of a README section, from its heading to the next heading of the same level. */
+function blocks(heading: string): string[] {
+  const start = readme.indexOf(`\n${heading}\n`);
+  expect(start, heading).toBeGreaterThan(-1);
+  const level = heading.split(' ')[0];
+  const next = readme.slice(start + heading.length + 2).search(new RegExp(`\\n${level} `));
+  const section = readme.slice(start, next < 0 ? undefined : start + heading.length + 2 + next);
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
+function bash(script: string) {
+  const dir = tempDir();
+  const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
+  return spawnSync('bash', ['-c', `set -euo pipefail\ncd ${JSON.stringify(dir)}\n${script}`], { env, encoding: 'utf8', timeout: 60_000 });
+}
+
+describe('README', () => {
+  it('the walkthrough: an email, then a call on a manual clock, its record and recording, and the one-command form', () => {
+    const [email, call, oneCommand] = blocks('## A five-minute walkthrough');
+    const r = bash([email, call, oneCommand].join('\n'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/status\tcompleted/);
+    expect(r.stdout).toMatch(/summary\tThe recipient agreed/);
+    expect(r.stderr).toMatch(/Saved \d+ bytes of audio\/wav to call\.wav/);
+  });
+
+  it('the CI script', () => {
+    const [script] = blocks('### jq and CI examples');
+    const r = bash(script);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\+14155550100\tcompleted\tgoal_achieved$/m);
+  });
+});
