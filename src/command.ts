@@ -79,17 +79,21 @@ export function areaCodeArg(name: string) {
 
 /** One of a fixed set of values (any letter case; the canonical spelling is kept). */
 export function choiceArg(name: string, choices: readonly string[]) {
-  return (v: string) => {
+  const parse = (v: string) => {
     const c = choices.find((x) => x.toLowerCase() === v.toLowerCase());
     if (c === undefined) throw usage(`${name} takes one of ${choices.join(', ')}; got "${v}".`);
     return c;
   };
+  return Object.assign(parse, { choices });
 }
+
+/** The fixed values a flag's parser takes (shell completion offers them). */
+export const choicesOf = (parser: unknown): readonly string[] | undefined => (parser as { choices?: readonly string[] } | undefined)?.choices;
 
 /** Several of a fixed set, comma-separated or repeated (each once, in the order given). */
 export function choicesArg(name: string, choices: readonly string[]) {
   const one = choiceArg(name, choices);
-  return (v: string, prev: string[] = []) => [...new Set([...prev, ...v.split(',').map((e) => e.trim()).filter(Boolean).map(one)])];
+  return Object.assign((v: string, prev: string[] = []) => [...new Set([...prev, ...v.split(',').map((e) => e.trim()).filter(Boolean).map(one)])], { choices });
 }
 
 /** A time to be resolved against the target's "now" before the command runs (see resolveTimes). */
@@ -146,7 +150,14 @@ async function resolveTimes(ctx: Context, opts: Record<string, unknown>): Promis
   const relative = Object.entries(opts).filter(([, v]) => v instanceof RelativeTime) as [string, RelativeTime][];
   if (relative.length === 0) return;
   const clock = await (await ctx.client()).request('GET', '/_sim/clock').catch(() => null);
-  const now = clock?.status === 200 ? new Date(clock.json().now) : new Date();
+  // the simulator's clock where there is one; otherwise (a service, whatever it answers there) this machine's
+  let now = new Date();
+  try {
+    const sim = clock?.status === 200 ? new Date(clock.json<{ now: string }>().now) : null;
+    if (sim && !Number.isNaN(sim.getTime())) now = sim;
+  } catch {
+    // not the simulator's clock reply
+  }
   for (const [k, v] of relative) opts[k] = v.at(now).toISOString();
 }
 

@@ -58,6 +58,8 @@ export class Context {
 const FIELD_ALIASES: Record<string, string[]> = {
   '--after': ['created_after'], '--before': ['created_before'], '--contact': ['contact_id'], '--phone': ['phone_number'],
   '--to': ['destination'], '--voicemail': ['voicemail_enabled'], '<numbers...>': ['to_numbers'],
+  // repeatable flags send a list under the plural name
+  '--scope': ['scopes'], '--tag': ['tags'],
 };
 
 /** A command's fields → flags: each option's own name in snake case (retry_attempts ← --retry-attempts), and the aliases. */

@@ -23,7 +23,7 @@ export const EXIT = {
 } as const;
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT.usage, readonly hint?: string) {
+  constructor(message: string, readonly exitCode: number = EXIT.usage, readonly hint?: string, readonly details?: Record<string, unknown>) {
     super(message);
   }
 }

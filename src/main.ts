@@ -39,9 +39,9 @@ Exit codes:
   2    usage: unknown command or flag, missing or malformed argument (checked before any request)
   3    authentication: missing or invalid API key (401), or a key without access (403)
   4    network: the service could not be reached
-  5    --wait ended without success: a call not completed, a quick job target failed or not
-       answered, an AI number not provisioned
-  6    --wait ran out of --timeout (the job continues)
+  5    --wait ended without success: a call not completed, a quick job target failed (no
+       answer is an outcome), an AI number not provisioned
+  6    --wait ran out of --timeout (the job continues; its id is printed on stdout)
   7    a confirmation was declined at the prompt
   130  interrupted (Ctrl-C)`);
   for (const n of nouns) program.command(n.name).description(n.description);
@@ -116,6 +116,8 @@ function checkHelpTopic(program: Command, argv: readonly string[]): void {
     if (!next) return help ? unknownTopic(cmd, word) : undefined;
     cmd = next;
   }
+  // `vmv help quick call`: commander's help command goes one level deep; show the deepest topic
+  if (help && cmd.parent && cmd.parent !== program) cmd.help();
 }
 
 /** commander's own error steps (undocumented, stable since commander 2), replaced or reused here */
@@ -186,7 +188,7 @@ function report(out: IO, e: unknown, json = false): number {
   // --json: the error as one JSON document on stderr, the API's envelope as received, or one in its shape
   if (json && e instanceof ApiCallError) return reportJson(io, e.envelope, e.exitCode);
   if (json && e instanceof CliError)
-    return reportJson(io, { error: { code: LOCAL_CODES[e.exitCode] ?? 'error', message: e.message, ...(e.hint ? { hint: e.hint } : {}) } }, e.exitCode);
+    return reportJson(io, { error: { code: LOCAL_CODES[e.exitCode] ?? 'error', message: e.message, ...(e.hint ? { hint: e.hint } : {}), ...e.details } }, e.exitCode);
   if (e instanceof ApiCallError) {
     const { code, message, fields } = e.envelope.error;
     io.err(`${red(io, 'error')}: ${message} ${dim(io, `(${code}, HTTP ${e.status})`)}\n`);

@@ -49,8 +49,11 @@ export function table(io: IO, headers: string[], rows: Cell[][]): void {
 export function alignedLines(io: IO, headers: string[], rows: Cell[][]): string[] {
   const text = rows.map((r) => r.map((c) => oneLine(shown(io, c))));
   const widths = headers.map((h, i) => Math.max(width(h), ...text.map((r) => width(r[i]))));
-  const fixed = widths.slice(0, -1).reduce((a, b) => a + b + 2, 0);
-  widths[widths.length - 1] = Math.max(10, width(headers[headers.length - 1]), Math.min(widths[widths.length - 1], io.columns - fixed));
+  // the last column (a summary, a body, a subject) gives way to the terminal's width, down to 10;
+  // the others are the data a reader copies (ids, numbers, addresses) and are never cut
+  const last = widths.length - 1;
+  const others = widths.slice(0, -1).reduce((x, w) => x + w + 2, 0);
+  widths[last] = Math.max(Math.min(10, widths[last]), width(headers[last]), Math.min(widths[last], io.columns - others));
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? clip(c, widths[i]) : clip(c, widths[i]).padEnd(widths[i]))).join('  ').trimEnd();
   return [line(headers.map((h) => h.toUpperCase())), ...text.map(line)];
 }

@@ -10,6 +10,7 @@ export const pollInterval = (ctx: Context) => Math.max(10, Number(ctx.env.VMV_PO
 
 /** On a simulator with a manual clock nothing moves until someone advances it: say so once. */
 export async function noteManualClock(ctx: Context): Promise<void> {
+  if (ctx.json) return; // with --json, stderr holds only an error's JSON document
   const client = await ctx.client();
   const res = await client.request('GET', '/_sim/clock').catch(() => null);
   if (res?.status !== 200) return; // not a simulator

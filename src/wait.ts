@@ -55,6 +55,8 @@ async function plan(ctx: Context, waitFlag: string): Promise<Plan> {
 /** --advance needs a simulator (its /_sim control plane) whose clock is manual. */
 async function checkAdvance(ctx: Context): Promise<void> {
   const res = await (await ctx.client()).request('GET', '/_sim/clock');
+  // a key the simulator refuses is an authentication problem, not a sign that this is no simulator
+  if (res.status === 401 || res.status === 403) await ctx.call('GET', '/_sim/clock');
   let clock: { mode?: string } | undefined;
   try {
     clock = res.status === 200 ? res.json() : undefined;
@@ -76,9 +78,13 @@ async function checkAdvance(ctx: Context): Promise<void> {
 }
 
 /** What a read path shows, and the command that follows it after the wait stops. */
-function subject(path: string): { what: string; follow: string } {
+function subject(path: string): { what: string; follow: string; id: string } {
   const [, kind, rawId] = /^\/v1\/(quick\/actions|quick\/ai-numbers|calls)\/([^/?]+)/.exec(path) ?? [];
   const id = rawId ? decodeURIComponent(rawId) : '';
+  return { ...describe(kind, id, path), id };
+}
+
+function describe(kind: string | undefined, id: string, path: string): { what: string; follow: string } {
   if (kind === 'quick/actions') return { what: `job ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
   if (kind === 'quick/ai-numbers') return { what: `number ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
   if (kind === 'calls') return { what: `call ${id}`, follow: `See it: vmv history call ${id}` };
@@ -102,9 +108,14 @@ export interface Waiter {
 /** Starts waiting on what GET `path` shows: arms --timeout and Ctrl-C; dispose() when done. */
 export async function startWait(ctx: Context, path: string): Promise<Waiter> {
   const p = await prepareWait(ctx);
-  const { what, follow } = subject(path);
-  let end!: (e: CliError) => void;
-  const ended = new Promise<never>((_, reject) => (end = reject));
+  const { what, follow, id } = subject(path);
+  let stop!: (e: CliError) => void;
+  const ended = new Promise<never>((_, reject) => (stop = reject));
+  // what continues is data a script needs: its id alone on stdout (with --json, in the error envelope)
+  const end = (e: CliError) => {
+    if (id && !ctx.json) ctx.io.out(`${id}\n`);
+    stop(new CliError(e.message, e.exitCode, e.hint, id ? { id } : undefined));
+  };
   ended.catch(() => {}); // reported through race()
   const timedOut = () => end(new CliError(`Stopped waiting after ${p.timeout} (--timeout); ${what} continues.`, EXIT.timeout, follow));
   const left = p.deadline === null ? null : p.deadline - Date.now();
@@ -121,7 +132,7 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
     const now = Date.parse(clock.now);
     if (settling) settleUntil ??= now + SETTLE_MS;
     if (clock.next_due_at === null) {
-      if (!settling && !saidIdle) {
+      if (!settling && !saidIdle && !ctx.json) {
         saidIdle = true;
         ctx.io.err(dim(forStderr(ctx.io), 'note: nothing is due on the simulator clock; waiting for something else to move the job (vmv sim text, or Ctrl-C).') + '\n');
       }

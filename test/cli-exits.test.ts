@@ -331,3 +331,18 @@ async function closedPort(): Promise<number> {
   await new Promise((r) => server.close(r));
   return port;
 }
+
+describe('help topics and flag names, a level deeper', () => {
+  it('vmv help quick call shows the leaf command\'s help', async () => {
+    const r = await cli(['help', 'quick', 'call']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: vmv quick call /);
+  });
+
+  it('a repeatable flag\'s server error names the flag (--scope for scopes[0])', async () => {
+    const dir = tempDir();
+    const r = await cli(['sim', 'key', '--scope', 'bogus'], { env: { VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--scope (scopes[0]): must be one of');
+  });
+});

@@ -253,8 +253,13 @@ describe('vmv completion', () => {
       ['vmv', 'completion', ''],
       ['vmv', 'help', 'num'],
       ['vmv', 'sim', 'clock', '--js'],
+      ['vmv', 'history', 'calls', '--status', 'in'], // a flag's fixed values complete too
+      ['vmv', 'history', 'texts', '--direction', ''],
     ]);
-    expect(out).toEqual([['quick'], ['call', 'cancel'], ['--goal'], ['set'], ['quick'], ['--wait'], ['bash', 'zsh', 'fish'], ['numbers'], ['--json']]);
+    expect(out).toEqual([
+      ['quick'], ['call', 'cancel'], ['--goal'], ['set'], ['quick'], ['--wait'], ['bash', 'zsh', 'fish'], ['numbers'], ['--json'],
+      ['in_progress'], ['inbound', 'outbound'],
+    ]);
   });
 
   it('bash: `source <(vmv completion bash)` as the README says, and every command and flag of the tree completes', async () => {

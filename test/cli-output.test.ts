@@ -216,3 +216,18 @@ describe('--all follows every cursor', () => {
     expect(json.json.meta).toEqual({ page_size: 2, total_results: 5 });
   });
 });
+
+describe('tables on a terminal fit its width', () => {
+  it('the last column is clipped to the width; the other columns are never cut', async () => {
+    const { bufferIO } = await import('../src/io.js');
+    const { table } = await import('../src/output.js');
+    const io = await bufferIO({ tty: true });
+    const long = 'x'.repeat(200);
+    table(io, ['id', 'when', 'to', 'summary'], [['9b2f6c1e-4d7a-4e0b-8f3c-5a1d2e6b7c80', '2026-01-05T09:05:30.000Z', '+14155550100', long]]);
+    const lines = io.stdout().trimEnd().split('\n');
+    for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(120);
+    expect(lines[1]).toContain('9b2f6c1e-4d7a-4e0b-8f3c-5a1d2e6b7c80\u0020');
+    expect(lines[1]).toContain('+14155550100');
+    expect(lines[1]).toMatch(/x…$/);
+  });
+});

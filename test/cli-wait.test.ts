@@ -20,11 +20,16 @@ describe('--timeout', () => {
     const r = await both(['quick', 'call', '+12025550100', '--goal', 'x', '--wait', '--timeout', '0.3s']);
     expect(Date.now() - started).toBeGreaterThanOrEqual(600); // 0.3 s on each target
     expect(r.code).toBe(6);
-    expect(r.stdout).toBe('');
     const id = /job (\S+) continues/.exec(r.stderr)![1];
+    expect(r.stdout).toBe(`${id}\n`); // what continues, for a script: JOB=$(vmv ... --wait --timeout 5m)
     expect(r.stderr).toContain('the simulator clock is manual');
     expect(r.stderr).toContain(`error: Stopped waiting after 0.3s (--timeout); job ${id} continues.\nFollow it: vmv quick status ${id} --watch\n`);
     expect((await both(['quick', 'status', id, '--json'])).json.data.status).toBe('running');
+    // with --json stderr is one JSON document (no notes), and it names the job
+    const j = await both(['quick', 'call', '+12025550100', '--goal', 'x', '--wait', '--timeout', '0.1s', '--json']);
+    expect(j.code).toBe(6);
+    expect(j.stdout).toBe('');
+    expect(JSON.parse(j.stderr).error).toMatchObject({ code: 'wait_timeout', id: expect.any(String) });
   });
 
   it('applies to every wait: quick number --wait, quick status --watch, calls place --wait', async () => {
@@ -35,7 +40,8 @@ describe('--timeout', () => {
     const id = (await both(['quick', 'text', '+12025550102', '--goal', 'x'])).stdout.trim();
     const s = await both(['quick', 'status', id, '--watch', '--timeout', '0.1s']);
     expect(s.code).toBe(6);
-    expect(s.stdout).toMatch(/^\+12025550102\t/); // the changes streamed so far
+    expect(s.stdout).toMatch(/^\+12025550102\t/); // the changes streamed so far, then the job's id
+    expect(s.stdout.endsWith(`${id}\n`)).toBe(true);
     const cid = (await both(['sim', 'caller-id', '+12025550199', '--json'])).code;
     expect(cid).toBe(0);
     const c = await both(['calls', 'place', '--caller-id', '+12025550199', '--to', '+12025550100', '--wait', '--timeout', '0.1s']);
@@ -111,7 +117,7 @@ describe('--advance', () => {
     let status = 404;
     afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-    it('is refused with exit 2 before anything is sent, whether /_sim answers 404 or 401', async () => {
+    it('is refused before anything is sent: exit 2 where /_sim is not there (404), 3 where the key is refused (401)', async () => {
       server = createServer((req, res) => {
         seen.push(`${req.method} ${req.url}`);
         res.writeHead(status, { 'content-type': 'application/json' });
@@ -124,14 +130,17 @@ describe('--advance', () => {
       const observe = exchanges.observe;
       exchanges.observe = undefined;
       try {
-        for (const s of [404, 401]) {
-          status = s;
-          seen.length = 0;
-          const r = await cli(['quick', 'call', '+12025550100', '--goal', 'x', '--wait', '--advance'], { env });
-          expect(r.code).toBe(2);
-          expect(r.stderr).toContain(`--advance drives a simulator's clock, and ${url} is not a simulator (GET /_sim/clock answered HTTP ${s}).`);
-          expect(seen).toEqual(['GET /_sim/clock']);
-        }
+        status = 404;
+        const r = await cli(['quick', 'call', '+12025550100', '--goal', 'x', '--wait', '--advance'], { env });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain(`--advance drives a simulator's clock, and ${url} is not a simulator (GET /_sim/clock answered HTTP 404).`);
+        expect(seen.every((x) => x === 'GET /_sim/clock')).toBe(true);
+        // a key refused is an authentication problem (exit 3), and still nothing is started
+        status = 401;
+        seen.length = 0;
+        const denied = await cli(['quick', 'call', '+12025550100', '--goal', 'x', '--wait', '--advance'], { env });
+        expect(denied.code).toBe(3);
+        expect(seen.every((x) => x === 'GET /_sim/clock')).toBe(true);
       } finally {
         exchanges.observe = observe;
       }

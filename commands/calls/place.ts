@@ -16,6 +16,7 @@ export function define(parent: Command, shell: Shell): void {
     .option('--metadata <json>', 'a JSON object kept with the call')
     .option('--wait', 'wait until the call has ended, then show it; exit 5 unless it completed')
     .addHelpText('after', examples(
+      'vmv sim caller-id +14155550123',
       'vmv calls place --caller-id +14155550123 --to +14155550100 --wait',
       'vmv calls place --caller-id +14155550123 --to +14155550100 --no-record --metadata \'{"ticket":"T-1042"}\'',
     ))

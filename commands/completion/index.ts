@@ -3,7 +3,7 @@
 // The script is static: TAB costs no node start; regenerate it after upgrading vmv.
 import type { Command } from 'commander';
 import type { Noun } from '../index.js';
-import { action, addWaitOptions, examples, type Shell } from '../../src/command.js';
+import { action, addWaitOptions, choicesOf, examples, type Shell } from '../../src/command.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
@@ -61,7 +61,8 @@ export function tree(program: Command): Node {
   const flagsOf = (c: Command, global: boolean): Flag[] => c.createHelp().visibleOptions(c).map((o) => ({
     names: [o.short, o.long].filter((n): n is string => !!n),
     value: o.required || o.optional,
-    choices: o.argChoices,
+    // commander's own .choices(), or the values a vmv parser takes (choiceArg)
+    choices: o.argChoices ?? (choicesOf((o as { parseArg?: unknown }).parseArg) as string[] | undefined),
     description: o.description,
     global,
   }));

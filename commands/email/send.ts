@@ -15,8 +15,8 @@ export function define(parent: Command, shell: Shell): void {
     .description('Send one plain-text email to 1-20 recipients (0.01 USD per recipient sent to)')
     .requiredOption('--to <recipient>', 'an email address or a contact\'s name (repeat for more)', collect)
     .requiredOption('--subject <text>', 'subject line (1-200 characters)')
-    .option('--body <text>', 'plain-text body (1-20000 characters)')
-    .option('--body-file <file>', 'read the body from a file (- for standard input)')
+    .option('--body <text>', 'plain-text body (1-20000 characters; this or --body-file is required)')
+    .option('--body-file <file>', 'read the body from a file (- for standard input; this or --body is required)')
     .option('--reply-to <address>', 'where replies go (default: the API key owner\'s email)')
     .option('--from-name <name>', 'display name (default: the workspace name)')
     .addHelpText('after', examples(

@@ -10,8 +10,8 @@ interface Options extends FilterOptions { contact?: string; email?: string }
 
 export function define(parent: Command, shell: Shell): void {
   withFilters(parent.command('emails').description('Emails with one person (quick emails included), newest first'))
-    .option('--contact <id>', 'this contact\'s emails')
-    .option('--email <address>', 'emails with this address')
+    .option('--contact <id>', 'this contact\'s emails (this or --email is required)')
+    .option('--email <address>', 'emails with this address (this or --contact is required)')
     .addHelpText('after', examples(
       'vmv history emails --email ada@example.com',
       'vmv history emails --email ada@example.com --direction outbound --asc',

@@ -25,7 +25,7 @@ export function define(parent: Command, shell: Shell): void {
     .option('--no-voicemail', 'do not leave voicemails (the default)')
     .option('--voicemail-message <text>', 'exactly what to say on voicemail')
     .option('--contact-name <name>', 'substituted for {{CONTACT_NAME}}')
-    .option('--wait', 'wait for the job to end, showing progress on a terminal; exit 5 if any target failed or was not answered')
+    .option('--wait', 'wait for the job to end, showing progress on a terminal; exit 5 if any target failed (no answer is an outcome)')
     .addHelpText('after', '\nSimulator scenario numbers (last four digits): 0100 goal achieved, 0101 not interested, 0102 rings out,\n0103 voicemail, 0104 busy, 0105 answers on the second attempt, 0106 provider failure, 0107 call back later.')
     .addHelpText('after', examples(
       'vmv quick call +14155550100 --goal "Confirm Tuesday\'s 3pm appointment" --wait',

@@ -12,7 +12,7 @@ export function define(parent: Command, shell: Shell): void {
     .option('--first-message <text>', 'the opener (default: written from the goal)')
     .option('--max-messages <n>', 'cap on messages sent per number (default 5)', intArg('--max-messages', 1, 100))
     .option('--conversation-timeout-hours <n>', 'end a thread after this much quiet (default 24)', intArg('--conversation-timeout-hours', 1, 720))
-    .option('--wait', 'wait for the job to end, showing progress on a terminal; exit 5 if any target failed or was not answered')
+    .option('--wait', 'wait for the job to end, showing progress on a terminal; exit 5 if any target failed (no answer is an outcome)')
     .addHelpText('after', '\nSimulator scenario numbers (last four digits): 0100 agrees, 0101 declines, 0102-0104 never reply,\n0105 agrees after a long pause, 0106 delivery fails, 0107 replies STOP. Reply yourself with `vmv sim text`.')
     .addHelpText('after', examples(
       'vmv quick text +14155550100 --goal "Confirm Tuesday\'s 3pm appointment" --first-message "Hi! Can you still make Tuesday at 3pm?" --wait',

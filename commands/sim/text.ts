@@ -8,7 +8,10 @@ export function define(parent: Command, shell: Shell): void {
     .requiredOption('--from <number>', 'the person\'s E.164 number', e164Arg('--from'))
     .requiredOption('--to <number>', 'the shared or workspace number texted', e164Arg('--to'))
     .requiredOption('--body <text>', 'the message')
-    .addHelpText('after', examples('vmv sim text --from +14155550102 --to +14155550151 --body "Yes, Tuesday works"'))
+    .addHelpText('after', examples(
+      'vmv sim number --stack t2 --phone +14155550142',
+      'vmv sim text --from +14155550199 --to +14155550142 --body "Do you have availability on Tuesday?"',
+    ))
     .action(action(shell, run));
 }
 
