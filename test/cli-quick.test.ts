@@ -104,7 +104,7 @@ describe('waiting', () => {
         expect(r.code).toBe(0);
         const lines = r.stdout.trim().split('\n');
         expect(lines.length).toBeGreaterThan(1);
-        for (const l of lines) expect(l).toMatch(/^\+12025550102\t\+1415555015\d\t(in_progress|pending|no_answer)\t/);
+        for (const l of lines) expect(l).toMatch(/^target\t\+12025550102\t\+1415555015\d\t(in_progress|pending|no_answer)\t/);
         expect(lines.at(-1)).toMatch(/\tno_answer\t-\t2\t.*max_attempts$/);
         expect(new Set(lines).size).toBe(lines.length); // only changes
       });

@@ -40,7 +40,7 @@ describe('--timeout', () => {
     const id = (await both(['quick', 'text', '+12025550102', '--goal', 'x'])).stdout.trim();
     const s = await both(['quick', 'status', id, '--watch', '--timeout', '0.1s']);
     expect(s.code).toBe(6);
-    expect(s.stdout).toMatch(/^\+12025550102\t/); // the changes streamed so far, then the job's id
+    expect(s.stdout).toMatch(/^target\t\+12025550102\t/); // the changes streamed so far, then the job's id
     expect(s.stdout.endsWith(`${id}\n`)).toBe(true);
     const cid = (await both(['sim', 'caller-id', '+12025550199', '--json'])).code;
     expect(cid).toBe(0);

@@ -34,7 +34,8 @@ export async function followJob(ctx: Context, id: string, o: { failOnFailed: boo
   const { data } = await followRead<{ data: Job }>(ctx, `/v1/quick/actions/${encodeURIComponent(id)}`, {
     done: (b) => b.data.status !== 'running',
     live: (b) => liveLines(ctx, b.data),
-    changes: o.streamChanges ? (b) => new Map(b.data.targets.map((t) => [t.to_number, row(t).map(cell).join('\t')])) : undefined,
+    // piped, each change is a line in the record's own shape: target<TAB>its columns
+    changes: o.streamChanges ? (b) => new Map(b.data.targets.map((t) => [t.to_number, ['target', ...row(t)].map(cell).join('\t')])) : undefined,
     final: (b) => printJob(ctx, b.data),
   });
   // a target that failed (the provider's error, the pool's daily ceiling); no answer after every
