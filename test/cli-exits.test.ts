@@ -339,10 +339,15 @@ describe('help topics and flag names, a level deeper', () => {
     expect(r.stdout).toMatch(/^Usage: vmv quick call /);
   });
 
-  it('a repeatable flag\'s server error names the flag (--scope for scopes[0])', async () => {
+  it('a repeatable flag\'s server error names the flag (--tag for tags[0]); scopes and countries are checked locally', async () => {
     const dir = tempDir();
-    const r = await cli(['sim', 'key', '--scope', 'bogus'], { env: { VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' } });
+    const env = { VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' };
+    const r = await cli(['sim', 'contact', '--name', 'Z', '--tag', ''], { env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('--scope (scopes[0]): must be one of');
+    expect(r.stderr).toContain('--tag (tags[0]): must not be empty');
+    const scope = await cli(['sim', 'key', '--scope', 'bogus'], { env });
+    expect(scope).toMatchObject({ code: 2, stderr: expect.stringContaining('--scope takes one of videos:read') });
+    const country = await cli(['numbers', 'search', '--country', 'USA'], { env });
+    expect(country).toMatchObject({ code: 2, stderr: expect.stringContaining('--country takes a 2-letter country code') });
   });
 });

@@ -1,11 +1,13 @@
 // vmv sim key: POST /_sim/api-keys (prints the new key: creation is the one time it is shown)
 import type { Command } from 'commander';
-import { action, collect, examples, type Shell } from '../../src/command.js';
+import { action, choicesArg, examples, type Shell } from '../../src/command.js';
+// a constant of the store's model (no state): the scopes a key can carry
+import { SCOPES } from '../../simulator/model.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('key').description('Create an API key on the simulator and print it (no --scope: full access)')
-    .option('--scope <scope>', 'a scope such as calls:read (repeat for more)', collect)
+    .option('--scope <scope>', `a scope (repeat or comma-separate for more): ${SCOPES.join(', ')}`, choicesArg('--scope', SCOPES))
     .option('--workspace <id>', 'workspace of the key (default: the seeded one, or the --api-key\'s)')
     .addHelpText('after', examples('vmv sim key', 'vmv sim key --scope calls:read --scope sms:read'))
     .action(action(shell, run));
