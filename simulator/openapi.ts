@@ -141,6 +141,7 @@ export interface DocumentOptions { prefix: '/v1/' | '/_sim/'; title: string; des
 
 export function buildDocument(resources: readonly Resource[], o: DocumentOptions): Json {
   const conv = new Converter();
+  conv.convert(ErrorEnvelope, 'output'); // components.schemas.Error: what each error reply's envelope narrows
   const paths: Record<string, Json> = {};
   const tags: { name: string; description: string }[] = [];
   const isApi = o.prefix === '/v1/';
@@ -205,7 +206,6 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
       const errors = conventionErrors(r, isApi);
       if (r.params) (errors[404] ??= []).push('not_found');
       for (const [status, codes] of Object.entries(r.errors ?? {})) for (const c of codes) if (!(errors[Number(status)] ??= []).includes(c)) errors[Number(status)].push(c);
-      conv.convert(ErrorEnvelope, 'output');
       for (const [status, codes] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
         const schema = errorSchema(conv.schemas, codes);
         responses[status] = {

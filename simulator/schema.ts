@@ -4,12 +4,12 @@
 // (z.infer). The constructors below only choose zod checks and attach descriptions and examples;
 // `issuesToFields` turns zod's issues into the API's per-field explanations (`to[2]`: why).
 import * as z from 'zod/mini';
-import { validationError, type Fields } from './errors.js';
+import { E164, isIsoTime } from '../src/formats.js';
+import type { Fields } from './errors.js';
 
-export type Schema<T = unknown> = z.ZodMiniType<T, any>;
 export type Infer<S extends z.ZodMiniType> = z.output<S>;
 
-export const E164 = /^\+[1-9]\d{1,14}$/;
+export { E164, isIsoTime };
 /** The spec's address pattern (quick email reply_to): no whitespace or @<>(),;:" in either part, a dot, a lower-case ending of 2+ letters. */
 export const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[a-z]{2,}$/;
 /** An address in the spec's pattern, any letter case (reply_to alone needs a lower-case ending: EMAIL). */
@@ -21,21 +21,17 @@ export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 export interface Doc { description?: string; example?: unknown }
 
 /**
- * Adds metadata (JSON Schema keywords: description, examples, format, id) to a schema. A schema
- * made just now by a constructor here is annotated in place (no copy: building the routes'
- * schemas is on every command's start-up path); one that already has metadata is copied, so a
- * shared schema never takes a description meant for one use of it.
+ * Adds metadata (JSON Schema keywords: description, examples, format, id) to a schema, merged into
+ * what it has, in place: building the routes' schemas is on a command's start-up path, and a copy
+ * per annotation doubled it. Safe because every constructor here makes a new schema per call, so
+ * no two uses share one.
  */
 function annotate<S extends z.ZodMiniType>(schema: S, meta: Record<string, unknown>): S {
   const prev = z.globalRegistry.get(schema) as Record<string, unknown> | undefined;
-  if (prev && !fresh.has(schema)) return schema.check(z.meta(meta)) as S;
   if (prev) z.globalRegistry.remove(schema);
-  fresh.add(schema);
   z.globalRegistry.add(schema, { ...prev, ...meta });
   return schema;
 }
-/** Schemas a constructor here made and annotated, not yet handed to a second annotation site. */
-const fresh = new WeakSet<z.ZodMiniType>();
 
 /** Attaches a description and an example (JSON Schema `description`, `examples`). */
 export function doc<S extends z.ZodMiniType>(schema: S, d: Doc | string | undefined): S {
@@ -117,18 +113,6 @@ export const uuid = (d?: Doc | string) => doc(annotate(z.string(), { format: 'uu
 export const timestamp = (d?: Doc | string) =>
   doc(annotate(z.string(), { format: 'date-time', examples: ['2026-01-05T09:00:00.000Z'] }), d);
 
-/**
- * An ISO 8601 date (midnight UTC) or date-time with Z or an offset: a time without one would mean
- * the local time of whichever process reads it. The calendar must be real (no 30 February).
- */
-export function isIsoTime(v: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2})))?$/.exec(v);
-  if (!m) return false;
-  const [y, mo, d, h = 0, mi = 0, sec = 0, oh = 0, om = 0] = m.slice(1).map((x) => (x === undefined ? undefined : Number(x))) as number[];
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60 && oh < 24 && om < 60;
-}
-
 const ISO_MESSAGE = 'must be an ISO 8601 timestamp such as 2026-01-31T09:00:00Z';
 const isoString = () =>
   z.string({ error: ISO_MESSAGE }).check(
@@ -189,7 +173,7 @@ const EXPECTED: Record<string, string> = {
   string: 'a string', number: 'a number', int: 'an integer', boolean: 'true or false', array: 'an array', object: 'a JSON object', record: 'an object',
 };
 
-export function pathOf(path: readonly PropertyKey[], base = ''): string {
+function pathOf(path: readonly PropertyKey[], base = ''): string {
   let out = base;
   for (const p of path) out = typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p);
   return out;
@@ -320,14 +304,6 @@ export function check<S extends z.ZodMiniType>(schema: S, value: unknown, errs: 
   if (!r.success) issuesToFields(r.error.issues, value, errs, where, base);
   protoKeys(value, r.success ? r.data : FAILED, base, errs);
   return Object.keys(errs).length > before || !r.success ? undefined : r.data;
-}
-
-/** Checks and returns the value, or throws one 400 listing every offending field. */
-export function parse<S extends z.ZodMiniType>(schema: S, value: unknown, where: Where = 'body'): z.output<S> {
-  const errs = newFields();
-  const out = check(schema, value, errs, where);
-  if (Object.keys(errs).length > 0) throw validationError(errs);
-  return out as z.output<S>;
 }
 
 /**

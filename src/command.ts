@@ -3,6 +3,7 @@
 import { Option, type Command } from 'commander';
 import { Context } from './context.js';
 import { usage } from './errors.js';
+import { E164, isIsoTime } from './formats.js';
 import type { IO } from './io.js';
 import type { Env } from './paths.js';
 
@@ -59,7 +60,7 @@ export function numberArg(name: string, min: number) {
 export function e164Arg(name: string) {
   return (v: string) => {
     const n = v.replace(/[\s().-]/g, '');
-    if (!/^\+[1-9]\d{1,14}$/.test(n)) throw usage(`${name} must be an E.164 phone number such as +14155550100, got "${v}".`);
+    if (!E164.test(n)) throw usage(`${name} must be an E.164 phone number such as +14155550100, got "${v}".`);
     return n;
   };
 }
@@ -117,7 +118,7 @@ export function timeArg(name: string, o: { relative?: boolean } = {}) {
       const [y, m, d] = date.slice(1).map(Number);
       const t = new Date(y, m - 1, d);
       if (t.getFullYear() === y && t.getMonth() === m - 1 && t.getDate() === d) return t.toISOString();
-    } else if (isZonedTime(v)) return new Date(v).toISOString();
+    } else if (v.includes('T') && isIsoTime(v)) return new Date(v).toISOString();
     if (relative) {
       if (v === 'now') return new RelativeTime(v, (now) => now);
       if (v === 'today') return new RelativeTime(v, (now) => midnight(now));
@@ -131,15 +132,6 @@ export function timeArg(name: string, o: { relative?: boolean } = {}) {
     const forms = relative ? ', or a time ago: 30m, 24h, 7d, today, yesterday' : '';
     throw usage(`${name} takes an ISO 8601 time with Z or an offset (2026-01-31T09:00:00Z) or a date (2026-01-31)${forms}; got "${v}".`);
   };
-}
-
-/** ISO 8601 date-time with Z or an offset, on a real calendar day (as the API accepts). */
-function isZonedTime(v: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))$/.exec(v);
-  if (!m) return false;
-  const [y, mo, d, h, mi, sec = 0, oh = 0, om = 0] = m.slice(1).map((x) => (x === undefined ? undefined : Number(x))) as number[];
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60 && oh < 24 && om < 60;
 }
 
 /**
@@ -190,4 +182,13 @@ export function addWaitOptions(c: Command): void {
   if (!wait) return;
   c.addOption(new Option('--timeout <duration>', `with ${wait}: stop waiting after this much wall-clock time (90s, 5m, 1h); exit 6, the job continues`));
   c.addOption(new Option('--advance', `with ${wait}, on a simulator with a manual clock: advance the clock to each next due transition until the job ends`));
+}
+
+/**
+ * Defines a noun's verbs on its command: their module's register, then what every wait takes. The
+ * one way verbs come to be, for the noun a command line names and for completion's whole tree.
+ */
+export async function defineVerbs(cmd: Command, noun: { load: () => Promise<{ register: (noun: Command, shell: Shell) => void }> }, shell: Shell): Promise<void> {
+  (await noun.load()).register(cmd, shell);
+  addWaitOptions(cmd);
 }

@@ -2,7 +2,7 @@
 // exit codes. Verbs load what they need (API client, simulator, conf) only when they run.
 import { Command, CommanderError, Help, Option } from 'commander';
 import { nounOf, nouns, VALUE_OPTIONS } from '../commands/index.js';
-import { addWaitOptions, type Shell } from './command.js';
+import { defineVerbs, type Shell } from './command.js';
 import { ApiCallError, CliError, EXIT } from './errors.js';
 import { forStderr, processIO, type IO } from './io.js';
 import { bold, dim, red } from './output.js';
@@ -66,11 +66,9 @@ async function defineNoun(program: Command, shell: Shell, argv: readonly string[
   const noun = nounOf(argv);
   if (!noun) return;
   const cmd = program.commands.find((c) => c.name() === noun.name)!;
-  (await noun.load()).register(cmd, shell);
-  addWaitOptions(cmd);
+  await defineVerbs(cmd, noun, shell);
   configure(cmd, shell);
 }
-
 
 export async function main(argv: string[], io?: IO, env: Env = process.env): Promise<number> {
   io ??= processIO(env);
@@ -100,7 +98,6 @@ const LOCAL_CODES: Record<number, string> = {
   [EXIT.api]: 'error', [EXIT.usage]: 'usage_error', [EXIT.auth]: 'auth_error', [EXIT.network]: 'network_error',
   [EXIT.failed]: 'job_failed', [EXIT.timeout]: 'wait_timeout', [EXIT.declined]: 'declined', [EXIT.interrupted]: 'interrupted',
 };
-
 
 /** Commander shows the program's help for `vmv help foo` (and `vmv quick help foo`): make an unknown topic an error. */
 function checkHelpTopic(program: Command, argv: readonly string[]): void {

@@ -77,18 +77,14 @@ async function checkAdvance(ctx: Context): Promise<void> {
     );
 }
 
-/** What a read path shows, and the command that follows it after the wait stops. */
+/** What a read path shows (its id, and in words), and the command that follows it after the wait stops. */
 function subject(path: string): { what: string; follow: string; id: string } {
   const [, kind, rawId] = /^\/v1\/(quick\/actions|quick\/ai-numbers|calls)\/([^/?]+)/.exec(path) ?? [];
   const id = rawId ? decodeURIComponent(rawId) : '';
-  return { ...describe(kind, id, path), id };
-}
-
-function describe(kind: string | undefined, id: string, path: string): { what: string; follow: string } {
-  if (kind === 'quick/actions') return { what: `job ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
-  if (kind === 'quick/ai-numbers') return { what: `number ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
-  if (kind === 'calls') return { what: `call ${id}`, follow: `See it: vmv history call ${id}` };
-  return { what: 'the job', follow: `Read it: vmv api ${path}` };
+  if (kind === 'quick/actions') return { id, what: `job ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
+  if (kind === 'quick/ai-numbers') return { id, what: `number ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
+  if (kind === 'calls') return { id, what: `call ${id}`, follow: `See it: vmv history call ${id}` };
+  return { id, what: 'the job', follow: `Read it: vmv api ${path}` };
 }
 
 export interface Waiter {
@@ -111,17 +107,17 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
   const { what, follow, id } = subject(path);
   let stop!: (e: CliError) => void;
   const ended = new Promise<never>((_, reject) => (stop = reject));
-  // what continues is data a script needs: its id alone on stdout (with --json, in the error envelope)
-  const end = (e: CliError) => {
-    if (id && !ctx.json) ctx.io.out(`${id}\n`);
-    stop(new CliError(e.message, e.exitCode, e.hint, id ? { id } : undefined));
-  };
   ended.catch(() => {}); // reported through race()
-  const timedOut = () => end(new CliError(`Stopped waiting after ${p.timeout} (--timeout); ${what} continues.`, EXIT.timeout, follow));
+  // what continues is data a script needs: its id alone on stdout (with --json, in the error envelope)
+  const end = (message: string, exit: number) => {
+    if (id && !ctx.json) ctx.io.out(`${id}\n`);
+    stop(new CliError(message, exit, follow, id ? { id } : undefined));
+  };
+  const timedOut = () => end(`Stopped waiting after ${p.timeout} (--timeout); ${what} continues.`, EXIT.timeout);
   const left = p.deadline === null ? null : p.deadline - Date.now();
   if (left !== null && left <= 0) timedOut(); // spent while the job was started: stop at the first await
   const timer = left === null || left <= 0 ? null : setTimeout(timedOut, left);
-  const unregister = ctx.io.onInterrupt(() => end(new CliError(`Stopped waiting (interrupted); ${what} continues.`, EXIT.interrupted, follow)));
+  const unregister = ctx.io.onInterrupt(() => end(`Stopped waiting (interrupted); ${what} continues.`, EXIT.interrupted));
   let settleUntil: number | null = null;
   let saidIdle = false;
 

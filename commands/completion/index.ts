@@ -3,7 +3,7 @@
 // The script is static: TAB costs no node start; regenerate it after upgrading vmv.
 import type { Command } from 'commander';
 import type { Noun } from '../index.js';
-import { action, addWaitOptions, choicesOf, examples, type Shell } from '../../src/command.js';
+import { action, choicesOf, defineVerbs, examples, type Shell } from '../../src/command.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
@@ -29,8 +29,7 @@ export async function defineAll(program: Command, shell: Shell, nouns: readonly 
   await Promise.all(nouns.map(async (n) => {
     const cmd = program.commands.find((c) => c.name() === n.name);
     if (!cmd || cmd.commands.length || cmd.options.length || cmd.registeredArguments.length) return;
-    (await n.load()).register(cmd, shell);
-    addWaitOptions(cmd);
+    await defineVerbs(cmd, n, shell);
   }));
 }
 
