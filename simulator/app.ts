@@ -11,6 +11,7 @@ import { nextDue, runDue, type TimerHandlers } from './scheduler.js';
 import type { Session, Store } from './store.js';
 import * as z from 'zod/mini';
 import { check, fromText, isPlainObject, newFields } from './schema.js';
+import { DEFAULT_ORIGIN } from './videos/links.js';
 import { afterCommitHooks, resourceTable, timers as allTimers, under, type ResourceEntry } from './routes/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -144,6 +145,8 @@ export function createApp(store: Store, extra: Resource[] = []): App {
       try {
         // a public route (the API description) needs no key and ignores one sent
         const auth = route.public ? authFor(s.data, null, s.data.meta.default_workspace_id) : authenticate(s.data, header(req, 'authorization'), isApi, route);
+        if (route.plan && !auth.workspace.plan[route.plan])
+          throw new ApiError(403, 'plan_not_included', `The workspace's plan does not include ${route.plan === 'content' ? 'Content (videos)' : 'the assistant'}.`);
         const body = parseBody(req, method); // after the key: a bad key is 401 whatever the body
         const idemKey = isApi && method !== 'GET' ? header(req, 'idempotency-key') : undefined;
         if (idemKey !== undefined && auth.key) {
@@ -152,7 +155,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
         }
         const input = validate(route, params, url.searchParams, body);
         const advance = (until: number) => runDue(s, until, timers);
-        const ctx: Ctx<any, any, any> = { s, data: s.data, auth, ...input, requestId, advance };
+        const ctx: Ctx<any, any, any> = { s, data: s.data, auth, ...input, requestId, advance, origin: originOf(req) };
         const reply = await route.handler(ctx);
         const res = toResponse(reply, requestId);
         if (idemKey !== undefined && auth.key && res.status >= 200 && res.status < 300 && typeof res.body === 'string') {
@@ -276,6 +279,12 @@ function authFor(data: Data, key: Auth['key'], workspaceId: string): Auth {
   const org = data.organizations.find((o) => o.id === workspace.organization_id)!;
   const user = data.users.find((u) => (key ? u.id === key.user_id : u.organization_id === org.id))!;
   return { key, workspace, org, user };
+}
+
+/** http://<Host> when the request names a plausible host, else `vmv sim serve`'s default address (embedded requests have none). */
+function originOf(req: SimRequest): string {
+  const host = header(req, 'host');
+  return host && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `http://${host}` : DEFAULT_ORIGIN;
 }
 
 const fingerprint = (method: string, path: string, body: unknown) =>

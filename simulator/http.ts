@@ -43,6 +43,8 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, never>, B = 
   /** the body, parsed by the route's `body` schema (raw JSON when the handler checks it itself) */
   body: B;
   requestId: string;
+  /** how the client reached the simulator (scheme, host, port), for absolute links */
+  origin: string;
   /** runs every transition due by `untilMs`, in time order (the clock-advance control route) */
   advance: (untilMs: number) => number;
 }
@@ -72,6 +74,8 @@ export interface Route<PS extends z.ZodMiniObject | undefined = any, QS extends 
   scope?: Scope | 'full';
   /** answered without an API key (the API description) */
   public?: boolean;
+  /** a plan feature the workspace needs (403 plan_not_included without it) */
+  plan?: 'content' | 'assistant';
   /** the reply waits for the deliveries the request caused (webhook test sends) */
   flush?: boolean;
   /** one line for the API description */

@@ -6,6 +6,8 @@ import type { AuditEntrySchema, CallOut, DeliveryAttemptSchema, ContactOut, Emai
 import type { Infer } from './schema.js';
 import type { QuickJobOut, QuickTargetOut } from './machines/jobs.js';
 import type { AgentOut } from './numbers.js';
+import type { PostOut, SocialConnectionOut, VideoOut } from './videos/records.js';
+import type { Interview, Scene, Slide } from './videos/writer.js';
 
 export const SCOPES = [
   'videos:read', 'videos:write', 'phone_numbers:read', 'phone_numbers:write', 'contacts:read',
@@ -204,6 +206,32 @@ export type DeliveryAttempt = Infer<typeof DeliveryAttemptSchema> & { seq: numbe
 /** A transition that falls due on the simulator clock (scheduler.ts). */
 export interface Timer { id: string; at_ms: number; seq: number; type: string; payload: Record<string, unknown> }
 
+/** A video as stored: the API's record without what is derived when presented (links, posts, dollars). */
+export type VideoRecord = Omit<VideoOut, 'video_url' | 'thumbnail_url' | 'posts' | 'price_usd' | 'scenes' | 'slides' | 'interview'> & Stored & {
+  scenes: Scene[] | null;
+  slides: Slide[] | null;
+  interview: Interview | null;
+  /** scenario markers (#fail-render …) that have failed their stage once already */
+  failures_spent: string[];
+};
+
+export type PostRecord = PostOut & Stored;
+export type SocialConnection = SocialConnectionOut & Stored;
+
+/** A movement of plan video credits or wallet money (GET /_sim/workspace shows the latest). */
+export interface LedgerEntry {
+  seq: number;
+  workspace_id: string;
+  at: string;
+  kind: 'video';
+  reference_id: string;
+  description: string;
+  credits_cents: number;
+  wallet_cents: number;
+  credits_after_cents: number;
+  wallet_after_cents: number;
+}
+
 export interface Data {
   version: 1;
   meta: {
@@ -237,4 +265,8 @@ export interface Data {
   webhooks: Webhook[];
   webhook_outbox: OutboxEntry[];
   webhook_deliveries: DeliveryAttempt[];
+  videos: VideoRecord[];
+  posts: PostRecord[];
+  social_connections: SocialConnection[];
+  ledger: LedgerEntry[];
 }

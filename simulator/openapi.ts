@@ -16,7 +16,7 @@ function conventionErrors(r: Route, isApi: boolean): Record<number, string[]> {
   const e: Record<number, string[]> = { 400: ['validation_error'], 500: ['internal_error'], 503: ['store_busy'] };
   if (isApi && !r.public) {
     e[401] = ['unauthorized'];
-    e[403] = ['forbidden'];
+    e[403] = r.plan ? ['forbidden', 'plan_not_included'] : ['forbidden'];
   }
   if (!isApi) e[401] = ['unauthorized']; // the control plane needs no key, but refuses one that is not valid
   if (r.method !== 'GET') {

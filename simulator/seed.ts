@@ -6,6 +6,7 @@ import type { ApiKey, Data, Scope, User, Workspace } from './model.js';
 import { Rng, seedRng } from './rng.js';
 import { seedSharedPool } from './shared-pool.js';
 import { newConfig, workspaceDefaults } from './number-config.js';
+import { PLATFORM_NAMES, PLATFORMS, type Platform } from './videos/catalog.js';
 
 export interface SeedOptions {
   seed?: number;
@@ -61,8 +62,20 @@ export function addWorkspace(data: Data, rng: Rng, nowMs: number, name: string):
     created_at: iso(nowMs),
   };
   data.workspaces.push(workspace);
+  for (const p of PLATFORMS) addSocialConnection(data, rng, nowMs, workspace, p);
   const key = addApiKey(data, rng, nowMs, workspace.id, user.id, null);
   return { workspace, user, key };
+}
+
+/** A connected social account of the workspace (one per platform is seeded). */
+export function addSocialConnection(data: Data, rng: Rng, nowMs: number, workspace: Workspace, platform: Platform, name?: string) {
+  const handle = `@${slug(name ?? workspace.name)}`;
+  const conn = {
+    id: rng.uuid(), seq: data.meta.next_seq++, workspace_id: workspace.id, platform,
+    name: name ?? `${workspace.name} on ${PLATFORM_NAMES[platform]}`, handle, created_at: iso(nowMs),
+  };
+  data.social_connections.push(conn);
+  return conn;
 }
 
 /** The knowledge bases, FAQs and event types a workspace starts with. */
@@ -110,6 +123,10 @@ export function seedData(o: SeedOptions = {}): Data {
     webhooks: [],
     webhook_outbox: [],
     webhook_deliveries: [],
+    videos: [],
+    posts: [],
+    social_connections: [],
+    ledger: [],
   };
   const rng = new Rng(data.meta.rng);
   const { workspace, key } = addWorkspace(data, rng, clockNow(clock), 'Acme Sandbox');
@@ -121,6 +138,7 @@ export function seedData(o: SeedOptions = {}): Data {
 
 /** Brings a data file written by an earlier version up to the current shape (new collections start empty). */
 export function upgrade(data: Data): Data {
+  const hadSocial = Array.isArray(data.social_connections);
   const shape = seedData({ seed: data.meta.seed, clock: data.meta.clock });
   for (const k of Object.keys(shape) as (keyof Data)[]) {
     if (data[k] === undefined) (data as unknown as Record<string, unknown>)[k] = k === 'shared_numbers' ? shape.shared_numbers : Array.isArray(shape[k]) ? [] : shape[k];
@@ -131,6 +149,7 @@ export function upgrade(data: Data): Data {
     w.defaults ??= workspaceDefaults();
     w.caller_ids ??= [];
     if (!w.knowledge_bases) Object.assign(w, workspaceLibrary(rng));
+    if (!hadSocial) for (const p of PLATFORMS) addSocialConnection(data, rng, Date.parse(w.created_at), w, p);
   }
   for (const n of data.phone_numbers) {
     const old = n as unknown as { name?: string; business_name?: string | null; business_description?: string | null };

@@ -61,6 +61,16 @@ export const SimWorkspaceSchema = named('SimWorkspace', () => record({
   }),
   rate_limits: record({ quick_emails_per_minute: doc(z.int(), { description: 'simulated limit; 0 turns it off', example: 60 }) }),
   recordings_disabled: doc(z.boolean(), 'compliance setting: recording downloads answer 404'),
+  ledger: doc(z.array(record({
+    at: timestamp(),
+    kind: oneOf(['video']),
+    reference_id: doc(z.string(), 'what was paid for (a video id)'),
+    description: z.string(),
+    credits_cents: doc(z.int(), 'taken from the plan\'s video credits'),
+    wallet_cents: doc(z.int(), 'taken from the organization wallet'),
+    credits_after_cents: z.int(),
+    wallet_after_cents: z.int(),
+  })), 'the latest 50 movements of video credits and wallet money for videos, newest first'),
   owner: record({ name: doc(z.string(), { example: 'Workspace Owner' }), email: doc(z.string(), { example: 'owner@acme.example.com' }) }),
   created_at: timestamp(),
 }), 'A workspace as the control plane shows it: its organization\'s wallet and auto-recharge, its plan, simulated limits and owner.');
@@ -83,6 +93,7 @@ function workspaceView(c: AnyCtx): SimWorkspace {
     plan: { ...w.plan },
     rate_limits: { ...w.rate_limits },
     recordings_disabled: w.recordings_disabled,
+    ledger: c.data.ledger.filter((e) => e.workspace_id === w.id).slice(-50).reverse().map(({ seq: _s, workspace_id: _w, ...e }) => e),
     owner: { name: user.name, email: user.email },
     created_at: w.created_at,
   };

@@ -11,6 +11,7 @@ import { numberTextTimers } from '../machines/number-text.js';
 import { quickCallTimers } from '../machines/quick-call.js';
 import { quickTextTimers } from '../machines/quick-text.js';
 import { scriptedCallTimers } from '../machines/scripted-call.js';
+import { videoTimers } from '../machines/video.js';
 import { deliverOutbox, deliveryTimers } from '../webhooks/delivery.js';
 
 export interface ResourceEntry {
@@ -30,6 +31,10 @@ export const resourceTable: readonly ResourceEntry[] = [
     load: async () => (await import('./history.js')).history,
   },
   { prefixes: ['/v1/voice/calls/webhooks', '/v1/sms/webhooks', '/_sim/webhook-deliveries'], load: async () => (await import('./webhooks.js')).webhooks },
+  {
+    prefixes: ['/v1/videos', '/v1/posts', '/v1/social-connections', '/v1/media', '/_sim/social-connections'],
+    load: async () => (await import('./videos.js')).videos,
+  },
   { prefixes: ['/v1/openapi.json', '/_sim/openapi.json'], load: async () => (await import('./api-description.js')).apiDescription },
   {
     prefixes: ['/_sim/health', '/_sim/reset', '/_sim/clock', '/_sim/api-keys', '/_sim/workspaces', '/_sim/workspace', '/_sim/contacts',
@@ -50,7 +55,7 @@ export const under = (path: string, prefix: string) => path === prefix || path.s
 export const allResources = (): Promise<Resource[]> => Promise.all(resourceTable.map((e) => e.load()));
 
 export const timers: TimerHandlers = {
-  ...quickCallTimers, ...quickTextTimers, ...scriptedCallTimers, ...numberTextTimers, ...aiNumberTimers, ...deliveryTimers,
+  ...quickCallTimers, ...quickTextTimers, ...scriptedCallTimers, ...numberTextTimers, ...aiNumberTimers, ...deliveryTimers, ...videoTimers,
 };
 
 export const afterCommitHooks: AfterCommit[] = [deliverOutbox];

@@ -1,0 +1,244 @@
+// A video's pipeline on the simulator clock (spec Part 3, Video): queued → researching → (script
+// review) → rendering → compositing → ready, or failed with error. A video is priced from what it
+// will contain and charged once, when released to render: plan video credits first, then the wallet.
+// Posts publish at their time if the video is ready by then.
+import { iso } from '../clock.js';
+import type { Data, LedgerEntry, PostRecord, VideoRecord } from '../model.js';
+import { charge } from '../money.js';
+import { orgOfWorkspace } from '../people.js';
+import { cancelTimers, schedule, type TimerHandlers } from '../scheduler.js';
+import type { Session } from '../store.js';
+import {
+  compositeSeconds, PLATFORM_NAMES, priceOf, renderSeconds, scenesFor, secondsOfScript, STAGE_SECONDS, TEMPLATE_INFO, WORDS_PER_SECOND, wordCount,
+  type Price, type Template,
+} from '../videos/catalog.js';
+import type { FailableStage, VideoState } from '../videos/records.js';
+import { write, type Interview, type Scene, type Slide } from '../videos/writer.js';
+
+/** Scenario markers in source_text: each fails its stage once; a retry then gets through. */
+export const FAIL_MARKERS: Record<FailableStage, string> = { researching: '#fail-research', rendering: '#fail-render', compositing: '#fail-composite' };
+const FAIL_REASONS: Record<FailableStage, string> = {
+  researching: 'Research failed: the sources could not be read (simulated by #fail-research).',
+  rendering: 'Rendering failed: the render provider returned an error (simulated by #fail-render).',
+  compositing: 'Compositing failed: the subtitles could not be burned in (simulated by #fail-composite).',
+};
+
+export interface Content { script: string | null; scenes: Scene[] | null; slides: Slide[] | null; interview: Interview | null }
+
+/** What a video of this template contains: its length, spoken words and AI scenes, from its content if written. */
+function measure(template: Template, preset: string, target: number, c: Content | null, ownScript: boolean) {
+  const voiced = TEMPLATE_INFO[template].voiced(preset, ownScript);
+  if (!c || (c.script === null && !c.scenes && !c.slides && !c.interview)) {
+    const seconds = Math.ceil(target);
+    return { seconds, words: voiced ? Math.round(seconds * WORDS_PER_SECOND) : 0, scenes: template === 'freeform_ai' ? scenesFor(seconds) : 0 };
+  }
+  if (c.scenes) {
+    const words = c.scenes.reduce((a, s) => a + wordCount(s.narration), 0);
+    return { seconds: c.scenes.reduce((a, s) => a + s.seconds, 0), words, scenes: c.scenes.length };
+  }
+  if (c.slides) return { seconds: c.slides.reduce((a, s) => a + s.seconds, 0), words: 0, scenes: 0 };
+  const words = c.interview ? c.interview.parts.reduce((a, p) => a + wordCount(p.text), 0) : wordCount(c.script ?? '');
+  return { seconds: voiced ? secondsOfScript(template, words) : Math.ceil(target), words, scenes: 0 };
+}
+
+/** The price of a video with this recipe: exact from its content, else estimated from target_duration_seconds. */
+export function priceVideo(template: Template, preset: string, target: number, content: Content | null, ownScript: boolean): Price & { estimated: boolean } {
+  const m = measure(template, preset, target, content, ownScript);
+  const estimated = !content || (content.script === null && !content.scenes && !content.slides && !content.interview);
+  return { ...priceOf(template, preset, { ...m, hasScript: ownScript }), estimated };
+}
+
+export function reprice(v: VideoRecord, ownScript: boolean): void {
+  const p = priceVideo(v.template, v.preset, v.target_duration_seconds, v, ownScript);
+  v.price_cents = p.price_cents;
+  v.line_items = p.line_items;
+  v.seconds = p.seconds;
+  v.estimated = p.estimated;
+}
+
+/**
+ * Pays `cents` for the workspace: plan video credits first, then the wallet (with auto-recharge).
+ * Returns how it was paid, or null with nothing taken when credits and wallet together cannot.
+ */
+export function pay(s: Session, workspaceId: string, cents: number, what: { reference_id: string; description: string }) {
+  const ws = s.data.workspaces.find((w) => w.id === workspaceId)!;
+  const org = orgOfWorkspace(s.data, workspaceId);
+  const fromCredits = Math.min(ws.plan.video_credits_cents, cents);
+  const fromWallet = cents - fromCredits;
+  if (fromWallet > 0 && !charge(org, fromWallet)) return null;
+  ws.plan.video_credits_cents -= fromCredits;
+  const entry: LedgerEntry = {
+    seq: s.nextSeq(), workspace_id: workspaceId, at: iso(s.now), kind: 'video', ...what,
+    credits_cents: fromCredits, wallet_cents: fromWallet, credits_after_cents: ws.plan.video_credits_cents, wallet_after_cents: org.wallet_cents,
+  };
+  s.data.ledger.push(entry);
+  return { credits_cents: fromCredits, wallet_cents: fromWallet };
+}
+
+/** Whether credits and wallet together could pay `cents` now (auto-recharge counts). */
+export function canPay(data: Data, workspaceId: string, cents: number): boolean {
+  const ws = data.workspaces.find((w) => w.id === workspaceId)!;
+  const org = orgOfWorkspace(data, workspaceId);
+  const rest = cents - ws.plan.video_credits_cents;
+  return rest <= 0 || org.wallet_cents >= rest || (org.auto_recharge.enabled && org.auto_recharge.amount_cents > 0);
+}
+
+export const usdText = (cents: number) => (cents / 100).toFixed(2);
+
+/**
+ * Releases a video to render: charges its price once and starts rendering. Returns false (nothing
+ * charged, nothing changed) when the workspace cannot pay.
+ */
+export function release(s: Session, v: VideoRecord): boolean {
+  const paid = pay(s, v.workspace_id, v.price_cents, { reference_id: v.id, description: `Video ${v.id} (${v.template}, ${v.seconds} s)` });
+  if (!paid) return false;
+  v.billed_cents = v.price_cents;
+  v.paid_from = paid;
+  v.released_at = iso(s.now);
+  v.error = null;
+  enter(s, v, 'rendering');
+  return true;
+}
+
+export const cannotPayMessage = (s: Session, v: VideoRecord) => {
+  const ws = s.data.workspaces.find((w) => w.id === v.workspace_id)!;
+  const org = orgOfWorkspace(s.data, v.workspace_id);
+  return `The video costs ${usdText(v.price_cents)} USD; the plan's video credits (${usdText(ws.plan.video_credits_cents)} USD) and the wallet ` +
+    `(${usdText(org.wallet_cents)} USD) cannot cover it. Add funds or credits, then approve it.`;
+};
+
+export const overCapMessage = (price: number, cap: number) =>
+  `The written script costs ${usdText(price)} USD (${price} cents), above max_price_cents ${cap}; approve it with a higher max_price_cents, or none, to render it.`;
+
+function stageSeconds(v: VideoRecord, stage: VideoState): number {
+  switch (stage) {
+    case 'queued': return STAGE_SECONDS.queued;
+    case 'researching': return STAGE_SECONDS.researching + (v.source_url ? STAGE_SECONDS.researchingUrl : 0);
+    case 'rendering': return renderSeconds(v.template, v.seconds, v.scenes?.length ?? 0);
+    case 'compositing': return compositeSeconds(v.seconds);
+    default: return 0;
+  }
+}
+
+/** Moves a video into a state, scheduling the end of a timed stage. */
+export function enter(s: Session, v: VideoRecord, state: VideoState): void {
+  v.status = state;
+  v.status_changed_at = iso(s.now);
+  v.updated_at = iso(s.now);
+  cancelTimers(s, (type, p) => type === 'video.stage' && p.id === v.id);
+  const seconds = stageSeconds(v, state);
+  if (seconds > 0) schedule(s, s.now + seconds * 1000, 'video.stage', { id: v.id, stage: state });
+}
+
+/** Fails the stage the first time its scenario marker is met. */
+function failsHere(v: VideoRecord, stage: FailableStage): boolean {
+  const marker = FAIL_MARKERS[stage];
+  if (!v.source_text?.toLowerCase().includes(marker) || v.failures_spent.includes(marker)) return false;
+  v.failures_spent.push(marker);
+  return true;
+}
+
+function fail(s: Session, v: VideoRecord, stage: FailableStage): void {
+  v.failed_stage = stage;
+  v.error = FAIL_REASONS[stage];
+  enter(s, v, 'failed');
+}
+
+/** A written script is approved automatically unless it is over the cap or cannot be paid for: then it waits in script_review. */
+function autoApprove(s: Session, v: VideoRecord): void {
+  if (v.max_price_cents !== null && v.price_cents > v.max_price_cents) {
+    v.error = overCapMessage(v.price_cents, v.max_price_cents);
+    return enter(s, v, 'script_review');
+  }
+  if (!release(s, v)) {
+    v.error = cannotPayMessage(s, v);
+    enter(s, v, 'script_review');
+  }
+}
+
+const stageDone: Record<string, (s: Session, v: VideoRecord) => void> = {
+  queued: (s, v) => enter(s, v, 'researching'),
+  researching: (s, v) => {
+    if (failsHere(v, 'researching')) return fail(s, v, 'researching');
+    if (v.script === null) Object.assign(v, write(v.template, v.preset, v, v.target_duration_seconds));
+    reprice(v, false);
+    if (v.script_review === 'manual') return enter(s, v, 'script_review');
+    autoApprove(s, v);
+  },
+  rendering: (s, v) => (failsHere(v, 'rendering') ? fail(s, v, 'rendering') : enter(s, v, 'compositing')),
+  compositing: (s, v) => {
+    if (failsHere(v, 'compositing')) return fail(s, v, 'compositing');
+    v.ready_at = iso(s.now);
+    enter(s, v, 'ready');
+  },
+};
+
+/** Resumes a failed video at the stage it failed in. */
+export function resume(s: Session, v: VideoRecord): void {
+  const stage = v.failed_stage ?? 'rendering';
+  v.error = null;
+  v.failed_stage = null;
+  enter(s, v, stage);
+}
+
+// ---- posts ----
+
+/** A permalink as each platform shapes them, drawn from the seeded stream. */
+export function permalink(s: Session, platform: string, handle: string): string {
+  const digits = (n: number) => Array.from({ length: n }, (_, i) => (i === 0 ? 1 + s.rng.int(9) : s.rng.int(10))).join('');
+  const code = (n: number) => Array.from({ length: n }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'[s.rng.int(64)]).join('');
+  const user = handle.replace(/^@/, '');
+  switch (platform) {
+    case 'tiktok': return `https://www.tiktok.com/@${user}/video/${digits(19)}`;
+    case 'instagram': return `https://www.instagram.com/reel/${code(11)}/`;
+    case 'youtube': return `https://youtube.com/shorts/${code(11)}`;
+    case 'x': return `https://x.com/${user}/status/${digits(19)}`;
+    case 'facebook': return `https://www.facebook.com/reel/${digits(16)}`;
+    default: return `https://www.linkedin.com/feed/update/urn:li:activity:${digits(19)}/`;
+  }
+}
+
+function endPost(s: Session, p: PostRecord, status: 'failed' | 'canceled', error: string | null): void {
+  p.status = status;
+  p.error = error;
+  p.updated_at = iso(s.now);
+  cancelTimers(s, (type, x) => type === 'post.publish' && x.id === p.id);
+}
+
+export const cancelPost = (s: Session, p: PostRecord) => endPost(s, p, 'canceled', null);
+export const failPost = (s: Session, p: PostRecord, why: string) => endPost(s, p, 'failed', why);
+
+/** Cancels a video's scheduled posts (the video is being deleted). */
+export function cancelPostsOf(s: Session, videoId: string): void {
+  for (const p of s.data.posts) if (p.video_id === videoId && p.status === 'scheduled') cancelPost(s, p);
+}
+
+/** Fails the scheduled posts of a connection that was disconnected. */
+export function failPostsOf(s: Session, connectionId: string, why: string): void {
+  for (const p of s.data.posts) if (p.connection_id === connectionId && p.status === 'scheduled') failPost(s, p, why);
+}
+
+function publish(s: Session, p: PostRecord): void {
+  const conn = s.data.social_connections.find((c) => c.id === p.connection_id);
+  if (!conn) return failPost(s, p, `The ${PLATFORM_NAMES[p.platform]} account was disconnected before the post went out.`);
+  const v = s.data.videos.find((x) => x.id === p.video_id);
+  if (!v) return cancelPost(s, p);
+  if (v.status !== 'ready') return failPost(s, p, `The video was not ready at the scheduled time (it was ${v.status.replace('_', ' ')}).`);
+  p.status = 'published';
+  p.published_at = iso(s.now);
+  p.permalink = permalink(s, p.platform, conn.handle);
+  p.updated_at = iso(s.now);
+}
+
+export const videoTimers: TimerHandlers = {
+  'video.stage': (s, p) => {
+    const v = s.data.videos.find((x) => x.id === p.id);
+    if (!v || v.status !== p.stage) return;
+    stageDone[v.status]?.(s, v);
+    v.updated_at = iso(s.now);
+  },
+  'post.publish': (s, x) => {
+    const p = s.data.posts.find((y) => y.id === x.id);
+    if (p && p.status === 'scheduled') publish(s, p);
+  },
+};

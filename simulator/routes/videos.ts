@@ -1,0 +1,534 @@
+// Videos (spec capability 6, Part 4 Videos): quote, create, read, list, approve, retry, delete, the
+// music list, social connections and posts, and the signed media links. Every route needs a plan
+// that includes Content (403 plan_not_included otherwise).
+import * as z from 'zod/mini';
+import { iso } from '../clock.js';
+import { ApiError, notFound, validationError, type Fields } from '../errors.js';
+import { route, type Ctx, type Resource } from '../http.js';
+import type { PostRecord, SocialConnection, VideoRecord } from '../model.js';
+import { listParams, paginate } from '../pagination.js';
+import {
+  arr, bool, check, dataOf, doc, freeObject, int, isoTime, listOf, newFields, num, obj, oneOf, str, uuid, type Infer,
+} from '../schema.js';
+import {
+  CAPTION_LIMITS, CAROUSEL_PLATFORMS, DEFAULTS, defaultPreset, DURATION, FORMATS, INTERVIEW_SPEAKERS, MUSIC, PLATFORM_NAMES, PLATFORMS, PUBLISH_SECONDS,
+  TEMPLATE_INFO, TEMPLATES, type Platform, type Template,
+} from '../videos/catalog.js';
+import { MEDIA_FILES, mediaPath, signedLink, validSignature, type MediaFile } from '../videos/links.js';
+import {
+  MusicTrackSchema, PostSchema, SocialConnectionSchema, VIDEO_STATES, VideoQuoteSchema, VideoSchema, type PostOut, type VideoOut,
+} from '../videos/records.js';
+import { interviewWritten, sceneSeconds, scriptOfScenes, scriptOfSlides } from '../videos/writer.js';
+import {
+  cancelPost, cancelPostsOf, cannotPayMessage, failPostsOf, enter, priceVideo, release, reprice, resume, usdText, type Content,
+} from '../machines/video.js';
+import { cancelTimers, schedule } from '../scheduler.js';
+import { addSocialConnection } from '../seed.js';
+
+// ---- what a client sends ----
+
+const url = (description: string) => str({ min: 1, max: 2048, pattern: /^https?:\/\/[^\s]+$/i, patternMessage: 'must be an http(s) URL', description, example: 'https://acme.example.com/espresso' });
+const SUBTITLE_STYLES = ['classic', 'bold', 'karaoke', 'minimal', 'none'] as const;
+const POSITIONS = ['top', 'middle', 'bottom'] as const;
+/** Script templates: a user may write the script (the spec's list). */
+const OWN_SCRIPT = TEMPLATES.filter((t) => TEMPLATE_INFO[t].ownScript);
+const WRITES_OWN = TEMPLATES.filter((t) => !TEMPLATE_INFO[t].ownScript);
+
+const recipe = () => ({
+  template: oneOf(TEMPLATES, `one of ${TEMPLATES.join(', ')}`),
+  preset: str({ min: 1, max: 50, description: 'the template\'s style; omit for its default (see the template list in the API guide)', example: 'site-capture' }),
+  format: oneOf(FORMATS, `vertical (9:16, the default) or horizontal (16:9)`),
+  target_duration_seconds: num({ min: DURATION.min, max: DURATION.max, description: `length to aim for, ${DURATION.min} to ${DURATION.max} seconds (default ${DEFAULTS.target_duration_seconds}); an own script sets the length instead`, example: 30 }),
+  source_url: url('a page the video is about'),
+  source_text: str({ min: 1, max: 20_000, description: 'text the video is about (at least one of source_url and source_text). `#fail-render` in it fails the first render (simulator scenario)', example: 'Our new espresso bar opens Monday on Main Street.' }),
+  source_image_urls: arr(url('an image already stored in the service'), { max: 20 }),
+  source_video_urls: arr(url('a video already stored in the service'), { max: 20 }),
+  script: str({ min: 1, max: 10_000, description: `own script, spoken word for word; only for ${OWN_SCRIPT.join(', ')} (400 for ${WRITES_OWN.join(', ')}). The video is charged at creation`, example: 'Our espresso bar opens Monday. Come say hi!' }),
+  script_review: oneOf(['auto', 'manual'], 'without a script: approve the written script automatically (auto, the default) or wait in script_review for POST /approve (manual)'),
+  max_price_cents: int({ min: 0, max: 10_000_000, description: 'price cap in cents: an own script above it is refused; a written one waits in script_review', example: 500 }),
+  avatar_provider: str({ min: 1, max: 50, description: 'presenter provider', example: 'heygen' }),
+  replica_id: str({ min: 1, max: 100, description: 'presenter replica (omit with avatar_id for the default presenter)', example: 'r_2f9c1a' }),
+  avatar_id: str({ min: 1, max: 100, description: 'presenter avatar', example: 'avatar_ava' }),
+  voice_id: str({ min: 1, max: 100, description: 'presenter or narrator voice', example: 'voice_ava' }),
+  avatar_layout: oneOf(['fullscreen', 'picture_in_picture', 'split', 'circle'], 'where the presenter sits'),
+  background_mode: oneOf(['source', 'image', 'blur', 'solid', 'green_screen'], 'what is behind the presenter'),
+  background_image: url('background_mode image: the picture'),
+  b_roll: bool('cut away to footage from the sources'),
+  subtitle_style: oneOf(SUBTITLE_STYLES, 'how the subtitles look'),
+  caption: str({ min: 1, max: 2200, description: 'posting text (the default caption of its posts)', example: 'Our espresso bar opens Monday' }),
+  hashtags: arr(str({ min: 1, max: 100, pattern: /^#?[\p{L}\p{N}_]+$/u, patternMessage: 'must be one word of letters, digits or _ (with or without #)' }), { max: 30, example: ['#coffee', '#mainstreet'] }),
+  music: obj({
+    library: str({ min: 1, max: 50, description: 'the track\'s library (default builtin)', example: 'builtin' }),
+    track_id: str({ min: 1, max: 100, description: 'a track_id from GET /v1/videos/music', example: 'trk_upbeat_01' }),
+  }, { required: ['track_id'] }),
+  demo_focus: str({ min: 1, max: 500, description: 'site demo: what to show', example: 'the booking flow' }),
+  demo_login: obj({
+    url: url('where to sign in'),
+    username: str({ min: 1, max: 200, example: 'demo@acme.example.com' }),
+    password: str({ min: 1, max: 200, description: 'never shown back (masked on the record)', example: 'hunter2' }),
+  }, { required: ['username', 'password'] }),
+  // settings also accepted by name (spec Part 4)
+  subtitles: obj({
+    enabled: bool('burn subtitles in (default true)'),
+    style: oneOf(SUBTITLE_STYLES),
+    position: oneOf(POSITIONS),
+    highlight_color: str({ pattern: /^#[0-9a-f]{6}$/i, patternMessage: 'must be a colour such as #ffcc00', example: '#ffcc00' }),
+    max_words_per_line: int({ min: 1, max: 12, example: 4 }),
+  }, { description: 'subtitle settings' }),
+  video_model: oneOf(['veo-3', 'kling-2.1', 'runway-gen-4', 'sora-2', 'hailuo-02'], 'freeform_ai: the model that makes each scene'),
+  slide_settings: obj({
+    slide_count: int({ min: 2, max: 20, description: 'how many slides (default one per 5 seconds)', example: 6 }),
+    seconds_per_slide: int({ min: 1, max: 30, example: 5 }),
+    transition: oneOf(['cut', 'fade', 'slide', 'zoom']),
+    text_position: oneOf(POSITIONS),
+  }, { description: 'slideshow: slide settings' }),
+  clip: obj({
+    query: str({ min: 1, max: 200, description: 'what stock or viral clip to find', example: 'surprised cat' }),
+    clip_id: str({ min: 1, max: 100, example: 'clip_8812' }),
+    start_seconds: num({ min: 0, max: 3600, example: 0 }),
+    duration_seconds: num({ min: 1, max: 60, example: 3 }),
+  }, { description: 'real_footage and meme_hook: the clip' }),
+});
+
+const CreateBody = obj(recipe(), { required: ['template'] });
+type CreateInput = Infer<typeof CreateBody>;
+/** Body fields kept on the record under `settings` (everything that is not the recipe's core). */
+const SETTING_KEYS = ['avatar_provider', 'replica_id', 'avatar_id', 'voice_id', 'avatar_layout', 'background_mode', 'background_image', 'b_roll',
+  'subtitle_style', 'demo_focus', 'demo_login', 'subtitles', 'video_model', 'slide_settings', 'clip'] as const;
+
+const SceneEdit = obj({
+  prompt: str({ min: 1, max: 1000, description: 'what the AI clip shows (default: made from the narration)' }),
+  narration: str({ min: 1, max: 2000, description: 'what is said over it' }),
+}, { required: ['narration'] });
+const SlideEdit = obj({
+  title: str({ min: 1, max: 100 }),
+  text: str({ min: 1, max: 500 }),
+  seconds: int({ min: 1, max: 60, description: 'default 5' }),
+}, { required: ['text'] });
+const InterviewEdit = obj({
+  speakers: arr(obj({ name: str({ min: 1, max: 60 }), role: str({ min: 1, max: 60 }) }, { required: ['name'] }), { min: 2, max: 4 }),
+  parts: arr(obj({ speaker: int({ min: 0, max: 3, description: 'index into speakers' }), text: str({ min: 1, max: 2000 }) }, { required: ['speaker', 'text'] }), { min: 1, max: 200 }),
+}, { required: ['parts'] });
+
+const ApproveBody = obj({
+  script: str({ min: 1, max: 10_000, description: 'the script as edited (templates spoken from a script: all but freeform_ai, slideshow and interview)' }),
+  scenes: arr(SceneEdit, { min: 1, max: 20, description: 'freeform_ai: the scenes as edited (replacing them all)' }),
+  slides: arr(SlideEdit, { min: 2, max: 20, description: 'slideshow: the slides as edited (replacing them all)' }),
+  interview: InterviewEdit,
+  max_price_cents: int({ min: 0, max: 10_000_000, description: 'refuse (400) if the price is above it', example: 500 }),
+});
+
+const TIKTOK_PRIVACY = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
+const PostBody = obj({
+  connection_ids: arr(uuid('a social connection id (GET /v1/social-connections)'), { min: 1, max: 20, description: 'the accounts to post to; each gets its own post' }),
+  caption: str({ min: 1, max: 63_206, description: 'the text posted (default: the video\'s caption and hashtags)', example: 'Opening Monday! #coffee' }),
+  captions: obj(Object.fromEntries(PLATFORMS.map((p) => [p, str({ min: 1, max: CAPTION_LIMITS[p], description: `the caption on ${PLATFORM_NAMES[p]} (at most ${CAPTION_LIMITS[p]} characters)` })])), { description: 'a caption per platform, over caption' }),
+  scheduled_for: doc(isoTime(), 'when to publish (in the future); omit to post now'),
+  settings: obj({
+    tiktok: obj({ privacy_level: oneOf(TIKTOK_PRIVACY), disable_comment: bool(), disable_duet: bool(), disable_stitch: bool() }),
+    youtube: obj({ title: str({ min: 1, max: 100 }), privacy_status: oneOf(['public', 'unlisted', 'private']) }),
+    instagram: freeObject(), x: freeObject(), facebook: freeObject(), linkedin: freeObject(),
+  }, { description: 'per-platform settings, for example tiktok.privacy_level' }),
+  media_type: oneOf(['video', 'carousel'], '`carousel` sends a slideshow as slides (TikTok and Instagram only); default video'),
+}, { required: ['connection_ids'] });
+
+const Id = obj({ id: uuid('the video id') }, { required: ['id'] });
+const PostId = obj({ id: uuid('the post id') }, { required: ['id'] });
+
+// ---- presenting ----
+
+function present(c: Ctx<any, any, any>, v: VideoRecord): VideoOut {
+  const { seq: _s, workspace_id: _w, failures_spent: _f, ...rest } = v;
+  const ready = v.status === 'ready';
+  const secret = c.data.meta.secret;
+  return {
+    ...rest,
+    price_usd: usdText(v.price_cents),
+    video_url: ready ? signedLink(c.origin, secret, v.id, MEDIA_FILES.video) : null,
+    thumbnail_url: ready ? signedLink(c.origin, secret, v.id, MEDIA_FILES.thumbnail) : null,
+    posts: postsOf(c, v.id).map(presentPost),
+  };
+}
+
+const presentPost = ({ seq: _s, workspace_id: _w, ...p }: PostRecord): PostOut => p;
+const presentConnection = ({ seq: _s, workspace_id: _w, ...x }: SocialConnection) => x;
+const postsOf = (c: Ctx<any, any, any>, videoId: string) => c.data.posts.filter((p) => p.video_id === videoId).sort((a, b) => a.seq - b.seq);
+
+function findVideo(c: Ctx<{ id: string }, any, any>): VideoRecord {
+  const v = c.data.videos.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
+  if (!v) throw notFound(`No video ${c.params.id} in this workspace.`);
+  return v;
+}
+
+// ---- creating ----
+
+/** The checks that span fields of a creation body (one 400 with the structural ones). */
+function checkRecipe(b: CreateInput, errs: Fields): void {
+  if (b.source_url === undefined && b.source_text === undefined) {
+    errs.source_url = 'source_url or source_text is required';
+    errs.source_text = 'source_url or source_text is required';
+  }
+  if (b.script !== undefined && !TEMPLATE_INFO[b.template].ownScript)
+    errs.script = `${b.template} writes its own script; send script only with ${OWN_SCRIPT.join(', ')}`;
+  if (b.preset !== undefined && !TEMPLATE_INFO[b.template].presets.includes(b.preset))
+    errs.preset = `must be one of ${TEMPLATE_INFO[b.template].presets.join(', ')} for ${b.template}`;
+  if (b.music) {
+    const track = MUSIC.find((t) => t.track_id === b.music!.track_id);
+    if (!track) errs['music.track_id'] = 'is not a track of the music list (GET /v1/videos/music)';
+    else if (b.music.library !== undefined && b.music.library !== track.library) errs['music.library'] = `must be ${track.library} for ${track.track_id}`;
+  }
+}
+
+/** Parses and checks a creation (or quote) body: every problem in one 400. */
+function parseRecipe(raw: unknown): CreateInput {
+  const errs = newFields();
+  const b = check(CreateBody, raw, errs);
+  if (b) checkRecipe(b, errs);
+  if (Object.keys(errs).length > 0 || !b) throw validationError(errs);
+  return b;
+}
+
+function ownContent(b: CreateInput): Content | null {
+  return b.script === undefined ? null : { script: b.script, scenes: null, slides: null, interview: null };
+}
+
+function quote(b: CreateInput) {
+  const preset = b.preset ?? defaultPreset(b.template);
+  return { ...priceVideo(b.template, preset, b.target_duration_seconds ?? DEFAULTS.target_duration_seconds, ownContent(b), b.script !== undefined), template: b.template, preset };
+}
+
+const capMessage = (price: number, cap: number) => `the price ${usdText(price)} USD (${price} cents) is above max_price_cents ${cap}`;
+
+function create(c: Ctx<{}, {}, unknown>) {
+  const b = parseRecipe(c.body);
+  const q = quote(b);
+  if (b.script !== undefined && b.max_price_cents !== undefined && q.price_cents > b.max_price_cents)
+    throw validationError({ max_price_cents: capMessage(q.price_cents, b.max_price_cents) }, 'The script\'s price is above max_price_cents; nothing was created.');
+  const settings: Record<string, unknown> = {};
+  for (const k of SETTING_KEYS) if (b[k] !== undefined) settings[k] = b[k];
+  if (b.demo_login) settings.demo_login = { ...b.demo_login, password: '********' };
+  const now = iso(c.s.now);
+  const track = b.music ? MUSIC.find((t) => t.track_id === b.music!.track_id)! : null;
+  const v: VideoRecord = {
+    id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: c.auth.workspace.id, status: 'queued',
+    template: b.template, preset: q.preset, format: b.format ?? DEFAULTS.format,
+    target_duration_seconds: b.target_duration_seconds ?? DEFAULTS.target_duration_seconds, seconds: q.seconds,
+    script: b.script ?? null, scenes: null, slides: null, interview: null,
+    source_url: b.source_url ?? null, source_text: b.source_text ?? null, source_image_urls: b.source_image_urls ?? [], source_video_urls: b.source_video_urls ?? [],
+    script_review: b.script_review ?? DEFAULTS.script_review, max_price_cents: b.max_price_cents ?? null,
+    price_cents: q.price_cents, estimated: q.estimated, line_items: q.line_items, billed_cents: 0, paid_from: null,
+    error: null, failed_stage: null, caption: b.caption ?? null, hashtags: b.hashtags ?? [],
+    music: track ? { library: track.library, track_id: track.track_id, title: track.title } : null,
+    settings, schedule_id: null, status_changed_at: now, released_at: null, ready_at: null, created_at: now, updated_at: now, failures_spent: [],
+  };
+  if (b.script !== undefined) {
+    // an own script is released at once: charged now, rendering begins, review skipped
+    if (!release(c.s, v)) throw cannotPay(c, v);
+  } else {
+    enter(c.s, v, 'queued');
+  }
+  c.data.videos.push(v);
+  return { status: 201, body: { data: present(c, v) } };
+}
+
+function cannotPay(c: Ctx<any, any, any>, v: VideoRecord) {
+  return new ApiError(400, 'insufficient_funds', cannotPayMessage(c.s, v).replace(/, then approve it\.$/, '.'));
+}
+
+// ---- approving ----
+
+type ApproveInput = Infer<typeof ApproveBody>;
+const EDIT_FIELD = (t: Template) => (t === 'freeform_ai' ? 'scenes' : t === 'slideshow' ? 'slides' : t === 'interview' ? 'interview' : 'script');
+
+function applyEdits(v: VideoRecord, b: ApproveInput): void {
+  const errs = newFields();
+  const field = EDIT_FIELD(v.template);
+  for (const f of ['script', 'scenes', 'slides', 'interview'] as const)
+    if (b[f] !== undefined && f !== field) errs[f] = `${v.template} videos are edited through \`${field}\``;
+  if (b.interview) {
+    const speakers = b.interview.speakers?.length ?? v.interview?.speakers.length ?? INTERVIEW_SPEAKERS[v.preset] ?? 2;
+    b.interview.parts.forEach((p, i) => {
+      if (p.speaker >= speakers) errs[`interview.parts[${i}].speaker`] = `must be below ${speakers} (the number of speakers)`;
+    });
+  }
+  if (Object.keys(errs).length > 0) throw validationError(errs);
+  if (b.script !== undefined) v.script = b.script;
+  if (b.scenes) {
+    v.scenes = b.scenes.map((s) => ({ prompt: s.prompt ?? `${v.preset} shot: ${s.narration.split(' ').slice(0, 8).join(' ')}`, narration: s.narration, seconds: sceneSeconds(s.narration) }));
+    v.script = scriptOfScenes(v.scenes);
+  }
+  if (b.slides) {
+    v.slides = b.slides.map((s, i) => ({ title: s.title ?? `Slide ${i + 1}`, text: s.text, seconds: s.seconds ?? 5 }));
+    v.script = scriptOfSlides(v.slides);
+  }
+  if (b.interview) {
+    const speakers = b.interview.speakers?.map((s) => ({ name: s.name, role: s.role ?? 'guest' })) ?? v.interview!.speakers;
+    Object.assign(v, interviewWritten({ speakers, parts: b.interview.parts }));
+  }
+}
+
+function approve(c: Ctx<{ id: string }, {}, ApproveInput>) {
+  const v = findVideo(c);
+  if (v.status !== 'script_review')
+    throw new ApiError(409, 'conflict', `Only a video in script_review can be approved; this one is ${v.status}.`);
+  const before = structuredClone(v);
+  applyEdits(v, c.body);
+  reprice(v, false);
+  const cap = c.body.max_price_cents;
+  if (cap !== undefined && v.price_cents > cap) {
+    const price = v.price_cents;
+    Object.assign(v, before);
+    throw validationError({ max_price_cents: capMessage(price, cap) }, 'The price is above max_price_cents; the video was not approved.');
+  }
+  if (!release(c.s, v)) {
+    const err = cannotPay(c, v);
+    Object.assign(v, before);
+    throw err;
+  }
+  return { body: { data: present(c, v) } };
+}
+
+// ---- posting ----
+
+type PostInput = Infer<typeof PostBody>;
+
+function createPosts(c: Ctx<{ id: string }, {}, PostInput>) {
+  const v = findVideo(c);
+  const b = c.body;
+  const errs = newFields();
+  const conns: SocialConnection[] = [];
+  const seen = new Map<string, number>();
+  b.connection_ids.forEach((id, i) => {
+    if (seen.has(id)) errs[`connection_ids[${i}]`] = `repeats connection_ids[${seen.get(id)}]`;
+    seen.set(id, i);
+    const conn = c.data.social_connections.find((x) => x.id === id && x.workspace_id === c.auth.workspace.id);
+    if (!conn) errs[`connection_ids[${i}]`] ??= 'is not a social connection of this workspace (GET /v1/social-connections)';
+    else conns.push(conn);
+  });
+  const at = b.scheduled_for === undefined ? null : Date.parse(b.scheduled_for);
+  if (at !== null && at <= c.s.now) errs.scheduled_for = `must be in the future (now is ${iso(c.s.now)})`;
+  const mediaType = b.media_type ?? 'video';
+  if (mediaType === 'carousel') {
+    if (v.template !== 'slideshow') errs.media_type = 'carousel is only for slideshow videos';
+    else {
+      const other = conns.find((x) => !CAROUSEL_PLATFORMS.includes(x.platform));
+      if (other) errs.media_type = `carousel posts only to TikTok and Instagram, not ${PLATFORM_NAMES[other.platform]}`;
+    }
+  }
+  const defaultCaption = [v.caption, v.hashtags.map((h) => (h.startsWith('#') ? h : `#${h}`)).join(' ')].filter(Boolean).join(' ');
+  const captionFor = (p: Platform) => b.captions?.[p] ?? b.caption ?? defaultCaption;
+  for (const conn of conns) {
+    const text = captionFor(conn.platform);
+    const where = b.captions?.[conn.platform] !== undefined ? `captions.${conn.platform}` : 'caption';
+    if ([...text].length > CAPTION_LIMITS[conn.platform])
+      errs[where] ??= `is ${[...text].length} characters; ${PLATFORM_NAMES[conn.platform]} takes at most ${CAPTION_LIMITS[conn.platform]}`;
+  }
+  if (Object.keys(errs).length > 0) throw validationError(errs);
+  if (at === null && v.status !== 'ready')
+    throw new ApiError(409, 'video_not_ready', `The video is ${v.status.replace('_', ' ')}, not ready: it can be posted now once ready, or scheduled for later.`);
+  const now = iso(c.s.now);
+  const posts: PostRecord[] = conns.map((conn) => ({
+    id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: v.workspace_id, video_id: v.id, connection_id: conn.id, platform: conn.platform,
+    status: 'scheduled', caption: captionFor(conn.platform), media_type: mediaType,
+    settings: (b.settings?.[conn.platform] as Record<string, unknown> | undefined) ?? {},
+    scheduled_for: at === null ? null : iso(at), published_at: null, permalink: null, error: null, created_at: now, updated_at: now,
+  }));
+  for (const p of posts) {
+    c.data.posts.push(p);
+    schedule(c.s, at ?? c.s.now + PUBLISH_SECONDS * 1000, 'post.publish', { id: p.id });
+  }
+  return { status: 201, body: { data: posts.map(presentPost) } };
+}
+
+function cancelPostRoute(c: Ctx<{ id: string }>) {
+  const p = c.data.posts.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
+  if (!p) throw notFound(`No post ${c.params.id} in this workspace.`);
+  if (p.status === 'published') throw new ApiError(409, 'conflict', 'This post is already published; it cannot be cancelled (delete it on the platform).');
+  if (p.status === 'failed') throw new ApiError(409, 'conflict', 'This post failed; there is nothing to cancel.');
+  if (p.status === 'scheduled') cancelPost(c.s, p);
+  return { body: { data: presentPost(p) } };
+}
+
+// ---- the media links ----
+
+/** A ready video's file, at its signed link. */
+async function media(c: Ctx<{ id: string }, { sig?: string }>, file: MediaFile) {
+  const path = mediaPath(c.params.id, file);
+  if (!c.query.sig || !validSignature(c.data.meta.secret, path, c.query.sig))
+    throw new ApiError(403, 'forbidden', 'This media link is not valid (its signature does not match); use video_url or thumbnail_url as returned.');
+  const v = c.data.videos.find((x) => x.id === c.params.id);
+  if (!v || v.status !== 'ready') throw notFound('This video does not exist, or is not ready.');
+  const m = await import('../media/index.js');
+  return file === MEDIA_FILES.video
+    ? { raw: { bytes: m.videoFile(v.format), contentType: m.VIDEO_TYPE } }
+    : { raw: { bytes: m.thumbnailFile(v.format), contentType: m.THUMBNAIL_TYPE } };
+}
+
+const mediaRoute = (file: MediaFile, what: string, contentType: string) => route({
+  method: 'GET', path: `/v1/media/videos/{id}/${file}`, public: true, summary: `Download a video's ${what} (signed link)`,
+  description: `The ${what} of a ready video, at the signed link the video record gives. No API key; the link does not expire; a changed link is 403.`,
+  params: Id, query: obj({ sig: str({ min: 1, max: 100, description: 'the link\'s signature' }) }, { required: ['sig'] }),
+  responses: { 200: { description: `The ${what}`, contentType } },
+  errors: { 403: ['forbidden'] },
+  handler: (c) => media(c, file),
+});
+
+const video = (description: string) => ({ 200: { description, schema: dataOf(VideoSchema) } });
+const CONTENT = 'Needs a plan that includes Content (403 `plan_not_included` otherwise).';
+
+export const videos: Resource = {
+  tag: { name: 'Videos', description: 'Template-based short social videos: price, make, approve, retry, download, delete; social accounts and posts. ' + CONTENT },
+  routes: [
+    route({
+      method: 'POST', path: '/v1/videos/quote', scope: 'videos:read', plan: 'content', summary: 'Price a video',
+      description: 'The price of the video this body would make, with its line items (template base, length, narration words, AI scenes, the service markup). ' +
+        'Exact with an own script; without one an estimate from target_duration_seconds (`estimated` true). Makes nothing; free.',
+      body: CreateBody, bodyCheckedByHandler: true,
+      responses: { 200: { description: 'The price', schema: dataOf(VideoQuoteSchema) } },
+      handler: (c) => {
+        const q = quote(parseRecipe(c.body));
+        return { body: { data: { price_cents: q.price_cents, price_usd: usdText(q.price_cents), estimated: q.estimated, seconds: q.seconds, line_items: q.line_items, template: q.template, preset: q.preset } } };
+      },
+    }),
+    route({
+      method: 'POST', path: '/v1/videos', scope: 'videos:write', plan: 'content', summary: 'Make a video',
+      description: 'With an own `script` the video is charged at once (plan video credits first, then the wallet) and rendering begins; 400 when the price is above ' +
+        '`max_price_cents` (nothing is created) or the workspace cannot pay (`insufficient_funds`). Without a script it is queued, its script written from the sources, ' +
+        'then approved automatically (`script_review` auto: charged then, or held in script_review with `error` when over the cap) or left in script_review (manual).',
+      body: CreateBody, bodyCheckedByHandler: true,
+      responses: { 201: { description: 'The video', schema: dataOf(VideoSchema) } },
+      errors: { 400: ['insufficient_funds'] },
+      handler: create,
+    }),
+    route({
+      method: 'GET', path: '/v1/videos/music', scope: 'videos:read', plan: 'content', summary: 'List the built-in music',
+      description: 'Royalty-free tracks; use a track\'s `library` and `track_id` as a video\'s `music`.',
+      query: obj({ ...listParams() }),
+      responses: { 200: { description: 'Tracks', schema: listOf(MusicTrackSchema) } },
+      handler: (c) => ({ body: paginate(c.s, MUSIC, c.query, { key: () => 0, tie: (t) => t.track_id, scope: 'music', present: (t) => t }) }),
+    }),
+    route({
+      method: 'GET', path: '/v1/videos', scope: 'videos:read', plan: 'content', summary: 'List videos',
+      description: 'Every video of the workspace, newest first.',
+      query: obj({ ...listParams(), status: oneOf(VIDEO_STATES, 'only videos in this state'), template: oneOf(TEMPLATES, 'only videos of this template') }),
+      responses: { 200: { description: 'Videos', schema: listOf(VideoSchema) } },
+      handler: (c) => {
+        const ws = c.auth.workspace.id;
+        const q = c.query;
+        const items = c.data.videos.filter((v) => v.workspace_id === ws && (!q.status || v.status === q.status) && (!q.template || v.template === q.template));
+        return { body: paginate(c.s, items, q, { key: (v) => Date.parse(v.created_at), tie: (v) => v.seq, scope: `videos:${q.status ?? ''}:${q.template ?? ''}`, present: (v) => present(c, v) }) };
+      },
+    }),
+    route({
+      method: 'GET', path: '/v1/videos/{id}', scope: 'videos:read', plan: 'content', summary: 'Read a video',
+      description: 'Its state, script, price, links once ready, and posts.',
+      params: Id,
+      responses: video('The video'),
+      handler: (c) => ({ body: { data: present(c, findVideo(c)) } }),
+    }),
+    route({
+      method: 'POST', path: '/v1/videos/{id}/approve', scope: 'videos:write', plan: 'content', summary: 'Approve a written script and render',
+      description: 'For a video in script_review: `{}` approves the script as written; edits replace the `script` (or the `scenes`, `slides` or `interview` of those templates), ' +
+        'and the price is recomputed from them. The video is charged once (credits, then wallet) and rendering begins. 400 when the price is above `max_price_cents` ' +
+        'or the workspace cannot pay (nothing bought, the video stays in script_review); 409 for a video in another state.',
+      params: Id, body: ApproveBody,
+      responses: video('The video, rendering'),
+      errors: { 400: ['insufficient_funds'], 409: ['conflict'] },
+      handler: approve,
+    }),
+    route({
+      method: 'POST', path: '/v1/videos/{id}/retry', scope: 'videos:write', plan: 'content', summary: 'Resume a failed video',
+      description: 'Resumes a failed video from the stage it failed in; free (it was charged once already, if released). 409 for a video that has not failed.',
+      params: Id,
+      responses: video('The video, resumed'),
+      errors: { 409: ['conflict'] },
+      handler: (c) => {
+        const v = findVideo(c);
+        if (v.status !== 'failed') throw new ApiError(409, 'conflict', `Only a failed video can be retried; this one is ${v.status}.`);
+        resume(c.s, v);
+        return { body: { data: present(c, v) } };
+      },
+    }),
+    route({
+      method: 'DELETE', path: '/v1/videos/{id}', scope: 'videos:write', plan: 'content', summary: 'Delete a video',
+      description: 'Removes the video in any state (stopping its pipeline) and cancels its scheduled posts; published posts stay on their platforms. No refund.',
+      params: Id,
+      responses: { 204: { description: 'Deleted' } },
+      handler: (c) => {
+        const v = findVideo(c);
+        cancelPostsOf(c.s, v.id);
+        cancelTimers(c.s, (type, p) => type === 'video.stage' && p.id === v.id);
+        c.data.videos = c.data.videos.filter((x) => x !== v);
+        return { status: 204 };
+      },
+    }),
+    route({
+      method: 'POST', path: '/v1/videos/{id}/posts', scope: 'videos:write', plan: 'content', summary: 'Post a video now or later',
+      description: 'One post per account in `connection_ids`. Without `scheduled_for` the video must be ready (409 `video_not_ready` otherwise) and publishes within a minute; ' +
+        'with it (in the future) the post publishes then, failing with a reason if the video is not ready by then. `media_type` carousel: slideshow videos, TikTok and ' +
+        'Instagram only. Captions are checked against each platform\'s limit. Free.',
+      params: Id, body: PostBody,
+      responses: { 201: { description: 'The posts made, one per account', schema: dataOf(z.array(PostSchema)) } },
+      errors: { 409: ['video_not_ready'] },
+      handler: createPosts,
+    }),
+    route({
+      method: 'GET', path: '/v1/videos/{id}/posts', scope: 'videos:read', plan: 'content', summary: 'List a video\'s posts',
+      description: 'Its posts with their state and permalinks, newest first.',
+      params: Id, query: obj({ ...listParams() }),
+      responses: { 200: { description: 'Posts', schema: listOf(PostSchema) } },
+      handler: (c) => {
+        const v = findVideo(c);
+        return { body: paginate(c.s, postsOf(c, v.id), c.query, { key: (p) => Date.parse(p.created_at), tie: (p) => p.seq, scope: `posts:${v.id}`, present: presentPost }) };
+      },
+    }),
+    route({
+      method: 'DELETE', path: '/v1/posts/{id}', scope: 'videos:write', plan: 'content', summary: 'Cancel a scheduled post',
+      description: 'A scheduled post becomes `canceled` (cancelling it again returns it unchanged); a published or failed one is 409.',
+      params: PostId,
+      responses: { 200: { description: 'The post', schema: dataOf(PostSchema) } },
+      errors: { 409: ['conflict'] },
+      handler: cancelPostRoute,
+    }),
+    route({
+      method: 'GET', path: '/v1/social-connections', scope: 'videos:read', plan: 'content', summary: 'List social connections',
+      description: 'The accounts videos can be posted to; use their ids as connection_ids.',
+      query: obj({ ...listParams(), platform: oneOf(PLATFORMS, 'only this platform\'s accounts') }),
+      responses: { 200: { description: 'Accounts', schema: listOf(SocialConnectionSchema) } },
+      handler: (c) => {
+        const items = c.data.social_connections.filter((x) => x.workspace_id === c.auth.workspace.id && (!c.query.platform || x.platform === c.query.platform));
+        return { body: paginate(c.s, items, c.query, { key: (x) => Date.parse(x.created_at), tie: (x) => x.seq, scope: `social:${c.query.platform ?? ''}`, present: presentConnection }) };
+      },
+    }),
+    route({
+      method: 'POST', path: '/_sim/social-connections', summary: 'Connect a social account',
+      description: 'Adds a connected account of the workspace (one per platform is seeded). Its handle is made from `name`.',
+      body: obj({
+        platform: oneOf(PLATFORMS, `one of ${PLATFORMS.join(', ')}`),
+        name: str({ min: 1, max: 100, description: 'the account\'s name (default: the workspace\'s name on the platform)', example: 'Acme Coffee' }),
+      }, { required: ['platform'] }),
+      responses: { 201: { description: 'The account', schema: dataOf(SocialConnectionSchema) } },
+      handler: (c) => {
+        const conn = addSocialConnection(c.data, c.s.rng, c.s.now, c.auth.workspace, c.body.platform, c.body.name);
+        c.s.markDirty();
+        return { status: 201, body: { data: presentConnection(conn) } };
+      },
+    }),
+    route({
+      method: 'DELETE', path: '/_sim/social-connections/{id}', summary: 'Disconnect a social account',
+      description: 'Removes the account, as when it is disconnected on the platform: its scheduled posts fail with a reason.',
+      params: obj({ id: uuid() }, { required: ['id'] }),
+      responses: { 204: { description: 'Disconnected' } },
+      handler: (c) => {
+        const conn = c.data.social_connections.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
+        if (!conn) throw notFound(`No social connection ${c.params.id} in this workspace.`);
+        failPostsOf(c.s, conn.id, `The ${PLATFORM_NAMES[conn.platform]} account ${conn.handle} was disconnected.`);
+        c.data.social_connections = c.data.social_connections.filter((x) => x !== conn);
+        c.s.markDirty();
+        return { status: 204 };
+      },
+    }),
+    mediaRoute(MEDIA_FILES.video, 'MP4 (H.264; 9:16 vertical or 16:9 horizontal)', 'video/mp4'),
+    mediaRoute(MEDIA_FILES.thumbnail, 'PNG thumbnail', 'image/png'),
+  ],
+};
