@@ -160,7 +160,7 @@ const stageDone: Record<string, (s: Session, v: VideoRecord) => void> = {
   queued: (s, v) => enter(s, v, 'researching'),
   researching: (s, v) => {
     if (failsHere(v, 'researching')) return fail(s, v, 'researching');
-    if (v.script === null) Object.assign(v, write(v.template, v.preset, v, v.target_duration_seconds));
+    if (v.script === null) Object.assign(v, write(v.template, v.preset, v, v.target_duration_seconds, v.settings.slide_settings ?? {}));
     reprice(v, false);
     if (v.script_review === 'manual') return enter(s, v, 'script_review');
     autoApprove(s, v);

@@ -139,8 +139,11 @@ const SPEAKERS: Speaker[] = [
   { name: 'Alex', role: 'host' }, { name: 'Sam', role: 'guest' }, { name: 'Priya', role: 'expert' }, { name: 'Jordan', role: 'customer' },
 ];
 
+/** A slideshow's slide_settings that shape what is written. */
+export interface SlideSettings { slide_count?: number; seconds_per_slide?: number }
+
 /** The research stage's output for a template, `seconds` long. */
-export function write(template: Template, preset: string, src: Sources, seconds: number): Written {
+export function write(template: Template, preset: string, src: Sources, seconds: number, slide: SlideSettings = {}): Written {
   const words = Math.round(seconds * WORDS_PER_SECOND);
   const topic = topicOf(src);
   switch (template) {
@@ -154,9 +157,9 @@ export function write(template: Template, preset: string, src: Sources, seconds:
       return { script: scenes.map((s) => s.narration).join('\n\n'), scenes, slides: null, interview: null };
     }
     case 'slideshow': {
-      const n = slidesFor(seconds);
+      const n = slide.slide_count ?? slidesFor(seconds);
       const next = sentenceStream(src, topic, afterFirst(src));
-      const each = Math.max(1, Math.round(seconds / n));
+      const each = slide.seconds_per_slide ?? Math.max(1, Math.round(seconds / n));
       const slides = Array.from({ length: n }, (_, i) => {
         const text = i === 0 ? cap(topic) : i === n - 1 ? CALL_TO_ACTION : next();
         return { title: i === 0 ? 'Intro' : i === n - 1 ? 'Follow' : `${text.split(' ').slice(0, 4).join(' ').replace(/[.!?,]+$/, '')}`, text, seconds: each };
