@@ -13,7 +13,7 @@ import {
   type Price, type Template,
 } from '../videos/catalog.js';
 import type { FailableStage, VideoState } from '../videos/records.js';
-import { write, type Interview, type Scene, type Slide } from '../videos/writer.js';
+import { slideshowSeconds, write, type Interview, type Scene, type Slide, type SlideSettings } from '../videos/writer.js';
 
 /** Scenario markers in source_text: each fails its stage once; a retry then gets through. */
 export const FAIL_MARKERS: Record<FailableStage, string> = { researching: '#fail-research', rendering: '#fail-render', compositing: '#fail-composite' };
@@ -26,10 +26,11 @@ const FAIL_REASONS: Record<FailableStage, string> = {
 export interface Content { script: string | null; scenes: Scene[] | null; slides: Slide[] | null; interview: Interview | null }
 
 /** What a video of this template contains: its length, spoken words and AI scenes, from its content if written. */
-function measure(template: Template, preset: string, target: number, c: Content | null, ownScript: boolean) {
+function measure(template: Template, preset: string, target: number, c: Content | null, ownScript: boolean, slide: SlideSettings) {
   const voiced = TEMPLATE_INFO[template].voiced(preset, ownScript);
   if (!c || (c.script === null && !c.scenes && !c.slides && !c.interview)) {
-    const seconds = Math.ceil(target);
+    // a slideshow's slide settings, when sent, set its length
+    const seconds = template === 'slideshow' ? slideshowSeconds(target, slide) : Math.ceil(target);
     return { seconds, words: voiced ? Math.round(seconds * WORDS_PER_SECOND) : 0, scenes: template === 'freeform_ai' ? scenesFor(seconds) : 0 };
   }
   if (c.scenes) {
@@ -42,14 +43,14 @@ function measure(template: Template, preset: string, target: number, c: Content 
 }
 
 /** The price of a video with this recipe: exact from its content, else estimated from target_duration_seconds. */
-export function priceVideo(template: Template, preset: string, target: number, content: Content | null, ownScript: boolean): Price & { estimated: boolean } {
-  const m = measure(template, preset, target, content, ownScript);
+export function priceVideo(template: Template, preset: string, target: number, content: Content | null, ownScript: boolean, slide: SlideSettings = {}): Price & { estimated: boolean } {
+  const m = measure(template, preset, target, content, ownScript, slide);
   const estimated = !content || (content.script === null && !content.scenes && !content.slides && !content.interview);
   return { ...priceOf(template, preset, { ...m, hasScript: ownScript }), estimated };
 }
 
 export function reprice(v: VideoRecord, ownScript: boolean): void {
-  const p = priceVideo(v.template, v.preset, v.target_duration_seconds, v, ownScript);
+  const p = priceVideo(v.template, v.preset, v.target_duration_seconds, v, ownScript, v.settings.slide_settings ?? {});
   v.price_cents = p.price_cents;
   v.line_items = p.line_items;
   v.seconds = p.seconds;
@@ -239,6 +240,10 @@ export const videoTimers: TimerHandlers = {
   },
   'post.publish': (s, x) => {
     const p = s.data.posts.find((y) => y.id === x.id);
-    if (p && p.status === 'scheduled') publish(s, p);
+    if (!p || p.status !== 'scheduled') return;
+    // a video that becomes ready at this very instant is ready "by then": let its stage end first
+    const stageNow = s.data.timers.some((t) => t.type === 'video.stage' && t.payload.id === p.video_id && t.at_ms <= s.now);
+    if (stageNow) schedule(s, s.now, 'post.publish', { id: p.id });
+    else publish(s, p);
   },
 };

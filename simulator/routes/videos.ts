@@ -8,11 +8,11 @@ import { route, type Ctx, type Resource } from '../http.js';
 import type { PostRecord, SocialConnection, VideoRecord } from '../model.js';
 import { listParams, paginate } from '../pagination.js';
 import {
-  arr, bool, check, dataOf, doc, freeObject, int, isoTime, listOf, newFields, num, obj, oneOf, str, uuid, type Infer,
+  arr, bool, check, dataOf, doc, freeObject, int, isPlainObject, isoTime, listOf, newFields, num, obj, oneOf, str, uuid, type Infer,
 } from '../schema.js';
 import {
   CAPTION_LIMITS, CAROUSEL_PLATFORMS, DEFAULTS, defaultPreset, DURATION, FORMATS, INTERVIEW_SPEAKERS, MUSIC, PLATFORM_NAMES, PLATFORMS, PUBLISH_SECONDS,
-  TEMPLATE_INFO, TEMPLATES, type Platform, type Template,
+  secondsOfScript, TEMPLATE_INFO, TEMPLATES, wordCount, type Platform, type Template,
 } from '../videos/catalog.js';
 import { MEDIA_FILES, mediaPath, signedLink, validSignature, type MediaFile } from '../videos/links.js';
 import {
@@ -162,28 +162,44 @@ function findVideo(c: Ctx<{ id: string }, any, any>): VideoRecord {
 
 // ---- creating ----
 
-/** The checks that span fields of a creation body (one 400 with the structural ones). */
-function checkRecipe(b: CreateInput, errs: Fields): void {
-  if (b.source_url === undefined && b.source_text === undefined) {
-    errs.source_url = 'source_url or source_text is required';
-    errs.source_text = 'source_url or source_text is required';
+/**
+ * The checks that span fields of a creation body. They run on the raw body whenever its template
+ * reads, so that one 400 lists them with the structural problems (whose explanations come first).
+ */
+function checkRecipe(raw: Record<string, unknown>, errs: Fields): void {
+  const template = raw.template as Template;
+  const add = (field: string, why: string) => (errs[field] ??= why);
+  if (raw.source_url === undefined && raw.source_text === undefined) {
+    add('source_url', 'source_url or source_text is required');
+    add('source_text', 'source_url or source_text is required');
   }
-  if (b.script !== undefined && !TEMPLATE_INFO[b.template].ownScript)
-    errs.script = `${b.template} writes its own script; send script only with ${OWN_SCRIPT.join(', ')}`;
-  if (b.preset !== undefined && !TEMPLATE_INFO[b.template].presets.includes(b.preset))
-    errs.preset = `must be one of ${TEMPLATE_INFO[b.template].presets.join(', ')} for ${b.template}`;
-  if (b.music) {
-    const track = MUSIC.find((t) => t.track_id === b.music!.track_id);
-    if (!track) errs['music.track_id'] = 'is not a track of the music list (GET /v1/videos/music)';
-    else if (b.music.library !== undefined && b.music.library !== track.library) errs['music.library'] = `must be ${track.library} for ${track.track_id}`;
+  if (typeof raw.source_text === 'string' && wordCount(raw.source_text) === 0) add('source_text', 'must contain words');
+  if (raw.script !== undefined && !TEMPLATE_INFO[template].ownScript)
+    add('script', `${template} writes its own script; send script only with ${OWN_SCRIPT.join(', ')}`);
+  else if (typeof raw.script === 'string') checkSpoken(template, 'script', raw.script, errs);
+  if (typeof raw.preset === 'string' && !TEMPLATE_INFO[template].presets.includes(raw.preset))
+    add('preset', `must be one of ${TEMPLATE_INFO[template].presets.join(', ')} for ${template}`);
+  const music = raw.music as Record<string, unknown> | undefined;
+  if (isPlainObject(music) && typeof music.track_id === 'string') {
+    const track = MUSIC.find((t) => t.track_id === music.track_id);
+    if (!track) add('music.track_id', 'is not a track of the music list (GET /v1/videos/music)');
+    else if (typeof music.library === 'string' && music.library !== track.library) add('music.library', `must be ${track.library} for ${track.track_id}`);
   }
+}
+
+/** A script to be spoken has words, and makes a video no longer than the longest allowed. */
+function checkSpoken(template: Template, field: string, text: string, errs: Fields): void {
+  const words = wordCount(text);
+  if (words === 0) errs[field] ??= 'must contain words to speak';
+  else if (secondsOfScript(template, words) > DURATION.max)
+    errs[field] ??= `makes a ${secondsOfScript(template, words)}-second video at 150 words a minute; at most ${DURATION.max} seconds`;
 }
 
 /** Parses and checks a creation (or quote) body: every problem in one 400. */
 function parseRecipe(raw: unknown): CreateInput {
   const errs = newFields();
   const b = check(CreateBody, raw, errs);
-  if (b) checkRecipe(b, errs);
+  if (isPlainObject(raw) && typeof raw.template === 'string' && (TEMPLATES as readonly string[]).includes(raw.template)) checkRecipe(raw, errs);
   if (Object.keys(errs).length > 0 || !b) throw validationError(errs);
   return b;
 }
@@ -194,7 +210,8 @@ function ownContent(b: CreateInput): Content | null {
 
 function quote(b: CreateInput) {
   const preset = b.preset ?? defaultPreset(b.template);
-  return { ...priceVideo(b.template, preset, b.target_duration_seconds ?? DEFAULTS.target_duration_seconds, ownContent(b), b.script !== undefined), template: b.template, preset };
+  const target = b.target_duration_seconds ?? DEFAULTS.target_duration_seconds;
+  return { ...priceVideo(b.template, preset, target, ownContent(b), b.script !== undefined, b.slide_settings), template: b.template, preset };
 }
 
 const capMessage = (price: number, cap: number) => `the price ${usdText(price)} USD (${price} cents) is above max_price_cents ${cap}`;
@@ -251,6 +268,7 @@ function applyEdits(v: VideoRecord, b: ApproveInput): void {
       if (p.speaker >= speakers) errs[`interview.parts[${i}].speaker`] = `must be below ${speakers} (the number of speakers)`;
     });
   }
+  if (b.script !== undefined && field === 'script') checkSpoken(v.template, 'script', b.script, errs);
   if (Object.keys(errs).length > 0) throw validationError(errs);
   if (b.script !== undefined) v.script = b.script;
   if (b.scenes) {
@@ -274,6 +292,11 @@ function approve(c: Ctx<{ id: string }, {}, ApproveInput>) {
   const before = structuredClone(v);
   applyEdits(v, c.body);
   reprice(v, false);
+  if (v.seconds > DURATION.max) {
+    const seconds = v.seconds;
+    Object.assign(v, before);
+    throw validationError({ [EDIT_FIELD(v.template)]: `makes a ${seconds}-second video; at most ${DURATION.max} seconds` });
+  }
   const cap = c.body.max_price_cents;
   if (cap !== undefined && v.price_cents > cap) {
     const price = v.price_cents;

@@ -142,6 +142,18 @@ const SPEAKERS: Speaker[] = [
 /** A slideshow's slide_settings that shape what is written. */
 export interface SlideSettings { slide_count?: number; seconds_per_slide?: number }
 
+/** How many slides a slideshow gets and how long each shows. */
+function slideLayout(seconds: number, slide: SlideSettings) {
+  const n = slide.slide_count ?? slidesFor(seconds);
+  return { n, each: slide.seconds_per_slide ?? Math.max(1, Math.round(seconds / n)) };
+}
+
+/** A slideshow's length before its slides are written. */
+export function slideshowSeconds(target: number, slide: SlideSettings): number {
+  const { n, each } = slideLayout(target, slide);
+  return n * each;
+}
+
 /** The research stage's output for a template, `seconds` long. */
 export function write(template: Template, preset: string, src: Sources, seconds: number, slide: SlideSettings = {}): Written {
   const words = Math.round(seconds * WORDS_PER_SECOND);
@@ -157,9 +169,8 @@ export function write(template: Template, preset: string, src: Sources, seconds:
       return { script: scenes.map((s) => s.narration).join('\n\n'), scenes, slides: null, interview: null };
     }
     case 'slideshow': {
-      const n = slide.slide_count ?? slidesFor(seconds);
+      const { n, each } = slideLayout(seconds, slide);
       const next = sentenceStream(src, topic, afterFirst(src));
-      const each = slide.seconds_per_slide ?? Math.max(1, Math.round(seconds / n));
       const slides = Array.from({ length: n }, (_, i) => {
         const text = i === 0 ? cap(topic) : i === n - 1 ? CALL_TO_ACTION : next();
         return { title: i === 0 ? 'Intro' : i === n - 1 ? 'Follow' : `${text.split(' ').slice(0, 4).join(' ').replace(/[.!?,]+$/, '')}`, text, seconds: each };
