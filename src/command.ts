@@ -105,12 +105,20 @@ export class RelativeTime {
 const UNIT_MS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
 const midnight = (t: Date, days = 0) => new Date(t.getFullYear(), t.getMonth(), t.getDate() + days);
 
+/** Milliseconds in a span such as 30m, 24h, 7d, 2w or 1h30m; null when it is not one. */
+function spanMs(v: string): number | null {
+  const parts = [...v.matchAll(/(\d+)([smhdw])/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== v) return null;
+  return parts.reduce((sum, p) => sum + Number(p[1]) * UNIT_MS[p[2]], 0);
+}
+
 /**
  * A time flag: ISO 8601 with Z or an offset, or a date (midnight local time); with `relative`
  * (the default) also `now`, `today`, `yesterday` (local midnights) and a time ago such as 30m,
- * 24h, 7d, 2w or 1h30m. Absolute times become UTC ISO strings here; relative ones a RelativeTime.
+ * 24h, 7d, 2w or 1h30m; with `ahead` a time from now such as +30m, +1h or +2d (for a time to come:
+ * a post's publication). Absolute times become UTC ISO strings here; relative ones a RelativeTime.
  */
-export function timeArg(name: string, o: { relative?: boolean } = {}) {
+export function timeArg(name: string, o: { relative?: boolean; ahead?: boolean } = {}) {
   const relative = o.relative ?? true;
   return (v: string): string | RelativeTime => {
     const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
@@ -123,19 +131,18 @@ export function timeArg(name: string, o: { relative?: boolean } = {}) {
       if (v === 'now') return new RelativeTime(v, (now) => now);
       if (v === 'today') return new RelativeTime(v, (now) => midnight(now));
       if (v === 'yesterday') return new RelativeTime(v, (now) => midnight(now, -1));
-      const parts = [...v.matchAll(/(\d+)([smhdw])/g)];
-      if (parts.length > 0 && parts.map((p) => p[0]).join('') === v) {
-        const ms = parts.reduce((sum, p) => sum + Number(p[1]) * UNIT_MS[p[2]], 0);
-        return new RelativeTime(v, (now) => new Date(now.getTime() - ms));
-      }
+      const ago = spanMs(v);
+      if (ago !== null) return new RelativeTime(v, (now) => new Date(now.getTime() - ago));
     }
-    const forms = relative ? ', or a time ago: 30m, 24h, 7d, today, yesterday' : '';
+    const ahead = o.ahead && v.startsWith('+') ? spanMs(v.slice(1)) : null;
+    if (ahead !== null) return new RelativeTime(v, (now) => new Date(now.getTime() + ahead));
+    const forms = (relative ? ', or a time ago: 30m, 24h, 7d, today, yesterday' : '') + (o.ahead ? ', or a time from now: +30m, +1h, +2d' : '');
     throw usage(`${name} takes an ISO 8601 time with Z or an offset (2026-01-31T09:00:00Z) or a date (2026-01-31)${forms}; got "${v}".`);
   };
 }
 
 /**
- * Relative times mean "before now" on the target: the simulator's clock (GET /_sim/clock) when the
+ * Relative times count from "now" on the target: the simulator's clock (GET /_sim/clock) when the
  * target is a simulator, this machine's clock on a real service (which has no such route).
  */
 async function resolveTimes(ctx: Context, opts: Record<string, unknown>): Promise<void> {
@@ -156,6 +163,15 @@ async function resolveTimes(ctx: Context, opts: Record<string, unknown>): Promis
 /** Reads all of stdin (for `-` arguments). */
 export async function readStdin(io: IO): Promise<string> {
   return (await readStdinBytes(io)).toString('utf8');
+}
+
+/** The text of a file named by a flag, or of stdin for `-`; an unreadable file is a usage error naming the flag. */
+export async function readFileArg(io: IO, flag: string, file: string): Promise<string> {
+  if (file === '-') return readStdin(io);
+  const { readFile } = await import('node:fs/promises');
+  return readFile(file, 'utf8').catch((e: Error) => {
+    throw usage(`Cannot read ${flag}: ${e.message}`);
+  });
 }
 
 /** Reads all of stdin as bytes, unchanged (a body sent as it is). */

@@ -57,9 +57,13 @@ export class Context {
 /** Request fields named otherwise than their flag (or argument), wherever the command has that flag. */
 const FIELD_ALIASES: Record<string, string[]> = {
   '--after': ['created_after'], '--before': ['created_before'], '--contact': ['contact_id'], '--phone': ['phone_number'],
-  '--to': ['destination'], '--voicemail': ['voicemail_enabled'], '<numbers...>': ['to_numbers'],
+  '--to': ['destination', 'connection_ids'], '--voicemail': ['voicemail_enabled'], '<numbers...>': ['to_numbers'],
   // repeatable flags send a list under the plural name
   '--scope': ['scopes'], '--tag': ['tags'],
+  // videos: the recipe's fields by their short flags, and a post's
+  '--duration': ['target_duration_seconds'], '--url': ['source_url'], '--text': ['source_text'], '--image-url': ['source_image_urls'],
+  '--video-url': ['source_video_urls'], '--script-file': ['script'], '--review': ['script_review'], '--hashtag': ['hashtags'], '--music': ['music'],
+  '--at': ['scheduled_for'], '--carousel': ['media_type'], '--privacy': ['settings'],
 };
 
 /** A command's fields → flags: each option's own name in snake case (retry_attempts ← --retry-attempts), and the aliases. */

@@ -40,7 +40,7 @@ Exit codes:
   3    authentication: missing or invalid API key (401), or a key without access (403)
   4    network: the service could not be reached
   5    --wait ended without success: a call not completed, a quick job target failed (no
-       answer is an outcome), an AI number not provisioned
+       answer is an outcome), an AI number not provisioned, a video that failed
   6    --wait ran out of --timeout (the job continues; its id is printed on stdout)
   7    a confirmation was declined at the prompt
   130  interrupted (Ctrl-C)`);

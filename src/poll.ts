@@ -25,6 +25,8 @@ interface Follow<T> {
   render: (body: T) => string[];
   /** one line per change when piped (keys identify what changed); omit to stay quiet until the end */
   changes?: (body: T) => Map<string, string>;
+  /** when piped, a progress message on stderr each time it reads differently (stdout keeps the data) */
+  notes?: (body: T) => string;
 }
 
 /** Polls until done (with --advance, moving the clock instead of sleeping); returns the last read. */
@@ -33,6 +35,7 @@ async function follow<T>(ctx: Context, w: Waiter, f: Follow<T>): Promise<{ text:
   const live = io.stdoutTTY && !ctx.json;
   let drawn = 0;
   let seen = new Map<string, string>();
+  let noted = '';
   for (;;) {
     const last = await w.race(f.read());
     if (live) {
@@ -44,6 +47,11 @@ async function follow<T>(ctx: Context, w: Waiter, f: Follow<T>): Promise<{ text:
       const now = f.changes(last.body);
       for (const [k, line] of now) if (seen.get(k) !== line) io.out(line + '\n');
       seen = now;
+    }
+    if (!live && f.notes && !ctx.json) {
+      const note = f.notes(last.body);
+      if (note !== noted) io.err(dim(forStderr(io), note) + '\n');
+      noted = note;
     }
     if (f.done(last.body)) {
       if (await w.race(w.settle())) continue; // the job's follow-ups (summaries) landed: read again
@@ -57,13 +65,14 @@ export const waitingHint = (ctx: Context, what: string) => ctx.io.err(dim(forStd
 
 /**
  * Follows GET `path` until `done`: says once if the simulator clock is manual, shows progress (see
- * follow), then prints the end: the last body as returned with --json, `final` when piped (unless
- * changes were streamed; a terminal already shows the live view). Returns the last body.
+ * follow; `notes`: progress messages on stderr when piped), then prints the end: the last body as
+ * returned with --json, `final` when piped (unless changes were streamed; a terminal already shows
+ * the live view). Returns the last body.
  */
 export async function followRead<T>(
   ctx: Context,
   path: string,
-  o: { done: (body: T) => boolean; live: (body: T) => string[]; changes?: (body: T) => Map<string, string>; final: (body: T) => void },
+  o: { done: (body: T) => boolean; live: (body: T) => string[]; changes?: (body: T) => Map<string, string>; notes?: (body: T) => string; final: (body: T) => void },
 ): Promise<T> {
   const w = await (await import('./wait.js')).startWait(ctx, path);
   let last: { text: string; body: T };
@@ -77,6 +86,7 @@ export async function followRead<T>(
       done: o.done,
       render: o.live,
       changes: o.changes,
+      notes: o.notes,
     });
   } finally {
     w.dispose();

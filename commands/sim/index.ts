@@ -12,11 +12,12 @@ import { define as key } from './key.js';
 import { define as pool } from './pool.js';
 import { define as reset } from './reset.js';
 import { define as serve } from './serve.js';
+import { define as social } from './social.js';
 import { define as suppress } from './suppress.js';
 import { define as text } from './text.js';
 import { define as wallet } from './wallet.js';
 import { define as workspace } from './workspace.js';
 
 export function register(sim: Command, shell: Shell): void {
-  for (const d of [serve, reset, clock, advance, key, contact, wallet, workspace, suppress, text, call, pool, number, callerId, defaults, deliveries]) d(sim, shell);
+  for (const d of [serve, reset, clock, advance, key, contact, wallet, workspace, suppress, text, call, pool, number, callerId, defaults, deliveries, social]) d(sim, shell);
 }

@@ -1,0 +1,149 @@
+// What the videos verbs share: how a video, a quote and posts look; following a video through its
+// pipeline (--wait); the price question on a terminal; fetching a ready video's media.
+import { Option, type Command } from 'commander';
+import type { Context } from '../../src/context.js';
+import { CliError, EXIT, usage } from '../../src/errors.js';
+import { forStderr } from '../../src/io.js';
+import { bold, dim, fields, nested, type Cell } from '../../src/output.js';
+import { followRead } from '../../src/poll.js';
+
+export interface LineItem { label: string; cents: number }
+export interface Post {
+  id: string; video_id: string; connection_id: string; platform: string; status: string; caption: string; media_type: string;
+  scheduled_for: string | null; published_at: string | null; permalink: string | null; error: string | null; created_at: string;
+}
+export interface Video {
+  id: string; status: string; template: string; preset: string; format: string; target_duration_seconds: number; seconds: number;
+  script: string | null; source_url: string | null; source_text: string | null; script_review: string; max_price_cents: number | null;
+  price_cents: number; price_usd: string; estimated: boolean; line_items: LineItem[]; billed_cents: number;
+  paid_from: { credits_cents: number; wallet_cents: number } | null; video_url: string | null; thumbnail_url: string | null;
+  error: string | null; failed_stage: string | null; caption: string | null; hashtags: string[];
+  music: { library: string; track_id: string; title: string } | null; posts: Post[];
+  status_changed_at: string; released_at: string | null; ready_at: string | null; created_at: string;
+}
+export interface Quote { price_cents: number; price_usd: string; estimated: boolean; seconds: number; line_items: LineItem[]; template: string; preset: string }
+
+/** The video states (the API's; simulator/videos/records.ts has them too, beside its schemas, which the CLI does not load). */
+export const VIDEO_STATES = ['queued', 'researching', 'script_review', 'rendering', 'compositing', 'ready', 'failed'] as const;
+
+export const videoPath = (id: string) => `/v1/videos/${encodeURIComponent(id)}`;
+export const usd = (cents: number) => `${(cents / 100).toFixed(2)} USD`;
+export const priceText = (v: { price_usd: string; estimated: boolean }) => `${v.price_usd} USD${v.estimated ? ' (estimated)' : ''}`;
+
+function billedText(v: Video): string | null {
+  if (!v.paid_from) return null;
+  return `${usd(v.billed_cents)} (${usd(v.paid_from.credits_cents)} from video credits, ${usd(v.paid_from.wallet_cents)} from the wallet)`;
+}
+
+export const POST_HEADERS = ['id', 'platform', 'status', 'scheduled for', 'published', 'permalink', 'error'];
+export const postRow = (p: Post): Cell[] => [p.id, p.platform, p.status, p.scheduled_for, p.published_at, p.permalink, p.error];
+
+/** One video, as `vmv videos get` shows it: its fields, the script, then its posts (one `post` line each when piped). */
+export function printVideo(ctx: Context, v: Video): void {
+  const { io } = ctx;
+  const pairs: [string, Cell][] = [
+    ['id', v.id], ['status', v.status], ['template', v.template], ['preset', v.preset], ['format', v.format], ['seconds', v.seconds],
+    ['price', priceText(v)], ['billed', billedText(v)], ['review', v.script_review], ['max price', v.max_price_cents === null ? null : usd(v.max_price_cents)],
+    ['error', v.error], ['failed stage', v.failed_stage], ['video', v.video_url], ['thumbnail', v.thumbnail_url],
+    ['caption', v.caption], ['hashtags', v.hashtags.join(' ')], ['music', v.music ? `${v.music.title} (${v.music.track_id})` : null],
+    ['created', v.created_at], ['ready', v.ready_at],
+  ];
+  // piped, the script is one value like any other; a terminal shows it as written, below the fields
+  if (!io.stdoutTTY) pairs.push(['script', v.script]);
+  fields(io, pairs);
+  if (io.stdoutTTY && v.script) io.out(`\n${bold(io, 'Script')}\n${v.script.split('\n').map((l) => `  ${l}`).join('\n')}\n`);
+  if (v.posts.length > 0) nested(io, 'post', POST_HEADERS, v.posts.map(postRow));
+}
+
+/** A quote: its total and length, then one `item` line per part of the price. */
+export function printQuote(ctx: Context, q: Quote): void {
+  fields(ctx.io, [
+    ['template', q.template], ['preset', q.preset], ['seconds', q.seconds],
+    ['total', `${q.price_usd} USD`], ['price', q.estimated ? 'estimated (exact once the script is written)' : 'exact'],
+  ]);
+  nested(ctx.io, 'item', ['item', 'usd'], q.line_items.map((i) => [i.label, (i.cents / 100).toFixed(2)]));
+}
+
+/**
+ * Before something that charges: on a terminal, shows the price and asks (y to go ahead; anything
+ * else declines, exit 7). --yes skips the question; without a terminal there is none.
+ */
+export async function confirmCharge(ctx: Context, yes: boolean | undefined, question: string, declined: string): Promise<void> {
+  if (yes || !ctx.io.stdinTTY || !ctx.io.stderrTTY) return;
+  const { ask } = await import('../../src/prompt.js');
+  const answer = await ask(ctx.io, `${question} [y/N] `);
+  if (!/^y(es)?$/i.test(answer.trim())) throw new CliError(declined, EXIT.declined);
+}
+
+/** Where a video's pipeline stops for --wait: made, failed, or waiting for its script to be approved. */
+const ENDS = new Set(['ready', 'failed', 'script_review']);
+
+/** 95 → "1m35s", on the simulator's clock or the wall's. */
+export function span(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const [h, m, sec] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${sec || (!h && !m) ? `${sec}s` : ''}`;
+}
+
+/**
+ * Follows a video until it is ready, failed or in script_review: on a terminal a live line (stage,
+ * time waited, price); piped, a line on stderr per stage (when it began, on the service's clock,
+ * from creation). Prints the video at the end (with --json, the record as read); --output saves
+ * the MP4 once ready. Exit 5 when it failed; a video waiting for approval ends the wait with 0.
+ */
+export async function followVideo(ctx: Context, id: string, o: { output?: string } = {}): Promise<Video> {
+  const started = Date.now();
+  const { data: v } = await followRead<{ data: Video }>(ctx, videoPath(id), {
+    done: (b) => ENDS.has(b.data.status),
+    live: (b) => [`video ${b.data.id}: ${b.data.status} · ${span(Date.now() - started)} · ${priceText(b.data)}`],
+    notes: (b) => `video ${b.data.id}: ${b.data.status} at +${span(Date.parse(b.data.status_changed_at) - Date.parse(b.data.created_at))}, ${priceText(b.data)}`,
+    final: (b) => printVideo(ctx, b.data),
+  });
+  if (ctx.io.stdoutTTY && !ctx.json) {
+    ctx.io.out('\n'); // below the live line, as `get` shows it
+    printVideo(ctx, v);
+  }
+  if (v.status === 'failed')
+    throw new CliError(`Video ${v.id} failed${v.failed_stage ? ` while ${v.failed_stage}` : ''}: ${v.error}`, EXIT.failed, `Resume it from there: vmv videos retry ${v.id} --wait`, { id: v.id });
+  if (v.status === 'script_review') {
+    if (!ctx.json) {
+      const why = v.error ?? `its script is written and waits for your approval (${priceText(v)})`;
+      const unsaved = o.output ? ` Nothing is rendered yet, so nothing was saved to ${o.output}.` : '';
+      ctx.io.err(`Video ${v.id} is in script_review: ${why}${unsaved}\nRead the script: vmv videos get ${v.id}; render it: vmv videos approve ${v.id} --wait\n`);
+    }
+    return v;
+  }
+  if (o.output) await saveMedia(ctx, v, 'video', o.output);
+  return v;
+}
+
+/** The bytes of a ready video's MP4 or thumbnail, through the command's own client (embedded or base URL). */
+export async function fetchMedia(ctx: Context, v: Video, which: 'video' | 'thumbnail'): Promise<{ bytes: Buffer; type: string }> {
+  const link = which === 'video' ? v.video_url : v.thumbnail_url;
+  if (!link) throw new CliError(`Video ${v.id} is ${v.status}, not ready: it has no ${which} yet.`, EXIT.api, `Wait for it: vmv videos get ${v.id} --wait`);
+  // the link's path and signature, asked of the target the command talks to: the embedded
+  // simulator answers in-process, a service at its base URL (whatever host the link names)
+  const u = new URL(link);
+  const at = u.pathname.indexOf('/v1/');
+  const res = await ctx.call('GET', (at >= 0 ? u.pathname.slice(at) : u.pathname) + u.search);
+  return { bytes: res.body, type: res.headers['content-type'] ?? (which === 'video' ? 'video/mp4' : 'image/png') };
+}
+
+/** Writes a ready video's media to a file, or to stdout for `-`. */
+export async function saveMedia(ctx: Context, v: Video, which: 'video' | 'thumbnail', file: string): Promise<void> {
+  const { bytes, type } = await fetchMedia(ctx, v, which);
+  if (file === '-') return ctx.io.out(bytes);
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(file, bytes);
+  if (!ctx.json) ctx.io.err(dim(forStderr(ctx.io), `Saved ${bytes.length} bytes of ${type} to ${file}`) + '\n');
+}
+
+/** --wait and --output FILE (which implies --wait), on the verbs that set a video going: create, approve, retry. */
+export function withWait(cmd: Command): Command {
+  return cmd
+    .option('--wait', 'follow the video until it is ready (exit 0), failed (exit 5) or waiting for script approval (exit 0, said on stderr)')
+    .addOption(new Option('-o, --output <file>', 'once ready, save the MP4 to this file (implies --wait)').argParser((v: string) => {
+      if (v === '-') throw usage('--output takes a file here (the video\'s record goes to stdout); for the MP4 on stdout: vmv videos download ID -o -');
+      return v;
+    }).implies({ wait: true }));
+}
