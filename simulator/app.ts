@@ -121,7 +121,8 @@ export function createApp(store: Store, extra: Resource[] = []): App {
   }
 
   async function dispatch(req: SimRequest, requestId: string, committed: Committed): Promise<SimResponse> {
-    const method = req.method.toUpperCase() as Method;
+    // HEAD is GET without the body (the HTTP server leaves the body out)
+    const method = (req.method.toUpperCase() === 'HEAD' ? 'GET' : req.method.toUpperCase()) as Method;
     // the request target is a path: prefixing the origin keeps "//x" a path, never a host
     const url = new URL(`http://sim.local${req.url.startsWith('/') ? '' : '/'}${req.url}`);
     const found = await match(method, url.pathname);
@@ -155,7 +156,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
         }
         const input = validate(route, params, url.searchParams, body);
         const advance = (until: number) => runDue(s, until, timers);
-        const ctx: Ctx<any, any, any> = { s, data: s.data, auth, ...input, requestId, advance, origin: originOf(req) };
+        const ctx: Ctx<any, any, any> = { s, data: s.data, auth, ...input, requestId, advance, origin: originOf(req), header: (name) => header(req, name) };
         const reply = await route.handler(ctx);
         const res = toResponse(reply, requestId);
         if (idemKey !== undefined && auth.key && res.status >= 200 && res.status < 300 && typeof res.body === 'string') {

@@ -45,6 +45,8 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, never>, B = 
   requestId: string;
   /** how the client reached the simulator (scheme, host, port), for absolute links */
   origin: string;
+  /** a request header (lower-case name) */
+  header: (name: string) => string | undefined;
   /** runs every transition due by `untilMs`, in time order (the clock-advance control route) */
   advance: (untilMs: number) => number;
 }

@@ -28,7 +28,7 @@ function conventionErrors(r: Route, isApi: boolean): Record<number, string[]> {
 
 const ERROR_WORDS: Record<number, string> = {
   400: 'The request is invalid', 401: 'Missing or invalid API key', 403: 'Not allowed', 404: 'Not found', 409: 'Conflict',
-  413: 'The body is too large', 422: 'Cannot be processed', 429: 'Rate limited', 500: 'Unexpected server error', 503: 'The store is busy; retry',
+  413: 'The body is too large', 416: 'The range is outside the file', 422: 'Cannot be processed', 429: 'Rate limited', 500: 'Unexpected server error', 503: 'The store is busy; retry',
 };
 
 /** Converts schemas to JSON Schema, collecting named ones (meta id) into components.schemas. */

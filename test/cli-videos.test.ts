@@ -109,7 +109,7 @@ describe('videos create', () => {
       expect(live.map((l) => l.split(' · ')[0].split(': ')[1])).toEqual(['queued', 'researching', 'rendering', 'compositing', 'ready']);
       expect(live[0]).toMatch(/^video [0-9a-f-]{36}: queued · \d+s · 0\.72 USD \(estimated\)$/);
       expect(r.stdout).toMatch(/\nstatus +ready\n/);
-      expect(r.stdout).toMatch(/\nScript\n  Intro: /);
+      expect(r.stdout).toMatch(/\nScript\n  \S/);
       expect(r.stderr).toBe('');
     }
   });
@@ -381,6 +381,8 @@ describe('checked before any request (exit 2, naming the flag)', () => {
       [['videos', 'create', '--template', 'talking_avatar', '--text', 'x', '--script', 'a', '--script-file', 'b.txt'], 'one of --script or --script-file'],
       [['videos', 'create', '--template', 'slideshow', '--text', 'x', '--wait', '--output', '-'], '--output takes a file here'],
       [['videos', 'list', '--status', 'done'], '--status takes one of queued, researching'],
+      [['videos', 'create', '--template', 'slideshow', '--text', 'x', '--avatar-layout', 'corner'], '--avatar-layout takes one of fullscreen, picture_in_picture'],
+      [['videos', 'create', '--template', 'freeform_ai', '--text', 'x', '--video-model', 'dalle'], '--video-model takes one of veo-3'],
       [['videos', 'post', 'a1b2', '--to', 'myspace'], '--to takes a social connection id (vmv social list) or a platform'],
       [['videos', 'post', 'a1b2', '--to', 'tiktok', '--at', '30m'], '--at takes an ISO 8601 time'],
       [['videos', 'post', 'a1b2', '--to', 'tiktok', '--privacy', 'everyone'], '--privacy takes one of PUBLIC_TO_EVERYONE'],
@@ -405,7 +407,7 @@ describe('checked before any request (exit 2, naming the flag)', () => {
     expect(r.stderr).toContain('--preset (preset): must be one of diagram, imessage, site-demo for remotion');
     const m = await both(['videos', 'quote', '--template', 'slideshow', '--url', 'https://acme.example.com', '--music', 'trk_nope']);
     expect(m.stderr).toContain('--music (music.track_id): is not a track of the music list');
-    const d = await both(['videos', 'create', '--template', 'slideshow', '--text', 'x', '--avatar-layout', 'corner']);
-    expect(d.stderr).toContain('--avatar-layout (avatar_layout): must be one of');
+    const d = await both(['videos', 'create', '--template', 'slideshow', '--text', 'x', '--image-url', 'ftp://x']);
+    expect(d.stderr).toContain('(source_image_urls[0]): must be an http(s) URL');
   });
 });

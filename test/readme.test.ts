@@ -22,7 +22,7 @@ function blocks(heading: string): string[] {
 function bash(script: string) {
   const dir = tempDir();
   const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
-  return spawnSync('bash', ['-c', `set -euo pipefail\ncd ${JSON.stringify(dir)}\n${script}`], { env, encoding: 'utf8', timeout: 60_000 });
+  return { dir, ...spawnSync('bash', ['-c', `set -euo pipefail\ncd ${JSON.stringify(dir)}\n${script}`], { env, encoding: 'utf8', timeout: 60_000 }) };
 }
 
 describe('README', () => {
@@ -33,6 +33,15 @@ describe('README', () => {
     expect(r.stdout).toMatch(/status\tcompleted/);
     expect(r.stdout).toMatch(/summary\tThe recipient agreed/);
     expect(r.stderr).toMatch(/Saved \d+ bytes of audio\/wav to call\.wav/);
+  });
+
+  it('the walkthrough\'s video: quoted, made to the MP4 on a manual clock, posted and published', () => {
+    const [email, call, , , , video] = blocks('## A five-minute walkthrough');
+    const r = bash([email, call, video].join('\n'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Service markup/);
+    expect(r.stdout).toMatch(/^\S+\ttiktok\tpublished\t.*https:\/\/www\.tiktok\.com\/@acme-sandbox\/video\/\d+/m);
+    expect(readFileSync(join(r.dir, 'espresso.mp4')).subarray(4, 8).toString()).toBe('ftyp');
   });
 
   it('the CI script', () => {

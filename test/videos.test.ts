@@ -135,6 +135,7 @@ describe('the creation body', () => {
     expect(tracks.data.length).toBeGreaterThan(3);
     expect(tracks.meta.page_size).toBe(20);
     const t = tracks.data[0];
+    expect(t.track_id).toBe('trk_upbeat_01'); // the catalog's order
     expect(Object.keys(t).sort()).toEqual(['bpm', 'duration_seconds', 'library', 'mood', 'title', 'track_id']);
     const v = await made({ template: 'slideshow', music: { library: t.library, track_id: t.track_id } });
     expect(v.music).toEqual({ library: t.library, track_id: t.track_id, title: t.title });
@@ -146,8 +147,9 @@ describe('the creation body', () => {
   it('refuses unknown fields, and lists every problem of a body in one 400', async () => {
     const r = await sim.api('POST', '/v1/videos', { body: { template: 'slideshow', colour: 'red', format: 'square', script: 'x', target_duration_seconds: 2 } });
     expect(r.status).toBe(400);
-    expect(Object.keys(r.json.error.fields).sort()).toEqual(['colour', 'format', 'target_duration_seconds']);
-    // the cross-field problems come with the structural ones once the structure reads
+    expect(Object.keys(r.json.error.fields).sort()).toEqual(['colour', 'format', 'script', 'source_text', 'source_url', 'target_duration_seconds']);
+    expect(r.json.error.fields.script).toMatch(/slideshow writes its own script/);
+    // the cross-field problems come with the structural ones
     const both = await sim.api('POST', '/v1/videos', { body: { template: 'slideshow', script: 'x', preset: 'nope', music: { track_id: 'zz' } } });
     expect(Object.keys(both.json.error.fields).sort()).toEqual(['music.track_id', 'preset', 'script', 'source_text', 'source_url']);
   });
@@ -168,6 +170,14 @@ describe('the creation body', () => {
     expect(JSON.stringify(await get(v.id))).not.toContain('hunter2');
     expect(v).toMatchObject({ format: 'horizontal', target_duration_seconds: 45, caption: 'Opening Monday', hashtags: ['#coffee', 'mainstreet'], max_price_cents: 5000 });
     expect(v.source_image_urls).toEqual(['https://acme.example.com/a.png']);
+  });
+  it('a script must have words to speak and make at most 600 seconds; a source text must have words', async () => {
+    const blank = await create({ template: 'talking_avatar', script: '  !!! ... ' });
+    expect(blank.json.error.fields.script).toBe('must contain words to speak');
+    const long = await create({ template: 'talking_avatar', script: 'word '.repeat(1600) });
+    expect(long.json.error.fields.script).toBe('makes a 640-second video at 150 words a minute; at most 600 seconds');
+    expect((await sim.api('POST', '/v1/videos', { body: { template: 'slideshow', source_text: '   ' } })).json.error.fields.source_text).toBe('must contain words');
+    expect((await sim.api('GET', '/v1/videos')).json.data).toHaveLength(0);
   });
   it('defaults: vertical, 30 seconds, automatic review', async () => {
     const v = await made({ template: 'remotion' });
@@ -208,8 +218,11 @@ describe('the written content: scenes, slides or interview parts as the template
     const fromUrl = await written('remotion', { source_text: undefined, source_url: 'https://www.acme-coffee.com/menu/cold-brew' });
     expect(fromUrl.script).toMatch(/cold brew/);
   });
-  it('slide_settings shape a slideshow: slide_count and seconds_per_slide', async () => {
+  it('slide_settings shape a slideshow: slide_count and seconds_per_slide, in the quote as in the slides', async () => {
+    const q = await quote({ template: 'slideshow', slide_settings: { slide_count: 3, seconds_per_slide: 4 } });
+    expect(q).toMatchObject({ seconds: 12, estimated: true });
     const v = await written('slideshow', { slide_settings: { slide_count: 3, seconds_per_slide: 4, transition: 'fade' } });
+    expect(v.price_cents).toBe(q.price_cents);
     expect(v.slides.map((s: { seconds: number }) => s.seconds)).toEqual([4, 4, 4]);
     expect(v.seconds).toBe(12);
   });
@@ -414,6 +427,19 @@ describe('the pipeline on the simulator clock (Part 3)', () => {
     const i = await sim.api('POST', `/v1/videos/${talk.id}/approve`, { body: { interview: { parts: [{ speaker: 0, text: 'Hi there' }, { speaker: 1, text: 'Hello' }] } } });
     expect(i.json.data.script).toBe('Alex: Hi there\nSam: Hello');
   });
+  it('approve refuses edits with no words or that make a video over 600 seconds, leaving it as it was', async () => {
+    const v = await made({ template: 'talking_avatar', script_review: 'manual' });
+    await until(v.id, 'script_review');
+    const before = await get(v.id);
+    expect((await sim.api('POST', `/v1/videos/${v.id}/approve`, { body: { script: '...' } })).json.error.fields.script).toBe('must contain words to speak');
+    const free = await made({ template: 'freeform_ai', script_review: 'manual' });
+    await until(free.id, 'script_review');
+    const scenes = Array.from({ length: 20 }, () => ({ narration: 'word '.repeat(80) }));
+    const r = await sim.api('POST', `/v1/videos/${free.id}/approve`, { body: { scenes } });
+    expect(r.json.error.fields.scenes).toMatch(/-second video; at most 600 seconds/);
+    expect((await get(free.id)).status).toBe('script_review');
+    expect(await get(v.id)).toEqual(before);
+  });
   it('approve and retry answer 409 in other states', async () => {
     const v = await made({ template: 'talking_avatar', script: SCRIPT });
     const a = await sim.api('POST', `/v1/videos/${v.id}/approve`, { body: {} });
@@ -516,6 +542,23 @@ describe('the media: signed links, a real MP4 and thumbnail', () => {
     expect(png.headers.get('content-type')).toBe('image/png');
     expect(imageSize(Buffer.from(await png.arrayBuffer()))).toEqual({ type: 'png', width: w, height: h });
   });
+  it('serves HEAD and single byte ranges (206), as players seek; a range past the end is 416', async () => {
+    const v = await made({ template: 'slideshow' });
+    await until(v.id, 'ready');
+    const url = (await get(v.id)).video_url.replace(/^http:\/\/[^/]+/, sim.url);
+    const whole = Buffer.from(await (await fetch(url)).arrayBuffer());
+    const head = await fetch(url, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), head.headers.get('accept-ranges')]).toEqual([200, String(whole.length), 'bytes']);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    const part = await fetch(url, { headers: { range: 'bytes=4-11' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 4-11/${whole.length}`);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(whole.subarray(4, 12));
+    const tail = await fetch(url, { headers: { range: 'bytes=-10' } });
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(whole.subarray(whole.length - 10));
+    const past = await fetch(url, { headers: { range: `bytes=${whole.length}-` } });
+    expect([past.status, past.headers.get('content-range')]).toEqual([416, `bytes */${whole.length}`]);
+  });
   it('a tampered link is 403; links do not expire; a deleted video\'s link is 404', async () => {
     const v = await made({ template: 'slideshow' });
     expect(v.video_url).toBeNull();
@@ -571,6 +614,11 @@ describe('social connections and posts', () => {
     expect(tiktok.published_at).toBe('2026-01-05T' + tiktok.published_at.slice(11));
     expect((await get(v.id)).posts).toHaveLength(2);
   });
+  it('without a caption or hashtags a post\'s caption is null', async () => {
+    const v = await made({ template: 'slideshow' });
+    await until(v.id, 'ready');
+    expect((await post(v.id, { connection_ids: [await connection('tiktok')] })).json.data[0].caption).toBeNull();
+  });
   it('posting a video that is not ready now is 409 video_not_ready', async () => {
     const v = await made({ template: 'slideshow' });
     const r = await post(v.id, { connection_ids: [await connection('tiktok')] });
@@ -592,6 +640,18 @@ describe('social connections and posts', () => {
     const done = (await sim.api('GET', `/v1/videos/${v.id}/posts`)).json.data[0];
     expect(done).toMatchObject({ status: 'published', published_at: at });
     expect(done.permalink).toMatch(/^https:\/\/x\.com\/acme-sandbox\/status\/\d{19}$/);
+  });
+  it('a post scheduled for the instant its video becomes ready publishes', async () => {
+    const v = await made({ template: 'talking_avatar', script: 'Try our espresso today.' });
+    const t = await until(v.id, 'compositing');
+    const clock = (await sim.api('GET', '/_sim/clock')).json;
+    const p = (await post(v.id, { connection_ids: [await connection('x')], scheduled_for: clock.next_due_at })).json.data[0];
+    expect(t).toBeGreaterThan(0);
+    await sim.advance(3600);
+    const x = (await sim.api('GET', `/v1/videos/${v.id}/posts`)).json.data[0];
+    expect(x.id).toBe(p.id);
+    expect(x.status).toBe('published');
+    expect((await get(v.id)).ready_at).toBe(clock.next_due_at);
   });
   it('a scheduled post of a video not ready by then fails with a reason', async () => {
     const v = await made({ template: 'talking_avatar', script_review: 'manual' });
@@ -632,10 +692,11 @@ describe('social connections and posts', () => {
   it('checks connection ids, captions per platform and settings', async () => {
     const v = await readyVideo();
     const tiktok = await connection('tiktok');
-    const r = await post(v.id, { connection_ids: [tiktok, tiktok, '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90'] });
+    const r = await post(v.id, { connection_ids: [tiktok, tiktok, '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90', tiktok] });
     expect(r.json.error.fields).toEqual({
       'connection_ids[1]': 'repeats connection_ids[0]',
       'connection_ids[2]': 'is not a social connection of this workspace (GET /v1/social-connections)',
+      'connection_ids[3]': 'repeats connection_ids[0]',
     });
     const long = await post(v.id, { connection_ids: [await connection('x')], caption: 'x'.repeat(281) });
     expect(long.json.error.fields.caption).toMatch(/X takes at most 280/);

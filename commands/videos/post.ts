@@ -5,13 +5,12 @@ import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
-import { PLATFORM_NAMES, PLATFORMS, type Platform } from '../../simulator/videos/catalog.js';
+import { PLATFORM_NAMES, PLATFORMS, TIKTOK_PRIVACY, type Platform } from '../../simulator/videos/catalog.js';
 import { type Post, videoPath } from './view.js';
 
 interface Options { to: string[]; at?: string; caption?: string; carousel?: boolean; privacy?: string }
 
 /** TikTok's privacy levels (the API's; declared beside the route's schema in the simulator). */
-const TIKTOK_PRIVACY = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const platform = choiceArg('--to', PLATFORMS);
 

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { choiceArg, collect, intArg, readFileArg } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
-import { DURATION, FORMATS, TEMPLATES } from '../../simulator/videos/catalog.js';
+import { AVATAR_LAYOUTS, BACKGROUND_MODES, DURATION, FORMATS, SUBTITLE_STYLES, TEMPLATES, VIDEO_MODELS } from '../../simulator/videos/catalog.js';
 
 export interface RecipeOptions {
   file?: string; template?: string; preset?: string; format?: string; duration?: number; url?: string; text?: string;
@@ -46,13 +46,13 @@ export function withRecipe(cmd: Command): Command {
     .option('--avatar-id <id>', 'presenter avatar')
     .option('--replica-id <id>', 'presenter replica')
     .option('--voice-id <id>', 'presenter or narrator voice')
-    .option('--avatar-layout <layout>', 'where the presenter sits: fullscreen, picture_in_picture, split, circle')
-    .option('--background-mode <mode>', 'behind the presenter: source, image, blur, solid, green_screen')
+    .option('--avatar-layout <layout>', `where the presenter sits: ${AVATAR_LAYOUTS.join(', ')}`, choiceArg('--avatar-layout', AVATAR_LAYOUTS))
+    .option('--background-mode <mode>', `behind the presenter: ${BACKGROUND_MODES.join(', ')}`, choiceArg('--background-mode', BACKGROUND_MODES))
     .option('--background-image <url>', 'with --background-mode image: the picture')
     .option('--b-roll', 'cut away to footage from the sources')
-    .option('--subtitle-style <style>', 'classic, bold, karaoke, minimal or none')
+    .option('--subtitle-style <style>', `how the subtitles look: ${SUBTITLE_STYLES.join(', ')}`, choiceArg('--subtitle-style', SUBTITLE_STYLES))
     .option('--demo-focus <text>', 'site demo: what to show')
-    .option('--video-model <model>', 'freeform_ai: the model that makes each scene')
+    .option('--video-model <model>', `freeform_ai: the model that makes each scene (${VIDEO_MODELS.join(', ')})`, choiceArg('--video-model', VIDEO_MODELS))
     .option('--file <file>', 'the whole request body as JSON (- for standard input); flags given as well override its fields');
 }
 

@@ -6,25 +6,12 @@ import { CliError, EXIT, usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
 import { bold, dim, fields, nested, type Cell } from '../../src/output.js';
 import { followRead } from '../../src/poll.js';
+import type { PostOut, VideoOut, VideoQuoteOut } from '../../simulator/videos/records.js';
 
-export interface LineItem { label: string; cents: number }
-export interface Post {
-  id: string; video_id: string; connection_id: string; platform: string; status: string; caption: string; media_type: string;
-  scheduled_for: string | null; published_at: string | null; permalink: string | null; error: string | null; created_at: string;
-}
-export interface Video {
-  id: string; status: string; template: string; preset: string; format: string; target_duration_seconds: number; seconds: number;
-  script: string | null; source_url: string | null; source_text: string | null; script_review: string; max_price_cents: number | null;
-  price_cents: number; price_usd: string; estimated: boolean; line_items: LineItem[]; billed_cents: number;
-  paid_from: { credits_cents: number; wallet_cents: number } | null; video_url: string | null; thumbnail_url: string | null;
-  error: string | null; failed_stage: string | null; caption: string | null; hashtags: string[];
-  music: { library: string; track_id: string; title: string } | null; posts: Post[];
-  status_changed_at: string; released_at: string | null; ready_at: string | null; created_at: string;
-}
-export interface Quote { price_cents: number; price_usd: string; estimated: boolean; seconds: number; line_items: LineItem[]; template: string; preset: string }
-
-/** The video states (the API's; simulator/videos/records.ts has them too, beside its schemas, which the CLI does not load). */
-export const VIDEO_STATES = ['queued', 'researching', 'script_review', 'rendering', 'compositing', 'ready', 'failed'] as const;
+// the records' types come from the API's own schemas (type-only: nothing of them is loaded)
+export type Video = VideoOut;
+export type Post = PostOut;
+export type Quote = VideoQuoteOut;
 
 export const videoPath = (id: string) => `/v1/videos/${encodeURIComponent(id)}`;
 export const usd = (cents: number) => `${(cents / 100).toFixed(2)} USD`;

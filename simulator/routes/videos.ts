@@ -13,10 +13,11 @@ import {
 import {
   CAPTION_LIMITS, CAROUSEL_PLATFORMS, DEFAULTS, defaultPreset, DURATION, FORMATS, INTERVIEW_SPEAKERS, MUSIC, PLATFORM_NAMES, PLATFORMS, PUBLISH_SECONDS,
   secondsOfScript, TEMPLATE_INFO, TEMPLATES, wordCount, type Platform, type Template,
+  AVATAR_LAYOUTS, BACKGROUND_MODES, SUBTITLE_STYLES, TIKTOK_PRIVACY, VIDEO_MODELS, VIDEO_STATES,
 } from '../videos/catalog.js';
 import { MEDIA_FILES, mediaPath, signedLink, validSignature, type MediaFile } from '../videos/links.js';
 import {
-  MusicTrackSchema, PostSchema, SocialConnectionSchema, VIDEO_STATES, VideoQuoteSchema, VideoSchema, type PostOut, type VideoOut,
+  MusicTrackSchema, PostSchema, SocialConnectionSchema, VideoQuoteSchema, VideoSchema, type PostOut, type VideoOut,
 } from '../videos/records.js';
 import { interviewWritten, sceneSeconds, scriptOfScenes, scriptOfSlides } from '../videos/writer.js';
 import {
@@ -28,7 +29,6 @@ import { addSocialConnection } from '../seed.js';
 // ---- what a client sends ----
 
 const url = (description: string) => str({ min: 1, max: 2048, pattern: /^https?:\/\/[^\s]+$/i, patternMessage: 'must be an http(s) URL', description, example: 'https://acme.example.com/espresso' });
-const SUBTITLE_STYLES = ['classic', 'bold', 'karaoke', 'minimal', 'none'] as const;
 const POSITIONS = ['top', 'middle', 'bottom'] as const;
 /** Script templates: a user may write the script (the spec's list). */
 const OWN_SCRIPT = TEMPLATES.filter((t) => TEMPLATE_INFO[t].ownScript);
@@ -50,8 +50,8 @@ const recipe = () => ({
   replica_id: str({ min: 1, max: 100, description: 'presenter replica (omit with avatar_id for the default presenter)', example: 'r_2f9c1a' }),
   avatar_id: str({ min: 1, max: 100, description: 'presenter avatar', example: 'avatar_ava' }),
   voice_id: str({ min: 1, max: 100, description: 'presenter or narrator voice', example: 'voice_ava' }),
-  avatar_layout: oneOf(['fullscreen', 'picture_in_picture', 'split', 'circle'], 'where the presenter sits'),
-  background_mode: oneOf(['source', 'image', 'blur', 'solid', 'green_screen'], 'what is behind the presenter'),
+  avatar_layout: oneOf(AVATAR_LAYOUTS, 'where the presenter sits'),
+  background_mode: oneOf(BACKGROUND_MODES, 'what is behind the presenter'),
   background_image: url('background_mode image: the picture'),
   b_roll: bool('cut away to footage from the sources'),
   subtitle_style: oneOf(SUBTITLE_STYLES, 'how the subtitles look'),
@@ -75,7 +75,7 @@ const recipe = () => ({
     highlight_color: str({ pattern: /^#[0-9a-f]{6}$/i, patternMessage: 'must be a colour such as #ffcc00', example: '#ffcc00' }),
     max_words_per_line: int({ min: 1, max: 12, example: 4 }),
   }, { description: 'subtitle settings' }),
-  video_model: oneOf(['veo-3', 'kling-2.1', 'runway-gen-4', 'sora-2', 'hailuo-02'], 'freeform_ai: the model that makes each scene'),
+  video_model: oneOf(VIDEO_MODELS, 'freeform_ai: the model that makes each scene'),
   slide_settings: obj({
     slide_count: int({ min: 2, max: 20, description: 'how many slides (default one per 5 seconds)', example: 6 }),
     seconds_per_slide: int({ min: 1, max: 30, example: 5 }),
@@ -118,7 +118,6 @@ const ApproveBody = obj({
   max_price_cents: int({ min: 0, max: 10_000_000, description: 'refuse (400) if the price is above it', example: 500 }),
 });
 
-const TIKTOK_PRIVACY = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
 const PostBody = obj({
   connection_ids: arr(uuid('a social connection id (GET /v1/social-connections)'), { min: 1, max: 20, description: 'the accounts to post to; each gets its own post' }),
   caption: str({ min: 1, max: 63_206, description: 'the text posted (default: the video\'s caption and hashtags)', example: 'Opening Monday! #coffee' }),
@@ -152,7 +151,8 @@ function present(c: Ctx<any, any, any>, v: VideoRecord): VideoOut {
 
 const presentPost = ({ seq: _s, workspace_id: _w, ...p }: PostRecord): PostOut => p;
 const presentConnection = ({ seq: _s, workspace_id: _w, ...x }: SocialConnection) => x;
-const postsOf = (c: Ctx<any, any, any>, videoId: string) => c.data.posts.filter((p) => p.video_id === videoId).sort((a, b) => a.seq - b.seq);
+/** A video's posts, newest first (as GET /v1/videos/{id}/posts lists them). */
+const postsOf = (c: Ctx<any, any, any>, videoId: string) => c.data.posts.filter((p) => p.video_id === videoId).sort((a, b) => b.seq - a.seq);
 
 function findVideo(c: Ctx<{ id: string }, any, any>): VideoRecord {
   const v = c.data.videos.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
@@ -323,7 +323,7 @@ function createPosts(c: Ctx<{ id: string }, {}, PostInput>) {
   const seen = new Map<string, number>();
   b.connection_ids.forEach((id, i) => {
     if (seen.has(id)) errs[`connection_ids[${i}]`] = `repeats connection_ids[${seen.get(id)}]`;
-    seen.set(id, i);
+    else seen.set(id, i);
     const conn = c.data.social_connections.find((x) => x.id === id && x.workspace_id === c.auth.workspace.id);
     if (!conn) errs[`connection_ids[${i}]`] ??= 'is not a social connection of this workspace (GET /v1/social-connections)';
     else conns.push(conn);
@@ -338,10 +338,10 @@ function createPosts(c: Ctx<{ id: string }, {}, PostInput>) {
       if (other) errs.media_type = `carousel posts only to TikTok and Instagram, not ${PLATFORM_NAMES[other.platform]}`;
     }
   }
-  const defaultCaption = [v.caption, v.hashtags.map((h) => (h.startsWith('#') ? h : `#${h}`)).join(' ')].filter(Boolean).join(' ');
+  const defaultCaption = [v.caption, v.hashtags.map((h) => (h.startsWith('#') ? h : `#${h}`)).join(' ')].filter(Boolean).join(' ') || null;
   const captionFor = (p: Platform) => b.captions?.[p] ?? b.caption ?? defaultCaption;
   for (const conn of conns) {
-    const text = captionFor(conn.platform);
+    const text = captionFor(conn.platform) ?? '';
     const where = b.captions?.[conn.platform] !== undefined ? `captions.${conn.platform}` : 'caption';
     if ([...text].length > CAPTION_LIMITS[conn.platform])
       errs[where] ??= `is ${[...text].length} characters; ${PLATFORM_NAMES[conn.platform]} takes at most ${CAPTION_LIMITS[conn.platform]}`;
@@ -374,7 +374,7 @@ function cancelPostRoute(c: Ctx<{ id: string }>) {
 
 // ---- the media links ----
 
-/** A ready video's file, at its signed link. */
+/** A ready video's file, at its signed link; one byte range when asked (players seek with them). */
 async function media(c: Ctx<{ id: string }, { sig?: string }>, file: MediaFile) {
   const path = mediaPath(c.params.id, file);
   if (!c.query.sig || !validSignature(c.data.meta.secret, path, c.query.sig))
@@ -382,17 +382,48 @@ async function media(c: Ctx<{ id: string }, { sig?: string }>, file: MediaFile) 
   const v = c.data.videos.find((x) => x.id === c.params.id);
   if (!v || v.status !== 'ready') throw notFound('This video does not exist, or is not ready.');
   const m = await import('../media/index.js');
-  return file === MEDIA_FILES.video
-    ? { raw: { bytes: m.videoFile(v.format), contentType: m.VIDEO_TYPE } }
-    : { raw: { bytes: m.thumbnailFile(v.format), contentType: m.THUMBNAIL_TYPE } };
+  const bytes = file === MEDIA_FILES.video ? m.videoFile(v.format) : m.thumbnailFile(v.format);
+  const contentType = file === MEDIA_FILES.video ? m.VIDEO_TYPE : m.THUMBNAIL_TYPE;
+  // the file behind a link never changes: caches may keep it
+  const headers: Record<string, string> = { 'accept-ranges': 'bytes', 'cache-control': 'public, max-age=31536000, immutable' };
+  const range = byteRange(c.header('range'), bytes.length);
+  if (range === 'unsatisfiable')
+    throw new ApiError(416, 'range_not_satisfiable', `The range is outside the file (${bytes.length} bytes).`, undefined, undefined, { 'content-range': `bytes */${bytes.length}` });
+  if (!range) return { headers, raw: { bytes, contentType } };
+  return {
+    status: 206,
+    headers: { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${bytes.length}` },
+    raw: { bytes: bytes.subarray(range.start, range.end + 1), contentType },
+  };
+}
+
+/** One `bytes=` range of a file of `size` bytes; null to send it all (no header, several ranges, or one not understood). */
+function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    const n = Number(m[2]); // the last n bytes
+    return n === 0 ? 'unsatisfiable' : { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size) return 'unsatisfiable';
+  return end < start ? null : { start, end };
 }
 
 const mediaRoute = (file: MediaFile, what: string, contentType: string) => route({
   method: 'GET', path: `/v1/media/videos/{id}/${file}`, public: true, summary: `Download a video's ${what} (signed link)`,
-  description: `The ${what} of a ready video, at the signed link the video record gives. No API key; the link does not expire; a changed link is 403.`,
+  description: `The ${what} of a ready video, at the signed link the video record gives. No API key; the link does not expire; a changed link is 403. ` +
+    'HEAD is answered too, and a single `Range: bytes=…` is served as 206 Partial Content (players seek with them).',
   params: Id, query: obj({ sig: str({ min: 1, max: 100, description: 'the link\'s signature' }) }, { required: ['sig'] }),
-  responses: { 200: { description: `The ${what}`, contentType } },
-  errors: { 403: ['forbidden'] },
+  responses: {
+    200: { description: `The ${what}`, contentType },
+    206: {
+      description: 'The range asked for', contentType,
+      headers: { 'Content-Range': { description: 'which bytes of the file these are', schema: { type: 'string', example: 'bytes 0-1023/4704' } } },
+    },
+  },
+  errors: { 403: ['forbidden'], 416: ['range_not_satisfiable'] },
   handler: (c) => media(c, file),
 });
 
@@ -428,7 +459,8 @@ export const videos: Resource = {
       description: 'Royalty-free tracks; use a track\'s `library` and `track_id` as a video\'s `music`.',
       query: obj({ ...listParams() }),
       responses: { 200: { description: 'Tracks', schema: listOf(MusicTrackSchema) } },
-      handler: (c) => ({ body: paginate(c.s, MUSIC, c.query, { key: () => 0, tie: (t) => t.track_id, scope: 'music', present: (t) => t }) }),
+      // in catalog order: the list's default (desc) order runs from the highest key
+      handler: (c) => ({ body: paginate(c.s, MUSIC, c.query, { key: (t) => MUSIC.length - MUSIC.indexOf(t), tie: (t) => t.track_id, scope: 'music', present: (t) => t }) }),
     }),
     route({
       method: 'GET', path: '/v1/videos', scope: 'videos:read', plan: 'content', summary: 'List videos',

@@ -6,6 +6,18 @@ export const TEMPLATES = ['talking_avatar', 'remotion', 'freeform_ai', 'meme_hoo
 export type Template = (typeof TEMPLATES)[number];
 
 export const FORMATS = ['vertical', 'horizontal'] as const;
+
+/** A video's states (spec Part 3). */
+export const VIDEO_STATES = ['queued', 'researching', 'script_review', 'rendering', 'compositing', 'ready', 'failed'] as const;
+/** A post's states. */
+export const POST_STATES = ['scheduled', 'published', 'canceled', 'failed'] as const;
+
+// the choices of the creation body's settings (the CLI checks them before sending)
+export const AVATAR_LAYOUTS = ['fullscreen', 'picture_in_picture', 'split', 'circle'] as const;
+export const BACKGROUND_MODES = ['source', 'image', 'blur', 'solid', 'green_screen'] as const;
+export const SUBTITLE_STYLES = ['classic', 'bold', 'karaoke', 'minimal', 'none'] as const;
+export const VIDEO_MODELS = ['veo-3', 'kling-2.1', 'runway-gen-4', 'sora-2', 'hailuo-02'] as const;
+export const TIKTOK_PRIVACY = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
 export type VideoFormat = (typeof FORMATS)[number];
 
 export interface TemplateInfo {

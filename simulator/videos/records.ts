@@ -3,15 +3,13 @@
 // store's types (model.ts) all come from these.
 import * as z from 'zod/mini';
 import { arr, doc, freeObject, named, nullable, oneOf, record, timestamp, uuid, type Infer } from '../schema.js';
-import { FORMATS, PLATFORMS, TEMPLATES } from './catalog.js';
+import { FORMATS, PLATFORMS, POST_STATES, TEMPLATES, VIDEO_STATES } from './catalog.js';
 
-export const VIDEO_STATES = ['queued', 'researching', 'script_review', 'rendering', 'compositing', 'ready', 'failed'] as const;
 export type VideoState = (typeof VIDEO_STATES)[number];
 /** The stages a failure can happen in, and a retry resumes from. */
 export const FAILABLE_STAGES = ['researching', 'rendering', 'compositing'] as const;
 export type FailableStage = (typeof FAILABLE_STAGES)[number];
 
-export const POST_STATES = ['scheduled', 'published', 'canceled', 'failed'] as const;
 export type PostState = (typeof POST_STATES)[number];
 
 const text = (d?: string | { description?: string; example?: unknown }) => doc(z.string(), d);
@@ -53,6 +51,8 @@ export const VideoQuoteSchema = named('VideoQuote', () => record({
   template: oneOf(TEMPLATES),
   preset: text({ example: 'site-capture' }),
 }), 'What a video would cost; making nothing, free.');
+export type VideoQuoteOut = Infer<typeof VideoQuoteSchema>;
+export type LineItemOut = Infer<typeof LineItemSchema>;
 
 export const PostSchema = named('Post', () => record({
   id: uuid(),
@@ -60,7 +60,7 @@ export const PostSchema = named('Post', () => record({
   connection_id: uuid('the social connection posted to'),
   platform: oneOf(PLATFORMS),
   status: oneOf(POST_STATES, '`scheduled` until published; `canceled` by DELETE /v1/posts/{id}; `failed` with error'),
-  caption: text({ description: 'the text posted with the video', example: 'Our espresso bar opens Monday #coffee' }),
+  caption: doc(nullable(z.string()), { description: 'the text posted with the video (null: none)', example: 'Our espresso bar opens Monday #coffee' }),
   media_type: oneOf(['video', 'carousel'], '`carousel` sends a slideshow as slides'),
   settings: freeObject('the platform\'s own settings sent with the post'),
   scheduled_for: doc(nullable(timestamp()), 'when it publishes; null when posted now'),

@@ -69,10 +69,15 @@ function sentenceStream(src: Sources, topic: string, from = 0): () => string {
   const kw = (i: number) => kws.length ? kws[i % kws.length] : topic;
   const built = [
     (i: number) => `Remember one word: ${kw(i)}.`,
+    () => 'Here is why that matters to you.',
     () => 'Save this so you have it when you need it.',
+    (i: number) => `Ask yourself what ${kw(i)} would change for you.`,
+    () => 'Most people find out too late.',
+    () => 'You can start today, and it takes minutes.',
     (i: number) => `It all comes back to ${kw(i)}.`,
     () => 'Share it with someone who needs to hear it.',
     () => 'Tell us what you think in the comments.',
+    () => 'We would love to see you there.',
   ];
   let i = 0;
   return () => {
@@ -195,7 +200,8 @@ export function write(template: Template, preset: string, src: Sources, seconds:
   }
 }
 
-export const scriptOfSlides = (slides: Slide[]) => slides.map((s) => `${s.title}: ${s.text}`).join('\n');
+/** A slideshow's text: what its slides show, one a line. */
+export const scriptOfSlides = (slides: Slide[]) => slides.map((s) => s.text).join('\n');
 export const scriptOfScenes = (scenes: Scene[]) => scenes.map((s) => s.narration).join('\n\n');
 export const interviewWritten = (interview: Interview): Written => ({
   script: interview.parts.map((p) => `${interview.speakers[p.speaker]?.name ?? `Speaker ${p.speaker + 1}`}: ${p.text}`).join('\n'),
