@@ -17,7 +17,12 @@ export interface Sources { source_text: string | null; source_url: string | null
 
 const STOP = new Set(('a an the and or but if then so of to in on at by for with from as is are was were be been being it its this that these those ' +
   'you your we our they their he she his her i me my not no do does did have has had will would can could should may might must about into ' +
-  'over than also just more most very much many such what which who whom when where why how all any each some other only own same too there here').split(' '));
+  'over than also just more most very much many such what which who whom when where why how all any each some other only own same too there here ' +
+  // days, months and everyday verbs make poor subjects for "Remember one word: …"
+  'monday tuesday wednesday thursday friday saturday sunday today tomorrow week weekend january february march april june july august ' +
+  'september october november december open opens opened make makes made take takes come comes came want wants need needs know knows ' +
+  'like likes used uses find finds give gives tell tells work works call calls look looks start starts help helps show shows keep keeps ' +
+  'love loves every really great best better new').split(' '));
 
 /** Scenario markers (#fail-render …) steer the simulation; they are not part of the story. */
 const stripMarkers = (text: string) => text.replace(/#fail-[a-z]+/gi, ' ');
