@@ -49,6 +49,27 @@ export function priceVideo(template: Template, preset: string, target: number, c
   return { ...priceOf(template, preset, { ...m, hasScript: ownScript }), estimated };
 }
 
+/** What a new video is made of: its recipe, and its content when already written (an own script, or a schedule's plan). */
+export type NewVideo = Pick<VideoRecord, 'template' | 'preset' | 'format' | 'target_duration_seconds' | 'source_url' | 'source_text' | 'source_image_urls' |
+  'source_video_urls' | 'script_review' | 'max_price_cents' | 'caption' | 'hashtags' | 'music' | 'settings' | 'schedule_id'> & {
+  content: Content | null;
+  /** the content is the user's own script (exact price, spoken word for word) */
+  ownScript: boolean;
+};
+
+/** A video record, priced (estimated without content), not yet in any state's timer: the caller releases or queues it. */
+export function newVideo(s: Session, workspaceId: string, n: NewVideo): VideoRecord {
+  const { content, ownScript, ...recipe } = n;
+  const now = iso(s.now);
+  const price = priceVideo(n.template, n.preset, n.target_duration_seconds, content, ownScript, (n.settings.slide_settings ?? {}) as SlideSettings);
+  return {
+    id: s.rng.uuid(), seq: s.nextSeq(), workspace_id: workspaceId, status: 'queued', ...recipe,
+    script: content?.script ?? null, scenes: content?.scenes ?? null, slides: content?.slides ?? null, interview: content?.interview ?? null,
+    seconds: price.seconds, price_cents: price.price_cents, estimated: price.estimated, line_items: price.line_items, billed_cents: 0, paid_from: null,
+    error: null, failed_stage: null, status_changed_at: now, released_at: null, ready_at: null, created_at: now, updated_at: now, failures_spent: [],
+  };
+}
+
 export function reprice(v: VideoRecord, ownScript: boolean): void {
   const p = priceVideo(v.template, v.preset, v.target_duration_seconds, v, ownScript, v.settings.slide_settings ?? {});
   v.price_cents = p.price_cents;

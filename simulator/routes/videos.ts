@@ -3,98 +3,29 @@
 // that includes Content (403 plan_not_included otherwise).
 import * as z from 'zod/mini';
 import { iso } from '../clock.js';
-import { ApiError, notFound, validationError, type Fields } from '../errors.js';
+import { ApiError, notFound, validationError } from '../errors.js';
 import { route, type Ctx, type Resource } from '../http.js';
 import type { PostRecord, SocialConnection, VideoRecord } from '../model.js';
 import { listParams, paginate } from '../pagination.js';
+import { arr, bool, dataOf, doc, freeObject, int, isoTime, listOf, newFields, obj, oneOf, str, uuid, type Infer } from '../schema.js';
 import {
-  arr, bool, check, dataOf, doc, freeObject, int, isPlainObject, isoTime, listOf, newFields, num, obj, oneOf, str, uuid, type Infer,
-} from '../schema.js';
-import {
-  CAPTION_LIMITS, CAROUSEL_PLATFORMS, DEFAULTS, defaultPreset, DURATION, FORMATS, INTERVIEW_SPEAKERS, MUSIC, PLATFORM_NAMES, PLATFORMS, PUBLISH_SECONDS,
-  secondsOfScript, TEMPLATE_INFO, TEMPLATES, wordCount, type Platform, type Template,
-  AVATAR_LAYOUTS, BACKGROUND_MODES, SUBTITLE_STYLES, TIKTOK_PRIVACY, VIDEO_MODELS, VIDEO_STATES,
+  CAPTION_LIMITS, CAROUSEL_PLATFORMS, DEFAULTS, defaultPreset, DURATION, INTERVIEW_SPEAKERS, MUSIC, PLATFORM_NAMES, PLATFORMS, PUBLISH_SECONDS,
+  TEMPLATES, TIKTOK_PRIVACY, VIDEO_STATES, type Platform, type Template,
 } from '../videos/catalog.js';
-import { MEDIA_FILES, mediaPath, signedLink, validSignature, type MediaFile } from '../videos/links.js';
+import { MEDIA_FILES, mediaPath, validSignature, type MediaFile } from '../videos/links.js';
 import {
-  MusicTrackSchema, PostSchema, SocialConnectionSchema, VideoQuoteSchema, VideoSchema, type PostOut, type VideoOut,
+  MusicTrackSchema, PostSchema, SocialConnectionSchema, VideoQuoteSchema, VideoSchema,
 } from '../videos/records.js';
 import { interviewWritten, sceneSeconds, scriptOfScenes, scriptOfSlides } from '../videos/writer.js';
 import {
-  cancelPost, cancelPostsOf, cannotPayMessage, failPostsOf, enter, priceVideo, release, reprice, resume, usdText, type Content,
+  cancelPost, cancelPostsOf, cannotPayMessage, failPostsOf, enter, newVideo, priceVideo, release, reprice, resume, usdText, type Content,
 } from '../machines/video.js';
 import { cancelTimers, schedule } from '../scheduler.js';
 import { addSocialConnection } from '../seed.js';
+import { CreateBody, checkSpoken, parseRecipe, videoInput, type CreateInput } from '../videos/body.js';
+import { postsOf, presentConnection, presentPost, presentVideo } from '../videos/present.js';
 
-// ---- what a client sends ----
-
-const url = (description: string) => str({ min: 1, max: 2048, pattern: /^https?:\/\/[^\s]+$/i, patternMessage: 'must be an http(s) URL', description, example: 'https://acme.example.com/espresso' });
-const POSITIONS = ['top', 'middle', 'bottom'] as const;
-/** Script templates: a user may write the script (the spec's list). */
-const OWN_SCRIPT = TEMPLATES.filter((t) => TEMPLATE_INFO[t].ownScript);
-const WRITES_OWN = TEMPLATES.filter((t) => !TEMPLATE_INFO[t].ownScript);
-
-const recipe = () => ({
-  template: oneOf(TEMPLATES, `one of ${TEMPLATES.join(', ')}`),
-  preset: str({ min: 1, max: 50, description: 'the template\'s style; omit for its default (see the template list in the API guide)', example: 'site-capture' }),
-  format: oneOf(FORMATS, `vertical (9:16, the default) or horizontal (16:9)`),
-  target_duration_seconds: num({ min: DURATION.min, max: DURATION.max, description: `length to aim for, ${DURATION.min} to ${DURATION.max} seconds (default ${DEFAULTS.target_duration_seconds}); an own script sets the length instead`, example: 30 }),
-  source_url: url('a page the video is about'),
-  source_text: str({ min: 1, max: 20_000, description: 'text the video is about (at least one of source_url and source_text). `#fail-render` in it fails the first render (simulator scenario)', example: 'Our new espresso bar opens Monday on Main Street.' }),
-  source_image_urls: arr(url('an image already stored in the service'), { max: 20 }),
-  source_video_urls: arr(url('a video already stored in the service'), { max: 20 }),
-  script: str({ min: 1, max: 10_000, description: `own script, spoken word for word; only for ${OWN_SCRIPT.join(', ')} (400 for ${WRITES_OWN.join(', ')}). The video is charged at creation`, example: 'Our espresso bar opens Monday. Come say hi!' }),
-  script_review: oneOf(['auto', 'manual'], 'without a script: approve the written script automatically (auto, the default) or wait in script_review for POST /approve (manual)'),
-  max_price_cents: int({ min: 0, max: 10_000_000, description: 'price cap in cents: an own script above it is refused; a written one waits in script_review', example: 500 }),
-  avatar_provider: str({ min: 1, max: 50, description: 'presenter provider', example: 'heygen' }),
-  replica_id: str({ min: 1, max: 100, description: 'presenter replica (omit with avatar_id for the default presenter)', example: 'r_2f9c1a' }),
-  avatar_id: str({ min: 1, max: 100, description: 'presenter avatar', example: 'avatar_ava' }),
-  voice_id: str({ min: 1, max: 100, description: 'presenter or narrator voice', example: 'voice_ava' }),
-  avatar_layout: oneOf(AVATAR_LAYOUTS, 'where the presenter sits'),
-  background_mode: oneOf(BACKGROUND_MODES, 'what is behind the presenter'),
-  background_image: url('background_mode image: the picture'),
-  b_roll: bool('cut away to footage from the sources'),
-  subtitle_style: oneOf(SUBTITLE_STYLES, 'how the subtitles look'),
-  caption: str({ min: 1, max: 2200, description: 'posting text (the default caption of its posts)', example: 'Our espresso bar opens Monday' }),
-  hashtags: arr(str({ min: 1, max: 100, pattern: /^#?[\p{L}\p{N}_]+$/u, patternMessage: 'must be one word of letters, digits or _ (with or without #)' }), { max: 30, example: ['#coffee', '#mainstreet'] }),
-  music: obj({
-    library: str({ min: 1, max: 50, description: 'the track\'s library (default builtin)', example: 'builtin' }),
-    track_id: str({ min: 1, max: 100, description: 'a track_id from GET /v1/videos/music', example: 'trk_upbeat_01' }),
-  }, { required: ['track_id'] }),
-  demo_focus: str({ min: 1, max: 500, description: 'site demo: what to show', example: 'the booking flow' }),
-  demo_login: obj({
-    url: url('where to sign in'),
-    username: str({ min: 1, max: 200, example: 'demo@acme.example.com' }),
-    password: str({ min: 1, max: 200, description: 'never shown back (masked on the record)', example: 'hunter2' }),
-  }, { required: ['username', 'password'] }),
-  // settings also accepted by name (spec Part 4)
-  subtitles: obj({
-    enabled: bool('burn subtitles in (default true)'),
-    style: oneOf(SUBTITLE_STYLES),
-    position: oneOf(POSITIONS),
-    highlight_color: str({ pattern: /^#[0-9a-f]{6}$/i, patternMessage: 'must be a colour such as #ffcc00', example: '#ffcc00' }),
-    max_words_per_line: int({ min: 1, max: 12, example: 4 }),
-  }, { description: 'subtitle settings' }),
-  video_model: oneOf(VIDEO_MODELS, 'freeform_ai: the model that makes each scene'),
-  slide_settings: obj({
-    slide_count: int({ min: 2, max: 20, description: 'how many slides (default one per 5 seconds)', example: 6 }),
-    seconds_per_slide: int({ min: 1, max: 30, example: 5 }),
-    transition: oneOf(['cut', 'fade', 'slide', 'zoom']),
-    text_position: oneOf(POSITIONS),
-  }, { description: 'slideshow: slide settings' }),
-  clip: obj({
-    query: str({ min: 1, max: 200, description: 'what stock or viral clip to find', example: 'surprised cat' }),
-    clip_id: str({ min: 1, max: 100, example: 'clip_8812' }),
-    start_seconds: num({ min: 0, max: 3600, example: 0 }),
-    duration_seconds: num({ min: 1, max: 60, example: 3 }),
-  }, { description: 'real_footage and meme_hook: the clip' }),
-});
-
-const CreateBody = obj(recipe(), { required: ['template'] });
-type CreateInput = Infer<typeof CreateBody>;
-/** Body fields kept on the record under `settings` (everything that is not the recipe's core). */
-const SETTING_KEYS = ['avatar_provider', 'replica_id', 'avatar_id', 'voice_id', 'avatar_layout', 'background_mode', 'background_image', 'b_roll',
-  'subtitle_style', 'demo_focus', 'demo_login', 'subtitles', 'video_model', 'slide_settings', 'clip'] as const;
+// ---- what a client sends (the creation body: videos/body.ts) ----
 
 const SceneEdit = obj({
   prompt: str({ min: 1, max: 1000, description: 'what the AI clip shows (default: made from the narration)' }),
@@ -134,26 +65,6 @@ const PostBody = obj({
 const Id = obj({ id: uuid('the video id') }, { required: ['id'] });
 const PostId = obj({ id: uuid('the post id') }, { required: ['id'] });
 
-// ---- presenting ----
-
-function present(c: Ctx<any, any, any>, v: VideoRecord): VideoOut {
-  const { seq: _s, workspace_id: _w, failures_spent: _f, ...rest } = v;
-  const ready = v.status === 'ready';
-  const secret = c.data.meta.secret;
-  return {
-    ...rest,
-    price_usd: usdText(v.price_cents),
-    video_url: ready ? signedLink(c.origin, secret, v.id, MEDIA_FILES.video) : null,
-    thumbnail_url: ready ? signedLink(c.origin, secret, v.id, MEDIA_FILES.thumbnail) : null,
-    posts: postsOf(c, v.id).map(presentPost),
-  };
-}
-
-const presentPost = ({ seq: _s, workspace_id: _w, ...p }: PostRecord): PostOut => p;
-const presentConnection = ({ seq: _s, workspace_id: _w, ...x }: SocialConnection) => x;
-/** A video's posts, newest first (as GET /v1/videos/{id}/posts lists them). */
-const postsOf = (c: Ctx<any, any, any>, videoId: string) => c.data.posts.filter((p) => p.video_id === videoId).sort((a, b) => b.seq - a.seq);
-
 function findVideo(c: Ctx<{ id: string }, any, any>): VideoRecord {
   const v = c.data.videos.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
   if (!v) throw notFound(`No video ${c.params.id} in this workspace.`);
@@ -161,49 +72,6 @@ function findVideo(c: Ctx<{ id: string }, any, any>): VideoRecord {
 }
 
 // ---- creating ----
-
-/**
- * The checks that span fields of a creation body. They run on the raw body whenever its template
- * reads, so that one 400 lists them with the structural problems (whose explanations come first).
- */
-function checkRecipe(raw: Record<string, unknown>, errs: Fields): void {
-  const template = raw.template as Template;
-  const add = (field: string, why: string) => (errs[field] ??= why);
-  if (raw.source_url === undefined && raw.source_text === undefined) {
-    add('source_url', 'source_url or source_text is required');
-    add('source_text', 'source_url or source_text is required');
-  }
-  if (typeof raw.source_text === 'string' && wordCount(raw.source_text) === 0) add('source_text', 'must contain words');
-  if (raw.script !== undefined && !TEMPLATE_INFO[template].ownScript)
-    add('script', `${template} writes its own script; send script only with ${OWN_SCRIPT.join(', ')}`);
-  else if (typeof raw.script === 'string') checkSpoken(template, 'script', raw.script, errs);
-  if (typeof raw.preset === 'string' && !TEMPLATE_INFO[template].presets.includes(raw.preset))
-    add('preset', `must be one of ${TEMPLATE_INFO[template].presets.join(', ')} for ${template}`);
-  const music = raw.music as Record<string, unknown> | undefined;
-  if (isPlainObject(music) && typeof music.track_id === 'string') {
-    const track = MUSIC.find((t) => t.track_id === music.track_id);
-    if (!track) add('music.track_id', 'is not a track of the music list (GET /v1/videos/music)');
-    else if (typeof music.library === 'string' && music.library !== track.library) add('music.library', `must be ${track.library} for ${track.track_id}`);
-  }
-}
-
-/** A script to be spoken has words, and makes a video no longer than the longest allowed. */
-function checkSpoken(template: Template, field: string, text: string, errs: Fields): void {
-  const words = wordCount(text);
-  if (words === 0) errs[field] ??= 'must contain words to speak';
-  else if (secondsOfScript(template, words) > DURATION.max)
-    errs[field] ??= `makes a ${secondsOfScript(template, words)}-second video at 150 words a minute; at most ${DURATION.max} seconds`;
-}
-
-/** Parses and checks a creation (or quote) body: every problem in one 400. */
-function parseRecipe(raw: unknown): CreateInput {
-  const errs = newFields();
-  const b = check(CreateBody, raw, errs);
-  if (isPlainObject(raw) && typeof raw.template === 'string' && (TEMPLATES as readonly string[]).includes(raw.template)) checkRecipe(raw, errs);
-  if (Object.keys(errs).length > 0 || !b) throw validationError(errs);
-  return b;
-}
-
 function ownContent(b: CreateInput): Content | null {
   return b.script === undefined ? null : { script: b.script, scenes: null, slides: null, interview: null };
 }
@@ -221,23 +89,7 @@ function create(c: Ctx<{}, {}, unknown>) {
   const q = quote(b);
   if (b.script !== undefined && b.max_price_cents !== undefined && q.price_cents > b.max_price_cents)
     throw validationError({ max_price_cents: capMessage(q.price_cents, b.max_price_cents) }, 'The script\'s price is above max_price_cents; nothing was created.');
-  const settings: Record<string, unknown> = {};
-  for (const k of SETTING_KEYS) if (b[k] !== undefined) settings[k] = b[k];
-  if (b.demo_login) settings.demo_login = { ...b.demo_login, password: '********' };
-  const now = iso(c.s.now);
-  const track = b.music ? MUSIC.find((t) => t.track_id === b.music!.track_id)! : null;
-  const v: VideoRecord = {
-    id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: c.auth.workspace.id, status: 'queued',
-    template: b.template, preset: q.preset, format: b.format ?? DEFAULTS.format,
-    target_duration_seconds: b.target_duration_seconds ?? DEFAULTS.target_duration_seconds, seconds: q.seconds,
-    script: b.script ?? null, scenes: null, slides: null, interview: null,
-    source_url: b.source_url ?? null, source_text: b.source_text ?? null, source_image_urls: b.source_image_urls ?? [], source_video_urls: b.source_video_urls ?? [],
-    script_review: b.script_review ?? DEFAULTS.script_review, max_price_cents: b.max_price_cents ?? null,
-    price_cents: q.price_cents, estimated: q.estimated, line_items: q.line_items, billed_cents: 0, paid_from: null,
-    error: null, failed_stage: null, caption: b.caption ?? null, hashtags: b.hashtags ?? [],
-    music: track ? { library: track.library, track_id: track.track_id, title: track.title } : null,
-    settings, schedule_id: null, status_changed_at: now, released_at: null, ready_at: null, created_at: now, updated_at: now, failures_spent: [],
-  };
+  const v = newVideo(c.s, c.auth.workspace.id, videoInput(b, b.template));
   if (b.script !== undefined) {
     // an own script is released at once: charged now, rendering begins, review skipped
     if (!release(c.s, v)) throw cannotPay(c, v);
@@ -245,7 +97,7 @@ function create(c: Ctx<{}, {}, unknown>) {
     enter(c.s, v, 'queued');
   }
   c.data.videos.push(v);
-  return { status: 201, body: { data: present(c, v) } };
+  return { status: 201, body: { data: presentVideo(c.data, c.origin, v) } };
 }
 
 function cannotPay(c: Ctx<any, any, any>, v: VideoRecord) {
@@ -308,7 +160,7 @@ function approve(c: Ctx<{ id: string }, {}, ApproveInput>) {
     Object.assign(v, before);
     throw err;
   }
-  return { body: { data: present(c, v) } };
+  return { body: { data: presentVideo(c.data, c.origin, v) } };
 }
 
 // ---- posting ----
@@ -471,7 +323,7 @@ export const videos: Resource = {
         const ws = c.auth.workspace.id;
         const q = c.query;
         const items = c.data.videos.filter((v) => v.workspace_id === ws && (!q.status || v.status === q.status) && (!q.template || v.template === q.template));
-        return { body: paginate(c.s, items, q, { key: (v) => Date.parse(v.created_at), tie: (v) => v.seq, scope: `videos:${q.status ?? ''}:${q.template ?? ''}`, present: (v) => present(c, v) }) };
+        return { body: paginate(c.s, items, q, { key: (v) => Date.parse(v.created_at), tie: (v) => v.seq, scope: `videos:${q.status ?? ''}:${q.template ?? ''}`, present: (v) => presentVideo(c.data, c.origin, v) }) };
       },
     }),
     route({
@@ -479,7 +331,7 @@ export const videos: Resource = {
       description: 'Its state, script, price, links once ready, and posts.',
       params: Id,
       responses: video('The video'),
-      handler: (c) => ({ body: { data: present(c, findVideo(c)) } }),
+      handler: (c) => ({ body: { data: presentVideo(c.data, c.origin, findVideo(c)) } }),
     }),
     route({
       method: 'POST', path: '/v1/videos/{id}/approve', scope: 'videos:write', plan: 'content', summary: 'Approve a written script and render',
@@ -501,7 +353,7 @@ export const videos: Resource = {
         const v = findVideo(c);
         if (v.status !== 'failed') throw new ApiError(409, 'conflict', `Only a failed video can be retried; this one is ${v.status}.`);
         resume(c.s, v);
-        return { body: { data: present(c, v) } };
+        return { body: { data: presentVideo(c.data, c.origin, v) } };
       },
     }),
     route({
@@ -534,7 +386,7 @@ export const videos: Resource = {
       responses: { 200: { description: 'Posts', schema: listOf(PostSchema) } },
       handler: (c) => {
         const v = findVideo(c);
-        return { body: paginate(c.s, postsOf(c, v.id), c.query, { key: (p) => Date.parse(p.created_at), tie: (p) => p.seq, scope: `posts:${v.id}`, present: presentPost }) };
+        return { body: paginate(c.s, postsOf(c.data, v.id), c.query, { key: (p) => Date.parse(p.created_at), tie: (p) => p.seq, scope: `posts:${v.id}`, present: presentPost }) };
       },
     }),
     route({

@@ -1,0 +1,64 @@
+// Posting days in a schedule's time zone. Local dates and hours are turned into instants by
+// @date-fns/tz (the platform's time-zone database through Intl), so daylight saving is the zone's
+// own: 09:00 in America/New_York is 13:00Z in summer and 14:00Z in winter.
+import { TZDateMini } from '@date-fns/tz';
+
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/;
+
+/** The canonical IANA name of a zone the platform knows (UTC and Etc/* included), or null (offsets such as +02:00 are not names). */
+export function canonicalZone(zone: string): string | null {
+  if (!ZONE_NAME.test(zone)) return null;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** A calendar date, YYYY-MM-DD, that exists. */
+export function isDate(day: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === day;
+}
+
+/** The instant of `hour`:00 local time on `day` in `zone` (a time skipped by a DST change moves forward, as the zone does). */
+export function instantOf(day: string, hour: number, zone: string): number {
+  const [y, m, d] = day.split('-').map(Number);
+  return new TZDateMini(y, m - 1, d, hour, 0, 0, zone).getTime();
+}
+
+/** The local date (YYYY-MM-DD) of an instant in `zone`. */
+export function localDay(ms: number, zone: string): string {
+  const t = new TZDateMini(ms, zone);
+  return `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, '0')}-${String(t.getDate()).padStart(2, '0')}`;
+}
+
+/** ISO weekday of a date: 1 Monday … 7 Sunday. */
+export function weekday(day: string): number {
+  const wd = new Date(`${day}T00:00:00Z`).getUTCDay();
+  return wd === 0 ? 7 : wd;
+}
+
+export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86400_000).toISOString().slice(0, 10);
+
+export interface Cadence { days_of_week: number[]; post_hour: number; time_zone: string; starts_on: string; skipped_days: string[] }
+
+/** Whether `day` is a posting day of the cadence (skips aside). */
+export const isPostingDay = (c: Cadence, day: string) => day >= c.starts_on && c.days_of_week.includes(weekday(day));
+
+/**
+ * The first posting day whose post time is after `afterMs` (and not skipped), with that time; null
+ * when none comes within two years (no such weekday can be missing that long: only an empty cadence).
+ */
+export function nextPosting(c: Cadence, afterMs: number): { day: string; at: number } | null {
+  let day = localDay(afterMs, c.time_zone);
+  if (day < c.starts_on) day = c.starts_on;
+  for (let i = 0; i < 800; i++, day = addDays(day, 1)) {
+    if (!isPostingDay(c, day) || c.skipped_days.includes(day)) continue;
+    const at = instantOf(day, c.post_hour, c.time_zone);
+    if (at > afterMs) return { day, at };
+  }
+  return null;
+}
