@@ -8,6 +8,8 @@ import type { QuickJobOut, QuickTargetOut } from './machines/jobs.js';
 import type { AgentOut } from './numbers.js';
 import type { PostOut, SocialConnectionOut, VideoOut } from './videos/records.js';
 import type { Interview, Scene, Slide } from './videos/writer.js';
+import type { MarketingProfile, PlannedVideo } from './schedules/director.js';
+import type { Template } from './videos/catalog.js';
 
 export const SCOPES = [
   'videos:read', 'videos:write', 'phone_numbers:read', 'phone_numbers:write', 'contacts:read',
@@ -38,6 +40,8 @@ export interface Workspace {
   /** caller IDs verified for outbound voice calls */
   caller_ids: string[];
   /** knowledge bases, FAQs and event types that exist (the API assigns them; it cannot create them) */
+  /** what the AI director of video schedules reads */
+  marketing_profile: MarketingProfile;
   knowledge_bases: { id: string; name: string }[];
   faqs: { id: string; question: string }[];
   event_types: { id: string; name: string; minutes: number }[];
@@ -218,6 +222,50 @@ export type VideoRecord = Omit<VideoOut, 'video_url' | 'thumbnail_url' | 'posts'
 export type PostRecord = PostOut & Stored;
 export type SocialConnection = SocialConnectionOut & Stored;
 
+/** A video schedule as stored: the API's record less what is derived (the estimate), plus the director's bookkeeping. */
+export interface VideoScheduleRecord {
+  id: string;
+  seq: number;
+  workspace_id: string;
+  name: string;
+  videos_per_day: number;
+  days_of_week: number[];
+  post_hour: number;
+  time_zone: string;
+  starts_on: string;
+  connection_ids: string[];
+  direction: string | null;
+  allowed_templates: Template[];
+  video_settings: Record<string, unknown>;
+  source_video_id: string | null;
+  notify_hours_before: number;
+  notify_by_email: boolean;
+  status: 'active' | 'paused';
+  last_error: string | null;
+  skipped_days: string[];
+  next_run_at: string | null;
+  next_planning_at: string | null;
+  last_run_at: string | null;
+  /** posting days run so far: the director rotates its choices with it */
+  days_run: number;
+  /** the next posting day's videos, once planned */
+  plan: { day: string; planned_at: string; videos: PlannedVideo[] } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A notice the simulated service sent (GET /_sim/notifications). */
+export interface Notification {
+  seq: number;
+  workspace_id: string;
+  kind: 'schedule_planned';
+  to: string;
+  subject: string;
+  body: string;
+  schedule_id: string;
+  at: string;
+}
+
 /** A movement of plan video credits or wallet money (GET /_sim/workspace shows the latest). */
 export interface LedgerEntry {
   seq: number;
@@ -269,4 +317,6 @@ export interface Data {
   posts: PostRecord[];
   social_connections: SocialConnection[];
   ledger: LedgerEntry[];
+  video_schedules: VideoScheduleRecord[];
+  notifications: Notification[];
 }

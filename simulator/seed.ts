@@ -7,6 +7,7 @@ import { Rng, seedRng } from './rng.js';
 import { seedSharedPool } from './shared-pool.js';
 import { newConfig, workspaceDefaults } from './number-config.js';
 import { PLATFORM_NAMES, PLATFORMS, type Platform } from './videos/catalog.js';
+import { DEFAULT_PROFILE } from './schedules/director.js';
 
 export interface SeedOptions {
   seed?: number;
@@ -58,6 +59,7 @@ export function addWorkspace(data: Data, rng: Rng, nowMs: number, name: string):
     recent_quick_emails: [],
     defaults: workspaceDefaults(),
     caller_ids: [],
+    marketing_profile: DEFAULT_PROFILE(name),
     ...workspaceLibrary(rng),
     created_at: iso(nowMs),
   };
@@ -127,6 +129,8 @@ export function seedData(o: SeedOptions = {}): Data {
     posts: [],
     social_connections: [],
     ledger: [],
+    video_schedules: [],
+    notifications: [],
   };
   const rng = new Rng(data.meta.rng);
   const { workspace, key } = addWorkspace(data, rng, clockNow(clock), 'Acme Sandbox');
@@ -148,6 +152,7 @@ export function upgrade(data: Data): Data {
   for (const w of data.workspaces) {
     w.defaults ??= workspaceDefaults();
     w.caller_ids ??= [];
+    w.marketing_profile ??= DEFAULT_PROFILE(w.name);
     if (!w.knowledge_bases) Object.assign(w, workspaceLibrary(rng));
     if (!hadSocial) for (const p of PLATFORMS) addSocialConnection(data, rng, Date.parse(w.created_at), w, p);
   }

@@ -3,13 +3,13 @@
 // will contain and charged once, when released to render: plan video credits first, then the wallet.
 // Posts publish at their time if the video is ready by then.
 import { iso } from '../clock.js';
-import type { Data, LedgerEntry, PostRecord, VideoRecord } from '../model.js';
+import type { Data, LedgerEntry, PostRecord, SocialConnection, VideoRecord } from '../model.js';
 import { charge } from '../money.js';
 import { orgOfWorkspace } from '../people.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../scheduler.js';
 import type { Session } from '../store.js';
 import {
-  compositeSeconds, PLATFORM_NAMES, priceOf, renderSeconds, scenesFor, secondsOfScript, STAGE_SECONDS, TEMPLATE_INFO, WORDS_PER_SECOND, wordCount,
+  compositeSeconds, PLATFORM_NAMES, priceOf, PUBLISH_SECONDS, renderSeconds, scenesFor, secondsOfScript, STAGE_SECONDS, TEMPLATE_INFO, WORDS_PER_SECOND, wordCount,
   type Price, type Template,
 } from '../videos/catalog.js';
 import type { FailableStage, VideoState } from '../videos/records.js';
@@ -164,18 +164,16 @@ function fail(s: Session, v: VideoRecord, stage: FailableStage): void {
   v.failed_stage = stage;
   v.error = FAIL_REASONS[stage];
   enter(s, v, 'failed');
+  scheduleError(s, v, `Video ${v.id} failed: ${v.error}`);
 }
 
 /** A written script is approved automatically unless it is over the cap or cannot be paid for: then it waits in script_review. */
 function autoApprove(s: Session, v: VideoRecord): void {
-  if (v.max_price_cents !== null && v.price_cents > v.max_price_cents) {
-    v.error = overCapMessage(v.price_cents, v.max_price_cents);
-    return enter(s, v, 'script_review');
-  }
-  if (!release(s, v)) {
-    v.error = cannotPayMessage(s, v);
-    enter(s, v, 'script_review');
-  }
+  if (v.max_price_cents !== null && v.price_cents > v.max_price_cents) v.error = overCapMessage(v.price_cents, v.max_price_cents);
+  else if (!release(s, v)) v.error = cannotPayMessage(s, v);
+  else return;
+  enter(s, v, 'script_review');
+  scheduleError(s, v, `Video ${v.id} was not made: ${v.error}`);
 }
 
 const stageDone: Record<string, (s: Session, v: VideoRecord) => void> = {
@@ -192,6 +190,7 @@ const stageDone: Record<string, (s: Session, v: VideoRecord) => void> = {
     if (failsHere(v, 'compositing')) return fail(s, v, 'compositing');
     v.ready_at = iso(s.now);
     enter(s, v, 'ready');
+    postForSchedule(s, v);
   },
 };
 
@@ -220,6 +219,41 @@ export function permalink(s: Session, platform: string, handle: string): string 
   }
 }
 
+/** A post of a video to one account, publishing at `at` (null: now, within PUBLISH_SECONDS). */
+export function makePost(s: Session, v: VideoRecord, conn: SocialConnection, o: { caption: string | null; media_type: 'video' | 'carousel'; settings: Record<string, unknown>; at: number | null }): PostRecord {
+  const now = iso(s.now);
+  const p: PostRecord = {
+    id: s.rng.uuid(), seq: s.nextSeq(), workspace_id: v.workspace_id, video_id: v.id, connection_id: conn.id, platform: conn.platform,
+    status: 'scheduled', caption: o.caption, media_type: o.media_type, settings: o.settings,
+    scheduled_for: o.at === null ? null : iso(o.at), published_at: null, permalink: null, error: null, created_at: now, updated_at: now,
+  };
+  s.data.posts.push(p);
+  schedule(s, o.at ?? s.now + PUBLISH_SECONDS * 1000, 'post.publish', { id: p.id });
+  return p;
+}
+
+// ---- a schedule's videos ----
+
+/** Records why a schedule's video did not go out (the schedule carries on). */
+function scheduleError(s: Session, v: VideoRecord, why: string): void {
+  const sch = v.schedule_id ? s.data.video_schedules.find((x) => x.id === v.schedule_id) : undefined;
+  if (!sch) return;
+  sch.last_error = why;
+  sch.updated_at = iso(s.now);
+}
+
+/** A schedule's video, once ready, is posted to every account of the schedule that is still connected. */
+function postForSchedule(s: Session, v: VideoRecord): void {
+  const sch = v.schedule_id ? s.data.video_schedules.find((x) => x.id === v.schedule_id) : undefined;
+  if (!sch) return;
+  const caption = [v.caption, v.hashtags.join(' ')].filter(Boolean).join(' ') || null;
+  for (const id of sch.connection_ids) {
+    const conn = s.data.social_connections.find((c) => c.id === id && c.workspace_id === v.workspace_id);
+    if (!conn) scheduleError(s, v, `Video ${v.id} was not posted to connection ${id}: the account was disconnected.`);
+    else makePost(s, v, conn, { caption, media_type: 'video', settings: {}, at: null });
+  }
+}
+
 function endPost(s: Session, p: PostRecord, status: 'failed' | 'canceled', error: string | null): void {
   p.status = status;
   p.error = error;
@@ -237,7 +271,12 @@ export function cancelPostsOf(s: Session, videoId: string): void {
 
 /** Fails the scheduled posts of a connection that was disconnected. */
 export function failPostsOf(s: Session, connectionId: string, why: string): void {
-  for (const p of s.data.posts) if (p.connection_id === connectionId && p.status === 'scheduled') failPost(s, p, why);
+  for (const p of s.data.posts) {
+    if (p.connection_id !== connectionId || p.status !== 'scheduled') continue;
+    failPost(s, p, why);
+    const v = s.data.videos.find((x) => x.id === p.video_id);
+    if (v) scheduleError(s, v, `Video ${v.id} was not posted: ${why}`);
+  }
 }
 
 function publish(s: Session, p: PostRecord): void {

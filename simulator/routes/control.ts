@@ -61,6 +61,10 @@ export const SimWorkspaceSchema = named('SimWorkspace', () => record({
   }),
   rate_limits: record({ quick_emails_per_minute: doc(z.int(), { description: 'simulated limit; 0 turns it off', example: 60 }) }),
   recordings_disabled: doc(z.boolean(), 'compliance setting: recording downloads answer 404'),
+  marketing_profile: record({
+    business_name: z.string(), description: z.string(), audience: z.string(), tone: z.string(),
+    products: z.array(z.string()), topics: z.array(z.string()), call_to_action: z.string(),
+  }),
   ledger: doc(z.array(record({
     at: timestamp(),
     kind: oneOf(['video']),
@@ -93,6 +97,7 @@ function workspaceView(c: AnyCtx): SimWorkspace {
     plan: { ...w.plan },
     rate_limits: { ...w.rate_limits },
     recordings_disabled: w.recordings_disabled,
+    marketing_profile: structuredClone(w.marketing_profile),
     ledger: c.data.ledger.filter((e) => e.workspace_id === w.id).slice(-50).reverse().map(({ seq: _s, workspace_id: _w, ...e }) => e),
     owner: { name: user.name, email: user.email },
     created_at: w.created_at,
@@ -145,6 +150,15 @@ const WorkspacePatch = obj({
   plan: obj({ content: bool(), assistant: bool(), video_credits_cents: int({ min: 0, example: 2000 }) }),
   rate_limits: obj({ quick_emails_per_minute: int({ min: 0, max: 100_000, description: '0 turns the limit off', example: 60 }) }),
   recordings_disabled: bool('refuse recording downloads (compliance)'),
+  marketing_profile: obj({
+    business_name: str({ min: 1, max: 200, example: 'Acme Coffee' }),
+    description: str({ min: 1, max: 1000, description: 'what the business is, as a phrase after "<business_name> is"', example: 'a neighbourhood espresso bar' }),
+    audience: str({ min: 1, max: 500, example: 'busy commuters' }),
+    tone: str({ min: 1, max: 100, example: 'friendly' }),
+    products: arr(str({ min: 1, max: 200 }), { max: 50, example: ['cold brew'] }),
+    topics: arr(str({ min: 1, max: 200 }), { max: 50, example: ['brewing better coffee at home'] }),
+    call_to_action: str({ min: 1, max: 300, example: 'Visit us on Main Street' }),
+  }, { description: 'what the AI director of video schedules reads; the fields sent replace those fields' }),
 });
 
 const ContactBody = obj({
@@ -330,6 +344,7 @@ const routes = [
       if (b.plan) w.plan = { ...w.plan, ...b.plan };
       if (b.rate_limits) w.rate_limits = { ...w.rate_limits, ...b.rate_limits };
       if (b.recordings_disabled !== undefined) w.recordings_disabled = b.recordings_disabled;
+      if (b.marketing_profile) w.marketing_profile = { ...w.marketing_profile, ...b.marketing_profile };
       return { body: workspaceView(c) };
     },
   }),

@@ -12,6 +12,7 @@ import { quickCallTimers } from '../machines/quick-call.js';
 import { quickTextTimers } from '../machines/quick-text.js';
 import { scriptedCallTimers } from '../machines/scripted-call.js';
 import { videoTimers } from '../machines/video.js';
+import { scheduleTimers } from '../machines/schedule.js';
 import { deliverOutbox, deliveryTimers } from '../webhooks/delivery.js';
 
 export interface ResourceEntry {
@@ -35,6 +36,7 @@ export const resourceTable: readonly ResourceEntry[] = [
     prefixes: ['/v1/videos', '/v1/posts', '/v1/social-connections', '/v1/media', '/_sim/social-connections'],
     load: async () => (await import('./videos.js')).videos,
   },
+  { prefixes: ['/v1/video-schedules', '/_sim/notifications'], load: async () => (await import('./video-schedules.js')).videoSchedules },
   { prefixes: ['/v1/openapi.json', '/_sim/openapi.json'], load: async () => (await import('./api-description.js')).apiDescription },
   {
     prefixes: ['/_sim/health', '/_sim/reset', '/_sim/clock', '/_sim/api-keys', '/_sim/workspaces', '/_sim/workspace', '/_sim/contacts',
@@ -55,7 +57,7 @@ export const under = (path: string, prefix: string) => path === prefix || path.s
 export const allResources = (): Promise<Resource[]> => Promise.all(resourceTable.map((e) => e.load()));
 
 export const timers: TimerHandlers = {
-  ...quickCallTimers, ...quickTextTimers, ...scriptedCallTimers, ...numberTextTimers, ...aiNumberTimers, ...deliveryTimers, ...videoTimers,
+  ...quickCallTimers, ...quickTextTimers, ...scriptedCallTimers, ...numberTextTimers, ...aiNumberTimers, ...deliveryTimers, ...videoTimers, ...scheduleTimers,
 };
 
 export const afterCommitHooks: AfterCommit[] = [deliverOutbox];

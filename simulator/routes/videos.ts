@@ -5,11 +5,11 @@ import * as z from 'zod/mini';
 import { iso } from '../clock.js';
 import { ApiError, notFound, validationError } from '../errors.js';
 import { route, type Ctx, type Resource } from '../http.js';
-import type { PostRecord, SocialConnection, VideoRecord } from '../model.js';
+import type { SocialConnection, VideoRecord } from '../model.js';
 import { listParams, paginate } from '../pagination.js';
 import { arr, bool, dataOf, doc, freeObject, int, isoTime, listOf, newFields, obj, oneOf, str, uuid, type Infer } from '../schema.js';
 import {
-  CAPTION_LIMITS, CAROUSEL_PLATFORMS, DEFAULTS, defaultPreset, DURATION, INTERVIEW_SPEAKERS, MUSIC, PLATFORM_NAMES, PLATFORMS, PUBLISH_SECONDS,
+  CAPTION_LIMITS, CAROUSEL_PLATFORMS, DEFAULTS, defaultPreset, DURATION, INTERVIEW_SPEAKERS, MUSIC, PLATFORM_NAMES, PLATFORMS,
   TEMPLATES, TIKTOK_PRIVACY, VIDEO_STATES, type Platform, type Template,
 } from '../videos/catalog.js';
 import { MEDIA_FILES, mediaPath, validSignature, type MediaFile } from '../videos/links.js';
@@ -18,9 +18,9 @@ import {
 } from '../videos/records.js';
 import { interviewWritten, sceneSeconds, scriptOfScenes, scriptOfSlides } from '../videos/writer.js';
 import {
-  cancelPost, cancelPostsOf, cannotPayMessage, failPostsOf, enter, newVideo, priceVideo, release, reprice, resume, usdText, type Content,
+  cancelPost, cancelPostsOf, cannotPayMessage, failPostsOf, enter, makePost, newVideo, priceVideo, release, reprice, resume, usdText, type Content,
 } from '../machines/video.js';
-import { cancelTimers, schedule } from '../scheduler.js';
+import { cancelTimers } from '../scheduler.js';
 import { addSocialConnection } from '../seed.js';
 import { CreateBody, checkSpoken, parseRecipe, videoInput, type CreateInput } from '../videos/body.js';
 import { postsOf, presentConnection, presentPost, presentVideo } from '../videos/present.js';
@@ -201,17 +201,9 @@ function createPosts(c: Ctx<{ id: string }, {}, PostInput>) {
   if (Object.keys(errs).length > 0) throw validationError(errs);
   if (at === null && v.status !== 'ready')
     throw new ApiError(409, 'video_not_ready', `The video is ${v.status.replace('_', ' ')}, not ready: it can be posted now once ready, or scheduled for later.`);
-  const now = iso(c.s.now);
-  const posts: PostRecord[] = conns.map((conn) => ({
-    id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: v.workspace_id, video_id: v.id, connection_id: conn.id, platform: conn.platform,
-    status: 'scheduled', caption: captionFor(conn.platform), media_type: mediaType,
-    settings: (b.settings?.[conn.platform] as Record<string, unknown> | undefined) ?? {},
-    scheduled_for: at === null ? null : iso(at), published_at: null, permalink: null, error: null, created_at: now, updated_at: now,
+  const posts = conns.map((conn) => makePost(c.s, v, conn, {
+    caption: captionFor(conn.platform), media_type: mediaType, settings: (b.settings?.[conn.platform] as Record<string, unknown> | undefined) ?? {}, at,
   }));
-  for (const p of posts) {
-    c.data.posts.push(p);
-    schedule(c.s, at ?? c.s.now + PUBLISH_SECONDS * 1000, 'post.publish', { id: p.id });
-  }
   return { status: 201, body: { data: posts.map(presentPost) } };
 }
 

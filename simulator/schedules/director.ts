@@ -80,7 +80,7 @@ export function planDay(p: PlanInput): PlannedVideo[] {
   if (subjects.length === 0) subjects.push(p.profile.business_name);
   const trend = TRENDS[p.dayIndex % TRENDS.length];
   return Array.from({ length: p.count }, (_, k) => {
-    const template = pool[(p.dayIndex + k) % pool.length];
+    const template = pool[(p.dayIndex * (p.count + 1) + k) % pool.length];
     const angle = ANGLES[(p.dayIndex * 3 + k) % ANGLES.length];
     const topic = subjects[(p.dayIndex * p.count + k) % subjects.length];
     const preset = p.pins.preset ?? (p.model?.template === template ? p.model.preset : defaultPreset(template));
