@@ -42,6 +42,8 @@ export interface Pins {
 export interface PlannedVideo {
   template: Template;
   preset: string;
+  format: 'vertical' | 'horizontal';
+  target_duration_seconds: number;
   angle: string;
   topic: string;
   trend: string;
@@ -94,7 +96,7 @@ export function planDay(p: PlanInput): PlannedVideo[] {
     ].filter(Boolean).join(' ');
     const content = write(template, preset, { source_text: brief, source_url: p.pins.source_url ?? null }, seconds, p.pins.slide_settings ?? {});
     return {
-      template, preset, angle, topic, trend, brief, content,
+      template, preset, format: p.pins.format ?? p.model?.format ?? 'vertical', target_duration_seconds: seconds, angle, topic, trend, brief, content,
       caption: `${angle}: ${topic}`,
       hashtags: [tag(p.profile.business_name), tag(topic), tag(angle)].filter((h, i, all) => h.length > 1 && all.indexOf(h) === i),
     };
