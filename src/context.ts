@@ -66,15 +66,29 @@ const FIELD_ALIASES: Record<string, string[]> = {
   '--at': ['scheduled_for'], '--carousel': ['media_type'], '--privacy': ['settings'],
 };
 
-/** A command's fields → flags: each option's own name in snake case (retry_attempts ← --retry-attempts), and the aliases. */
+/**
+ * A command's fields → flags: each option's own name in snake case (retry_attempts ← --retry-attempts),
+ * and the aliases. Where two flags set one field (--script, --script-file), the one given wins; a
+ * field that only `--file` (a whole body) supplied is named after --file.
+ */
 function fieldFlagsOf(cmd: Command): Record<string, string> {
   const map: Record<string, string> = {};
-  const add = (flag: string, fields: string[]) => {
-    for (const f of fields) if (!map[f] || map[f].startsWith('--no-')) map[f] = flag;
+  const given = new Set<string>();
+  const add = (flag: string, fields: string[], wasGiven = false) => {
+    for (const f of fields) {
+      if (wasGiven && !given.has(f)) {
+        map[f] = flag;
+        given.add(f);
+      } else if (!given.has(f) && (!map[f] || map[f].startsWith('--no-'))) map[f] = flag;
+    }
   };
+  const fromCli = (o: { attributeName(): string }) => cmd.getOptionValueSource(o.attributeName()) === 'cli';
+  const fileGiven = cmd.options.some((o) => o.long === '--file' && fromCli(o));
   for (const o of cmd.options) {
     if (!o.long) continue;
-    add(o.long, [o.attributeName().replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), ...(FIELD_ALIASES[o.long] ?? [])]);
+    const fields = [o.attributeName().replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), ...(FIELD_ALIASES[o.long] ?? [])];
+    // with a whole body from --file, a flag that was not given did not supply its field: --file did
+    add(fileGiven && !fromCli(o) && o.long !== '--file' ? '--file' : o.long, fields, fromCli(o));
   }
   for (const a of cmd.registeredArguments) {
     const shown = `<${a.name()}${a.variadic ? '...' : ''}>`;

@@ -15,7 +15,8 @@ export type Cell = string | number | boolean | null | undefined;
 
 export const cell = (v: Cell): string => (v === null || v === undefined || v === '' ? '-' : String(v));
 const width = (s: string) => [...s].length;
-const clip = (s: string, max: number) => (width(s) <= max ? s : [...s].slice(0, Math.max(1, max - 1)).join('') + '…');
+/** Cuts a line to `max` columns with an ellipsis (for terminals only: piped values are never cut). */
+export const clip = (s: string, max: number) => (width(s) <= max ? s : [...s].slice(0, Math.max(1, max - 1)).join('') + '…');
 const oneLine = (s: string) => s.replace(/[\t\r\n]+/g, ' ');
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

@@ -3,7 +3,7 @@
 // --timeout, --advance and Ctrl-C are the waiter's (wait.ts).
 import type { Context } from './context.js';
 import { forStderr } from './io.js';
-import { dim, yellow } from './output.js';
+import { clip, dim, yellow } from './output.js';
 import type { Waiter } from './wait.js';
 
 export const pollInterval = (ctx: Context) => Math.max(10, Number(ctx.env.VMV_POLL_MS) || 1000);
@@ -39,7 +39,8 @@ async function follow<T>(ctx: Context, w: Waiter, f: Follow<T>): Promise<{ text:
   for (;;) {
     const last = await w.race(f.read());
     if (live) {
-      const lines = f.render(last.body);
+      // each line kept within the terminal's width: a wrapped line would take two rows, and the redraw would leave one behind
+      const lines = f.render(last.body).map((l) => clip(l, io.columns - 1));
       if (drawn > 0) io.out(`\u001b[${drawn}A\u001b[0J`);
       io.out(lines.join('\n') + '\n');
       drawn = lines.length;

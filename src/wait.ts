@@ -34,6 +34,14 @@ export function prepareWait(ctx: Context, waitFlag = '--wait'): Promise<Plan> {
   return p;
 }
 
+/** Moves a command's --timeout deadline on by `ms`: time a person spent answering a question is not the job's. */
+export async function extendDeadline(ctx: Context, ms: number): Promise<void> {
+  const p = plans.get(ctx);
+  if (!p) return;
+  const plan = await p;
+  if (plan.deadline !== null) plan.deadline += ms;
+}
+
 async function plan(ctx: Context, waitFlag: string): Promise<Plan> {
   const started = Date.now();
   const o = ctx.globals as WaitFlags;
@@ -137,7 +145,8 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
     }
     const due = Math.max(Date.parse(clock.next_due_at), now + 1);
     if (settling && due > settleUntil!) return false;
-    await ctx.call('POST', '/_sim/clock', { body: { now: new Date(due).toISOString() } });
+    // moving the clock is not the command's write: no --idempotency-key
+    await ctx.call('POST', '/_sim/clock', { body: { now: new Date(due).toISOString() }, idempotencyKey: undefined });
     return true;
   }
 

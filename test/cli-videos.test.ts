@@ -411,3 +411,46 @@ describe('checked before any request (exit 2, naming the flag)', () => {
     expect(d.stderr).toContain('(source_image_urls[0]): must be an http(s) URL');
   });
 });
+
+describe('review fixes: nothing is made or charged when the command cannot finish what it was asked', () => {
+  it('an --output that cannot be written exits 2 before anything is sent', async () => {
+    const r = await both(['videos', 'create', '--template', 'slideshow', '--text', ABOUT, '--advance', '-o', '/nonexistent-dir/x.mp4']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--output /nonexistent-dir/x.mp4 cannot be written (no such folder)');
+    expect((await both(['videos', 'list'])).stdout).toBe('');
+    expect((await both(['videos', 'download', 'a1b2', '-o', '/nonexistent-dir/x.mp4'])).code).toBe(2);
+  });
+  it('the price question cannot be answered once standard input was read for input: exit 2 asking for --yes, nothing made', async () => {
+    const r = await both(['videos', 'create', '--template', 'talking_avatar', '--text', ABOUT, '--script-file', '-'], { tty: true, stdin: 'Come try our espresso.\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('add --yes to go ahead');
+    expect((await both(['videos', 'list'])).stdout).toBe('');
+    const ok = await both(['videos', 'create', '--template', 'talking_avatar', '--text', ABOUT, '--script-file', '-', '--yes'], { tty: true, stdin: 'Come try our espresso.\n' });
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+  it('errors name the flag the value came from: --script-file, or --file for a field of the whole body', async () => {
+    const a = await both(['videos', 'quote', '--template', 'slideshow', '--text', 'x', '--script-file', '-'], { stdin: 'Hello there.' });
+    expect(a.stderr).toContain('--script-file (script): slideshow writes its own script');
+    const b = await both(['videos', 'quote', '--file', '-'], { stdin: JSON.stringify({ template: 'remotion', source_text: 'x', script: 'hi', target_duration_seconds: 1 }) });
+    expect(b.code).toBe(1);
+    expect(b.stderr).toContain('--file (target_duration_seconds): must be at least 5');
+    const c = await both(['videos', 'quote', '--file', '-'], { stdin: JSON.stringify({ template: 'remotion', source_text: 'x', script: 'hi' }) });
+    expect(c.stderr).toContain('--file (script): remotion writes its own script');
+    expect((await both(['videos', 'quote', '--file', '-', '--script-file', '-', '--template', 'slideshow', '--text', 'x'], { stdin: '{}' })).stderr).toContain('cannot both read standard input');
+  });
+  it('approve asks only for a video waiting for approval (a ready one gets the service\'s 409, no question)', async () => {
+    const id = await readyVideo();
+    const r = await both(['videos', 'approve', id], { tty: true, stdin: '' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain('[y/N]');
+    expect(r.stderr).toContain('Only a video in script_review can be approved');
+  });
+  it('a failed video\'s download points to retry', async () => {
+    const r = await both(['videos', 'create', '--template', 'slideshow', '--text', `${ABOUT} #fail-render`, '--wait', '--advance']);
+    expect(r.code).toBe(5);
+    const id = r.stdout.match(/^id\t(\S+)$/m)![1];
+    const d = await both(['videos', 'download', id, '-o', join(tempDir(), 'x.mp4')]);
+    expect(d.code).toBe(1);
+    expect(d.stderr).toContain(`vmv videos retry ${id} --wait`);
+  });
+});

@@ -8,7 +8,7 @@ export function define(parent: Command, shell: Shell): void {
   const social = parent.command('social').description('Social accounts of the simulated workspace (one per platform is seeded)');
   social.command('add').description('Connect a social account; prints its id')
     .requiredOption('--platform <name>', PLATFORMS.join(', '), choiceArg('--platform', PLATFORMS))
-    .option('--name <name>', 'the account\'s name (its handle is made from it; default: the workspace\'s name)')
+    .option('--name <name>', 'the account\'s name (its handle is made from it; default: "<workspace name> on <Platform>", handle from the workspace\'s name)')
     .addHelpText('after', examples('vmv sim social add --platform tiktok --name "Acme Coffee"'))
     .action(action(shell, add));
   social.command('remove').argument('<id>', 'social connection id (vmv social list)').description('Disconnect a social account, as on the platform: its scheduled posts fail')

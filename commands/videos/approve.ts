@@ -4,8 +4,9 @@ import { action, examples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
+import { usage } from '../../src/errors.js';
 import { overlay, readJsonObject, scriptOf } from './recipe.js';
-import { confirmCharge, followVideo, usd, videoPath, withWait, type Video } from './view.js';
+import { checkWritable, confirmCharge, followVideo, usd, videoPath, withWait, type Video } from './view.js';
 
 interface Options { script?: string; scriptFile?: string; file?: string; maxPriceCents?: number; yes?: boolean; wait?: boolean; output?: string }
 
@@ -27,14 +28,20 @@ export function define(parent: Command, shell: Shell): void {
 }
 
 export async function run(ctx: Context, o: Options, [id]: string[]): Promise<void> {
+  await checkWritable('--output', o.output);
+  if (o.scriptFile === '-' && o.file === '-') throw usage('--file and --script-file cannot both read standard input.');
   const file = o.file === undefined ? {} : await readJsonObject(ctx, '--file', o.file);
   const body = overlay(file, { script: await scriptOf(ctx, o), max_price_cents: o.maxPriceCents });
   if (!o.yes && ctx.io.stdinTTY && ctx.io.stderrTTY) {
     const v = (await ctx.call('GET', videoPath(id))).json<{ data: Video }>().data;
-    const edited = ['script', 'scenes', 'slides', 'interview'].some((k) => body[k] !== undefined);
-    await confirmCharge(ctx, o.yes, edited
-      ? `Approve video ${id} with your edits and render it? It is charged now, at the price recomputed from the edits (${v.price_usd} USD before them), from plan video credits first, then the wallet.`
-      : `Approve video ${id} and render it for ${v.price_usd} USD? It is charged now: plan video credits first, then the wallet.`, 'Not approved.');
+    // only a video waiting for approval is charged by it (the service answers anything else with 409)
+    if (v.status === 'script_review') {
+      const edited = ['script', 'scenes', 'slides', 'interview'].some((k) => body[k] !== undefined);
+      const cap = o.maxPriceCents !== undefined ? `refused, nothing charged, if above ${usd(o.maxPriceCents)}` : 'cap it with --max-price-cents';
+      await confirmCharge(ctx, o.yes, edited
+        ? `Approve video ${id} with your edits and render it? It is charged now at the price the service recomputes from the edits (${v.price_usd} USD as written; ${cap}), from plan video credits first, then the wallet.`
+        : `Approve video ${id} and render it for ${v.price_usd} USD? It is charged now: plan video credits first, then the wallet.`, 'Not approved.', o.file === '-' || o.scriptFile === '-');
+    }
   }
   const res = await ctx.call('POST', `${videoPath(id)}/approve`, { body });
   if (o.wait) {

@@ -7,7 +7,7 @@ import { forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
 import { TEMPLATE_INFO, TEMPLATES } from '../../simulator/videos/catalog.js';
 import { charges, recipeBody, withRecipe, type Body, type RecipeOptions } from './recipe.js';
-import { confirmCharge, followVideo, priceText, usd, withWait, type Quote, type Video } from './view.js';
+import { checkWritable, confirmCharge, followVideo, priceText, usd, withWait, type Quote, type Video } from './view.js';
 
 interface Options extends RecipeOptions { yes?: boolean; wait?: boolean; output?: string }
 
@@ -36,19 +36,20 @@ Simulator: #fail-research, #fail-render or #fail-composite in --text fails that 
 }
 
 /** On a terminal, the price of what will be charged, and whether to go ahead. */
-async function confirm(ctx: Context, body: Body, yes?: boolean): Promise<void> {
+async function confirm(ctx: Context, body: Body, yes: boolean | undefined, stdinUsed: boolean): Promise<void> {
   if (yes || !ctx.io.stdinTTY || !ctx.io.stderrTTY || !charges(body)) return;
   // the quote is not the command's write: it goes without the --idempotency-key meant for the creation
   const q = (await ctx.call('POST', '/v1/videos/quote', { body, idempotencyKey: undefined })).json<{ data: Quote }>().data;
   const when = body.script !== undefined
     ? 'It is charged now'
     : `The price is exact once the script is written and charged then${body.max_price_cents !== undefined ? ` (held for approval if above ${usd(Number(body.max_price_cents))})` : ''}`;
-  await confirmCharge(ctx, yes, `Make this ${q.seconds} s ${q.template} video for ${q.estimated ? 'about ' : ''}${q.price_usd} USD? ${when}: plan video credits first, then the wallet.`, 'Not created.');
+  await confirmCharge(ctx, yes, `Make this ${q.seconds} s ${q.template} video for ${q.estimated ? 'about ' : ''}${q.price_usd} USD? ${when}: plan video credits first, then the wallet.`, 'Not created.', stdinUsed);
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {
+  await checkWritable('--output', o.output);
   const body = await recipeBody(ctx, o);
-  await confirm(ctx, body, o.yes);
+  await confirm(ctx, body, o.yes, o.file === '-' || o.scriptFile === '-');
   const res = await ctx.call('POST', '/v1/videos', { body });
   const v = res.json<{ data: Video }>().data;
   if (o.wait) {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
-import { saveMedia, videoPath, type Video } from './view.js';
+import { checkWritable, saveMedia, videoPath, type Video } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('download').argument('<id>', 'video id').description('Save a ready video\'s MP4, or its PNG thumbnail (free)')
@@ -20,6 +20,7 @@ export function define(parent: Command, shell: Shell): void {
 export async function run(ctx: Context, o: { output?: string; thumbnail?: boolean }, [id]: string[]): Promise<void> {
   const what = o.thumbnail ? 'an image' : 'a video';
   if (o.output === undefined && ctx.io.stdoutTTY) throw usage(`Refusing to write ${what} to a terminal: give --output FILE (or -o - to insist), or pipe the output.`);
+  await checkWritable('--output', o.output);
   const v = (await ctx.call('GET', videoPath(id))).json<{ data: Video }>().data;
   await saveMedia(ctx, v, o.thumbnail ? 'thumbnail' : 'video', o.output ?? '-');
 }

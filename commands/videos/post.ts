@@ -4,7 +4,7 @@ import { action, choiceArg, examples, timeArg, type Shell } from '../../src/comm
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
-import { dim } from '../../src/output.js';
+import { dim, localTime } from '../../src/output.js';
 import { PLATFORM_NAMES, PLATFORMS, TIKTOK_PRIVACY, type Platform } from '../../simulator/videos/catalog.js';
 import { type Post, videoPath } from './view.js';
 
@@ -74,7 +74,8 @@ export async function run(ctx: Context, o: Options, [id]: string[]): Promise<voi
   });
   ctx.emit(res, ({ data }: { data: Post[] }) => {
     for (const p of data) ctx.io.out(`${p.id}\n`);
-    const when = o.at ? `at ${data[0]?.scheduled_for}` : 'within a minute';
+    const at = data[0]?.scheduled_for;
+    const when = at ? `at ${ctx.io.stderrTTY ? localTime(at) : at}` : 'within a minute';
     ctx.io.err(dim(forStderr(ctx.io), `${data.length} post${data.length === 1 ? '' : 's'} (${data.map((p) => p.platform).join(', ')}) publish${data.length === 1 ? 'es' : ''} ${when}. See them: vmv videos posts ${id}`) + '\n');
   });
 }

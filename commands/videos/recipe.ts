@@ -86,6 +86,8 @@ export function overlay(base: Body, flags: Body): Body {
 
 /** The body of POST /v1/videos (and /quote) from --file and the flags; checks what can be checked here. */
 export async function recipeBody(ctx: Context, o: RecipeOptions): Promise<Body> {
+  if (o.scriptFile === '-' && o.file === '-') throw usage('--file and --script-file cannot both read standard input.');
+  if (o.script !== undefined && o.scriptFile !== undefined) throw usage('Give the script with one of --script or --script-file.');
   const file = o.file === undefined ? {} : await readJsonObject(ctx, '--file', o.file);
   const body = overlay(file, {
     template: o.template, preset: o.preset, format: o.format, target_duration_seconds: o.duration, source_url: o.url, source_text: o.text,

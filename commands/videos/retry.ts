@@ -4,7 +4,7 @@ import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
-import { followVideo, videoPath, withWait, type Video } from './view.js';
+import { checkWritable, followVideo, videoPath, withWait, type Video } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
   withWait(parent.command('retry').argument('<id>', 'video id').description('Resume a failed video from the stage it failed in (free: it is not charged again)'))
@@ -17,6 +17,7 @@ export function define(parent: Command, shell: Shell): void {
 }
 
 export async function run(ctx: Context, o: { wait?: boolean; output?: string }, [id]: string[]): Promise<void> {
+  await checkWritable('--output', o.output);
   const res = await ctx.call('POST', `${videoPath(id)}/retry`);
   if (o.wait) {
     await followVideo(ctx, id, { output: o.output });

@@ -55,11 +55,30 @@ export function printQuote(ctx: Context, q: Quote): void {
  * Before something that charges: on a terminal, shows the price and asks (y to go ahead; anything
  * else declines, exit 7). --yes skips the question; without a terminal there is none.
  */
-export async function confirmCharge(ctx: Context, yes: boolean | undefined, question: string, declined: string): Promise<void> {
+export async function confirmCharge(ctx: Context, yes: boolean | undefined, question: string, declined: string, stdinUsed = false): Promise<void> {
   if (yes || !ctx.io.stdinTTY || !ctx.io.stderrTTY) return;
-  const { ask } = await import('../../src/prompt.js');
+  if (stdinUsed) throw usage(`${question.replace(/\?.*$/, '?')} Standard input was read for the input (-), so it cannot answer: add --yes to go ahead.`);
+  const [{ ask }, { extendDeadline }] = await Promise.all([import('../../src/prompt.js'), import('../../src/wait.js')]);
+  const asked = Date.now();
   const answer = await ask(ctx.io, `${question} [y/N] `);
+  // a person answering is not the job: --timeout counts from here
+  await extendDeadline(ctx, Date.now() - asked);
   if (!/^y(es)?$/i.test(answer.trim())) throw new CliError(declined, EXIT.declined);
+}
+
+/** Before anything is sent: a file --output will write must be writable (its folder exists and lets us). */
+export async function checkWritable(flag: string, file: string | undefined): Promise<void> {
+  if (file === undefined || file === '-') return;
+  const { access, stat, constants } = await import('node:fs/promises');
+  const { dirname } = await import('node:path');
+  try {
+    const st = await stat(file).catch(() => null);
+    if (st?.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+    await access(st ? file : dirname(file), constants.W_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw usage(`${flag} ${file} cannot be written (${code === 'ENOENT' ? 'no such folder' : code === 'EISDIR' ? 'it is a folder' : code ?? (e as Error).message}).`);
+  }
 }
 
 /** Where a video's pipeline stops for --wait: made, failed, or waiting for its script to be approved. */
@@ -107,7 +126,9 @@ export async function followVideo(ctx: Context, id: string, o: { output?: string
 /** The bytes of a ready video's MP4 or thumbnail, through the command's own client (embedded or base URL). */
 export async function fetchMedia(ctx: Context, v: Video, which: 'video' | 'thumbnail'): Promise<{ bytes: Buffer; type: string }> {
   const link = which === 'video' ? v.video_url : v.thumbnail_url;
-  if (!link) throw new CliError(`Video ${v.id} is ${v.status}, not ready: it has no ${which} yet.`, EXIT.api, `Wait for it: vmv videos get ${v.id} --wait`);
+  if (!link)
+    throw new CliError(`Video ${v.id} is ${v.status.replace('_', ' ')}, not ready: it has no ${which} yet.`, EXIT.api,
+      v.status === 'failed' ? `Resume it: vmv videos retry ${v.id} --wait` : v.status === 'script_review' ? `It waits for approval: vmv videos approve ${v.id} --wait` : `Wait for it: vmv videos get ${v.id} --wait`);
   // the link's path and signature, asked of the target the command talks to: the embedded
   // simulator answers in-process, a service at its base URL (whatever host the link names)
   const u = new URL(link);
@@ -121,7 +142,11 @@ export async function saveMedia(ctx: Context, v: Video, which: 'video' | 'thumbn
   const { bytes, type } = await fetchMedia(ctx, v, which);
   if (file === '-') return ctx.io.out(bytes);
   const { writeFile } = await import('node:fs/promises');
-  await writeFile(file, bytes);
+  try {
+    await writeFile(file, bytes);
+  } catch (e) {
+    throw new CliError(`Video ${v.id} is ready, but ${file} could not be written: ${(e as Error).message}`, EXIT.api, `Save it again: vmv videos download ${v.id} -o FILE`, { id: v.id });
+  }
   if (!ctx.json) ctx.io.err(dim(forStderr(ctx.io), `Saved ${bytes.length} bytes of ${type} to ${file}`) + '\n');
 }
 
