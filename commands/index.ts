@@ -15,6 +15,7 @@ export const nouns: readonly Noun[] = [
   { name: 'quick', description: 'Quick agent actions: AI calls, AI texts and AI numbers from shared senders', load: () => import('./quick/index.js') },
   { name: 'email', description: 'Quick email from a shared sender address', load: () => import('./email/index.js') },
   { name: 'videos', description: 'Short social videos from templates: quote, make, approve, download and post them', load: () => import('./videos/index.js') },
+  { name: 'schedules', description: 'Video schedules: an AI director plans, makes and posts videos on posting days (free; each video is charged like any video)', load: () => import('./schedules/index.js') },
   { name: 'posts', description: 'Posts of videos to social accounts: cancel a scheduled one', load: () => import('./posts/index.js') },
   { name: 'social', description: 'Social accounts videos are posted to (free reads)', load: () => import('./social/index.js') },
   { name: 'numbers', description: 'Phone numbers: list, search, release, and the configuration of the AI agent that answers each', load: () => import('./numbers/index.js') },

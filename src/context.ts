@@ -64,6 +64,9 @@ const FIELD_ALIASES: Record<string, string[]> = {
   '--duration': ['target_duration_seconds'], '--url': ['source_url'], '--text': ['source_text'], '--image-url': ['source_image_urls'],
   '--video-url': ['source_video_urls'], '--script-file': ['script'], '--review': ['script_review'], '--hashtag': ['hashtags'], '--music': ['music'],
   '--at': ['scheduled_for'], '--carousel': ['media_type'], '--privacy': ['settings'],
+  // video schedules
+  '--days': ['days_of_week'], '--hour': ['post_hour'], '--template': ['allowed_templates'], '--setting': ['video_settings'], '--unset-setting': ['video_settings'],
+  '--source-video': ['source_video_id'], '--notify-hours': ['notify_hours_before'], '--notify-email': ['notify_by_email'], '--paused': ['status'],
 };
 
 /**

@@ -14,8 +14,8 @@ interface Options { to: string[]; at?: string; caption?: string; carousel?: bool
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const platform = choiceArg('--to', PLATFORMS);
 
-/** --to values: connection ids or platform names, comma-separated or repeated (each once). */
-const toArg = Object.assign((v: string, prev: string[] = []) => {
+/** --to values: connection ids or platform names, comma-separated or repeated (each once). Shared with `schedules create|update --to`. */
+export const toArg = Object.assign((v: string, prev: string[] = []) => {
   const values = v.split(',').map((x) => x.trim()).filter(Boolean).map((x) => {
     if (UUID.test(x)) return x.toLowerCase();
     try {
@@ -45,8 +45,8 @@ export function define(parent: Command, shell: Shell): void {
 
 interface Connection { id: string; platform: Platform; name: string; handle: string }
 
-/** A platform name → the workspace's one account on it (exit 2 when it has none, or several). */
-async function resolve(ctx: Context, to: string[]): Promise<string[]> {
+/** A platform name → the workspace's one account on it (exit 2 when it has none, or several). Shared with `schedules create|update --to`. */
+export async function resolve(ctx: Context, to: string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const value of to) {
     if (UUID.test(value)) {
