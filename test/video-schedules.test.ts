@@ -82,6 +82,7 @@ describe('validation: one 400 listing every bad field', () => {
     [{ allowed_templates: ['talking_avatar'], video_settings: { preset: 'captioned' } }, 'video_settings.preset'],
     [{ video_settings: { music: { track_id: 'trk_nope' } } }, 'video_settings.music.track_id'],
     [{ video_settings: { format: 'square' } }, 'video_settings.format'], [{ colour: 'red' }, 'colour'],
+    [{ video_settings: { script_review: 'manual' } }, 'video_settings.script_review'],
   ])('%j → 400 naming %s', async (extra, field) => {
     const r = await sim.api('POST', '/v1/video-schedules', { body: await base(extra) });
     expect(r.status).toBe(400);
@@ -170,6 +171,11 @@ describe('the director', () => {
       expect(v.music.track_id).toBe('trk_calm_01');
       expect(v.seconds).toBeLessThanOrEqual(20);
     }
+  });
+  it('a pinned caption and hashtags win over the director\'s', async () => {
+    const { s, videos } = await madeOn({ video_settings: { caption: 'Fresh from Main Street', hashtags: ['#coffee'] }, notify_by_email: true });
+    for (const v of videos) expect([v.caption, v.hashtags]).toEqual(['Fresh from Main Street', ['#coffee']]);
+    expect(s.video_settings).toEqual({ caption: 'Fresh from Main Street', hashtags: ['#coffee'] });
   });
   it('reads direction and the workspace\'s marketing profile', async () => {
     await sim.api('PATCH', '/_sim/workspace', { body: { marketing_profile: { business_name: 'Pixel Bakery', topics: ['sourdough starters'], products: [] } } });

@@ -69,7 +69,8 @@ function post(s: Session, sch: VideoScheduleRecord, day: string): void {
   for (const p of planned) {
     const v = newVideo(s, sch.workspace_id, {
       ...videoInput(pins, p.template, sch.id),
-      preset: p.preset, format: p.format, target_duration_seconds: p.target_duration_seconds, source_text: p.brief, caption: p.caption, hashtags: p.hashtags,
+      preset: p.preset, format: p.format, target_duration_seconds: p.target_duration_seconds, source_text: p.brief,
+      caption: p.caption, hashtags: p.hashtags,
       script_review: 'auto', content: p.content, ownScript: false,
     });
     s.data.videos.push(v);

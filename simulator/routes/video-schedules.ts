@@ -21,12 +21,15 @@ import { VideoSchema } from '../videos/records.js';
 
 // ---- what a client sends ----
 
-/** video_settings: any field of the video creation body but template (allowed_templates pins it) and script (the director writes it). */
+/**
+ * video_settings: any field of the video creation body but template (allowed_templates pins it),
+ * script (the director writes it) and script_review (the schedule approves each script itself).
+ */
 function settingsShape() {
-  const { template: _t, script: _s, ...rest } = recipe();
+  const { template: _t, script: _s, script_review: _r, ...rest } = recipe();
   return rest;
 }
-const Settings = () => obj(settingsShape(), { description: 'pins parts of every video\'s recipe: any field of the video creation body but template and script' });
+const Settings = () => obj(settingsShape(), { description: 'pins parts of every video\'s recipe: any field of the video creation body but template, script and script_review' });
 /** In a PATCH, each pinned setting may be sent as null to unpin it. */
 const SettingsPatch = () => {
   const shape = settingsShape();

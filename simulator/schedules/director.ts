@@ -36,6 +36,8 @@ export interface Pins {
   source_url?: string;
   source_text?: string;
   slide_settings?: SlideSettings;
+  caption?: string;
+  hashtags?: string[];
   [k: string]: unknown;
 }
 
@@ -97,8 +99,9 @@ export function planDay(p: PlanInput): PlannedVideo[] {
     const content = write(template, preset, { source_text: brief, source_url: p.pins.source_url ?? null }, seconds, p.pins.slide_settings ?? {});
     return {
       template, preset, format: p.pins.format ?? p.model?.format ?? 'vertical', target_duration_seconds: seconds, angle, topic, trend, brief, content,
-      caption: `${angle}: ${topic}`,
-      hashtags: [tag(p.profile.business_name), tag(topic), tag(angle)].filter((h, i, all) => h.length > 1 && all.indexOf(h) === i),
+      // a pinned caption or hashtags win over the director's
+      caption: p.pins.caption ?? `${angle}: ${topic}`,
+      hashtags: p.pins.hashtags ?? [tag(p.profile.business_name), tag(topic), tag(angle)].filter((h, i, all) => h.length > 1 && all.indexOf(h) === i),
     };
   });
 }
