@@ -1,5 +1,5 @@
-// Formats the command line and the simulator both check, defined once: E.164 numbers and ISO 8601
-// times. Pure and dependency-free, so both bundles can carry it.
+// Formats the command line and the simulator both check, defined once: E.164 numbers, ISO 8601
+// times, calendar dates and time-zone names. Pure and dependency-free, so both bundles can carry it.
 
 export const E164 = /^\+[1-9]\d{1,14}$/;
 
@@ -13,4 +13,23 @@ export function isIsoTime(v: string): boolean {
   const [y, mo, d, h = 0, mi = 0, sec = 0, oh = 0, om = 0] = m.slice(1).map((x) => (x === undefined ? undefined : Number(x))) as number[];
   const day = new Date(Date.UTC(y, mo - 1, d));
   return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60 && oh < 24 && om < 60;
+}
+
+/** A calendar date, YYYY-MM-DD, that exists. */
+export function isDate(day: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return false;
+  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).toISOString().slice(0, 10) === day;
+}
+
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/;
+
+/** The canonical IANA name of a zone the platform knows (UTC and Etc/* included; america/new_york → America/New_York), or null (offsets such as +02:00 are not names). */
+export function canonicalZone(zone: string): string | null {
+  if (!ZONE_NAME.test(zone)) return null;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
 }

@@ -3,6 +3,8 @@
 // the same zone data the simulator reads).
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
+import { canonicalZone, isDate } from '../../src/formats.js';
+import { TZDateMini } from '@date-fns/tz';
 import { fields, nested, type Cell } from '../../src/output.js';
 import type { VideoScheduleSchema } from '../../simulator/routes/video-schedules.js';
 import type { Infer } from '../../simulator/schema.js';
@@ -52,18 +54,6 @@ export const daysText = (days: readonly number[]) => days.map((d) => DAYS[d - 1]
 
 // ---- time zones and dates ----
 
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/;
-
-/** The canonical IANA name of a zone (America/New_York for america/new_york), or null. */
-export function canonicalZone(zone: string): string | null {
-  if (!ZONE_NAME.test(zone)) return null;
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
-}
-
 export function zoneArg(name: string) {
   return (v: string) => {
     const zone = canonicalZone(v);
@@ -78,22 +68,17 @@ export const userZone = (): string => Intl.DateTimeFormat().resolvedOptions().ti
 /** A calendar date, YYYY-MM-DD, that exists. */
 export function dateArg(name: string) {
   return (v: string) => {
-    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-    const t = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
-    if (!t || t.toISOString().slice(0, 10) !== v) throw usage(`${name} takes a date, YYYY-MM-DD (2026-01-31); got "${v}".`);
+    if (!isDate(v)) throw usage(`${name} takes a date, YYYY-MM-DD (2026-01-31); got "${v}".`);
     return v;
   };
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
 
-/** The wall-clock fields of an instant in a zone. */
+/** The wall-clock fields of an instant in a zone, and the zone's offset then (minutes east of UTC). */
 function wall(ms: number, zone: string) {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-  }).formatToParts(new Date(ms));
-  const n = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  return { y: n('year'), mo: n('month'), d: n('day'), h: n('hour'), mi: n('minute'), s: n('second') };
+  const t = new TZDateMini(ms, zone);
+  return { y: t.getFullYear(), mo: t.getMonth() + 1, d: t.getDate(), h: t.getHours(), mi: t.getMinutes(), s: t.getSeconds(), offset: -t.getTimezoneOffset() };
 }
 
 /** "2026-03-09 09:00 America/New_York" (seconds when not :00). */
@@ -104,9 +89,8 @@ export function timeIn(iso: string, zone: string): string {
 
 /** ISO 8601 with the zone's offset at that instant: "2026-03-09T09:00:00-04:00" (for scripts). */
 export function isoIn(iso: string, zone: string): string {
-  const ms = Date.parse(iso);
-  const w = wall(ms, zone);
-  const offset = Math.round((Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi, w.s) - Math.floor(ms / 1000) * 1000) / 60_000);
+  const w = wall(Date.parse(iso), zone);
+  const offset = w.offset;
   const sign = offset < 0 ? '-' : '+';
   return `${w.y}-${two(w.mo)}-${two(w.d)}T${two(w.h)}:${two(w.mi)}:${two(w.s)}${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
 }

@@ -2,26 +2,9 @@
 // @date-fns/tz (the platform's time-zone database through Intl), so daylight saving is the zone's
 // own: 09:00 in America/New_York is 13:00Z in summer and 14:00Z in winter.
 import { TZDateMini } from '@date-fns/tz';
+import { canonicalZone, isDate } from '../../src/formats.js';
 
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/;
-
-/** The canonical IANA name of a zone the platform knows (UTC and Etc/* included), or null (offsets such as +02:00 are not names). */
-export function canonicalZone(zone: string): string | null {
-  if (!ZONE_NAME.test(zone)) return null;
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
-}
-
-/** A calendar date, YYYY-MM-DD, that exists. */
-export function isDate(day: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === day;
-}
+export { canonicalZone, isDate };
 
 /** The instant of `hour`:00 local time on `day` in `zone` (a time skipped by a DST change moves forward, as the zone does). */
 export function instantOf(day: string, hour: number, zone: string): number {
