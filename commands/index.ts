@@ -16,6 +16,7 @@ export const nouns: readonly Noun[] = [
   { name: 'email', description: 'Quick email from a shared sender address', load: () => import('./email/index.js') },
   { name: 'videos', description: 'Short social videos from templates: quote, make, approve, download and post them', load: () => import('./videos/index.js') },
   { name: 'schedules', description: 'Video schedules: an AI director plans, makes and posts videos on posting days (free; each video is charged like any video)', load: () => import('./schedules/index.js') },
+  { name: 'assistant', description: 'The assistant: ask in plain English (texts, calls, emails, history, videos, numbers); costly actions wait for your approval', load: () => import('./assistant/index.js') },
   { name: 'posts', description: 'Posts of videos to social accounts: cancel a scheduled one', load: () => import('./posts/index.js') },
   { name: 'social', description: 'Social accounts videos are posted to (free reads)', load: () => import('./social/index.js') },
   { name: 'numbers', description: 'Phone numbers: list, search, release, and the configuration of the AI agent that answers each', load: () => import('./numbers/index.js') },

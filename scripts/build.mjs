@@ -3,7 +3,8 @@
 //   one file, its modules evaluated only when first used (a resource's routes on the first request
 //   to its paths). One file: a command pays for one module load, not twenty.
 // - dist/cli.js and dist/index.js (the library), split into lazily loaded chunks for each noun's
-//   verbs, the API client (undici) and conf; both reach the simulator through dist/simulator.js.
+//   verbs, the API client (undici), conf, and the assistant chat's terminal UI (ink and React: only
+//   `vmv assistant chat` on a terminal loads them); both reach the simulator through dist/simulator.js.
 // Then emits the library's TypeScript declarations and writes the API description generated from the route declarations: openapi.json at the
 // package root (published with the package) and the control plane's beside the bundle.
 import { build } from 'esbuild';
@@ -39,6 +40,9 @@ const cli = await build({
   splitting: true,
   chunkNames: '[name]-[hash]', // beside the entries, so './simulator.js' means one file for all
   plugins: [simulatorBundle],
+  // ink (the assistant chat's UI, a chunk of its own) imports React's devtools only when DEV=true;
+  // they are not a dependency, and not bundled
+  external: ['react-devtools-core'],
 });
 const outputs = { ...simulator.metafile.outputs, ...cli.metafile.outputs };
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify({ inputs: { ...simulator.metafile.inputs, ...cli.metafile.inputs }, outputs }));

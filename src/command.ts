@@ -191,11 +191,15 @@ export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`;
 }
 
-/** Every wait (a --wait or --watch flag) also takes --timeout and --advance (see src/wait.ts). */
+/**
+ * Every wait (a --wait or --watch flag) also takes --timeout and --advance (see src/wait.ts); a
+ * command that defines either itself keeps its own and takes no other (assistant send: its --wait
+ * takes the time to wait, so it has no --timeout).
+ */
 export function addWaitOptions(c: Command): void {
   for (const sub of c.commands) addWaitOptions(sub);
   const wait = c.options.find((o) => o.long === '--wait' || o.long === '--watch')?.long;
-  if (!wait) return;
+  if (!wait || c.options.some((o) => o.long === '--timeout' || o.long === '--advance')) return;
   c.addOption(new Option('--timeout <duration>', `with ${wait}: stop waiting after this much wall-clock time (90s, 5m, 1h); exit 6, the job continues`));
   c.addOption(new Option('--advance', `with ${wait}, on a simulator with a manual clock: advance the clock to each next due transition until the job ends`));
 }

@@ -67,6 +67,8 @@ const FIELD_ALIASES: Record<string, string[]> = {
   // video schedules
   '--days': ['days_of_week'], '--hour': ['post_hour'], '--template': ['allowed_templates'], '--setting': ['video_settings'], '--unset-setting': ['video_settings'],
   '--source-video': ['source_video_id'], '--notify-hours': ['notify_hours_before'], '--notify-email': ['notify_by_email'], '--paused': ['status'],
+  // the assistant
+  '--conversation': ['conversation_id'], '<message>': ['message'],
 };
 
 /**

@@ -21,6 +21,11 @@ export interface IO {
    * called; meanwhile Ctrl-C no longer ends the process at once (a second one does).
    */
   onInterrupt(stop: () => void): () => void;
+  /**
+   * The process's own streams, for a full-screen terminal UI (vmv assistant chat) that draws on
+   * them itself; absent in tests' buffers (a command then runs as it does without a terminal).
+   */
+  tty?: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream };
 }
 
 export function processIO(env: Env = process.env): IO {
@@ -44,6 +49,7 @@ export function processIO(env: Env = process.env): IO {
       process.once('SIGINT', onSignal);
       return () => void process.off('SIGINT', onSignal);
     },
+    tty: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
   };
 }
 

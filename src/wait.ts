@@ -87,12 +87,13 @@ async function checkAdvance(ctx: Context): Promise<void> {
 
 /** What a read path shows (its id, and in words), and the command that follows it after the wait stops. */
 function subject(path: string): { what: string; follow: string; id: string } {
-  const [, kind, rawId] = /^\/v1\/(quick\/actions|quick\/ai-numbers|calls|videos)\/([^/?]+)/.exec(path) ?? [];
+  const [, kind, rawId] = /^\/v1\/(quick\/actions|quick\/ai-numbers|calls|videos|assistant\/conversations)\/([^/?]+)/.exec(path) ?? [];
   const id = rawId ? decodeURIComponent(rawId) : '';
   if (kind === 'quick/actions') return { id, what: `job ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
   if (kind === 'quick/ai-numbers') return { id, what: `number ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
   if (kind === 'calls') return { id, what: `call ${id}`, follow: `See it: vmv history call ${id}` };
   if (kind === 'videos') return { id, what: `video ${id}`, follow: `Follow it: vmv videos get ${id} --wait` };
+  if (kind === 'assistant/conversations') return { id, what: `the assistant's run in conversation ${id}`, follow: `See it: vmv assistant get ${id}` };
   return { id, what: 'the job', follow: `Read it: vmv api ${path}` };
 }
 

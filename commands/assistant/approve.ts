@@ -1,0 +1,66 @@
+// vmv assistant approve ID: answers every pending approval of a conversation in one request
+// (POST /v1/assistant/messages with approvals), then follows the run as send does
+import type { Command } from 'commander';
+import { action, collect, examples, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { CliError, EXIT, usage } from '../../src/errors.js';
+import { checkFlags, conversationArg, policyOf, waitOption, withPolicy } from './flags.js';
+import { finish, settle } from './follow.js';
+import { contextApi } from './session.js';
+import { approvalText } from './view.js';
+
+interface Options { decline?: string[]; declineAll?: boolean; approveAll?: boolean; reason?: string; wait?: number; advance?: boolean }
+
+export function define(parent: Command, shell: Shell): void {
+  withPolicy(parent.command('approve').argument('<id>', 'conversation id', conversationArg('<id>'))
+    .description('Answer a conversation\'s pending approvals, all at once: each is approved unless named by --decline; then print the reply as send does')
+    .option('--decline <approval_id>', 'decline this approval (repeat for more); the others are approved', collect)
+    .addOption(waitOption()), { reason: true })
+    .option('--advance', 'on a simulator with a manual clock: advance the clock to each next due transition until the run stops working')
+    .hook('preAction', (cmd) => {
+      const o = cmd.opts<Options>();
+      if (o.approveAll && o.decline?.length) throw usage('--approve-all approves every one: drop --decline, or drop --approve-all (the approvals not named by --decline are approved).');
+      if (o.declineAll && o.decline?.length) throw usage('--decline-all declines every one already: drop --decline.');
+      checkFlags(o);
+    })
+    .addHelpText('after', `
+--approve-all and --decline-all also answer the approvals the run asks for next; without them a
+terminal asks, and without one the command stops there with exit 7.
+${examples(
+    'ID=$(vmv assistant send "call +14155550100 to confirm the appointment")',
+    'vmv assistant get "$ID"',
+    'vmv assistant approve "$ID"',
+    'vmv assistant approve "$ID" --decline apr_4c1d8e0f2a --reason "not this week"',
+    'vmv assistant approve "$ID" --decline-all',
+  )}`)
+    .action(action(shell, run));
+}
+
+export async function run(ctx: Context, o: Options, [id]: string[]): Promise<void> {
+  const api = contextApi(ctx);
+  const c = await api.get(id);
+  if (c.status !== 'awaiting_approval' || c.pending_approvals.length === 0)
+    throw new CliError(`Conversation ${id} has no approvals to answer: it is ${c.status.replace('_', ' ')}.`, EXIT.api, `See it: vmv assistant get ${id}`);
+  const pending = c.pending_approvals;
+  const unknown = (o.decline ?? []).filter((a) => !pending.some((p) => p.approval_id === a));
+  if (unknown.length > 0)
+    throw usage(`--decline ${unknown.join(', ')}: not pending in conversation ${id}. Pending: ${pending.map((p) => `${p.approval_id} (${approvalText(p)})`).join('; ')}`);
+  const declined = new Set(o.declineAll ? pending.map((p) => p.approval_id) : o.decline ?? []);
+  const answers = pending.map((p) => ({
+    approval_id: p.approval_id,
+    approved: !declined.has(p.approval_id),
+    ...(declined.has(p.approval_id) && o.reason ? { reason: o.reason } : {}),
+  }));
+  const first = await api.post({ conversation_id: id, approvals: answers, wait_seconds: 0 });
+  if (o.wait === 0) return finish(ctx, first);
+  const last = await settle(ctx, api, first, {
+    waitSeconds: o.wait ?? null,
+    advance: !!o.advance,
+    policy: policyOf(o),
+    reason: o.reason,
+    ask: true,
+    noteClock: true,
+    answerHint: (cid) => `Answer: vmv assistant approve ${cid} [--decline APPROVAL_ID ...]`,
+  });
+  await finish(ctx, last);
+}

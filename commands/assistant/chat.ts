@@ -1,0 +1,59 @@
+// vmv assistant chat: a conversation with the assistant. On a terminal, a full-screen chat (Ink,
+// loaded only here: ui/chat.tsx); otherwise line by line (line.ts): each input line is a message and
+// each reply a block of plain text on stdout.
+import type { Command } from 'commander';
+import { action, examples, type Shell } from '../../src/command.js';
+import type { Context } from '../../src/context.js';
+import { CliError, EXIT, usage } from '../../src/errors.js';
+import { pollInterval } from '../../src/poll.js';
+import { conversationArg, policyOf, withPolicy } from './flags.js';
+import { contextApi } from './session.js';
+
+export interface ChatFlags { conversation?: string; approveAll?: boolean; declineAll?: boolean; reason?: string; autoAdvance: boolean }
+
+export function define(parent: Command, shell: Shell): void {
+  withPolicy(parent.command('chat').description('Chat with the assistant: a full-screen chat on a terminal, line by line otherwise (each input line a message, each reply on stdout)')
+    .option('--conversation <id>', 'resume this conversation (default: a new one)', conversationArg('--conversation')), { reason: true })
+    .option('--no-auto-advance', 'on a simulator with a manual clock, leave the clock alone (by default the chat moves it while the assistant works, or nothing would move)')
+    .hook('preAction', (cmd) => {
+      const o = cmd.opts<ChatFlags>();
+      if (o.reason !== undefined && !o.declineAll) throw usage('--reason is told to the assistant with each decline: add --decline-all (on a terminal, n asks for a reason).');
+    })
+    .addHelpText('after', `
+On a terminal: Enter sends, ↑/↓ recall what you sent, PgUp/PgDn scroll. While the assistant works
+you see each action as it completes; an action that costs money or cannot be undone is shown with
+its cost for approval: y approves, n declines (then an optional reason). /new, /list, /open ID,
+/help, /quit (exit 0). Ctrl-C leaves: exit 0, or 130 while a run works or waits for approvals (it
+goes on: resume it with --conversation). Colours follow NO_COLOR.
+Without a terminal (or with --json: one JSON conversation per reply): approvals follow
+--approve-all / --decline-all, or end the chat with exit 7 and the conversation id on stdout; a
+failed run ends it with exit 5.
+${examples(
+    'vmv assistant chat',
+    'vmv assistant chat --conversation "$ID"',
+    'printf "how many calls did we get yesterday?\\nwho texted us today?\\n" | vmv assistant chat',
+    'echo "text +14155550100 and ask whether Tuesday works" | vmv assistant chat --approve-all > reply.txt',
+  )}`)
+    .action(action(shell, run));
+}
+
+export async function run(ctx: Context, o: ChatFlags): Promise<void> {
+  const api = contextApi(ctx);
+  // a conversation to resume must exist before anything starts (404: exit 1)
+  const resumed = o.conversation ? await api.get(o.conversation) : null;
+  const clock = await api.clock();
+  const advance = o.autoAdvance && clock?.mode === 'manual';
+  const streams = ctx.io.tty;
+  if (ctx.io.stdinTTY && ctx.io.stdoutTTY && streams && !ctx.json) {
+    const { runChat } = await import('./ui/chat.js');
+    const end = await runChat({
+      api, streams, resumed, advance, manualClock: clock?.mode === 'manual', policy: policyOf(o), reason: o.reason,
+      color: ctx.io.color, pollMs: Math.min(pollInterval(ctx), 500), paceMs: Math.min(pollInterval(ctx), 300),
+    });
+    if (end.interrupted && end.conversationId)
+      throw new CliError(`Left the chat while the assistant ${end.interrupted}; it goes on in conversation ${end.conversationId}.`, EXIT.interrupted, `Resume it: vmv assistant chat --conversation ${end.conversationId}`, { id: end.conversationId });
+    return;
+  }
+  const { runLines } = await import('./line.js');
+  await runLines(ctx, api, { resumed, advance, manualClock: clock?.mode === 'manual', policy: policyOf(o), reason: o.reason });
+}

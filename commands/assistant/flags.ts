@@ -1,0 +1,52 @@
+// Flags the assistant verbs share, checked before anything is sent: a conversation id, how long to
+// wait for a run, and how approvals are answered without asking.
+import { Option, type Command } from 'commander';
+import { parseDuration } from '../../src/duration.js';
+import { usage } from '../../src/errors.js';
+import type { Policy } from './follow.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A conversation id (a UUID, as `vmv assistant list` shows it). */
+export function conversationArg(name: string) {
+  return (v: string) => {
+    if (!UUID.test(v)) throw usage(`${name} takes a conversation id (a UUID such as 3f2a9c1e-8b7d-4c2a-9e1f-0a6b5c4d3e21, from vmv assistant list), got "${v}".`);
+    return v.toLowerCase();
+  };
+}
+
+export const DEFAULT_WAIT_S = 120;
+
+/** --wait DURATION: seconds or 90s, 5m; 0 does not wait. */
+export function waitOption(): Option {
+  return new Option('--wait <duration>', 'how long to wait for the run to stop working: seconds, or 90s, 5m; past it exit 6 and the run goes on; 0: do not wait (prints the conversation id)')
+    .default(DEFAULT_WAIT_S, `${DEFAULT_WAIT_S}s`)
+    .argParser((v: string) => {
+      try {
+        return parseDuration(v);
+      } catch (e) {
+        throw usage(`--wait: ${(e as Error).message}`);
+      }
+    });
+}
+
+/** --approve-all, --decline-all (one of them) and --reason. */
+export function withPolicy(cmd: Command, o: { reason: boolean }): Command {
+  cmd.addOption(new Option('--approve-all', 'approve every action the assistant asks approval for (they cost money or cannot be undone)').conflicts('declineAll'));
+  cmd.addOption(new Option('--decline-all', 'decline every action the assistant asks approval for (it says what it did not do)').conflicts('approveAll'));
+  if (o.reason) cmd.option('--reason <text>', 'with --decline-all (or --decline): why, told to the assistant');
+  return cmd;
+}
+
+export const policyOf = (o: { approveAll?: boolean; declineAll?: boolean }): Policy | undefined => (o.approveAll ? 'approve' : o.declineAll ? 'decline' : undefined);
+
+/**
+ * send and approve, before anything is sent: --wait 0 does not wait, so flags that act while waiting
+ * have nothing to do with it; --reason goes with a decline.
+ */
+export function checkFlags(o: { wait?: number; advance?: boolean; approveAll?: boolean; declineAll?: boolean; reason?: string; decline?: string[] }): void {
+  if (o.reason !== undefined && !o.declineAll && !o.decline?.length) throw usage(`--reason is told to the assistant with a decline: add --decline-all${o.decline ? ' or --decline APPROVAL_ID' : ''}.`);
+  if (o.wait !== 0) return;
+  const flag = o.advance ? '--advance' : o.approveAll ? '--approve-all' : o.declineAll ? '--decline-all' : null;
+  if (flag) throw usage(`--wait 0 does not wait for the run, so ${flag} would have nothing to do: drop one of them.`);
+}

@@ -1,0 +1,131 @@
+// Following a run for the script-facing verbs (send, approve, and the chat's line mode): reads the
+// conversation until the run stops working, saying each action on stderr as it completes; answers
+// approvals by --approve-all / --decline-all, or by asking on a terminal; stops at approvals nobody
+// can answer (exit 7, the conversation's id alone on stdout), and at the wait's end (exit 6, likewise).
+import type { Context } from '../../src/context.js';
+import { CliError, EXIT } from '../../src/errors.js';
+import { forStderr } from '../../src/io.js';
+import { dim, red, yellow } from '../../src/output.js';
+import { noteManualClock, pollInterval } from '../../src/poll.js';
+import { startWait } from '../../src/wait.js';
+import { conversationPath, followRun, newActions, type AssistantApi } from './session.js';
+import { actionText, approvalText, continueHint, type ApprovalAnswer, type Conversation, type PendingApproval } from './view.js';
+
+export type Policy = 'approve' | 'decline';
+
+export interface Settle {
+  /** seconds of wall-clock time to wait for the run to stop working; null: until it does */
+  waitSeconds: number | null;
+  /** move a manual simulator clock to each next due transition */
+  advance: boolean;
+  /** answer every approval so, without asking */
+  policy?: Policy;
+  /** why, told to the assistant with each decline by policy */
+  reason?: string;
+  /** on a terminal, ask for each approval (send, approve); the chat's line mode never asks */
+  ask: boolean;
+  /** how to answer approvals left pending, for the message that ends the command */
+  answerHint: (id: string) => string;
+  /** say the simulator clock is manual and will not move (once; the chat's line mode says it otherwise) */
+  noteClock?: boolean;
+}
+
+/** Progress lines on stderr (none with --json: stderr then holds only an error's JSON document). */
+export const say = (ctx: Context, line: string) => {
+  if (!ctx.json) ctx.io.err(line + '\n');
+};
+
+/**
+ * Follows `first`'s run (and the runs its approvals start) until it is idle or failed: the last
+ * read. Throws exit 6 when the wait runs out and exit 7 at approvals nobody answers; Ctrl-C is 130
+ * (the run goes on in each case, and the conversation's id is printed alone on stdout).
+ */
+export async function settle(ctx: Context, api: AssistantApi, first: Conversation, o: Settle, seen = new Set<string>()): Promise<Conversation> {
+  const err = forStderr(ctx.io);
+  const id = first.conversation_id;
+  const w = await startWait(ctx, conversationPath(id));
+  let deadline = o.waitSeconds === null ? null : Date.now() + o.waitSeconds * 1000;
+  const show = (c: Conversation) => {
+    for (const a of newActions(c.actions, seen)) say(ctx, (a.status === 'completed' ? dim : a.status === 'failed' ? red : yellow)(err, actionText(a)));
+  };
+  let c = first;
+  show(c);
+  try {
+    if (o.noteClock && !o.advance && c.status === 'working') await noteManualClock(ctx);
+    for (;;) {
+      if (c.status === 'working') {
+        c = await w.race(followRun(api, c, { advance: o.advance, pollMs: pollInterval(ctx), pause: w.pause, deadline, onRead: show }));
+        if (c.status === 'working') {
+          if (!ctx.json) ctx.io.out(`${id}\n`);
+          throw new CliError(`Stopped waiting after ${o.waitSeconds}s (--wait); the assistant's run in conversation ${id} goes on.`, EXIT.timeout, `See it: vmv assistant get ${id}`, { id });
+        }
+      }
+      if (c.status !== 'awaiting_approval') return c;
+      const asked = Date.now();
+      const answers = await w.race(answer(ctx, c, o));
+      // a person answering is not the run's time
+      if (deadline !== null) deadline += Date.now() - asked;
+      c = await w.race(api.post({ conversation_id: id, approvals: answers, wait_seconds: 0 }));
+      show(c);
+    }
+  } finally {
+    w.dispose();
+  }
+}
+
+/** The answers to every pending approval: by policy, asked on a terminal, or none (exit 7). */
+async function answer(ctx: Context, c: Conversation, o: Settle): Promise<ApprovalAnswer[]> {
+  const err = forStderr(ctx.io);
+  const pending = c.pending_approvals;
+  if (o.policy) {
+    const flag = o.policy === 'approve' ? '--approve-all' : '--decline-all';
+    for (const p of pending) say(ctx, dim(err, `${o.policy === 'approve' ? 'approved' : 'declined'} (${flag}): ${approvalText(p)}`));
+    return pending.map((p) => ({ approval_id: p.approval_id, approved: o.policy === 'approve', ...(o.policy === 'decline' && o.reason ? { reason: o.reason } : {}) }));
+  }
+  if (o.ask && ctx.io.stdinTTY && ctx.io.stderrTTY && !ctx.json) return askEach(ctx, c, pending);
+  if (!ctx.json) {
+    ctx.io.out(`${c.conversation_id}\n`);
+    if (c.reply) ctx.io.err(c.reply + '\n');
+    for (const p of pending) ctx.io.err(`${yellow(err, 'approval')} ${p.approval_id}: ${approvalText(p)}\n`);
+  }
+  const n = pending.length;
+  throw new CliError(`The assistant waits for your approval of ${n === 1 ? 'an action' : `${n} actions`} in conversation ${c.conversation_id}; ${n === 1 ? 'it was' : 'they were'} not done.`,
+    EXIT.declined, o.answerHint(c.conversation_id), { id: c.conversation_id, approval_ids: pending.map((p) => p.approval_id) });
+}
+
+/** On a terminal: each approval with what it costs, y to approve; anything else declines, then an optional reason. */
+async function askEach(ctx: Context, c: Conversation, pending: PendingApproval[]): Promise<ApprovalAnswer[]> {
+  const { ask } = await import('../../src/prompt.js');
+  const err = forStderr(ctx.io);
+  if (c.reply) ctx.io.err(c.reply + '\n');
+  const answers: ApprovalAnswer[] = [];
+  for (const [i, p] of pending.entries()) {
+    const of = pending.length > 1 ? ` (${i + 1} of ${pending.length})` : '';
+    const yes = /^y(es)?$/i.test((await ask(ctx.io, `${yellow(err, `Approve${of}`)} ${approvalText(p)} [y/N] `)).trim());
+    if (yes) {
+      answers.push({ approval_id: p.approval_id, approved: true });
+      continue;
+    }
+    const reason = (await ask(ctx.io, 'Why not? (told to the assistant; Enter to skip) ')).trim();
+    answers.push({ approval_id: p.approval_id, approved: false, ...(reason ? { reason } : {}) });
+  }
+  return answers;
+}
+
+/**
+ * The end of send and approve: the reply on stdout (with --json, the conversation as read now);
+ * which conversation it was on stderr; a failed run exits 5. A run still working (--wait 0) prints
+ * the conversation's id alone, as a create prints the new id.
+ */
+export async function finish(ctx: Context, c: Conversation): Promise<void> {
+  if (ctx.json) ctx.emit(await ctx.call('GET', conversationPath(c.conversation_id)), () => {});
+  else if (c.status === 'working' || c.status === 'awaiting_approval') {
+    ctx.io.out(`${c.conversation_id}\n`);
+    say(ctx, dim(forStderr(ctx.io), `conversation ${c.conversation_id}: ${c.status.replace('_', ' ')}. See it: vmv assistant get ${c.conversation_id}`));
+  } else if (c.status === 'idle') {
+    ctx.io.out(c.reply.endsWith('\n') ? c.reply : `${c.reply}\n`);
+    say(ctx, dim(forStderr(ctx.io), `conversation ${c.conversation_id} (${continueHint(c.conversation_id).replace(/^Continue it: /, 'continue: ')})`));
+  }
+  if (c.status === 'failed')
+    throw new CliError(`The assistant's run failed: ${c.error ?? 'no reason given'}`, EXIT.failed, `The conversation takes another message. ${continueHint(c.conversation_id)}`, { id: c.conversation_id });
+}

@@ -1,0 +1,94 @@
+// The few calls the assistant verbs make, behind one interface (AssistantApi) so the chat's UI can be
+// driven by a stand-in in its tests, and the one way a run is followed until it stops working:
+// reading the conversation again and again, or on a simulator whose clock is manual, moving the clock
+// to each next due transition (as --advance does for every other wait).
+import type { Context } from '../../src/context.js';
+import type { Conversation, ConversationWithTranscript, MessageBody } from './view.js';
+
+export interface ClockState { mode: 'manual' | 'real'; now: string; next_due_at: string | null }
+
+export interface AssistantApi {
+  /** POST /v1/assistant/messages: a message, or the answers to every pending approval */
+  post(body: MessageBody): Promise<Conversation>;
+  /** GET /v1/assistant/conversations/{id} */
+  get(id: string): Promise<ConversationWithTranscript>;
+  /** the first page of GET /v1/assistant/conversations, most recently updated first */
+  list(limit?: number): Promise<Conversation[]>;
+  /** the simulator's clock (GET /_sim/clock); null on a service, which has no control plane */
+  clock(): Promise<ClockState | null>;
+  /** moves a manual simulator clock to its next due transition; false when nothing is due (or the clock is real) */
+  advance(): Promise<boolean>;
+}
+
+export const conversationPath = (id: string) => `/v1/assistant/conversations/${encodeURIComponent(id)}`;
+
+/**
+ * The API through a command's context. `idempotencyKey` goes on the one write the command stands
+ * for (send's message); the chat sends many messages, so none of them takes one.
+ */
+export function contextApi(ctx: Context, o: { idempotencyKey?: string } = {}): AssistantApi {
+  const api: AssistantApi = {
+    post: async (body) => (await ctx.call('POST', '/v1/assistant/messages', { body, idempotencyKey: body.message !== undefined ? o.idempotencyKey : undefined })).json<{ data: Conversation }>().data,
+    get: async (id) => (await ctx.call('GET', conversationPath(id))).json<{ data: ConversationWithTranscript }>().data,
+    list: async (limit = 10) => (await ctx.call('GET', '/v1/assistant/conversations', { query: { limit } })).json<{ data: Conversation[] }>().data,
+    async clock() {
+      const res = await (await ctx.client()).request('GET', '/_sim/clock').catch(() => null);
+      if (res?.status !== 200) return null;
+      try {
+        const c = res.json<ClockState>();
+        return c.mode === 'manual' || c.mode === 'real' ? c : null;
+      } catch {
+        return null;
+      }
+    },
+    async advance() {
+      const c = await api.clock();
+      if (c?.mode !== 'manual' || c.next_due_at === null) return false;
+      const due = Math.max(Date.parse(c.next_due_at), Date.parse(c.now) + 1);
+      // moving the clock is not the command's write: no idempotency key
+      await ctx.call('POST', '/_sim/clock', { body: { now: new Date(due).toISOString() }, idempotencyKey: undefined });
+      return true;
+    },
+  };
+  return api;
+}
+
+export interface Follow {
+  /** move a manual clock to each next due transition instead of only waiting for it to move */
+  advance: boolean;
+  /** how long to sleep between reads while the clock moves by itself (or nothing is due) */
+  pollMs: number;
+  /** after moving the clock, how long to sleep before reading (the chat paces the steps so they are seen; scripts do not) */
+  paceMs?: number;
+  /** sleeps (a waiter's pause, which Ctrl-C and a deadline end) */
+  pause: (ms: number) => Promise<void>;
+  /** each read of the conversation, as it comes */
+  onRead?: (c: ConversationWithTranscript) => void;
+  /** wall-clock time (ms since the epoch) to stop at, still working; null: no limit */
+  deadline?: number | null;
+  /** asked before each read: true stops following (the chat switched conversations or quit) */
+  stopped?: () => boolean;
+}
+
+/** Reads the conversation until its run stops working (or the deadline passes): the last read. */
+export async function followRun(api: AssistantApi, c: Conversation, f: Follow): Promise<Conversation> {
+  let last = c;
+  while (last.status === 'working') {
+    if (f.deadline != null && Date.now() >= f.deadline) break;
+    const moved = f.advance && (await api.advance());
+    const ms = moved ? (f.paceMs ?? 0) : f.pollMs;
+    if (ms > 0) await f.pause(ms);
+    if (f.stopped?.()) break;
+    const read = await api.get(last.conversation_id);
+    f.onRead?.(read);
+    last = read;
+  }
+  return last;
+}
+
+/** The actions of a read not seen before (by tool_call_id), recording them as seen. */
+export function newActions<T extends { tool_call_id: string; status: string }>(actions: readonly T[], seen: Set<string>): T[] {
+  const fresh = actions.filter((a) => !seen.has(a.tool_call_id));
+  for (const a of fresh) seen.add(a.tool_call_id);
+  return fresh;
+}

@@ -1,0 +1,222 @@
+// The terminal chat's state and its transitions, as a pure reducer (no React, no Ink: tested and
+// reasoned about on their own): the transcript, the phase of the conversation (idle, a run working,
+// approvals being answered one by one), the input line with its history, and the scroll position.
+import { actionText, approvalText, type ApprovalAnswer, type Conversation, type ConversationWithTranscript, type PendingApproval } from '../view.js';
+
+export type EntryKind = 'user' | 'assistant' | 'action' | 'declined' | 'failed' | 'note' | 'error';
+export interface Entry { kind: EntryKind; text: string }
+
+export type Phase =
+  | { step: 'idle' }
+  | { step: 'working'; since: number }
+  /** approvals shown one at a time; `reason`: the one at `index` was declined and its reason is being typed */
+  | { step: 'approving'; pending: PendingApproval[]; index: number; answers: ApprovalAnswer[]; reason: boolean };
+
+export interface ChatState {
+  /** the last read of the conversation; null before the first message of a new one */
+  conversation: Conversation | null;
+  entries: Entry[];
+  phase: Phase;
+  /** actions already in the transcript (tool_call_id) */
+  seen: string[];
+  /** one line under the transcript: what just went wrong (a conflict) or a hint; cleared by the next key */
+  notice: { kind: 'note' | 'error'; text: string } | null;
+  input: string;
+  cursor: number;
+  /** lines sent, oldest first; `recall` is the one shown (null: the line being written, kept in `draft`) */
+  history: string[];
+  recall: number | null;
+  draft: string;
+  /** transcript lines hidden below the view (0: the view shows the end) */
+  scroll: number;
+}
+
+export const initialState = (): ChatState => ({
+  conversation: null, entries: [], phase: { step: 'idle' }, seen: [], notice: null,
+  input: '', cursor: 0, history: [], recall: null, draft: '', scroll: 0,
+});
+
+export type ChatAction =
+  | { type: 'insert'; text: string }
+  | { type: 'backspace' }
+  | { type: 'move'; to: 'left' | 'right' | 'home' | 'end' }
+  | { type: 'clearLine' }
+  | { type: 'history'; dir: 'older' | 'newer' }
+  | { type: 'scroll'; by: number; max: number }
+  | { type: 'notice'; kind: 'note' | 'error'; text: string }
+  | { type: 'entries'; entries: Entry[]; clearInput?: boolean }
+  /** a message the service accepted: the run it started is followed */
+  | { type: 'sent'; text: string; conversation: Conversation; now: number }
+  | { type: 'read'; conversation: Conversation }
+  /** the run stopped working (idle, failed, awaiting approval) */
+  | { type: 'settled'; conversation: Conversation }
+  | { type: 'approve' }
+  | { type: 'decline' }
+  /** the reason of the decline being typed (the input line), which answers it */
+  | { type: 'reason' }
+  /** the answers were sent: the run they started is followed */
+  | { type: 'answered'; conversation: Conversation; now: number }
+  | { type: 'opened'; conversation: ConversationWithTranscript; now: number }
+  | { type: 'new' };
+
+const chars = (s: string) => [...s];
+
+/** The answers so far of an approving phase, complete when every pending approval has one. */
+export const allAnswered = (p: Phase): boolean => p.step === 'approving' && p.answers.length === p.pending.length;
+
+function actionEntries(c: Conversation, seen: string[]): { entries: Entry[]; seen: string[] } {
+  const fresh = c.actions.filter((a) => !seen.includes(a.tool_call_id));
+  return {
+    entries: fresh.map((a) => ({ kind: a.status === 'completed' ? 'action' : a.status === 'declined' ? 'declined' : 'failed', text: actionText(a) })),
+    seen: [...seen, ...fresh.map((a) => a.tool_call_id)],
+  };
+}
+
+/** What a run that stopped working adds: its new actions, then its reply (or its error), then the approvals it asks for. */
+function settle(s: ChatState, c: Conversation): ChatState {
+  const { entries, seen } = actionEntries(c, s.seen);
+  const added: Entry[] = [...entries];
+  if (c.reply) added.push({ kind: 'assistant', text: c.reply });
+  if (c.status === 'failed') added.push({ kind: 'error', text: `The run failed: ${c.error ?? 'no reason given'}. Send another message to go on.` });
+  const phase: Phase = c.status === 'awaiting_approval' && c.pending_approvals.length > 0
+    ? { step: 'approving', pending: c.pending_approvals, index: 0, answers: [], reason: false }
+    : c.status === 'working' ? { step: 'working', since: Date.now() } : { step: 'idle' };
+  return { ...s, conversation: c, seen, entries: [...s.entries, ...added], phase };
+}
+
+export function reduce(s: ChatState, a: ChatAction): ChatState {
+  switch (a.type) {
+    case 'insert': {
+      const c = chars(s.input);
+      const text = chars(a.text.replace(/[\u0000-\u001f\u007f]/g, ''));
+      if (text.length === 0) return s;
+      return { ...s, input: [...c.slice(0, s.cursor), ...text, ...c.slice(s.cursor)].join(''), cursor: s.cursor + text.length, notice: null };
+    }
+    case 'backspace': {
+      if (s.cursor === 0) return s;
+      const c = chars(s.input);
+      return { ...s, input: [...c.slice(0, s.cursor - 1), ...c.slice(s.cursor)].join(''), cursor: s.cursor - 1, notice: null };
+    }
+    case 'move': {
+      const n = chars(s.input).length;
+      const cursor = a.to === 'home' ? 0 : a.to === 'end' ? n : Math.max(0, Math.min(n, s.cursor + (a.to === 'left' ? -1 : 1)));
+      return { ...s, cursor };
+    }
+    case 'clearLine':
+      return { ...s, input: '', cursor: 0, recall: null };
+    case 'history': {
+      if (s.history.length === 0) return s;
+      if (a.dir === 'older') {
+        const recall = s.recall === null ? s.history.length - 1 : Math.max(0, s.recall - 1);
+        const input = s.history[recall];
+        return { ...s, recall, draft: s.recall === null ? s.input : s.draft, input, cursor: chars(input).length };
+      }
+      if (s.recall === null) return s;
+      const recall = s.recall + 1 < s.history.length ? s.recall + 1 : null;
+      const input = recall === null ? s.draft : s.history[recall];
+      return { ...s, recall, input, cursor: chars(input).length };
+    }
+    case 'scroll':
+      return { ...s, scroll: Math.max(0, Math.min(a.max, s.scroll + a.by)) };
+    case 'notice':
+      return { ...s, notice: { kind: a.kind, text: a.text } };
+    case 'entries':
+      return { ...s, entries: [...s.entries, ...a.entries], ...(a.clearInput ? { input: '', cursor: 0, recall: null } : {}) };
+    case 'sent': {
+      // a line sent again is not repeated in the history
+      const history = s.history[s.history.length - 1] === a.text ? s.history : [...s.history, a.text];
+      const started = a.conversation.conversation_id !== s.conversation?.conversation_id;
+      const base: ChatState = {
+        ...s, history, recall: null, draft: '', input: '', cursor: 0, scroll: 0, notice: null,
+        entries: [...s.entries, { kind: 'user', text: a.text }],
+        seen: started ? [] : s.seen,
+      };
+      return a.conversation.status === 'working'
+        ? { ...base, conversation: a.conversation, phase: { step: 'working', since: a.now } }
+        : settle(base, a.conversation);
+    }
+    case 'read': {
+      if (s.phase.step !== 'working') return s;
+      const { entries, seen } = actionEntries(a.conversation, s.seen);
+      return { ...s, conversation: a.conversation, seen, entries: [...s.entries, ...entries] };
+    }
+    case 'settled':
+      return settle(s, a.conversation);
+    case 'approve':
+    case 'decline': {
+      if (s.phase.step !== 'approving' || s.phase.reason || allAnswered(s.phase)) return s;
+      const p = s.phase.pending[s.phase.index];
+      if (a.type === 'decline') return { ...s, phase: { ...s.phase, reason: true }, input: '', cursor: 0, notice: null };
+      return {
+        ...s, notice: null,
+        entries: [...s.entries, { kind: 'note', text: `approved: ${approvalText(p)}` }],
+        phase: { ...s.phase, index: s.phase.index + 1, answers: [...s.phase.answers, { approval_id: p.approval_id, approved: true }] },
+      };
+    }
+    case 'reason': {
+      if (s.phase.step !== 'approving' || !s.phase.reason) return s;
+      const p = s.phase.pending[s.phase.index];
+      const reason = s.input.trim();
+      return {
+        ...s, input: '', cursor: 0, notice: null,
+        entries: [...s.entries, { kind: 'note', text: `declined: ${approvalText(p)}${reason ? ` (${reason})` : ''}` }],
+        phase: { ...s.phase, reason: false, index: s.phase.index + 1, answers: [...s.phase.answers, { approval_id: p.approval_id, approved: false, ...(reason ? { reason } : {}) }] },
+      };
+    }
+    case 'answered':
+      return a.conversation.status === 'working'
+        ? { ...s, conversation: a.conversation, phase: { step: 'working', since: a.now } }
+        : settle({ ...s }, a.conversation);
+    case 'opened': {
+      const c = a.conversation;
+      const past: Entry[] = c.transcript.map((m) => ({ kind: m.role === 'user' ? 'user' : 'assistant', text: m.content }));
+      const working = c.status === 'working';
+      const waiting = c.status === 'awaiting_approval';
+      // the transcript holds the replies; what is still going on is the current run's
+      const base: ChatState = {
+        ...initialState(), history: s.history, conversation: c,
+        entries: [{ kind: 'note', text: `conversation ${c.conversation_id}: ${c.title}` }, ...past],
+        seen: working || waiting ? [] : c.actions.map((x) => x.tool_call_id),
+      };
+      if (working) {
+        const { entries, seen } = actionEntries(c, []);
+        return { ...base, entries: [...base.entries, ...entries], seen, phase: { step: 'working', since: a.now } };
+      }
+      if (waiting) {
+        const { entries, seen } = actionEntries(c, []);
+        return { ...base, entries: [...base.entries, ...entries], seen, phase: { step: 'approving', pending: c.pending_approvals, index: 0, answers: [], reason: false } };
+      }
+      if (c.status === 'failed') return { ...base, entries: [...base.entries, { kind: 'error', text: `The last run failed: ${c.error ?? 'no reason given'}. Send another message to go on.` }] };
+      return base;
+    }
+    case 'new':
+      return { ...initialState(), history: s.history, entries: [{ kind: 'note', text: 'New conversation: your next message starts it.' }] };
+  }
+}
+
+/** Words wrapped to `width` columns (a word longer than the width is cut); each line of `text` on its own. */
+export function wrap(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  for (const para of text.split('\n')) {
+    let line = '';
+    for (const word of para.split(' ')) {
+      let rest = chars(word);
+      if (line && chars(line).length + 1 + rest.length > w) {
+        out.push(line);
+        line = '';
+      }
+      while (rest.length > w) {
+        if (line) {
+          out.push(line);
+          line = '';
+        }
+        out.push(rest.slice(0, w).join(''));
+        rest = rest.slice(w);
+      }
+      line = line ? `${line} ${rest.join('')}` : rest.join('');
+    }
+    out.push(line);
+  }
+  return out;
+}

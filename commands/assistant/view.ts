@@ -1,0 +1,78 @@
+// What the assistant verbs share: the records' types (from the API's own schemas, type-only: nothing
+// of them is loaded), an action or an approval in one line, and a conversation as `get` prints it.
+import type { ActionOut, ConversationOut, ConversationWithTranscriptOut, PendingApprovalOut, TranscriptEntry } from '../../simulator/assistant/records.js';
+import type { Context } from '../../src/context.js';
+import { bold, dim, fields, localTime, nested, type Cell } from '../../src/output.js';
+
+export type Conversation = ConversationOut;
+export type ConversationWithTranscript = ConversationWithTranscriptOut;
+export type Action = ActionOut;
+export type PendingApproval = PendingApprovalOut;
+export type Message = TranscriptEntry;
+
+export interface ApprovalAnswer { approval_id: string; approved: boolean; reason?: string }
+
+/** The body of POST /v1/assistant/messages: exactly one of message and approvals. */
+export interface MessageBody {
+  message?: string;
+  approvals?: ApprovalAnswer[];
+  conversation_id?: string;
+  wait_seconds?: number;
+}
+
+/** How an action ended, as one character: done, failed, declined (not done). */
+export const MARK: Record<string, string> = { completed: '✓', failed: '✗', declined: '–' };
+
+const scalar = (v: unknown): string | null => {
+  if (typeof v === 'string') return /\s/.test(v) ? JSON.stringify(v) : v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x !== 'object' || x === null)) return v.map((x) => scalar(x) ?? String(x)).join(',');
+  return null;
+};
+
+/** A tool's input in a few words: its plain fields as key=value (objects are left out), cut at `max`. */
+export function inputText(input: Record<string, unknown> | null | undefined, max = 80): string {
+  const parts = Object.entries(input ?? {}).flatMap(([k, v]) => {
+    const s = scalar(v);
+    return s === null ? [] : [`${k}=${s}`];
+  });
+  const text = parts.join(' ');
+  return [...text].length > max ? [...text].slice(0, max - 1).join('') + '…' : text;
+}
+
+/** "✓ create_quick_ai_text to_numbers=+14155550100 goal=…", with the error of a failed one. */
+export function actionText(a: Action): string {
+  const input = inputText(a.input);
+  const why = a.status === 'failed' && a.error ? `: ${a.error}` : a.status === 'declined' ? ' (declined, not done)' : '';
+  return `${MARK[a.status] ?? '?'} ${a.tool}${input ? ` ${input}` : ''}${why}`;
+}
+
+/** "create_quick_ai_call: Places an AI call to +14155550100: 0.20 USD per call placed …" */
+export const approvalText = (p: PendingApproval) => `${p.tool}: ${p.reason}`;
+
+/** What to type to go on with a conversation, for the messages that end a command. */
+export const continueHint = (id: string) => `Continue it: vmv assistant send --conversation ${id} "..." (or vmv assistant chat --conversation ${id})`;
+
+/** One conversation, as `vmv assistant get` shows it: its fields and reply, its actions and pending approvals, then the transcript. */
+export function printConversation(ctx: Context, c: ConversationWithTranscript): void {
+  const { io } = ctx;
+  const pairs: [string, Cell][] = [
+    ['id', c.conversation_id], ['title', c.title], ['status', c.status], ['run', c.run_id], ['error', c.error],
+    ['updated', c.updated_at], ['created', c.created_at],
+  ];
+  // piped, the reply is one value like any other; a terminal shows it as written, below the fields
+  if (!io.stdoutTTY) pairs.push(['reply', c.reply]);
+  fields(io, pairs);
+  if (io.stdoutTTY && c.reply) io.out(`\n${bold(io, c.status === 'working' ? 'Reply so far' : 'Reply')}\n${indent(c.reply)}\n`);
+  if (c.actions.length > 0) nested(io, 'action', ['tool call', 'tool', 'status', 'input', 'error'], c.actions.map((a) => [a.tool_call_id, a.tool, a.status, inputText(a.input, 1000), a.error]));
+  if (c.pending_approvals.length > 0) nested(io, 'approval', ['approval', 'tool', 'reason'], c.pending_approvals.map((p) => [p.approval_id, p.tool, p.reason]));
+  if (c.transcript.length === 0) return;
+  if (!io.stdoutTTY) {
+    nested(io, 'message', [], c.transcript.map((m) => [m.at, m.role, m.content]));
+    return;
+  }
+  io.out(`\n${bold(io, 'Transcript')}\n`);
+  for (const m of c.transcript) io.out(`${dim(io, localTime(m.at))}  ${bold(io, m.role === 'user' ? 'you' : 'assistant')}\n${indent(m.content)}\n`);
+}
+
+const indent = (s: string) => s.split('\n').map((l) => `  ${l}`).join('\n');
