@@ -265,13 +265,13 @@ const routes = [
     description: 'Moving forward runs every transition due by the new time, in time order, before the reply. The clock never moves backwards (reset can).',
     body: ClockBody,
     responses: { 200: { description: 'The clock', schema: SimClockSchema } },
-    handler: (c) => {
+    handler: async (c) => {
       const b = c.body;
       const to = b.now !== undefined ? Date.parse(b.now) : c.s.now;
       if (to < c.s.now) throw validationError({ now: 'cannot move the clock backwards' });
       c.data.meta.clock = setMode(c.data.meta.clock, b.mode ?? c.data.meta.clock.mode, c.s.now);
       if (to > c.s.now) {
-        c.advance(to);
+        await c.advance(to);
         c.data.meta.clock = setMode(c.data.meta.clock, c.data.meta.clock.mode, to);
       }
       c.s.markDirty();
@@ -283,9 +283,9 @@ const routes = [
     description: 'Runs every transition due in the next `seconds`, in time order, and every webhook delivery that falls due, before the reply.',
     body: AdvanceBody,
     responses: { 200: { description: 'The clock', schema: SimClockSchema } },
-    handler: (c) => {
+    handler: async (c) => {
       const clock = advance(c.data.meta.clock, Math.round(c.body.seconds * 1000));
-      c.advance(clockNow(clock));
+      await c.advance(clockNow(clock));
       c.data.meta.clock = clock;
       c.s.markDirty();
       return { body: clockView(c) };
