@@ -19,7 +19,9 @@ export type Intent =
   | { kind: 'help'; said: string };
 
 const PHONE = '(\\+\\d{8,15})';
-const clean = (s: string) => s.trim().replace(/^["“']|["”']$/g, '').replace(/[.!?\s]+$/, '').trim();
+const unquote = (s: string) => s.trim().replace(/^["“']|["”']$/g, '').trim();
+/** A goal or topic: unquoted, without the sentence's closing punctuation. */
+const clean = (s: string) => unquote(s).replace(/[.!?\s]+$/, '').trim();
 
 const READERS: [RegExp, (m: RegExpExecArray) => Intent][] = [
   [new RegExp(`^(?:please\\s+)?(?:text|sms|message)\\s+${PHONE}(?:\\s+(?:and|to))?\\s+(.+)$`, 'i'), (m) => ({ kind: 'text', to: m[1], goal: clean(m[2]) })],
@@ -30,7 +32,7 @@ const READERS: [RegExp, (m: RegExpExecArray) => Intent][] = [
   [new RegExp(`what did ${PHONE} say on (?:the|their) last call`, 'i'), (m) => ({ kind: 'last_call_said', phone: m[1] })],
   [/(?:make|create)\s+(?:me\s+)?an?\s+(?:(\d{1,3})[-\s]?(?:second|sec|s)\s+)?video\s+(?:about|on)\s+(.+)$/i, (m) => ({ kind: 'video', seconds: m[1] ? Number(m[1]) : 30, topic: clean(m[2]) })],
   [/what(?:'s| is) on the video schedules?|video schedules?\s*\?|what are (?:my|our|the) (?:video )?schedules/i, () => ({ kind: 'schedules' })],
-  [/change the greeting (?:on|of|for) (?:phone )?number\s+(\d+)\s+to\s+(.+)$/i, (m) => ({ kind: 'greeting', number: Number(m[1]), text: clean(m[2]) })],
+  [/change the greeting (?:on|of|for) (?:phone )?number\s+(\d+)\s+to\s+(.+)$/i, (m) => ({ kind: 'greeting', number: Number(m[1]), text: unquote(m[2]) })],
 ];
 
 /** The requests of a message: its clauses (split at "then", ";" or a new sentence), each read on its own. */

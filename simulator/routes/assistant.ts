@@ -123,7 +123,7 @@ export const assistant: Resource = {
         `(default ${WAIT.default}, at most ${WAIT.max}; 0 answers at once); on a simulator whose clock is manual it answers at once. Free; actions bill as they do through the API.`,
       body: SendBody,
       responses: { 200: { description: 'The conversation', schema: dataOf(ConversationSchema) } },
-      errors: { 409: ['conflict'] },
+      errors: { 404: ['not_found'], 409: ['conflict'] },
       handler: send,
     }),
     route({
