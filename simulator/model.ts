@@ -250,6 +250,10 @@ export interface VideoScheduleRecord {
   next_run_at: string | null;
   next_planning_at: string | null;
   last_run_at: string | null;
+  /** the posting day last run (a day runs once) */
+  last_run_day: string | null;
+  /** the posting day whose plan was last emailed (a pause and resume does not send it twice) */
+  notified_day: string | null;
   /** posting days run so far: the director rotates its choices with it */
   days_run: number;
   /** the next posting day's videos, once planned */

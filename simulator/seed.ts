@@ -159,6 +159,10 @@ export function upgrade(data: Data): Data {
     if (!w.knowledge_bases) Object.assign(w, workspaceLibrary(rng));
     if (!hadSocial) for (const p of PLATFORMS) addSocialConnection(data, rng, Date.parse(w.created_at), w, p);
   }
+  for (const sch of data.video_schedules) {
+    sch.last_run_day ??= null;
+    sch.notified_day ??= null;
+  }
   for (const n of data.phone_numbers) {
     const old = n as unknown as { name?: string; business_name?: string | null; business_description?: string | null };
     n.stack ??= 't2';
