@@ -7,7 +7,7 @@ import type { Transactor, AfterCommit, Auth, Ctx, Method, Reply, Resource, Route
 import type { Fields } from './errors.js';
 import type { Data } from './model.js';
 import { hashKey } from './seed.js';
-import { nextDue, runDue, type TimerHandlers } from './scheduler.js';
+import { nextDue, runDue, type Invoke, type TimerHandlers } from './scheduler.js';
 import type { Session, Store } from './store.js';
 import * as z from 'zod/mini';
 import { check, fromText, isPlainObject, newFields } from './schema.js';
@@ -132,14 +132,15 @@ export function createApp(store: Store, extra: Resource[] = []): App {
     const isApi = url.pathname.startsWith('/v1/');
     if (route.flush) committed.flush = true;
 
-    return store.withLock(async (ss) => {
+    interface Done { res: SimResponse; after?: Reply['after']; idem?: { apiKeyId: string; key: string; fingerprint: string } }
+    const done: Done = await store.withLock(async (ss): Promise<Done> => {
       const commit = async (s: Session) => {
         await ss.commit(s);
         committed.data = s.data;
       };
       let s = await ss.begin();
       // whatever fell due since the last request runs first, and is kept even if this request fails
-      if (runDue(s, s.now, timers) > 0 || s.dirty) {
+      if ((await runDue(s, s.now, timers, env)) > 0 || s.dirty) {
         await commit(s);
         s = await ss.begin();
       }
@@ -150,34 +151,60 @@ export function createApp(store: Store, extra: Resource[] = []): App {
           throw new ApiError(403, 'plan_not_included', `The workspace's plan does not include ${route.plan === 'content' ? 'Content (videos)' : 'the assistant'}.`);
         const body = parseBody(req, method); // after the key: a bad key is 401 whatever the body
         const idemKey = isApi && method !== 'GET' ? header(req, 'idempotency-key') : undefined;
+        const fp = fingerprint(method, url.pathname + url.search, body);
         if (idemKey !== undefined && auth.key) {
-          const replay = lookupIdempotency(s, auth.key.id, idemKey, fingerprint(method, url.pathname + url.search, body));
-          if (replay) return replay;
+          const replay = lookupIdempotency(s, auth.key.id, idemKey, fp);
+          if (replay) return { res: replay };
         }
         const input = validate(route, params, url.searchParams, body);
-        const advance = (until: number) => runDue(s, until, timers);
+        const advance = (until: number) => runDue(s, until, timers, env);
         const ctx: Ctx<any, any, any> = { s, data: s.data, auth, ...input, requestId, advance, origin: originOf(req), header: (name) => header(req, name) };
         const reply = await route.handler(ctx);
         const res = toResponse(reply, requestId);
-        if (idemKey !== undefined && auth.key && res.status >= 200 && res.status < 300 && typeof res.body === 'string') {
-          s.data.idempotency.push({
-            api_key_id: auth.key.id,
-            key: idemKey,
-            fingerprint: fingerprint(method, url.pathname + url.search, body),
-            request_id: requestId,
-            status: res.status,
-            body: res.body,
-            created_at_ms: s.now,
-          });
-        }
+        const idem = idemKey !== undefined && auth.key && res.status >= 200 && res.status < 300 && typeof res.body === 'string'
+          ? { apiKeyId: auth.key.id, key: idemKey, fingerprint: fp } : undefined;
+        // a reply that waits is stored once it is final (below), so that a replay repeats what was sent
+        if (idem && !reply.after) remember(s, idem, requestId, res);
         if (method !== 'GET' || s.dirty) await commit(s);
-        return res;
+        return { res, after: reply.after, idem };
       } catch (e) {
         ss.rollback();
         throw e;
       }
     });
+    if (!done.after) return done.res;
+    // outside the lock: the request waits for what its change set going, then answers
+    const res = toResponse(await done.after(app), requestId);
+    if (done.idem && res.status >= 200 && res.status < 300) await transaction((s) => remember(s, done.idem!, requestId, res));
+    return res;
   }
+
+  function remember(s: Session, idem: { apiKeyId: string; key: string; fingerprint: string }, requestId: string, res: SimResponse): void {
+    s.data.idempotency.push({
+      api_key_id: idem.apiKeyId, key: idem.key, fingerprint: idem.fingerprint, request_id: requestId, status: res.status, body: res.body as string, created_at_ms: s.now,
+    });
+    s.markDirty();
+  }
+
+  /** An API route run inside a session, as a key of the workspace would call it (the assistant's tools). */
+  const invoke: Invoke = async (s, as, call) => {
+    const found = await match(call.method, call.path);
+    if (found === null || found === 'method') throw new Error(`invoke: no route for ${call.method} ${call.path}`);
+    const key = as.apiKeyId ? s.data.api_keys.find((k) => k.id === as.apiKeyId) ?? null : null;
+    const auth = authFor(s.data, key, as.workspaceId);
+    if (found.route.plan && !auth.workspace.plan[found.route.plan])
+      throw new ApiError(403, 'plan_not_included', `The workspace's plan does not include ${found.route.plan === 'content' ? 'Content (videos)' : 'the assistant'}.`);
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.set(k, String(v));
+    const input = validate(found.route, found.params, query, (call.body ?? {}) as Record<string, unknown>);
+    const ctx: Ctx<any, any, any> = {
+      s, data: s.data, auth, ...input, requestId: newRequestId(), advance: (until: number) => runDue(s, until, timers, env),
+      origin: DEFAULT_ORIGIN, header: () => undefined,
+    };
+    const reply = await found.route.handler(ctx);
+    return { status: reply.status ?? 200, body: reply.body };
+  };
+  const env = { invoke };
 
   async function tick() {
     const { data, ...t } = await transaction((s) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode }));
@@ -188,7 +215,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
   function transaction<T>(fn: (s: Session) => T | Promise<T>): Promise<T> {
     return store.withLock(async (ss) => {
       const s = await ss.begin();
-      runDue(s, s.now, timers);
+      await runDue(s, s.now, timers, env);
       try {
         const out = await fn(s);
         if (s.dirty) await ss.commit(s);

@@ -48,7 +48,7 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, never>, B = 
   /** a request header (lower-case name) */
   header: (name: string) => string | undefined;
   /** runs every transition due by `untilMs`, in time order (the clock-advance control route) */
-  advance: (untilMs: number) => number;
+  advance: (untilMs: number) => Promise<number>;
 }
 
 export interface Reply {
@@ -57,6 +57,11 @@ export interface Reply {
   headers?: Record<string, string>;
   /** a non-JSON body, e.g. audio */
   raw?: { bytes: Buffer; contentType: string };
+  /**
+   * Runs after the request's change is on disk and the store's lock is released, and gives the
+   * reply sent instead: a request that waits (an assistant message waiting for its run).
+   */
+  after?: (t: Transactor) => Promise<Reply>;
 }
 
 /** A success response: JSON described by `schema`, or another content type (audio). */

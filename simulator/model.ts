@@ -10,6 +10,8 @@ import type { PostOut, SocialConnectionOut, VideoOut } from './videos/records.js
 import type { Interview, Scene, Slide } from './videos/writer.js';
 import type { MarketingProfile, PlannedVideo } from './schedules/director.js';
 import type { Template } from './videos/catalog.js';
+import type { ConversationOut, TranscriptEntry } from './assistant/records.js';
+import type { Intent } from './assistant/agent.js';
 
 export const SCOPES = [
   'videos:read', 'videos:write', 'phone_numbers:read', 'phone_numbers:write', 'contacts:read',
@@ -40,6 +42,8 @@ export interface Workspace {
   /** caller IDs verified for outbound voice calls */
   caller_ids: string[];
   /** knowledge bases, FAQs and event types that exist (the API assigns them; it cannot create them) */
+  /** the workspace's time zone (IANA), for "today" and "yesterday" in the assistant's answers; null: UTC */
+  time_zone: string | null;
   /** what the AI director of video schedules reads */
   marketing_profile: MarketingProfile;
   knowledge_bases: { id: string; name: string }[];
@@ -246,6 +250,10 @@ export interface VideoScheduleRecord {
   next_run_at: string | null;
   next_planning_at: string | null;
   last_run_at: string | null;
+  /** the posting day last run (a day runs once) */
+  last_run_day: string | null;
+  /** the posting day whose plan was last emailed (a pause and resume does not send it twice) */
+  notified_day: string | null;
   /** posting days run so far: the director rotates its choices with it */
   days_run: number;
   /** the next posting day's videos, once planned */
@@ -253,6 +261,30 @@ export interface VideoScheduleRecord {
   created_at: string;
   updated_at: string;
 }
+
+/** One tool call of an assistant run, as planned: approved, declined, or free; done once taken. */
+export interface RunStep {
+  tool_call_id: string;
+  /** which request of the message it serves */
+  clause: number;
+  tool: string;
+  input: Record<string, unknown>;
+  /** why it waits for approval; null when free and reversible */
+  approval: string | null;
+  decision: 'approved' | 'declined' | null;
+  reason: string | null;
+  done: boolean;
+}
+
+/** An assistant conversation as stored: the API's record, its transcript, and the current run's plan. */
+export type ConversationRecord = ConversationOut & {
+  seq: number;
+  workspace_id: string;
+  /** the key whose message started the run: the actions run as it would */
+  api_key_id: string | null;
+  transcript: TranscriptEntry[];
+  run: { message: string; intents: Intent[]; steps: RunStep[]; sentences: string[] } | null;
+};
 
 /** A notice the simulated service sent (GET /_sim/notifications). */
 export interface Notification {
@@ -319,4 +351,5 @@ export interface Data {
   ledger: LedgerEntry[];
   video_schedules: VideoScheduleRecord[];
   notifications: Notification[];
+  assistant_conversations: ConversationRecord[];
 }

@@ -3,7 +3,13 @@
 // so a job started by one command has moved on when the next command reads it.
 import type { Session } from './store.js';
 
-export type TimerHandler = (s: Session, payload: Record<string, unknown>) => void;
+/** What a transition may use beyond the session: the API's own operations (the assistant's tools go through them). */
+export interface TimerEnv {
+  /** runs an API route as `workspaceId`'s key `apiKeyId` would, inside this session (validation, charges, history and events alike) */
+  invoke: Invoke;
+}
+export type Invoke = (s: Session, as: { workspaceId: string; apiKeyId: string | null }, call: { method: string; path: string; query?: Record<string, string | number | boolean | undefined>; body?: unknown }) => Promise<{ status: number; body: any }>;
+export type TimerHandler = (s: Session, payload: Record<string, unknown>, env: TimerEnv) => void | Promise<void>;
 export type TimerHandlers = Record<string, TimerHandler>;
 
 export function schedule(s: Session, atMs: number, type: string, payload: Record<string, unknown> = {}): string {
@@ -25,7 +31,7 @@ export function nextDue(s: Session): number | null {
 }
 
 /** Runs every timer due by `until`, in time order; leaves s.now at `until`. Returns how many ran. */
-export function runDue(s: Session, until: number, handlers: TimerHandlers): number {
+export async function runDue(s: Session, until: number, handlers: TimerHandlers, env: TimerEnv): Promise<number> {
   let ran = 0;
   for (;;) {
     let next = -1;
@@ -38,7 +44,7 @@ export function runDue(s: Session, until: number, handlers: TimerHandlers): numb
     s.markDirty();
     s.now = Math.max(s.now, timer.at_ms);
     const handler = handlers[timer.type];
-    if (handler) handler(s, timer.payload);
+    if (handler) await handler(s, timer.payload, env);
     ran++;
   }
   s.now = Math.max(s.now, until);

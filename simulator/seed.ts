@@ -59,6 +59,7 @@ export function addWorkspace(data: Data, rng: Rng, nowMs: number, name: string):
     recent_quick_emails: [],
     defaults: workspaceDefaults(),
     caller_ids: [],
+    time_zone: null,
     marketing_profile: DEFAULT_PROFILE(name),
     ...workspaceLibrary(rng),
     created_at: iso(nowMs),
@@ -131,6 +132,7 @@ export function seedData(o: SeedOptions = {}): Data {
     ledger: [],
     video_schedules: [],
     notifications: [],
+    assistant_conversations: [],
   };
   const rng = new Rng(data.meta.rng);
   const { workspace, key } = addWorkspace(data, rng, clockNow(clock), 'Acme Sandbox');
@@ -153,8 +155,13 @@ export function upgrade(data: Data): Data {
     w.defaults ??= workspaceDefaults();
     w.caller_ids ??= [];
     w.marketing_profile ??= DEFAULT_PROFILE(w.name);
+    w.time_zone ??= null;
     if (!w.knowledge_bases) Object.assign(w, workspaceLibrary(rng));
     if (!hadSocial) for (const p of PLATFORMS) addSocialConnection(data, rng, Date.parse(w.created_at), w, p);
+  }
+  for (const sch of data.video_schedules) {
+    sch.last_run_day ??= null;
+    sch.notified_day ??= null;
   }
   for (const n of data.phone_numbers) {
     const old = n as unknown as { name?: string; business_name?: string | null; business_description?: string | null };

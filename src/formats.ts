@@ -22,13 +22,21 @@ export function isDate(day: string): boolean {
   return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).toISOString().slice(0, 10) === day;
 }
 
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/;
+/** IANA zone names: Area/Location (or Etc/…), and the handful of old names the database still keeps. */
+const IANA_AREA = /^(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)(\/[A-Za-z0-9_+-]+)+$/i;
+const IANA_OLD = new Set(['utc', 'gmt', 'uct', 'universal', 'zulu', 'greenwich', 'cet', 'eet', 'met', 'wet', 'est', 'hst', 'mst', 'est5edt', 'cst6cdt', 'mst7mdt', 'pst8pdt']);
 
-/** The canonical IANA name of a zone the platform knows (UTC and Etc/* included; america/new_york → America/New_York), or null (offsets such as +02:00 are not names). */
+/**
+ * The IANA name of a zone the platform knows, as the user spelled it (letter case set right when
+ * it is the platform's own name: america/new_york → America/New_York; Asia/Kolkata stays Asia/Kolkata
+ * even where the platform calls it Asia/Calcutta), or null: abbreviations such as BST or PST, which
+ * the platform would take as some other zone, and offsets such as +02:00 are not zone names.
+ */
 export function canonicalZone(zone: string): string | null {
-  if (!ZONE_NAME.test(zone)) return null;
+  if (!IANA_AREA.test(zone) && !IANA_OLD.has(zone.toLowerCase())) return null;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
   } catch {
     return null;
   }

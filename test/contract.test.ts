@@ -189,6 +189,16 @@ describe('the spec\'s endpoints of the capabilities built so far are in the docu
     ['POST', '/v1/videos/{id}/posts', 'videos:write'],
     ['GET', '/v1/videos/{id}/posts', 'videos:read'],
     ['DELETE', '/v1/posts/{id}', 'videos:write'],
+    ['POST', '/v1/video-schedules', 'videos:write'],
+    ['GET', '/v1/video-schedules', 'videos:read'],
+    ['GET', '/v1/video-schedules/{id}', 'videos:read'],
+    ['PATCH', '/v1/video-schedules/{id}', 'videos:write'],
+    ['DELETE', '/v1/video-schedules/{id}', 'videos:write'],
+    ['POST', '/v1/video-schedules/{id}/skip', 'videos:write'],
+    ['GET', '/v1/video-schedules/{id}/videos', 'videos:read'],
+    ['POST', '/v1/assistant/messages', 'assistant:write'],
+    ['GET', '/v1/assistant/conversations/{id}', 'assistant:read'],
+    ['GET', '/v1/assistant/conversations', 'assistant:read'],
   ];
   it.each(SPEC)('%s %s (%s)', (method, path, scope) => {
     const op = api.paths[path]?.[method.toLowerCase()];

@@ -376,3 +376,71 @@ describe('many schedules over a month', () => {
     expect(count).toBe(220);
   });
 });
+
+describe('review fixes', () => {
+  it('a posting day runs once, even when a change of hour or zone puts its post time ahead again', async () => {
+    const s = await create();
+    await setClock('2026-03-06T14:30:00Z');
+    expect(await videosOf(s.id)).toHaveLength(1);
+    const r = await patch(s.id, { post_hour: 18 });
+    expect(r.json.data.next_run_at).toBe('2026-03-09T22:00:00.000Z');
+    await setClock('2026-03-07T12:00:00Z');
+    expect(await videosOf(s.id)).toHaveLength(1);
+    expect((await sim.api('GET', '/_sim/workspace')).json.ledger).toHaveLength(1);
+  });
+  it('time zones are IANA names: abbreviations (BST, PST) are 400, not some other zone; the name is kept as written', async () => {
+    for (const zone of ['BST', 'PST', 'IST', 'SystemV/EST5']) {
+      const r = await sim.api('POST', '/v1/video-schedules', { body: await base({ time_zone: zone }) });
+      expect(r.json.error?.fields.time_zone, zone).toMatch(/IANA/);
+    }
+    expect((await create({ time_zone: 'Asia/Kolkata' })).time_zone).toBe('Asia/Kolkata');
+    expect((await create({ time_zone: 'america/new_york' })).time_zone).toBe('America/New_York');
+    expect((await create({ time_zone: 'Asia/Kathmandu' })).next_run_at).toBe('2026-03-06T03:15:00.000Z');
+  });
+  it('a post_hour inside the hour a change skips posts at the hour after, as the zone does', async () => {
+    const s = await create({ days_of_week: [7], post_hour: 2 });
+    expect(s.next_run_at).toBe('2026-03-08T07:00:00.000Z'); // 02:00 does not exist on 2026-03-08 in New York: 03:00 EDT
+  });
+  it('the director walks through every template at one video a day, and alternates two allowed ones', async () => {
+    const all = await create({ days_of_week: [1, 2, 3, 4, 5, 6, 7] });
+    await setClock('2026-03-13T00:00:00Z');
+    expect(new Set((await videosOf(all.id)).map((v) => v.template)).size).toBe(8);
+    await sim.api('POST', '/_sim/reset', { body: { clock: 'manual', now: START } }).then((r) => (sim.key = r.json.api_key));
+    const two = await create({ days_of_week: [1, 2, 3, 4, 5, 6, 7], allowed_templates: ['slideshow', 'talking_avatar'] });
+    await setClock('2026-03-09T00:00:00Z');
+    expect((await videosOf(two.id)).reverse().map((v) => v.template)).toEqual(['slideshow', 'talking_avatar', 'slideshow', 'talking_avatar']);
+  });
+  it('a schedule deleted or paused while its video is written: nobody approves it, nothing is charged; it waits for you', async () => {
+    const s = await create();
+    await setClock('2026-03-06T14:00:30Z');
+    const [v] = await videosOf(s.id);
+    await sim.api('DELETE', `/v1/video-schedules/${s.id}`);
+    await setClock('2026-03-06T16:00:00Z');
+    const held = (await sim.api('GET', `/v1/videos/${v.id}`)).json.data;
+    expect([held.status, held.billed_cents]).toEqual(['script_review', 0]);
+    expect(held.error).toMatch(/schedule was deleted before the script was approved/);
+    const p = await create();
+    await setClock('2026-03-09T13:00:30Z');
+    const [w] = await videosOf(p.id);
+    await patch(p.id, { status: 'paused' });
+    await setClock('2026-03-09T16:00:00Z');
+    expect((await sim.api('GET', `/v1/videos/${w.id}`)).json.data.status).toBe('script_review');
+    expect((await get(p.id)).last_error).toMatch(/schedule was paused/);
+    expect((await sim.api('GET', '/_sim/workspace')).json.ledger).toEqual([]);
+  });
+  it('skip lists a bad day and unknown fields in one 400; a blank name is 400', async () => {
+    const s = await create();
+    const r = await sim.api('POST', `/v1/video-schedules/${s.id}/skip`, { body: { day: '2026-03-10', x: 1 } });
+    expect(Object.keys(r.json.error.fields).sort()).toEqual(['day', 'x']);
+    expect((await sim.api('POST', '/v1/video-schedules', { body: await base({ name: '   ' }) })).json.error.fields.name).toBe('must not be blank');
+  });
+  it('a pause and resume before the post time does not send the plan twice', async () => {
+    const s = await create({ notify_by_email: true });
+    await setClock('2026-03-06T13:30:00Z');
+    await patch(s.id, { status: 'paused' });
+    await patch(s.id, { status: 'active' });
+    await setClock('2026-03-06T14:30:00Z');
+    expect((await sim.api('GET', '/_sim/notifications')).json.data).toHaveLength(1);
+    expect(await videosOf(s.id)).toHaveLength(1);
+  });
+});

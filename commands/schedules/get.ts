@@ -9,7 +9,7 @@ export function define(parent: Command, shell: Shell): void {
     .addHelpText('after', '\nOn a terminal its times are shown in its time zone and in yours; piped they are ISO 8601 UTC, with next_run_local in its zone.')
     .addHelpText('after', examples(
       'vmv schedules get "$SCHEDULE"',
-      'vmv schedules get "$SCHEDULE" | grep \'^plan\'',
+      'vmv schedules get "$SCHEDULE" | grep -P \'^plan\\t\'',
       'vmv schedules get "$SCHEDULE" --json | jq -r .data.next_run_at',
     ))
     .action(action(shell, run));

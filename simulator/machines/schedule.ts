@@ -79,6 +79,7 @@ function post(s: Session, sch: VideoScheduleRecord, day: string): void {
   sch.days_run++;
   sch.plan = null;
   sch.last_run_at = iso(s.now);
+  sch.last_run_day = day;
 }
 
 export const scheduleTimers: TimerHandlers = {
@@ -89,7 +90,10 @@ export const scheduleTimers: TimerHandlers = {
     const videos = planFor(s, sch, day);
     sch.plan = { day, planned_at: iso(s.now), videos };
     sch.next_planning_at = iso(s.now);
-    if (sch.notify_by_email) notify(s, sch, day, videos);
+    if (sch.notify_by_email && sch.notified_day !== day) {
+      notify(s, sch, day, videos);
+      sch.notified_day = day;
+    }
   },
   'schedule.post': (s, p) => {
     const sch = s.data.video_schedules.find((x) => x.id === p.id);

@@ -169,6 +169,13 @@ function fail(s: Session, v: VideoRecord, stage: FailableStage): void {
 
 /** A written script is approved automatically unless it is over the cap or cannot be paid for: then it waits in script_review. */
 function autoApprove(s: Session, v: VideoRecord): void {
+  const sch = v.schedule_id ? s.data.video_schedules.find((x) => x.id === v.schedule_id) : undefined;
+  if (v.schedule_id && sch?.status !== 'active') {
+    // its schedule was deleted or paused while it was being written: no one approves it; it waits for you
+    v.error = `Its schedule was ${sch ? 'paused' : 'deleted'} before the script was approved; nothing was charged. Approve it to render it.`;
+    enter(s, v, 'script_review');
+    return scheduleError(s, v, `Video ${v.id} was not made: ${v.error}`);
+  }
   if (v.max_price_cents !== null && v.price_cents > v.max_price_cents) v.error = overCapMessage(v.price_cents, v.max_price_cents);
   else if (!release(s, v)) v.error = cannotPayMessage(s, v);
   else return;
@@ -245,7 +252,8 @@ function scheduleError(s: Session, v: VideoRecord, why: string): void {
 /** A schedule's video, once ready, is posted to every account of the schedule that is still connected. */
 function postForSchedule(s: Session, v: VideoRecord): void {
   const sch = v.schedule_id ? s.data.video_schedules.find((x) => x.id === v.schedule_id) : undefined;
-  if (!sch) return;
+  if (!sch) return; // the schedule was deleted once its video was paid for: the video stays, unposted
+  if (sch.status === 'paused') return scheduleError(s, v, `Video ${v.id} is ready but was not posted: the schedule is paused.`);
   const caption = [v.caption, v.hashtags.join(' ')].filter(Boolean).join(' ') || null;
   for (const id of sch.connection_ids) {
     const conn = s.data.social_connections.find((c) => c.id === id && c.workspace_id === v.workspace_id);

@@ -8,6 +8,7 @@ import { cents, usd } from '../money.js';
 import { contactByEmail, contactByPhone, newContact, presentCall, presentContact, presentEmail, presentText } from '../people.js';
 import { AuditEntrySchema, CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, SUPPRESSION_REASONS, SuppressionSchema, TextRecordSchema, type CallStatus } from '../records.js';
 import { addApiKey, addWorkspace, seedData } from '../seed.js';
+import { canonicalZone } from '../../src/formats.js';
 import { nextDue } from '../scheduler.js';
 import * as z from 'zod/mini';
 import { arr, bool, dataOf, doc, e164, email, freeObject, int, isoTime, named, nullable, num, obj, oneOf, record, str, timestamp, uuid, type Infer } from '../schema.js';
@@ -61,6 +62,7 @@ export const SimWorkspaceSchema = named('SimWorkspace', () => record({
   }),
   rate_limits: record({ quick_emails_per_minute: doc(z.int(), { description: 'simulated limit; 0 turns it off', example: 60 }) }),
   recordings_disabled: doc(z.boolean(), 'compliance setting: recording downloads answer 404'),
+  time_zone: doc(nullable(z.string()), 'the workspace\'s time zone (IANA): the assistant\'s "today" and "yesterday"; null means UTC'),
   marketing_profile: record({
     business_name: z.string(), description: z.string(), audience: z.string(), tone: z.string(),
     products: z.array(z.string()), topics: z.array(z.string()), call_to_action: z.string(),
@@ -97,6 +99,7 @@ function workspaceView(c: AnyCtx): SimWorkspace {
     plan: { ...w.plan },
     rate_limits: { ...w.rate_limits },
     recordings_disabled: w.recordings_disabled,
+    time_zone: w.time_zone,
     marketing_profile: structuredClone(w.marketing_profile),
     ledger: c.data.ledger.filter((e) => e.workspace_id === w.id).slice(-50).reverse().map(({ seq: _s, workspace_id: _w, ...e }) => e),
     owner: { name: user.name, email: user.email },
@@ -150,6 +153,7 @@ const WorkspacePatch = obj({
   plan: obj({ content: bool(), assistant: bool(), video_credits_cents: int({ min: 0, example: 2000 }) }),
   rate_limits: obj({ quick_emails_per_minute: int({ min: 0, max: 100_000, description: '0 turns the limit off', example: 60 }) }),
   recordings_disabled: bool('refuse recording downloads (compliance)'),
+  time_zone: nullable(str({ min: 1, max: 64, description: 'an IANA time zone name (null: UTC)', example: 'America/New_York' })),
   marketing_profile: obj({
     business_name: str({ min: 1, max: 200, example: 'Acme Coffee' }),
     description: str({ min: 1, max: 1000, description: 'what the business is, as a phrase after "<business_name> is"', example: 'a neighbourhood espresso bar' }),
@@ -265,13 +269,13 @@ const routes = [
     description: 'Moving forward runs every transition due by the new time, in time order, before the reply. The clock never moves backwards (reset can).',
     body: ClockBody,
     responses: { 200: { description: 'The clock', schema: SimClockSchema } },
-    handler: (c) => {
+    handler: async (c) => {
       const b = c.body;
       const to = b.now !== undefined ? Date.parse(b.now) : c.s.now;
       if (to < c.s.now) throw validationError({ now: 'cannot move the clock backwards' });
       c.data.meta.clock = setMode(c.data.meta.clock, b.mode ?? c.data.meta.clock.mode, c.s.now);
       if (to > c.s.now) {
-        c.advance(to);
+        await c.advance(to);
         c.data.meta.clock = setMode(c.data.meta.clock, c.data.meta.clock.mode, to);
       }
       c.s.markDirty();
@@ -283,9 +287,9 @@ const routes = [
     description: 'Runs every transition due in the next `seconds`, in time order, and every webhook delivery that falls due, before the reply.',
     body: AdvanceBody,
     responses: { 200: { description: 'The clock', schema: SimClockSchema } },
-    handler: (c) => {
+    handler: async (c) => {
       const clock = advance(c.data.meta.clock, Math.round(c.body.seconds * 1000));
-      c.advance(clockNow(clock));
+      await c.advance(clockNow(clock));
       c.data.meta.clock = clock;
       c.s.markDirty();
       return { body: clockView(c) };
@@ -344,6 +348,11 @@ const routes = [
       if (b.plan) w.plan = { ...w.plan, ...b.plan };
       if (b.rate_limits) w.rate_limits = { ...w.rate_limits, ...b.rate_limits };
       if (b.recordings_disabled !== undefined) w.recordings_disabled = b.recordings_disabled;
+      if (b.time_zone !== undefined) {
+        const zone = b.time_zone === null ? null : canonicalZone(b.time_zone);
+        if (b.time_zone !== null && zone === null) throw validationError({ time_zone: 'is not an IANA time zone name such as America/New_York or UTC' });
+        w.time_zone = zone;
+      }
       if (b.marketing_profile) w.marketing_profile = { ...w.marketing_profile, ...b.marketing_profile };
       return { body: workspaceView(c) };
     },

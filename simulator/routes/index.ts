@@ -13,6 +13,7 @@ import { quickTextTimers } from '../machines/quick-text.js';
 import { scriptedCallTimers } from '../machines/scripted-call.js';
 import { videoTimers } from '../machines/video.js';
 import { scheduleTimers } from '../machines/schedule.js';
+import { assistantTimers } from '../machines/assistant.js';
 import { deliverOutbox, deliveryTimers } from '../webhooks/delivery.js';
 
 export interface ResourceEntry {
@@ -37,6 +38,7 @@ export const resourceTable: readonly ResourceEntry[] = [
     load: async () => (await import('./videos.js')).videos,
   },
   { prefixes: ['/v1/video-schedules', '/_sim/notifications'], load: async () => (await import('./video-schedules.js')).videoSchedules },
+  { prefixes: ['/v1/assistant'], load: async () => (await import('./assistant.js')).assistant },
   { prefixes: ['/v1/openapi.json', '/_sim/openapi.json'], load: async () => (await import('./api-description.js')).apiDescription },
   {
     prefixes: ['/_sim/health', '/_sim/reset', '/_sim/clock', '/_sim/api-keys', '/_sim/workspaces', '/_sim/workspace', '/_sim/contacts',
@@ -57,7 +59,7 @@ export const under = (path: string, prefix: string) => path === prefix || path.s
 export const allResources = (): Promise<Resource[]> => Promise.all(resourceTable.map((e) => e.load()));
 
 export const timers: TimerHandlers = {
-  ...quickCallTimers, ...quickTextTimers, ...scriptedCallTimers, ...numberTextTimers, ...aiNumberTimers, ...deliveryTimers, ...videoTimers, ...scheduleTimers,
+  ...quickCallTimers, ...quickTextTimers, ...scriptedCallTimers, ...numberTextTimers, ...aiNumberTimers, ...deliveryTimers, ...videoTimers, ...scheduleTimers, ...assistantTimers,
 };
 
 export const afterCommitHooks: AfterCommit[] = [deliverOutbox];

@@ -38,7 +38,7 @@ const SettingsPatch = () => {
 };
 
 const fields = () => ({
-  name: str({ min: 1, max: 200, example: 'Weekday espresso tips' }),
+  name: str({ min: 1, max: 200, pattern: /\S/, patternMessage: 'must not be blank', example: 'Weekday espresso tips' }),
   videos_per_day: int({ min: 1, max: 10, description: 'videos made each posting day, 1 to 10 (default 1)', example: 1 }),
   days_of_week: arr(int({ min: 1, max: 7 }), { min: 1, max: 7, description: 'posting days, distinct: 1 Monday … 7 Sunday', example: [1, 3, 5] }),
   post_hour: int({ min: 0, max: 23, description: 'the hour, in time_zone, when the day\'s videos are made and posted', example: 9 }),
@@ -117,7 +117,7 @@ function estimate(data: Data, sch: Pick<VideoScheduleRecord, 'allowed_templates'
 }
 
 function present(data: Data, sch: VideoScheduleRecord): ScheduleOut {
-  const { seq: _s, workspace_id: _w, days_run: _d, plan, ...rest } = sch;
+  const { seq: _s, workspace_id: _w, days_run: _d, last_run_day: _l, notified_day: _n, plan, ...rest } = sch;
   const e = estimate(data, sch);
   return {
     ...rest,
@@ -135,7 +135,7 @@ function find(c: Ctx<{ id: string }, any, any>): VideoScheduleRecord {
 
 // ---- checking a schedule as a whole ----
 
-type Candidate = Omit<VideoScheduleRecord, 'id' | 'seq' | 'workspace_id' | 'last_error' | 'skipped_days' | 'next_run_at' | 'next_planning_at' | 'last_run_at' | 'days_run' | 'plan' | 'created_at' | 'updated_at'>;
+type Candidate = Omit<VideoScheduleRecord, 'id' | 'seq' | 'workspace_id' | 'last_error' | 'skipped_days' | 'next_run_at' | 'next_planning_at' | 'last_run_at' | 'last_run_day' | 'notified_day' | 'days_run' | 'plan' | 'created_at' | 'updated_at'>;
 
 /** What the cross-field checks read: the schedule as it would be, each value as sent (even of the wrong type: the checks look before they leap). */
 type Loose = { [K in 'days_of_week' | 'allowed_templates' | 'time_zone' | 'starts_on' | 'connection_ids' | 'source_video_id' | 'video_settings']: unknown };
@@ -200,7 +200,7 @@ function create(c: Ctx<{}, {}, unknown>) {
   const now = iso(c.s.now);
   const sch: VideoScheduleRecord = {
     ...x, id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: c.auth.workspace.id, last_error: null, skipped_days: [],
-    next_run_at: null, next_planning_at: null, last_run_at: null, days_run: 0, plan: null, created_at: now, updated_at: now,
+    next_run_at: null, next_planning_at: null, last_run_at: null, last_run_day: null, notified_day: null, days_run: 0, plan: null, created_at: now, updated_at: now,
   };
   c.data.video_schedules.push(sch);
   reschedule(c.s, sch);
@@ -229,18 +229,24 @@ function patch(c: Ctx<{ id: string }, {}, unknown>) {
   return { body: { data: present(c.data, sch) } };
 }
 
-function skip(c: Ctx<{ id: string }, {}, Infer<typeof SkipBody>>) {
+function skip(c: Ctx<{ id: string }, {}, unknown>) {
   const sch = find(c);
-  let day = c.body.day;
+  // the body's structure and its day's meaning, in one 400
+  const errs = newFields();
+  check(SkipBody, c.body, errs);
+  const raw = isPlainObject(c.body) ? c.body : {};
+  let day = typeof raw.day === 'string' ? raw.day : undefined;
+  if (day !== undefined && !errs.day) {
+    if (!isDate(day)) errs.day = 'must be a date, YYYY-MM-DD';
+    else if (!isPostingDay(sch, day)) errs.day = `is not a posting day of this schedule (days_of_week ${sch.days_of_week.join(', ')}, from ${sch.starts_on})`;
+    else if (instantOf(day, sch.post_hour, sch.time_zone) <= c.s.now) errs.day = `has passed: its post time was ${iso(instantOf(day, sch.post_hour, sch.time_zone))}`;
+    else if (sch.last_run_day && day <= sch.last_run_day) errs.day = `has already run (${sch.last_run_day})`;
+  }
+  if (Object.keys(errs).length > 0) throw validationError(errs);
   if (day === undefined) {
     const next = nextPosting(sch, c.s.now);
     if (!next) throw new ApiError(409, 'conflict', 'This schedule has no posting day left to skip.');
     day = next.day;
-  } else {
-    if (!isDate(day)) throw validationError({ day: 'must be a date, YYYY-MM-DD' });
-    if (!isPostingDay(sch, day)) throw validationError({ day: `is not a posting day of this schedule (days_of_week ${sch.days_of_week.join(', ')}, from ${sch.starts_on})` });
-    const at = instantOf(day, sch.post_hour, sch.time_zone);
-    if (at <= c.s.now) throw validationError({ day: `has passed: its post time was ${iso(at)}` });
   }
   if (!sch.skipped_days.includes(day)) sch.skipped_days = [...sch.skipped_days, day].sort();
   sch.updated_at = iso(c.s.now);
@@ -304,7 +310,7 @@ export const videoSchedules: Resource = {
       method: 'POST', path: '/v1/video-schedules/{id}/skip', scope: 'videos:write', plan: 'content', summary: 'Skip a posting day',
       description: '`{}` skips the next posting day; `{day}` a given future posting day (a date in the schedule\'s time zone): 400 for a day that is not a posting day or ' +
         'whose post time has passed. Nothing is made, charged or posted that day.',
-      params: Id, body: SkipBody,
+      params: Id, body: SkipBody, bodyCheckedByHandler: true,
       responses: one('The schedule'),
       errors: { 409: ['conflict'] },
       handler: skip,

@@ -26,7 +26,11 @@ export function weekday(day: string): number {
 
 export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86400_000).toISOString().slice(0, 10);
 
-export interface Cadence { days_of_week: number[]; post_hour: number; time_zone: string; starts_on: string; skipped_days: string[] }
+export interface Cadence {
+  days_of_week: number[]; post_hour: number; time_zone: string; starts_on: string; skipped_days: string[];
+  /** the last posting day run: a day runs once, even when a change of hour or zone puts its post time ahead again */
+  last_run_day?: string | null;
+}
 
 /** Whether `day` is a posting day of the cadence (skips aside). */
 export const isPostingDay = (c: Cadence, day: string) => day >= c.starts_on && c.days_of_week.includes(weekday(day));
@@ -39,7 +43,7 @@ export function nextPosting(c: Cadence, afterMs: number): { day: string; at: num
   let day = localDay(afterMs, c.time_zone);
   if (day < c.starts_on) day = c.starts_on;
   for (let i = 0; i < 800; i++, day = addDays(day, 1)) {
-    if (!isPostingDay(c, day) || c.skipped_days.includes(day)) continue;
+    if (!isPostingDay(c, day) || c.skipped_days.includes(day) || (c.last_run_day && day <= c.last_run_day)) continue;
     const at = instantOf(day, c.post_hour, c.time_zone);
     if (at > afterMs) return { day, at };
   }

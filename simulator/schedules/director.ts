@@ -77,6 +77,13 @@ export function candidates(allowed: readonly Template[], model: PlanInput['model
   return model ? [model.template, ...DIRECTOR_TEMPLATES.filter((t) => t !== model.template)] : [...DIRECTOR_TEMPLATES];
 }
 
+/**
+ * The k-th of `count` choices on posting day `day` among n options: the days walk through the
+ * options in turn, each day starting where the day before stopped; when a day takes whole rounds of
+ * them (count a multiple of n) it starts one further on, so no two days run alike.
+ */
+export const rotate = (day: number, count: number, k: number, n: number) => (day * count + k + (count % n === 0 ? day : 0)) % n;
+
 /** The day's videos: `count` of them, each different from the others and from the day before. */
 export function planDay(p: PlanInput): PlannedVideo[] {
   const pool = candidates(p.allowed, p.model);
@@ -84,9 +91,9 @@ export function planDay(p: PlanInput): PlannedVideo[] {
   if (subjects.length === 0) subjects.push(p.profile.business_name);
   const trend = TRENDS[p.dayIndex % TRENDS.length];
   return Array.from({ length: p.count }, (_, k) => {
-    const template = pool[(p.dayIndex * (p.count + 1) + k) % pool.length];
+    const template = pool[rotate(p.dayIndex, p.count, k, pool.length)];
     const angle = ANGLES[(p.dayIndex * 3 + k) % ANGLES.length];
-    const topic = subjects[(p.dayIndex * p.count + k) % subjects.length];
+    const topic = subjects[rotate(p.dayIndex, p.count, k, subjects.length)];
     const preset = p.pins.preset ?? (p.model?.template === template ? p.model.preset : defaultPreset(template));
     const seconds = p.pins.target_duration_seconds ?? p.model?.target_duration_seconds ?? 30;
     const brief = [

@@ -1,0 +1,87 @@
+// The simulated assistant: it reads a message as one or more requests ("…, then …"), plans the tool
+// calls each needs, and words the reply from what the tools returned. Deterministic: the same
+// message on the same data gives the same plan and reply. What it understands (README):
+//   text +1… and <goal> · call +1… to <goal> · email <name or address> about <topic>
+//   how many calls did we get today|yesterday? · who texted us today|yesterday? · what did +1… say on the last call?
+//   make a 30-second video about <topic> · what is on the video schedule? · change the greeting on number 1003 to <text>
+// Anything else gets a reply listing these; `#fail-run` fails the run (a scenario).
+import { bestMatches } from '../fuzzy.js';
+import type { Contact, Data } from '../model.js';
+
+export type Intent =
+  | { kind: 'text' | 'call'; to: string; goal: string }
+  | { kind: 'email'; who: string; topic: string }
+  | { kind: 'calls_count' | 'texters'; day: 'today' | 'yesterday' }
+  | { kind: 'last_call_said'; phone: string }
+  | { kind: 'video'; seconds: number; topic: string }
+  | { kind: 'schedules' }
+  | { kind: 'greeting'; number: number; text: string }
+  | { kind: 'help'; said: string };
+
+const PHONE = '(\\+\\d{8,15})';
+const unquote = (s: string) => s.trim().replace(/^["“']|["”']$/g, '').trim();
+/** A goal or topic: unquoted, without the sentence's closing punctuation. */
+const clean = (s: string) => unquote(s).replace(/[.!?\s]+$/, '').trim();
+
+const READERS: [RegExp, (m: RegExpExecArray) => Intent][] = [
+  [new RegExp(`^(?:please\\s+)?(?:text|sms|message)\\s+${PHONE}(?:\\s+(?:and|to))?\\s+(.+)$`, 'i'), (m) => ({ kind: 'text', to: m[1], goal: clean(m[2]) })],
+  [new RegExp(`^(?:please\\s+)?(?:call|phone|ring)\\s+${PHONE}(?:\\s+(?:and|to|about))?\\s+(.+)$`, 'i'), (m) => ({ kind: 'call', to: m[1], goal: clean(m[2]) })],
+  [/^(?:please\s+)?(?:e-?mail|send an email to)\s+(.+?)\s+(?:about|regarding|re:?)\s+(.+)$/i, (m) => ({ kind: 'email', who: clean(m[1]), topic: clean(m[2]) })],
+  [/how many (?:inbound |incoming )?calls did we (?:get|receive|have)\s+(today|yesterday)/i, (m) => ({ kind: 'calls_count', day: m[1].toLowerCase() as 'today' | 'yesterday' })],
+  [/who (?:texted|messaged|sent us a text|sms'?d)(?: us)?\s+(today|yesterday)/i, (m) => ({ kind: 'texters', day: m[1].toLowerCase() as 'today' | 'yesterday' })],
+  [new RegExp(`what did ${PHONE} say on (?:the|their) last call`, 'i'), (m) => ({ kind: 'last_call_said', phone: m[1] })],
+  [/(?:make|create)\s+(?:me\s+)?an?\s+(?:(\d{1,3})[-\s]?(?:second|sec|s)\s+)?video\s+(?:about|on)\s+(.+)$/i, (m) => ({ kind: 'video', seconds: m[1] ? Number(m[1]) : 30, topic: clean(m[2]) })],
+  [/what(?:'s| is) on the video schedules?|video schedules?\s*\?|what are (?:my|our|the) (?:video )?schedules/i, () => ({ kind: 'schedules' })],
+  [/change the greeting (?:on|of|for) (?:phone )?number\s+(\d+)\s+to\s+(.+)$/i, (m) => ({ kind: 'greeting', number: Number(m[1]), text: unquote(m[2]) })],
+];
+
+/** The requests of a message: its clauses (split at "then", ";" or a new sentence), each read on its own. */
+export function readMessage(message: string): Intent[] {
+  const clauses = message.replace(/#fail-run/gi, ' ').split(/\s*;\s*|,?\s+(?:and\s+)?then\s+|(?<=[.!?])\s+(?=[A-Z])/).map((c) => c.trim()).filter(Boolean);
+  return clauses.map((c) => {
+    for (const [re, make] of READERS) {
+      const m = re.exec(c);
+      if (m) return make(m);
+    }
+    return { kind: 'help', said: c };
+  });
+}
+
+export const failsRun = (message: string) => /#fail-run/i.test(message);
+
+export const CAPABILITIES = [
+  '"text +14155550100 and ask whether Tuesday works" (an AI text; asks your approval: it costs)',
+  '"call +14155550100 to confirm the appointment" (an AI call; asks your approval)',
+  '"email Maria Gonzalez about the invoice" (a quick email; asks your approval)',
+  '"how many calls did we get yesterday?", "who texted us today?", "what did +14155550100 say on the last call?"',
+  '"make a 30-second video about our new menu" (asks your approval) and "what is on the video schedule?"',
+  '"change the greeting on number 1003 to Thanks for calling Acme!"',
+  'several at once: "…, then …"',
+];
+
+export const helpReply = (said: string) =>
+  `I can't do "${said}" yet. I can:\n${CAPABILITIES.map((c) => `- ${c}`).join('\n')}`;
+
+/** The contact an email request names: one, several (to ask which), none, or one without an address. */
+export function emailRecipient(data: Data, workspaceId: string, who: string):
+  | { ok: true; email: string; name: string | null }
+  | { ok: false; reply: string } {
+  if (who.includes('@')) return { ok: true, email: who, name: null };
+  const contacts = data.contacts.filter((c) => c.workspace_id === workspaceId);
+  const found = bestMatches(who, contacts.map((x: Contact) => ({ id: x.id, names: [x.name, x.first_name, x.last_name], contact: x })));
+  if (found.length === 0) return { ok: false, reply: `I couldn't find a contact named "${who}". Give me their email address, or the name as it is on the contact.` };
+  if (found.length > 1)
+    return { ok: false, reply: `"${who}" could be ${found.length} contacts: ${found.map((f) => `${f.contact.name} (${f.contact.email ?? 'no email'})`).join(', ')}. Which one? Say their full name or email address.` };
+  const c = found[0].contact;
+  if (!c.email) return { ok: false, reply: `${c.name} has no email address on file, so I can't email them.` };
+  return { ok: true, email: c.email, name: c.name };
+}
+
+/** A short plain-text email about `topic` to `name`, signed by the workspace. */
+export function emailDraft(topic: string, name: string | null, from: string) {
+  const first = name?.split(/\s+/)[0];
+  return {
+    subject: topic.charAt(0).toUpperCase() + topic.slice(1),
+    body: `Hi${first ? ` ${first}` : ''},\n\nI'm writing about ${topic}. Could you reply with a good time to go over it?\n\nThanks,\n${from}`,
+  };
+}

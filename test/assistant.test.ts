@@ -1,0 +1,254 @@
+// The assistant agent over HTTP, sentence by sentence (spec Part 2 Assistant conversation, Part 3 its
+// state table, Part 4 Assistant agent, Limits; issue "The assistant agent"). A manual clock unless said.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSim, T0, type Sim } from './helpers.js';
+
+let sim: Sim;
+beforeAll(async () => (sim = await startSim()));
+afterAll(() => sim.stop());
+beforeEach(() => sim.reset());
+
+const send = (body: Record<string, unknown>, key?: string) => sim.api('POST', '/v1/assistant/messages', { body, key });
+const read = async (id: string) => (await sim.api('GET', `/v1/assistant/conversations/${id}`)).json.data;
+const ask = async (message: string, extra: Record<string, unknown> = {}) => {
+  const r = await send({ message, ...extra });
+  expect(r.status, r.text).toBe(200);
+  return r.json.data;
+};
+/** Sends a message and advances the clock until the run stops working. */
+const settle = async (id: string) => {
+  for (let i = 0; i < 20; i++) {
+    const c = await read(id);
+    if (c.status !== 'working') return c;
+    await sim.advance(1);
+  }
+  throw new Error('still working');
+};
+const askAndSettle = async (message: string) => settle((await ask(message)).conversation_id);
+const answerAll = async (c: { conversation_id: string; pending_approvals: { approval_id: string }[] }, approved: boolean | boolean[]) =>
+  send({ conversation_id: c.conversation_id, approvals: c.pending_approvals.map((p, i) => ({ approval_id: p.approval_id, approved: Array.isArray(approved) ? approved[i] : approved })) });
+const wallet = async () => (await sim.api('GET', '/_sim/workspace')).json.wallet_usd as number;
+
+describe('the conversation record and the state table', () => {
+  it('a message is accepted: working, with every field of Part 2; the read adds the transcript', async () => {
+    const c = await ask('how many calls did we get today?');
+    expect(Object.keys(c).sort()).toEqual(['actions', 'conversation_id', 'created_at', 'error', 'pending_approvals', 'reply', 'run_id', 'status', 'title', 'updated_at']);
+    expect(c).toMatchObject({ status: 'working', reply: '', actions: [], pending_approvals: [], error: null, title: 'how many calls did we get today?' });
+    expect(c.run_id).toMatch(/^run_/);
+    const r = await read(c.conversation_id);
+    expect(r.transcript).toEqual([{ role: 'user', content: 'how many calls did we get today?', at: T0 }]);
+  });
+  it('working → idle when the task finishes: the reply is final, in the transcript; "working" lasts the documented time', async () => {
+    const c = await ask('how many calls did we get today?');
+    await sim.advance(1);
+    expect((await read(c.conversation_id)).status).toBe('working'); // thinking (2 s)
+    await sim.advance(1);
+    const mid = await read(c.conversation_id);
+    expect(mid.status).toBe('working'); // acting (3 s)
+    await sim.advance(3);
+    const done = await read(c.conversation_id);
+    expect(done.status).toBe('idle');
+    expect(done.reply).toBe('You got 0 inbound calls today (2026-01-05, UTC).');
+    expect(done.actions).toEqual([expect.objectContaining({ tool: 'list_calls', status: 'completed', error: null })]);
+    expect(done.transcript.map((t: { role: string }) => t.role)).toEqual(['user', 'assistant']);
+    expect(done.transcript[1]).toEqual({ role: 'assistant', content: done.reply, at: '2026-01-05T09:00:05.000Z' });
+  });
+  it('working → awaiting_approval for a costly action; all accepted carries on and does it', async () => {
+    const c = await askAndSettle('text +14155550100 and ask whether Tuesday works');
+    expect(c.status).toBe('awaiting_approval');
+    expect(c.pending_approvals).toHaveLength(1);
+    const p = c.pending_approvals[0];
+    expect(Object.keys(p).sort()).toEqual(['approval_id', 'input', 'reason', 'tool', 'tool_call_id']);
+    expect(p).toMatchObject({ tool: 'create_quick_ai_text', input: { to_numbers: ['+14155550100'], goal: 'ask whether Tuesday works' } });
+    expect(p.reason).toMatch(/0\.05 USD per message/);
+    expect(await wallet()).toBe(50); // nothing done yet
+    const r = await answerAll(c, true);
+    expect(r.json.data).toMatchObject({ status: 'working', pending_approvals: [] });
+    const done = await settle(c.conversation_id);
+    expect(done.status).toBe('idle');
+    expect(done.actions).toEqual([expect.objectContaining({ tool_call_id: p.tool_call_id, tool: 'create_quick_ai_text', status: 'completed' })]);
+    const job = done.actions[0].output.data;
+    expect((await sim.api('GET', `/v1/quick/actions/${job.id}`)).json.data.kind).toBe('ai_text');
+    expect(await wallet()).toBe(49.95); // the opener, billed as through the API
+    expect(done.reply).toContain(`quick action ${job.id}`);
+  });
+  it('approvals answered partly: 400 naming the missing ones; nothing changes', async () => {
+    const c = await askAndSettle('text +14155550100 and ask whether Tuesday works, then call +14155550101 to confirm the appointment');
+    expect(c.pending_approvals.map((p: { tool: string }) => p.tool)).toEqual(['create_quick_ai_text', 'create_quick_ai_call']);
+    const r = await send({ conversation_id: c.conversation_id, approvals: [{ approval_id: c.pending_approvals[0].approval_id, approved: true }] });
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields.approvals).toBe(`must answer every pending approval in one request; not answered: ${c.pending_approvals[1].approval_id}`);
+    const unknown = await send({ conversation_id: c.conversation_id, approvals: [{ approval_id: 'apr_nope', approved: true }] });
+    expect(Object.keys(unknown.json.error.fields).sort()).toEqual(['approvals', 'approvals[0].approval_id']);
+    expect((await read(c.conversation_id)).status).toBe('awaiting_approval');
+  });
+  it('one declined: it is not done and the agent says so; the approved one is done', async () => {
+    const c = await askAndSettle('text +14155550100 and ask whether Tuesday works, then call +14155550101 to confirm the appointment');
+    const r = await send({
+      conversation_id: c.conversation_id,
+      approvals: [{ approval_id: c.pending_approvals[0].approval_id, approved: true }, { approval_id: c.pending_approvals[1].approval_id, approved: false, reason: 'not this week' }],
+    });
+    expect(r.status).toBe(200);
+    const done = await settle(c.conversation_id);
+    expect(done.actions.map((a: { tool: string; status: string }) => `${a.tool}:${a.status}`).sort()).toEqual(['create_quick_ai_call:declined', 'create_quick_ai_text:completed']);
+    expect(done.reply).toContain('I did not call +14155550101: you declined ("not this week").');
+    expect((await sim.api('GET', '/v1/calls')).json.data).toEqual([]); // no call was placed
+  });
+  it('409 conflict for a message while working, and while approvals are pending', async () => {
+    const c = await ask('who texted us today?');
+    const busy = await send({ conversation_id: c.conversation_id, message: 'and yesterday?' });
+    expect([busy.status, busy.json.error.code]).toEqual([409, 'conflict']);
+    await settle(c.conversation_id);
+    const p = await askAndSettle('call +14155550100 to confirm the appointment');
+    const pending = await send({ conversation_id: p.conversation_id, message: 'hello?' });
+    expect([pending.status, pending.json.error.code]).toEqual([409, 'conflict']);
+    expect(pending.json.error.message).toContain(p.pending_approvals[0].approval_id);
+    // approvals with nothing pending
+    const none = await send({ conversation_id: c.conversation_id, approvals: [{ approval_id: 'apr_x', approved: true }] });
+    expect([none.status, none.json.error.code]).toEqual([409, 'conflict']);
+  });
+  it('working → failed: error set; the next message is accepted and runs', async () => {
+    const c = await askAndSettle('what is on the video schedule? #fail-run');
+    expect(c.status).toBe('failed');
+    expect(c.error).toMatch(/#fail-run/);
+    const next = await send({ conversation_id: c.conversation_id, message: 'what is on the video schedule?' });
+    expect(next.json.data).toMatchObject({ status: 'working', error: null });
+    expect((await settle(c.conversation_id)).reply).toBe('There are no video schedules.');
+    expect((await read(c.conversation_id)).transcript.map((t: { role: string }) => t.role)).toEqual(['user', 'user', 'assistant']);
+  });
+  it('a message it does not understand gets a helpful idle reply, not a failure', async () => {
+    const c = await askAndSettle('sing me a song');
+    expect(c.status).toBe('idle');
+    expect(c.reply).toMatch(/^I can't do "sing me a song" yet\. I can:\n- "text \+14155550100/);
+  });
+});
+
+describe('the send body, wait_seconds, scopes and the plan', () => {
+  it('message or approvals, not both and not neither; approvals need conversation_id; unknown conversation 404', async () => {
+    expect(Object.keys((await send({})).json.error.fields).sort()).toEqual(['approvals', 'message']);
+    expect((await send({ message: 'hi', approvals: [{ approval_id: 'a', approved: true }] })).status).toBe(400);
+    expect((await send({ approvals: [{ approval_id: 'a', approved: true }] })).json.error.fields.conversation_id).toBe('is required with approvals');
+    expect((await send({ message: 'hi', conversation_id: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' })).status).toBe(404);
+    expect((await send({ message: 'hi', colour: 'red' })).json.error.fields.colour).toBeDefined();
+  });
+  it('wait_seconds at most 240; 0 answers at once; a manual clock never waits', async () => {
+    expect((await send({ message: 'hi', wait_seconds: 241 })).json.error.fields.wait_seconds).toBeDefined();
+    expect((await send({ message: 'who texted us today?', wait_seconds: 0 })).json.data.status).toBe('working');
+    expect((await send({ message: 'who texted us today?', wait_seconds: 240 })).json.data.status).toBe('working');
+  });
+  it('on a real clock the request returns as soon as the run stops working', async () => {
+    const real = await startSim({ clock: 'real' });
+    try {
+      const t = Date.now();
+      const r = await real.api('POST', '/v1/assistant/messages', { body: { message: 'hello there' } });
+      expect(r.json.data.status).toBe('idle'); // thought for 2 s of real time, then answered
+      expect(Date.now() - t).toBeGreaterThanOrEqual(1900);
+      expect(Date.now() - t).toBeLessThan(10_000);
+      const quick = await real.api('POST', '/v1/assistant/messages', { body: { message: 'hello again', wait_seconds: 1 } });
+      expect(quick.json.data.status).toBe('working'); // wait_seconds passed first
+    } finally {
+      await real.stop();
+    }
+  });
+  it('scopes: assistant:write sends, assistant:read reads; the plan gate answers 403 plan_not_included', async () => {
+    const w = (await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['assistant:write'] } })).json.key;
+    const r = (await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['assistant:read'] } })).json.key;
+    const c = (await send({ message: 'hi' }, w)).json.data;
+    expect((await send({ message: 'hi' }, r)).status).toBe(403);
+    expect((await sim.api('GET', `/v1/assistant/conversations/${c.conversation_id}`, { key: r })).status).toBe(200);
+    expect((await sim.api('GET', '/v1/assistant/conversations', { key: w })).status).toBe(403);
+    await sim.api('PATCH', '/_sim/workspace', { body: { plan: { assistant: false } } });
+    for (const [m, p] of [['POST', '/v1/assistant/messages'], ['GET', '/v1/assistant/conversations'], ['GET', `/v1/assistant/conversations/${c.conversation_id}`]]) {
+      const x = await sim.api(m, p, { body: m === 'POST' ? { message: 'hi' } : undefined });
+      expect([x.status, x.json.error.code], `${m} ${p}`).toEqual([403, 'plan_not_included']);
+    }
+  });
+  it('lists conversations most recently updated first', async () => {
+    const a = await ask('hi');
+    await sim.advance(10);
+    const b = await ask('hello');
+    await sim.advance(10);
+    await send({ conversation_id: a.conversation_id, message: 'again' });
+    const list = (await sim.api('GET', '/v1/assistant/conversations')).json;
+    expect(list.data.map((c: { conversation_id: string }) => c.conversation_id)).toEqual([a.conversation_id, b.conversation_id]);
+    expect(list.meta.page_size).toBe(20);
+  });
+});
+
+describe('what the agent understands, through the API\'s own operations', () => {
+  const fixture = (path: string, body: Record<string, unknown>) => sim.api('POST', path, { body });
+  it('"call +1… to confirm the appointment" places a quick AI call once approved, billed as through the API', async () => {
+    const c = await askAndSettle('call +14155550100 to confirm the appointment');
+    expect(c.pending_approvals[0]).toMatchObject({ tool: 'create_quick_ai_call', input: { to_numbers: ['+14155550100'], goal: 'confirm the appointment' } });
+    expect(c.pending_approvals[0].reason).toMatch(/0\.20 USD per call placed/);
+    await answerAll(c, true);
+    const done = await settle(c.conversation_id);
+    expect(done.actions[0].output.data.kind).toBe('ai_call');
+    await sim.advance(600);
+    expect((await sim.api('GET', '/v1/calls')).json.data[0].to_number).toBe('+14155550100');
+  });
+  it('"email <name> about …": the contact resolved like quick email; ambiguous and unknown names asked back', async () => {
+    await fixture('/_sim/contacts', { name: 'Maria Gonzalez', email: 'maria@example.com' });
+    const c = await askAndSettle('email Maria Gonzalez about the invoice');
+    expect(c.pending_approvals[0].input).toMatchObject({ to: ['maria@example.com'], subject: 'The invoice' });
+    await answerAll(c, true);
+    const done = await settle(c.conversation_id);
+    expect(done.reply).toBe('I emailed maria@example.com about the invoice (0.01 USD).');
+    expect((await sim.api('GET', '/v1/emails?email=maria@example.com')).json.data).toHaveLength(1);
+    await fixture('/_sim/contacts', { name: 'Maria Garcia', email: 'mg@example.com' });
+    const which = await askAndSettle('email Maria about the invoice');
+    expect(which.status).toBe('idle');
+    expect(which.reply).toMatch(/^"Maria" could be 2 contacts: Maria Gonzalez \(maria@example\.com\), Maria Garcia \(mg@example\.com\)\. Which one\?/);
+    expect((await askAndSettle('email Zed Zebra about lunch')).reply).toMatch(/couldn't find a contact named "Zed Zebra"/);
+  });
+  it('"how many calls did we get yesterday?": inbound calls of the previous calendar day, in the workspace\'s time zone', async () => {
+    await fixture('/_sim/calls', { direction: 'inbound', from_number: '+14155550100', to_number: '+14155550199', created_at: '2026-01-04T03:00:00Z' });
+    await fixture('/_sim/calls', { direction: 'inbound', from_number: '+14155550101', to_number: '+14155550199', created_at: '2026-01-04T23:30:00Z' });
+    await fixture('/_sim/calls', { direction: 'outbound', from_number: '+14155550199', to_number: '+14155550100', created_at: '2026-01-04T12:00:00Z' });
+    await fixture('/_sim/calls', { direction: 'inbound', from_number: '+14155550102', to_number: '+14155550199', created_at: '2026-01-05T01:00:00Z' });
+    expect((await askAndSettle('How many calls did we get yesterday?')).reply).toBe('You got 2 inbound calls yesterday (2026-01-04, UTC).');
+    // in New York yesterday (Jan 4 local) runs 05:00Z Jan 4 to 05:00Z Jan 5
+    await sim.api('PATCH', '/_sim/workspace', { body: { time_zone: 'America/New_York' } });
+    expect((await askAndSettle('how many calls did we get yesterday?')).reply).toBe('You got 2 inbound calls yesterday (2026-01-04, America/New_York).');
+    expect((await sim.api('PATCH', '/_sim/workspace', { body: { time_zone: 'Mars/Base' } })).json.error.fields.time_zone).toBeDefined();
+  });
+  it('"who texted us today?" names the people who texted in', async () => {
+    await fixture('/_sim/contacts', { name: 'Ada Lovelace', phone_number: '+14155550111' });
+    await fixture('/_sim/texts', { direction: 'inbound', from_number: '+14155550111', to_number: '+14155550199', body: 'Hi', created_at: '2026-01-05T08:00:00Z' });
+    await fixture('/_sim/texts', { direction: 'inbound', from_number: '+14155550112', to_number: '+14155550199', body: 'Yo', created_at: '2026-01-05T08:30:00Z' });
+    await fixture('/_sim/texts', { direction: 'inbound', from_number: '+14155550113', to_number: '+14155550199', body: 'Old', created_at: '2026-01-04T08:30:00Z' });
+    expect((await askAndSettle('who texted us today?')).reply).toBe('2 people texted you today: +14155550112, Ada Lovelace (+14155550111).');
+  });
+  it('"what did +1… say on the last call?" reads the call\'s transcript (two free reads)', async () => {
+    await fixture('/_sim/calls', {
+      direction: 'inbound', from_number: '+14155550100', to_number: '+14155550199', created_at: '2026-01-04T10:00:00Z',
+      transcript_turns: [{ speaker: 'agent', text: 'Acme, how can I help?' }, { speaker: 'person', text: 'Is the shop open on Sunday?' }],
+    });
+    const c = await askAndSettle('What did +14155550100 say on the last call?');
+    expect(c.actions.map((a: { tool: string }) => a.tool)).toEqual(['list_calls', 'get_call']);
+    expect(c.reply).toBe('On the last call with +14155550100 (2026-01-04T10:00:00.000Z) they said: "Is the shop open on Sunday?"');
+  });
+  it('"make a 30-second video about …" waits for approval with the quoted price; "what is on the video schedule?" reads schedules', async () => {
+    const quote = (await sim.api('POST', '/v1/videos/quote', { body: { template: 'talking_avatar', source_text: 'our cold brew', target_duration_seconds: 30 } })).json.data;
+    const c = await askAndSettle('make a 30-second video about our cold brew');
+    expect(c.pending_approvals[0]).toMatchObject({ tool: 'create_video', input: { template: 'talking_avatar', source_text: 'our cold brew', target_duration_seconds: 30 } });
+    expect(c.pending_approvals[0].reason).toContain(`about ${quote.price_usd} USD`);
+    await answerAll(c, true);
+    const done = await settle(c.conversation_id);
+    expect((await sim.api('GET', '/v1/videos')).json.data[0].id).toBe(done.actions[0].output.data.id);
+    const conn = (await sim.api('GET', '/v1/social-connections')).json.data[0].id;
+    await sim.api('POST', '/v1/video-schedules', { body: { name: 'Tips', days_of_week: [1, 3], post_hour: 9, time_zone: 'UTC', connection_ids: [conn], starts_on: '2026-01-06' } });
+    expect((await askAndSettle('what is on the video schedule?')).reply).toBe('1 video schedule:\n- Tips: next posts 1 video at 2026-01-07T09:00:00.000Z (UTC)');
+  });
+  it('"change the greeting on number N to …" runs at once (free, reversible) through the number configuration', async () => {
+    const n = (await fixture('/_sim/phone-numbers', { stack: 't2' })).json;
+    const c = await askAndSettle(`change the greeting on number ${n.id} to Thanks for calling Acme!`);
+    expect(c.pending_approvals).toEqual([]);
+    expect(c.reply).toBe(`I changed the greeting on number ${n.id} to "Thanks for calling Acme!".`);
+    const cfg = (await sim.api('GET', `/v1/phone-numbers/${n.id}/config`)).json.data;
+    expect(cfg.voice.greeting_message).toBe('Thanks for calling Acme!');
+    const missing = await askAndSettle('change the greeting on number 999999 to Hi');
+    expect(missing.actions[0]).toMatchObject({ status: 'failed', output: null });
+    expect(missing.reply).toMatch(/^I could not change the greeting on number 999999: /);
+  });
+});
