@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { action, collect, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT, usage } from '../../src/errors.js';
-import { checkFlags, conversationArg, policyOf, waitOption, withPolicy } from './flags.js';
+import { checkFlags, policyOf, waitOption, withPolicy } from './flags.js';
 import { finish, settle } from './follow.js';
 import { contextApi } from './session.js';
 import { approvalText } from './view.js';
@@ -12,10 +12,10 @@ import { approvalText } from './view.js';
 interface Options { decline?: string[]; declineAll?: boolean; approveAll?: boolean; reason?: string; wait?: number; advance?: boolean }
 
 export function define(parent: Command, shell: Shell): void {
-  withPolicy(parent.command('approve').argument('<id>', 'conversation id', conversationArg('<id>'))
+  withPolicy(parent.command('approve').argument('<id>', 'conversation id')
     .description('Answer a conversation\'s pending approvals, all at once: each is approved unless named by --decline; then print the reply as send does')
     .option('--decline <approval_id>', 'decline this approval (repeat for more); the others are approved', collect)
-    .addOption(waitOption()), { reason: true })
+    .addOption(waitOption()), { reason: true, decline: true })
     .option('--advance', 'on a simulator with a manual clock: advance the clock to each next due transition until the run stops working')
     .hook('preAction', (cmd) => {
       const o = cmd.opts<Options>();

@@ -6,14 +6,14 @@ import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT, usage } from '../../src/errors.js';
 import { pollInterval } from '../../src/poll.js';
-import { conversationArg, policyOf, withPolicy } from './flags.js';
+import { policyOf, withPolicy } from './flags.js';
 import { contextApi } from './session.js';
 
 export interface ChatFlags { conversation?: string; approveAll?: boolean; declineAll?: boolean; reason?: string; autoAdvance: boolean }
 
 export function define(parent: Command, shell: Shell): void {
   withPolicy(parent.command('chat').description('Chat with the assistant: a full-screen chat on a terminal, line by line otherwise (each input line a message, each reply on stdout)')
-    .option('--conversation <id>', 'resume this conversation (default: a new one)', conversationArg('--conversation')), { reason: true })
+    .option('--conversation <id>', 'resume this conversation (default: a new one)'), { reason: true })
     .option('--no-auto-advance', 'on a simulator with a manual clock, leave the clock alone (by default the chat moves it while the assistant works, or nothing would move)')
     .hook('preAction', (cmd) => {
       const o = cmd.opts<ChatFlags>();
@@ -29,10 +29,10 @@ Without a terminal (or with --json: one JSON conversation per reply): approvals 
 --approve-all / --decline-all, or end the chat with exit 7 and the conversation id on stdout; a
 failed run ends it with exit 5.
 ${examples(
-    'vmv assistant chat',
-    'vmv assistant chat --conversation "$ID"',
     'printf "how many calls did we get yesterday?\\nwho texted us today?\\n" | vmv assistant chat',
     'echo "text +14155550100 and ask whether Tuesday works" | vmv assistant chat --approve-all > reply.txt',
+    'vmv assistant chat',
+    'vmv assistant chat --conversation "$ID"',
   )}`)
     .action(action(shell, run));
 }
@@ -45,6 +45,9 @@ export async function run(ctx: Context, o: ChatFlags): Promise<void> {
   const advance = o.autoAdvance && clock?.mode === 'manual';
   const streams = ctx.io.tty;
   if (ctx.io.stdinTTY && ctx.io.stdoutTTY && streams && !ctx.json) {
+    // Ink draws only the final frame where it thinks it runs in CI (CI set): a person at this terminal is not CI
+    delete process.env.CI;
+    delete process.env.CONTINUOUS_INTEGRATION;
     const { runChat } = await import('./ui/chat.js');
     const end = await runChat({
       api, streams, resumed, advance, manualClock: clock?.mode === 'manual', policy: policyOf(o), reason: o.reason,

@@ -1,19 +1,10 @@
-// Flags the assistant verbs share, checked before anything is sent: a conversation id, how long to
-// wait for a run, and how approvals are answered without asking.
+// Flags the assistant verbs share, checked before anything is sent: how long to wait for a run, and
+// how approvals are answered without asking. (Conversation ids are the service's to check, as every
+// id is: a malformed one is its 400, naming the flag.)
 import { Option, type Command } from 'commander';
 import { parseDuration } from '../../src/duration.js';
 import { usage } from '../../src/errors.js';
 import type { Policy } from './follow.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A conversation id (a UUID, as `vmv assistant list` shows it). */
-export function conversationArg(name: string) {
-  return (v: string) => {
-    if (!UUID.test(v)) throw usage(`${name} takes a conversation id (a UUID such as 3f2a9c1e-8b7d-4c2a-9e1f-0a6b5c4d3e21, from vmv assistant list), got "${v}".`);
-    return v.toLowerCase();
-  };
-}
 
 export const DEFAULT_WAIT_S = 120;
 
@@ -31,10 +22,10 @@ export function waitOption(): Option {
 }
 
 /** --approve-all, --decline-all (one of them) and --reason. */
-export function withPolicy(cmd: Command, o: { reason: boolean }): Command {
+export function withPolicy(cmd: Command, o: { reason: boolean; decline?: boolean }): Command {
   cmd.addOption(new Option('--approve-all', 'approve every action the assistant asks approval for (they cost money or cannot be undone)').conflicts('declineAll'));
   cmd.addOption(new Option('--decline-all', 'decline every action the assistant asks approval for (it says what it did not do)').conflicts('approveAll'));
-  if (o.reason) cmd.option('--reason <text>', 'with --decline-all (or --decline): why, told to the assistant');
+  if (o.reason) cmd.option('--reason <text>', `with --decline-all${o.decline ? ' or --decline' : ''}: why, told to the assistant`);
   return cmd;
 }
 

@@ -2,12 +2,11 @@
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { conversationArg } from './flags.js';
 import { conversationPath } from './session.js';
 import { printConversation, type ConversationWithTranscript } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('get').argument('<id>', 'conversation id', conversationArg('<id>'))
+  parent.command('get').argument('<id>', 'conversation id')
     .description('A conversation: its state, latest reply, the current run\'s actions and pending approvals, and the transcript (free)')
     .addHelpText('after', examples(
       'vmv assistant get "$ID"',

@@ -38,7 +38,7 @@ export async function runLines(ctx: Context, api: AssistantApi, o: LineOptions):
     if (ctx.json) ctx.io.out(JSON.stringify((await ctx.call('GET', conversationPath(last.conversation_id))).json()) + '\n');
     else if (last.status === 'idle') ctx.io.out(last.reply.endsWith('\n') ? last.reply : `${last.reply}\n`);
     if (last.status === 'failed')
-      throw new CliError(`The assistant's run failed: ${last.error ?? 'no reason given'}`, EXIT.failed, `The conversation takes another message. ${continueHint(last.conversation_id)}`, { id: last.conversation_id });
+      throw new CliError(last.error ?? 'The assistant\'s run failed.', EXIT.failed, continueHint(last.conversation_id), { id: last.conversation_id });
   };
   const open = async (c: ConversationWithTranscript) => {
     id = c.conversation_id;

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { checkFlags, conversationArg, DEFAULT_WAIT_S, policyOf, waitOption, withPolicy } from './flags.js';
+import { checkFlags, DEFAULT_WAIT_S, policyOf, waitOption, withPolicy } from './flags.js';
 import { finish, settle } from './follow.js';
 import { contextApi } from './session.js';
 
@@ -10,7 +10,7 @@ interface Options { conversation?: string; wait?: number; approveAll?: boolean; 
 
 export function define(parent: Command, shell: Shell): void {
   withPolicy(parent.command('send').argument('<message>', 'what to ask, in plain English').description('Send the assistant a message and print its reply once the run stops working (actions that cost money or cannot be undone wait for approval)')
-    .option('--conversation <id>', 'continue this conversation (default: start a new one; its id is said on stderr)', conversationArg('--conversation'))
+    .option('--conversation <id>', 'continue this conversation (default: start a new one; its id is said on stderr)')
     .addOption(waitOption()), { reason: true })
     .option('--advance', 'on a simulator with a manual clock: advance the clock to each next due transition until the run stops working')
     .hook('preAction', (cmd) => checkFlags(cmd.opts()))

@@ -43,7 +43,8 @@ export function inputText(input: Record<string, unknown> | null | undefined, max
 /** "✓ create_quick_ai_text to_numbers=+14155550100 goal=…", with the error of a failed one. */
 export function actionText(a: Action): string {
   const input = inputText(a.input);
-  const why = a.status === 'failed' && a.error ? `: ${a.error}` : a.status === 'declined' ? ' (declined, not done)' : '';
+  // a declined action's error carries the reason given ("declined: not this week")
+  const why = a.status === 'failed' && a.error ? `: ${a.error}` : a.status === 'declined' ? ` (${a.error ?? 'declined'}; not done)` : '';
   return `${MARK[a.status] ?? '?'} ${a.tool}${input ? ` ${input}` : ''}${why}`;
 }
 

@@ -8,8 +8,8 @@ import { ApiCallError } from '../../../src/errors.js';
 import { localTime } from '../../../src/output.js';
 import { followRun, type AssistantApi } from '../session.js';
 import { helpLines, listLine, messageOf, parseSlash, resolveConversation } from '../slash.js';
-import { approvalText, inputText, type ApprovalAnswer, type Conversation, type ConversationWithTranscript } from '../view.js';
-import { allAnswered, initialState, reduce, wrap, type ChatState, type Entry } from './state.js';
+import { inputText, type ApprovalAnswer, type Conversation, type ConversationWithTranscript } from '../view.js';
+import { allAnswered, answerText, initialState, reduce, WELCOME, wrap, type ChatAction, type ChatState, type Entry } from './state.js';
 
 export interface ChatProps {
   api: AssistantApi;
@@ -25,6 +25,8 @@ export interface ChatProps {
   paceMs: number;
   /** the screen's size; default: the terminal's */
   size?: { columns: number; rows: number };
+  /** told how the chat ended, as it unmounts (runChat also has it from Ink) */
+  onExit?: (end: ChatEnd) => void;
 }
 
 export interface ChatEnd {
@@ -42,7 +44,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** An error as one line: the API's message and code (a 409 conflict reads as such), or the error's own message. */
 function errorText(e: unknown): string {
-  if (e instanceof ApiCallError) return `${e.envelope.error.message} (${e.code}, HTTP ${e.status})`;
+  if (e instanceof ApiCallError) return `${e.code} (HTTP ${e.status}): ${e.envelope.error.message}`;
   return (e as Error)?.message ?? String(e);
 }
 
@@ -68,9 +70,14 @@ function entryLines(e: Entry, width: number, first: boolean): Line[] {
 
 export function Chat(props: ChatProps) {
   const { api } = props;
-  const { exit } = useApp();
+  const app = useApp();
+  const exit = (end: ChatEnd) => {
+    generation.current++;
+    props.onExit?.(end);
+    app.exit(end);
+  };
   const { stdout } = useStdout();
-  const [state, dispatch] = useReducer(reduce, undefined, initialState);
+  const [state, dispatch] = useReducer(reduce, WELCOME, initialState);
   const stateRef = useRef<ChatState>(state);
   stateRef.current = state;
   // a follow of a run stops when the chat moves to another conversation (or another run starts)
@@ -95,6 +102,12 @@ export function Chat(props: ChatProps) {
     return () => clearInterval(t);
   }, [working]);
 
+  // a resumed conversation: its transcript, and whatever it is in the middle of
+  useEffect(() => {
+    if (props.resumed) void open(props.resumed);
+    return () => void generation.current++;
+  }, []);
+
   /** Follows a run until it stops working, then adds what it did and asks for its approvals. */
   async function follow(c: Conversation): Promise<void> {
     const mine = ++generation.current;
@@ -108,14 +121,15 @@ export function Chat(props: ChatProps) {
       dispatch({ type: 'settled', conversation: last });
       if (last.status === 'awaiting_approval' && props.policy) await answerByPolicy(last);
     } catch (e) {
-      if (mine === generation.current) dispatch({ type: 'notice', kind: 'error', text: errorText(e) });
+      const id = c.conversation_id.slice(0, 8);
+      if (mine === generation.current) dispatch({ type: 'lost', text: `${errorText(e)} — the run may go on; /open ${id} reads it again.` });
     }
   }
 
   async function answerByPolicy(c: Conversation): Promise<void> {
     const approve = props.policy === 'approve';
     const flag = approve ? '--approve-all' : '--decline-all';
-    dispatch({ type: 'entries', entries: c.pending_approvals.map((p) => ({ kind: 'note', text: `${approve ? 'approved' : 'declined'} (${flag}): ${approvalText(p)}` })) });
+    dispatch({ type: 'entries', entries: c.pending_approvals.map((p) => ({ kind: 'note', text: `${approve ? 'approved' : 'declined'} (${flag}): ${answerText(p)}` })) });
     await sendAnswers(c.conversation_id, c.pending_approvals.map((p) => ({ approval_id: p.approval_id, approved: approve, ...(!approve && props.reason ? { reason: props.reason } : {}) })));
   }
 
@@ -164,7 +178,7 @@ export function Chat(props: ChatProps) {
     const { slash: cmd, arg } = parsed;
     switch (cmd.name) {
       case 'quit':
-        exit({ conversationId: stateRef.current.conversation?.conversation_id ?? null } satisfies ChatEnd);
+        exit({ conversationId: stateRef.current.conversation?.conversation_id ?? null });
         break;
       case 'help':
         dispatch({ type: 'entries', entries: helpLines({ keys: true }).map((text) => ({ kind: 'note', text })), clearInput: true });
@@ -193,9 +207,7 @@ export function Chat(props: ChatProps) {
     return true;
   }
 
-  function submit(): void {
-    const s = stateRef.current;
-    const line = s.input;
+  function submit(line: string): void {
     if (!line.trim()) return;
     void slash(line).then((handled) => {
       if (!handled) void send(messageOf(line));
@@ -206,15 +218,14 @@ export function Chat(props: ChatProps) {
     const s = stateRef.current;
     const conversationId = s.conversation?.conversation_id ?? null;
     const interrupted = s.phase.step === 'working' ? 'was working' : s.phase.step === 'approving' ? 'waited for your approval' : undefined;
-    generation.current++;
-    exit({ conversationId, ...(interrupted ? { interrupted } : {}) } satisfies ChatEnd);
+    exit({ conversationId, ...(interrupted ? { interrupted } : {}) });
   }
 
   useInput((input, key) => {
     const s = stateRef.current;
     if (key.ctrl && input === 'c') return leave();
     if (key.ctrl && input === 'd') {
-      if (!s.input) exit({ conversationId: s.conversation?.conversation_id ?? null } satisfies ChatEnd);
+      if (!s.input) exit({ conversationId: s.conversation?.conversation_id ?? null });
       return;
     }
     if (key.pageUp || key.pageDown) return dispatch({ type: 'scroll', by: key.pageUp ? page.current : -page.current, max: maxScroll.current });
@@ -237,7 +248,7 @@ export function Chat(props: ChatProps) {
         if (answers.length === phase.pending.length) void sendAnswers(s.conversation!.conversation_id, answers);
         return;
       }
-      return submit();
+      return submit(s.input);
     }
     if (key.backspace || key.delete) return dispatch({ type: 'backspace' });
     if (key.leftArrow) return dispatch({ type: 'move', to: 'left' });
@@ -247,10 +258,19 @@ export function Chat(props: ChatProps) {
     if (key.ctrl && input === 'u') return dispatch({ type: 'clearLine' });
     if (phase.step !== 'approving' && (key.upArrow || key.downArrow)) return dispatch({ type: 'history', dir: key.upArrow ? 'older' : 'newer' });
     if (key.ctrl || key.meta || key.tab || key.escape || key.upArrow || key.downArrow) return;
-    // typed or pasted text; a pasted line that ends with Enter is sent
-    const enter = /[\r\n]$/.test(input);
-    dispatch({ type: 'insert', text: input.replace(/[\r\n]+/g, ' ') });
-    if (enter && phase.step !== 'approving') setTimeout(submit, 0);
+    // typed or pasted text, which may hold editing keys of its own (several keys sent at once, by
+    // tmux or a paste): Enter sends (a reason answers), Ctrl-U clears, Backspace deletes
+    let line = s;
+    for (const part of input.split(/([\r\n\u0015\u007f\b])/)) {
+      if (part === '\r' || part === '\n') {
+        if (phase.step !== 'approving') submit(line.input);
+        return;
+      }
+      const edit: ChatAction | null = part === '\u0015' ? { type: 'clearLine' } : part === '\u007f' || part === '\b' ? { type: 'backspace' } : part ? { type: 'insert', text: part } : null;
+      if (!edit) continue;
+      line = reduce(line, edit);
+      dispatch(edit);
+    }
   });
 
   // ---- the screen, as lines ----
@@ -280,7 +300,10 @@ export function Chat(props: ChatProps) {
   } else if (phase.step === 'approving') {
     below.push({ text: 'sending your answers…', color: 'yellow' });
   }
-  if (state.notice) below.push({ text: clip(state.notice.text, width), color: state.notice.kind === 'error' ? 'red' : undefined, dim: state.notice.kind === 'note' });
+  if (state.notice) {
+    const lines = wrap(state.notice.text, width);
+    for (const [i, l] of lines.slice(0, 3).entries()) below.push({ text: i === 2 && lines.length > 3 ? clip(`${l} …`, width) : l, color: state.notice.kind === 'error' ? 'red' : undefined, dim: state.notice.kind === 'note' });
+  }
   const typing = !(phase.step === 'approving' && !phase.reason);
   if (typing) {
     const prompt = phase.step === 'approving' ? 'reason › ' : '› ';

@@ -1,7 +1,7 @@
 // The terminal chat's state and its transitions, as a pure reducer (no React, no Ink: tested and
 // reasoned about on their own): the transcript, the phase of the conversation (idle, a run working,
 // approvals being answered one by one), the input line with its history, and the scroll position.
-import { actionText, approvalText, type ApprovalAnswer, type Conversation, type ConversationWithTranscript, type PendingApproval } from '../view.js';
+import { actionText, inputText, type ApprovalAnswer, type Conversation, type ConversationWithTranscript, type PendingApproval } from '../view.js';
 
 export type EntryKind = 'user' | 'assistant' | 'action' | 'declined' | 'failed' | 'note' | 'error';
 export interface Entry { kind: EntryKind; text: string }
@@ -31,8 +31,8 @@ export interface ChatState {
   scroll: number;
 }
 
-export const initialState = (): ChatState => ({
-  conversation: null, entries: [], phase: { step: 'idle' }, seen: [], notice: null,
+export const initialState = (entries: Entry[] = []): ChatState => ({
+  conversation: null, entries, phase: { step: 'idle' }, seen: [], notice: null,
   input: '', cursor: 0, history: [], recall: null, draft: '', scroll: 0,
 });
 
@@ -57,9 +57,19 @@ export type ChatAction =
   /** the answers were sent: the run they started is followed */
   | { type: 'answered'; conversation: Conversation; now: number }
   | { type: 'opened'; conversation: ConversationWithTranscript; now: number }
+  /** following a run failed (the service went away): the chat takes input again; the run may go on */
+  | { type: 'lost'; text: string }
   | { type: 'new' };
 
 const chars = (s: string) => [...s];
+
+/** An approval answered, in the transcript: the tool and what it was given (its cost was on screen). */
+export const answerText = (p: PendingApproval) => `${p.tool}${inputText(p.input) ? ` ${inputText(p.input)}` : ''}`;
+
+/** The first screen of a new conversation. */
+export const WELCOME: Entry[] = [
+  { kind: 'note', text: 'Ask in plain English: "how many calls did we get yesterday?", "text +14155550100 and ask whether Tuesday works". Actions that cost money or cannot be undone wait for your approval. /help lists the commands and keys.' },
+];
 
 /** The answers so far of an approving phase, complete when every pending approval has one. */
 export const allAnswered = (p: Phase): boolean => p.step === 'approving' && p.answers.length === p.pending.length;
@@ -77,7 +87,7 @@ function settle(s: ChatState, c: Conversation): ChatState {
   const { entries, seen } = actionEntries(c, s.seen);
   const added: Entry[] = [...entries];
   if (c.reply) added.push({ kind: 'assistant', text: c.reply });
-  if (c.status === 'failed') added.push({ kind: 'error', text: `The run failed: ${c.error ?? 'no reason given'}. Send another message to go on.` });
+  if (c.status === 'failed') added.push({ kind: 'error', text: c.error ?? 'The run failed. Send another message to go on.' });
   const phase: Phase = c.status === 'awaiting_approval' && c.pending_approvals.length > 0
     ? { step: 'approving', pending: c.pending_approvals, index: 0, answers: [], reason: false }
     : c.status === 'working' ? { step: 'working', since: Date.now() } : { step: 'idle' };
@@ -149,7 +159,7 @@ export function reduce(s: ChatState, a: ChatAction): ChatState {
       if (a.type === 'decline') return { ...s, phase: { ...s.phase, reason: true }, input: '', cursor: 0, notice: null };
       return {
         ...s, notice: null,
-        entries: [...s.entries, { kind: 'note', text: `approved: ${approvalText(p)}` }],
+        entries: [...s.entries, { kind: 'note', text: `approved: ${answerText(p)}` }],
         phase: { ...s.phase, index: s.phase.index + 1, answers: [...s.phase.answers, { approval_id: p.approval_id, approved: true }] },
       };
     }
@@ -159,7 +169,7 @@ export function reduce(s: ChatState, a: ChatAction): ChatState {
       const reason = s.input.trim();
       return {
         ...s, input: '', cursor: 0, notice: null,
-        entries: [...s.entries, { kind: 'note', text: `declined: ${approvalText(p)}${reason ? ` (${reason})` : ''}` }],
+        entries: [...s.entries, { kind: 'note', text: `declined: ${answerText(p)}${reason ? ` (${reason})` : ''}` }],
         phase: { ...s.phase, reason: false, index: s.phase.index + 1, answers: [...s.phase.answers, { approval_id: p.approval_id, approved: false, ...(reason ? { reason } : {}) }] },
       };
     }
@@ -186,9 +196,11 @@ export function reduce(s: ChatState, a: ChatAction): ChatState {
         const { entries, seen } = actionEntries(c, []);
         return { ...base, entries: [...base.entries, ...entries], seen, phase: { step: 'approving', pending: c.pending_approvals, index: 0, answers: [], reason: false } };
       }
-      if (c.status === 'failed') return { ...base, entries: [...base.entries, { kind: 'error', text: `The last run failed: ${c.error ?? 'no reason given'}. Send another message to go on.` }] };
+      if (c.status === 'failed') return { ...base, entries: [...base.entries, { kind: 'error', text: c.error ?? 'The last run failed. Send another message to go on.' }] };
       return base;
     }
+    case 'lost':
+      return { ...s, phase: { step: 'idle' }, notice: { kind: 'error', text: a.text } };
     case 'new':
       return { ...initialState(), history: s.history, entries: [{ kind: 'note', text: 'New conversation: your next message starts it.' }] };
   }

@@ -1,0 +1,336 @@
+// The terminal chat of `vmv assistant chat`, frame by frame (ink-testing-library): typing and
+// sending, the live status while a run works, approvals answered one by one (y approves; n declines
+// and asks an optional reason) and sent together, a 409 conflict shown as a message, the input
+// line's history, the chat's commands and how it is left. The service here is a stand-in behind the
+// chat's AssistantApi: a conversation whose runs move one step per read, and stop moving on hold.
+import { render } from 'ink-testing-library';
+import { createElement } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Chat, type ChatEnd, type ChatProps } from '../commands/assistant/ui/chat.js';
+import type { AssistantApi, ClockState } from '../commands/assistant/session.js';
+import type { Action, ApprovalAnswer, Conversation, ConversationWithTranscript, MessageBody, PendingApproval } from '../commands/assistant/view.js';
+import { ApiCallError } from '../src/errors.js';
+
+const T0 = Date.parse('2026-01-05T09:00:00Z');
+
+/** What the stand-in assistant does for a message: actions done at once, approvals asked, the reply. */
+interface Plan { actions: Omit<Action, 'tool_call_id'>[]; approvals: Omit<PendingApproval, 'approval_id' | 'tool_call_id'>[]; reply: string }
+
+function planFor(message: string): Plan {
+  if (/how many calls/i.test(message))
+    return { actions: [{ tool: 'list_calls', status: 'completed', input: { direction: 'inbound' }, output: { count: 2 }, error: null }], approvals: [], reply: 'You got 2 inbound calls yesterday.' };
+  const approvals: Plan['approvals'] = [];
+  for (const m of message.matchAll(/(text|call) (\+\d+)/g))
+    approvals.push(m[1] === 'text'
+      ? { tool: 'create_quick_ai_text', input: { to_numbers: [m[2]] }, reason: `Starts an AI text conversation with ${m[2]}: 0.05 USD per message the agent sends, from the wallet.` }
+      : { tool: 'create_quick_ai_call', input: { to_numbers: [m[2]] }, reason: `Places an AI call to ${m[2]}: 0.20 USD per call placed plus 0.20 USD a minute, from the wallet.` });
+  if (approvals.length) return { actions: [], approvals, reply: `Before I go on I need your approval for ${approvals.length === 1 ? 'this' : `these ${approvals.length} actions`}.` };
+  return { actions: [], approvals: [], reply: 'I can text, call, email and read your history.' };
+}
+
+class StandIn implements AssistantApi {
+  conversations = new Map<string, ConversationWithTranscript & { steps: (() => void)[] }>();
+  /** while true, a working run stays working (reads change nothing) */
+  hold = false;
+  answers: ApprovalAnswer[][] = [];
+  private n = 0;
+  private now = T0;
+
+  private conflict(message: string): never {
+    throw new ApiCallError(409, { error: { code: 'conflict', message } }, '');
+  }
+
+  async post(b: MessageBody): Promise<Conversation> {
+    const at = new Date((this.now += 1000)).toISOString();
+    let c = b.conversation_id ? this.conversations.get(b.conversation_id) : undefined;
+    if (b.message !== undefined) {
+      if (c?.status === 'working') this.conflict('The assistant is still working on this conversation; read it until it is idle, then send again.');
+      if (c?.status === 'awaiting_approval') this.conflict('Approvals are pending: answer every one of them with "approvals" before sending a message.');
+      if (!c) {
+        const id = `00000000-0000-4000-8000-${String(++this.n).padStart(12, '0')}`;
+        c = { conversation_id: id, title: b.message.slice(0, 60), status: 'idle', run_id: '', reply: '', actions: [], pending_approvals: [], error: null, updated_at: at, created_at: at, transcript: [], steps: [] };
+        this.conversations.set(id, c);
+      }
+      const conv = c;
+      const plan = planFor(b.message);
+      Object.assign(conv, { status: 'working', run_id: `run_${++this.n}`, reply: '', actions: [], pending_approvals: [], error: null, updated_at: at });
+      conv.transcript.push({ role: 'user', content: b.message, at });
+      const k = this.n;
+      conv.steps = [
+        ...plan.actions.map((a, i) => () => void conv.actions.push({ ...a, tool_call_id: `call_${k}_${i}` })),
+        () => {
+          if (plan.approvals.length) {
+            conv.status = 'awaiting_approval';
+            conv.pending_approvals = plan.approvals.map((p, i) => ({ ...p, approval_id: `apr_${k}_${i}`, tool_call_id: `call_${k}_a${i}` }));
+          } else {
+            conv.status = 'idle';
+            conv.transcript.push({ role: 'assistant', content: plan.reply, at });
+          }
+          conv.reply = plan.reply;
+        },
+      ];
+      return this.present(conv);
+    }
+    if (!c) throw new ApiCallError(404, { error: { code: 'not_found', message: 'No such conversation.' } }, '');
+    if (c.status !== 'awaiting_approval') this.conflict('No approval is pending in this conversation.');
+    const conv = c;
+    this.answers.push(b.approvals!);
+    const pending = conv.pending_approvals;
+    Object.assign(conv, { status: 'working', pending_approvals: [], reply: '' });
+    conv.steps = [
+      ...pending.map((p) => () => {
+        const a = b.approvals!.find((x) => x.approval_id === p.approval_id)!;
+        conv.actions.push({ tool_call_id: p.tool_call_id, tool: p.tool, input: p.input, status: a.approved ? 'completed' : 'declined', output: a.approved ? {} : null, error: a.approved ? null : `declined${a.reason ? `: ${a.reason}` : ''}` });
+      }),
+      () => {
+        conv.status = 'idle';
+        conv.reply = conv.actions.map((a) => (a.status === 'completed' ? `Done: ${a.tool}.` : `I did not do ${a.tool}: you declined.`)).join(' ');
+        conv.transcript.push({ role: 'assistant', content: conv.reply, at });
+      },
+    ];
+    return this.present(conv);
+  }
+
+  async get(id: string): Promise<ConversationWithTranscript> {
+    const c = this.conversations.get(id);
+    if (!c) throw new ApiCallError(404, { error: { code: 'not_found', message: 'No such conversation.' } }, '');
+    if (!this.hold && c.status === 'working') c.steps.shift()?.();
+    return { ...this.present(c), transcript: [...c.transcript] };
+  }
+
+  async list(): Promise<Conversation[]> {
+    return [...this.conversations.values()].reverse().map((c) => this.present(c));
+  }
+
+  async clock(): Promise<ClockState | null> {
+    return null;
+  }
+
+  async advance(): Promise<boolean> {
+    return false;
+  }
+
+  private present(c: ConversationWithTranscript & { steps?: unknown }): Conversation {
+    const { steps: _s, transcript: _t, ...rest } = c;
+    return structuredClone({ ...rest, actions: [...c.actions], pending_approvals: [...c.pending_approvals] });
+  }
+}
+
+const ENTER = '\r';
+const CTRL_C = '\u0003';
+const UP = '\u001b[A';
+
+let app: ReturnType<typeof render> | null = null;
+afterEach(() => {
+  app?.unmount();
+  app = null;
+});
+
+function start(o: Partial<ChatProps> = {}) {
+  const api = (o.api as StandIn | undefined) ?? new StandIn();
+  const ended: ChatEnd[] = [];
+  app = render(createElement(Chat, {
+    api, advance: false, manualClock: false, color: false, pollMs: 5, paceMs: 0,
+    size: { columns: 100, rows: 24 }, onExit: (e) => void ended.push(e), ...o,
+  }));
+  const frame = () => app!.lastFrame() ?? '';
+  /** waits until the screen shows `what` (and returns it) */
+  const until = async (what: string | RegExp, ms = 3000) => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const f = frame();
+      if (typeof what === 'string' ? f.includes(what) : what.test(f)) return f;
+      if (Date.now() > end) throw new Error(`the screen never showed ${what}; it shows:\n${f}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  // keys are written one at a time, as a terminal sends them, after the screen took the last one
+  const type = async (...keys: string[]) => {
+    for (const k of keys) {
+      app!.stdin.write(k);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+  };
+  return { api, ended, frame, until, type };
+}
+
+describe('typing and sending a message', () => {
+  it('shows what is typed on the input line; Enter sends it, the action is listed as it completes, then the reply', async () => {
+    const { until, type, frame } = start();
+    await until('Ask in plain English');
+    await type('how many calls did we get yesterday?');
+    expect(await until('› how many calls did we get yesterday?')).toContain('Enter send');
+    await type(ENTER);
+    const f = await until('You got 2 inbound calls yesterday.');
+    // the transcript: the message, the action, the reply, in that order
+    const lines = f.split('\n');
+    const at = (s: string) => lines.findIndex((l) => l.includes(s));
+    expect(at('› how many calls')).toBeGreaterThan(0);
+    expect(at('✓ list_calls direction=inbound')).toBeGreaterThan(at('› how many calls'));
+    expect(at('You got 2 inbound calls')).toBeGreaterThan(at('✓ list_calls'));
+    // the header names the conversation; the input line is empty again
+    expect(lines[0]).toContain('how many calls did we get yesterday? · 00000000');
+    expect(frame().split('\n').at(-2)).toBe('›');
+  });
+
+  it('↑ and ↓ recall the lines sent, and come back to the one being written', async () => {
+    const { until, type } = start();
+    await type('how many calls did we get yesterday?', ENTER);
+    await until('You got 2 inbound');
+    await type('hello', ENTER);
+    await until('I can text, call');
+    await type('draft');
+    await type(UP);
+    await until('› hello');
+    await type(UP);
+    await until('› how many calls did we get yesterday?\n');
+    await type('\u001b[B', '\u001b[B');
+    await until('› draft');
+  });
+});
+
+describe('while the assistant works', () => {
+  it('a live status: spinner, seconds, actions done; a message sent meanwhile is refused by the service (409) and shown, the line kept', async () => {
+    const api = new StandIn();
+    api.hold = true;
+    const { until, type, frame } = start({ api });
+    await type('how many calls did we get yesterday?', ENTER);
+    expect(await until(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] working · \d+s/)).toContain('› how many calls did we get yesterday?');
+    await type('and today?', ENTER);
+    const f = await until('conflict (HTTP 409): The assistant is still working');
+    expect(f).toContain('The assistant is still working on this conversation');
+    expect(f).toContain('› and today?'); // still on the input line, to send again
+    expect(f).not.toContain('› and today?\n  '); // and not in the transcript
+    api.hold = false;
+    await until('You got 2 inbound calls yesterday.');
+    expect(frame()).not.toMatch(/working ·/);
+    await type(ENTER);
+    await until(/› and today\?\n.*\n?\s+I can text/);
+  });
+});
+
+describe('approvals', () => {
+  it('shown one by one with what they cost: y approves, n declines and asks a reason; the answers go together', async () => {
+    const { api, until, type } = start();
+    await type('text +14155550100 then call +14155550101', ENTER);
+    let f = await until('Approval 1 of 2: create_quick_ai_text');
+    expect(f).toContain('Starts an AI text conversation with +14155550100: 0.05 USD per message');
+    expect(f).toContain('y approve · n decline');
+    await type('y');
+    f = await until('Approval 2 of 2: create_quick_ai_call');
+    expect(f).toContain('0.20 USD per call placed plus 0.20 USD a minute');
+    expect(f).toContain('· approved: create_quick_ai_text to_numbers=+14155550100');
+    expect(api.answers).toEqual([]); // nothing sent before every one is answered
+    await type('n');
+    await until('Why not? (told to the assistant; Enter to skip)');
+    await type('too expensive');
+    await until('reason › too expensive');
+    await type(ENTER);
+    f = await until('I did not do create_quick_ai_call: you declined.');
+    expect(api.answers).toEqual([[
+      { approval_id: 'apr_2_0', approved: true },
+      { approval_id: 'apr_2_1', approved: false, reason: 'too expensive' },
+    ]]);
+    expect(f).toContain('· declined: create_quick_ai_call to_numbers=+14155550101 (too expensive)');
+    expect(f).toContain('✓ create_quick_ai_text to_numbers=+14155550100');
+    expect(f).toContain('– create_quick_ai_call to_numbers=+14155550101 (declined: too expensive; not done)');
+  });
+
+  it('a decline without a reason (Enter skips it); other keys only say which ones answer', async () => {
+    const { api, until, type } = start();
+    await type('text +14155550100', ENTER);
+    await until('Approval: create_quick_ai_text');
+    await type('x');
+    await until('y approves this action, n declines it');
+    await type('n', ENTER);
+    await until('I did not do create_quick_ai_text');
+    expect(api.answers).toEqual([[{ approval_id: 'apr_2_0', approved: false }]]);
+  });
+
+  it('--approve-all answers them as they come, and says so', async () => {
+    const { api, until } = start({ policy: 'approve' });
+    app!.stdin.write('text +14155550100');
+    await new Promise((r) => setTimeout(r, 15));
+    app!.stdin.write(ENTER);
+    const f = await until('Done: create_quick_ai_text.');
+    expect(f).toContain('· approved (--approve-all): create_quick_ai_text to_numbers=+14155550100');
+    expect(api.answers).toEqual([[{ approval_id: 'apr_2_0', approved: true }]]);
+  });
+});
+
+describe('the chat\'s commands and leaving it', () => {
+  it('/help, /list, /new, /open ID (its first characters), an unknown one', async () => {
+    const { until, type, frame } = start();
+    await type('/help', ENTER);
+    await until('/open ID — continue a conversation');
+    await type('hello', ENTER);
+    await until('I can text, call');
+    await type('/new', ENTER);
+    await until('New conversation: your next message starts it.');
+    expect(frame()).not.toContain('› hello');
+    await type('/list', ENTER);
+    await until('00000000  idle');
+    await type('/open 00000000-0000', ENTER);
+    const f = await until('· conversation 00000000-0000-4000-8000-000000000001: hello');
+    expect(f).toContain('› hello');
+    expect(f).toContain('I can text, call, email and read your history.');
+    await type('/frobnicate', ENTER);
+    await until('Unknown command /frobnicate');
+  });
+
+  it('/quit and Ctrl-C when idle leave with nothing under way (exit 0)', async () => {
+    const a = start();
+    await a.type('/quit', ENTER);
+    expect(a.ended).toEqual([{ conversationId: null }]);
+    app!.unmount();
+    const b = start();
+    await b.type('hello', ENTER);
+    await b.until('I can text, call');
+    await b.type(CTRL_C);
+    expect(b.ended).toEqual([{ conversationId: '00000000-0000-4000-8000-000000000001' }]);
+  });
+
+  it('Ctrl-C while the assistant works, or while approvals wait, says so (the command exits 130)', async () => {
+    const api = new StandIn();
+    api.hold = true;
+    const a = start({ api });
+    await a.type('hello', ENTER);
+    await a.until('working ·');
+    await a.type(CTRL_C);
+    expect(a.ended).toEqual([{ conversationId: '00000000-0000-4000-8000-000000000001', interrupted: 'was working' }]);
+    app!.unmount();
+    const b = start();
+    await b.type('text +14155550100', ENTER);
+    await b.until('Approval: create_quick_ai_text');
+    await b.type(CTRL_C);
+    expect(b.ended[0].interrupted).toBe('waited for your approval');
+  });
+
+  it('--conversation resumes: the transcript, and approvals still pending', async () => {
+    const api = new StandIn();
+    const c = await api.post({ message: 'text +14155550100' });
+    while ((await api.get(c.conversation_id)).status === 'working');
+    const { until } = start({ api, resumed: await api.get(c.conversation_id) });
+    const f = await until('Approval: create_quick_ai_text');
+    expect(f).toContain('› text +14155550100');
+  });
+});
+
+describe('the transcript scrolls', () => {
+  it('PgUp shows earlier lines, PgDn comes back; a marker says what is hidden', async () => {
+    const { until, type, frame } = start({ size: { columns: 60, rows: 12 } });
+    for (let i = 1; i <= 4; i++) {
+      await type(`hello ${i}`, ENTER);
+      await until(`› hello ${i}\n`);
+      await until(/I can text[^›]*›\s*\n/);
+    }
+    expect(frame()).toMatch(/↑ \d+ earlier lines \(PgUp\)/);
+    expect(frame()).not.toContain('› hello 1');
+    await type('\u001b[5~');
+    await until('› hello 1');
+    expect(frame()).toMatch(/↓ \d+ more lines \(PgDn\)/);
+    await type('\u001b[6~');
+    await until('› hello 4');
+    expect(frame()).not.toMatch(/more lines \(PgDn\)/);
+  });
+});

@@ -1,0 +1,105 @@
+// ink and React are loaded by `vmv assistant chat` on a terminal only: the bundle keeps them in the
+// chat UI's own chunk, reached by nothing but a dynamic import (dist/meta.json), and real runs of
+// `vmv --help`, other commands and the assistant's script verbs (node with a module hook recording
+// every file loaded) load none of the chunks that hold them. Needs the bundle: `npm run build`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, T0, tempDir } from './helpers.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const HOOK = new URL('./fixtures/assistant/record-loads.mjs', import.meta.url).pathname;
+/** the packages of the terminal UI: ink, React and what only they use */
+const UI_PACKAGES = /(^|\/)node_modules\/(ink|react|react-reconciler|scheduler|yoga-layout)\//;
+
+interface Meta { outputs: Record<string, { entryPoint?: string; inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }> }
+
+let meta: Meta;
+let uiOutputs: string[];
+let dir: string;
+beforeAll(() => {
+  const file = join(ROOT, 'dist/meta.json');
+  if (!existsSync(file)) throw new Error('dist/meta.json is missing: run `npm run build` first');
+  meta = JSON.parse(readFileSync(file, 'utf8'));
+  uiOutputs = Object.keys(meta.outputs).filter((o) => o.endsWith('.js') && Object.keys(meta.outputs[o].inputs).some((i) => UI_PACKAGES.test(i)));
+  dir = tempDir();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The outputs a chunk loads as soon as it is loaded (its static imports, and theirs). */
+function staticClosure(out: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(out)) return seen;
+  seen.add(out);
+  for (const i of meta.outputs[out]?.imports ?? []) if (i.kind === 'import-statement' && !i.external && meta.outputs[i.path]) staticClosure(i.path, seen);
+  return seen;
+}
+
+describe('the bundle', () => {
+  it('keeps ink and React in the chat UI\'s chunk (and ink\'s devtools, loaded only with DEV=true), apart from every other', () => {
+    const ui = Object.keys(meta.outputs).find((o) => meta.outputs[o].entryPoint === 'commands/assistant/ui/chat.tsx');
+    expect(ui, 'a chunk of its own for the chat UI').toBeDefined();
+    expect(uiOutputs).toContain(ui);
+    for (const o of uiOutputs) expect([ui, 'node_modules/ink/build/devtools.js']).toContain(o === ui ? ui : meta.outputs[o].entryPoint);
+    // no chunk but the UI's own loads one of them when it loads
+    for (const out of Object.keys(meta.outputs).filter((o) => o.endsWith('.js') && !uiOutputs.includes(o)))
+      for (const reached of staticClosure(out)) expect(uiOutputs, `${out} statically loads ${reached}`).not.toContain(reached);
+    // and the UI chunk is imported (dynamically) by the assistant's verbs only
+    const importers = Object.keys(meta.outputs).filter((o) => meta.outputs[o].imports.some((i) => i.path === ui));
+    expect(importers.length).toBeGreaterThan(0);
+    for (const o of importers) {
+      expect(meta.outputs[o].imports.find((i) => i.path === ui)!.kind).toBe('dynamic-import');
+      expect(Object.keys(meta.outputs[o].inputs)).toContain('commands/assistant/chat.ts');
+    }
+  });
+});
+
+/** Runs bin/vmv with the hook: its exit code, and the dist files it loaded. */
+function loads(args: string[], o: { stdin?: string } = {}): { code: number | null; loaded: string[]; stderr: string } {
+  const log = join(dir, `loads-${Math.random().toString(36).slice(2)}.txt`);
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(HOOK).href, BIN, ...args], {
+    cwd: ROOT, input: o.stdin ?? '', encoding: 'utf8',
+    env: { ...process.env, VMV_LOAD_LOG: log, VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'config'), VMV_BASE_URL: '', VMV_API_KEY: '', NO_COLOR: '1' },
+  });
+  const dist = pathToFileURL(join(ROOT, 'dist')).href + '/';
+  const loaded = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith(dist)).map((u) => `dist/${u.slice(dist.length)}`) : [];
+  return { code: r.status, loaded, stderr: r.stderr };
+}
+
+describe('what a command loads', () => {
+  it('the hook sees the chunks a command loads (the chat UI\'s, when it is imported)', () => {
+    const r = loads(['contacts', 'list']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.loaded).toContain('dist/cli.js');
+    expect(r.loaded.some((f) => /^dist\/contacts-/.test(f))).toBe(true);
+    const ui = uiOutputs.find((o) => meta.outputs[o].entryPoint === 'commands/assistant/ui/chat.tsx')!;
+    const direct = spawnSync(process.execPath, ['--import', pathToFileURL(HOOK).href, '-e', `await import(${JSON.stringify(pathToFileURL(join(ROOT, ui)).href)})`, '--input-type=module'], {
+      cwd: ROOT, encoding: 'utf8', env: { ...process.env, VMV_LOAD_LOG: join(dir, 'direct.txt') },
+    });
+    expect(direct.status, direct.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'direct.txt'), 'utf8')).toContain(ui.replace(/^dist\//, '/dist/'));
+  });
+
+  it.each([
+    [['--help']],
+    [['contacts', 'list']],
+    [['assistant', '--help']],
+    [['assistant', 'chat', '--help']],
+    [['assistant', 'list']],
+    [['assistant', 'send', 'how many calls did we get yesterday?', '--advance']],
+  ])('vmv %j loads neither ink nor React', (args) => {
+    expect(loads(['sim', 'reset', '--clock', 'manual', '--now', T0]).code).toBe(0);
+    const r = loads(args);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.loaded.length).toBeGreaterThan(0);
+    expect(r.loaded.filter((f) => uiOutputs.includes(f))).toEqual([]);
+  });
+
+  it('nor does the chat without a terminal (line mode)', () => {
+    const r = loads(['assistant', 'chat'], { stdin: 'how many calls did we get yesterday?\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.loaded.some((f) => /^dist\/line-/.test(f))).toBe(true);
+    expect(r.loaded.filter((f) => uiOutputs.includes(f))).toEqual([]);
+  });
+});

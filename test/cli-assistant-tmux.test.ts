@@ -1,0 +1,99 @@
+// `vmv assistant chat` in a real terminal: tmux runs it (send-keys types, capture-pane reads the
+// screen) on the embedded simulator with a manual clock, through one question and one action
+// approved with y; colours only without NO_COLOR; Ctrl-C while a run works exits 130. Skipped
+// where tmux is missing.
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, T0, tempDir } from './helpers.js';
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const SOCKET = `vmv-test-${process.pid}`;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+const tmux = (...args: string[]) => spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { env, encoding: 'utf8' });
+const vmv = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8' });
+/** The terminal's screen, lines the terminal wrapped joined again (-J) */
+const screen = (session: string, o: { escapes?: boolean } = {}) => tmux('capture-pane', '-p', '-J', ...(o.escapes ? ['-e'] : []), '-t', session).stdout;
+/** The screen's words, however the chat wrapped them */
+const words = (s: string) => s.replace(/\s+/g, ' ');
+
+/** Waits until the session's screen shows `what`; the screen. */
+async function until(session: string, what: string | RegExp, ms = 10_000): Promise<string> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const s = screen(session);
+    if (typeof what === 'string' ? s.includes(what) : what.test(s)) return s;
+    if (Date.now() > end) throw new Error(`the terminal never showed ${what}; it shows:\n${s}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Starts `vmv assistant chat ARGS` in a 100x30 terminal; when it ends, the shell prints [exit N]. */
+function chat(session: string, args: string[], extraEnv = ''): void {
+  const cmd = `${extraEnv} ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} assistant chat ${args.join(' ')}; echo "[exit $?]"; sleep 600`;
+  const r = tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', cmd);
+  expect(r.status, r.stderr).toBe(0);
+}
+
+const type = (session: string, text: string) => tmux('send-keys', '-t', session, '-l', text);
+const key = (session: string, ...keys: string[]) => tmux('send-keys', '-t', session, ...keys);
+
+describe.skipIf(!hasTmux)('vmv assistant chat in a terminal (tmux)', () => {
+  beforeAll(() => {
+    dir = tempDir();
+    env = { ...process.env, VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'config'), TMUX: '' };
+    // ink draws only the last frame where it thinks it runs in CI; a person is at this terminal
+    for (const k of ['CI', 'CONTINUOUS_INTEGRATION', 'NO_COLOR', 'FORCE_COLOR', 'VMV_BASE_URL', 'VMV_API_KEY']) delete env[k];
+    expect(vmv('sim', 'reset', '--clock', 'manual', '--now', T0).status).toBe(0);
+  });
+  afterAll(() => {
+    tmux('kill-server'); // this test's own server (its socket), nobody else's
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('one question, then one action approved with y; /quit exits 0', async () => {
+    chat('plain', [], 'NO_COLOR=1');
+    await until('plain', 'Ask in plain English');
+    expect(screen('plain')).toContain('manual clock: moved while the assistant works');
+    type('plain', 'how many calls did we get yesterday?');
+    await until('plain', '› how many calls did we get yesterday?');
+    key('plain', 'Enter');
+    let s = await until('plain', 'You got 0 inbound calls yesterday (2026-01-04, UTC).');
+    expect(s).toMatch(/✓ list_calls direction=inbound/);
+
+    type('plain', 'text +14155550100 and ask whether Tuesday works');
+    key('plain', 'Enter');
+    s = await until('plain', 'Approval: create_quick_ai_text');
+    expect(words(s)).toContain('0.05 USD per message the agent sends');
+    expect(s).toContain('y approve · n decline');
+    key('plain', 'y');
+    s = await until('plain', /I started an AI text to \+14155550100 toward "ask whether Tuesday works"/);
+    expect(s).toContain('· approved: create_quick_ai_text to_numbers=+14155550100');
+    expect(s).toContain('✓ create_quick_ai_text to_numbers=+14155550100');
+    // no colour under NO_COLOR (bold, dim and the cursor's inverse are not colours)
+    expect(screen('plain', { escapes: true })).not.toMatch(/\u001b\[[0-9;]*(3[0-7]|9[0-7]|38;)[0-9;]*m/);
+
+    type('plain', '/quit');
+    key('plain', 'Enter');
+    await until('plain', '[exit 0]');
+    // the service has it: the action was taken, the conversation is idle
+    const list = JSON.parse(vmv('assistant', 'list', '--json').stdout).data;
+    expect(list[0]).toMatchObject({ status: 'idle', title: 'how many calls did we get yesterday?', actions: [{ tool: 'create_quick_ai_text', status: 'completed' }] });
+  });
+
+  it('colours without NO_COLOR; Ctrl-C while the assistant works exits 130 and says how to resume', async () => {
+    chat('colour', ['--no-auto-advance']);
+    await until('colour', 'manual clock: not moved (--no-auto-advance)');
+    type('colour', 'who texted us today?');
+    key('colour', 'Enter');
+    await until('colour', /working · \d+s · waiting for the clock/);
+    expect(screen('colour', { escapes: true })).toMatch(/\u001b\[[0-9;]*3[0-7][0-9;]*m/);
+    key('colour', 'C-c');
+    const s = await until('colour', '[exit 130]');
+    expect(s).toMatch(/Left the chat while the assistant was working; it goes on in conversation ([0-9a-f-]{36})\./);
+    expect(s).toMatch(/Resume it: vmv assistant chat --conversation [0-9a-f-]{36}/);
+  });
+});
