@@ -33,6 +33,8 @@ class StandIn implements AssistantApi {
   /** while true, a working run stays working (reads change nothing) */
   hold = false;
   answers: ApprovalAnswer[][] = [];
+  /** the next approvals answer is refused (400), as the service refuses one that misses an approval */
+  refuseAnswers = false;
   private n = 0;
   private now = T0;
 
@@ -73,6 +75,10 @@ class StandIn implements AssistantApi {
     }
     if (!c) throw new ApiCallError(404, { error: { code: 'not_found', message: 'No such conversation.' } }, '');
     if (c.status !== 'awaiting_approval') this.conflict('No approval is pending in this conversation.');
+    if (this.refuseAnswers) {
+      this.refuseAnswers = false;
+      throw new ApiCallError(400, { error: { code: 'validation_error', message: 'Every pending approval must be answered, in one request.' } }, '');
+    }
     const conv = c;
     this.answers.push(b.approvals!);
     const pending = conv.pending_approvals;
@@ -245,6 +251,20 @@ describe('approvals', () => {
     await type('n', ENTER);
     await until('I did not do create_quick_ai_text');
     expect(api.answers).toEqual([[{ approval_id: 'apr_2_0', approved: false }]]);
+  });
+
+  it('answers the service refuses are asked again, saying why', async () => {
+    const api = new StandIn();
+    api.refuseAnswers = true;
+    const { until, type } = start({ api });
+    await type('text +14155550100', ENTER);
+    await until('Approval: create_quick_ai_text');
+    await type('y');
+    await until(/validation_error \(HTTP 400\): Every pending approval must be answered, in one request\. — answer\s+again\./);
+    await until('y approve · n decline');
+    await type('y');
+    await until('Done: create_quick_ai_text.');
+    expect(api.answers).toEqual([[{ approval_id: 'apr_2_0', approved: true }]]);
   });
 
   it('--approve-all answers them as they come, and says so', async () => {

@@ -71,17 +71,17 @@ function entryLines(e: Entry, width: number, first: boolean): Line[] {
 export function Chat(props: ChatProps) {
   const { api } = props;
   const app = useApp();
-  const exit = (end: ChatEnd) => {
-    generation.current++;
-    props.onExit?.(end);
-    app.exit(end);
-  };
   const { stdout } = useStdout();
   const [state, dispatch] = useReducer(reduce, WELCOME, initialState);
   const stateRef = useRef<ChatState>(state);
   stateRef.current = state;
   // a follow of a run stops when the chat moves to another conversation (or another run starts)
   const generation = useRef(0);
+  const exit = (end: ChatEnd) => {
+    generation.current++;
+    props.onExit?.(end);
+    app.exit(end);
+  };
   const posting = useRef(false);
   const [tick, setTick] = useState(0);
   const [size, setSize] = useState(() => props.size ?? { columns: stdout.columns || 80, rows: stdout.rows || 24 });
@@ -140,7 +140,8 @@ export function Chat(props: ChatProps) {
       if (c.status === 'working') await follow(c);
       else if (c.status === 'awaiting_approval' && props.policy) await answerByPolicy(c);
     } catch (e) {
-      dispatch({ type: 'notice', kind: 'error', text: errorText(e) });
+      // not taken: the approvals are asked again (or the service says why they cannot be answered)
+      dispatch({ type: 'refused', text: errorText(e) });
     }
   }
 

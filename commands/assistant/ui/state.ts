@@ -57,6 +57,8 @@ export type ChatAction =
   /** the answers were sent: the run they started is followed */
   | { type: 'answered'; conversation: Conversation; now: number }
   | { type: 'opened'; conversation: ConversationWithTranscript; now: number }
+  /** the answers were not taken: the approvals are asked again from the first */
+  | { type: 'refused'; text: string }
   /** following a run failed (the service went away): the chat takes input again; the run may go on */
   | { type: 'lost'; text: string }
   | { type: 'new' };
@@ -199,6 +201,10 @@ export function reduce(s: ChatState, a: ChatAction): ChatState {
       if (c.status === 'failed') return { ...base, entries: [...base.entries, { kind: 'error', text: c.error ?? 'The last run failed. Send another message to go on.' }] };
       return base;
     }
+    case 'refused':
+      return s.phase.step === 'approving'
+        ? { ...s, phase: { ...s.phase, index: 0, answers: [], reason: false }, notice: { kind: 'error', text: `${a.text} — answer again.` } }
+        : { ...s, notice: { kind: 'error', text: a.text } };
     case 'lost':
       return { ...s, phase: { step: 'idle' }, notice: { kind: 'error', text: a.text } };
     case 'new':
