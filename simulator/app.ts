@@ -7,7 +7,7 @@ import type { Transactor, AfterCommit, Auth, Ctx, Method, Reply, Resource, Route
 import type { Fields } from './errors.js';
 import type { Data } from './model.js';
 import { hashKey } from './seed.js';
-import { nextDue, runDue, type Invoke, type TimerHandlers } from './scheduler.js';
+import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
 import type { Session, Store } from './store.js';
 import * as z from 'zod/mini';
 import { check, fromText, isPlainObject, newFields } from './schema.js';
@@ -163,8 +163,9 @@ export function createApp(store: Store, extra: Resource[] = []): App {
         const res = toResponse(reply, requestId);
         const idem = idemKey !== undefined && auth.key && res.status >= 200 && res.status < 300 && typeof res.body === 'string'
           ? { apiKeyId: auth.key.id, key: idemKey, fingerprint: fp } : undefined;
-        // a reply that waits is stored once it is final (below), so that a replay repeats what was sent
-        if (idem && !reply.after) remember(s, idem, requestId, res);
+        // stored now (a retry while the request waits replays this, never starting a second run), and
+        // again once a waiting reply is final (below), so that a later replay repeats what was sent
+        if (idem) remember(s, idem, requestId, res);
         if (method !== 'GET' || s.dirty) await commit(s);
         return { res, after: reply.after, idem };
       } catch (e) {
@@ -175,7 +176,16 @@ export function createApp(store: Store, extra: Resource[] = []): App {
     if (!done.after) return done.res;
     // outside the lock: the request waits for what its change set going, then answers
     const res = toResponse(await done.after(app), requestId);
-    if (done.idem && res.status >= 200 && res.status < 300) await transaction((s) => remember(s, done.idem!, requestId, res));
+    if (done.idem && res.status >= 200 && res.status < 300) {
+      await transaction((s) => {
+        const rec = s.data.idempotency.find((r) => r.api_key_id === done.idem!.apiKeyId && r.key === done.idem!.key && r.request_id === requestId);
+        if (rec) {
+          rec.status = res.status;
+          rec.body = res.body as string;
+          s.markDirty();
+        }
+      });
+    }
     return res;
   }
 
@@ -186,25 +196,43 @@ export function createApp(store: Store, extra: Resource[] = []): App {
     s.markDirty();
   }
 
-  /** An API route run inside a session, as a key of the workspace would call it (the assistant's tools). */
-  const invoke: Invoke = async (s, as, call) => {
-    const found = await match(call.method, call.path);
-    if (found === null || found === 'method') throw new Error(`invoke: no route for ${call.method} ${call.path}`);
+  /** Why the key may not call the route (its scopes, the workspace's plan), or null. */
+  function refusal(route: Route, auth: Auth): ApiError | null {
+    if (route.plan && !auth.workspace.plan[route.plan])
+      return new ApiError(403, 'plan_not_included', `The workspace's plan does not include ${route.plan === 'content' ? 'Content (videos)' : 'the assistant'}.`);
+    const key = auth.key;
+    if (key && key.scopes !== null && route.scope && !(route.scope !== 'full' && key.scopes.includes(route.scope)))
+      return new ApiError(403, 'forbidden', route.scope === 'full' ? 'This needs a full-access API key.' : `This API key lacks the ${route.scope} scope.`);
+    return null;
+  }
+
+  async function routeAs(s: Session, as: { workspaceId: string; apiKeyId: string | null }, method: string, path: string) {
+    const found = await match(method, path);
+    if (found === null || found === 'method') throw new Error(`invoke: no route for ${method} ${path}`);
     const key = as.apiKeyId ? s.data.api_keys.find((k) => k.id === as.apiKeyId) ?? null : null;
-    const auth = authFor(s.data, key, as.workspaceId);
-    if (found.route.plan && !auth.workspace.plan[found.route.plan])
-      throw new ApiError(403, 'plan_not_included', `The workspace's plan does not include ${found.route.plan === 'content' ? 'Content (videos)' : 'the assistant'}.`);
+    return { ...found, auth: authFor(s.data, key, as.workspaceId) };
+  }
+
+  /** An API route run inside a session, as a key of the workspace would call it (the assistant's tools): its scopes and plan apply. */
+  const invoke: Invoke = async (s, as, call) => {
+    const { route, params, auth } = await routeAs(s, as, call.method, call.path);
+    const refused = refusal(route, auth);
+    if (refused) throw refused;
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.set(k, String(v));
-    const input = validate(found.route, found.params, query, (call.body ?? {}) as Record<string, unknown>);
+    const input = validate(route, params, query, (call.body ?? {}) as Record<string, unknown>);
     const ctx: Ctx<any, any, any> = {
       s, data: s.data, auth, ...input, requestId: newRequestId(), advance: (until: number) => runDue(s, until, timers, env),
       origin: DEFAULT_ORIGIN, header: () => undefined,
     };
-    const reply = await found.route.handler(ctx);
+    const reply = await route.handler(ctx);
     return { status: reply.status ?? 200, body: reply.body };
   };
-  const env = { invoke };
+  const authorize: TimerEnv['authorize'] = async (s, as, call) => {
+    const { route, auth } = await routeAs(s, as, call.method, call.path);
+    return refusal(route, auth)?.message ?? null;
+  };
+  const env: TimerEnv = { invoke, authorize };
 
   async function tick() {
     const { data, ...t } = await transaction((s) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode }));

@@ -283,7 +283,7 @@ export type ConversationRecord = ConversationOut & {
   /** the key whose message started the run: the actions run as it would */
   api_key_id: string | null;
   transcript: TranscriptEntry[];
-  run: { message: string; intents: Intent[]; steps: RunStep[]; sentences: string[] } | null;
+  run: { message: string; intents: Intent[]; steps: RunStep[]; sentences: string[]; scratch: Record<number, unknown> } | null;
 };
 
 /** A notice the simulated service sent (GET /_sim/notifications). */

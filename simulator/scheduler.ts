@@ -7,6 +7,8 @@ import type { Session } from './store.js';
 export interface TimerEnv {
   /** runs an API route as `workspaceId`'s key `apiKeyId` would, inside this session (validation, charges, history and events alike) */
   invoke: Invoke;
+  /** why that key may not make that call (its scopes, the workspace's plan), or null when it may */
+  authorize: (s: Session, as: { workspaceId: string; apiKeyId: string | null }, call: { method: string; path: string }) => Promise<string | null>;
 }
 export type Invoke = (s: Session, as: { workspaceId: string; apiKeyId: string | null }, call: { method: string; path: string; query?: Record<string, string | number | boolean | undefined>; body?: unknown }) => Promise<{ status: number; body: any }>;
 export type TimerHandler = (s: Session, payload: Record<string, unknown>, env: TimerEnv) => void | Promise<void>;

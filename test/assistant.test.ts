@@ -252,3 +252,70 @@ describe('what the agent understands, through the API\'s own operations', () => 
     expect(missing.reply).toMatch(/^I could not change the greeting on number 999999: /);
   });
 });
+
+describe('review fixes', () => {
+  const fixture = (path: string, body: Record<string, unknown>) => sim.api('POST', path, { body });
+  it('an idempotent retry while the first request waits (real clock) replays it: one run, one conversation', async () => {
+    const real = await startSim({ clock: 'real' });
+    try {
+      const body = { message: 'hello there' };
+      const headers = { 'Idempotency-Key': 'k-1' };
+      const first = real.api('POST', '/v1/assistant/messages', { body, headers });
+      await new Promise((r) => setTimeout(r, 300));
+      const retry = await real.api('POST', '/v1/assistant/messages', { body, headers });
+      expect(retry.headers.get('idempotency-replay')).toBe('true');
+      const a = await first;
+      expect(retry.json.data.conversation_id).toBe(a.json.data.conversation_id);
+      expect((await real.api('GET', '/v1/assistant/conversations')).json.data).toHaveLength(1);
+      const later = await real.api('POST', '/v1/assistant/messages', { body, headers });
+      expect(later.json.data.status).toBe('idle'); // the final reply, once stored
+    } finally {
+      await real.stop();
+    }
+  });
+  it('a greeting, a goal or a quoted text is never cut at its own punctuation or a "then" inside it', async () => {
+    const n = (await fixture('/_sim/phone-numbers', { stack: 't2' })).json;
+    const g = await askAndSettle(`change the greeting on number ${n.id} to Hi, thanks for calling. Press 1 for sales, then 2 for support.`);
+    expect(g.reply).toBe(`I changed the greeting on number ${n.id} to "Hi, thanks for calling. Press 1 for sales, then 2 for support.".`);
+    const q = await askAndSettle(`change the greeting on number ${n.id} to "Thanks for calling Acme; how can we help?"`);
+    expect((await sim.api('GET', `/v1/phone-numbers/${n.id}/config`)).json.data.voice.greeting_message).toBe('Thanks for calling Acme; how can we help?');
+    expect(q.actions).toHaveLength(1);
+    const call = await askAndSettle('call +14155550100 to confirm the appointment with Dr. Smith at 3 p.m. Tuesday');
+    expect(call.pending_approvals[0].input.goal).toBe('confirm the appointment with Dr. Smith at 3 p.m. Tuesday');
+  });
+  it('requests split at "Then" or a new sentence that begins one; polite openings are fine', async () => {
+    const c = await askAndSettle('How many calls did we get today? Then can you text +14155550100 and ask whether Tuesday works?');
+    expect(c.reply).toMatch(/^You got 0 inbound calls today/);
+    expect(c.pending_approvals[0].input).toEqual({ to_numbers: ['+14155550100'], goal: 'ask whether Tuesday works' });
+  });
+  it('free actions run at once, before the costly ones are asked about; the reply says both', async () => {
+    const n = (await fixture('/_sim/phone-numbers', { stack: 't2' })).json;
+    const c = await askAndSettle(`change the greeting on number ${n.id} to Welcome!; call +14155550100 to confirm the appointment`);
+    expect(c.status).toBe('awaiting_approval');
+    expect(c.actions.map((a: { tool: string }) => a.tool)).toEqual(['update_phone_number_config']);
+    expect((await sim.api('GET', `/v1/phone-numbers/${n.id}/config`)).json.data.voice.greeting_message).toBe('Welcome!');
+    expect(c.reply).toMatch(/^I changed the greeting on number \d+ to "Welcome!"\.\nBefore I go on I need your approval for this:/);
+  });
+  it('the sending key\'s scopes apply to the actions: what it may not do is said, not asked about or done', async () => {
+    const key = (await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['assistant:write', 'assistant:read'] } })).json.key;
+    const r = (await send({ message: 'who texted us today?; call +14155550100 to confirm the appointment' }, key)).json.data;
+    await sim.advance(10);
+    const c = (await sim.api('GET', `/v1/assistant/conversations/${r.conversation_id}`, { key })).json.data;
+    expect(c.status).toBe('idle');
+    expect(c.actions).toEqual([]);
+    expect(c.reply).toBe('I can\'t list who texted today: This API key lacks the sms:read scope.\nI can\'t call +14155550100: This needs a full-access API key.');
+  });
+  it('a blank message is 400; one with nothing to read gets the help reply; bad numbers and several addresses are asked back', async () => {
+    expect((await send({ message: '   ' })).json.error.fields.message).toBe('must not be blank');
+    expect((await askAndSettle(';')).reply).toMatch(/^I can't do ";" yet\. I can:/);
+    expect((await askAndSettle('text +00000000 and ask whether Tuesday works')).reply).toBe('+00000000 is not a phone number I can text: give it in E.164 form, such as +14155550100.');
+    expect((await askAndSettle('email ada@example.com and bob@example.com about the invoice')).reply).toMatch(/is not one email address I can write to/);
+  });
+  it('"who texted us today?" reads every page of the day\'s texts', async () => {
+    for (let i = 0; i < 105; i++)
+      await fixture('/_sim/texts', { direction: 'inbound', from_number: `+1415555${String(1000 + i)}`, to_number: '+14155550199', body: 'Hi', created_at: '2026-01-05T08:00:00Z' });
+    const c = await askAndSettle('who texted us today?');
+    expect(c.reply).toMatch(/^105 people texted you today: /);
+    expect(c.actions.map((a: { tool: string }) => a.tool)).toEqual(['list_messages', 'list_messages']);
+  });
+});

@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../simulator/app.js';
-import { allResources, resourceTable, under } from '../simulator/routes/index.js';
+import { allResources, machineTable, resourceTable, under } from '../simulator/routes/index.js';
 import { apiDocument } from '../simulator/routes/api-description.js';
 import { Store } from '../simulator/store.js';
 import { ContractChecker, recordExchange, type Exchange } from './contract.js';
@@ -83,6 +83,10 @@ describe('the document', () => {
         expect(entry.prefixes.some((p) => under(r.path, p)), `${r.method} ${r.path} lies under ${entry.prefixes.join(', ')}`).toBe(true);
       }
     }
+  });
+
+  it('names, for each state machine, exactly the transitions it handles (machines load when one falls due)', async () => {
+    for (const m of machineTable) expect(Object.keys(await m.load()).sort()).toEqual([...m.types].sort());
   });
 
   it('gives every /v1 operation a security requirement naming its scope, and every operation a summary', () => {

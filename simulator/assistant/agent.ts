@@ -6,6 +6,7 @@
 //   make a 30-second video about <topic> · what is on the video schedule? · change the greeting on number 1003 to <text>
 // Anything else gets a reply listing these; `#fail-run` fails the run (a scenario).
 import { bestMatches } from '../fuzzy.js';
+import { E164, EMAIL_ANY_CASE } from '../schema.js';
 import type { Contact, Data } from '../model.js';
 
 export type Intent =
@@ -16,16 +17,22 @@ export type Intent =
   | { kind: 'video'; seconds: number; topic: string }
   | { kind: 'schedules' }
   | { kind: 'greeting'; number: number; text: string }
-  | { kind: 'help'; said: string };
+  | { kind: 'help'; said: string }
+  /** a request read, but not one that can be done as asked: the reply says why */
+  | { kind: 'say'; text: string };
 
 const PHONE = '(\\+\\d{8,15})';
 const unquote = (s: string) => s.trim().replace(/^["“']|["”']$/g, '').trim();
 /** A goal or topic: unquoted, without the sentence's closing punctuation. */
 const clean = (s: string) => unquote(s).replace(/[.!?\s]+$/, '').trim();
 
+/** A text or call request, if its number is one (E.164). */
+const dial = (kind: 'text' | 'call', to: string, goal: string): Intent =>
+  E164.test(to) ? { kind, to, goal: clean(goal) } : { kind: 'say', text: `${to} is not a phone number I can ${kind}: give it in E.164 form, such as +14155550100.` };
+
 const READERS: [RegExp, (m: RegExpExecArray) => Intent][] = [
-  [new RegExp(`^(?:please\\s+)?(?:text|sms|message)\\s+${PHONE}(?:\\s+(?:and|to))?\\s+(.+)$`, 'i'), (m) => ({ kind: 'text', to: m[1], goal: clean(m[2]) })],
-  [new RegExp(`^(?:please\\s+)?(?:call|phone|ring)\\s+${PHONE}(?:\\s+(?:and|to|about))?\\s+(.+)$`, 'i'), (m) => ({ kind: 'call', to: m[1], goal: clean(m[2]) })],
+  [new RegExp(`^(?:text|sms|message)\\s+${PHONE}(?:\\s+(?:and|to))?\\s+(.+)$`, 'i'), (m) => dial('text', m[1], m[2])],
+  [new RegExp(`^(?:call|phone|ring)\\s+${PHONE}(?:\\s+(?:and|to|about))?\\s+(.+)$`, 'i'), (m) => dial('call', m[1], m[2])],
   [/^(?:please\s+)?(?:e-?mail|send an email to)\s+(.+?)\s+(?:about|regarding|re:?)\s+(.+)$/i, (m) => ({ kind: 'email', who: clean(m[1]), topic: clean(m[2]) })],
   [/how many (?:inbound |incoming )?calls did we (?:get|receive|have)\s+(today|yesterday)/i, (m) => ({ kind: 'calls_count', day: m[1].toLowerCase() as 'today' | 'yesterday' })],
   [/who (?:texted|messaged|sent us a text|sms'?d)(?: us)?\s+(today|yesterday)/i, (m) => ({ kind: 'texters', day: m[1].toLowerCase() as 'today' | 'yesterday' })],
@@ -35,15 +42,40 @@ const READERS: [RegExp, (m: RegExpExecArray) => Intent][] = [
   [/change the greeting (?:on|of|for) (?:phone )?number\s+(\d+)\s+to\s+(.+)$/i, (m) => ({ kind: 'greeting', number: Number(m[1]), text: unquote(m[2]) })],
 ];
 
-/** The requests of a message: its clauses (split at "then", ";" or a new sentence), each read on its own. */
+/** How a request begins: where a message may be split into several (the text after "to" in a greeting is never cut). */
+const COMMAND_START = /^(?:(?:please|can you|could you|would you|will you)\s+)*(?:text|sms|message|call|phone|ring|e-?mail|send|how many|who|what did|what(?:'s| is| are)|make|create|change)\b/i;
+/** Polite openings and a closing question mark are not part of the request. */
+const POLITE = /^(?:(?:please|can you|could you|would you|will you|kindly)\s+)+/i;
+
+/**
+ * The requests of a message: its clauses, split at "then", ";" or a new sentence only where what
+ * follows begins a request ("… Press 1 for sales, then 2 for support" stays whole), never inside
+ * quotes; each read on its own.
+ */
 export function readMessage(message: string): Intent[] {
-  const clauses = message.replace(/#fail-run/gi, ' ').split(/\s*;\s*|,?\s+(?:and\s+)?then\s+|(?<=[.!?])\s+(?=[A-Z])/).map((c) => c.trim()).filter(Boolean);
+  const text = message.replace(/#fail-run/gi, ' ').trim();
+  // quoted stretches are set aside so that nothing inside them splits
+  const quoted: string[] = [];
+  const masked = text.replace(/"[^"]*"|“[^”]*”/g, (q) => `\u0000${quoted.push(q) - 1}\u0000`);
+  const parts: string[] = [];
+  const boundary = /\s*;\s*|,?\s+(?:and\s+)?then\s+|(?<=[.!?])\s+/gi;
+  let from = 0;
+  for (const m of masked.matchAll(boundary)) {
+    const after = masked.slice(m.index! + m[0].length);
+    if (!COMMAND_START.test(after)) continue;
+    parts.push(masked.slice(from, m.index));
+    from = m.index! + m[0].length;
+  }
+  parts.push(masked.slice(from));
+  const unmask = (c: string) => c.replace(/\u0000(\d+)\u0000/g, (_, i) => quoted[Number(i)]);
+  const clauses = parts.map((c) => unmask(c).trim().replace(POLITE, '').trim()).filter((c) => /[\p{L}\p{N}]/u.test(c));
+  if (clauses.length === 0) return [{ kind: 'help', said: text || message }];
   return clauses.map((c) => {
     for (const [re, make] of READERS) {
       const m = re.exec(c);
       if (m) return make(m);
     }
-    return { kind: 'help', said: c };
+    return { kind: 'help', said: c.replace(/[?\s]+$/, '') } as Intent;
   });
 }
 
@@ -66,7 +98,10 @@ export const helpReply = (said: string) =>
 export function emailRecipient(data: Data, workspaceId: string, who: string):
   | { ok: true; email: string; name: string | null }
   | { ok: false; reply: string } {
-  if (who.includes('@')) return { ok: true, email: who, name: null };
+  if (who.includes('@')) {
+    return EMAIL_ANY_CASE.test(who) ? { ok: true, email: who, name: null }
+      : { ok: false, reply: `"${who}" is not one email address I can write to: name one person (or address) per request, such as "email ada@example.com about the invoice".` };
+  }
   const contacts = data.contacts.filter((c) => c.workspace_id === workspaceId);
   const found = bestMatches(who, contacts.map((x: Contact) => ({ id: x.id, names: [x.name, x.first_name, x.last_name], contact: x })));
   if (found.length === 0) return { ok: false, reply: `I couldn't find a contact named "${who}". Give me their email address, or the name as it is on the contact.` };

@@ -29,7 +29,7 @@ const conversationShape = () => ({
   conversation_id: uuid(),
   title: doc(z.string(), { example: 'Text +14155550100 and ask whether Tuesday works' }),
   status: oneOf(CONVERSATION_STATES, 'working → idle (reply final), awaiting_approval (answer pending_approvals), or failed (error set; another message may be sent)'),
-  run_id: doc(z.string(), { description: 'the current run (one per message or approvals answer)', example: 'run_2b7e4f9a1c3d' }),
+  run_id: doc(z.string(), { description: 'the current run: one per message (answering its approvals carries it on)', example: 'run_2b7e4f9a1c3d' }),
   reply: doc(z.string(), 'final when idle; what has been said so far while working'),
   actions: z.array(ActionSchema),
   pending_approvals: z.array(PendingApprovalSchema),

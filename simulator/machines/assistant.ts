@@ -27,7 +27,7 @@ export function startRun(s: Session, c: ConversationRecord, message: string): vo
   c.pending_approvals = [];
   c.error = null;
   c.transcript.push({ role: 'user', content: message, at: iso(s.now) });
-  c.run = { message, intents: [], steps: [], sentences: [] };
+  c.run = { message, intents: [], steps: [], sentences: [], scratch: {} };
   touch(s, c);
   schedule(s, s.now + THINK_SECONDS * 1000, 'assistant.think', { id: c.conversation_id, run: c.run_id });
 }
@@ -49,7 +49,7 @@ function step(s: Session, clause: number, tool: string, input: Record<string, un
   return { tool_call_id: `call_${s.rng.hex(5)}`, clause, tool, input, approval: TOOLS[tool].approval(input, extra), decision: null, reason: null, done: false };
 }
 
-/** Reads the message and plans its tool calls; asks for approval of the costly ones, all at once. */
+/** Reads the message and plans its tool calls; then takes the free ones, and asks approval of the costly ones all at once. */
 async function think(s: Session, c: ConversationRecord, env: TimerEnv): Promise<void> {
   const run = c.run!;
   if (failsRun(run.message)) {
@@ -59,22 +59,23 @@ async function think(s: Session, c: ConversationRecord, env: TimerEnv): Promise<
   }
   run.intents = readMessage(run.message);
   for (const [i, intent] of run.intents.entries()) await planClause(s, c, env, i, intent);
-  const asking = run.steps.filter((x) => x.approval !== null);
-  if (asking.length > 0) {
-    c.status = 'awaiting_approval';
-    c.pending_approvals = asking.map((x) => ({ approval_id: `apr_${s.rng.hex(5)}`, tool_call_id: x.tool_call_id, tool: x.tool, input: x.input, reason: x.approval! }));
-    c.reply = `Before I go on I need your approval for ${asking.length === 1 ? 'this' : `these ${asking.length} actions`}:\n${asking.map((x) => `- ${x.approval}`).join('\n')}`;
-    return touch(s, c);
-  }
   next(s, c);
 }
 
 async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: number, intent: Intent): Promise<void> {
   const run = c.run!;
-  const add = (tool: string, input: Record<string, unknown>, extra?: { price_usd?: string }): void => void run.steps.push(step(s, i, tool, input, extra));
+  // a call the key may not make (its scopes, the plan) is said at once, not asked about or tried
+  const add = async (tool: string, input: Record<string, unknown>, extra?: { price_usd?: string }): Promise<void> => {
+    const why = await env.authorize(s, asOf(c), TOOLS[tool].call(input));
+    if (why) run.sentences[i] = `I can't ${doing(intent)}: ${why}`;
+    else run.steps.push(step(s, i, tool, input, extra));
+  };
   switch (intent.kind) {
     case 'help':
       run.sentences[i] = helpReply(intent.said);
+      return;
+    case 'say':
+      run.sentences[i] = intent.text;
       return;
     case 'text':
       return add('create_quick_ai_text', { to_numbers: [intent.to], goal: intent.goal });
@@ -99,6 +100,11 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
       return add('list_calls', { phone_number: intent.phone, limit: 1 });
     case 'video': {
       const input = { template: 'talking_avatar', source_text: intent.topic, target_duration_seconds: Math.min(600, Math.max(5, intent.seconds)) };
+      const why = await env.authorize(s, asOf(c), TOOLS.create_video.call(input));
+      if (why) {
+        run.sentences[i] = `I can't ${doing(intent)}: ${why}`;
+        return;
+      }
       try {
         const q = await env.invoke(s, asOf(c), TOOLS.quote_video.call(input));
         return add('create_video', input, { price_usd: q.body.data.price_usd });
@@ -114,11 +120,25 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
   }
 }
 
-/** The next step to take (approved or free, not done), or the end of the run. */
+/** A step still to take: free ones first, then approved ones; declined ones never. */
+const ready = (x: RunStep) => !x.done && (x.approval === null || x.decision === 'approved');
+
+/**
+ * What comes next: the next step to take (free ones first: they run at once), else the approvals
+ * of every costly step not yet answered, asked all at once, else the end of the run.
+ */
 function next(s: Session, c: ConversationRecord): void {
-  const pending = c.run!.steps.find((x) => !x.done && x.decision !== 'declined');
-  if (pending) {
+  const run = c.run!;
+  if (run.steps.some(ready)) {
     schedule(s, s.now + ACT_SECONDS * 1000, 'assistant.act', { id: c.conversation_id, run: c.run_id });
+    return touch(s, c);
+  }
+  const asking = run.steps.filter((x) => x.approval !== null && x.decision === null);
+  if (asking.length > 0) {
+    c.status = 'awaiting_approval';
+    c.pending_approvals = asking.map((x) => ({ approval_id: `apr_${s.rng.hex(5)}`, tool_call_id: x.tool_call_id, tool: x.tool, input: x.input, reason: x.approval! }));
+    const said = sayings(run);
+    c.reply = `${said ? `${said}\n` : ''}Before I go on I need your approval for ${asking.length === 1 ? 'this' : `these ${asking.length} actions`}:\n${asking.map((x) => `- ${x.approval}`).join('\n')}`;
     return touch(s, c);
   }
   finish(s, c);
@@ -139,14 +159,15 @@ const sayings = (run: NonNullable<ConversationRecord['run']>) => run.sentences.f
 /** Takes one step through the API's own operations and words what came of it. */
 async function act(s: Session, c: ConversationRecord, env: TimerEnv): Promise<void> {
   const run = c.run!;
-  const x = run.steps.find((y) => !y.done && y.decision !== 'declined')!;
+  // free steps first, in order; then the approved ones
+  const x = run.steps.find((y) => ready(y) && y.approval === null) ?? run.steps.find(ready)!;
   x.done = true;
   const intent = run.intents[x.clause];
   try {
     const out = await env.invoke(s, asOf(c), TOOLS[x.tool].call(x.input));
     const output = (out.body ?? {}) as Record<string, unknown>;
     c.actions.push({ tool_call_id: x.tool_call_id, tool: x.tool, status: 'completed', input: x.input, output, error: null });
-    const follow = said(s, c, intent, x.tool, output);
+    const follow = said(s, c, intent, x.tool, output, x.input);
     if (follow) run.steps.push(step(s, x.clause, follow.tool, follow.input));
   } catch (e) {
     const message = e instanceof ApiError ? e.message + (e.fields ? ` (${Object.entries(e.fields).map(([k, v]) => `${k} ${v}`).join('; ')})` : '') : 'the service failed';
@@ -158,7 +179,7 @@ async function act(s: Session, c: ConversationRecord, env: TimerEnv): Promise<vo
 }
 
 /** Puts a tool's result in words for its clause; returns a follow-up call when the clause needs one. */
-function said(s: Session, c: ConversationRecord, intent: Intent, tool: string, out: Record<string, any>): { tool: string; input: Record<string, unknown> } | void {
+function said(s: Session, c: ConversationRecord, intent: Intent, tool: string, out: Record<string, any>, input: Record<string, unknown>): { tool: string; input: Record<string, unknown> } | void {
   const run = c.run!;
   const i = run.intents.indexOf(intent);
   const data = out.data;
@@ -178,11 +199,14 @@ function said(s: Session, c: ConversationRecord, intent: Intent, tool: string, o
       return;
     }
     case 'texters': {
-      const who = new Map<string, string>();
+      // every page of the day's texts: the people so far are kept between pages
+      const who = new Map<string, string>(Object.entries((run.scratch[i] ?? {}) as Record<string, string>));
       for (const t of data as { from_number: string; contact_id: string | null }[]) {
         const name = s.data.contacts.find((x) => x.id === t.contact_id)?.name;
         who.set(t.from_number, name && name !== t.from_number ? `${name} (${t.from_number})` : t.from_number);
       }
+      run.scratch[i] = Object.fromEntries(who);
+      if (out.meta.cursor) return { tool: 'list_messages', input: { ...input, cursor: out.meta.cursor } };
       run.sentences[i] = who.size === 0 ? `Nobody texted you ${intent.day}.` : `${who.size} ${who.size === 1 ? 'person' : 'people'} texted you ${intent.day}: ${[...who.values()].join(', ')}.`;
       return;
     }

@@ -1,19 +1,12 @@
 // Every resource the simulator serves, and every transition it schedules. A resource module (its
 // route declarations and their schemas) is loaded the first time a request reaches one of its
 // paths: a command needs one or two of them, and building every schema would cost every command
-// start-up time. Transitions and after-commit work are loaded always: whatever fell due runs
-// before any request. A new resource is added here and nowhere else; a test checks that each
-// resource's paths lie under the prefixes given for it.
+// start-up time. The state machines are loaded the same way, the first time one of their
+// transitions falls due (the table names the transitions each machine handles; a test checks it).
+// After-commit work (webhook deliveries) is loaded always. A new resource or machine is added here
+// and nowhere else; a test checks that each resource's paths lie under the prefixes given for it.
 import type { AfterCommit, Resource } from '../http.js';
 import type { TimerHandlers } from '../scheduler.js';
-import { aiNumberTimers } from '../machines/ai-number.js';
-import { numberTextTimers } from '../machines/number-text.js';
-import { quickCallTimers } from '../machines/quick-call.js';
-import { quickTextTimers } from '../machines/quick-text.js';
-import { scriptedCallTimers } from '../machines/scripted-call.js';
-import { videoTimers } from '../machines/video.js';
-import { scheduleTimers } from '../machines/schedule.js';
-import { assistantTimers } from '../machines/assistant.js';
 import { deliverOutbox, deliveryTimers } from '../webhooks/delivery.js';
 
 export interface ResourceEntry {
@@ -58,8 +51,27 @@ export const under = (path: string, prefix: string) => path === prefix || path.s
 /** Every resource, loaded (the API description needs them all). */
 export const allResources = (): Promise<Resource[]> => Promise.all(resourceTable.map((e) => e.load()));
 
+export interface MachineEntry {
+  /** the transitions (timer types) the machine handles */
+  types: readonly string[];
+  load: () => Promise<TimerHandlers>;
+}
+
+export const machineTable: readonly MachineEntry[] = [
+  { types: ['qcall.retry', 'qcall.answer', 'qcall.hangup', 'qcall.unanswered', 'qcall.voicemail', 'qcall.voicemail_left', 'qcall.failed', 'qcall.review'], load: async () => (await import('../machines/quick-call.js')).quickCallTimers },
+  { types: ['qtext.scripted', 'qtext.agent', 'qtext.timeout'], load: async () => (await import('../machines/quick-text.js')).quickTextTimers },
+  { types: ['call.answer', 'call.finish', 'call.review'], load: async () => (await import('../machines/scripted-call.js')).scriptedCallTimers },
+  { types: ['number.sms_reply'], load: async () => (await import('../machines/number-text.js')).numberTextTimers },
+  { types: ['ainumber.wire'], load: async () => (await import('../machines/ai-number.js')).aiNumberTimers },
+  { types: ['video.stage', 'post.publish'], load: async () => (await import('../machines/video.js')).videoTimers },
+  { types: ['schedule.plan', 'schedule.post'], load: async () => (await import('../machines/schedule.js')).scheduleTimers },
+  { types: ['assistant.think', 'assistant.act'], load: async () => (await import('../machines/assistant.js')).assistantTimers },
+];
+
+/** Every transition: the machines' (each loaded when first needed) and the webhook retries. */
 export const timers: TimerHandlers = {
-  ...quickCallTimers, ...quickTextTimers, ...scriptedCallTimers, ...numberTextTimers, ...aiNumberTimers, ...deliveryTimers, ...videoTimers, ...scheduleTimers, ...assistantTimers,
+  ...Object.fromEntries(machineTable.flatMap((m) => m.types.map((type) => [type, async (...a: Parameters<TimerHandlers[string]>) => (await m.load())[type](...a)]))),
+  ...deliveryTimers,
 };
 
 export const afterCommitHooks: AfterCommit[] = [deliverOutbox];
