@@ -82,10 +82,11 @@ async function answer(ctx: Context, c: Conversation, o: Settle): Promise<Approva
     for (const p of pending) say(ctx, dim(err, `${o.policy === 'approve' ? 'approved' : 'declined'} (${flag}): ${approvalText(p)}`));
     return pending.map((p) => ({ approval_id: p.approval_id, approved: o.policy === 'approve', ...(o.policy === 'decline' && o.reason ? { reason: o.reason } : {}) }));
   }
-  if (o.ask && ctx.io.stdinTTY && ctx.io.stderrTTY && !ctx.json) return askEach(ctx, pending);
+  if (o.ask && ctx.io.stdinTTY && ctx.io.stderrTTY && !ctx.json) return askEach(ctx, c, pending);
   if (!ctx.json) {
-    // (the reply while approvals wait lists them: each is said here with its id)
     ctx.io.out(`${c.conversation_id}\n`);
+    // what the run said so far (answers to free requests, then the approvals it asks for), and each approval with its id
+    if (c.reply) ctx.io.err(c.reply + '\n');
     for (const p of pending) ctx.io.err(`${yellow(err, 'approval')} ${p.approval_id}: ${approvalText(p)}\n`);
   }
   const n = pending.length;
@@ -94,9 +95,10 @@ async function answer(ctx: Context, c: Conversation, o: Settle): Promise<Approva
 }
 
 /** On a terminal: each approval with what it costs, y to approve; anything else declines, then an optional reason. */
-async function askEach(ctx: Context, pending: PendingApproval[]): Promise<ApprovalAnswer[]> {
+async function askEach(ctx: Context, c: Conversation, pending: PendingApproval[]): Promise<ApprovalAnswer[]> {
   const { ask } = await import('../../src/prompt.js');
   const err = forStderr(ctx.io);
+  if (c.reply) ctx.io.err(c.reply + '\n');
   const answers: ApprovalAnswer[] = [];
   for (const [i, p] of pending.entries()) {
     const of = pending.length > 1 ? ` (${i + 1} of ${pending.length})` : '';
