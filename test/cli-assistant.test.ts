@@ -59,6 +59,17 @@ describe('assistant send', () => {
     expect(record((await both(['assistant', 'get', id])).stdout)).toMatchObject({ status: 'idle', reply: 'You got 0 inbound calls yesterday (2026-01-04, UTC).' });
   });
 
+  it('on a real clock the run moves on its own (2 s to think, 3 s an action): send waits for it', async () => {
+    await both(['sim', 'clock', '--real']);
+    for (const t of Object.values(targets)) {
+      const started = Date.now();
+      const r = await t.run(['assistant', 'send', 'who texted us today?']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('Nobody texted you today.\n');
+      expect(Date.now() - started).toBeGreaterThan(1500);
+    }
+  }, 30_000);
+
   it('--wait 0 sends and prints the conversation id alone, still working', async () => {
     const r = await both(['assistant', 'send', 'who texted us today?', '--wait', '0']);
     expect(r.code).toBe(0);
