@@ -294,7 +294,7 @@ describe('review fixes', () => {
     expect(c.status).toBe('awaiting_approval');
     expect(c.actions.map((a: { tool: string }) => a.tool)).toEqual(['update_phone_number_config']);
     expect((await sim.api('GET', `/v1/phone-numbers/${n.id}/config`)).json.data.voice.greeting_message).toBe('Welcome!');
-    expect(c.reply).toMatch(/^I changed the greeting on number \d+ to "Welcome!"\.\nBefore I go on I need your approval for this:/);
+    expect(c.reply).toMatch(/^I changed the greeting on number \d+ to "Welcome!"\.\nBefore I go on I need your approval to call \+14155550100\.$/);
   });
   it('the sending key\'s scopes apply to the actions: what it may not do is said, not asked about or done', async () => {
     const key = (await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['assistant:write', 'assistant:read'] } })).json.key;

@@ -138,7 +138,9 @@ function next(s: Session, c: ConversationRecord): void {
     c.status = 'awaiting_approval';
     c.pending_approvals = asking.map((x) => ({ approval_id: `apr_${s.rng.hex(5)}`, tool_call_id: x.tool_call_id, tool: x.tool, input: x.input, reason: x.approval! }));
     const said = sayings(run);
-    c.reply = `${said ? `${said}\n` : ''}Before I go on I need your approval for ${asking.length === 1 ? 'this' : `these ${asking.length} actions`}:\n${asking.map((x) => `- ${x.approval}`).join('\n')}`;
+    // what each costs is in pending_approvals' reasons: the reply names them, once
+    const what = asking.map((x) => doing(run.intents[x.clause]));
+    c.reply = `${said ? `${said}\n` : ''}Before I go on I need your approval to ${what.length === 1 ? what[0] : `${what.slice(0, -1).join(', ')} and ${what[what.length - 1]}`}.`;
     return touch(s, c);
   }
   finish(s, c);
