@@ -26,6 +26,7 @@ export const nouns: readonly Noun[] = [
   { name: 'webhooks', description: 'Signed event deliveries: register, list, delete and test webhooks, or listen locally', load: () => import('./webhooks/index.js') },
   { name: 'sim', description: 'The local simulator: serve it, and drive its clock, keys, wallet and fixtures', load: () => import('./sim/index.js') },
   { name: 'config', description: 'Settings profiles: base URL and API key (file readable by you only)', load: () => import('./config/index.js') },
+  { name: 'mcp', description: 'Serve every action as a Model Context Protocol tool over stdio, for AI assistants (Claude, IDEs)', load: () => import('./mcp/index.js') },
   { name: 'api', description: 'Send a raw API request (any /v1 or /_sim path) and print the response body, like `gh api`', load: () => import('./api/index.js') },
   // completion walks every noun: they are passed in (its lazily loaded module does not import this one)
   { name: 'completion', description: 'Print a completion script for bash, zsh or fish (every command and flag)', load: () => import('./completion/index.js').then((m) => ({ register: (c: Command, s: Shell) => m.register(c, s, nouns) })) },

@@ -9,3 +9,6 @@ export { Store } from './store.js';
 export { clockNow, iso, realClock, setMode } from './clock.js';
 export { apiDocument } from './routes/api-description.js';
 export type { SimRequest, SimResponse } from './http.js';
+export type { McpTool } from './mcp/tools.js';
+/** The MCP tools of `vmv mcp` (their module, and every route's, loaded on first use). */
+export const mcpTools = async () => (await import('./mcp/tools.js')).mcpTools();
