@@ -299,7 +299,9 @@ export const newFields = (): Fields => Object.create(null) as Fields;
 /** Validates `value`, adding every problem to `errs`; returns the parsed value, or undefined when it has problems. */
 export function check<S extends z.ZodMiniType>(schema: S, value: unknown, errs: Fields, where: Where = 'body', base = ''): z.output<S> | undefined {
   // jitless: zod would compile a parser per object shape on first use, which a one-request CLI never earns back
-  const r = schema.safeParse(value, { jitless: true });
+  // this parse's own error map: the explanations never depend on a locale another copy of zod in
+  // the process may have set (zod's classic build, loaded by the MCP SDK, sets English messages)
+  const r = schema.safeParse(value, { jitless: true, error: () => DEFAULT_MESSAGE });
   const before = Object.keys(errs).length;
   if (!r.success) issuesToFields(r.error.issues, value, errs, where, base);
   protoKeys(value, r.success ? r.data : FAILED, base, errs);

@@ -3,16 +3,13 @@
 // each call to the target through the one API client. Never writes to stdout itself.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { config as zodConfig } from 'zod/v4/core';
 import type { ApiClient } from '../../src/client.js';
 import type { McpTool } from '../../simulator/index.js';
 import { callTool, errorCodeOf, errorResult } from './call.js';
 
-// The SDK loads zod's classic build, which gives every copy of zod in the process (they share one
-// configuration) its English messages, "Invalid input: expected array, received number". The
-// embedded simulator words its 400s from zod's plain "Invalid input" ("must be an array, got
-// number"): an explicit locale that says nothing keeps them as the API says them over HTTP.
-zodConfig({ localeError: () => undefined });
+// The SDK loads zod's classic build, which sets English messages for every copy of zod in the
+// process; the simulator's check() uses its own error map per parse, so the embedded API still words
+// its 400s as it does over HTTP.
 
 export interface ServerOptions {
   version: string;
