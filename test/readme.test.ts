@@ -44,6 +44,15 @@ describe('README', () => {
     expect(readFileSync(join(r.dir, 'espresso.mp4')).subarray(4, 8).toString()).toBe('ftyp');
   });
 
+  it('the assistant for scripts: a question, an approved text, a declined call', () => {
+    const [script] = blocks('### The assistant: `vmv assistant chat`');
+    const r = bash(script);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^You got 0 inbound calls yesterday/m);
+    expect(r.stdout).toMatch(/^I started an AI text to \+14155550100/m);
+    expect(r.stdout).toMatch(/^I did not call \+14155550100: you declined \("not now"\)\.$/m);
+  });
+
   it('the CI script', () => {
     const [script] = blocks('### jq and CI examples');
     const r = bash(script);
