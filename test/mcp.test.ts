@@ -28,9 +28,9 @@ const NAMES = [
 ];
 const SPENDING = ['ask_assistant', 'create_quick_ai_call', 'create_quick_ai_text', 'create_quick_ai_number', 'send_quick_email', 'create_video', 'approve_video',
   'create_video_schedule', 'update_video_schedule'];
-const DESTRUCTIVE = ['update_phone_number_config', 'cancel_quick_action', 'delete_video', 'cancel_video_post', 'update_video_schedule', 'delete_video_schedule'];
-/** Its route answers every voice of the number's stack at once, without the list conventions (a change the API should make). */
-const UNPAGED_LISTS = ['list_phone_number_voices'];
+const DESTRUCTIVE = ['ask_assistant', 'update_phone_number_config', 'cancel_quick_action', 'delete_video', 'cancel_video_post', 'update_video_schedule', 'delete_video_schedule'];
+/** list_* tools whose route does not take limit and cursor (none: every list route uses the list conventions). */
+const UNPAGED_LISTS: string[] = [];
 
 const ADA = '+15550002001';
 const OUR = '+15550001000';
@@ -408,6 +408,13 @@ describe('errors are tool results with isError, in the API\'s words', () => {
     expect(e).toEqual({ code: 'validation_error', message: 'The request is invalid.', fields: { bogus: 'is not a known field', to_numbers: 'must be an array, got number' } });
     // a list's query: as the API words a query's problems
     expect(await failed('list_calls', { limit: 'many', colour: 'red' })).toMatchObject({ code: 'validation_error', fields: { limit: 'must be an integer', colour: 'is not a known query parameter' } });
+  });
+
+  it('what would not reach the API as itself (a list, an object or null in a path or query; an empty, dot or slashed id) is refused in its words', async () => {
+    expect((await failed('get_phone_number_config', { phone_number_id: { a: 1 } })).fields).toEqual({ phone_number_id: 'must be an integer' });
+    expect((await failed('get_call', { call_id: [1] })).fields).toEqual({ call_id: 'must be a string' });
+    expect((await failed('list_calls', { limit: null })).fields).toEqual({ limit: 'must be an integer' });
+    for (const id of ['', '.', '..', 'a/b']) expect((await failed('list_video_schedule_videos', { schedule_id: id })).fields, id).toEqual({ schedule_id: 'must be an id (not empty, not . or .., no /)' });
   });
 
   it('a path id is named as the tool names it; a missing one is required', async () => {

@@ -21,12 +21,8 @@ export function errorResult(envelope: Envelope, status?: number): CallToolResult
 /** The code of an error result. */
 export const errorCodeOf = (r: CallToolResult): string => (JSON.parse((r.content[0] as { text: string }).text) as Envelope).error.code;
 
-/** Query values are text: numbers and booleans as written, lists and objects as their JSON (the API then says what it wanted). */
-function queryOf(q: Args): Record<string, QueryValue> {
-  const out: Record<string, QueryValue> = {};
-  for (const [k, v] of Object.entries(q)) out[k] = v === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof v) ? (v as QueryValue) : JSON.stringify(v);
-  return out;
-}
+/** Query values are text: strings, numbers and booleans as written (textArgProblems refused the rest). */
+const queryOf = (q: Args) => q as Record<string, QueryValue>;
 
 /** The API's envelope of an error reply, its path `id` named as the tool names it. */
 function envelopeOf(tool: McpTool, res: ApiResponse): Envelope {
@@ -46,11 +42,34 @@ function envelopeOf(tool: McpTool, res: ApiResponse): Envelope {
   return env;
 }
 
+const EXPECTED: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'true or false' };
+
+/**
+ * What only reaches the API as text (the path's id, a GET's query) and would not read as itself
+ * there: a list, an object or null (it would arrive as "[object Object]" or not at all), an id that
+ * is empty, "." or ".." or holds a "/" (it would name another route). Those are refused here, in the
+ * API's words for a query's problems; anything else is sent, and the API says what it thinks of it.
+ */
+function textArgProblems(tool: McpTool, args: Args): Record<string, string> {
+  const props = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown; enum?: unknown[] }>;
+  const errs: Record<string, string> = {};
+  const names = tool.method === 'GET' ? Object.keys(args) : tool.idArg ? [tool.idArg] : [];
+  for (const name of names) {
+    const v = args[name];
+    const s = props[name];
+    if (v === undefined || !s) continue;
+    const wanted = Array.isArray(s.enum) ? `must be one of ${s.enum.join(', ')}` : `must be ${EXPECTED[String(s.type)] ?? 'a single value'}`;
+    if (v === null || typeof v === 'object') errs[name] = wanted;
+    else if (name === tool.idArg && (String(v).trim() === '' || /^\.{1,2}$/.test(String(v)) || String(v).includes('/'))) errs[name] = 'must be an id (not empty, not . or .., no /)';
+  }
+  if (tool.idArg && (args[tool.idArg] === undefined || args[tool.idArg] === null)) errs[tool.idArg] = 'is required';
+  return errs;
+}
+
 export async function callTool(tool: McpTool, given: Args | undefined, client: ApiClient): Promise<CallToolResult> {
   const args: Args = { ...tool.defaults, ...given };
-  // the path needs its id before anything can be sent; the API's words for a missing field
-  if (tool.idArg && (args[tool.idArg] === undefined || args[tool.idArg] === null))
-    return errorResult({ error: { code: 'validation_error', message: 'The request is invalid.', fields: { [tool.idArg]: 'is required' } } }, 400);
+  const problems = textArgProblems(tool, args);
+  if (Object.keys(problems).length > 0) return errorResult({ error: { code: 'validation_error', message: 'The request is invalid.', fields: problems } }, 400);
   const req = tool.call(args);
   let res: ApiResponse;
   try {
@@ -61,8 +80,10 @@ export async function callTool(tool: McpTool, given: Args | undefined, client: A
   }
   if (res.status >= 400) return errorResult(envelopeOf(tool, res), res.status);
   if (tool.binary) {
-    const mimeType = (res.headers['content-type'] ?? tool.binary).split(';')[0].trim();
-    const kind = mimeType.startsWith('audio/') ? 'audio' : 'image';
+    // a recording is audio whatever the service labels it (an unlabelled or generic type: the declared one)
+    const sent = (res.headers['content-type'] ?? '').split(';')[0].trim();
+    const kind = tool.binary.split('/')[0] === 'image' ? 'image' : 'audio';
+    const mimeType = sent.startsWith(`${kind}/`) ? sent : tool.binary;
     return {
       content: [
         { type: kind, data: res.body.toString('base64'), mimeType },

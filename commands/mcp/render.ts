@@ -40,7 +40,8 @@ function conversationHint(c: Obj): string[] {
       `Answer every one in one call: ask_assistant with conversation_id "${id}" and approvals [{approval_id, approved: true or false, reason?}].`,
     ];
   }
-  if (c.status === 'working') return [`Still working: read it again with get_assistant_conversation (conversation_id "${id}").`];
+  if (c.status === 'working')
+    return [`Still working: read it again with get_assistant_conversation (conversation_id "${id}"). On a simulator whose clock is manual the run moves only as the clock is advanced (vmv sim advance 10s).`];
   return [];
 }
 

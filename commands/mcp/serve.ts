@@ -21,7 +21,15 @@ export async function serve(ctx: Context): Promise<void> {
     },
   });
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
-  const close = () => void server.close();
+  // the session is over: calls still in flight (a service that does not answer, an assistant run
+  // waiting up to 240 s) are not waited for; the process ends once what it started is closed
+  let closing = false;
+  const close = () => {
+    if (closing) return;
+    closing = true;
+    void server.close();
+    setTimeout(() => process.exit(0), 1000).unref();
+  };
   // the client ends the session by closing our stdin (the transport itself does not watch for it)
   ctx.io.stdin.once('end', close);
   const offStop = onStop(close);

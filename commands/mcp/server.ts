@@ -39,6 +39,9 @@ export function buildServer(tools: readonly McpTool[], client: ApiClient, o: Ser
   const byName = new Map(tools.map((t) => [t.name, t]));
   const log = o.log ?? (() => {});
 
+  // a line the client sent that is not JSON-RPC, a transport failure: said on stderr (stdout is the protocol's)
+  server.onerror = (e) => log(`protocol error: ${e.message}`);
+
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listed) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {

@@ -30,6 +30,8 @@ export interface ToolRoute {
   spends?: 'route' | string;
   /** arguments the MCP tool defaults otherwise than the route (said in its input schema) */
   mcpDefaults?: Record<string, { value: unknown; why: string }>;
+  /** what the MCP tool says instead of the route's description, where that speaks of what the tool does otherwise */
+  mcpDescription?: string;
 }
 
 export interface Tool extends ToolRoute {
@@ -82,7 +84,13 @@ export const TOOLS: Record<string, Tool> = {
 
   // ---- the assistant ----
   ask_assistant: tool({
-    method: 'POST', path: '/v1/assistant/messages', openWorld: true,
+    // an approved action may be irreversible, and free ones (a number's greeting) run without asking
+    method: 'POST', path: '/v1/assistant/messages', openWorld: true, destructive: true,
+    mcpDescription: 'A `message` starts a run (a new conversation without `conversation_id`): the assistant thinks, then takes its actions through the API, ' +
+      'running free, reversible ones (history reads, a number\'s greeting) at once and listing those that cost money or cannot be undone in `pending_approvals`, ' +
+      'each with what it costs. `approvals` answers every pending approval in one call. The call waits up to `wait_seconds` (default 45 here, at most 240; ' +
+      '0 answers at once; a simulator whose clock is manual answers at once) and returns the conversation: `working` means it goes on; read it with get_assistant_conversation. ' +
+      'A message while the run is working or approvals are pending is 409 `conflict`.',
     spends: 'messaging is free, but an action approved in `approvals` is billed as that action is, and each pending approval says what it costs: ' +
       `an AI call ${usd(CALL_START_CENTS)} USD per call placed plus ${usd(CALL_MINUTE_CENTS)} USD a minute, an AI text ${usd(TEXT_MESSAGE_CENTS)} USD per message, ` +
       `an email ${usd(PER_RECIPIENT_CENTS)} USD per recipient, a video its price`,
@@ -96,7 +104,12 @@ export const TOOLS: Record<string, Tool> = {
     (i) => `Places an AI call to ${list(i.to_numbers)} toward "${i.goal}": ${usd(CALL_START_CENTS)} USD per call placed (up to 3 attempts) plus ${usd(CALL_MINUTE_CENTS)} USD a minute, from the wallet. A call cannot be taken back.`),
   create_quick_ai_text: tool({ method: 'POST', path: '/v1/quick/ai-texts', openWorld: true, spends: 'route' },
     (i) => `Starts an AI text conversation with ${list(i.to_numbers)} toward "${i.goal}": ${usd(TEXT_MESSAGE_CENTS)} USD per message the agent sends (up to 5 per person), from the wallet. Texts cannot be unsent.`),
-  create_quick_ai_number: tool({ method: 'POST', path: '/v1/quick/ai-numbers', openWorld: true, spends: 'route' }),
+  create_quick_ai_number: tool({
+    method: 'POST', path: '/v1/quick/ai-numbers', openWorld: true, spends: 'route',
+    mcpDescription: 'Buys a phone number in `area_code` whose AI agent answers calls (and, with handle_texts, texts) for the business. ' +
+      'The reply\'s `id` is the number\'s `phone_number_id` (get_phone_number_config, update_phone_number_config); `phone_number` is null while the line is ' +
+      'wired (about a minute) and set once it is ready. The month\'s line charge is taken at once, from the wallet.',
+  }),
   send_quick_email: tool({ method: 'POST', path: '/v1/quick/emails', openWorld: true, spends: 'route' },
     (i) => `Sends the email "${i.subject}" to ${list(i.to)}: ${usd(PER_RECIPIENT_CENTS)} USD per recipient, from the wallet. Email cannot be unsent.`),
   get_quick_action: tool({ method: 'GET', path: '/v1/quick/actions/{id}', id: 'job_id' }),

@@ -123,6 +123,8 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
     routeText = rest;
     spends = priced.replace(/^Pricing:\s*/, '');
   } else if (t.spends) spends = t.spends;
+  // where the route's words speak of what the tool does otherwise, the tool says its own
+  if (t.mcpDescription) routeText = t.mcpDescription;
   const summary = route.summary.replace(/\.$/, '');
   const description = [
     `${summary}.`,

@@ -143,10 +143,13 @@ export const phoneNumbers: Resource = {
     },
     {
       method: 'GET', path: '/v1/phone-numbers/{id}/voices', scope: 'phone_numbers:read', summary: 'List a number\'s voices',
-      description: `The voices of the number's stack: what voice.voice_id takes. ${READY}`,
-      params: NumberParams,
-      responses: { 200: { description: 'The voices', schema: dataOf(z.array(VoiceSchema)) } },
-      handler: (c) => ({ body: { data: voices(c) } }),
+      description: `The voices of the number's stack: what voice.voice_id takes, in the list envelope (in the stack's order). ${READY}`,
+      params: NumberParams, query: obj({ ...listParams() }),
+      responses: { 200: { description: 'The voices', schema: listOf(VoiceSchema) } },
+      handler: (c) => {
+        const all = voices(c);
+        return { body: paginate(c.s, all, c.query, { key: (v) => all.length - all.indexOf(v), tie: (v) => v.id, scope: `voices:${c.params.id}`, present: (v) => v }) };
+      },
     },
   ],
 };
