@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Chat, type ChatEnd, type ChatProps } from '../commands/assistant/ui/chat.js';
 import type { AssistantApi, ClockState } from '../commands/assistant/session.js';
 import type { Action, ApprovalAnswer, Conversation, ConversationWithTranscript, MessageBody, PendingApproval } from '../commands/assistant/view.js';
+import stringWidth from 'string-width';
 import { ApiCallError } from '../src/errors.js';
 
 const T0 = Date.parse('2026-01-05T09:00:00Z');
@@ -20,9 +21,11 @@ function planFor(message: string): Plan {
   if (/how many calls/i.test(message))
     return { actions: [{ tool: 'list_calls', status: 'completed', input: { direction: 'inbound' }, output: { count: 2 }, error: null }], approvals: [], reply: 'You got 2 inbound calls yesterday.' };
   const approvals: Plan['approvals'] = [];
+  // "... about GOAL": the goal is in the input and the reason, as the service's are
+  const goal = / about (.*)$/s.exec(message)?.[1];
   for (const m of message.matchAll(/(text|call) (\+\d+)/g))
     approvals.push(m[1] === 'text'
-      ? { tool: 'create_quick_ai_text', input: { to_numbers: [m[2]] }, reason: `Starts an AI text conversation with ${m[2]}: 0.05 USD per message the agent sends, from the wallet.` }
+      ? { tool: 'create_quick_ai_text', input: { to_numbers: [m[2]], ...(goal ? { goal } : {}) }, reason: `Starts an AI text conversation with ${m[2]}${goal ? ` toward "${goal}"` : ''}: 0.05 USD per message the agent sends, from the wallet.` }
       : { tool: 'create_quick_ai_call', input: { to_numbers: [m[2]] }, reason: `Places an AI call to ${m[2]}: 0.20 USD per call placed plus 0.20 USD a minute, from the wallet.` });
   if (approvals.length) return { actions: [], approvals, reply: `Before I go on I need your approval for ${approvals.length === 1 ? 'this' : `these ${approvals.length} actions`}.` };
   return { actions: [], approvals: [], reply: 'I can text, call, email and read your history.' };
@@ -35,6 +38,8 @@ class StandIn implements AssistantApi {
   answers: ApprovalAnswer[][] = [];
   /** the next approvals answer is refused (400), as the service refuses one that misses an approval */
   refuseAnswers = false;
+  /** how long the service takes to answer approvals (ms) */
+  answerDelay = 0;
   private n = 0;
   private now = T0;
 
@@ -50,7 +55,7 @@ class StandIn implements AssistantApi {
       if (c?.status === 'awaiting_approval') this.conflict('Approvals are pending: answer every one of them with "approvals" before sending a message.');
       if (!c) {
         const id = `00000000-0000-4000-8000-${String(++this.n).padStart(12, '0')}`;
-        c = { conversation_id: id, title: b.message.slice(0, 60), status: 'idle', run_id: '', reply: '', actions: [], pending_approvals: [], error: null, updated_at: at, created_at: at, transcript: [], steps: [] };
+        c = { conversation_id: id, title: [...b.message.replace(/\s+/g, ' ')].slice(0, 60).join(''), status: 'idle', run_id: '', reply: '', actions: [], pending_approvals: [], error: null, updated_at: at, created_at: at, transcript: [], steps: [] };
         this.conversations.set(id, c);
       }
       const conv = c;
@@ -74,6 +79,7 @@ class StandIn implements AssistantApi {
       return this.present(conv);
     }
     if (!c) throw new ApiCallError(404, { error: { code: 'not_found', message: 'No such conversation.' } }, '');
+    if (this.answerDelay) await new Promise((r) => setTimeout(r, this.answerDelay));
     if (c.status !== 'awaiting_approval') this.conflict('No approval is pending in this conversation.');
     if (this.refuseAnswers) {
       this.refuseAnswers = false;
@@ -158,6 +164,17 @@ function start(o: Partial<ChatProps> = {}) {
     }
   };
   return { api, ended, frame, until, type };
+}
+
+/** The screen's words, however they were wrapped. */
+const words = (s: string) => s.replace(/\s+/g, ' ');
+
+/** The frame's lines: none wider than the screen, no more of them than its rows. */
+function fits(frame: string, size: { columns: number; rows: number }): string[] {
+  const lines = frame.split('\n');
+  for (const l of lines) expect(stringWidth(l), `a line wider than ${size.columns} columns:\n${l}\n\nin\n${frame}`).toBeLessThanOrEqual(size.columns);
+  expect(lines.length, `more lines than ${size.rows} rows:\n${frame}`).toBeLessThanOrEqual(size.rows);
+  return lines;
 }
 
 describe('typing and sending a message', () => {
@@ -352,5 +369,143 @@ describe('the transcript scrolls', () => {
     await type('\u001b[6~');
     await until('› hello 4');
     expect(frame()).not.toMatch(/more lines \(PgDn\)/);
+  });
+});
+
+describe('approvals, as keys come and as others answer them (review of bea6357, items 1, 2, 12)', () => {
+  it('y pressed again while the answers are on their way does nothing: they are sent once, and nothing breaks', async () => {
+    const api = new StandIn();
+    api.answerDelay = 150;
+    const { until, type, ended } = start({ api });
+    await type('text +14155550100', ENTER);
+    await until('Approval: create_quick_ai_text');
+    // a double tap: the second y before the screen is drawn again
+    app!.stdin.write('y');
+    app!.stdin.write('y');
+    const f = await until('sending your answers…');
+    expect(f.split('\n').at(-1)).toBe('Ctrl-C leave');
+    await type('y'); // and once more, while the screen says they are being sent
+    const done = await until('Done: create_quick_ai_text.');
+    expect(api.answers).toEqual([[{ approval_id: 'apr_2_0', approved: true }]]);
+    expect(done).not.toMatch(/conflict|answer again|TypeError/);
+    expect(ended).toEqual([]);
+  });
+
+  it('approvals answered elsewhere meanwhile (vmv assistant approve): y reads the conversation again and goes on from where it is, not asking again', async () => {
+    const { api, until, type, ended } = start();
+    await type('text +14155550100', ENTER);
+    await until('Approval: create_quick_ai_text');
+    const id = '00000000-0000-4000-8000-000000000001';
+    await api.post({ conversation_id: id, approvals: [{ approval_id: 'apr_2_0', approved: true }] }); // another shell
+    await type('y');
+    const f = await until('Done: create_quick_ai_text.');
+    expect(words(f)).toMatch(/conflict \(HTTP 409\): No approval is pending in this conversation\. — read again: (the assistant is working on it|it is idle)\./);
+    expect(f).not.toContain('answer again');
+    expect(f).toContain('✓ create_quick_ai_text to_numbers=+14155550100');
+    expect(f.split('\n').at(-1)).toMatch(/^Enter send/);
+    expect(api.answers).toHaveLength(1); // the other shell's: this chat's were not taken
+    // the chat takes messages again, and leaving it is leaving nothing under way
+    await type('hello', ENTER);
+    await until('I can text, call');
+    await type(CTRL_C);
+    expect(ended).toEqual([{ conversationId: id }]);
+  });
+
+  it('a run started elsewhere while the chat was idle: the message\'s 409 reads the conversation again, and the chat follows that run (the line kept)', async () => {
+    const { api, until, type } = start();
+    await type('hello', ENTER);
+    await until('I can text, call');
+    api.hold = true;
+    await api.post({ conversation_id: '00000000-0000-4000-8000-000000000001', message: 'how many calls did we get yesterday?' });
+    await type('and today?', ENTER);
+    const f = await until(/working · \d+s/);
+    expect(words(f)).toContain('conflict (HTTP 409): The assistant is still working on this conversation; read it until it is idle, then send again. — read again: the assistant is working on it.');
+    expect(f).toContain('› and today?');
+    api.hold = false;
+    await until('You got 2 inbound calls yesterday.');
+  });
+
+  it('while a reason is typed, the keys line says what Enter does then', async () => {
+    const { until, type, frame } = start();
+    await type('text +14155550100', ENTER);
+    await until('Approval: create_quick_ai_text');
+    await type('n');
+    await until('Why not?');
+    expect(frame().split('\n').at(-1)).toBe('Enter answer (empty: no reason) · Ctrl-U clear · Ctrl-C leave');
+  });
+});
+
+describe('a paste (review item 8)', () => {
+  it('several lines at once are one message, none of them lost; the transcript shows each', async () => {
+    const { api, until, type } = start();
+    await type('how many calls did we get yesterday?\rand who texted us today?\r');
+    const f = await until('You got 2 inbound calls yesterday.');
+    expect([...api.conversations.values()][0].transcript[0].content).toBe('how many calls did we get yesterday?\nand who texted us today?');
+    expect(f).toContain('› how many calls did we get yesterday?\n  and who texted us today?\n');
+  });
+
+  it('a paste that does not end with a line break waits on the input line (its breaks shown as ↵) for Enter', async () => {
+    const { api, until, type } = start();
+    await type('how many calls\rdid we get yesterday?');
+    await until('› how many calls↵did we get yesterday?');
+    expect(api.conversations.size).toBe(0);
+    await type(ENTER);
+    await until('You got 2 inbound calls yesterday.');
+  });
+
+  it('a reason and its Enter in one piece (tmux send-keys \'not now\' Enter) answer the decline', async () => {
+    const { api, until, type } = start();
+    await type('text +14155550100', ENTER);
+    await until('Approval: create_quick_ai_text');
+    await type('n');
+    await until('Why not?');
+    await type('not now\r');
+    await until('I did not do create_quick_ai_text: you declined.');
+    expect(api.answers).toEqual([[{ approval_id: 'apr_2_0', approved: false, reason: 'not now' }]]);
+  });
+});
+
+describe('the screen keeps within the terminal (review items 6, 9, 12)', () => {
+  const size = { columns: 60, rows: 20 };
+
+  it('a message in Chinese with emoji at 60x20: every line within the width, nothing lost, the header stays; the input line shows its end', async () => {
+    const message = '请帮我查一下昨天我们接到了多少个电话😀🎉谢谢你的帮助我非常感激你为我们做的一切工作真的非常感谢你们的团队';
+    const { until, type, frame } = start({ size });
+    await type(message);
+    await until('团队');
+    const typing = fits(frame(), size);
+    expect(typing.at(-2)).toMatch(/^› .*你们的团队$/);
+    await type(ENTER);
+    const f = await until('I can text, call');
+    const lines = fits(f, size);
+    expect(lines[0]).toMatch(/^vmv assistant · 请帮我/);
+    expect(lines[0]).toContain('· 00000000');
+    // the message whole, over the lines it was wrapped to
+    expect(f.replace(/[\s›]/g, '')).toContain(message);
+    expect(lines.at(-2)).toBe('›');
+    // ← moves over one wide character at a time
+    await type('好的 ok', '\u001b[D', '\u001b[D', '\u001b[D', 'x');
+    await until('› 好的x ok');
+  });
+
+  it('a long approval at 60x20: the header, the approval\'s title, its y/n and the keys stay on the screen; the reason is cut to fit, saying so', async () => {
+    const goal = `confirm ${'the appointment on Tuesday at ten in the morning, '.repeat(13)}thanks`;
+    const { until, type } = start({ size });
+    await type(`text +14155550100 about ${goal}`, ENTER);
+    const f = await until('Approval: create_quick_ai_text');
+    const lines = fits(f, size);
+    expect(lines[0]).toMatch(/^vmv assistant · text \+14155550100 about confirm .*· 00000000$/);
+    // its start and its end (what it costs); between them a gap, which the line before it marks
+    expect(words(f)).toContain('Approval: create_quick_ai_text Starts an AI text conversation with +14155550100 toward "confirm the appointment on Tuesday');
+    expect(words(f)).toMatch(/ … (\w+ )+the morning, thanks": 0\.05 USD per message the agent sends, from the wallet\. y approve · n decline/);
+    expect(lines.at(-2)).toBe('y approve · n decline');
+    expect(lines.at(-1)).toBe('y approve · n decline · Ctrl-C leave');
+  });
+
+  it('a long title gives way in the header: the conversation\'s id and the clock note stay', async () => {
+    const { until, type } = start({ size, manualClock: true, advance: true });
+    await type('please tell me how many calls did we get yesterday, and the day before that too', ENTER);
+    const f = await until('You got 2 inbound calls');
+    expect(fits(f, size)[0]).toMatch(/^vmv assistant · please tell me.*… · 00000000 · manual clock$/);
   });
 });

@@ -1,7 +1,8 @@
 // `vmv assistant chat` in a real terminal: tmux runs it (send-keys types, capture-pane reads the
 // screen) on the embedded simulator with a manual clock, through one question and one action
-// approved with y; colours only without NO_COLOR; Ctrl-C while a run works exits 130. Skipped
-// where tmux is missing.
+// approved with y; colours (and bold, dim, inverse) only without NO_COLOR; Ctrl-C while a run works
+// exits 130 and prints the conversation's id; wide characters at 60x20; and send's Ctrl-C at its
+// y/N prompt. Skipped where tmux is missing.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, T0, tempDir } from './helpers.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const TEXT = 'text +14155550100 and ask whether Tuesday works';
 const SOCKET = `vmv-test-${process.pid}`;
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -31,12 +33,23 @@ async function until(session: string, what: string | RegExp, ms = 10_000): Promi
   }
 }
 
-/** Starts `vmv assistant chat ARGS` in a 100x30 terminal; when it ends, the shell prints [exit N]. */
-function chat(session: string, args: string[], extraEnv = ''): void {
-  const cmd = `${extraEnv} ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} assistant chat ${args.join(' ')}; echo "[exit $?]"; sleep 600`;
-  const r = tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', cmd);
+/** Starts `vmv assistant chat ARGS` in a terminal (100x30 unless told); when it ends, the shell prints [exit N]. */
+function chat(session: string, args: string[], extraEnv = '', size = { columns: 100, rows: 30 }): void {
+  run(session, ['assistant', 'chat', ...args], extraEnv, size);
+}
+
+/** Starts `vmv ARGS` in a terminal; when it ends, the shell prints [exit N]. */
+function run(session: string, args: string[], extraEnv = '', size = { columns: 100, rows: 30 }): void {
+  const cmd = `${extraEnv} ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} ${args.map((a) => JSON.stringify(a)).join(' ')}; echo "[exit $?]"; sleep 600`;
+  const r = tmux('new-session', '-d', '-s', session, '-x', String(size.columns), '-y', String(size.rows), cmd);
   expect(r.status, r.stderr).toBe(0);
 }
+
+/** Where the terminal's cursor is, and whether it shows. */
+const cursor = (session: string) => {
+  const [x, y, shown] = tmux('display', '-p', '-t', session, '#{cursor_x},#{cursor_y},#{cursor_flag}').stdout.trim().split(',').map(Number);
+  return { x, y, shown: shown === 1 };
+};
 
 const type = (session: string, text: string) => tmux('send-keys', '-t', session, '-l', text);
 const key = (session: string, ...keys: string[]) => tmux('send-keys', '-t', session, ...keys);
@@ -73,8 +86,13 @@ describe.skipIf(!hasTmux)('vmv assistant chat in a terminal (tmux)', () => {
     s = await until('plain', /I started an AI text to \+14155550100 toward "ask whether Tuesday works"/);
     expect(s).toContain('· approved: create_quick_ai_text to_numbers=+14155550100');
     expect(s).toContain('✓ create_quick_ai_text to_numbers=+14155550100');
-    // no colour under NO_COLOR (bold, dim and the cursor's inverse are not colours)
-    expect(screen('plain', { escapes: true })).not.toMatch(/\u001b\[[0-9;]*(3[0-7]|9[0-7]|38;)[0-9;]*m/);
+    // NO_COLOR: no colour, nor bold, dim or inverse (as the rest of the CLI); the cursor is the terminal's own
+    expect(screen('plain', { escapes: true })).not.toMatch(/\u001b\[[0-9;]*m/);
+    type('plain', 'ok');
+    await until('plain', /^› ok$/m);
+    const lines = screen('plain').split('\n');
+    expect(cursor('plain')).toEqual({ x: 4, y: lines.findIndex((l) => l === '› ok'), shown: true });
+    key('plain', 'C-u');
 
     type('plain', '/quit');
     key('plain', 'Enter');
@@ -93,7 +111,46 @@ describe.skipIf(!hasTmux)('vmv assistant chat in a terminal (tmux)', () => {
     expect(screen('colour', { escapes: true })).toMatch(/\u001b\[[0-9;]*3[0-7][0-9;]*m/);
     key('colour', 'C-c');
     const s = await until('colour', '[exit 130]');
-    expect(s).toMatch(/Left the chat while the assistant was working; it goes on in conversation ([0-9a-f-]{36})\./);
+    const id = /Left the chat while the assistant was working; it goes on in conversation ([0-9a-f-]{36})\./.exec(s)?.[1];
+    expect(id).toBeDefined();
     expect(s).toMatch(/Resume it: vmv assistant chat --conversation [0-9a-f-]{36}/);
+    // the id alone on stdout, as every wait Ctrl-C stops prints it
+    expect(s.split('\n')).toContain(id);
+  });
+
+  it('60x20: a message in Chinese with emoji stays whole and the header stays; y pressed twice answers once', async () => {
+    const size = { columns: 60, rows: 20 };
+    chat('wide', [], 'NO_COLOR=1', size);
+    await until('wide', 'Ask in plain English');
+    const message = '请帮我查一下昨天我们接到了多少个电话😀🎉谢谢你的帮助，我非常感激你为我们做的一切工作 how many calls did we get yesterday?';
+    type('wide', message);
+    await until('wide', 'did we get yesterday?');
+    expect(cursor('wide').shown).toBe(true);
+    key('wide', 'Enter');
+    let s = await until('wide', 'You got 0 inbound calls yesterday');
+    expect(s.split('\n')[0]).toMatch(/^vmv assistant · 请帮我.* · [0-9a-f]{8} · manual clock$/);
+    expect(s.replace(/[\s›]/g, '')).toContain(message.replace(/\s/g, ''));
+    expect(s).not.toMatch(/^\s*…\s*$/m);
+
+    type('wide', TEXT);
+    key('wide', 'Enter');
+    await until('wide', 'Approval: create_quick_ai_text');
+    // two presses, as two send-keys (one send-keys of both is one piece "yy", which answers nothing)
+    key('wide', 'y');
+    key('wide', 'y');
+    s = await until('wide', /I started an AI text to \+14155550100/);
+    expect(s.split('\n')[0]).toMatch(/^vmv assistant · /);
+    expect(words(s)).not.toMatch(/conflict|answer again|TypeError/);
+    key('wide', 'C-c');
+    await until('wide', '[exit 0]');
+  });
+
+  it('send on a terminal: Ctrl-C at the y/N prompt exits 130 at once; nothing more is asked', async () => {
+    run('send', ['assistant', 'send', `${TEXT} then call +14155550101 to confirm the appointment`, '--advance'], 'NO_COLOR=1');
+    await until('send', 'Approve (1 of 2)');
+    key('send', 'C-c');
+    const s = await until('send', '[exit 130]', 3000);
+    expect(s).toContain('Stopped waiting (interrupted)');
+    expect(s).not.toMatch(/Why not\?|Approve \(2 of 2\)/);
   });
 });

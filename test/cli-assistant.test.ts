@@ -3,8 +3,9 @@
 // 0), approvals (--approve-all, --decline-all, none answerable: exit 7, then `approve`), the 409
 // conflict, a failed run (exit 5) and the next message, the plan gate, get and list, --json, the
 // local checks, and the chat's line mode with standard input piped in.
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { useTargets } from './helpers.js';
+import { BIN, useTargets } from './helpers.js';
 
 const { targets, both } = useTargets({ resetEach: true });
 
@@ -104,17 +105,25 @@ describe('approvals', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^I started an AI text to \+14155550100 toward "ask whether Tuesday works" \(quick action [0-9a-f-]{36}\); it bills 0\.05 USD per message the agent sends\.\n$/);
     expect(r.stderr).toMatch(/^✓ create_quick_ai_text to_numbers=\+14155550100 goal="ask whether Tuesday works"\n/);
-    // nothing pending any more
+    // nothing pending any more: the service's own answer, 409 conflict (with --json, its envelope)
     const again = await both(['assistant', 'approve', id]);
-    expect(again).toMatchObject({ code: 1, stderr: `error: Conversation ${id} has no approvals to answer: it is idle.\nSee it: vmv assistant get ${id}\n` });
+    expect(again).toMatchObject({ code: 1, stdout: '', stderr: 'error: No approval is pending in this conversation. (conflict, HTTP 409)\n' });
+    const json = await both(['assistant', 'approve', id, '--decline-all', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'conflict', message: 'No approval is pending in this conversation.' } });
+    // nor while the run works
+    const working = (await both(['assistant', 'send', 'who texted us today?', '--wait', '0'])).stdout.trim();
+    expect(await both(['assistant', 'approve', working])).toMatchObject({ code: 1, stderr: 'error: The assistant is still working; no approval is pending. (conflict, HTTP 409)\n' });
   });
 
   it('approve --decline APPROVAL_ID --reason: that one declined (not done, the reason kept), the reply says so', async () => {
     const id = await awaitingText();
     const approval = lines((await both(['assistant', 'get', id])).stdout, 'approval')[0][0];
+    // an id that is not pending is the service's to refuse (400, naming it as --decline); nothing is answered
     const unknown = await both(['assistant', 'approve', id, '--decline', 'apr_nope']);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain(`--decline apr_nope: not pending in conversation ${id}. Pending: ${approval} (create_quick_ai_text: `);
+    expect(unknown).toMatchObject({ code: 1, stdout: '' });
+    expect(unknown.stderr).toBe('error: Every pending approval must be answered, in one request. (validation_error, HTTP 400)\n  --decline (approvals[1].approval_id): is not a pending approval of this conversation\n');
+    expect(record((await both(['assistant', 'get', id])).stdout).status).toBe('awaiting_approval');
     const r = await both(['assistant', 'approve', id, '--decline', approval, '--reason', 'not this week', '--advance', '--json']);
     expect(r.code).toBe(0);
     expect(r.json.data.reply).toBe('I did not text +14155550100: you declined ("not this week").');
@@ -198,6 +207,16 @@ describe('assistant get and list', () => {
     }
   });
 
+  it('get, piped, never cuts an action\'s input: nested fields by their path, long values whole', async () => {
+    const greeting = `Hello, thanks for calling Acme. ${'We are open from nine to five on weekdays. '.repeat(30)}Goodbye.`;
+    expect(greeting.length).toBeGreaterThan(1000);
+    const r = await both(['assistant', 'send', `change the greeting on number 1001 to ${greeting}`, '--advance', '--json']);
+    const id = r.json.data.conversation_id;
+    expect(r.json.data.actions[0].input).toEqual({ phone_number_id: 1001, voice: { greeting_message: greeting } });
+    const get = await both(['assistant', 'get', id]);
+    expect(lines(get.stdout, 'action')).toEqual([[expect.stringMatching(/^call_/), 'update_phone_number_config', expect.any(String), `phone_number_id=1001 voice.greeting_message=${JSON.stringify(greeting)}`, expect.any(String)]]);
+  });
+
   it('list: most recently updated first, tab-separated (id, status, pending approvals, updated, title); --all, --json', async () => {
     const first = (await both(['assistant', 'send', 'how many calls did we get yesterday?', '--advance'])).stderr;
     const waiting = await awaitingText();
@@ -215,6 +234,22 @@ describe('assistant get and list', () => {
     }
     expect((await both(['assistant', 'list', '--limit', '1', '--all', '--json'])).json.data).toHaveLength(2);
   });
+});
+
+describe('the help\'s examples in a script', () => {
+  it('approve\'s: `ID=$(vmv assistant send ...)` goes on past the approvals that wait (exit 7) under set -euo pipefail, and approve answers them', async () => {
+    await both(['sim', 'clock', '--real']);
+    const help = (await both(['assistant', 'approve', '--help'])).stdout;
+    const [send, get, approve] = help.slice(help.lastIndexOf('Examples:')).split('\n').slice(1, 4).map((l) => l.trim());
+    expect(send).toMatch(/^ID=\$\(vmv assistant send "call \+14155550100 to confirm the appointment"/);
+    for (const t of Object.values(targets)) {
+      const script = `set -euo pipefail\nvmv() { ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"; }\n${send}\n${get} > /dev/null\n${approve} --wait 0 > /dev/null\necho "done $ID"\n`;
+      // a terminal would be asked; the script's </dev/null (and this test's) is none
+      const r = spawnSync('bash', ['-c', script], { env: { ...process.env, ...t.env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^done [0-9a-f-]{36}\n$/);
+    }
+  }, 30_000);
 });
 
 describe('the local checks, before anything is sent (exit 2)', () => {
@@ -280,6 +315,28 @@ describe('assistant chat without a terminal: line mode', () => {
     expect(opened.code).toBe(0);
     expect(opened.stderr).toContain(`conversation ${id}: hello (idle)`);
     expect(opened.stdout).toBe('Nobody texted you today.\n'); // then /quit: the line after it is not sent
+  });
+
+  it('--json: the chat\'s commands print JSON too (/list the list, /help its lines); a command that fails is a JSON error on stderr, and the chat goes on', async () => {
+    const r = await both(['assistant', 'chat', '--json'], { stdin: 'who texted us today?\n/list\n/help\n/open zzz\n/bogus\n/open 00000000-0000-4000-8000-000000000000\n/new\nhow many calls did we get yesterday?\n' });
+    expect(r.code, r.stderr).toBe(0);
+    const docs = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(docs).toHaveLength(4);
+    expect(docs[0].data.reply).toBe('Nobody texted you today.');
+    expect(docs[1].data).toEqual([expect.objectContaining({ conversation_id: docs[0].data.conversation_id, status: 'idle' })]);
+    expect(docs[2].help).toContain('/open ID — continue a conversation: its id, or the first characters of one /list shows');
+    expect(docs[3].data.reply).toBe('You got 0 inbound calls yesterday (2026-01-04, UTC).');
+    expect(r.stderr.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([
+      { error: { code: 'usage_error', message: 'No recent conversation starts with "zzz" (/list shows them).' } },
+      { error: { code: 'usage_error', message: 'Unknown command /bogus. /help lists them (to send a message starting with /, type //).' } },
+      { error: { code: 'not_found', message: expect.stringContaining('00000000-0000-4000-8000-000000000000') } },
+    ]);
+    // without --json the same errors are said, and /help goes to stderr with the other messages
+    const text = await both(['assistant', 'chat'], { stdin: '/help\n/open zzz\n/open 00000000-0000-4000-8000-000000000000\n' });
+    expect(text).toMatchObject({ code: 0, stdout: '' });
+    expect(text.stderr).toContain('/open ID — continue a conversation');
+    expect(text.stderr).toContain('No recent conversation starts with "zzz" (/list shows them).\n');
+    expect(text.stderr).toMatch(/No assistant conversation 00000000-0000-4000-8000-000000000000 .*\(not_found, HTTP 404\)\n/);
   });
 
   it('--json: the conversation after each reply, one JSON document per line', async () => {

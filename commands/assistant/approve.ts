@@ -3,11 +3,10 @@
 import type { Command } from 'commander';
 import { action, collect, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { CliError, EXIT, usage } from '../../src/errors.js';
+import { usage } from '../../src/errors.js';
 import { checkFlags, policyOf, waitOption, withPolicy } from './flags.js';
 import { finish, settle } from './follow.js';
 import { contextApi } from './session.js';
-import { approvalText } from './view.js';
 
 interface Options { decline?: string[]; declineAll?: boolean; approveAll?: boolean; reason?: string; wait?: number; advance?: boolean }
 
@@ -27,7 +26,7 @@ export function define(parent: Command, shell: Shell): void {
 --approve-all and --decline-all also answer the approvals the run asks for next; without them a
 terminal asks, and without one the command stops there with exit 7.
 ${examples(
-    'ID=$(vmv assistant send "call +14155550100 to confirm the appointment")',
+    'ID=$(vmv assistant send "call +14155550100 to confirm the appointment" </dev/null) || [ $? -eq 7 ]   # 7: approvals wait',
     'vmv assistant get "$ID"',
     'vmv assistant approve "$ID"',
     'vmv assistant approve "$ID" --decline apr_4c1d8e0f2a --reason "not this week"',
@@ -38,19 +37,20 @@ ${examples(
 
 export async function run(ctx: Context, o: Options, [id]: string[]): Promise<void> {
   const api = contextApi(ctx);
-  const c = await api.get(id);
-  if (c.status !== 'awaiting_approval' || c.pending_approvals.length === 0)
-    throw new CliError(`Conversation ${id} has no approvals to answer: it is ${c.status.replace('_', ' ')}.`, EXIT.api, `See it: vmv assistant get ${id}`);
-  const pending = c.pending_approvals;
-  const unknown = (o.decline ?? []).filter((a) => !pending.some((p) => p.approval_id === a));
-  if (unknown.length > 0)
-    throw usage(`--decline ${unknown.join(', ')}: not pending in conversation ${id}. Pending: ${pending.map((p) => `${p.approval_id} (${approvalText(p)})`).join('; ')}`);
+  const pending = (await api.get(id)).pending_approvals;
   const declined = new Set(o.declineAll ? pending.map((p) => p.approval_id) : o.decline ?? []);
-  const answers = pending.map((p) => ({
-    approval_id: p.approval_id,
-    approved: !declined.has(p.approval_id),
-    ...(declined.has(p.approval_id) && o.reason ? { reason: o.reason } : {}),
-  }));
+  const decline = (approval_id: string) => ({ approval_id, approved: false, ...(o.reason ? { reason: o.reason } : {}) });
+  // the service is the judge of what can be answered: ids --decline names that are not pending go
+  // with the answers, for its 400 to name them (as --decline); with nothing pending at all (idle,
+  // working, failed, or answered meanwhile) it answers 409 conflict. `approvals` takes one answer at
+  // least: when there is none to give, a placeholder no approval can have asks it that.
+  const unknown = [...declined].filter((a) => !pending.some((p) => p.approval_id === a));
+  const answers = [
+    ...pending.map((p) => (declined.has(p.approval_id) ? decline(p.approval_id) : { approval_id: p.approval_id, approved: true })),
+    ...unknown.map(decline),
+  ];
+  if (unknown.length > 0) ctx.fieldFlags = { ...ctx.fieldFlags, approvals: '--decline' };
+  if (answers.length === 0) answers.push({ approval_id: '-', approved: false });
   const first = await api.post({ conversation_id: id, approvals: answers, wait_seconds: 0 });
   if (o.wait === 0) return finish(ctx, first);
   const last = await settle(ctx, api, first, {

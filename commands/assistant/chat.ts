@@ -20,12 +20,14 @@ export function define(parent: Command, shell: Shell): void {
       if (o.reason !== undefined && !o.declineAll) throw usage('--reason is told to the assistant with each decline: add --decline-all (on a terminal, n asks for a reason).');
     })
     .addHelpText('after', `
-On a terminal: Enter sends, ↑/↓ recall what you sent, PgUp/PgDn scroll. While the assistant works
-you see each action as it completes; an action that costs money or cannot be undone is shown with
-its cost for approval: y approves, n declines (then an optional reason). /new, /list, /open ID,
-/help, /quit (exit 0). Ctrl-C leaves: exit 0, or 130 while a run works or waits for approvals (it
-goes on: resume it with --conversation). Colours follow NO_COLOR.
-Without a terminal (or with --json: one JSON conversation per reply): approvals follow
+On a terminal: Enter sends (a paste of several lines is one message), ↑/↓ recall what you sent,
+PgUp/PgDn scroll. While the assistant works you see each action as it completes; an action that
+costs money or cannot be undone is shown with its cost for approval: y approves, n declines (then
+an optional reason). /new, /list, /open ID, /help, /quit (exit 0). Ctrl-C leaves: exit 0, or 130
+while a run works or waits for approvals (it goes on: its conversation id is printed alone on
+stdout; resume it with --conversation). Colours follow NO_COLOR.
+Without a terminal (or with --json: one JSON conversation per reply; /list prints the list's JSON,
+/help {"help": [...]}, and a chat command that fails its JSON error on stderr): approvals follow
 --approve-all / --decline-all, or end the chat with exit 7 and the conversation id on stdout; a
 failed run ends it with exit 5.
 ${examples(
@@ -53,8 +55,11 @@ export async function run(ctx: Context, o: ChatFlags): Promise<void> {
       api, streams, resumed, advance, manualClock: clock?.mode === 'manual', policy: policyOf(o), reason: o.reason,
       color: ctx.io.color, pollMs: Math.min(pollInterval(ctx), 500), paceMs: Math.min(pollInterval(ctx), 300),
     });
-    if (end.interrupted && end.conversationId)
+    if (end.interrupted && end.conversationId) {
+      // as every wait Ctrl-C stops: what goes on is named alone on stdout (the screen is already left)
+      ctx.io.out(`${end.conversationId}\n`);
       throw new CliError(`Left the chat while the assistant ${end.interrupted}; it goes on in conversation ${end.conversationId}.`, EXIT.interrupted, `Resume it: vmv assistant chat --conversation ${end.conversationId}`, { id: end.conversationId });
+    }
     return;
   }
   const { runLines } = await import('./line.js');

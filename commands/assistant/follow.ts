@@ -62,7 +62,16 @@ export async function settle(ctx: Context, api: AssistantApi, first: Conversatio
       }
       if (c.status !== 'awaiting_approval') return c;
       const asked = Date.now();
-      const answers = await w.race(answer(ctx, c, o));
+      // a question still open when the wait ends (Ctrl-C) is taken back: nothing more is asked or read
+      const ac = new AbortController();
+      const answering = answer(ctx, c, o, ac.signal);
+      answering.catch(() => {}); // once the wait has ended, its rejection is nobody's to report
+      let answers: ApprovalAnswer[];
+      try {
+        answers = await w.race(answering);
+      } finally {
+        ac.abort();
+      }
       // a person answering is not the run's time
       if (deadline !== null) deadline += Date.now() - asked;
       c = await w.race(api.post({ conversation_id: id, approvals: answers, wait_seconds: 0 }));
@@ -74,7 +83,7 @@ export async function settle(ctx: Context, api: AssistantApi, first: Conversatio
 }
 
 /** The answers to every pending approval: by policy, asked on a terminal, or none (exit 7). */
-async function answer(ctx: Context, c: Conversation, o: Settle): Promise<ApprovalAnswer[]> {
+async function answer(ctx: Context, c: Conversation, o: Settle, signal: AbortSignal): Promise<ApprovalAnswer[]> {
   const err = forStderr(ctx.io);
   const pending = c.pending_approvals;
   if (o.policy) {
@@ -82,7 +91,7 @@ async function answer(ctx: Context, c: Conversation, o: Settle): Promise<Approva
     for (const p of pending) say(ctx, dim(err, `${o.policy === 'approve' ? 'approved' : 'declined'} (${flag}): ${approvalText(p)}`));
     return pending.map((p) => ({ approval_id: p.approval_id, approved: o.policy === 'approve', ...(o.policy === 'decline' && o.reason ? { reason: o.reason } : {}) }));
   }
-  if (o.ask && ctx.io.stdinTTY && ctx.io.stderrTTY && !ctx.json) return askEach(ctx, c, pending);
+  if (o.ask && ctx.io.stdinTTY && ctx.io.stderrTTY && !ctx.json) return askEach(ctx, c, pending, signal);
   if (!ctx.json) {
     ctx.io.out(`${c.conversation_id}\n`);
     // what the run said so far (answers to free requests, then the approvals it asks for), and each approval with its id
@@ -95,19 +104,19 @@ async function answer(ctx: Context, c: Conversation, o: Settle): Promise<Approva
 }
 
 /** On a terminal: each approval with what it costs, y to approve; anything else declines, then an optional reason. */
-async function askEach(ctx: Context, c: Conversation, pending: PendingApproval[]): Promise<ApprovalAnswer[]> {
+async function askEach(ctx: Context, c: Conversation, pending: PendingApproval[], signal: AbortSignal): Promise<ApprovalAnswer[]> {
   const { ask } = await import('../../src/prompt.js');
   const err = forStderr(ctx.io);
   if (c.reply) ctx.io.err(c.reply + '\n');
   const answers: ApprovalAnswer[] = [];
   for (const [i, p] of pending.entries()) {
     const of = pending.length > 1 ? ` (${i + 1} of ${pending.length})` : '';
-    const yes = /^y(es)?$/i.test((await ask(ctx.io, `${yellow(err, `Approve${of}`)} ${approvalText(p)} [y/N] `)).trim());
+    const yes = /^y(es)?$/i.test((await ask(ctx.io, `${yellow(err, `Approve${of}`)} ${approvalText(p)} [y/N] `, { signal })).trim());
     if (yes) {
       answers.push({ approval_id: p.approval_id, approved: true });
       continue;
     }
-    const reason = (await ask(ctx.io, 'Why not? (told to the assistant; Enter to skip) ')).trim();
+    const reason = (await ask(ctx.io, 'Why not? (told to the assistant; Enter to skip) ', { signal })).trim();
     answers.push({ approval_id: p.approval_id, approved: false, ...(reason ? { reason } : {}) });
   }
   return answers;

@@ -3,7 +3,7 @@
 // of JSON); actions, approvals answered and notes go to stderr. Lines starting with / are the chat's
 // commands (slash.ts).
 import type { Context } from '../../src/context.js';
-import { CliError, EXIT } from '../../src/errors.js';
+import { ApiCallError, CliError, EXIT } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
 import { dim, red, table, yellow } from '../../src/output.js';
 import { say, settle, type Policy } from './follow.js';
@@ -47,54 +47,71 @@ export async function runLines(ctx: Context, api: AssistantApi, o: LineOptions):
     if (c.status === 'working' || c.status === 'awaiting_approval') await conclude(c);
   };
 
+  /** A chat command that could not be done: said on stderr (with --json, as an error's JSON document), and the chat goes on. */
+  const refuse = (e: unknown) => {
+    if (ctx.json) ctx.io.err(JSON.stringify(e instanceof ApiCallError ? e.envelope : { error: { code: 'usage_error', message: (e as Error).message } }) + '\n');
+    else ctx.io.err(red(err, e instanceof ApiCallError ? `${e.message} (${e.code}, HTTP ${e.status})` : (e as Error).message) + '\n');
+  };
+
   if (o.resumed) await open(o.resumed);
   const { createInterface } = await import('node:readline');
   const lines = createInterface({ input: ctx.io.stdin, terminal: false });
-  for await (const line of lines) {
-    if (!line.trim()) continue;
-    const slash = parseSlash(line);
-    if (slash && 'error' in slash) {
-      say(ctx, red(err, slash.error));
-      continue;
-    }
-    if (slash) {
-      switch (slash.slash.name) {
-        case 'quit':
-          lines.close();
-          return;
-        case 'help':
-          for (const l of helpLines({ keys: false })) say(ctx, l);
-          break;
-        case 'new':
-          id = null;
-          seen = new Set();
-          say(ctx, dim(err, 'new conversation: the next message starts it'));
-          break;
-        case 'list': {
-          const recent = await api.list(20);
-          table(ctx.io, ['id', 'status', 'updated', 'title'], recent.map((c) => [c.conversation_id, c.status, c.updated_at, c.title]));
-          break;
-        }
-        case 'open': {
-          let target: string;
-          try {
-            target = await resolveConversation(api, slash.arg);
-          } catch (e) {
-            say(ctx, red(err, (e as Error).message));
+  // however the chat ends (/quit, an error, Ctrl-C), standard input is let go: a terminal or a pipe
+  // left open must not keep the process alive once the chat is over
+  try {
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      const slash = parseSlash(line);
+      if (slash && 'error' in slash) {
+        refuse(new Error(slash.error));
+        continue;
+      }
+      if (slash) {
+        switch (slash.slash.name) {
+          case 'quit':
+            return;
+          case 'help':
+            // with --json, one document like every other output: the lines under "help"
+            if (ctx.json) ctx.io.out(JSON.stringify({ help: helpLines({ keys: false }) }) + '\n');
+            else for (const l of helpLines({ keys: false })) ctx.io.err(l + '\n');
+            break;
+          case 'new':
+            id = null;
+            seen = new Set();
+            say(ctx, dim(err, 'new conversation: the next message starts it'));
+            break;
+          case 'list': {
+            const res = await ctx.call('GET', '/v1/assistant/conversations', { query: { limit: 20 } });
+            if (ctx.json) ctx.io.out(JSON.stringify(res.json()) + '\n');
+            else table(ctx.io, ['id', 'status', 'updated', 'title'], res.json<{ data: Conversation[] }>().data.map((c) => [c.conversation_id, c.status, c.updated_at, c.title]));
             break;
           }
-          await open(await api.get(target));
-          break;
+          case 'open': {
+            let c: ConversationWithTranscript;
+            try {
+              c = await api.get(await resolveConversation(api, slash.arg));
+            } catch (e) {
+              // a mistyped id is said, as an unknown command is; the service gone is the chat's end
+              if (e instanceof ApiCallError && e.status === 404) refuse(e);
+              else if (e instanceof ApiCallError || e instanceof CliError) throw e;
+              else refuse(e);
+              break;
+            }
+            await open(c);
+            break;
+          }
         }
+        continue;
       }
-      continue;
+      const c = await api.post({ message: messageOf(line), conversation_id: id ?? undefined, wait_seconds: 0 });
+      if (c.conversation_id !== id) {
+        id = c.conversation_id;
+        seen = new Set();
+        say(ctx, dim(err, `conversation ${id}`));
+      }
+      await conclude(c);
     }
-    const c = await api.post({ message: messageOf(line), conversation_id: id ?? undefined, wait_seconds: 0 });
-    if (c.conversation_id !== id) {
-      id = c.conversation_id;
-      seen = new Set();
-      say(ctx, dim(err, `conversation ${id}`));
-    }
-    await conclude(c);
+  } finally {
+    lines.close();
   }
 }

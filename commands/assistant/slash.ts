@@ -15,11 +15,11 @@ export const SLASH: readonly Slash[] = [
 
 /** The keys of the terminal chat, for /help. */
 export const KEYS: readonly [string, string][] = [
-  ['Enter', 'send the line'],
+  ['Enter', 'send the line (a paste of several lines is one message)'],
   ['↑ ↓', 'earlier lines you sent (history)'],
   ['PgUp PgDn', 'scroll the transcript'],
   ['y / n', 'approve / decline the action shown (n then asks for an optional reason; Enter skips it)'],
-  ['Ctrl-C', 'leave: exit 0, or 130 while the assistant works or waits for approvals (it goes on; resume with --conversation)'],
+  ['Ctrl-C', 'leave: exit 0, or 130 while the assistant works or waits for approvals (it goes on; its id is printed; resume with --conversation)'],
 ];
 
 export const helpLines = (o: { keys: boolean }): string[] => [

@@ -23,26 +23,34 @@ export interface MessageBody {
 /** How an action ended, as one character: done, failed, declined (not done). */
 export const MARK: Record<string, string> = { completed: '✓', failed: '✗', declined: '–' };
 
-const scalar = (v: unknown): string | null => {
-  if (typeof v === 'string') return /\s/.test(v) ? JSON.stringify(v) : v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x !== 'object' || x === null)) return v.map((x) => scalar(x) ?? String(x)).join(',');
-  return null;
-};
+const word = (v: unknown): string => (typeof v === 'string' ? (v === '' || /[\s"]/.test(v) ? JSON.stringify(v) : v) : String(v));
 
-/** A tool's input in a few words: its plain fields as key=value (objects are left out), cut at `max`. */
-export function inputText(input: Record<string, unknown> | null | undefined, max = 80): string {
-  const parts = Object.entries(input ?? {}).flatMap(([k, v]) => {
-    const s = scalar(v);
-    return s === null ? [] : [`${k}=${s}`];
-  });
-  const text = parts.join(' ');
+/** An input's fields as key=value, a nested object's by their dotted path (voice.greeting_message=...), nothing left out. */
+function pairs(v: unknown, key: string): string[] {
+  if (Array.isArray(v)) {
+    if (v.every((x) => x === null || typeof x !== 'object')) return [`${key}=${v.length ? v.map(word).join(',') : '[]'}`];
+    return v.flatMap((x, i) => pairs(x, `${key}[${i}]`));
+  }
+  if (v !== null && typeof v === 'object') {
+    const entries = Object.entries(v);
+    return entries.length ? entries.flatMap(([k, x]) => pairs(x, key ? `${key}.${k}` : k)) : key ? [`${key}={}`] : [];
+  }
+  return [`${key}=${word(v)}`];
+}
+
+/**
+ * A tool's input in a few words: its fields as key=value (a string with spaces quoted, nested
+ * fields by their path), cut at `max` characters for a line that must stay short (progress, the
+ * chat); without `max`, whole (piped output never cuts a value).
+ */
+export function inputText(input: Record<string, unknown> | null | undefined, max = Infinity): string {
+  const text = pairs(input ?? {}, '').join(' ');
   return [...text].length > max ? [...text].slice(0, max - 1).join('') + '…' : text;
 }
 
 /** "✓ create_quick_ai_text to_numbers=+14155550100 goal=…", with the error of a failed one. */
 export function actionText(a: Action): string {
-  const input = inputText(a.input);
+  const input = inputText(a.input, 80);
   // a declined action's error carries the reason given ("declined: not this week")
   const why = a.status === 'failed' && a.error ? `: ${a.error}` : a.status === 'declined' ? ` (${a.error ?? 'declined'}; not done)` : '';
   return `${MARK[a.status] ?? '?'} ${a.tool}${input ? ` ${input}` : ''}${why}`;
@@ -65,7 +73,7 @@ export function printConversation(ctx: Context, c: ConversationWithTranscript): 
   if (!io.stdoutTTY) pairs.push(['reply', c.reply]);
   fields(io, pairs);
   if (io.stdoutTTY && c.reply) io.out(`\n${bold(io, c.status === 'working' ? 'Reply so far' : 'Reply')}\n${indent(c.reply)}\n`);
-  if (c.actions.length > 0) nested(io, 'action', ['tool call', 'tool', 'status', 'input', 'error'], c.actions.map((a) => [a.tool_call_id, a.tool, a.status, inputText(a.input, 1000), a.error]));
+  if (c.actions.length > 0) nested(io, 'action', ['tool call', 'tool', 'status', 'input', 'error'], c.actions.map((a) => [a.tool_call_id, a.tool, a.status, inputText(a.input), a.error]));
   if (c.pending_approvals.length > 0) nested(io, 'approval', ['approval', 'tool', 'reason'], c.pending_approvals.map((p) => [p.approval_id, p.tool, p.reason]));
   if (c.transcript.length === 0) return;
   if (!io.stdoutTTY) {

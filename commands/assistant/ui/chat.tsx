@@ -2,14 +2,14 @@
 // only ones that load them, through the chat verb's dynamic import). The screen, top to bottom: a
 // header, the transcript (PgUp/PgDn scroll it), what is going on (a spinner while a run works, or the
 // approval being answered), a notice line, the input line, and the keys. Its state is ui/state.ts.
-import { Box, render, Text, useApp, useInput, useStdout } from 'ink';
-import { useEffect, useReducer, useRef, useState } from 'react';
+import { Box, render, Text, useApp, useCursor, useInput, useStdout } from 'ink';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { ApiCallError } from '../../../src/errors.js';
 import { localTime } from '../../../src/output.js';
 import { followRun, type AssistantApi } from '../session.js';
 import { helpLines, listLine, messageOf, parseSlash, resolveConversation } from '../slash.js';
 import { inputText, type ApprovalAnswer, type Conversation, type ConversationWithTranscript } from '../view.js';
-import { allAnswered, answerText, initialState, reduce, WELCOME, wrap, type ChatAction, type ChatState, type Entry } from './state.js';
+import { allAnswered, answerText, clip, columns, initialState, printable, reduce, visibleInput, WELCOME, wrap, type ChatAction, type ChatState, type Entry } from './state.js';
 
 export interface ChatProps {
   api: AssistantApi;
@@ -37,8 +37,8 @@ export interface ChatEnd {
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-/** One line of the screen, already cut to the width. */
-interface Line { text: string; color?: string; bold?: boolean; dim?: boolean; cursorAt?: number }
+/** One line of the screen, already cut to the width; the input line comes as graphemes, with the cursor's index among them. */
+interface Line { text: string; color?: string; bold?: boolean; dim?: boolean; cursor?: { before: string; chars: string[]; at: number } }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -46,6 +46,47 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 function errorText(e: unknown): string {
   if (e instanceof ApiCallError) return `${e.code} (HTTP ${e.status}): ${e.envelope.error.message}`;
   return (e as Error)?.message ?? String(e);
+}
+
+/** The service refused a request as out of date: the conversation moved on without this chat. */
+const isConflict = (e: unknown) => e instanceof ApiCallError && e.status === 409;
+
+/** Where a conversation read again stands, in words. */
+const standing: Record<string, string> = {
+  working: 'the assistant is working on it',
+  idle: 'it is idle',
+  awaiting_approval: 'approvals wait',
+  failed: 'its run failed',
+};
+
+/** A value shown on one line (a title may hold line breaks). */
+const oneLine = (s: string) => printable(s.replace(/\s+/g, ' '));
+
+/**
+ * The header within `width` columns: the title gives way first, so the conversation's id and the
+ * clock note stay (the note in a short form when the title would be left with too little).
+ */
+function headerText(title: string, id: string, note: string, width: number): string {
+  const lead = 'vmv assistant · ';
+  for (const n of [note, note ? 'manual clock' : '']) {
+    const tailText = `${id ? ` · ${id}` : ''}${n ? ` · ${n}` : ''}`;
+    const room = width - columns(lead) - columns(tailText);
+    if (room >= Math.min(12, columns(title))) return lead + clip(title, room) + tailText;
+  }
+  return clip(`${lead}${title}${id ? ` · ${id}` : ''}`, width);
+}
+
+/**
+ * `n` of `lines`: the first ones, and the last `end` of them (where an approval's reason says what it
+ * costs); when some are left out, the line before the gap says so (…).
+ */
+function upTo(lines: Line[], n: number, width: number, end = 0): Line[] {
+  if (lines.length <= n) return lines;
+  const tailN = Math.min(end, Math.floor(n / 2));
+  const shown = lines.slice(0, n - tailN);
+  const last = shown.at(-1);
+  if (last) shown[shown.length - 1] = { ...last, text: clip(`${last.text} …`, width) };
+  return [...shown, ...lines.slice(lines.length - tailN)];
 }
 
 function entryLines(e: Entry, width: number, first: boolean): Line[] {
@@ -72,9 +113,15 @@ export function Chat(props: ChatProps) {
   const { api } = props;
   const app = useApp();
   const { stdout } = useStdout();
+  const { setCursorPosition } = useCursor();
   const [state, dispatch] = useReducer(reduce, WELCOME, initialState);
+  // the state as of the last change, not the last render: keys that arrive before the screen is
+  // drawn again (a double tap, keys sent together) are read against what the keys before them did
   const stateRef = useRef<ChatState>(state);
-  stateRef.current = state;
+  const act = (a: ChatAction) => {
+    stateRef.current = reduce(stateRef.current, a);
+    dispatch(a);
+  };
   // a follow of a run stops when the chat moves to another conversation (or another run starts)
   const generation = useRef(0);
   const exit = (end: ChatEnd) => {
@@ -115,65 +162,93 @@ export function Chat(props: ChatProps) {
       const last = await followRun(api, c, {
         advance: props.advance, pollMs: props.pollMs, paceMs: props.paceMs, pause: sleep,
         stopped: () => mine !== generation.current,
-        onRead: (read) => mine === generation.current && dispatch({ type: 'read', conversation: read }),
+        onRead: (read) => mine === generation.current && act({ type: 'read', conversation: read }),
       });
       if (mine !== generation.current) return;
-      dispatch({ type: 'settled', conversation: last });
+      act({ type: 'settled', conversation: last });
       if (last.status === 'awaiting_approval' && props.policy) await answerByPolicy(last);
     } catch (e) {
       const id = c.conversation_id.slice(0, 8);
-      if (mine === generation.current) dispatch({ type: 'lost', text: `${errorText(e)} — the run may go on; /open ${id} reads it again.` });
+      if (mine === generation.current) act({ type: 'lost', text: `${errorText(e)} — the run may go on; /open ${id} reads it again.` });
     }
+  }
+
+  /** After the service took a message or answers: follow the run, or answer the approvals it asks for by policy. */
+  async function carryOn(c: Conversation): Promise<void> {
+    if (c.status === 'working') await follow(c);
+    else if (c.status === 'awaiting_approval' && props.policy) await answerByPolicy(c);
   }
 
   async function answerByPolicy(c: Conversation): Promise<void> {
     const approve = props.policy === 'approve';
     const flag = approve ? '--approve-all' : '--decline-all';
-    dispatch({ type: 'entries', entries: c.pending_approvals.map((p) => ({ kind: 'note', text: `${approve ? 'approved' : 'declined'} (${flag}): ${answerText(p)}` })) });
+    act({ type: 'entries', entries: c.pending_approvals.map((p) => ({ kind: 'note', text: `${approve ? 'approved' : 'declined'} (${flag}): ${answerText(p)}` })) });
     await sendAnswers(c.conversation_id, c.pending_approvals.map((p) => ({ approval_id: p.approval_id, approved: approve, ...(!approve && props.reason ? { reason: props.reason } : {}) })));
   }
 
-  async function sendAnswers(id: string, answers: ApprovalAnswer[]): Promise<void> {
+  /**
+   * The service refused what this chat sent as out of date (409 conflict: the approvals were
+   * answered elsewhere, or another client started a run): the conversation is read again, and the
+   * chat goes on from where it really stands.
+   */
+  async function reread(id: string, e: unknown): Promise<void> {
+    const mine = generation.current;
     try {
-      const c = await api.post({ conversation_id: id, approvals: answers, wait_seconds: 0 });
-      dispatch({ type: 'answered', conversation: c, now: Date.now() });
-      if (c.status === 'working') await follow(c);
-      else if (c.status === 'awaiting_approval' && props.policy) await answerByPolicy(c);
-    } catch (e) {
-      // not taken: the approvals are asked again (or the service says why they cannot be answered)
-      dispatch({ type: 'refused', text: errorText(e) });
+      const c = await api.get(id);
+      if (mine !== generation.current) return;
+      act({ type: 'reread', conversation: c, text: `${errorText(e)} — read again: ${standing[c.status] ?? c.status}.`, now: Date.now() });
+      await carryOn(c);
+    } catch (e2) {
+      if (mine === generation.current) act({ type: 'lost', text: `${errorText(e2)} — /open ${id.slice(0, 8)} reads it again.` });
     }
+  }
+
+  async function sendAnswers(id: string, answers: ApprovalAnswer[]): Promise<void> {
+    let c: Conversation;
+    try {
+      c = await api.post({ conversation_id: id, approvals: answers, wait_seconds: 0 });
+    } catch (e) {
+      if (isConflict(e)) return reread(id, e);
+      // not taken: the approvals are asked again (the service says why)
+      act({ type: 'refused', text: errorText(e) });
+      return;
+    }
+    act({ type: 'answered', conversation: c, now: Date.now() });
+    await carryOn(c);
   }
 
   async function send(text: string): Promise<void> {
     if (posting.current) return;
     posting.current = true;
+    const before = stateRef.current;
+    const id = before.conversation?.conversation_id;
+    let c: Conversation;
     try {
-      const c = await api.post({ message: text, conversation_id: stateRef.current.conversation?.conversation_id, wait_seconds: 0 });
-      dispatch({ type: 'sent', text, conversation: c, now: Date.now() });
-      posting.current = false;
-      if (c.status === 'working') await follow(c);
-      else if (c.status === 'awaiting_approval' && props.policy) await answerByPolicy(c);
+      c = await api.post({ message: text, conversation_id: id, wait_seconds: 0 });
     } catch (e) {
-      // the line stays in the input, to send again once the conversation takes it
-      dispatch({ type: 'notice', kind: 'error', text: errorText(e) });
-    } finally {
       posting.current = false;
+      // the line stays in the input, to send again once the conversation takes it; a conflict where
+      // this chat saw nothing going on means another client moved the conversation on: read it again
+      if (isConflict(e) && id && before.phase.step === 'idle') return reread(id, e);
+      act({ type: 'notice', kind: 'error', text: errorText(e) });
+      return;
     }
+    posting.current = false;
+    act({ type: 'sent', text, conversation: c, now: Date.now() });
+    await carryOn(c);
   }
 
   async function open(c: ConversationWithTranscript): Promise<void> {
     generation.current++;
-    dispatch({ type: 'opened', conversation: c, now: Date.now() });
-    if (c.status === 'working') await follow(c);
-    else if (c.status === 'awaiting_approval' && props.policy) await answerByPolicy(c);
+    act({ type: 'opened', conversation: c, now: Date.now() });
+    await carryOn(c);
   }
 
   async function slash(line: string): Promise<boolean> {
     const parsed = parseSlash(line);
     if (!parsed) return false;
     if ('error' in parsed) {
-      dispatch({ type: 'notice', kind: 'error', text: parsed.error });
+      act({ type: 'notice', kind: 'error', text: parsed.error });
       return true;
     }
     const { slash: cmd, arg } = parsed;
@@ -182,26 +257,26 @@ export function Chat(props: ChatProps) {
         exit({ conversationId: stateRef.current.conversation?.conversation_id ?? null });
         break;
       case 'help':
-        dispatch({ type: 'entries', entries: helpLines({ keys: true }).map((text) => ({ kind: 'note', text })), clearInput: true });
+        act({ type: 'entries', entries: helpLines({ keys: true }).map((text) => ({ kind: 'note', text })), clearInput: true });
         break;
       case 'new':
         generation.current++;
-        dispatch({ type: 'new' });
+        act({ type: 'new' });
         break;
       case 'list':
         try {
           const recent = await api.list(10);
           const lines = recent.length ? recent.map((c) => listLine(c, localTime)) : ['No conversations yet.'];
-          dispatch({ type: 'entries', entries: [...lines, recent.length ? 'Open one: /open ID (its first characters are enough)' : ''].filter(Boolean).map((text) => ({ kind: 'note', text })), clearInput: true });
+          act({ type: 'entries', entries: [...lines, recent.length ? 'Open one: /open ID (its first characters are enough)' : ''].filter(Boolean).map((text) => ({ kind: 'note', text })), clearInput: true });
         } catch (e) {
-          dispatch({ type: 'notice', kind: 'error', text: errorText(e) });
+          act({ type: 'notice', kind: 'error', text: errorText(e) });
         }
         break;
       case 'open':
         try {
           await open(await api.get(await resolveConversation(api, arg)));
         } catch (e) {
-          dispatch({ type: 'notice', kind: 'error', text: errorText(e) });
+          act({ type: 'notice', kind: 'error', text: errorText(e) });
         }
         break;
     }
@@ -213,6 +288,25 @@ export function Chat(props: ChatProps) {
     void slash(line).then((handled) => {
       if (!handled) void send(messageOf(line));
     });
+  }
+
+  /** An approval's answer (y, or the reason of an n); once every one has its answer, they are sent together, once. */
+  function answer(a: ChatAction): void {
+    const before = stateRef.current;
+    act(a);
+    const after = stateRef.current.phase;
+    if (after !== before.phase && after.step === 'approving' && allAnswered(after) && before.conversation)
+      void sendAnswers(before.conversation.conversation_id, after.answers);
+  }
+
+  /** Enter: sends the input line, or answers the reason being typed. */
+  function enter(): void {
+    const s = stateRef.current;
+    if (s.phase.step === 'approving') {
+      if (s.phase.reason) answer({ type: 'reason' });
+      return;
+    }
+    submit(s.input);
   }
 
   function leave(): void {
@@ -229,95 +323,103 @@ export function Chat(props: ChatProps) {
       if (!s.input) exit({ conversationId: s.conversation?.conversation_id ?? null });
       return;
     }
-    if (key.pageUp || key.pageDown) return dispatch({ type: 'scroll', by: key.pageUp ? page.current : -page.current, max: maxScroll.current });
+    if (key.pageUp || key.pageDown) return act({ type: 'scroll', by: key.pageUp ? page.current : -page.current, max: maxScroll.current });
     const phase = s.phase;
     if (phase.step === 'approving' && !phase.reason) {
-      if (input === 'y' || input === 'Y') {
-        dispatch({ type: 'approve' });
-        const answers = [...phase.answers, { approval_id: phase.pending[phase.index].approval_id, approved: true }];
-        if (answers.length === phase.pending.length) void sendAnswers(s.conversation!.conversation_id, answers);
-      } else if (input === 'n' || input === 'N') dispatch({ type: 'decline' });
-      else if (input || key.return) dispatch({ type: 'notice', kind: 'note', text: 'y approves this action, n declines it (then an optional reason).' });
+      // every approval has its answer and they are on their way: nothing more to answer
+      if (allAnswered(phase)) return;
+      if (input === 'y' || input === 'Y') answer({ type: 'approve' });
+      else if (input === 'n' || input === 'N') act({ type: 'decline' });
+      else if (input || key.return) act({ type: 'notice', kind: 'note', text: 'y approves this action, n declines it (then an optional reason).' });
       return;
     }
-    if (key.return) {
-      if (phase.step === 'approving' && phase.reason) {
-        const reason = s.input.trim();
-        dispatch({ type: 'reason' });
-        const p = phase.pending[phase.index];
-        const answers = [...phase.answers, { approval_id: p.approval_id, approved: false, ...(reason ? { reason } : {}) }];
-        if (answers.length === phase.pending.length) void sendAnswers(s.conversation!.conversation_id, answers);
-        return;
-      }
-      return submit(s.input);
-    }
-    if (key.backspace || key.delete) return dispatch({ type: 'backspace' });
-    if (key.leftArrow) return dispatch({ type: 'move', to: 'left' });
-    if (key.rightArrow) return dispatch({ type: 'move', to: 'right' });
-    if (key.home || (key.ctrl && input === 'a')) return dispatch({ type: 'move', to: 'home' });
-    if (key.end || (key.ctrl && input === 'e')) return dispatch({ type: 'move', to: 'end' });
-    if (key.ctrl && input === 'u') return dispatch({ type: 'clearLine' });
-    if (phase.step !== 'approving' && (key.upArrow || key.downArrow)) return dispatch({ type: 'history', dir: key.upArrow ? 'older' : 'newer' });
+    if (key.return) return enter();
+    if (key.backspace || key.delete) return act({ type: 'backspace' });
+    if (key.leftArrow) return act({ type: 'move', to: 'left' });
+    if (key.rightArrow) return act({ type: 'move', to: 'right' });
+    if (key.home || (key.ctrl && input === 'a')) return act({ type: 'move', to: 'home' });
+    if (key.end || (key.ctrl && input === 'e')) return act({ type: 'move', to: 'end' });
+    if (key.ctrl && input === 'u') return act({ type: 'clearLine' });
+    if (phase.step !== 'approving' && (key.upArrow || key.downArrow)) return act({ type: 'history', dir: key.upArrow ? 'older' : 'newer' });
     if (key.ctrl || key.meta || key.tab || key.escape || key.upArrow || key.downArrow) return;
-    // typed or pasted text, which may hold editing keys of its own (several keys sent at once, by
-    // tmux or a paste): Enter sends (a reason answers), Ctrl-U clears, Backspace deletes
-    let line = s;
-    for (const part of input.split(/([\r\n\u0015\u007f\b])/)) {
-      if (part === '\r' || part === '\n') {
-        if (phase.step !== 'approving') submit(line.input);
-        return;
-      }
-      const edit: ChatAction | null = part === '\u0015' ? { type: 'clearLine' } : part === '\u007f' || part === '\b' ? { type: 'backspace' } : part ? { type: 'insert', text: part } : null;
-      if (!edit) continue;
-      line = reduce(line, edit);
-      dispatch(edit);
+    // typed or pasted text, several keys at once (a paste, tmux): line breaks inside it are the
+    // message's own (a paste of several lines is one message); one at its end is Enter, which sends
+    // (or answers a reason); Ctrl-U clears and Backspace deletes as they come
+    const enterAtEnd = /[\r\n]$/.test(input);
+    for (const part of input.replace(/[\r\n]+$/, '').split(/([\u0015\u007f\b])/)) {
+      if (part === '\u0015') act({ type: 'clearLine' });
+      else if (part === '\u007f' || part === '\b') act({ type: 'backspace' });
+      else if (part) act({ type: 'insert', text: part });
     }
+    if (enterAtEnd) enter();
   });
 
-  // ---- the screen, as lines ----
-  const { columns, rows } = size;
-  const width = Math.max(20, columns);
+  // ---- the screen, as lines: each within the terminal's width, all of them within its height ----
+  const width = Math.max(20, size.columns);
+  const rows = Math.max(8, size.rows);
   const c = state.conversation;
   const clockNote = props.manualClock ? (props.advance ? 'manual clock: moved while the assistant works' : 'manual clock: not moved (--no-auto-advance)') : '';
-  const title = c ? `${c.title} · ${c.conversation_id.slice(0, 8)}` : 'new conversation';
-  const header: Line = { text: clip(`vmv assistant · ${title}${clockNote ? ` · ${clockNote}` : ''}`, width), bold: true };
+  const header: Line = { text: headerText(oneLine(c ? c.title : 'new conversation'), c ? c.conversation_id.slice(0, 8) : '', clockNote, width), bold: true };
 
-  const below: Line[] = [];
+  // under the transcript: what is going on, then the notice, the input line and the keys. Some of
+  // it may be cut to fit the height (the approval's reason last of all); the rest must show
   const phase = state.phase;
+  const status: Line[] = [];
+  let reason: Line[] = [];
+  let detail: Line[] = [];
+  const ask: Line[] = [];
   if (phase.step === 'working') {
     const secs = Math.floor((Date.now() - phase.since) / 1000);
     const done = c ? c.actions.filter((a) => state.seen.includes(a.tool_call_id)).length : 0;
     const extra = [done ? `${done} action${done > 1 ? 's' : ''} done` : '', props.advance ? 'moving the clock' : props.manualClock ? 'waiting for the clock (vmv sim advance)' : ''].filter(Boolean);
-    below.push({ text: clip(`${SPINNER[tick % SPINNER.length]} working · ${secs}s${extra.length ? ` · ${extra.join(' · ')}` : ''}`, width), color: 'yellow' });
-    if (c?.reply) for (const l of wrap(c.reply, width - 2).slice(-2)) below.push({ text: `  ${l}`, dim: true });
+    status.push({ text: clip(`${SPINNER[tick % SPINNER.length]} working · ${secs}s${extra.length ? ` · ${extra.join(' · ')}` : ''}`, width), color: 'yellow' });
+    if (c?.reply) detail = wrap(c.reply, width - 2).slice(-2).map((l) => ({ text: `  ${l}`, dim: true }));
   } else if (phase.step === 'approving' && !allAnswered(phase)) {
     const p = phase.pending[phase.index];
     const of = phase.pending.length > 1 ? ` ${phase.index + 1} of ${phase.pending.length}` : '';
-    below.push({ text: clip(`Approval${of}: ${p.tool}`, width), color: 'yellow', bold: true });
-    for (const l of wrap(p.reason, width - 2)) below.push({ text: `  ${l}`, color: 'yellow' });
+    status.push({ text: clip(`Approval${of}: ${p.tool}`, width), color: 'yellow', bold: true });
+    reason = wrap(p.reason, width - 2).map((l) => ({ text: `  ${l}`, color: 'yellow' }));
     const input = inputText(p.input, width * 2);
-    if (input) for (const l of wrap(input, width - 2).slice(0, 2)) below.push({ text: `  ${l}`, dim: true });
-    below.push({ text: phase.reason ? 'Why not? (told to the assistant; Enter to skip)' : 'y approve · n decline', bold: true });
+    if (input) detail = wrap(input, width - 2).slice(0, 2).map((l) => ({ text: `  ${l}`, dim: true }));
+    ask.push({ text: phase.reason ? 'Why not? (told to the assistant; Enter to skip)' : 'y approve · n decline', bold: true });
   } else if (phase.step === 'approving') {
-    below.push({ text: 'sending your answers…', color: 'yellow' });
+    status.push({ text: 'sending your answers…', color: 'yellow' });
   }
-  if (state.notice) {
-    const lines = wrap(state.notice.text, width);
-    for (const [i, l] of lines.slice(0, 3).entries()) below.push({ text: i === 2 && lines.length > 3 ? clip(`${l} …`, width) : l, color: state.notice.kind === 'error' ? 'red' : undefined, dim: state.notice.kind === 'note' });
-  }
+  const notice: Line[] = state.notice
+    ? wrap(state.notice.text, width).map((text) => ({ text, color: state.notice!.kind === 'error' ? 'red' : undefined, dim: state.notice!.kind === 'note' }))
+    : [];
   const typing = !(phase.step === 'approving' && !phase.reason);
+  const inputLine: Line[] = [];
   if (typing) {
     const prompt = phase.step === 'approving' ? 'reason › ' : '› ';
-    const [shown, at] = visibleInput(state.input, state.cursor, width - prompt.length - 1);
-    below.push({ text: prompt + shown, cursorAt: prompt.length + at, bold: true });
+    const { shown, at } = visibleInput(state.input, state.cursor, width - columns(prompt) - 1);
+    inputLine.push({ text: prompt + shown.join(''), cursor: { before: prompt, chars: shown, at }, bold: true });
   }
-  const keys = phase.step === 'approving' && !phase.reason
-    ? 'y approve · n decline · Ctrl-C leave'
-    : 'Enter send · ↑↓ history · PgUp/PgDn scroll · /help · Ctrl-C leave';
-  below.push({ text: clip(keys, width), dim: true });
+  const keys = phase.step === 'approving' && allAnswered(phase)
+    ? 'Ctrl-C leave'
+    : phase.step === 'approving' && phase.reason
+      ? 'Enter answer (empty: no reason) · Ctrl-U clear · Ctrl-C leave'
+      : phase.step === 'approving'
+        ? 'y approve · n decline · Ctrl-C leave'
+        : 'Enter send · ↑↓ history · PgUp/PgDn scroll · /help · Ctrl-C leave';
+  const keysLine: Line = { text: clip(keys, width), dim: true };
 
-  const all = state.entries.flatMap((e, i) => entryLines(e, width, i === 0));
-  const height = Math.max(3, rows - 1 - below.length - 1);
+  // rows: the header, the transcript, what is below it, and one spare at the bottom
+  const room = rows - 2;
+  let left = room - status.length - ask.length - inputLine.length - 1 /* keys */ - 1 /* a transcript line at least */;
+  const give = (want: number) => {
+    const n = Math.max(0, Math.min(want, left));
+    left -= n;
+    return n;
+  };
+  const reasonN = give(reason.length);
+  const noticeN = give(Math.min(3, notice.length));
+  give(2); // the transcript: three lines before anything else gets more room
+  const detailN = give(detail.length);
+  const below = [...status, ...upTo(reason, reasonN, width, 2), ...detail.slice(0, detailN), ...ask, ...upTo(notice, noticeN, width), ...inputLine, keysLine];
+
+  const all = useMemo(() => state.entries.flatMap((e, i) => entryLines(e, width, i === 0)), [state.entries, width]);
+  const height = Math.max(1, room - below.length);
   maxScroll.current = Math.max(0, all.length - height);
   page.current = Math.max(1, height - 2);
   const scroll = Math.min(state.scroll, maxScroll.current);
@@ -327,6 +429,10 @@ export function Chat(props: ChatProps) {
   if (scroll > 0) view[view.length - 1] = { text: `↓ ${scroll + 1} more lines (PgDn)`, dim: true };
 
   const screen = [header, ...view, ...Array<Line>(Math.max(0, height - view.length)).fill({ text: '' }), ...below];
+  // without colour (NO_COLOR) the cursor is the terminal's own, not an inverse cell
+  const at = screen.findIndex((l) => l.cursor);
+  const cur = at >= 0 ? screen[at].cursor! : null;
+  setCursorPosition(!props.color && cur ? { x: columns(cur.before + cur.chars.slice(0, cur.at).join('')), y: at } : undefined);
   return (
     <Box flexDirection="column">
       {screen.map((l, i) => <ScreenLine key={i} line={l} color={props.color} />)}
@@ -334,27 +440,18 @@ export function Chat(props: ChatProps) {
   );
 }
 
+/** A line of the screen: colour, bold and dim only with colour on (NO_COLOR: plain text), the cursor an inverse cell. */
 function ScreenLine({ line, color }: { line: Line; color: boolean }) {
-  const style = { color: color ? line.color : undefined, bold: line.bold, dimColor: line.dim };
-  if (line.cursorAt === undefined) return <Text wrap="truncate" {...style}>{line.text || ' '}</Text>;
-  const c = [...line.text];
+  const style = color ? { color: line.color, bold: line.bold, dimColor: line.dim } : {};
+  if (!line.cursor || !color) return <Text wrap="truncate" {...style}>{line.text || ' '}</Text>;
+  const { before, chars, at } = line.cursor;
   return (
     <Text wrap="truncate" {...style}>
-      {c.slice(0, line.cursorAt).join('')}
-      <Text inverse>{c[line.cursorAt] ?? ' '}</Text>
-      {c.slice(line.cursorAt + 1).join('')}
+      {before + chars.slice(0, at).join('')}
+      <Text inverse>{chars[at] ?? ' '}</Text>
+      {chars.slice(at + 1).join('')}
     </Text>
   );
-}
-
-const clip = (s: string, width: number) => ([...s].length <= width ? s : [...s].slice(0, width - 1).join('') + '…');
-
-/** The part of the input line that fits, keeping the cursor in view: the text and the cursor's place in it. */
-function visibleInput(input: string, cursor: number, width: number): [string, number] {
-  const c = [...input];
-  const w = Math.max(5, width);
-  const start = Math.max(0, cursor - w + 1);
-  return [c.slice(start, start + w).join(''), cursor - start];
 }
 
 /** Runs the chat on the terminal until it is left: how it ended. */

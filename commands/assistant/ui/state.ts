@@ -1,6 +1,9 @@
 // The terminal chat's state and its transitions, as a pure reducer (no React, no Ink: tested and
 // reasoned about on their own): the transcript, the phase of the conversation (idle, a run working,
 // approvals being answered one by one), the input line with its history, and the scroll position.
+// Text is measured in terminal columns (string-width: a CJK character or an emoji takes two) and the
+// input line's cursor moves by graphemes (what the eye sees as one character).
+import stringWidth from 'string-width';
 import { actionText, inputText, type ApprovalAnswer, type Conversation, type ConversationWithTranscript, type PendingApproval } from '../view.js';
 
 export type EntryKind = 'user' | 'assistant' | 'action' | 'declined' | 'failed' | 'note' | 'error';
@@ -59,14 +62,24 @@ export type ChatAction =
   | { type: 'opened'; conversation: ConversationWithTranscript; now: number }
   /** the answers were not taken: the approvals are asked again from the first */
   | { type: 'refused'; text: string }
+  /**
+   * the service refused what the chat sent as out of date (409: the approvals were answered, or a run
+   * started, elsewhere): the conversation read again, and the chat goes on from its real state
+   */
+  | { type: 'reread'; conversation: Conversation; text: string; now: number }
   /** following a run failed (the service went away): the chat takes input again; the run may go on */
   | { type: 'lost'; text: string }
   | { type: 'new' };
 
-const chars = (s: string) => [...s];
+const segmenter = new Intl.Segmenter();
+/** A string's graphemes: what the cursor steps over, and where a line may be cut. */
+export const graphemes = (s: string): string[] => Array.from(segmenter.segment(s), (g) => g.segment);
+/** Columns a string takes on a terminal. */
+export const columns = (s: string): number => stringWidth(s);
+const chars = graphemes;
 
 /** An approval answered, in the transcript: the tool and what it was given (its cost was on screen). */
-export const answerText = (p: PendingApproval) => `${p.tool}${inputText(p.input) ? ` ${inputText(p.input)}` : ''}`;
+export const answerText = (p: PendingApproval) => `${p.tool}${inputText(p.input, 80) ? ` ${inputText(p.input, 80)}` : ''}`;
 
 /** The first screen of a new conversation. */
 export const WELCOME: Entry[] = [
@@ -100,9 +113,12 @@ export function reduce(s: ChatState, a: ChatAction): ChatState {
   switch (a.type) {
     case 'insert': {
       const c = chars(s.input);
-      const text = chars(a.text.replace(/[\u0000-\u001f\u007f]/g, ''));
+      // a pasted text's line breaks stay (a message of several lines); a tab is a space; other control characters go
+      const text = chars(a.text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, ''));
       if (text.length === 0) return s;
-      return { ...s, input: [...c.slice(0, s.cursor), ...text, ...c.slice(s.cursor)].join(''), cursor: s.cursor + text.length, notice: null };
+      // the cursor after what was inserted (a combining mark joins the grapheme before it)
+      const before = [...c.slice(0, s.cursor), ...text].join('');
+      return { ...s, input: before + c.slice(s.cursor).join(''), cursor: chars(before).length, notice: null };
     }
     case 'backspace': {
       if (s.cursor === 0) return s;
@@ -168,7 +184,7 @@ export function reduce(s: ChatState, a: ChatAction): ChatState {
     case 'reason': {
       if (s.phase.step !== 'approving' || !s.phase.reason) return s;
       const p = s.phase.pending[s.phase.index];
-      const reason = s.input.trim();
+      const reason = s.input.replace(/\s+/g, ' ').trim();
       return {
         ...s, input: '', cursor: 0, notice: null,
         entries: [...s.entries, { kind: 'note', text: `declined: ${answerText(p)}${reason ? ` (${reason})` : ''}` }],
@@ -205,6 +221,13 @@ export function reduce(s: ChatState, a: ChatAction): ChatState {
       return s.phase.step === 'approving'
         ? { ...s, phase: { ...s.phase, index: 0, answers: [], reason: false }, notice: { kind: 'error', text: `${a.text} — answer again.` } }
         : { ...s, notice: { kind: 'error', text: a.text } };
+    case 'reread': {
+      const c = a.conversation;
+      const notice = { kind: 'error' as const, text: a.text };
+      if (c.status !== 'working') return { ...settle(s, c), notice };
+      const { entries, seen } = actionEntries(c, s.seen);
+      return { ...s, conversation: c, seen, entries: [...s.entries, ...entries], phase: { step: 'working', since: a.now }, notice };
+    }
     case 'lost':
       return { ...s, phase: { step: 'idle' }, notice: { kind: 'error', text: a.text } };
     case 'new':
@@ -212,29 +235,77 @@ export function reduce(s: ChatState, a: ChatAction): ChatState {
   }
 }
 
-/** Words wrapped to `width` columns (a word longer than the width is cut); each line of `text` on its own. */
+/** Text as one terminal line may show it: a tab is a space, other control characters (escapes included) go. */
+export const printable = (s: string) => s.replace(/\t/g, ' ').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '');
+
+/** The first graphemes of `s` that fit in `width` columns (at least one), and the rest. */
+function cut(s: string, width: number): [string, string] {
+  const g = graphemes(s);
+  let w = 0;
+  let i = 0;
+  for (; i < g.length; i++) {
+    const gw = columns(g[i]);
+    if (i > 0 && w + gw > width) break;
+    w += gw;
+  }
+  return [g.slice(0, i).join(''), g.slice(i).join('')];
+}
+
+/** A line cut to `width` columns with an ellipsis when it is wider. */
+export function clip(s: string, width: number): string {
+  if (columns(s) <= width) return s;
+  return cut(s, Math.max(1, width - 1))[0] + '…';
+}
+
+/** Words wrapped to `width` columns (a word wider than the width is cut); each line of `text` on its own. */
 export function wrap(text: string, width: number): string[] {
-  const w = Math.max(1, width);
+  const w = Math.max(2, width);
   const out: string[] = [];
-  for (const para of text.split('\n')) {
+  for (const para of printable(text).split('\n')) {
     let line = '';
+    let lineW = 0;
     for (const word of para.split(' ')) {
-      let rest = chars(word);
-      if (line && chars(line).length + 1 + rest.length > w) {
+      let rest = word;
+      let restW = columns(rest);
+      if (line && lineW + 1 + restW > w) {
         out.push(line);
         line = '';
+        lineW = 0;
       }
-      while (rest.length > w) {
+      while (restW > w) {
         if (line) {
           out.push(line);
           line = '';
+          lineW = 0;
         }
-        out.push(rest.slice(0, w).join(''));
-        rest = rest.slice(w);
+        const [head, tail] = cut(rest, w);
+        out.push(head);
+        rest = tail;
+        restW = columns(rest);
       }
-      line = line ? `${line} ${rest.join('')}` : rest.join('');
+      line = line ? `${line} ${rest}` : rest;
+      lineW = columns(line);
     }
     out.push(line);
   }
   return out;
+}
+
+/**
+ * The part of the input line that fits in `width` columns, keeping the cursor in view: its
+ * graphemes (a line break shown as ↵) and the cursor's index among them (the cell after the
+ * last when the cursor is at the end).
+ */
+export function visibleInput(input: string, cursor: number, width: number): { shown: string[]; at: number } {
+  const g = graphemes(input).map((x) => (x === '\n' ? '↵' : printable(x) || ' '));
+  const w = g.map(columns);
+  const room = Math.max(2, width);
+  const cursorW = cursor < g.length ? w[cursor] : 1;
+  // from the cursor back, as much as fits; then on past it
+  let start = cursor;
+  let used = cursorW;
+  while (start > 0 && used + w[start - 1] <= room) used += w[--start];
+  let end = Math.min(g.length, cursor + 1);
+  while (end < g.length && used + w[end] <= room) used += w[end++];
+  return { shown: g.slice(start, end), at: cursor - start };
 }
