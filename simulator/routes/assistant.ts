@@ -75,10 +75,11 @@ function send(c: Ctx<{}, {}, SendInput>): Reply {
     conv = find(c.data, ws, b.conversation_id);
   } else {
     const now = iso(c.s.now);
+    // cut by characters, so an emoji is never split
     const title = b.message!.replace(/\s+/g, ' ').replace(/#fail-run/gi, '').trim();
     conv = {
       conversation_id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: ws, api_key_id: c.auth.key?.id ?? null,
-      title: title.length > 60 ? `${title.slice(0, 59)}…` : title || 'Conversation', status: 'idle', run_id: '', reply: '', actions: [], pending_approvals: [],
+      title: [...title].length > 60 ? `${[...title].slice(0, 59).join('')}…` : title || 'Conversation', status: 'idle', run_id: '', reply: '', actions: [], pending_approvals: [],
       error: null, updated_at: now, created_at: now, transcript: [], run: null,
     };
     c.data.assistant_conversations.push(conv);
