@@ -16,18 +16,41 @@ import type { Data } from './model.js';
 import { Rng } from './rng.js';
 import { seedData, upgrade, type SeedOptions } from './seed.js';
 
+/** A data file that is not a simulator store: said as it is, never replaced. */
+export class StoreFileError extends Error {}
+
+const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a JSON array' : typeof v === 'object' ? 'a JSON object of another shape' : `a JSON ${typeof v}`);
+
 /** lowdb adapter with durable, crash-safe writes (steno's fixed temp name and missing fsync are not enough here). */
 class DurableJSONFile implements Adapter<Data> {
   private n = 0;
   constructor(readonly file: string) {}
 
+  /**
+   * The store, or null for a new one: no file, or an empty one (as `mktemp` makes). Anything else
+   * that is not a simulator store (invalid JSON, `null`, someone's package.json) is refused with a
+   * message naming the file and how to start fresh: it is never replaced.
+   */
   async read(): Promise<Data | null> {
+    let text: string;
     try {
-      return JSON.parse(await readFile(this.file, 'utf8')) as Data;
+      text = await readFile(this.file, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw new Error(`The simulator data file ${this.file} is not valid JSON: ${(e as Error).message}`);
+      throw e;
     }
+    if (text.trim() === '') return null;
+    const fresh = 'Point --data (or VMV_SIM_DATA) at another file, or move this one away to start a fresh simulator.';
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      throw new StoreFileError(`The simulator data file ${this.file} is not valid JSON (${(e as Error).message}). ${fresh}`);
+    }
+    const d = data as Partial<Data> | null;
+    if (typeof d !== 'object' || d === null || Array.isArray(d) || d.version !== 1 || typeof d.meta !== 'object' || d.meta === null || !Array.isArray(d.workspaces))
+      throw new StoreFileError(`The file ${this.file} is not a vmv simulator store (it holds ${describe(data)}, not {"version": 1, "meta": …}). ${fresh}`);
+    return d as Data;
   }
 
   async write(data: Data): Promise<void> {

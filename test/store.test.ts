@@ -1,9 +1,9 @@
 // The store (issue 2, part 9): locked, atomic, durable writes shared by the server and embedded CLI processes.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startSim, tempDir } from './helpers.js';
+import { cli, startSim, tempDir } from './helpers.js';
 
 const WRITER = new URL('./fixtures/writer.mjs', import.meta.url).pathname;
 
@@ -98,5 +98,32 @@ describe('file permissions', () => {
     } finally {
       await sim.stop();
     }
+  });
+});
+
+describe('a data file that is not a simulator store', () => {
+  it.each([
+    ['invalid JSON', '{oops', /is not valid JSON \(/],
+    ['an empty object', '{}', /holds a JSON object of another shape/],
+    ['an array', '[]', /holds a JSON array/],
+    ['null', 'null', /holds null/],
+    ['someone\'s package.json', '{"name": "app", "version": "1.0.0"}', /holds a JSON object of another shape/],
+  ])('%s is refused naming the file and how to start fresh, and left as it was', async (_what, content, why) => {
+    const file = join(tempDir(), 'sim.json');
+    writeFileSync(file, content);
+    const r = await cli(['contacts', 'list'], { env: { VMV_SIM_DATA: file, VMV_CONFIG_DIR: join(tempDir(), 'cfg') } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(why);
+    expect(r.stderr).toContain(file);
+    expect(r.stderr).toContain('to start a fresh simulator');
+    expect(r.stderr).not.toMatch(/TypeError|at .*\.js:\d+/);
+    expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+  it('an empty file (as mktemp makes) is taken as a new store', async () => {
+    const file = join(tempDir(), 'sim.json');
+    writeFileSync(file, '');
+    const r = await cli(['sim', 'clock'], { env: { VMV_SIM_DATA: file, VMV_CONFIG_DIR: join(tempDir(), 'cfg') } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(1);
   });
 });
