@@ -216,7 +216,13 @@ describe('call events', () => {
     expect(rx.received.slice(5).map((x) => `${x.json.type} ${x.json.data.call.status} ${x.json.data.call.end_reason}`)).toEqual([
       'call.ended CANCELED canceled',
     ]);
-    expect(rx.received[2].json.data.call).toMatchObject({ duration_seconds: 0, started_at: null, end_reason: 'busy' });
+    // a call that never connected: started when it was placed, ended when it gave up, 0 s (issue 14, item 4)
+    const busy = rx.received[2].json.data.call;
+    expect(busy).toMatchObject({ duration_seconds: 0, end_reason: 'busy' });
+    expect(busy.started_at).toBe(rx.received[0].json.created_at);
+    expect(Date.parse(busy.ended_at)).toBeGreaterThan(Date.parse(busy.started_at));
+    for (const e of rx.received.filter((x) => x.json.type === 'call.ended'))
+      for (const k of ['started_at', 'ended_at', 'duration_seconds']) expect(e.json.data.call[k], `${e.json.data.call.status} ${k}`).not.toBeNull();
     expect(rx.received[2].json.data).toMatchObject({ transcript: '', transcript_turns: [] });
   });
 

@@ -163,7 +163,7 @@ function sampleCall(c: Req, w: Webhook): EventCall {
   ];
   return {
     id: c.s.rng.uuid(), direction: 'outbound', status: 'COMPLETED', from_number: number?.phone_number ?? '+14155550123', to_number: '+12025550123',
-    phone_number_id: w.phone_number_id, started_at: iso(c.s.now - 12_000), ended_at: iso(c.s.now), duration_seconds: 12, end_reason: 'hangup',
+    phone_number_id: w.phone_number_id, started_at: iso(c.s.now - 12_000), ended_at: iso(c.s.now), duration_seconds: 12, end_reason: 'hangup', created_at: iso(c.s.now - 18_000),
     transcript: transcriptText(turns), transcript_turns: turns,
   };
 }

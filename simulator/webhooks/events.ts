@@ -11,7 +11,7 @@ export interface Envelope { id: string; type: EventType; created_at: string; tes
 
 type EventContact = Pick<Contact, 'id' | 'name' | 'phone_number' | 'email'>;
 export type EventCall = Pick<CallRecord, 'id' | 'direction' | 'status' | 'from_number' | 'to_number' | 'phone_number_id'
-  | 'started_at' | 'ended_at' | 'duration_seconds' | 'end_reason' | 'transcript' | 'transcript_turns'>;
+  | 'started_at' | 'ended_at' | 'duration_seconds' | 'end_reason' | 'transcript' | 'transcript_turns' | 'created_at'>;
 export type EventText = Pick<TextRecord, 'id' | 'from_number' | 'to_number' | 'phone_number_id' | 'body' | 'created_at'>;
 
 /** Ids are derived from the record, so a receiver can drop duplicates (README). */
@@ -43,8 +43,9 @@ export function callEndedData(call: EventCall, contact: EventContact | null, tra
   return {
     call: {
       id: call.id, direction: call.direction, status: call.status, from_number: call.from_number, to_number: call.to_number,
-      phone_number_id: call.phone_number_id, started_at: call.started_at, ended_at: call.ended_at,
-      duration_seconds: call.duration_seconds, end_reason: call.end_reason,
+      // filled for every call, as the spec says: one that never connected started when it was placed, and lasted 0 s
+      phone_number_id: call.phone_number_id, started_at: call.started_at ?? call.created_at, ended_at: call.ended_at ?? call.created_at,
+      duration_seconds: call.duration_seconds ?? 0, end_reason: call.end_reason,
     },
     contact: contactView(contact),
     transcript: transcription ? call.transcript : null,
