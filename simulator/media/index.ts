@@ -2,8 +2,8 @@
 // scripts/make-media.sh) and a PNG thumbnail drawn here, portrait 9:16 for `vertical` and
 // landscape 16:9 for `horizontal`. Both are built on first use, cached, and the same bytes on
 // every run. No file is read at run time: the simulator ships as one bundled file.
-import { constants, deflateSync } from 'node:zlib';
-import { CLIP_SECONDS, horizontalMp4Base64, verticalMp4Base64 } from './clips.js';
+import { constants, deflateSync, inflateRawSync } from 'node:zlib';
+import { CLIP_SECONDS, horizontalMp4Deflated, verticalMp4Deflated } from './clips.js';
 
 export type VideoFormat = 'vertical' | 'horizontal';
 
@@ -24,7 +24,8 @@ const thumbnails = new Map<VideoFormat, Buffer>();
 export function videoFile(format: VideoFormat): Buffer {
   let file = videos.get(format);
   if (!file) {
-    file = Buffer.from(format === 'vertical' ? verticalMp4Base64 : horizontalMp4Base64, 'base64'); // the decoder skips the line breaks
+    // base64 (the decoder skips the line breaks) of the raw-deflated file
+    file = inflateRawSync(Buffer.from(format === 'vertical' ? verticalMp4Deflated : horizontalMp4Deflated, 'base64'));
     videos.set(format, file);
   }
   return file;
