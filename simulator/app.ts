@@ -147,8 +147,8 @@ export function createApp(store: Store, extra: Resource[] = []): App {
       try {
         // a public route (the API description) needs no key and ignores one sent
         const auth = route.public ? authFor(s.data, null, s.data.meta.default_workspace_id) : authenticate(s.data, header(req, 'authorization'), isApi, route);
-        if (route.plan && !auth.workspace.plan[route.plan])
-          throw new ApiError(403, 'plan_not_included', `The workspace's plan does not include ${route.plan === 'content' ? 'Content (videos)' : 'the assistant'}.`);
+        const noPlan = planRefusal(route, auth);
+        if (noPlan) throw noPlan;
         const body = parseBody(req, method); // after the key: a bad key is 401 whatever the body
         const idemKey = isApi && method !== 'GET' ? header(req, 'idempotency-key') : undefined;
         const fp = fingerprint(method, url.pathname + url.search, body);
@@ -198,8 +198,8 @@ export function createApp(store: Store, extra: Resource[] = []): App {
 
   /** Why the key may not call the route (its scopes, the workspace's plan), or null. */
   function refusal(route: Route, auth: Auth): ApiError | null {
-    if (route.plan && !auth.workspace.plan[route.plan])
-      return new ApiError(403, 'plan_not_included', `The workspace's plan does not include ${route.plan === 'content' ? 'Content (videos)' : 'the assistant'}.`);
+    const noPlan = planRefusal(route, auth);
+    if (noPlan) return noPlan;
     const key = auth.key;
     if (key && key.scopes !== null && route.scope && !(route.scope !== 'full' && key.scopes.includes(route.scope)))
       return new ApiError(403, 'forbidden', route.scope === 'full' ? 'This needs a full-access API key.' : `This API key lacks the ${route.scope} scope.`);
@@ -328,6 +328,12 @@ function authenticate(data: Data, authorization: string | undefined, isApi: bool
         route.scope === 'full' ? 'This endpoint needs a full-access API key.' : `This API key lacks the ${route.scope} scope.`);
   }
   return authFor(data, key, key.workspace_id);
+}
+
+/** 403 plan_not_included when the route needs a plan feature the workspace lacks. */
+function planRefusal(route: Route, auth: Auth): ApiError | null {
+  if (!route.plan || auth.workspace.plan[route.plan]) return null;
+  return new ApiError(403, 'plan_not_included', `The workspace's plan does not include ${route.plan === 'content' ? 'Content (videos)' : 'the assistant'}.`);
 }
 
 function authFor(data: Data, key: Auth['key'], workspaceId: string): Auth {

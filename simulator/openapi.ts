@@ -133,8 +133,9 @@ const operationId = (r: Route) =>
 
 function scopeText(r: Route): string {
   if (r.public) return 'No API key needed.';
-  if (r.scope === 'full' || r.scope === undefined) return 'Scope: a full-access API key (the service names no narrower scope for this endpoint).';
-  return `Scope: \`${r.scope}\`.`;
+  const plan = r.plan ? ` Needs a plan that includes ${r.plan === 'content' ? 'Content' : 'the assistant'} (403 \`plan_not_included\` otherwise).` : '';
+  if (r.scope === 'full' || r.scope === undefined) return `Scope: a full-access API key (the service names no narrower scope for this endpoint).${plan}`;
+  return `Scope: \`${r.scope}\`.${plan}`;
 }
 
 export interface DocumentOptions { prefix: '/v1/' | '/_sim/'; title: string; description: string }

@@ -3,7 +3,7 @@
 // will contain and charged once, when released to render: plan video credits first, then the wallet.
 // Posts publish at their time if the video is ready by then.
 import { iso } from '../clock.js';
-import type { Data, LedgerEntry, PostRecord, SocialConnection, VideoRecord } from '../model.js';
+import type { LedgerEntry, PostRecord, SocialConnection, VideoRecord } from '../model.js';
 import { charge } from '../money.js';
 import { orgOfWorkspace } from '../people.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../scheduler.js';
@@ -95,14 +95,6 @@ export function pay(s: Session, workspaceId: string, cents: number, what: { refe
   };
   s.data.ledger.push(entry);
   return { credits_cents: fromCredits, wallet_cents: fromWallet };
-}
-
-/** Whether credits and wallet together could pay `cents` now (auto-recharge counts). */
-export function canPay(data: Data, workspaceId: string, cents: number): boolean {
-  const ws = data.workspaces.find((w) => w.id === workspaceId)!;
-  const org = orgOfWorkspace(data, workspaceId);
-  const rest = cents - ws.plan.video_credits_cents;
-  return rest <= 0 || org.wallet_cents >= rest || (org.auto_recharge.enabled && org.auto_recharge.amount_cents > 0);
 }
 
 export const usdText = (cents: number) => (cents / 100).toFixed(2);

@@ -255,10 +255,9 @@ function skip(c: Ctx<{ id: string }, {}, unknown>) {
 }
 
 const one = (description: string) => ({ 200: { description, schema: dataOf(VideoScheduleSchema) } });
-const CONTENT = 'Needs a plan that includes Content (403 `plan_not_included` otherwise).';
 
 export const videoSchedules: Resource = {
-  tag: { name: 'Video schedules', description: 'Standing schedules on which an AI director makes and posts videos on posting days in a time zone. ' + CONTENT },
+  tag: { name: 'Video schedules', description: 'Standing schedules on which an AI director makes and posts videos on posting days in a time zone. Each operation needs a plan that includes Content.' },
   routes: [
     route({
       method: 'POST', path: '/v1/video-schedules', scope: 'videos:write', plan: 'content', summary: 'Start a video schedule',

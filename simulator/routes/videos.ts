@@ -272,10 +272,9 @@ const mediaRoute = (file: MediaFile, what: string, contentType: string) => route
 });
 
 const video = (description: string) => ({ 200: { description, schema: dataOf(VideoSchema) } });
-const CONTENT = 'Needs a plan that includes Content (403 `plan_not_included` otherwise).';
 
 export const videos: Resource = {
-  tag: { name: 'Videos', description: 'Template-based short social videos: price, make, approve, retry, download, delete; social accounts and posts. ' + CONTENT },
+  tag: { name: 'Videos', description: 'Template-based short social videos: price, make, approve, retry, download, delete; social accounts and posts. Each operation needs a plan that includes Content.' },
   routes: [
     route({
       method: 'POST', path: '/v1/videos/quote', scope: 'videos:read', plan: 'content', summary: 'Price a video',

@@ -4,7 +4,7 @@
 // modelled on. Deterministic (the same schedule, day and profile give the same plan) and varied:
 // templates, angles and topics rotate with the day and the video's place in it, so no two videos
 // of a day and no two consecutive days are planned alike.
-import { defaultPreset, TEMPLATE_INFO, TEMPLATES, type Template } from '../videos/catalog.js';
+import { defaultPreset, type Template } from '../videos/catalog.js';
 import { write, type SlideSettings, type Written } from '../videos/writer.js';
 
 export interface MarketingProfile {
@@ -116,8 +116,6 @@ export function planDay(p: PlanInput): PlannedVideo[] {
 /** Whether the director chooses the template (more than one to choose from). */
 export const picksTemplate = (allowed: readonly Template[]) => allowed.length !== 1;
 
-export const ALL_TEMPLATES = TEMPLATES;
-export const writesOwnScript = (t: Template) => !TEMPLATE_INFO[t].ownScript;
 
 export const DEFAULT_PROFILE = (businessName: string): MarketingProfile => ({
   business_name: businessName,

@@ -52,7 +52,6 @@ export const VideoQuoteSchema = named('VideoQuote', () => record({
   preset: text({ example: 'site-capture' }),
 }), 'What a video would cost; making nothing, free.');
 export type VideoQuoteOut = Infer<typeof VideoQuoteSchema>;
-export type LineItemOut = Infer<typeof LineItemSchema>;
 
 export const PostSchema = named('Post', () => record({
   id: uuid(),
