@@ -308,6 +308,29 @@ export function check<S extends z.ZodMiniType>(schema: S, value: unknown, errs: 
   return Object.keys(errs).length > before || !r.success ? undefined : r.data;
 }
 
+/** A parsed value's type with every part possibly missing: what `passedParts` returns. */
+export type Loose<T> = T extends readonly (infer U)[] ? (Loose<U> | undefined)[] : T extends object ? { [K in keyof T]?: Loose<T[K]> } : T;
+
+/**
+ * The parts of `value` that passed check() (`errs` holds its problems): a value whose path has a
+ * problem is left out, and a list item with one reads undefined, so the others keep their index.
+ * A handler's checks across fields read this when the body has problems, so that one 400 lists
+ * both kinds without a cross-field problem that only a structural one caused.
+ */
+export function passedParts<T>(value: unknown, errs: Fields, path = ''): Loose<T> {
+  const keep = (v: unknown, at: string): unknown => {
+    if (Array.isArray(v)) return v.map((x, i) => (`${at}[${i}]` in errs ? undefined : keep(x, `${at}[${i}]`)));
+    if (!isPlainObject(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const here = at ? `${at}.${k}` : k;
+      if (!FORBIDDEN_KEYS.has(k) && !(here in errs)) out[k] = keep(x, here);
+    }
+    return out;
+  };
+  return keep(value, path) as Loose<T>;
+}
+
 /**
  * Query strings and path segments are text: a parameter declared as a number or boolean is
  * converted when it reads as one (otherwise the schema explains what it must be). Unknown and

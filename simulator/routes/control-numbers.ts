@@ -109,8 +109,9 @@ export const controlNumbers: Resource = {
       description: 'Only the fields sent change; the change reaches every number still inheriting. A default voice must be one both stacks have; ' +
         'speed (t1) and voice_model_tier (t2) are kept for the numbers of their stack.',
       body: DefaultsPatch,
+      bodyCheckedByHandler: true,
       responses: { 200: { description: 'The defaults after the change', schema: dataOf(WorkspaceDefaultsSchema) } },
-      handler: (c: Ctx<{}, {}, Infer<typeof DefaultsPatch>>) => {
+      handler: (c: Ctx<{}, {}, unknown>) => {
         c.auth.workspace.defaults = applyDefaultsPatch(c.auth.workspace.defaults, c.body);
         return { body: { data: c.auth.workspace.defaults } };
       },
