@@ -83,7 +83,7 @@ export function newConfig(name: string, o: { business_name?: string | null; busi
 
 // ---- the settings, declared once ----
 
-const HHMM = () => str({ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, patternMessage: 'must be a time HH:MM (24-hour)', example: '09:00' });
+const HHMM = () => str({ max: 5, pattern: /^([01]\d|2[0-3]):[0-5]\d$/, patternMessage: 'must be a time HH:MM (24-hour)', example: '09:00' });
 function isTimeZone(s: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: s });
@@ -146,7 +146,7 @@ const knowledgeFields = () => ({
   web_search_enabled: bool(),
 });
 const questionFields = () => ({ id: itemId(), question: str({ min: 1, max: 500, example: 'What is your budget?' }), required: bool() });
-const qualificationFields = () => ({ enabled: bool(), collect_fields: arr(oneOf(COLLECTABLE), { description: 'what the agent asks every caller for' }) });
+const qualificationFields = () => ({ enabled: bool(), collect_fields: arr(oneOf(COLLECTABLE), { max: COLLECTABLE.length, description: 'what the agent asks every caller for' }) });
 const bookingFields = () => ({
   enabled: bool(),
   event_type_ids: arr(refId('evt_1'), { max: 50, description: 'event types of the workspace the agent books' }),
@@ -192,7 +192,7 @@ const ivrFields = () => ({
 });
 const ivrMenuFields = () => ({ id: itemId(), name: str({ min: 1, max: 100, example: 'Main' }) });
 const ivrOptionFields = () => ({
-  key: str({ pattern: /^[0-9*#]$/, patternMessage: 'must be one key: 0-9, * or #', example: '1' }),
+  key: str({ max: 1, pattern: /^[0-9*#]$/, patternMessage: 'must be one key: 0-9, * or #', example: '1' }),
   label: str({ min: 1, max: 200, description: 'read out as "press <key> for <label>"', example: 'sales' }),
 });
 const ivrActionFields = () => ({
