@@ -11,7 +11,7 @@ import { addApiKey, addWorkspace, seedData } from '../seed.js';
 import { canonicalZone } from '../../src/formats.js';
 import { nextDue } from '../scheduler.js';
 import * as z from 'zod/mini';
-import { arr, bool, dataOf, doc, e164, email, freeObject, int, isoTime, named, nullable, num, obj, oneOf, record, str, timestamp, uuid, type Infer } from '../schema.js';
+import { arr, bool, dataOf, doc, e164, email, freeInput, int, isoTime, named, nullable, num, obj, oneOf, record, str, timestamp, uuid, type Infer } from '../schema.js';
 
 /** Any control-plane context: these helpers read only what every route has. */
 type AnyCtx = Ctx<any, any, any>;
@@ -127,8 +127,8 @@ const AdvanceBody = obj({
 }, { required: ['seconds'] });
 
 const ApiKeyBody = obj({
-  scopes: arr(oneOf(SCOPES), { description: 'the scopes of a restricted key; none or empty: full access', example: ['calls:read'] }),
-  workspace_id: str({ min: 1, description: 'the workspace (default: the key\'s, or the seeded one)', example: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' }),
+  scopes: arr(oneOf(SCOPES), { max: SCOPES.length, description: 'the scopes of a restricted key; none or empty: full access', example: ['calls:read'] }),
+  workspace_id: str({ min: 1, max: 36, description: 'the workspace (default: the key\'s, or the seeded one)', example: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' }),
 });
 
 const WorkspaceBody = obj({
@@ -177,7 +177,7 @@ const ContactBody = obj({
   preferred_language: nullable(str({ max: 50 })),
   notes: nullable(str({ max: 5000 })),
   tags: arr(str({ min: 1, max: 100 }), { max: 100, example: ['vip'] }),
-  custom_fields: freeObject({ description: 'any JSON values by name', example: { plan: 'gold' } }),
+  custom_fields: freeInput({ description: 'JSON values by name', example: { plan: 'gold' } }),
 }, { required: ['name'] });
 
 const DIRECTIONS = ['inbound', 'outbound'] as const;
@@ -198,7 +198,7 @@ const CallFixture = obj({
   duration_seconds: nullable(int({ min: 0, example: 95 })),
   summary: str({ max: 10_000 }),
   transcript_turns: arr(Turn, { max: 1000 }),
-  tags: arr(oneOf(CALL_TAGS)),
+  tags: arr(oneOf(CALL_TAGS), { max: CALL_TAGS.length }),
   has_recording: bool(),
   created_at: doc(isoTime(), 'when it happened; not in the simulator\'s future (default: now)'),
 }, { required: ['direction', 'from_number', 'to_number'] });
