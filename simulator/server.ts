@@ -2,7 +2,8 @@
 // real-clock timer loop live here; the handler itself (app.ts) knows nothing of sockets.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, MAX_BODY_BYTES, newRequestId, type App } from './app.js';
+import { createApp, newRequestId, tooLarge, type App } from './app.js';
+import { BULK_MAX_BODY_BYTES } from './schema.js';
 import type { SimResponse } from './http.js';
 import type { Store } from './store.js';
 
@@ -23,17 +24,22 @@ export interface ServeOptions {
 /** In real-clock mode, how often an idle server looks for transitions that fell due (other processes may add some). */
 const IDLE_POLL_MS = 1000;
 
-function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+/**
+ * The body, or 'too_large' past the route's limit (read to the end all the same, so the client
+ * sees the reply). Reading starts at once, under the largest limit any route has until the
+ * route's own is known: a client that goes away meanwhile is still noticed.
+ */
+function readBody(req: IncomingMessage, routeLimit: Promise<number>): Promise<{ body: Buffer | 'too_large'; limit: number }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
+    let limit = BULK_MAX_BODY_BYTES;
+    void routeLimit.then((l) => (limit = l), () => {});
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(c);
+      if (size <= limit) chunks.push(c);
     });
-    req.on('end', () => resolve(tooLarge ? 'too_large' : Buffer.concat(chunks)));
+    req.on('end', () => void routeLimit.then((l) => resolve({ body: size > l ? 'too_large' : Buffer.concat(chunks), limit: l }), reject));
     req.on('error', reject);
     req.on('close', () => {
       if (!req.complete) reject(new Error('the client went away mid-body'));
@@ -67,17 +73,17 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const server = createServer(async (req, res) => {
     const started = performance.now();
     let out: SimResponse;
-    const body = await readBody(req).catch(() => null);
+    const read = await readBody(req, app.bodyLimit(req.method ?? 'GET', req.url ?? '/')).catch(() => null);
     // a request whose body was cut off is never run: running it with a partial body could apply something else
-    if (body === null || req.aborted || !req.complete) return void res.destroy();
-    if (body === 'too_large') {
+    if (read === null || req.aborted || !req.complete) return void res.destroy();
+    if (read.body === 'too_large') {
       out = {
         status: 413,
         headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'request-id': newRequestId() },
-        body: JSON.stringify({ error: { code: 'payload_too_large', message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` } }),
+        body: JSON.stringify(tooLarge(read.limit).envelope()),
       };
     } else {
-      out = await app.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
+      out = await app.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: read.body });
     }
     res.writeHead(out.status, { ...out.headers, 'content-length': String(Buffer.byteLength(out.body)) });
     res.end(out.body);
