@@ -5,9 +5,9 @@
 // Due work is found through a priority queue ordered by (at_ms, seq), derived from data.timers
 // (derived.ts) and kept in step by schedule(), cancelTimers() and runDue(), so one step costs log n
 // however many timers wait. The queue deletes lazily: a cancelled timer stays in it until it
-// reaches the top and is found gone from data.timers. A timer that ran leaves data.timers by a swap
-// with the last row (data.timers is unordered: the queue holds the order), so a step never shifts
-// the array.
+// reaches the top and is found gone from data.timers. A timer that ran or was cancelled leaves
+// data.timers by a swap with the last row (data.timers is unordered: the queue holds the order), so
+// no step shifts the array.
 import TinyQueue from 'tinyqueue';
 import { builtDerived, derived, dropDerived } from './derived.js';
 import type { Data, Timer } from './model.js';
@@ -78,21 +78,16 @@ export function schedule(s: Session, atMs: number, type: string, payload: Record
 
 export function cancelTimers(s: Session, match: (type: string, payload: Record<string, unknown>) => boolean): void {
   const q = queue(s.data);
-  const timers = q.timers;
-  let kept = 0;
-  for (const t of timers) {
-    if (match(t.type, t.payload)) {
-      q.index.delete(t.id);
-      continue;
-    }
-    if (kept !== q.index.get(t.id)) q.index.set(t.id, kept);
-    timers[kept++] = t;
+  const before = q.timers.length;
+  // from the end: a row swapped into a cancelled one's place has been looked at already
+  for (let i = before - 1; i >= 0; i--) {
+    const t = q.timers[i];
+    if (match(t.type, t.payload)) remove(q, t);
   }
-  if (kept === timers.length) return;
-  timers.length = kept;
+  if (q.timers.length === before) return;
   s.markDirty();
   // cancelled timers leave the heap lazily; once they outnumber the live ones, it is rebuilt
-  if (q.heap.length > 2 * kept + 64) q.heap = new TinyQueue([...timers], byDue);
+  if (q.heap.length > 2 * q.timers.length + 64) q.heap = new TinyQueue([...q.timers], byDue);
 }
 
 export function nextDue(s: Session): number | null {
