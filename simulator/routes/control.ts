@@ -257,7 +257,7 @@ function addFixtures<B, R extends { id: string }>(body: B | B[], add: (item: B) 
   const fields = newFields();
   let first: ApiError | null = null;
   let refused = 0;
-  body.forEach((item, i) => {
+  for (const [i, item] of body.entries()) {
     try {
       ids.push(add(item).id);
     } catch (e) {
@@ -266,11 +266,8 @@ function addFixtures<B, R extends { id: string }>(body: B | B[], add: (item: B) 
       refused++;
       for (const [k, why] of Object.entries(e.fields)) fields[`[${i}].${k}`] = why;
     }
-  });
-  if (first) {
-    const { status, code } = first as ApiError;
-    throw new ApiError(status, code, `${refused} of the ${body.length} items cannot be added (the fields name them by index); nothing was added.`, fields);
   }
+  if (first) throw new ApiError(first.status, first.code, `${refused} of the ${body.length} items cannot be added (the fields name them by index); nothing was added.`, fields);
   return { status: 201, body: { count: ids.length, ids } satisfies Infer<typeof BulkAdded> };
 }
 
