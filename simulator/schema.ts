@@ -202,6 +202,26 @@ export const freeInput = (d: Doc = {}) => lazy(() => {
   return doc(schema, { ...d, description: d.description ? `${d.description}: ${limits}` : limits });
 });
 
+/** The most items one bulk request (a JSON array body) may hold, and the largest such body. */
+export const BULK_MAX_ITEMS = 10_000;
+export const BULK_MAX_BODY_BYTES = 32 * 1024 * 1024;
+const bulkBodies = new WeakSet<z.ZodMiniType>();
+
+/**
+ * A body of one `item`, or a JSON array of up to BULK_MAX_ITEMS of them, each checked exactly as
+ * one (bulk seeding). One definition: the description shows the oneOf, and a bad item's problems
+ * are keyed by its index (`[3].to`).
+ */
+export function oneOrMany<S extends z.ZodMiniType>(item: S) {
+  const many = arr(item, { max: BULK_MAX_ITEMS, description: `up to ${BULK_MAX_ITEMS.toLocaleString('en-US')} at once, added as one transaction (all or none)` });
+  const body = z.xor([item, many]);
+  bulkBodies.add(body);
+  return body;
+}
+
+/** The body schema takes an array as well as an object (made by oneOrMany). */
+export const takesMany = (body: z.ZodMiniType | undefined) => body !== undefined && bulkBodies.has(body);
+
 type Shape = Record<string, z.ZodMiniType>;
 type ObjShape<S extends Shape, R extends keyof S> = { [K in keyof S]: K extends R ? S[K] : z.ZodMiniOptional<S[K]> };
 

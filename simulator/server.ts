@@ -5,7 +5,8 @@
 import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { bodyTypeRefusal, hostPolicy, hostRefusal, originRefusal, type Refusal } from '../src/http-gate.js';
-import { createApp, MAX_BODY_BYTES, newRequestId, type App } from './app.js';
+import { createApp, newRequestId, tooLarge, type App } from './app.js';
+import { BULK_MAX_BODY_BYTES } from './schema.js';
 import type { SimResponse } from './http.js';
 import type { Store } from './store.js';
 
@@ -50,17 +51,22 @@ function malformed(e: NodeJS.ErrnoException & { reason?: string }): string {
 /** In real-clock mode, how often an idle server looks for transitions that fell due (other processes may add some). */
 const IDLE_POLL_MS = 1000;
 
-function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+/**
+ * The body, or 'too_large' past the route's limit (read to the end all the same, so the client
+ * sees the reply). Reading starts at once, under the largest limit any route has until the
+ * route's own is known: a client that goes away meanwhile is still noticed.
+ */
+function readBody(req: IncomingMessage, routeLimit: Promise<number>): Promise<{ body: Buffer | 'too_large'; limit: number }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
+    let limit = BULK_MAX_BODY_BYTES;
+    void routeLimit.then((l) => (limit = l), () => {});
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(c);
+      if (size <= limit) chunks.push(c);
     });
-    req.on('end', () => resolve(tooLarge ? 'too_large' : Buffer.concat(chunks)));
+    req.on('end', () => void routeLimit.then((l) => resolve({ body: size > l ? 'too_large' : Buffer.concat(chunks), limit: l }), reject));
     req.on('error', reject);
     req.on('close', () => {
       if (!req.complete) reject(new Error('the client went away mid-body'));
@@ -96,16 +102,17 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // node's own answer to an HTTP/1.1 request without Host is a bare 400: the gate answers it instead
   const server = createServer({ requireHostHeader: false }, async (req, res) => {
     const started = performance.now();
-    const body = await readBody(req).catch(() => null);
-    // a request whose body was cut off is never run: running it with a partial body could apply something else
-    if (body === null || req.aborted || !req.complete) return void res.destroy();
     const method = req.method ?? 'GET';
+    const read = await readBody(req, app.bodyLimit(method, req.url ?? '/')).catch(() => null);
+    // a request whose body was cut off is never run: running it with a partial body could apply something else
+    if (read === null || req.aborted || !req.complete) return void res.destroy();
+    const { body, limit } = read;
     // the door: a browser's cross-site or DNS-rebound request, or a body an HTML form or a fetch without
     // preflight could send (anything but JSON), is never run; a GET's body is never read
     const refusal = hostRefusal(req.headers.host, hosts) ?? originRefusal(req.headers.origin) ?? (
-      body === 'too_large' ? { status: 413, code: 'payload_too_large', message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` }
+      body === 'too_large' ? { status: 413, code: 'payload_too_large', message: tooLarge(limit).message }
       : method === 'GET' || method === 'HEAD' ? null : bodyTypeRefusal(req.headers['content-type'], body.length));
-    const out = refusal ? refused(refusal) : await app.handle({ method, url: req.url ?? '/', headers: req.headers, body });
+    const out = refusal ? refused(refusal) : await app.handle({ method, url: req.url ?? '/', headers: req.headers, body: body as Buffer });
     res.writeHead(out.status, { ...out.headers, 'content-length': String(Buffer.byteLength(out.body)) });
     res.end(out.body);
     o.onRequest?.(method, req.url ?? '/', out.status, performance.now() - started);
