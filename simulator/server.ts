@@ -119,7 +119,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     // a request may have scheduled transitions or switched the clock: look again at what is due
     kick();
   });
-  server.keepAliveTimeout = 5000;
+  // An idle kept-alive connection is closed after 65 s, not node's 5 s: a client reusing a connection
+  // just as the server closes it sees "other side closed" for a request that never arrived, and with
+  // 5 s a busy machine (a test suite, a slow script between calls) lands in that window often.
+  server.keepAliveTimeout = 65_000;
   // bad request lines, header characters or chunking, oversized headers: the error envelope, not node's bare status
   server.on('clientError', (e: NodeJS.ErrnoException, socket: Socket) => {
     // a reply already under way on this connection cannot be followed by another (node's own check)
