@@ -198,7 +198,7 @@ const CallFixture = named('CallFixture', () => obj({
   duration_seconds: nullable(int({ min: 0, example: 95 })),
   summary: str({ max: 10_000 }),
   transcript_turns: arr(Turn, { max: 1000 }),
-  tags: arr(oneOf(CALL_TAGS), { max: CALL_TAGS.length }),
+  tags: arr(oneOf(CALL_TAGS), { max: CALL_TAGS.length, unique: true }),
   has_recording: bool(),
   created_at: doc(isoTime(), 'when it happened; not in the simulator\'s future (default: now)'),
 }, { required: ['direction', 'from_number', 'to_number'] }), 'A call record to add.');
