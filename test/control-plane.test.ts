@@ -61,10 +61,10 @@ describe('control plane routes', () => {
     const other = await sim.api('POST', '/_sim/workspaces', { body: {} });
     expect(other.status).toBe(201);
     const ws = await sim.api('PATCH', '/_sim/workspace', { body: { auto_recharge: true, plan: { assistant: false }, rate_limits: { quick_emails_per_minute: 0 } } });
-    expect(ws.json.auto_recharge).toEqual({ enabled: true, amount_usd: 25, threshold_usd: 5 });
-    expect(ws.json.plan).toEqual({ content: true, assistant: false, video_credits_cents: 2000 });
+    expect(ws.json.auto_recharge).toEqual({ enabled: true, amount_usd: 25, threshold_usd: 5, card_declined: false });
+    expect(ws.json.plan).toEqual({ content: true, assistant: false, video_credits_cents: 2000, included_minutes: 100, included_texts: 100, per_minute_usd: 0.1, per_text_usd: 0.02 });
     const patched = await sim.api('PATCH', '/_sim/workspace', { body: { auto_recharge: { enabled: false, amount_usd: 10, threshold_usd: 1 } } });
-    expect(patched.json.auto_recharge).toEqual({ enabled: false, amount_usd: 10, threshold_usd: 1 });
+    expect(patched.json.auto_recharge).toEqual({ enabled: false, amount_usd: 10, threshold_usd: 1, card_declined: false });
     const contact = await sim.api('POST', '/_sim/contacts', { body: { name: 'Ada Lovelace', phone_number: '+15550001111', email: 'ada@example.com', tags: ['vip'], custom_fields: { plan: 'gold' }, company: 'Engines' } });
     expect(contact.status).toBe(201);
     expect(contact.json.data).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', company: 'Engines', custom_fields: { plan: 'gold' } });
