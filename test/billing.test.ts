@@ -95,7 +95,7 @@ describe('an AI number\'s line: 5 USD every month from the purchase', () => {
 
   it('releasing the number ends its line: no more charges', async () => {
     const { id } = await buyReady();
-    expect((await sim.api('GET', '/_sim/clock')).json.next_due_at).toBe('2026-02-05T09:00:00.000Z');
+    expect((await sim.api('GET', '/_sim/clock')).json).toMatchObject({ next_due_at: '2026-02-05T09:00:00.000Z', next_job_due_at: null });
     expect((await sim.api('DELETE', `/v1/phone-numbers/${id}`)).status).toBe(200);
     expect((await sim.api('GET', '/_sim/clock')).json.next_due_at).toBeNull();
     await clockTo('2026-04-01T00:00:00Z');

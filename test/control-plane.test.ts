@@ -54,7 +54,7 @@ describe('control plane routes', () => {
   it('answer every route as documented', async () => {
     expect((await sim.api('GET', '/_sim/health', { key: null })).json).toEqual({ ok: true, now: '2026-01-05T09:00:00.000Z' });
     expect((await sim.api('POST', '/_sim/clock', { body: { now: '2026-01-05T10:00:00Z' } })).json.now).toBe('2026-01-05T10:00:00.000Z');
-    expect((await sim.api('POST', '/_sim/clock/advance', { body: { seconds: 60 } })).json).toEqual({ now: '2026-01-05T10:01:00.000Z', mode: 'manual', next_due_at: null });
+    expect((await sim.api('POST', '/_sim/clock/advance', { body: { seconds: 60 } })).json).toEqual({ now: '2026-01-05T10:01:00.000Z', mode: 'manual', next_due_at: null, next_job_due_at: null });
     const minted = await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['calls:read', 'calls:read'] } });
     expect(minted.status).toBe(201);
     expect(minted.json.scopes).toEqual(['calls:read']);

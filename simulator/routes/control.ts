@@ -11,6 +11,7 @@ import { AuditEntrySchema, CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, Con
 import { addApiKey, addWorkspace, seedData } from '../seed.js';
 import { canonicalZone } from '../../src/formats.js';
 import { nextDue } from '../scheduler.js';
+import { calendarTimers } from './index.js';
 import * as z from 'zod/mini';
 import { arr, BULK_MAX_BODY_BYTES, BULK_MAX_ITEMS, bool, dataOf, doc, e164, email, freeInput, int, isoTime, named, newFields, nullable, num, obj, oneOf, oneOrMany, record, str, timestamp, uuid, type Infer } from '../schema.js';
 
@@ -27,6 +28,8 @@ export const SimClockSchema = named('SimClock', () => record({
   now: timestamp('the simulator\'s current time'),
   mode: oneOf(CLOCK_MODES, 'real: the clock runs with the wall clock (from an offset); manual: it moves only when told to'),
   next_due_at: doc(nullable(timestamp()), 'when the next scheduled transition (a call step, a retry, a delivery…) falls due; null when nothing is scheduled'),
+  next_job_due_at: doc(nullable(timestamp()), 'the same, leaving out what recurs on the calendar for as long as something exists (an AI number\'s monthly line charge, a video schedule\'s planning and posting): ' +
+    'when the next step of some job falls due; what `vmv … --wait --advance` moves the clock to'),
 }), 'The simulator clock.');
 
 const ResetResult = record({
@@ -102,7 +105,8 @@ type SimWorkspace = Infer<typeof SimWorkspaceSchema>;
 
 function clockView(c: AnyCtx): Infer<typeof SimClockSchema> {
   const due = nextDue(c.s);
-  return { now: iso(c.s.now), mode: c.data.meta.clock.mode, next_due_at: due === null ? null : iso(due) };
+  const job = nextDue(c.s, (type) => !calendarTimers.has(type));
+  return { now: iso(c.s.now), mode: c.data.meta.clock.mode, next_due_at: due === null ? null : iso(due), next_job_due_at: job === null ? null : iso(job) };
 }
 
 /** Minutes to the hundredth, from seconds. */
