@@ -129,10 +129,12 @@ export const nextChargeAt = (n: PhoneNumber): string | null => (n.line ? iso(add
 const label = (n: PhoneNumber) => (n.phone_number ? `${n.phone_number} (${n.id})` : String(n.id));
 const day = (ms: number) => iso(ms).slice(0, 10);
 
-function monthPaid(s: Session, n: PhoneNumber, from: number): void {
+/** The line's month `k` (0: the first) is paid: both its ends are counted from the anchor, so a month after a short one ends on the anchor's day again. */
+function monthPaid(s: Session, n: PhoneNumber, k: number): void {
+  const anchor = Date.parse(n.line!.anchor_at);
   addLedgerEntry(s, n.workspace_id, {
     kind: 'line', reference_id: String(n.id), wallet_cents: LINE_CENTS_PER_MONTH,
-    description: `Line of AI number ${label(n)}, the month from ${day(from)} to ${day(addMonths(from, 1))}`,
+    description: `Line of AI number ${label(n)}, the month from ${day(addMonths(anchor, k))} to ${day(addMonths(anchor, k + 1))}`,
   });
 }
 
@@ -144,7 +146,7 @@ function scheduleCharge(s: Session, n: PhoneNumber): void {
 /** At purchase, once its first month is charged: the line is paid for a month and charged monthly from now. */
 export function openLine(s: Session, n: PhoneNumber): void {
   n.line = { anchor_at: iso(s.now), months: 1, suspended: false };
-  monthPaid(s, n, s.now);
+  monthPaid(s, n, 0);
   scheduleCharge(s, n);
 }
 
@@ -156,7 +158,7 @@ export function chargeLine(s: Session, p: Record<string, unknown>): void {
     n.line.suspended = true;
     return;
   }
-  monthPaid(s, n, Date.parse(p.at as string));
+  monthPaid(s, n, n.line.months);
   n.line.months++;
   scheduleCharge(s, n);
 }

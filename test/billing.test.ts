@@ -75,6 +75,10 @@ describe('an AI number\'s line: 5 USD every month from the purchase', () => {
     }
     expect(dates).toEqual(['2026-02-28T10:00:00.000Z', '2026-03-31T10:00:00.000Z', '2026-04-30T10:00:00.000Z', '2026-05-31T10:00:00.000Z', '2026-06-30T10:00:00.000Z']);
     expect(await wallet()).toBe(20);
+    // the months the ledger names: a month after a short one still ends on the 31st when it has one
+    expect((await ledger('line')).reverse().map((e: any) => /the month from (\S+) to (\S+)$/.exec(e.description)!.slice(1).join(' to '))).toEqual([
+      '2026-01-31 to 2026-02-28', '2026-02-28 to 2026-03-31', '2026-03-31 to 2026-04-30', '2026-04-30 to 2026-05-31', '2026-05-31 to 2026-06-30', '2026-06-30 to 2026-07-31',
+    ]);
   });
 
   it('in a leap year a 29th, 30th or 31st purchase is charged on February 29', async () => {
