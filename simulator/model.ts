@@ -315,11 +315,14 @@ export interface Notification {
 }
 
 /** A movement of plan video credits or wallet money: a video, an AI number's line, a call or text beyond the plan (GET /_sim/workspace shows the latest). */
+/** What moved money: a charge (video, line, call, text, quick_call, quick_text, email), an auto-recharge top-up, or the control plane setting the wallet. */
+export const LEDGER_KINDS = ['video', 'line', 'call', 'text', 'quick_call', 'quick_text', 'email', 'recharge', 'wallet_set'] as const;
+
 export interface LedgerEntry {
   seq: number;
   workspace_id: string;
   at: string;
-  kind: 'video' | 'line' | 'call' | 'text';
+  kind: (typeof LEDGER_KINDS)[number];
   reference_id: string;
   description: string;
   credits_cents: number;

@@ -298,7 +298,8 @@ describe('the plan\'s rates: included minutes and texts each month, then per min
     const read = (await sim.api('GET', `/v1/quick/actions/${job.id}`)).json.data;
     expect(read.targets[0].status).toBe('completed');
     expect((await workspace()).usage).toMatchObject({ call_seconds_used: 0, texts_used: 0, minutes_left: 100, texts_left: 100 });
-    expect(await ledger()).toEqual([]);
+    expect((await ledger()).map((e: any) => e.kind)).not.toContain('call');
+    expect((await ledger()).map((e: any) => e.kind)).not.toContain('text');
   });
 
   it('the agent\'s text replies draw the included texts, then the per-text price; texts received are free', async () => {
@@ -339,6 +340,10 @@ describe('the plan\'s rates: included minutes and texts each month, then per min
       expect(await wallet()).toBe(0);
       expect((await ledger('call')).map((e: any) => [e.reference_id, e.wallet_cents, e.wallet_after_cents]))
         .toEqual([[cb.id, 65 - ca.duration_seconds, 0], [ca.id, ca.duration_seconds, 65 - ca.duration_seconds]]);
+      // what was forgiven is said
+      const short = ((cb.duration_seconds - (65 - ca.duration_seconds)) / 100).toFixed(2);
+      expect((await ledger('call'))[0].description).toBe(`Call ${cb.id} on ${n.phone_number}: ${cb.duration_seconds} s beyond the plan's 0 minutes at 0.60 USD a minute; ${short} USD not covered: the wallet was empty`);
+      expect((await ledger('call'))[1].description).not.toMatch(/not covered/);
       expect((await workspace()).usage).toMatchObject({ calls_paused: true, texts_paused: false });
     });
 
@@ -368,6 +373,84 @@ describe('the plan\'s rates: included minutes and texts each month, then per min
       await setWorkspace({ auto_recharge: { card_declined: true } });
       expect((await workspace()).usage.calls_paused).toBe(true);
     });
+  });
+});
+
+describe('the ledger accounts for every movement of the wallet', () => {
+  /** Every entry's wallet_after_cents is the one before's less its wallet_cents (oldest first, from the seeded 50 USD). */
+  const expectChained = (entries: any[], from = 5000) => {
+    let after = from;
+    for (const e of [...entries].reverse()) {
+      expect(e.wallet_after_cents, `${e.kind}: ${e.description}`).toBe(after - e.wallet_cents);
+      after = e.wallet_after_cents;
+    }
+    return after;
+  };
+
+  it('charges of every kind, auto-recharge top-ups and the wallet set by the control plane: the entries add up to the wallet', async () => {
+    const w0 = await setWorkspace({ wallet_usd: 1, auto_recharge: { enabled: true, amount_usd: 5, threshold_usd: 0.5 }, plan: { included_minutes: 0, per_minute_usd: 0.6 } });
+    expect(w0.ledger[0]).toMatchObject({ kind: 'wallet_set', reference_id: w0.organization_id, wallet_cents: 4900, wallet_after_cents: 100, description: 'The wallet set to 1.00 USD by the control plane (it held 50.00 USD)' });
+    const { phone } = await buyReady(); // 5 USD with 1 in the wallet: a top-up first
+    const job = (await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550100'], goal: 'Book a table' } })).json.data;
+    const texts = (await sim.api('POST', '/v1/quick/ai-texts', { body: { to_numbers: ['+12025550101'], goal: 'Book a table' } })).json.data;
+    const email = await sim.api('POST', '/v1/quick/emails', { body: { to: ['ada@example.com', 'grace@example.com'], subject: 'Hi', body: 'Hello' } });
+    expect(email.status, email.text).toBe(200);
+    const c = await inboundCall(phone);
+    await sim.advance(600);
+    await setWorkspace({ wallet_usd: 3 });
+    const w = await workspace();
+    const entries = w.ledger;
+    expect(expectChained(entries)).toBe(Math.round(w.wallet_usd * 100));
+    expect(entries.reduce((sum: number, e: any) => sum + e.wallet_cents, 0)).toBe(5000 - Math.round(w.wallet_usd * 100));
+    expect(new Set(entries.map((e: any) => e.kind))).toEqual(new Set(['wallet_set', 'recharge', 'line', 'quick_call', 'quick_text', 'email', 'call']));
+    const of = (kind: string) => entries.filter((e: any) => e.kind === kind).reverse();
+    expect(of('recharge')[0]).toMatchObject({ reference_id: w.organization_id, wallet_cents: -500, wallet_after_cents: 600, description: 'Auto-recharge: 5.00 USD added to pay 5.00 USD' });
+    expect(of('recharge').slice(1).every((e: any) => e.description === 'Auto-recharge: 5.00 USD added as the wallet fell below 0.50 USD')).toBe(true);
+    expect(of('quick_call').map((e: any) => e.reference_id)).toEqual([job.id, job.id]);
+    expect(of('quick_call')[0]).toMatchObject({ wallet_cents: 20, description: `Quick call ${job.id} to +12025550100, attempt 1: the placed-call fee` });
+    expect(of('quick_call')[1].description).toMatch(new RegExp(`^Quick call ${job.id} to \\+12025550100: call \\S+, \\d+ s at 0\\.20 USD a minute$`));
+    expect(of('quick_text').length).toBeGreaterThan(0);
+    expect(of('quick_text').every((e: any) => e.reference_id === texts.id && e.wallet_cents === 5)).toBe(true);
+    expect(of('email')).toEqual([expect.objectContaining({ reference_id: email.json.data.id, wallet_cents: 2, description: `Quick email ${email.json.data.id}: 2 recipients at 0.01 USD` })]);
+    expect(of('call')[0].reference_id).toBe(c.json.data.id);
+    expect(of('wallet_set').map((e: any) => e.description)).toEqual([
+      'The wallet set to 1.00 USD by the control plane (it held 50.00 USD)', expect.stringMatching(/^The wallet set to 3\.00 USD by the control plane \(it held \d+\.\d\d USD\)$/),
+    ]);
+  });
+
+  it('GET /_sim/ledger pages through every entry kept; a workspace keeps its latest 1,000', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'ledger.json');
+    const first = await startSim({ data });
+    await first.stop();
+    const file = JSON.parse(readFileSync(data, 'utf8'));
+    const ws = file.meta.default_workspace_id;
+    let seq = file.meta.next_seq;
+    file.ledger = Array.from({ length: 1000 }, (_, i) => ({
+      seq: seq++, workspace_id: ws, at: T0, kind: 'email', reference_id: `e${i}`, description: `Quick email e${i}`,
+      credits_cents: 0, wallet_cents: 0, credits_after_cents: 2000, wallet_after_cents: 5000,
+    }));
+    file.meta.next_seq = seq;
+    writeFileSync(data, JSON.stringify(file));
+    const again = await startSim({ data });
+    try {
+      expect((await again.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 40 } })).status).toBe(200);
+      const page = (await again.api('GET', '/_sim/ledger?limit=100')).json;
+      expect(page.meta).toMatchObject({ page_size: 100, total_results: 1000 });
+      expect(page.data[0]).toMatchObject({ kind: 'wallet_set', wallet_cents: 1000, wallet_after_cents: 4000 });
+      expect(page.data[1].reference_id).toBe('e999');
+      const oldest = (await again.api('GET', '/_sim/ledger?order=asc&limit=2')).json.data;
+      expect(oldest.map((e: any) => e.reference_id)).toEqual(['e1', 'e2']); // e0 dropped
+      const next = (await again.api('GET', `/_sim/ledger?limit=100&cursor=${encodeURIComponent(page.meta.cursor)}`)).json.data;
+      expect(next[0].reference_id).toBe('e900');
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('a PATCH that leaves the wallet as it was writes nothing', async () => {
+    await setWorkspace({ wallet_usd: 50 });
+    expect(await ledger()).toEqual([]);
   });
 });
 

@@ -4,16 +4,17 @@ import { allowanceLeft, mayUse, settleLines, usageAt } from '../billing.js';
 import { advance, clockNow, iso, setMode } from '../clock.js';
 import { ApiError, notFound, validationError } from '../errors.js';
 import { route, type Ctx, type Reply, type Resource } from '../http.js';
-import { SCOPES, type CallRecord, type EmailRecord, type Suppression, type TextRecord } from '../model.js';
-import { cents, usd } from '../money.js';
+import { LEDGER_KINDS, SCOPES, type LedgerEntry, type CallRecord, type EmailRecord, type Suppression, type TextRecord } from '../model.js';
+import { cents, LEDGER_KEPT, setWallet, usd } from '../money.js';
 import { contactByEmail, contactByPhone, newContact, presentCall, presentContact, presentEmail, presentText } from '../people.js';
 import { AuditEntrySchema, CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, SUPPRESSION_REASONS, SuppressionSchema, TextRecordSchema, type CallStatus } from '../records.js';
 import { addApiKey, addWorkspace, seedData } from '../seed.js';
 import { canonicalZone } from '../../src/formats.js';
+import { paginate, listParams } from '../pagination.js';
 import { nextDue } from '../scheduler.js';
 import { calendarTimers } from './index.js';
 import * as z from 'zod/mini';
-import { arr, BULK_MAX_BODY_BYTES, BULK_MAX_ITEMS, bool, dataOf, doc, e164, email, freeInput, int, isoTime, named, newFields, nullable, num, obj, oneOf, oneOrMany, record, str, timestamp, uuid, type Infer } from '../schema.js';
+import { arr, BULK_MAX_BODY_BYTES, BULK_MAX_ITEMS, bool, dataOf, doc, e164, email, freeInput, int, isoTime, listOf, named, newFields, nullable, num, obj, oneOf, oneOrMany, record, str, timestamp, uuid, type Infer } from '../schema.js';
 
 /** Any control-plane context: these helpers read only what every route has. */
 type AnyCtx = Ctx<any, any, any>;
@@ -48,6 +49,18 @@ const NewWorkspace = record({
   workspace_id: uuid(),
   api_key: doc(z.string(), { description: 'a full-access API key of the new workspace', example: 'sk_sim_0123456789abcdef0123456789abcdef01234567' }),
 });
+
+export const LedgerEntrySchema = named('LedgerEntry', () => record({
+  at: timestamp(),
+  kind: oneOf(LEDGER_KINDS, 'video; line: an AI number\'s month (or its refund); call, text: use beyond the plan\'s allowance; quick_call, quick_text: a quick action\'s fees, minutes and texts; ' +
+    'email: a quick email; recharge: an auto-recharge top-up (negative: into the wallet); wallet_set: the control plane set the wallet (negative: it added money)'),
+  reference_id: doc(z.string(), 'what was paid for: a video id, an AI number\'s id, a call id, a text id, a quick action\'s id or a quick email\'s id; the organization\'s id for recharge and wallet_set'),
+  description: z.string(),
+  credits_cents: doc(z.int(), 'taken from the plan\'s video credits'),
+  wallet_cents: doc(z.int(), 'taken from the organization wallet (negative: added to it)'),
+  credits_after_cents: z.int(),
+  wallet_after_cents: z.int(),
+}), `A movement of video credits or wallet money: every movement of the wallet is one (the latest ${LEDGER_KEPT} of a workspace are kept).`);
 
 export const SimWorkspaceSchema = named('SimWorkspace', () => record({
   id: uuid(),
@@ -87,16 +100,7 @@ export const SimWorkspaceSchema = named('SimWorkspace', () => record({
     business_name: z.string(), description: z.string(), audience: z.string(), tone: z.string(),
     products: z.array(z.string()), topics: z.array(z.string()), call_to_action: z.string(),
   }),
-  ledger: doc(z.array(record({
-    at: timestamp(),
-    kind: oneOf(['video', 'line', 'call', 'text'], 'video; line: an AI number\'s month (or its refund); call, text: use beyond the plan\'s allowance'),
-    reference_id: doc(z.string(), 'what was paid for: a video id, an AI number\'s id, a call id or a text id'),
-    description: z.string(),
-    credits_cents: doc(z.int(), 'taken from the plan\'s video credits'),
-    wallet_cents: doc(z.int(), 'taken from the organization wallet (negative: returned to it)'),
-    credits_after_cents: z.int(),
-    wallet_after_cents: z.int(),
-  })), 'the latest 50 movements of video credits and wallet money, newest first'),
+  ledger: doc(z.array(LedgerEntrySchema), 'the latest 50 movements of video credits and wallet money, newest first (all of them: GET /_sim/ledger)'),
   owner: record({ name: doc(z.string(), { example: 'Workspace Owner' }), email: doc(z.string(), { example: 'owner@acme.example.com' }) }),
   created_at: timestamp(),
 }), 'A workspace as the control plane shows it: its organization\'s wallet and auto-recharge, its plan, simulated limits and owner.');
@@ -123,6 +127,8 @@ function usageView(c: AnyCtx): SimWorkspace['usage'] {
   };
 }
 
+const presentEntry = ({ seq: _s, workspace_id: _w, ...e }: LedgerEntry): Infer<typeof LedgerEntrySchema> => e;
+
 function workspaceView(c: AnyCtx): SimWorkspace {
   const { workspace: w, org, user } = c.auth;
   const { minute_cents, text_cents, ...plan } = w.plan;
@@ -141,7 +147,7 @@ function workspaceView(c: AnyCtx): SimWorkspace {
     recordings_disabled: w.recordings_disabled,
     time_zone: w.time_zone,
     marketing_profile: structuredClone(w.marketing_profile),
-    ledger: c.data.ledger.filter((e) => e.workspace_id === w.id).slice(-50).reverse().map(({ seq: _s, workspace_id: _w, ...e }) => e),
+    ledger: c.data.ledger.filter((e) => e.workspace_id === w.id).slice(-50).reverse().map(presentEntry),
     owner: { name: user.name, email: user.email },
     created_at: w.created_at,
   };
@@ -421,6 +427,18 @@ const routes = [
     handler: (c) => ({ body: workspaceView(c) }),
   }),
   route({
+    method: 'GET', path: '/_sim/ledger', summary: 'List the workspace\'s ledger',
+    description: `Every movement of the workspace's video credits and wallet money kept (the latest ${LEDGER_KEPT}; older ones are dropped), newest first: ` +
+      'charges, refunds, auto-recharge top-ups and the wallet set through PATCH /_sim/workspace.',
+    query: obj({ ...listParams(100, 50) }),
+    responses: { 200: { description: 'Ledger entries', schema: listOf(LedgerEntrySchema) } },
+    handler: (c) => {
+      const ws = c.auth.workspace.id;
+      const items = c.data.ledger.filter((e) => e.workspace_id === ws);
+      return { body: paginate(c.s, items, c.query, { key: (e) => e.seq, tie: (e) => e.seq, scope: `ledger:${ws}`, present: presentEntry, defaultLimit: 50, totalResults: true }) };
+    },
+  }),
+  route({
     method: 'PATCH', path: '/_sim/workspace', summary: 'Change the workspace, its wallet or plan',
     description: 'Sets what is sent: the name, the organization wallet and auto-recharge (card_declined simulates a failing top-up), plan features, credits and rates, ' +
       'simulated rate limits, compliance settings. Setting the wallet or auto-recharge retries the month owed by every suspended AI number of the organization, oldest first: ' +
@@ -431,7 +449,7 @@ const routes = [
       const b = c.body;
       const { workspace: w, org } = c.auth;
       if (b.name !== undefined) w.name = b.name;
-      if (b.wallet_usd !== undefined) org.wallet_cents = cents(b.wallet_usd);
+      if (b.wallet_usd !== undefined) setWallet(c.s, w.id, cents(b.wallet_usd));
       const ar = typeof b.auto_recharge === 'boolean' ? { enabled: b.auto_recharge } : b.auto_recharge;
       if (ar?.enabled !== undefined) org.auto_recharge.enabled = ar.enabled;
       if (ar?.amount_usd !== undefined) org.auto_recharge.amount_cents = cents(ar.amount_usd);
