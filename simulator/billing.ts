@@ -123,9 +123,15 @@ function payMonth(s: Session, n: PhoneNumber, k: number): boolean {
   });
 }
 
-function scheduleCharge(s: Session, n: PhoneNumber): void {
+/** The timer of the line's next charge. */
+export function nextCharge(n: PhoneNumber): { atMs: number; type: string; payload: { id: number; at: string } } {
   const at = nextChargeAt(n)!;
-  schedule(s, Date.parse(at), 'ainumber.line', { id: n.id, at });
+  return { atMs: Date.parse(at), type: 'ainumber.line', payload: { id: n.id, at } };
+}
+
+function scheduleCharge(s: Session, n: PhoneNumber): void {
+  const t = nextCharge(n);
+  schedule(s, t.atMs, t.type, t.payload);
 }
 
 /** At purchase, or resuming, when the wallet can cover it (canCover): the line pays its first month and is charged monthly from now. */

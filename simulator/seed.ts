@@ -1,7 +1,8 @@
 // The freshly seeded state: one organization with a 50.00 USD wallet, one workspace whose plan
 // includes Content (with video credits) and the assistant, its owner, and one full-access API key.
 import { createHash, randomBytes } from 'node:crypto';
-import { PLAN_RATES } from './billing.js';
+import { nextCharge, PLAN_RATES } from './billing.js';
+import { timerRow } from './scheduler.js';
 import { realClock, iso, clockNow, type ClockState } from './clock.js';
 import type { ApiKey, Data, Scope, User, Workspace } from './model.js';
 import { Rng, seedRng } from './rng.js';
@@ -176,8 +177,16 @@ export function upgrade(data: Data): Data {
     // the agent was a copy of its settings: its id is kept, its settings are the configuration's now
     n.agent_id ??= old.agent?.id ?? rng.uuid();
     delete old.agent;
-    // numbers bought before lines were charged monthly have no line
-    n.line ??= null;
+    // before lines were charged monthly, the month paid at purchase was all: a number still provisioning
+    // has that month as its line (refunded if it fails or is released), charged monthly from its purchase
+    // as a fresh purchase is; a number already wired has no line
+    if (n.line === undefined) {
+      n.line = n.status === 'provisioning' ? { anchor_at: n.created_at, months: 1, suspended: false } : null;
+      if (n.line) {
+        const t = nextCharge(n);
+        data.timers.push(timerRow(data.meta.next_seq++, t.atMs, t.type, t.payload));
+      }
+    }
   }
   return data;
 }

@@ -502,6 +502,45 @@ describe('one agent per number: the AI number\'s agent is a view of its configur
 });
 
 describe('a data file written before monthly lines, plan rates and one agent per number', () => {
+  /** Starts a simulator on a data file, does `before`, stops, rewrites the file as an earlier version wrote it, and starts again. */
+  const oldFile = async <T>(before: (s: Sim) => Promise<T>, rewrite: (file: any) => void = () => {}) => {
+    const data = join(tempDir(), 'old.json');
+    const first = await startSim({ data });
+    const made = await before(first);
+    await first.stop();
+    const file = JSON.parse(readFileSync(data, 'utf8'));
+    for (const n of file.phone_numbers) {
+      n.agent = { id: n.agent_id, name: 'Stale copy', voice: 'ava', language: 'en-US', greeting: 'Stale', prompt: 'Stale' };
+      delete n.agent_id;
+      delete n.line;
+    }
+    file.timers = file.timers.filter((t: any) => t.type !== 'ainumber.line');
+    rewrite(file);
+    writeFileSync(data, JSON.stringify(file));
+    return { again: await startSim({ data }), made };
+  };
+
+  it('an AI number still provisioning keeps its month: refunded if it fails, charged monthly from its purchase once wired', async () => {
+    const { again, made } = await oldFile(async (s) => {
+      const buy = async (area_code: string) => (await s.api('POST', '/v1/quick/ai-numbers', { body: { area_code } })).json.data.id as number;
+      return { failing: await buy('555'), wired: await buy('415') };
+    });
+    try {
+      const read = async (id: number) => (await again.api('GET', `/v1/quick/ai-numbers/${id}`)).json.data;
+      expect(await read(made.wired)).toMatchObject({ status: 'provisioning', next_charge_at: '2026-02-05T09:00:00.000Z', suspended: false });
+      await again.advance(60);
+      expect(await read(made.failing)).toMatchObject({ status: 'failed', next_charge_at: null });
+      const w = (await again.api('GET', '/_sim/workspace')).json;
+      expect(w.wallet_usd).toBe(45);
+      expect(w.ledger[0]).toMatchObject({ kind: 'line', reference_id: String(made.failing), wallet_cents: -500 });
+      expect((await again.api('POST', '/_sim/clock', { body: { now: '2026-02-05T09:00:00Z' } })).status).toBe(200);
+      expect(await read(made.wired)).toMatchObject({ status: 'ready', next_charge_at: '2026-03-05T09:00:00.000Z' });
+      expect((await again.api('GET', '/_sim/workspace')).json.wallet_usd).toBe(40);
+    } finally {
+      await again.stop();
+    }
+  });
+
   it('still loads: the agent keeps its id and shows the configuration; old numbers have no line; plans get the default rates', async () => {
     const dir = tempDir();
     const data = join(dir, 'old.json');
