@@ -240,6 +240,9 @@ describe('the plan\'s rates: included minutes and texts each month, then per min
     expect(r.json.error.fields['plan.per_minute_usd']).toBe('must be a whole number of cents, such as 0.05');
     expect(r.json.error.fields['plan.included_minutes']).toMatch(/0/);
     expect((await sim.api('PATCH', '/_sim/workspace', { body: { plan: { per_text_usd: 100.01 } } })).json.error.fields).toHaveProperty(['plan.per_text_usd']);
+    // the time zone is checked with the rest
+    const both = await sim.api('PATCH', '/_sim/workspace', { body: { plan: { included_minutes: -1 }, time_zone: 'Mars/Olympus' } });
+    expect(both.json.error.fields).toEqual({ 'plan.included_minutes': expect.any(String), time_zone: 'is not an IANA time zone name such as America/New_York or UTC' });
     expect((await workspace()).plan).toMatchObject({ included_minutes: 5, per_minute_usd: 0.25 });
     expect(await wallet()).toBe(50);
   });

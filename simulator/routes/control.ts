@@ -210,7 +210,8 @@ const WorkspacePatch = obj({
   }),
   rate_limits: obj({ quick_emails_per_minute: int({ min: 0, max: 100_000, description: '0 turns the limit off', example: 60 }) }),
   recordings_disabled: bool('refuse recording downloads (compliance)'),
-  time_zone: nullable(str({ min: 1, max: 64, description: 'an IANA time zone name (null: UTC)', example: 'America/New_York' })),
+  time_zone: nullable(str({ min: 1, max: 64, description: 'an IANA time zone name (null: UTC)', example: 'America/New_York' })
+    .check(z.refine((v) => canonicalZone(v) !== null, { error: 'is not an IANA time zone name such as America/New_York or UTC' }))),
   marketing_profile: obj({
     business_name: str({ min: 1, max: 200, example: 'Acme Coffee' }),
     description: str({ min: 1, max: 1000, description: 'what the business is, as a phrase after "<business_name> is"', example: 'a neighbourhood espresso bar' }),
@@ -463,11 +464,7 @@ const routes = [
       }
       if (b.rate_limits) w.rate_limits = { ...w.rate_limits, ...b.rate_limits };
       if (b.recordings_disabled !== undefined) w.recordings_disabled = b.recordings_disabled;
-      if (b.time_zone !== undefined) {
-        const zone = b.time_zone === null ? null : canonicalZone(b.time_zone);
-        if (b.time_zone !== null && zone === null) throw validationError({ time_zone: 'is not an IANA time zone name such as America/New_York or UTC' });
-        w.time_zone = zone;
-      }
+      if (b.time_zone !== undefined) w.time_zone = b.time_zone === null ? null : canonicalZone(b.time_zone);
       if (b.marketing_profile) w.marketing_profile = { ...w.marketing_profile, ...b.marketing_profile };
       // money may have come: suspended AI number lines pay the month they owe and resume
       if (b.wallet_usd !== undefined || ar) settleLines(c.s, org.id);
