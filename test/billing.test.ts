@@ -506,7 +506,7 @@ describe('one agent per number: the AI number\'s agent is a view of its configur
 
 describe('a data file written before monthly lines, plan rates and one agent per number', () => {
   /** Starts a simulator on a data file, does `before`, stops, rewrites the file as an earlier version wrote it, and starts again. */
-  const oldFile = async <T>(before: (s: Sim) => Promise<T>, rewrite: (file: any) => void = () => {}) => {
+  const oldFile = async <T>(before: (s: Sim) => Promise<T>, rewrite: (file: any) => void = () => {}, now?: string) => {
     const data = join(tempDir(), 'old.json');
     const first = await startSim({ data });
     const made = await before(first);
@@ -520,7 +520,7 @@ describe('a data file written before monthly lines, plan rates and one agent per
     file.timers = file.timers.filter((t: any) => t.type !== 'ainumber.line');
     rewrite(file);
     writeFileSync(data, JSON.stringify(file));
-    return { again: await startSim({ data }), made };
+    return { again: await startSim({ data, now }), made };
   };
 
   it('an AI number still provisioning keeps its month: refunded if it fails, charged monthly from its purchase once wired', async () => {
@@ -544,32 +544,51 @@ describe('a data file written before monthly lines, plan rates and one agent per
     }
   });
 
-  it('still loads: the agent keeps its id and shows the configuration; old numbers have no line; plans get the default rates', async () => {
-    const dir = tempDir();
-    const data = join(dir, 'old.json');
-    const first = await startSim({ data });
-    const r = await first.api('POST', '/v1/quick/ai-numbers', { body: { area_code: '415', name: 'Old name' } });
-    await first.advance(60);
-    await first.stop();
-    // the shape an earlier version wrote
-    const file = JSON.parse(readFileSync(data, 'utf8'));
-    const n = file.phone_numbers[0];
-    const agentId = n.agent_id;
-    n.agent = { id: agentId, name: 'Stale copy', voice: 'ava', language: 'en-US', greeting: 'Stale', prompt: 'Stale' };
-    delete n.agent_id;
-    delete n.line;
-    for (const w of file.workspaces) {
-      w.plan = { content: true, assistant: true, video_credits_cents: 2000 };
-      delete w.usage;
-    }
-    for (const o of file.organizations) delete o.auto_recharge.card_declined;
-    file.timers = file.timers.filter((t: any) => t.type !== 'ainumber.line');
-    writeFileSync(data, JSON.stringify(file));
-    const again = await startSim({ data, now: '2026-03-01T00:00:00Z' });
+  it('an agent keeps the name and prompt the user saw where the configuration still held what purchase put there', async () => {
+    const DEFAULT_PROMPT = 'You are a helpful, concise receptionist.';
+    const AGENT_PROMPT = 'You answer calls and texts for Acme Sandbox. Be brief, friendly and accurate.';
+    const { again, made } = await oldFile(async (s) => {
+      const buy = async () => (await s.api('POST', '/v1/quick/ai-numbers', { body: { area_code: '415' } })).json.data.id as number;
+      return { untouched: await buy(), edited: await buy() };
+    }, (file) => {
+      // as an earlier version bought them: the configuration had the workspace's voice and "<business> AI line"; the agent its own prompt and name
+      for (const n of file.phone_numbers) {
+        Object.assign(n.agent, { name: 'Acme Sandbox assistant', prompt: AGENT_PROMPT });
+        n.config.name = 'Acme Sandbox AI line';
+        n.config.voice.prompt = DEFAULT_PROMPT;
+      }
+      // the second one's configuration was changed since
+      const edited = file.phone_numbers[1];
+      edited.config.name = 'Night desk';
+      edited.config.voice.prompt = 'Be calm.';
+    });
     try {
-      const read = await again.api('GET', `/v1/quick/ai-numbers/${r.json.data.id}`);
+      const agent = async (id: number) => (await again.api('GET', `/v1/quick/ai-numbers/${id}`)).json.data.agent;
+      expect(await agent(made.untouched)).toMatchObject({ name: 'Acme Sandbox assistant', prompt: AGENT_PROMPT });
+      expect(await agent(made.edited)).toMatchObject({ name: 'Night desk', prompt: 'Be calm.' });
+      await again.advance(60);
+      expect((await again.api('GET', `/v1/phone-numbers/${made.untouched}/config`)).json.data).toMatchObject({ name: 'Acme Sandbox assistant', voice: { prompt: AGENT_PROMPT } });
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('still loads: the agent keeps its id and shows the configuration; old numbers have no line; plans get the default rates', async () => {
+    const { again, made } = await oldFile(async (s) => {
+      const r = await s.api('POST', '/v1/quick/ai-numbers', { body: { area_code: '415', name: 'Old name' } });
+      await s.advance(60);
+      return { id: r.json.data.id as number, agentId: r.json.data.agent.id as string };
+    }, (file) => {
+      for (const w of file.workspaces) {
+        w.plan = { content: true, assistant: true, video_credits_cents: 2000 };
+        delete w.usage;
+      }
+      for (const o of file.organizations) delete o.auto_recharge.card_declined;
+    }, '2026-03-01T00:00:00Z');
+    try {
+      const read = await again.api('GET', `/v1/quick/ai-numbers/${made.id}`);
       expect(read.status).toBe(200);
-      expect(read.json.data).toMatchObject({ next_charge_at: null, suspended: false, agent: { id: agentId, name: 'Old name', greeting: expect.stringMatching(/^Thanks for calling/) } });
+      expect(read.json.data).toMatchObject({ next_charge_at: null, suspended: false, agent: { id: made.agentId, name: 'Old name', greeting: expect.stringMatching(/^Thanks for calling/) } });
       const w = (await again.api('GET', '/_sim/workspace')).json;
       expect(w.plan).toMatchObject({ included_minutes: 100, included_texts: 100, per_minute_usd: 0.1, per_text_usd: 0.02 });
       expect(w.auto_recharge.card_declined).toBe(false);
