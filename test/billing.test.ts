@@ -240,6 +240,12 @@ describe('the plan\'s rates: included minutes and texts each month, then per min
     expect(r.json.error.fields['plan.per_minute_usd']).toBe('must be a whole number of cents, such as 0.05');
     expect(r.json.error.fields['plan.included_minutes']).toMatch(/0/);
     expect((await sim.api('PATCH', '/_sim/workspace', { body: { plan: { per_text_usd: 100.01 } } })).json.error.fields).toHaveProperty(['plan.per_text_usd']);
+    // the wallet and auto-recharge amounts are whole cents too, never rounded
+    const cents = await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 0.015, auto_recharge: { amount_usd: 10.001, threshold_usd: 0.5 } } });
+    expect(cents.status).toBe(400);
+    expect(cents.json.error.fields).toEqual({ wallet_usd: 'must be a whole number of cents, such as 0.05', 'auto_recharge.amount_usd': 'must be a whole number of cents, such as 0.05' });
+    expect((await sim.api('PATCH', '/_sim/workspace', { body: { auto_recharge: { threshold_usd: 2.999 } } })).json.error.fields).toHaveProperty(['auto_recharge.threshold_usd']);
+    expect((await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 1_000_000.01 } })).json.error.fields).toHaveProperty(['wallet_usd']);
     // the time zone is checked with the rest
     const both = await sim.api('PATCH', '/_sim/workspace', { body: { plan: { included_minutes: -1 }, time_zone: 'Mars/Olympus' } });
     expect(both.json.error.fields).toEqual({ 'plan.included_minutes': expect.any(String), time_zone: 'is not an IANA time zone name such as America/New_York or UTC' });

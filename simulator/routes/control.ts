@@ -183,20 +183,21 @@ const WorkspaceBody = obj({
 
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
+/** An amount in USD from `min` to `max` that is a whole number of cents (money is integer cents inside): never rounded silently. */
+const wholeCents = (min: number, max: number, d: { description?: string; example: number }) =>
+  doc(z.number().check(z.gte(min), z.lte(max), z.refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9, { error: 'must be a whole number of cents, such as 0.05' })), d);
+
 const AutoRechargeBody = obj({
   enabled: bool(),
-  amount_usd: num({ min: 0.01, max: 100_000, example: 25 }),
-  threshold_usd: num({ min: 0, max: 100_000, example: 5 }),
+  amount_usd: wholeCents(0.01, 100_000, { example: 25 }),
+  threshold_usd: wholeCents(0, 100_000, { example: 5 }),
   card_declined: bool('simulate a declined card: every top-up fails, as if auto-recharge were off (false: the card works again)'),
 });
 
-/** A price in USD that is a whole number of cents (money is integer cents inside). */
-const wholeCents = (d: { description: string; example: number }) =>
-  doc(z.number().check(z.gte(0), z.lte(100), z.refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9, { error: 'must be a whole number of cents, such as 0.05' })), d);
 
 const WorkspacePatch = obj({
   name: str({ min: 1, max: 100, example: 'Acme' }),
-  wallet_usd: num({ min: 0, max: 1_000_000, description: 'set the organization wallet', example: 50 }),
+  wallet_usd: wholeCents(0, 1_000_000, { description: 'set the organization wallet', example: 50 }),
   auto_recharge: doc(
     z.union([bool(), AutoRechargeBody], { error: (iss) => `must be true or false, or a JSON object, got ${typeName(iss.input)}` }),
     'true or false turns it on or off; an object also sets the amount and threshold',
@@ -205,8 +206,8 @@ const WorkspacePatch = obj({
     content: bool(), assistant: bool(), video_credits_cents: int({ min: 0, example: 2000 }),
     included_minutes: int({ min: 0, max: 1_000_000, description: 'minutes of calls included each plan month', example: 100 }),
     included_texts: int({ min: 0, max: 1_000_000, description: 'texts included each plan month', example: 100 }),
-    per_minute_usd: wholeCents({ description: 'price of a minute beyond the included ones (0 to 100)', example: 0.1 }),
-    per_text_usd: wholeCents({ description: 'price of a text beyond the included ones (0 to 100)', example: 0.02 }),
+    per_minute_usd: wholeCents(0, 100, { description: 'price of a minute beyond the included ones (0 to 100)', example: 0.1 }),
+    per_text_usd: wholeCents(0, 100, { description: 'price of a text beyond the included ones (0 to 100)', example: 0.02 }),
   }),
   rate_limits: obj({ quick_emails_per_minute: int({ min: 0, max: 100_000, description: '0 turns the limit off', example: 60 }) }),
   recordings_disabled: bool('refuse recording downloads (compliance)'),
