@@ -82,9 +82,11 @@ describe('an AI number\'s line: 5 USD every month from the purchase', () => {
   });
 
   it('in a leap year a 29th, 30th or 31st purchase is charged on February 29', async () => {
-    await resetAt('2028-01-30T12:00:00Z');
-    const { id } = await buyReady();
-    expect((await number(id)).next_charge_at).toBe('2028-02-29T12:00:00.000Z');
+    for (const day of [29, 30, 31]) {
+      await resetAt(`2028-01-${day}T12:00:00Z`);
+      const { id } = await buyReady();
+      expect((await number(id)).next_charge_at, `bought on January ${day}`).toBe('2028-02-29T12:00:00.000Z');
+    }
   });
 
   it('a number that could not be wired up is refunded and never charged again; the ledger shows both', async () => {
