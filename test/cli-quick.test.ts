@@ -83,7 +83,13 @@ describe('the same quick commands on both targets', () => {
     expect((await both(['sim', 'workspace', 'show'])).stdout).toContain('minutes\t0 used, 0 left (paused: the wallet cannot pay one)\n');
     const bad = await both(['sim', 'workspace', 'set', '--per-minute', '0.015']);
     expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toContain('plan.per_minute_usd: must be a whole number of cents, such as 0.05');
+    expect(bad.stderr).toContain('--per-minute (plan.per_minute_usd): must be a whole number of cents, such as 0.05');
+    // the wallet's amounts too name their flags
+    const wallet = await both(['sim', 'wallet', '--set', '0.015', '--recharge-amount', '10.001', '--recharge-threshold', '1']);
+    expect(wallet.code).toBe(1);
+    expect(wallet.stderr).toContain('--set (wallet_usd): must be a whole number of cents, such as 0.05');
+    expect(wallet.stderr).toContain('--recharge-amount (auto_recharge.amount_usd): must be a whole number of cents, such as 0.05');
+    expect(wallet.stderr).not.toContain('recharge-threshold');
     expect((await both(['sim', 'workspace', 'set', '--included-minutes', '-1'])).code).toBe(2);
   });
 
