@@ -1,7 +1,8 @@
 // Money is integer cents inside the simulator; dollars appear only at the API edge. Every movement
-// of an organization's wallet goes through here and is written to the ledger of the workspace it
-// was for (GET /_sim/workspace), with the wallet and credits left after it, so the ledger accounts
-// for every cent: charges, auto-recharge top-ups, refunds, and the wallet set by the control plane.
+// of an organization's wallet is written to the ledger of the workspace it was for through here
+// (GET /_sim/workspace, GET /_sim/ledger), with the wallet and credits left after it, so the ledger
+// accounts for every cent: charges, auto-recharge top-ups, refunds, and the wallet set by the
+// control plane.
 import { iso } from './clock.js';
 import type { LedgerEntry, Organization } from './model.js';
 import { orgOfWorkspace } from './people.js';

@@ -50,7 +50,7 @@ const NewWorkspace = record({
   api_key: doc(z.string(), { description: 'a full-access API key of the new workspace', example: 'sk_sim_0123456789abcdef0123456789abcdef01234567' }),
 });
 
-export const LedgerEntrySchema = named('LedgerEntry', () => record({
+const LedgerEntrySchema = named('LedgerEntry', () => record({
   at: timestamp(),
   kind: oneOf(LEDGER_KINDS, 'video; line: an AI number\'s month (or its refund); call, text: use beyond the plan\'s allowance; quick_call, quick_text: a quick action\'s fees, minutes and texts; ' +
     'email: a quick email; recharge: an auto-recharge top-up (negative: into the wallet); wallet_set: the control plane set the wallet (negative: it added money)'),
