@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../simulator/store.js';
 import { BIN, cli, startSim, tempDir } from './helpers.js';
@@ -231,3 +232,33 @@ describe('the journal', () => {
   });
 });
 
+describe('reads without the lock', () => {
+  it('a read-only request runs while another process holds the lock; a write waits for it', async () => {
+    const sim = await startSim();
+    try {
+      expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'before' } })).status).toBe(201);
+      // another process in the middle of a unit of work
+      const release = await lockfile.lock(sim.data, { realpath: false, stale: 10_000, update: 1_000 });
+      let wrote = false;
+      const write = sim.api('POST', '/_sim/contacts', { body: { name: 'after' } }).then((r) => ((wrote = true), r));
+      try {
+        const t = performance.now();
+        const read = await sim.api('GET', '/v1/contacts');
+        expect(read.status).toBe(200);
+        expect(read.json.data.map((p: { name: string }) => p.name)).toEqual(['before']);
+        const env = { ...process.env, VMV_SIM_DATA: sim.data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
+        const embedded = spawnSync(process.execPath, [BIN, 'contacts', 'list', '--json'], { env, encoding: 'utf8', timeout: 10_000 });
+        expect(embedded.status, embedded.stderr).toBe(0);
+        expect(JSON.parse(embedded.stdout).data).toHaveLength(1);
+        expect(performance.now() - t).toBeLessThan(5_000);
+        expect(wrote).toBe(false);
+      } finally {
+        await release();
+      }
+      expect((await write).status).toBe(201);
+      expect((await sim.api('GET', '/v1/contacts')).json.data).toHaveLength(2);
+    } finally {
+      await sim.stop();
+    }
+  });
+});
