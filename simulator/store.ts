@@ -296,6 +296,7 @@ export class Store {
       at = nl + 1;
     }
     if (applied.length > 0) {
+      this.tracker!.epoch++;
       dropDerived(this.tracker!.view);
       for (const ops of applied) applyOps(this.tracker!.root, ops);
     }

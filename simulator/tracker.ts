@@ -67,8 +67,24 @@ export const RECORD_UNITS: ReadonlySet<string> = new Set([
   'contacts', 'calls', 'texts', 'emails', 'audit_log', 'webhook_deliveries', 'notifications', 'ledger', 'posts', 'suppressions', 'opt_outs',
 ]);
 
+/** Record fields that indexes read (indexes.ts): a change to one of them rebuilds them, any other change does not. */
+const KEY_FIELDS: ReadonlySet<PropertyKey> = new Set([
+  'id', 'seq', 'workspace_id', 'contact_id', 'direction', 'from_number', 'to_number', 'from_address', 'to', 'source',
+  'phone_number', 'email', 'name', 'created_at',
+]);
+
+const trackers = new WeakMap<object, Tracker>();
+/** The tracker behind a view of the data (undefined for data that is not one). */
+export const trackerOf = (data: Data): Tracker | undefined => trackers.get(data);
+
 export class Tracker {
   readonly view: Data;
+  /**
+   * Moves on whenever the records change other than by appends: a key field of a record, a
+   * collection reshaped or replaced, a rollback, another process's changes. An index built at one
+   * epoch is still good at the same epoch once it folds in what was appended since.
+   */
+  epoch = 0;
   private readonly views = new WeakMap<object, object>();
   private readonly owners = new WeakMap<object, Owner>();
   private changes: Changes = Tracker.none();
@@ -89,6 +105,7 @@ export class Tracker {
       set(t, k, v) {
         if (typeof k === 'string' && !tracker.before.has(k)) tracker.before.set(k, JSON.stringify(t[k]) ?? 'undefined');
         if (typeof k === 'string') tracker.changes.whole.add(k);
+        if (typeof k === 'string' && RECORD_UNITS.has(k)) tracker.epoch++;
         return Reflect.set(t, k, unwrap(v));
       },
       deleteProperty(t, k) {
@@ -98,6 +115,7 @@ export class Tracker {
       },
     }) as unknown as Data;
     targets.set(this.view, root);
+    trackers.set(this.view, this);
   }
 
   private static none(): Changes {
@@ -145,6 +163,7 @@ export class Tracker {
     c.undo.push([t, k, Object.hasOwn(t, k), (t as Record<PropertyKey, unknown>)[k]]);
     const { unit, rec } = this.owners.get(t)!;
     if (rec) {
+      if (t === rec && KEY_FIELDS.has(k)) this.epoch++;
       let set = c.records.get(unit);
       if (!set) c.records.set(unit, (set = new Set()));
       set.add(rec);
@@ -156,7 +175,10 @@ export class Tracker {
     const from = c.appendedFrom.get(unit) ?? arr.length;
     const appends = k === 'length' ? typeof v === 'number' && v >= from : typeof k === 'string' && /^\d+$/.test(k) && Number(k) >= from && Number(k) >= arr.length;
     if (appends) c.appendedFrom.set(unit, from);
-    else c.whole.add(unit);
+    else {
+      c.whole.add(unit);
+      this.epoch++;
+    }
   }
 
   /** Starts a transaction: whole values are compared from here on (what another process changed is not ours to journal). */
@@ -197,6 +219,7 @@ export class Tracker {
 
   /** Ends the transaction putting back everything it wrote. */
   undo(): void {
+    this.epoch++;
     const { undo } = this.changes;
     const before = this.before;
     this.changes = Tracker.none();
