@@ -61,21 +61,20 @@ const wsKey = (ws: string, s: string) => `${ws}\u0000${s}`;
 interface ContactIndex {
   sync: Synced;
   byId: Map<string, Contact>;
-  /** the first contact of a workspace with a number or address (lower case), as a find() would */
-  byPhone: Map<string, Contact>;
-  byEmail: Map<string, Contact>;
+  /** by workspace, the first contact with a number or address (lower case), as a find() would */
+  byPhone: Map<string, Map<string, Contact>>;
+  byEmail: Map<string, Map<string, Contact>>;
 }
 
 function addContact(ix: Omit<ContactIndex, 'sync'>, c: Contact): void {
   if (!ix.byId.has(c.id)) ix.byId.set(c.id, c);
-  if (c.phone_number) {
-    const k = wsKey(c.workspace_id, c.phone_number);
-    if (!ix.byPhone.has(k)) ix.byPhone.set(k, c);
-  }
-  if (c.email) {
-    const k = wsKey(c.workspace_id, c.email.toLowerCase());
-    if (!ix.byEmail.has(k)) ix.byEmail.set(k, c);
-  }
+  const first = (m: Map<string, Map<string, Contact>>, k: string) => {
+    let byKey = m.get(c.workspace_id);
+    if (!byKey) m.set(c.workspace_id, (byKey = new Map()));
+    if (!byKey.has(k)) byKey.set(k, c);
+  };
+  if (c.phone_number) first(ix.byPhone, c.phone_number);
+  if (c.email) first(ix.byEmail, c.email.toLowerCase());
 }
 
 /** Contacts by id, and a workspace's by number and by address (stored objects: read them; asView to change one). */
@@ -87,8 +86,8 @@ export function contactIndex(data: Data): ContactIndex {
   }, (ix, _u, c: Contact) => addContact(ix, c));
 }
 
-export const contactWithPhone = (ix: ContactIndex, ws: string, phone: string) => ix.byPhone.get(wsKey(ws, phone));
-export const contactWithEmail = (ix: ContactIndex, ws: string, email: string) => ix.byEmail.get(wsKey(ws, email.toLowerCase()));
+export const contactWithPhone = (ix: ContactIndex, ws: string, phone: string) => ix.byPhone.get(ws)?.get(phone);
+export const contactWithEmail = (ix: ContactIndex, ws: string, email: string) => ix.byEmail.get(ws)?.get(email.toLowerCase());
 
 // ---- calls, texts and emails ----
 
@@ -210,11 +209,13 @@ interface PeopleIndex {
 
 /** Who a record belongs to: its contact when the number or address is a contact's (or it names one), else the raw address. */
 export function personKeyOf(contacts: ContactIndex, ws: string): (r: HistoryRecord) => string {
+  const phones = contacts.byPhone.get(ws);
+  const emails = contacts.byEmail.get(ws);
   return (r) => {
     if (r.contact_id && contacts.byId.get(r.contact_id)?.workspace_id === ws) return r.contact_id;
     const addr = counterpart(r);
-    if ('source' in r) return contactWithEmail(contacts, ws, addr)?.id ?? `email:${addr}`;
-    return contactWithPhone(contacts, ws, addr)?.id ?? `phone:${addr}`;
+    if ('source' in r) return emails?.get(addr)?.id ?? `email:${addr}`;
+    return phones?.get(addr)?.id ?? `phone:${addr}`;
   };
 }
 
@@ -246,9 +247,9 @@ function count(p: PersonSummary, n: Pick<PersonSummary, 'call_count' | 'text_cou
   if (p.last_contacted_at) p.sort_ms = Date.parse(p.last_contacted_at);
 }
 
-const ofRecord = (unit: string, r: HistoryRecord) => ({
-  call_count: unit === 'calls' ? 1 : 0, text_count: unit === 'texts' ? 1 : 0, email_count: unit === 'emails' ? 1 : 0,
-  first_contacted_at: r.created_at, last_contacted_at: r.created_at,
+const COUNT_OF = { calls: 'call_count', texts: 'text_count', emails: 'email_count' } as const;
+const ofRecord = (unit: RecordUnit, r: HistoryRecord) => ({
+  call_count: 0, text_count: 0, email_count: 0, [COUNT_OF[unit]]: 1, first_contacted_at: r.created_at, last_contacted_at: r.created_at,
 });
 
 function unsort(ix: PeopleIndex, p: PersonSummary): void {
@@ -268,16 +269,22 @@ export function peopleIndex(data: Data, ws: string): PeopleIndex {
       if (c.workspace_id === ws) byKey.set(c.id, contactPerson(c, order));
     });
     const keyOf = personKeyOf(contactIndex(data), ws);
+    // (the loop of count(), unrolled: it runs once per record)
     for (const unit of ['calls', 'texts', 'emails'] as const) {
+      const field = COUNT_OF[unit];
       for (const r of root[unit] as HistoryRecord[]) {
         if (r.workspace_id !== ws) continue;
         const key = keyOf(r);
         let p = byKey.get(key);
         if (!p) byKey.set(key, (p = addressPerson(key, r)));
-        else if (p.contact_id === null) p.order = Math.min(p.order, ADDRESS_ORDER + r.seq);
-        count(p, ofRecord(unit, r));
+        else if (p.contact_id === null && ADDRESS_ORDER + r.seq < p.order) p.order = ADDRESS_ORDER + r.seq;
+        p[field]++;
+        const at = r.created_at;
+        if (!p.first_contacted_at || at < p.first_contacted_at) p.first_contacted_at = at;
+        if (!p.last_contacted_at || at > p.last_contacted_at) p.last_contacted_at = at;
       }
     }
+    for (const p of byKey.values()) if (p.last_contacted_at) p.sort_ms = Date.parse(p.last_contacted_at);
     return { byKey, sorted: [...byKey.values()].sort(bySortTime) };
   }, (ix, unit, rec, at) => {
     if (rec.workspace_id !== ws) return;
@@ -306,7 +313,7 @@ export function peopleIndex(data: Data, ws: string): PeopleIndex {
     let p = ix.byKey.get(key);
     if (p) unsort(ix, p);
     else ix.byKey.set(key, (p = addressPerson(key, r)));
-    count(p, ofRecord(unit, r));
+    count(p, ofRecord(unit as RecordUnit, r));
     insertSorted(ix.sorted, p, bySortTime);
   });
 }

@@ -10,10 +10,10 @@
 // journal is folded into a new snapshot (written whole to a unique temp file, fsync'ed, renamed),
 // which a clean shutdown of the server also does.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, type BigIntStats } from 'node:fs';
-import { open, readdir, rename, stat, truncate, unlink } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { open, readdir, stat, truncate, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Low, type Adapter } from 'lowdb';
+import { Low } from 'lowdb';
 import lockfile from 'proper-lockfile';
 import { clockNow } from './clock.js';
 import { dropDerived } from './derived.js';
@@ -21,70 +21,10 @@ import { ApiError } from './errors.js';
 import type { Data } from './model.js';
 import { Rng } from './rng.js';
 import { seedData, upgrade, type SeedOptions } from './seed.js';
+import { release, SnapshotFile, stampOf, writeDurably } from './snapshot.js';
 import { applyOps, isOps, Tracker, type Op } from './tracker.js';
 
-/** A data file that is not a simulator store: said as it is, never replaced. */
-export class StoreFileError extends Error {}
-
-const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a JSON array' : typeof v === 'object' ? 'a JSON object of another shape' : `a JSON ${typeof v}`);
-
-/** The snapshot's generation: the journal beside it names the one its entries follow. */
-interface Snapshot { generation: string | null; bytes: number; stamp: string }
-
-/**
- * lowdb adapter for the snapshot, with durable, crash-safe writes (steno's fixed temp name and
- * missing fsync are not enough here). The snapshot is the data plus `"store": {"generation": …}`.
- */
-class DurableJSONFile implements Adapter<Data> {
-  /** what the last read or write saw of the file */
-  last: Snapshot = { generation: null, bytes: 0, stamp: '' };
-  /** the generation the next write gives the snapshot */
-  nextGeneration: string | null = null;
-  constructor(readonly file: string) {}
-
-  /**
-   * The store, or null for a new one: no file, or an empty one (as `mktemp` makes). Anything else
-   * that is not a simulator store (invalid JSON, `null`, someone's package.json) is refused with a
-   * message naming the file and how to start fresh: it is never replaced.
-   */
-  async read(): Promise<Data | null> {
-    let text: string;
-    let st: BigIntStats;
-    try {
-      const fh = await open(this.file, 'r');
-      try {
-        st = await fh.stat({ bigint: true });
-        text = await fh.readFile('utf8');
-      } finally {
-        await fh.close();
-      }
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw e;
-    }
-    if (text.trim() === '') return null;
-    const fresh = 'Point --data (or VMV_SIM_DATA) at another file, or move this one away to start a fresh simulator.';
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (e) {
-      throw new StoreFileError(`The simulator data file ${this.file} is not valid JSON (${(e as Error).message}). ${fresh}`);
-    }
-    const d = data as Partial<Data> & { store?: { generation?: unknown } } | null;
-    if (typeof d !== 'object' || d === null || Array.isArray(d) || d.version !== 1 || typeof d.meta !== 'object' || d.meta === null || !Array.isArray(d.workspaces))
-      throw new StoreFileError(`The file ${this.file} is not a vmv simulator store (it holds ${describe(data)}, not {"version": 1, "meta": …}). ${fresh}`);
-    const generation = typeof d.store?.generation === 'string' ? d.store.generation : null;
-    delete d.store;
-    this.last = { generation, bytes: Number(st.size), stamp: stampOf(st) };
-    return d as Data;
-  }
-
-  async write(data: Data): Promise<void> {
-    const text = JSON.stringify({ ...data, store: { generation: this.nextGeneration } });
-    const st = await writeDurably(this.file, text);
-    this.last = { generation: this.nextGeneration, bytes: Number(st.size), stamp: stampOf(st) };
-  }
-}
+export { StoreFileError } from './snapshot.js';
 
 /** One locked unit of work on the store. */
 export class Session {
@@ -119,7 +59,7 @@ const COMPACT_MIN_BYTES = 1 << 20;
 const COMPACT_MAX_ENTRIES = 10_000;
 
 export class Store {
-  private readonly adapter: DurableJSONFile | null;
+  private readonly adapter: SnapshotFile | null;
   private readonly db: Low<Data> | null;
   private tracker: Tracker | null = null;
   /** the snapshot as last read or written: its generation, identity on disk and size */
@@ -136,7 +76,7 @@ export class Store {
   private compacting = false;
 
   constructor(readonly file: string | null, private readonly seed: SeedOptions = {}) {
-    this.adapter = file ? new DurableJSONFile(file) : null;
+    this.adapter = file ? new SnapshotFile(file) : null;
     this.db = this.adapter && new Low<Data>(this.adapter, null as unknown as Data);
     if (file) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   }
@@ -377,7 +317,10 @@ export class Store {
 
   /** Drops the data held here: the next unit of work reads the files again. */
   forget(): void {
-    if (this.tracker) dropDerived(this.tracker.view);
+    if (this.tracker) {
+      dropDerived(this.tracker.view);
+      release(this.tracker.root);
+    }
     this.tracker = null;
     this.snapshotStamp = '';
   }
@@ -407,8 +350,6 @@ export class Store {
   }
 }
 
-const stampOf = (st: BigIntStats) => `${st.ino}:${st.size}:${st.mtimeNs}`;
-
 function parseLine<T>(b: Buffer): T | null {
   try {
     const v = JSON.parse(b.toString('utf8'));
@@ -416,29 +357,6 @@ function parseLine<T>(b: Buffer): T | null {
   } catch {
     return null;
   }
-}
-
-let tmpCount = 0;
-/** Writes a file whole: a unique temp file, fsync'ed, renamed over `file`, the directory fsync'ed. */
-async function writeDurably(file: string, content: string | Buffer): Promise<BigIntStats> {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${++tmpCount}.tmp`);
-  const fh = await open(tmp, 'w', 0o600);
-  let st: BigIntStats;
-  try {
-    await fh.writeFile(content);
-    await fh.sync();
-    st = await fh.stat({ bigint: true });
-  } finally {
-    await fh.close();
-  }
-  await rename(tmp, file);
-  const dir = await open(dirname(file), 'r');
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
-  }
-  return st;
 }
 
 /** Gives a locked caller sessions that commit or roll back as a whole. */
