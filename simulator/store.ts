@@ -107,7 +107,13 @@ export class Store {
       try {
         return await this.exclusive(async () => {
           await this.cleanOrphans();
-          const out = await fn(session);
+          let out: T;
+          try {
+            out = await fn(session);
+          } catch (e) {
+            session.rollback();
+            throw e;
+          }
           // what a unit of work changed without committing (a read that wrote) is kept, as it always was
           if (this.tracker?.changed) await session.commitChanges();
           return out;
@@ -388,8 +394,7 @@ export class StoreSession {
   /** Puts back what the unit of work wrote, so its partial changes are never seen. */
   rollback(): void {
     const t = this.store.current;
-    if (!t) return;
-    t.undo();
-    dropDerived(t.view);
+    // (a failed request that wrote nothing leaves the indexes as they are)
+    if (t?.undo()) dropDerived(t.view);
   }
 }

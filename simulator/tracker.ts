@@ -217,13 +217,15 @@ export class Tracker {
     return ops;
   }
 
-  /** Ends the transaction putting back everything it wrote. */
-  undo(): void {
-    this.epoch++;
+  /** Ends the transaction putting back everything it wrote; says whether it wrote anything. */
+  undo(): boolean {
+    const wrote = this.changed;
     const { undo } = this.changes;
     const before = this.before;
     this.changes = Tracker.none();
     this.before = new Map();
+    if (!wrote) return false;
+    this.epoch++;
     for (let i = undo.length - 1; i >= 0; i--) {
       const [t, k, had, old] = undo[i];
       if (had) (t as Record<PropertyKey, unknown>)[k] = old;
@@ -234,6 +236,7 @@ export class Tracker {
       if (json === 'undefined') delete r[k];
       else if (JSON.stringify(r[k]) !== json) r[k] = JSON.parse(json);
     }
+    return true;
   }
 }
 
