@@ -10,11 +10,13 @@ import { hashKey } from './seed.js';
 import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
 import { NEEDS_LOCK, type Session, type Store, type StoreSession } from './store.js';
 import * as z from 'zod/mini';
-import { check, fromText, isPlainObject, newFields } from './schema.js';
+import { BULK_MAX_BODY_BYTES, check, fromText, isPlainObject, newFields, takesMany } from './schema.js';
 import { DEFAULT_ORIGIN } from './videos/links.js';
 import { afterCommitHooks, resourceTable, timers as allTimers, under, type ResourceEntry } from './routes/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** The largest body `route` accepts: more for one that takes an array of fixtures (bulk seeding). */
+const bodyLimitOf = (route: Route) => (takesMany(route.body) ? BULK_MAX_BODY_BYTES : MAX_BODY_BYTES);
 /** Every reply carries one (Request-Id), the server's own refusals included. */
 export const newRequestId = () => `req_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -33,6 +35,11 @@ function compile(routes: readonly Route[]): Compiled[] {
   });
 }
 
+/** HEAD is GET without the body (the HTTP server leaves the body out). */
+const methodOf = (method: string) => (method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase()) as Method;
+/** The request target is a path: prefixing the origin keeps "//x" a path, never a host. */
+const targetOf = (target: string) => new URL(`http://sim.local${target.startsWith('/') ? '' : '/'}${target}`);
+
 const header = (req: SimRequest, name: string): string | undefined => {
   const v = req.headers[name] ?? req.headers[name.toLowerCase()];
   return Array.isArray(v) ? v[0] : v;
@@ -48,6 +55,8 @@ export interface App extends Transactor {
   handle(req: SimRequest): Promise<SimResponse>;
   /** Resolves when no background work (deliveries) is under way. */
   idle(): Promise<void>;
+  /** The largest request body the route at `method` `url` accepts (the server stops reading past it). */
+  bodyLimit(method: string, url: string): Promise<number>;
   /** Runs whatever fell due; says when the next transition is due and how the clock runs. */
   tick(): Promise<{ nextDueMs: number | null; nowMs: number; mode: 'real' | 'manual' }>;
   store: Store;
@@ -121,10 +130,8 @@ export function createApp(store: Store, extra: Resource[] = []): App {
   }
 
   async function dispatch(req: SimRequest, requestId: string, committed: Committed): Promise<SimResponse> {
-    // HEAD is GET without the body (the HTTP server leaves the body out)
-    const method = (req.method.toUpperCase() === 'HEAD' ? 'GET' : req.method.toUpperCase()) as Method;
-    // the request target is a path: prefixing the origin keeps "//x" a path, never a host
-    const url = new URL(`http://sim.local${req.url.startsWith('/') ? '' : '/'}${req.url}`);
+    const method = methodOf(req.method);
+    const url = targetOf(req.url);
     const found = await match(method, url.pathname);
     if (found === null) throw notFound(`No route for ${method} ${url.pathname}.`);
     if (found === 'method') throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`);
@@ -151,9 +158,10 @@ export function createApp(store: Store, extra: Resource[] = []): App {
         const auth = route.public ? authFor(s.data, null, s.data.meta.default_workspace_id) : authenticate(s.data, header(req, 'authorization'), isApi, route);
         const noPlan = planRefusal(route, auth);
         if (noPlan) throw noPlan;
-        const body = parseBody(req, method); // after the key: a bad key is 401 whatever the body
+        const body = parseBody(req, method, route); // after the key: a bad key is 401 whatever the body
         const idemKey = isApi && method !== 'GET' ? header(req, 'idempotency-key') : undefined;
-        const fp = fingerprint(method, url.pathname + url.search, body);
+        // only a request that can be replayed pays for the fingerprint (a bulk body's is costly)
+        const fp = idemKey !== undefined && auth.key ? fingerprint(method, url.pathname + url.search, body) : '';
         if (idemKey !== undefined && auth.key) {
           const replay = lookupIdempotency(s, auth.key.id, idemKey, fp);
           if (replay) return { res: replay };
@@ -266,7 +274,12 @@ export function createApp(store: Store, extra: Resource[] = []): App {
     });
   }
 
-  const app: App = { handle, idle, tick, transaction, store };
+  async function bodyLimit(method: string, url: string): Promise<number> {
+    const found = await match(methodOf(method), targetOf(url).pathname).catch(() => null);
+    return found && found !== 'method' ? bodyLimitOf(found.route) : MAX_BODY_BYTES;
+  }
+
+  const app: App = { handle, idle, tick, transaction, store, bodyLimit };
   return app;
 }
 
@@ -291,11 +304,14 @@ function validate(route: Route, rawParams: Record<string, string>, query: URLSea
   return { params: params as Record<string, unknown>, query: q as Record<string, unknown>, body: parsedBody as Record<string, unknown> };
 }
 
-function parseBody(req: SimRequest, method: Method): Record<string, unknown> {
+export const tooLarge = (limit: number) => new ApiError(413, 'payload_too_large', `The request body is larger than ${limit} bytes.`);
+
+/** The JSON body: an object, or (a route that takes many) an array. */
+function parseBody(req: SimRequest, method: Method, route: Route): Record<string, unknown> {
   if (method === 'GET') return {};
   const raw = req.body === undefined ? '' : typeof req.body === 'string' ? req.body : req.body.toString('utf8');
-  if (Buffer.byteLength(raw) > MAX_BODY_BYTES)
-    throw new ApiError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  const limit = bodyLimitOf(route);
+  if (Buffer.byteLength(raw) > limit) throw tooLarge(limit);
   if (raw.trim() === '') return {};
   let parsed: unknown;
   try {
@@ -303,9 +319,13 @@ function parseBody(req: SimRequest, method: Method): Record<string, unknown> {
   } catch (e) {
     throw validationError({ body: `is not valid JSON (${(e as Error).message})` }, 'The request body is not valid JSON.');
   }
-  if (!isPlainObject(parsed)) throw validationError({ body: 'must be a JSON object' }, 'The request body must be a JSON object.');
+  const many = takesMany(route.body);
+  if (!isPlainObject(parsed) && !(many && Array.isArray(parsed))) {
+    const what = many ? 'a JSON object or an array of them' : 'a JSON object';
+    throw validationError({ body: `must be ${what}` }, `The request body must be ${what}.`);
+  }
   if (depth(parsed) > MAX_DEPTH) throw validationError({ body: `nests deeper than ${MAX_DEPTH} levels` }, 'The request body nests too deeply.');
-  return parsed;
+  return parsed as Record<string, unknown>;
 }
 
 const MAX_DEPTH = 64;

@@ -187,6 +187,13 @@ export interface Webhook {
   created_at: string;
 }
 
+/** A line of the simulator's hosts table (/_sim/hosts): what a host name resolves to for webhook deliveries. */
+export interface HostEntry {
+  /** lower case, IDN as punycode, no final dot */
+  name: string;
+  addresses: string[];
+}
+
 /** One attempt at delivering one event to one webhook, waiting to be made (webhooks/delivery.ts). */
 export interface OutboxEntry {
   id: string;
@@ -345,6 +352,7 @@ export interface Data {
   webhooks: Webhook[];
   webhook_outbox: OutboxEntry[];
   webhook_deliveries: DeliveryAttempt[];
+  hosts: HostEntry[];
   videos: VideoRecord[];
   posts: PostRecord[];
   social_connections: SocialConnection[];

@@ -9,7 +9,7 @@
 import { validationError, type Fields } from './errors.js';
 import type { Rng } from './rng.js';
 import * as z from 'zod/mini';
-import { arr, bool, check, doc, e164, FORBIDDEN_KEYS, int, isPlainObject, lazy, named, newFields, nullable, num, obj, oneOf, record, str, type Infer } from './schema.js';
+import { arr, bool, check, doc, e164, int, lazy, named, newFields, nullable, num, obj, oneOf, passedParts, record, str, type Infer, type Loose } from './schema.js';
 
 export const STACKS = ['t1', 't2'] as const;
 export type Stack = (typeof STACKS)[number];
@@ -83,7 +83,7 @@ export function newConfig(name: string, o: { business_name?: string | null; busi
 
 // ---- the settings, declared once ----
 
-const HHMM = () => str({ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, patternMessage: 'must be a time HH:MM (24-hour)', example: '09:00' });
+const HHMM = () => str({ max: 5, pattern: /^([01]\d|2[0-3]):[0-5]\d$/, patternMessage: 'must be a time HH:MM (24-hour)', example: '09:00' });
 function isTimeZone(s: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: s });
@@ -146,7 +146,7 @@ const knowledgeFields = () => ({
   web_search_enabled: bool(),
 });
 const questionFields = () => ({ id: itemId(), question: str({ min: 1, max: 500, example: 'What is your budget?' }), required: bool() });
-const qualificationFields = () => ({ enabled: bool(), collect_fields: arr(oneOf(COLLECTABLE), { description: 'what the agent asks every caller for' }) });
+const qualificationFields = () => ({ enabled: bool(), collect_fields: arr(oneOf(COLLECTABLE), { max: COLLECTABLE.length, description: 'what the agent asks every caller for' }) });
 const bookingFields = () => ({
   enabled: bool(),
   event_type_ids: arr(refId('evt_1'), { max: 50, description: 'event types of the workspace the agent books' }),
@@ -192,7 +192,7 @@ const ivrFields = () => ({
 });
 const ivrMenuFields = () => ({ id: itemId(), name: str({ min: 1, max: 100, example: 'Main' }) });
 const ivrOptionFields = () => ({
-  key: str({ pattern: /^[0-9*#]$/, patternMessage: 'must be one key: 0-9, * or #', example: '1' }),
+  key: str({ max: 1, pattern: /^[0-9*#]$/, patternMessage: 'must be one key: 0-9, * or #', example: '1' }),
   label: str({ min: 1, max: 200, description: 'read out as "press <key> for <label>"', example: 'sales' }),
 });
 const ivrActionFields = () => ({
@@ -331,29 +331,10 @@ export function configView(numberId: number, phone: string | null, stack: Stack,
 /** Records a problem unless the field already has one (the first, structural explanation wins). */
 const add = (errs: Fields, field: string, why: string) => void (errs[field] ??= why);
 
-type ListItem = { id?: string };
-
-/** Rule 2: a list is replaced whole; items keep their id, an item without one gets a new id, an unknown id is refused. */
-function replaceList<T extends ListItem>(path: string, current: { id: string }[], sent: T[], rng: Rng, errs: Fields): (T & { id: string })[] {
-  const known = new Set(current.map((x) => x.id));
-  const seen = new Set<string>();
-  return sent.map((item, i) => {
-    if (item.id !== undefined) {
-      if (!known.has(item.id)) add(errs, `${path}[${i}].id`, 'is not the id of an existing item (leave id out to add an item)');
-      else if (seen.has(item.id)) add(errs, `${path}[${i}].id`, 'appears twice');
-      seen.add(item.id);
-      return item as T & { id: string };
-    }
-    return { ...item, id: rng.uuid() };
-  });
-}
-
-/** Copies the fields sent (never a key outside the schema: the validator already refused those). */
-function assign<T extends object>(target: T, patch: Partial<T>): T {
-  const out = { ...target };
-  for (const k of Object.keys(patch) as (keyof T)[]) if (patch[k] !== undefined) out[k] = patch[k] as T[keyof T];
-  return out;
-}
+/** A PATCH body as the checks across fields read it: the parts that passed their own checks. */
+type SentPatch = Loose<ConfigPatch>;
+/** A field as the configuration would have it (see checkAcrossFields). */
+type Would = <T>(path: string, sent: T | undefined, now: T) => T | undefined;
 
 export interface ApplyContext {
   stack: Stack;
@@ -365,25 +346,27 @@ export interface ApplyContext {
 }
 
 /**
- * What of `v` passed its checks: a value whose path has a problem is left out (a list item reads
- * undefined), so the checks across fields can still run on the rest and report in the same 400.
+ * Validates a PATCH body and returns the new stored configuration (the old one is not modified).
+ * Every problem comes in one 400: the checks across fields run on the parts of the body that
+ * passed their own checks, and the change is made only from a body without problems.
  */
-function withoutProblems(v: unknown, errs: Fields, path = ''): unknown {
-  if (Array.isArray(v)) return v.map((x, i) => (`${path}[${i}]` in errs ? undefined : withoutProblems(x, errs, `${path}[${i}]`)));
-  if (!isPlainObject(v)) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) {
-    const at = path ? `${path}.${k}` : k;
-    if (!FORBIDDEN_KEYS.has(k) && !(at in errs)) out[k] = withoutProblems(x, errs, at);
-  }
-  return out;
+export function applyPatch(current: StoredConfig, body: unknown, ctx: ApplyContext): StoredConfig {
+  const errs = newFields();
+  const p = check(patchSchema, body, errs);
+  checkAcrossFields(current, p ?? passedParts<ConfigPatch>(body, errs), ctx, errs);
+  if (!p || Object.keys(errs).length > 0) throw validationError(errs);
+  return merge(current, p, ctx);
 }
 
-/** Validates a PATCH body and returns the new stored configuration (the old one is not modified). */
-export function applyPatch(current: StoredConfig, body: unknown, ctx: ApplyContext): StoredConfig {
-  // structural and reference problems are all reported in one 400: the checks below run on what parsed
-  const errs = newFields();
-  const p = check(patchSchema, body, errs) ?? (withoutProblems(body, errs) as ConfigPatch);
+/**
+ * The rules that span fields, the stack and the workspace's library. A rule reads the
+ * configuration as it would be, what was sent over what is, and does not run when a field it
+ * reads was sent with a problem of its own (that problem is the one reported).
+ */
+function checkAcrossFields(current: StoredConfig, p: SentPatch, ctx: ApplyContext, errs: Fields): void {
+  const structural = new Set(Object.keys(errs));
+  const would: Would = (path, sent, now) => (sent !== undefined ? sent : structural.has(path) ? undefined : now);
+
   if (p.stack !== undefined) errs.stack = 'is read-only: a number\'s stack cannot be changed';
   if (p.voice?.inherits_workspace_default !== undefined && Object.keys(p.voice).length > 1)
     add(errs, 'voice.inherits_workspace_default', 'must be sent alone (true goes back to the workspace default, false takes an own copy)');
@@ -394,19 +377,95 @@ export function applyPatch(current: StoredConfig, body: unknown, ctx: ApplyConte
   if (ctx.stack === 't1' && p.call_settings?.hd_voice_enabled !== undefined) add(errs, 'call_settings.hd_voice_enabled', 'applies to t2 numbers only; this number is t1');
   if (ctx.stack === 't1' && p.voice?.voice_model_tier !== undefined) add(errs, 'voice.voice_model_tier', 'applies to t2 numbers only; this number is t1');
   if (ctx.stack === 't2' && p.voice?.speed !== undefined) add(errs, 'voice.speed', 'applies to t1 numbers only; this number is t2');
-  if (p.voice?.voice_id !== undefined && !VOICES[ctx.stack].some((v) => v.id === p.voice!.voice_id))
+  const voiceId = p.voice?.voice_id;
+  if (voiceId !== undefined && !VOICES[ctx.stack].some((v) => v.id === voiceId))
     add(errs, 'voice.voice_id', `is not a voice of this number (${ctx.stack}): one of ${VOICES[ctx.stack].map((v) => v.id).join(', ')}`);
 
   // rule 6: knowledge documents, FAQs and event types are assigned, not created, here
-  const existing = (path: string, ids: string[] | undefined, valid: string[], what: string) =>
-    ids?.forEach((x, i) => { if (!valid.includes(x)) add(errs, `${path}[${i}]`, `is not ${what} of this workspace`); });
+  const existing = (path: string, ids: (string | undefined)[] | undefined, valid: string[], what: string) =>
+    ids?.forEach((x, i) => { if (x !== undefined && !valid.includes(x)) add(errs, `${path}[${i}]`, `is not ${what} of this workspace`); });
   existing('knowledge.knowledge_base_ids', p.knowledge?.knowledge_base_ids, ctx.knowledgeBaseIds, 'a knowledge base');
   existing('knowledge.faq_ids', p.knowledge?.faq_ids, ctx.faqIds, 'an FAQ');
   existing('booking.event_type_ids', p.booking?.event_type_ids, ctx.eventTypeIds, 'an event type');
 
-  // list items and nested objects that failed their checks are missing below: stop here if any did
-  if (Object.keys(errs).length > 0) throw validationError(errs);
+  // rule 2: an item sent with an id is that existing item, once
+  const keptIds = (path: string, now: { id: string }[], sent: ({ id?: string } | undefined)[] | undefined) => {
+    const seen = new Set<string>();
+    sent?.forEach((item, i) => {
+      if (item?.id === undefined) return;
+      if (!now.some((x) => x.id === item.id)) add(errs, `${path}[${i}].id`, 'is not the id of an existing item (leave id out to add an item)');
+      else if (seen.has(item.id)) add(errs, `${path}[${i}].id`, 'appears twice');
+      seen.add(item.id);
+    });
+  };
+  keptIds('qualification.questions', current.qualification.questions, p.qualification?.questions);
+  keptIds('transfers.rules', current.transfers.rules, p.transfers?.rules);
+  keptIds('sms_referrals', current.sms_referrals, p.sms_referrals);
+  keptIds('forwarding.sequential_targets', current.forwarding.sequential_targets, p.forwarding?.sequential_targets);
+  keptIds('ivr.menus', current.ivr.menus, p.ivr?.menus);
 
+  if (p.transfers) {
+    p.transfers.rules?.forEach((r, i) => {
+      if (r?.condition === 'custom' && !r.custom_condition) add(errs, `transfers.rules[${i}].custom_condition`, 'is required with condition custom');
+      if (r?.condition !== undefined && r.condition !== 'custom' && r.custom_condition) add(errs, `transfers.rules[${i}].custom_condition`, 'goes only with condition custom');
+    });
+    const primary = would('transfers.primary_transfer_number', p.transfers.primary_transfer_number, current.transfers.primary_transfer_number);
+    const rules = would<({ action?: string; target_number?: string | null } | undefined)[]>('transfers.rules', p.transfers.rules, current.transfers.rules);
+    if (primary !== undefined) rules?.forEach((r, i) => {
+      if (r?.action === 'transfer' && !r.target_number && !primary) add(errs, `transfers.rules[${i}].target_number`, 'is required for a transfer when there is no primary_transfer_number');
+    });
+  }
+  p.sms_referrals?.forEach((r, i) => {
+    if (r?.when === 'keyword' && !r.keyword) add(errs, `sms_referrals[${i}].keyword`, 'is required when "when" is keyword');
+  });
+  if (p.forwarding) {
+    const f = p.forwarding;
+    const now = current.forwarding;
+    const mode = would('forwarding.mode', f.mode, now.mode);
+    const strategy = would('forwarding.ring_strategy', f.ring_strategy, now.ring_strategy);
+    const single = would('forwarding.forward_to_number', f.forward_to_number, now.forward_to_number);
+    const chain = would<unknown[]>('forwarding.sequential_targets', f.sequential_targets, now.sequential_targets);
+    if (mode === 'call_me_first' && strategy === 'single' && single === null) add(errs, 'forwarding.forward_to_number', 'is required for call-me-first with a single number');
+    if (mode === 'call_me_first' && strategy === 'sequential' && chain?.length === 0) add(errs, 'forwarding.sequential_targets', 'needs at least one number for a ring chain');
+  }
+  if (p.ivr) checkIvr(current, p.ivr, would, errs);
+}
+
+/** Rule 4 (the first time the phone menu is enabled, the whole menu must be sent), and a menu that can be followed. */
+function checkIvr(current: StoredConfig, p: NonNullable<SentPatch['ivr']>, would: Would, errs: Fields): void {
+  if (p.enabled === true && !current.ivr_ever_enabled) {
+    for (const k of ['greeting', 'menus', 'timeout_seconds', 'max_attempts', 'fallback'] as const)
+      if (p[k] === undefined) add(errs, `ivr.${k}`, 'is required the first time the phone menu is enabled (send the whole menu)');
+    if (p.menus && p.menus.length === 0) add(errs, 'ivr.menus', 'needs at least one menu the first time the phone menu is enabled');
+  }
+  p.menus?.forEach((m, mi) => {
+    const keys = new Set<string>();
+    m?.options?.forEach((o, oi) => {
+      const at = `ivr.menus[${mi}].options[${oi}]`;
+      if (o?.key !== undefined && keys.has(o.key)) add(errs, `${at}.key`, 'is used twice in this menu');
+      if (o?.key !== undefined) keys.add(o.key);
+      if (o?.action?.type === 'transfer' && !o.action.phone_number) add(errs, `${at}.action.phone_number`, 'is required for a transfer');
+    });
+  });
+  const fallback = would<{ type?: string; phone_number?: string | null }>('ivr.fallback', p.fallback, current.ivr.fallback);
+  if (fallback?.type === 'transfer' && !fallback.phone_number) add(errs, 'ivr.fallback.phone_number', 'is required for a transfer fallback');
+  const enabled = would('ivr.enabled', p.enabled, current.ivr.enabled);
+  const menus = would<unknown[]>('ivr.menus', p.menus, current.ivr.menus);
+  if (enabled === true && menus?.length === 0) add(errs, 'ivr.menus', 'an enabled phone menu needs a menu');
+}
+
+/** Rule 2: a list is replaced whole; items keep their id, an item without one gets a new id. */
+const withIds = <T extends { id?: string }>(sent: T[], rng: Rng): (T & { id: string })[] => sent.map((item) => ({ ...item, id: item.id ?? rng.uuid() }));
+
+/** Copies the fields sent (never a key outside the schema: the validator already refused those). */
+function assign<T extends object>(target: T, patch: Partial<T>): T {
+  const out = { ...target };
+  for (const k of Object.keys(patch) as (keyof T)[]) if (patch[k] !== undefined) out[k] = patch[k] as T[keyof T];
+  return out;
+}
+
+/** Rule 1: only the fields sent change (`p` has passed every check). */
+function merge(current: StoredConfig, p: ConfigPatch, ctx: ApplyContext): StoredConfig {
   const next: StoredConfig = structuredClone(current);
   for (const k of ['name', 'is_active', 'business_name', 'business_description', 'timezone'] as const)
     if (p[k] !== undefined) (next as unknown as Record<string, unknown>)[k] = p[k];
@@ -429,89 +488,49 @@ export function applyPatch(current: StoredConfig, body: unknown, ctx: ApplyConte
   if (p.qualification) {
     const { questions, ...rest } = p.qualification;
     next.qualification = assign(next.qualification, rest);
-    if (questions) next.qualification.questions = replaceList('qualification.questions', current.qualification.questions, questions, ctx.rng, errs)
-      .map((q) => ({ id: q.id, question: q.question, required: q.required ?? false }));
+    if (questions) next.qualification.questions = withIds(questions, ctx.rng).map((q) => ({ id: q.id, question: q.question, required: q.required ?? false }));
   }
   if (p.transfers) {
     const { rules, ...rest } = p.transfers;
     next.transfers = assign(next.transfers, rest);
-    if (rules) {
-      next.transfers.rules = replaceList('transfers.rules', current.transfers.rules, rules, ctx.rng, errs).map((r, i) => {
-        if (r.condition === 'custom' && !r.custom_condition) add(errs, `transfers.rules[${i}].custom_condition`, 'is required with condition custom');
-        if (r.condition !== 'custom' && r.custom_condition) add(errs, `transfers.rules[${i}].custom_condition`, 'goes only with condition custom');
-        return { id: r.id, condition: r.condition, custom_condition: r.custom_condition ?? null, action: r.action, target_number: r.target_number ?? null, priority: r.priority ?? 100 };
-      });
-    }
-    next.transfers.rules.forEach((r, i) => {
-      if (r.action === 'transfer' && !r.target_number && !next.transfers.primary_transfer_number)
-        add(errs, `transfers.rules[${i}].target_number`, 'is required for a transfer when there is no primary_transfer_number');
-    });
+    if (rules) next.transfers.rules = withIds(rules, ctx.rng)
+      .map((r) => ({ id: r.id, condition: r.condition, custom_condition: r.custom_condition ?? null, action: r.action, target_number: r.target_number ?? null, priority: r.priority ?? 100 }));
   }
-  if (p.sms_referrals) {
-    next.sms_referrals = replaceList('sms_referrals', current.sms_referrals, p.sms_referrals, ctx.rng, errs).map((r, i) => {
-      if (r.when === 'keyword' && !r.keyword) add(errs, `sms_referrals[${i}].keyword`, 'is required when "when" is keyword');
-      return { id: r.id, refer_to_number: r.refer_to_number, when: r.when, keyword: r.keyword ?? null, message: r.message ?? `Please text ${r.refer_to_number} for help with that.` };
-    });
-  }
+  if (p.sms_referrals) next.sms_referrals = withIds(p.sms_referrals, ctx.rng)
+    .map((r) => ({ id: r.id, refer_to_number: r.refer_to_number, when: r.when, keyword: r.keyword ?? null, message: r.message ?? `Please text ${r.refer_to_number} for help with that.` }));
   if (p.forwarding) {
     const { sequential_targets, ...rest } = p.forwarding;
     next.forwarding = assign(next.forwarding, rest);
-    if (sequential_targets) next.forwarding.sequential_targets = replaceList('forwarding.sequential_targets', current.forwarding.sequential_targets, sequential_targets, ctx.rng, errs)
+    if (sequential_targets) next.forwarding.sequential_targets = withIds(sequential_targets, ctx.rng)
       .map((t) => ({ id: t.id, phone_number: t.phone_number, ring_timeout_seconds: t.ring_timeout_seconds ?? 20 }));
-    const f = next.forwarding;
-    if (f.mode === 'call_me_first' && f.ring_strategy === 'single' && !f.forward_to_number) add(errs, 'forwarding.forward_to_number', 'is required for call-me-first with a single number');
-    if (f.mode === 'call_me_first' && f.ring_strategy === 'sequential' && f.sequential_targets.length === 0) add(errs, 'forwarding.sequential_targets', 'needs at least one number for a ring chain');
   }
-  if (p.ivr) applyIvr(current, next, p.ivr, ctx.rng, errs);
-
-  if (Object.keys(errs).length > 0) throw validationError(errs);
+  if (p.ivr) {
+    const { menus, fallback, ...rest } = p.ivr;
+    next.ivr = assign(next.ivr, rest);
+    if (fallback) next.ivr.fallback = { type: fallback.type, phone_number: fallback.phone_number ?? null };
+    if (menus) next.ivr.menus = withIds(menus, ctx.rng).map((m) => ({
+      id: m.id,
+      name: m.name,
+      options: m.options.map((o) => ({ key: o.key, label: o.label, action: { type: o.action.type, phone_number: o.action.phone_number ?? null, fallback_phone_number: o.action.fallback_phone_number ?? null } })),
+    }));
+    if (next.ivr.enabled) next.ivr_ever_enabled = true;
+  }
   return next;
 }
 
-type IvrPatch = NonNullable<ConfigPatch['ivr']>;
-
-/** Rule 4: the first time the phone menu is enabled, the whole menu must be sent. */
-function applyIvr(current: StoredConfig, next: StoredConfig, p: IvrPatch, rng: Rng, errs: Fields): void {
-  if (p.enabled === true && !current.ivr_ever_enabled) {
-    for (const k of ['greeting', 'menus', 'timeout_seconds', 'max_attempts', 'fallback'] as const)
-      if (p[k] === undefined) add(errs, `ivr.${k}`, 'is required the first time the phone menu is enabled (send the whole menu)');
-    if (p.menus && p.menus.length === 0) add(errs, 'ivr.menus', 'needs at least one menu the first time the phone menu is enabled');
-  }
-  const { menus, fallback, ...rest } = p;
-  next.ivr = assign(next.ivr, rest);
-  if (fallback) next.ivr.fallback = { type: fallback.type, phone_number: fallback.phone_number ?? null };
-  if (menus) {
-    next.ivr.menus = replaceList('ivr.menus', current.ivr.menus, menus, rng, errs).map((m, mi) => {
-      const keys = new Set<string>();
-      return {
-        id: m.id,
-        name: m.name,
-        options: m.options.map((o, oi) => {
-          const at = `ivr.menus[${mi}].options[${oi}]`;
-          if (keys.has(o.key)) add(errs, `${at}.key`, 'is used twice in this menu');
-          keys.add(o.key);
-          if (o.action.type === 'transfer' && !o.action.phone_number) add(errs, `${at}.action.phone_number`, 'is required for a transfer');
-          return { key: o.key, label: o.label, action: { type: o.action.type, phone_number: o.action.phone_number ?? null, fallback_phone_number: o.action.fallback_phone_number ?? null } };
-        }),
-      };
-    });
-  }
-  if (next.ivr.fallback.type === 'transfer' && !next.ivr.fallback.phone_number) add(errs, 'ivr.fallback.phone_number', 'is required for a transfer fallback');
-  if (next.ivr.enabled) next.ivr_ever_enabled = true;
-  if (next.ivr.enabled && next.ivr.menus.length === 0) add(errs, 'ivr.menus', 'an enabled phone menu needs a menu');
-}
-
-/** PATCH /_sim/workspace/defaults: the same voice and sms fields, no stack rules (each number reads the fields of its stack). */
-export function applyDefaultsPatch(d: WorkspaceDefaults, p: Infer<typeof DefaultsPatch>): WorkspaceDefaults {
+/** PATCH /_sim/workspace/defaults: the same voice and sms fields, no stack rules (each number reads the fields of its stack); every problem in one 400. */
+export function applyDefaultsPatch(d: WorkspaceDefaults, body: unknown): WorkspaceDefaults {
   const errs = newFields();
+  const parsed = check(DefaultsPatch, body, errs);
+  const p = parsed ?? passedParts<Infer<typeof DefaultsPatch>>(body, errs);
   if (p.voice?.inherits_workspace_default !== undefined) errs['voice.inherits_workspace_default'] = 'is a number setting, not a default';
   if (p.sms?.inherits_workspace_default !== undefined) errs['sms.inherits_workspace_default'] = 'is a number setting, not a default';
   // a default reaches numbers of both stacks, so it must be a voice both can speak with
   const common = VOICES.t1.filter((v) => VOICES.t2.some((w) => w.id === v.id)).map((v) => v.id);
   if (p.voice?.voice_id !== undefined && !common.includes(p.voice.voice_id)) errs['voice.voice_id'] = `must be a voice of both stacks: one of ${common.join(', ')}`;
-  if (Object.keys(errs).length) throw validationError(errs);
-  const { inherits_workspace_default: _a, ...voice } = p.voice ?? {};
-  const { inherits_workspace_default: _b, ...sms } = p.sms ?? {};
+  if (!parsed || Object.keys(errs).length) throw validationError(errs);
+  const { inherits_workspace_default: _a, ...voice } = parsed.voice ?? {};
+  const { inherits_workspace_default: _b, ...sms } = parsed.sms ?? {};
   return { voice: assign(d.voice, voice as Partial<VoiceSettings>), sms: assign(d.sms, sms as Partial<SmsSettings>) };
 }
 

@@ -13,22 +13,24 @@ type Json = Record<string, unknown>;
 
 /** The errors every route can answer by the conventions (spec Parts 4, 7, 8), on top of its own. */
 function conventionErrors(r: Route, isApi: boolean): Record<number, string[]> {
-  const e: Record<number, string[]> = { 400: ['validation_error'], 500: ['internal_error'], 503: ['store_busy'] };
+  // 403 origin_not_allowed and 421 host_not_allowed: the simulator's server refuses browsers' cross-site and DNS-rebound requests
+  const e: Record<number, string[]> = { 400: ['validation_error'], 403: ['origin_not_allowed'], 421: ['host_not_allowed'], 500: ['internal_error'], 503: ['store_busy'] };
   if (isApi && !r.public) {
     e[401] = ['unauthorized'];
-    e[403] = r.plan ? ['forbidden', 'plan_not_included'] : ['forbidden'];
+    e[403] = r.plan ? ['forbidden', 'plan_not_included', 'origin_not_allowed'] : ['forbidden', 'origin_not_allowed'];
   }
   if (!isApi) e[401] = ['unauthorized']; // the control plane needs no key, but refuses one that is not valid
   if (r.method !== 'GET') {
     if (isApi) e[409] = ['idempotency_conflict'];
     e[413] = ['payload_too_large'];
+    e[415] = ['unsupported_media_type'];
   }
   return e;
 }
 
 const ERROR_WORDS: Record<number, string> = {
   400: 'The request is invalid', 401: 'Missing or invalid API key', 403: 'Not allowed', 404: 'Not found', 409: 'Conflict',
-  413: 'The body is too large', 416: 'The range is outside the file', 422: 'Cannot be processed', 429: 'Rate limited', 500: 'Unexpected server error', 503: 'The store is busy; retry',
+  413: 'The body is too large', 415: 'The body is not application/json', 416: 'The range is outside the file', 421: 'Not a host this server answers to', 422: 'Cannot be processed', 429: 'Rate limited', 500: 'Unexpected server error', 503: 'The store is busy; retry',
 };
 
 /** Converts schemas to JSON Schema, collecting named ones (meta id) into components.schemas. */

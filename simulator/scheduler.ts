@@ -1,6 +1,16 @@
-// Transitions that fall due on the simulator clock. A timer is a row in the store; runDue pops every
-// timer due by `until` in time order (ties in scheduling order), running each at its own due time,
-// so a job started by one command has moved on when the next command reads it.
+// Transitions that fall due on the simulator clock. A timer is a row in the store (data.timers);
+// runDue pops every timer due by `until` in time order (ties in scheduling order), running each at
+// its own due time, so a job started by one command has moved on when the next command reads it.
+//
+// Due work is found through a priority queue ordered by (at_ms, seq), derived from data.timers
+// (derived.ts) and kept in step by schedule(), cancelTimers() and runDue(), so one step costs log n
+// however many timers wait. The queue deletes lazily: a cancelled timer stays in it until it
+// reaches the top and is found gone from data.timers. A timer that ran or was cancelled leaves
+// data.timers by a swap with the last row (data.timers is unordered: the queue holds the order), so
+// no step shifts the array.
+import TinyQueue from 'tinyqueue';
+import { builtDerived, derived, dropDerived } from './derived.js';
+import type { Data, Timer } from './model.js';
 import type { Session } from './store.js';
 
 /** What a transition may use beyond the session: the API's own operations (the assistant's tools go through them). */
@@ -14,35 +24,86 @@ export type Invoke = (s: Session, as: { workspaceId: string; apiKeyId: string | 
 export type TimerHandler = (s: Session, payload: Record<string, unknown>, env: TimerEnv) => void | Promise<void>;
 export type TimerHandlers = Record<string, TimerHandler>;
 
+/** The queue of data.timers: the heap, and where each live timer sits in the array it was built from. */
+interface Queue {
+  timers: Timer[];
+  heap: TinyQueue<Timer>;
+  index: Map<string, number>;
+}
+
+const KEY = 'timers';
+const byDue = (a: Timer, b: Timer) => a.at_ms - b.at_ms || a.seq - b.seq;
+
+function build(data: Data): Queue {
+  return { timers: data.timers, heap: new TinyQueue([...data.timers], byDue), index: new Map(data.timers.map((t, i) => [t.id, i])) };
+}
+
+/** The queue of s.data, rebuilt when data.timers was replaced as a whole (a reset). */
+function queue(data: Data): Queue {
+  if (builtDerived<Queue>(data, KEY)?.timers !== data.timers) dropDerived(data, KEY);
+  return derived(data, KEY, build);
+}
+
+const isLive = (q: Queue, t: Timer) => q.timers[q.index.get(t.id) ?? -1] === t;
+
+/** The earliest live timer, dropping the cancelled ones above it. */
+function peek(q: Queue): Timer | undefined {
+  let t = q.heap.peek();
+  while (t && !isLive(q, t)) {
+    q.heap.pop();
+    t = q.heap.peek();
+  }
+  return t;
+}
+
+/** Takes timer t out of data.timers in O(1): the last row moves into its place. */
+function remove(q: Queue, t: Timer): void {
+  const i = q.index.get(t.id)!;
+  const last = q.timers.pop()!;
+  q.index.delete(t.id);
+  if (last !== t) {
+    q.timers[i] = last;
+    q.index.set(last.id, i);
+  }
+}
+
 export function schedule(s: Session, atMs: number, type: string, payload: Record<string, unknown> = {}): string {
+  const q = queue(s.data);
   const id = `tmr_${s.data.meta.next_seq}`;
-  s.data.timers.push({ id, at_ms: Math.max(atMs, s.now), seq: s.nextSeq(), type, payload });
+  const timer: Timer = { id, at_ms: Math.max(atMs, s.now), seq: s.nextSeq(), type, payload };
+  q.index.set(id, q.timers.push(timer) - 1);
+  q.heap.push(timer);
   return id;
 }
 
 export function cancelTimers(s: Session, match: (type: string, payload: Record<string, unknown>) => boolean): void {
-  const before = s.data.timers.length;
-  s.data.timers = s.data.timers.filter((t) => !match(t.type, t.payload));
-  if (s.data.timers.length !== before) s.markDirty();
+  const q = queue(s.data);
+  const before = q.timers.length;
+  // from the end: a row swapped into a cancelled one's place has been looked at already
+  for (let i = before - 1; i >= 0; i--) {
+    const t = q.timers[i];
+    if (match(t.type, t.payload)) remove(q, t);
+  }
+  if (q.timers.length === before) return;
+  s.markDirty();
+  // cancelled timers leave the heap lazily; once they outnumber the live ones, it is rebuilt
+  if (q.heap.length > 2 * q.timers.length + 64) q.heap = new TinyQueue([...q.timers], byDue);
 }
 
 export function nextDue(s: Session): number | null {
-  let min: number | null = null;
-  for (const t of s.data.timers) if (min === null || t.at_ms < min) min = t.at_ms;
-  return min;
+  return peek(queue(s.data))?.at_ms ?? null;
 }
 
 /** Runs every timer due by `until`, in time order; leaves s.now at `until`. Returns how many ran. */
 export async function runDue(s: Session, until: number, handlers: TimerHandlers, env: TimerEnv): Promise<number> {
   let ran = 0;
   for (;;) {
-    let next = -1;
-    s.data.timers.forEach((t, i) => {
-      const best = s.data.timers[next];
-      if (t.at_ms <= until && (next < 0 || t.at_ms < best.at_ms || (t.at_ms === best.at_ms && t.seq < best.seq))) next = i;
-    });
-    if (next < 0) break;
-    const [timer] = s.data.timers.splice(next, 1);
+    // asked again each step: a transition may have replaced data.timers (a reset)
+    const q = queue(s.data);
+    const timer = peek(q);
+    if (!timer || timer.at_ms > until) break;
+    q.heap.pop();
+    remove(q, timer);
     s.markDirty();
     s.now = Math.max(s.now, timer.at_ms);
     const handler = handlers[timer.type];

@@ -65,18 +65,25 @@ export const named = <S extends z.ZodMiniType>(id: string, build: () => S, d?: D
 
 // ---- values ----
 
+/**
+ * A string. `max` bounds every string a client sends (test/limits.test.ts walks the API
+ * description for one without); a pattern's explanation comes before the length bound's, which
+ * says less (a 30-digit "phone number" is told what a phone number is).
+ */
 export function str(o: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string; format?: string } & Doc = {}) {
   const checks: z.core.$ZodCheck<string>[] = [];
   if (o.min !== undefined) checks.push(z.minLength(o.min));
-  if (o.max !== undefined) checks.push(z.maxLength(o.max));
   if (o.pattern) checks.push(z.regex(o.pattern, { error: o.patternMessage ?? 'has an invalid format' }));
+  if (o.max !== undefined) checks.push(z.maxLength(o.max));
   let s = checks.length ? z.string().check(...checks) : z.string();
   if (o.format) s = annotate(s, { format: o.format });
   return doc(s, o);
 }
 
+/** The longest E.164 number: + and 15 digits. */
+const E164_MAX = 16;
 export const e164 = (d: Doc = {}) =>
-  str({ pattern: E164, patternMessage: 'must be an E.164 phone number such as +15551234567', example: '+14155550100', ...d });
+  str({ max: E164_MAX, pattern: E164, patternMessage: 'must be an E.164 phone number such as +15551234567', example: '+14155550100', ...d });
 
 export const email = (o: { max?: number; pattern?: RegExp } & Doc = {}) =>
   // no format: email: the spec's pattern is looser than RFC 5322's, and a generated client must not refuse what the API takes
@@ -106,8 +113,8 @@ export const bool = (d?: Doc | string) => doc(z.boolean(), d);
 
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, d?: Doc | string) => doc(z.enum(values), d);
 
-/** A UUID-shaped identifier (ids of records other than numbers). */
-export const uuid = (d?: Doc | string) => doc(annotate(z.string(), { format: 'uuid' }), d);
+/** A UUID-shaped identifier (ids of records other than numbers): 36 characters at most (one that is not a record's id is 404). */
+export const uuid = (d?: Doc | string) => doc(annotate(z.string().check(z.maxLength(36)), { format: 'uuid' }), d);
 
 /** A timestamp in a record: ISO 8601 UTC. */
 export const timestamp = (d?: Doc | string) =>
@@ -116,6 +123,7 @@ export const timestamp = (d?: Doc | string) =>
 const ISO_MESSAGE = 'must be an ISO 8601 timestamp such as 2026-01-31T09:00:00Z';
 const isoString = () =>
   z.string({ error: ISO_MESSAGE }).check(
+    z.maxLength(40, { error: ISO_MESSAGE }),
     z.refine(isIsoTime, { error: ISO_MESSAGE }),
     z.meta({ description: 'ISO 8601 date or date-time with Z or an offset', examples: ['2026-01-31T09:00:00Z'] }),
   );
@@ -132,9 +140,87 @@ export function arr<S extends z.ZodMiniType>(item: S, o: { min?: number; max?: n
   return doc(checks.length ? z.array(item).check(...checks) : z.array(item), o);
 }
 
-/** Free-form object of JSON values (custom fields, metadata): any keys but the forbidden ones. */
-export const freeObject = (d?: Doc | string) =>
-  doc(z.record(z.string().check(z.refine((k) => !FORBIDDEN_KEYS.has(k), { error: 'is not an allowed key' })), z.unknown()), d);
+/** A key that must never be merged is refused. */
+const allowedKey = () => z.refine<string>((k) => !FORBIDDEN_KEYS.has(k), { error: 'is not an allowed key' });
+
+/** Free-form object of JSON values in a record the API shows (what was sent, as it was stored): any keys but the forbidden ones. */
+export const freeObject = (d?: Doc | string) => doc(z.record(z.string().check(allowedKey()), z.unknown()), d);
+
+/**
+ * The bounds of free-form JSON a client sends (call metadata, contact custom fields, a
+ * platform's post settings), as a real service keeps such data small: keys per object, the
+ * length of a key and of a string, items per list, how deep objects and lists nest (the free
+ * object itself is the first level), and the whole as JSON, in bytes.
+ */
+export const FREE_JSON = { keys: 50, keyLength: 40, stringLength: 500, items: 50, depth: 3, bytes: 8192 } as const;
+
+const FREE_SCALAR_MESSAGE = `must be a string, number, true/false or null: objects and lists nest at most ${FREE_JSON.depth} levels deep`;
+
+/** A value in free-form JSON with `levels` more levels of objects and lists allowed below it. */
+function freeValue(levels: number): z.ZodMiniType {
+  const scalars = [str({ max: FREE_JSON.stringLength }), z.number(), z.boolean(), z.null()] as const;
+  if (levels === 0) return z.union(scalars, { error: FREE_SCALAR_MESSAGE });
+  const inner = freeValue(levels - 1);
+  return z.union([...scalars, arr(inner, { max: FREE_JSON.items }), freeMap(inner, false)]);
+}
+
+/** A bound of a whole free object is checked even when something inside it has a problem (zod would skip it). */
+const wholeObject = (payload: z.core.ParsePayload) => isPlainObject(payload.value);
+
+/**
+ * An object of free-form JSON: FREE_JSON.keys keys at most (JSON Schema maxProperties), each 1 to
+ * FREE_JSON.keyLength characters. The top one is what a handler merges: the keys that must never
+ * be merged are refused there (below it, values are stored as sent; `__proto__` is refused at any depth).
+ */
+function freeMap(value: z.ZodMiniType, top: boolean) {
+  const { keys, keyLength } = FREE_JSON;
+  const key = z.string().check(
+    z.minLength(1, { error: `is an empty key: keys have 1 to ${keyLength} characters` }),
+    z.maxLength(keyLength, { error: (iss) => `is a key of ${[...String(iss.input)].length} characters: keys have at most ${keyLength}` }),
+    ...(top ? [allowedKey()] : []),
+  );
+  const map = z.record(key, value).check(
+    z.refine((o: Record<string, unknown>) => Object.keys(o).length <= keys, {
+      error: (iss) => `must have at most ${keys} keys (got ${Object.keys(iss.input as object).length})`, when: wholeObject,
+    }),
+  );
+  return annotate(map, { maxProperties: keys });
+}
+
+/**
+ * Free-form JSON a client sends, bounded by FREE_JSON; every bound but the size in bytes is in
+ * the schema's JSON Schema too (maxProperties, maxLength, maxItems, and the nesting as the
+ * shape itself). Built on first use, as its few dozen schemas are.
+ */
+export const freeInput = (d: Doc = {}) => lazy(() => {
+  const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+  const limits = `at most ${FREE_JSON.keys} keys of up to ${FREE_JSON.keyLength} characters; values are strings of up to ${FREE_JSON.stringLength} characters, ` +
+    `numbers, true/false, null, or lists (up to ${FREE_JSON.items} items) and objects of them, ${FREE_JSON.depth} levels deep at most (this object is the first); ${FREE_JSON.bytes} bytes as JSON at most`;
+  const schema = freeMap(freeValue(FREE_JSON.depth - 1), true).check(
+    z.refine((v) => bytes(v) <= FREE_JSON.bytes, { error: (iss) => `must be at most ${FREE_JSON.bytes} bytes as JSON (got ${bytes(iss.input)})`, when: wholeObject }),
+  );
+  return doc(schema, { ...d, description: d.description ? `${d.description}: ${limits}` : limits });
+});
+
+/** The most items one bulk request (a JSON array body) may hold, and the largest such body. */
+export const BULK_MAX_ITEMS = 10_000;
+export const BULK_MAX_BODY_BYTES = 32 * 1024 * 1024;
+const bulkBodies = new WeakSet<z.ZodMiniType>();
+
+/**
+ * A body of one `item`, or a JSON array of up to BULK_MAX_ITEMS of them, each checked exactly as
+ * one (bulk seeding). One definition: the description shows the oneOf, and a bad item's problems
+ * are keyed by its index (`[3].to`).
+ */
+export function oneOrMany<S extends z.ZodMiniType>(item: S) {
+  const many = arr(item, { max: BULK_MAX_ITEMS, description: `up to ${BULK_MAX_ITEMS.toLocaleString('en-US')} at once, added as one transaction (all or none)` });
+  const body = z.xor([item, many]);
+  bulkBodies.add(body);
+  return body;
+}
+
+/** The body schema takes an array as well as an object (made by oneOrMany). */
+export const takesMany = (body: z.ZodMiniType | undefined) => body !== undefined && bulkBodies.has(body);
 
 type Shape = Record<string, z.ZodMiniType>;
 type ObjShape<S extends Shape, R extends keyof S> = { [K in keyof S]: K extends R ? S[K] : z.ZodMiniOptional<S[K]> };
@@ -306,6 +392,29 @@ export function check<S extends z.ZodMiniType>(schema: S, value: unknown, errs: 
   if (!r.success) issuesToFields(r.error.issues, value, errs, where, base);
   protoKeys(value, r.success ? r.data : FAILED, base, errs);
   return Object.keys(errs).length > before || !r.success ? undefined : r.data;
+}
+
+/** A parsed value's type with every part possibly missing: what `passedParts` returns. */
+export type Loose<T> = T extends readonly (infer U)[] ? (Loose<U> | undefined)[] : T extends object ? { [K in keyof T]?: Loose<T[K]> } : T;
+
+/**
+ * The parts of `value` that passed check() (`errs` holds its problems): a value whose path has a
+ * problem is left out, and a list item with one reads undefined, so the others keep their index.
+ * A handler's checks across fields read this when the body has problems, so that one 400 lists
+ * both kinds without a cross-field problem that only a structural one caused.
+ */
+export function passedParts<T>(value: unknown, errs: Fields, path = ''): Loose<T> {
+  const keep = (v: unknown, at: string): unknown => {
+    if (Array.isArray(v)) return v.map((x, i) => (`${at}[${i}]` in errs ? undefined : keep(x, `${at}[${i}]`)));
+    if (!isPlainObject(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const here = at ? `${at}.${k}` : k;
+      if (!FORBIDDEN_KEYS.has(k) && !(here in errs)) out[k] = keep(x, here);
+    }
+    return out;
+  };
+  return keep(value, path) as Loose<T>;
 }
 
 /**

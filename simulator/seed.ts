@@ -126,6 +126,7 @@ export function seedData(o: SeedOptions = {}): Data {
     webhooks: [],
     webhook_outbox: [],
     webhook_deliveries: [],
+    hosts: [],
     videos: [],
     posts: [],
     social_connections: [],

@@ -2,6 +2,7 @@
 // delivers, and receivers (`vmv webhooks listen`, users' own code through the library's
 // verifySignature). Only node core: the CLI loads it with `listen`, the simulator when it delivers.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { LookupFunction } from 'node:net';
 
 /** The headers every delivery carries (node presents incoming ones lower-cased: read them with headerOf). */
 export const EVENT_HEADER = 'X-Service-Event';
@@ -46,10 +47,14 @@ export interface PostResult {
 
 /**
  * POSTs a raw body once: no redirect is followed (a 3xx is a failure, as is any non-2xx), and the
- * whole exchange must finish within `timeoutMs`. Never throws.
+ * whole exchange must finish within `timeoutMs`. With `addresses`, a host name is not looked up
+ * again: the connection goes to those addresses only (the ones the caller judged). Never throws.
  */
-export async function postOnce(url: string, body: string | Uint8Array, headers: Record<string, string>, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<PostResult> {
+export async function postOnce(url: string, body: string | Uint8Array, headers: Record<string, string>, timeoutMs = DELIVERY_TIMEOUT_MS, addresses?: readonly string[]): Promise<PostResult> {
   const target = new URL(url);
+  const { isIP } = await import('node:net');
+  const pinned = addresses?.map((address) => ({ address, family: isIP(address) }));
+  const lookup: LookupFunction | undefined = pinned && ((_host, o, cb) => (o.all ? cb(null, pinned) : cb(null, pinned[0].address, pinned[0].family)));
   const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise<PostResult>((resolve) => {
     let settled = false;
@@ -63,6 +68,7 @@ export async function postOnce(url: string, body: string | Uint8Array, headers: 
       method: 'POST',
       headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
       agent: false, // one connection per delivery: nothing keeps a CLI process alive afterwards
+      lookup,
     }, (res) => {
       const status = res.statusCode ?? 0;
       res.on('data', () => {}); // the body is not needed, but must be drained to finish

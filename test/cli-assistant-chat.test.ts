@@ -259,6 +259,17 @@ describe('approvals', () => {
     expect(f).toContain('– create_quick_ai_call to_numbers=+14155550101 (declined: too expensive; not done)');
   });
 
+  it('keys typed faster than the terminal is read arrive as one piece: each y or n is a press of its own', async () => {
+    const { api, until, type } = start();
+    await type('text +14155550100 then call +14155550101', ENTER);
+    await until('Approval 1 of 2: create_quick_ai_text');
+    app!.stdin.write('yn'); // approves the first, declines the second and asks why
+    await until('Why not? (told to the assistant; Enter to skip)');
+    await type(ENTER);
+    await until('I did not do create_quick_ai_call: you declined.');
+    expect(api.answers).toEqual([[{ approval_id: 'apr_2_0', approved: true }, { approval_id: 'apr_2_1', approved: false }]]);
+  });
+
   it('a decline without a reason (Enter skips it); other keys only say which ones answer', async () => {
     const { api, until, type } = start();
     await type('text +14155550100', ENTER);

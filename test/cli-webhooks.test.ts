@@ -1,4 +1,4 @@
-// `vmv webhooks create|list|delete|test` and `vmv sim deliveries` on both targets (issue 5).
+// `vmv webhooks create|list|delete|test`, `vmv sim deliveries` and `vmv sim hosts` on both targets (issues 5 and 14).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../src/webhooks.js';
 import { useTargets, type CliResult } from './helpers.js';
@@ -96,5 +96,28 @@ describe('vmv webhooks', () => {
     expect(events.embedded.code).toBe(2); // checked before any request (issue 9)
     expect(events.embedded.stderr).toContain('--events takes one of call.started, call.ended; got "call.answered"');
     expect((await both(['webhooks', 'test', 'nope'])).embedded.code).toBe(1);
+  });
+
+  it('targets that are not public (issue 14, item 6): refused at creation, and a name the hosts table resolves privately is refused at delivery', async () => {
+    const literal = await both(['webhooks', 'create', '--url', 'https://192.168.1.20/hooks']);
+    expect(literal.embedded.code).toBe(1);
+    expect(literal.embedded.stderr).toContain('--url (url): must not point at 192.168.1.20, a private address (192.168.0.0/16): webhook targets must be public');
+    const set = await both(['sim', 'hosts', 'set', 'Hooks.Example.TEST', '127.0.0.1', '10.9.8.7']);
+    expect(set.embedded).toMatchObject({ code: 0, stdout: '', stderr: 'hooks.example.test resolves to 127.0.0.1, 10.9.8.7\n' });
+    expect((await both(['sim', 'hosts', 'list'])).embedded.stdout).toBe('hooks.example.test\t127.0.0.1 10.9.8.7\n');
+    const id = (await both(['webhooks', 'create', '--url', `https://hooks.example.test:${rx.port}/hooks`, '--json'])).embedded.json.data.id;
+    const t = await both(['webhooks', 'test', id]);
+    expect(t.embedded.code).toBe(1);
+    expect(t.embedded.stderr).toContain('Not delivered: refused: hooks.example.test resolves to 10.9.8.7, a private address (10.0.0.0/8); retried 1, 5 and 30 minutes');
+    expect(rx.received).toHaveLength(0);
+    expect((await both(['sim', 'deliveries', '--json'])).embedded.json.data.map((d: { error: string }) => d.error)).toEqual([
+      'refused: hooks.example.test resolves to 10.9.8.7, a private address (10.0.0.0/8)',
+    ]);
+    const localhost = await both(['sim', 'hosts', 'set', 'localhost', '10.0.0.1']);
+    expect(localhost.embedded.code).toBe(1);
+    expect(localhost.embedded.stderr).toContain('always means this machine and cannot be mapped');
+    expect((await both(['sim', 'hosts', 'unset', 'hooks.example.test'])).embedded).toMatchObject({ code: 0, stderr: 'hooks.example.test is resolved by the system again\n' });
+    expect((await both(['sim', 'hosts', 'list', '--json'])).embedded.json).toEqual({ data: [] });
+    expect((await both(['sim', 'hosts', 'unset', 'hooks.example.test'])).embedded.code).toBe(1);
   });
 });

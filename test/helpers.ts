@@ -2,6 +2,7 @@
 // and the CLI run through main() with captured streams on either target.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -34,12 +35,12 @@ export interface Sim {
 
 export interface Res { status: number; headers: Headers; text: string; json: any; bytes: Buffer }
 
-export async function startSim(o: { clock?: 'manual' | 'real'; now?: string; data?: string; extraArgs?: string[] } = {}): Promise<Sim> {
+export async function startSim(o: { clock?: 'manual' | 'real'; now?: string; data?: string; extraArgs?: string[]; env?: Record<string, string> } = {}): Promise<Sim> {
   const dir = o.data ? null : tempDir();
   const data = o.data ?? join(dir!, 'sim.json');
   const args = [BIN, 'sim', 'serve', '--port', '0', '--json', '--quiet', '--data', data, '--clock', o.clock ?? 'manual'];
   if ((o.clock ?? 'manual') === 'manual') args.push('--now', o.now ?? T0);
-  const proc = spawn(process.execPath, [...args, ...(o.extraArgs ?? [])], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const proc = spawn(process.execPath, [...args, ...(o.extraArgs ?? [])], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...o.env } });
   let stderr = '';
   proc.stderr!.on('data', (d) => (stderr += d));
   const first = await new Promise<{ url: string; api_key: string }>((resolve, reject) => {
@@ -85,10 +86,9 @@ export async function request(
   const headers: Record<string, string> = { ...o.headers };
   if (o.key) headers.authorization = `Bearer ${o.key}`;
   let body: string | undefined = o.raw;
-  if (o.body !== undefined) {
-    body = JSON.stringify(o.body);
-    headers['content-type'] = 'application/json';
-  }
+  if (o.body !== undefined) body = JSON.stringify(o.body);
+  // a raw body is JSON text too, unless a test says otherwise (fetch would call a string text/plain)
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
   const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
   const bytes = Buffer.from(await res.arrayBuffer());
   // the simulator's answers are checked against its description (other servers: webhook receivers)
@@ -103,6 +103,34 @@ export async function request(
     json = undefined;
   }
   return { status: res.status, headers: res.headers, text, json, bytes };
+}
+
+/**
+ * One HTTP/1.1 exchange written on a socket as given (what fetch will not send: another Host, a
+ * malformed request); status 0 when nothing came back. The server's reply is read to its end.
+ */
+export function rawHttp(url: string, payload: string | Buffer): Promise<{ status: number; headers: Record<string, string>; text: string; json: any }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const sock = connect(Number(port), hostname.replace(/^\[|\]$/g, ''), () => sock.write(payload));
+    sock.on('data', (d) => chunks.push(d));
+    sock.on('end', () => sock.end());
+    const done = () => {
+      const reply = Buffer.concat(chunks).toString('utf8');
+      const m = /^HTTP\/1\.1 (\d+)[^\r]*\r\n([\s\S]*?)\r\n\r\n([\s\S]*)$/.exec(reply);
+      const headers = Object.fromEntries((m?.[2] ?? '').split('\r\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      let json: any;
+      try {
+        json = JSON.parse(m?.[3] ?? '');
+      } catch {
+        json = undefined;
+      }
+      resolve({ status: m ? Number(m[1]) : 0, headers, text: m?.[3] ?? '', json });
+    };
+    sock.on('close', done);
+    sock.on('error', () => undefined); // 'close' follows
+  });
 }
 
 export interface CliResult { code: number; stdout: string; stderr: string; json: any }

@@ -204,6 +204,83 @@ describe('rule 3: unknown fields and wrong types are 400 with a per-field explan
   });
 });
 
+describe('every problem of a request in one 400: structural and across fields together', () => {
+  it('a problem of shape or value and a problem across fields, in different sections, come in the same 400; nothing is applied', async () => {
+    const id = await addNumber('t1');
+    const r = await patch(id, {
+      name: 5, voice: { speed: 'fast', voice_id: 'aria-hd' }, knowledge: { knowledge_base_ids: ['kb_nope', 7] },
+      transfers: { rules: [{ condition: 'custom', action: 'voicemail' }] }, sms_referrals: [{ refer_to_number: 'x', when: 'keyword' }],
+      forwarding: { mode: 'call_me_first', ring_timeout_seconds: 1 },
+    });
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields).toEqual({
+      name: 'must be a string, got number', 'voice.speed': 'must be a number, got string',
+      'voice.voice_id': 'is not a voice of this number (t1): one of ava, noah, isla, mateo',
+      'knowledge.knowledge_base_ids[1]': 'must be a string, got number', 'knowledge.knowledge_base_ids[0]': 'is not a knowledge base of this workspace',
+      'transfers.rules[0].custom_condition': 'is required with condition custom',
+      'sms_referrals[0].refer_to_number': 'must be an E.164 phone number such as +15551234567', 'sms_referrals[0].keyword': 'is required when "when" is keyword',
+      'forwarding.ring_timeout_seconds': 'must be at least 5', 'forwarding.forward_to_number': 'is required for call-me-first with a single number',
+    });
+    expect(await get(id)).toMatchObject({ name: expect.any(String), forwarding: { mode: 'ai_answers_all' } });
+  });
+  it('list items: a bad item is reported for itself, and the checks of the other items still run', async () => {
+    const id = await addNumber('t1');
+    const q = (await patch(id, { qualification: { questions: [{ question: 'Budget?' }] } })).json.data.qualification.questions[0];
+    const r = await patch(id, {
+      transfers: { rules: [5, { condition: 'bogus', action: 'voicemail', custom_condition: 'billing' }, { condition: 'custom', action: 'voicemail' }, { condition: 'after_hours', action: 'transfer' }] },
+      qualification: { questions: [{ id: 'nope', question: '' }, { id: q.id, question: 'Budget?' }, { id: q.id, question: 'Again?' }] },
+    });
+    expect(r.json.error.fields).toEqual({
+      'transfers.rules[0]': 'must be a JSON object, got number', 'transfers.rules[1].condition': 'must be one of: human_requested, after_hours, custom',
+      'transfers.rules[2].custom_condition': 'is required with condition custom',
+      'transfers.rules[3].target_number': 'is required for a transfer when there is no primary_transfer_number',
+      'qualification.questions[0].question': 'must not be empty', 'qualification.questions[0].id': 'is not the id of an existing item (leave id out to add an item)',
+      'qualification.questions[2].id': 'appears twice',
+    });
+  });
+  it('the phone menu: its first enabling, its options and its fallback are checked alongside bad values', async () => {
+    const id = await addNumber('t1');
+    const r = await patch(id, {
+      ivr: {
+        enabled: true, greeting: 5, fallback: { type: 'transfer' },
+        menus: [{ name: 'Main', options: [
+          { key: '1', label: 'a', action: { type: 'transfer' } }, { key: '1', label: 'b', action: { type: 'hangup' } },
+          { key: 'x', label: 'c', action: { type: 'hangup' } }, { key: 'x', label: 'd', action: { type: 'call' } },
+        ] }],
+      },
+    });
+    expect(r.json.error.fields).toEqual({
+      'ivr.greeting': 'must be a string, got number', // sent: not also "required the first time"
+      'ivr.menus[0].options[2].key': 'must be one key: 0-9, * or #', 'ivr.menus[0].options[3].key': 'must be one key: 0-9, * or #', // not "used twice"
+      'ivr.menus[0].options[3].action.type': 'must be one of: transfer, ai_agent, voicemail, hangup',
+      'ivr.timeout_seconds': 'is required the first time the phone menu is enabled (send the whole menu)',
+      'ivr.max_attempts': 'is required the first time the phone menu is enabled (send the whole menu)',
+      'ivr.menus[0].options[0].action.phone_number': 'is required for a transfer', 'ivr.menus[0].options[1].key': 'is used twice in this menu',
+      'ivr.fallback.phone_number': 'is required for a transfer fallback',
+    });
+  });
+  it('no problem across fields is reported because of a field sent with a problem of its own', async () => {
+    const id = await addNumber('t1');
+    // a bad ring strategy is not taken as the current one ("single"), which would need forward_to_number
+    expect((await patch(id, { forwarding: { mode: 'call_me_first', ring_strategy: 'sideways' } })).json.error.fields)
+      .toEqual({ 'forwarding.ring_strategy': 'must be one of: single, sequential' });
+    // a bad primary number is not taken as the current one (none), which would make the rule's target required
+    expect((await patch(id, { transfers: { primary_transfer_number: '555', rules: [{ condition: 'after_hours', action: 'transfer' }] } })).json.error.fields)
+      .toEqual({ 'transfers.primary_transfer_number': 'must be an E.164 phone number such as +15551234567' });
+    // an enabled menu with a bad `enabled` is not taken as still enabled, which would need a menu
+    expect((await patch(id, { ivr: MENU })).status).toBe(200);
+    expect((await patch(id, { ivr: { enabled: 'no', menus: [] } })).json.error.fields).toEqual({ 'ivr.enabled': 'must be true or false, got string' });
+    expect((await patch(id, { ivr: { enabled: false, menus: [] } })).status).toBe(200);
+  });
+  it('the workspace defaults: a bad value and a voice of one stack only, in one 400', async () => {
+    const r = await sim.api('PATCH', '/_sim/workspace/defaults', { body: { voice: { voice_id: 'aria-hd', speed: 'fast' }, sms: { inherits_workspace_default: true, nope: 1 } } });
+    expect(r.json.error.fields).toEqual({
+      'voice.speed': 'must be a number, got string', 'sms.nope': 'is not a known field',
+      'voice.voice_id': 'must be a voice of both stacks: one of ava, noah', 'sms.inherits_workspace_default': 'is a number setting, not a default',
+    });
+  });
+});
+
 describe('rule 4: the first enabling of the phone menu needs the whole menu', () => {
   it('enabled alone the first time is 400, naming what is missing; the whole menu works; then single fields change', async () => {
     const id = await addNumber('t1');

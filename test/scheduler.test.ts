@@ -3,11 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../simulator/app.js';
 import type { Resource } from '../simulator/http.js';
-import { schedule } from '../simulator/scheduler.js';
+import { cancelTimers, schedule } from '../simulator/scheduler.js';
 import { Store } from '../simulator/store.js';
 import { iso } from '../simulator/clock.js';
 import * as z from 'zod/mini';
 import { recordExchange } from './contract.js';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { tempDir } from './helpers.js';
 
 // A tiny resource for the test: POST schedules named events; GET lists what ran and when.
 const ran: { name: string; at: string }[] = [];
@@ -15,9 +18,19 @@ const probe: Resource = {
   routes: [
     {
       method: 'POST', path: '/_test/schedule', summary: 'Schedule named events', responses: { 200: { description: 'Scheduled' } },
-      body: z.strictObject({ events: z.array(z.strictObject({ name: z.string(), in_seconds: z.number() })) }),
+      body: z.strictObject({ events: z.array(z.strictObject({ name: z.string(), in_seconds: z.number(), cancels: z.optional(z.string()) })) }),
       handler: (c) => {
-        for (const e of c.body.events as { name: string; in_seconds: number }[]) schedule(c.s, c.s.now + e.in_seconds * 1000, 'probe', { name: e.name });
+        for (const e of c.body.events as { name: string; in_seconds: number; cancels?: string }[])
+          schedule(c.s, c.s.now + e.in_seconds * 1000, 'probe', e.cancels ? { name: e.name, cancels: e.cancels } : { name: e.name });
+        return { body: {} };
+      },
+    },
+    {
+      method: 'POST', path: '/_test/cancel', summary: 'Cancel named events', responses: { 200: { description: 'Cancelled' } },
+      body: z.strictObject({ names: z.array(z.string()) }),
+      handler: (c) => {
+        const names = c.body.names as string[];
+        cancelTimers(c.s, (type, p) => type === 'probe' && names.includes(String(p.name)));
         return { body: {} };
       },
     },
@@ -25,23 +38,31 @@ const probe: Resource = {
   timers: {
     probe: (s, p) => {
       ran.push({ name: String(p.name), at: iso(s.now) });
-      // a transition may schedule the next one
+      // a transition may schedule the next one, or cancel a later one
       if (p.name === 'chain') schedule(s, s.now + 5000, 'probe', { name: 'chained' });
+      if (typeof p.cancels === 'string') cancelTimers(s, (type, x) => type === 'probe' && x.name === p.cancels);
     },
   },
 };
 
-async function setup() {
-  const app = createApp(new Store(null), [probe]);
-  const call = async (method: string, url: string, body?: unknown) => {
-    const r = await app.handle({ method, url, headers: {}, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!url.startsWith('/_test/')) recordExchange({ method, url, status: r.status, contentType: r.headers['content-type'], headers: r.headers, body: r.body });
-    return JSON.parse(String(r.body));
-  };
+async function setup(file: string | null = null) {
+  const app = createApp(new Store(file), [probe]);
+  const call = await caller(app);
   await call('POST', '/_sim/reset', { clock: 'manual', now: '2026-01-05T09:00:00Z' });
   ran.length = 0;
   return { app, call };
 }
+
+/** Calls the app in-process; the simulator's own replies are checked against the API description. */
+async function caller(app: ReturnType<typeof createApp>) {
+  return async (method: string, url: string, body?: unknown) => {
+    const r = await app.handle({ method, url, headers: {}, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!url.startsWith('/_test/')) recordExchange({ method, url, status: r.status, contentType: r.headers['content-type'], headers: r.headers, body: r.body });
+    return JSON.parse(String(r.body));
+  };
+}
+
+const at = (seconds: number) => new Date(Date.parse('2026-01-05T09:00:00Z') + seconds * 1000).toISOString();
 
 describe('the scheduler', () => {
   it('advance runs every due transition in time order, at its own time, then replies', async () => {
@@ -71,5 +92,81 @@ describe('the scheduler', () => {
     expect(ran).toEqual([]); // scheduled after this request's due transitions ran
     await call('GET', '/_sim/health');
     expect(ran).toEqual([{ name: 'now', at: '2026-01-05T09:00:00.000Z' }]);
+  });
+});
+
+// on a data file, the queue built by one request is kept for the next (a memory store clones the data per request)
+const dataFile = () => join(tempDir(), 'sim.json');
+
+describe('the scheduler\'s queue', () => {
+  // 500 events at 50 distinct times, scheduled in a scrambled order over several requests
+  const events = Array.from({ length: 500 }, (_, k) => ({ name: `e${k}`, in_seconds: ((k * 37) % 50) + 1 }));
+  const expected = (evs: typeof events) => [...evs].map((e, k) => ({ e, k })).sort((a, b) => a.e.in_seconds - b.e.in_seconds || a.k - b.k).map(({ e }) => ({ name: e.name, at: at(e.in_seconds) }));
+
+  it('runs many timers in time order, ties in scheduling order, each at its own due time', async () => {
+    const { call } = await setup(dataFile());
+    for (let k = 0; k < events.length; k += 100) await call('POST', '/_test/schedule', { events: events.slice(k, k + 100) });
+    expect((await call('GET', '/_sim/clock')).next_due_at).toBe(at(1));
+    // in steps, so a step ends between due times and the next one carries on from the queue
+    await call('POST', '/_sim/clock/advance', { seconds: 20.5 });
+    expect((await call('GET', '/_sim/clock')).next_due_at).toBe(at(21));
+    await call('POST', '/_sim/clock/advance', { seconds: 60 });
+    expect(ran).toEqual(expected(events));
+    expect((await call('GET', '/_sim/clock')).next_due_at).toBeNull();
+  });
+
+  it('a cancelled timer never runs, and the next due time skips it', async () => {
+    const { call } = await setup(dataFile());
+    await call('POST', '/_test/schedule', { events: [{ name: 'a', in_seconds: 5 }, { name: 'b', in_seconds: 10 }, { name: 'c', in_seconds: 15 }] });
+    await call('POST', '/_test/cancel', { names: ['a'] });
+    expect((await call('GET', '/_sim/clock')).next_due_at).toBe(at(10));
+    await call('POST', '/_sim/clock/advance', { seconds: 60 });
+    expect(ran).toEqual([{ name: 'b', at: at(10) }, { name: 'c', at: at(15) }]);
+  });
+
+  it('a transition that cancels a later one due in the same advance stops it', async () => {
+    const { call } = await setup(dataFile());
+    await call('POST', '/_test/schedule', { events: [{ name: 'first', in_seconds: 1, cancels: 'second' }, { name: 'second', in_seconds: 2 }, { name: 'third', in_seconds: 3 }] });
+    await call('POST', '/_sim/clock/advance', { seconds: 10 });
+    expect(ran.map((r) => r.name)).toEqual(['first', 'third']);
+  });
+
+  it('cancelling most timers leaves the rest to run in order', async () => {
+    const { call } = await setup(dataFile());
+    await call('POST', '/_test/schedule', { events });
+    const kept = events.filter((_, k) => k % 7 === 0);
+    await call('POST', '/_test/cancel', { names: events.filter((_, k) => k % 7 !== 0).map((e) => e.name) });
+    await call('POST', '/_test/schedule', { events: [{ name: 'late', in_seconds: 51 }] });
+    await call('POST', '/_sim/clock/advance', { seconds: 60 });
+    expect(ran).toEqual([...expected(kept), { name: 'late', at: at(51) }]);
+  });
+
+  it('a reset drops every pending timer', async () => {
+    const { call } = await setup(dataFile());
+    await call('POST', '/_test/schedule', { events: [{ name: 'before', in_seconds: 5 }] });
+    await call('POST', '/_sim/reset', { clock: 'manual', now: '2026-01-05T09:00:00Z' });
+    expect((await call('GET', '/_sim/clock')).next_due_at).toBeNull();
+    await call('POST', '/_test/schedule', { events: [{ name: 'after', in_seconds: 7 }] });
+    await call('POST', '/_sim/clock/advance', { seconds: 60 });
+    expect(ran).toEqual([{ name: 'after', at: at(7) }]);
+  });
+
+  it('timers are kept in the data file: another process sees them, and what it scheduled or ran', async () => {
+    const file = dataFile();
+    const one = await setup(file);
+    await one.call('POST', '/_test/schedule', { events: [{ name: 'x', in_seconds: 10 }, { name: 'y', in_seconds: 30 }] });
+    expect((await one.call('GET', '/_sim/clock')).next_due_at).toBe(at(10)); // process one has built its queue
+    expect(JSON.parse(readFileSync(file, 'utf8')).timers.map((t: { payload: { name: string } }) => t.payload.name).sort()).toEqual(['x', 'y']);
+    // a second process on the same file schedules an earlier timer, runs the first two, and cancels y
+    const other = await caller(createApp(new Store(file), [probe]));
+    await other('POST', '/_test/schedule', { events: [{ name: 'w', in_seconds: 5 }] });
+    expect((await one.call('GET', '/_sim/clock')).next_due_at).toBe(at(5));
+    await other('POST', '/_sim/clock/advance', { seconds: 12 });
+    await other('POST', '/_test/cancel', { names: ['y'] });
+    expect(ran.map((r) => r.name)).toEqual(['w', 'x']);
+    // process one's queue follows the file: nothing left to run twice, y gone
+    expect((await one.call('GET', '/_sim/clock')).next_due_at).toBeNull();
+    await one.call('POST', '/_sim/clock/advance', { seconds: 60 });
+    expect(ran.map((r) => r.name)).toEqual(['w', 'x']);
   });
 });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cli, request, startSim, tempDir, type Sim } from './helpers.js';
+import { bufferIO } from '../src/io.js';
+import { BIN, cli, rawHttp, request, startSim, tempDir, type Sim } from './helpers.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 /** The lines a stream has printed so far, and a way to wait for the next one that matches. */
@@ -197,5 +198,34 @@ describe('vmv webhooks listen', () => {
     expect(events.status).toBe(2);
     expect(events.stderr).toContain('--events takes call.started, call.ended, sms.received, got "call.answered"');
     expect(run(['--forward-to', 'localhost:3000']).status).toBe(2);
+  });
+});
+
+describe('the receiver answers only its own hosts, loopback web pages and JSON bodies (like sim serve)', () => {
+  it('a foreign Host is 421, a foreign Origin 403, a body not sent as application/json 415, each reported; deliveries through the tunnel\'s host are taken', async () => {
+    const { startReceiver: startListenReceiver } = await import('../commands/webhooks/receiver.js');
+    const io = await bufferIO();
+    const receiver = await startListenReceiver({ io, json: true, publicUrl: 'https://abc.tunnel.test/hooks', port: 0 });
+    cleanup.push(() => receiver.close());
+    const secret = 'whsec_test';
+    receiver.secrets.push(secret);
+    const url = `http://127.0.0.1:${receiver.port}`;
+    const deliver = (headers: Record<string, string>, id: string, type = 'application/json') => {
+      const body = JSON.stringify({ id, type: 'call.started', created_at: '2026-01-05T09:00:00.000Z', test: true, data: {} });
+      const head = { host: `127.0.0.1:${receiver.port}`, 'content-type': type, 'x-service-signature-256': sign(body, secret), 'content-length': String(body.length), connection: 'close', ...headers };
+      return rawHttp(url, `POST / HTTP/1.1\r\n${Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`);
+    };
+
+    expect((await deliver({}, 'evt_1')).status).toBe(200);
+    expect((await deliver({ host: 'abc.tunnel.test' }, 'evt_2')).status).toBe(200);
+    const host = await deliver({ host: 'attacker.example' }, 'evt_3');
+    expect(host.status).toBe(421);
+    expect(host.text).toContain('"attacker.example"');
+    expect((await deliver({ origin: 'https://attacker.example' }, 'evt_4')).status).toBe(403);
+    expect((await deliver({ origin: 'null' }, 'evt_5')).status).toBe(403);
+    expect((await deliver({}, 'evt_6', 'text/plain')).status).toBe(415);
+    expect((await deliver({ origin: 'http://localhost:3000' }, 'evt_7')).status).toBe(200);
+    expect(io.stdout().trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['evt_1', 'evt_2', 'evt_7']);
+    expect(io.stderr().split('\n').filter((l) => l.startsWith('refused a request:')).map((l) => /\(answered (\d+)\)$/.exec(l)![1])).toEqual(['421', '403', '403', '415']);
   });
 });

@@ -539,3 +539,191 @@ describe('events for every kind of call (after the merge with voice calls and in
     expect(r.json.error.fields.url).toMatch(/spaces/);
   });
 });
+
+describe('where deliveries may go (issue 14, item 6): public addresses, and this machine for local receivers', () => {
+  /** A TCP listener on 127.0.0.1 that counts the connections made to it (and closes them): whether a delivery reached it at all. */
+  const tcpCounter = async () => {
+    const { createServer: tcp } = await import('node:net');
+    const counter = { connections: 0, port: 0, close: () => new Promise<void>((r) => server.close(() => r())) };
+    const server = tcp((socket) => {
+      counter.connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    counter.port = (server.address() as AddressInfo).port;
+    return counter;
+  };
+  const setHost = (name: string, addresses: string[]) => sim.api('PUT', `/_sim/hosts/${name}`, { body: { addresses } });
+
+  // each range, in each spelling a URL can give it: the rule named in fields.url
+  const REFUSED: [url: string, rule: string][] = [
+    ['https://10.1.2.3/h', 'a private address (10.0.0.0/8)'],
+    ['https://172.16.0.1/h', 'a private address (172.16.0.0/12)'],
+    ['https://172.31.255.255/h', 'a private address (172.16.0.0/12)'],
+    ['https://192.168.1.20:8443/h', 'a private address (192.168.0.0/16)'],
+    ['https://169.254.169.254/latest/meta-data', 'a link-local address (169.254.0.0/16)'],
+    ['https://100.64.0.1/h', 'a shared (carrier-grade NAT) address (100.64.0.0/10)'],
+    ['https://100.127.255.254/h', 'a shared (carrier-grade NAT) address (100.64.0.0/10)'],
+    ['https://0.0.0.0/h', 'an unspecified address (0.0.0.0/8)'],
+    ['https://0.1.2.3/h', 'an unspecified address (0.0.0.0/8)'],
+    ['https://224.0.0.251/h', 'a multicast address (224.0.0.0/4)'],
+    ['https://239.255.255.250/h', 'a multicast address (224.0.0.0/4)'],
+    ['https://240.0.0.1/h', 'a reserved address (240.0.0.0/4)'],
+    ['https://255.255.255.255/h', 'the broadcast address (255.255.255.255/32)'],
+    ['https://192.0.2.10/h', 'a documentation address (192.0.2.0/24)'],
+    ['https://198.18.0.1/h', 'a benchmarking address (198.18.0.0/15)'],
+    ['https://[fc00::1]/h', 'a unique local (private) address (fc00::/7)'],
+    ['https://[fd12:3456:789a::1]/h', 'a unique local (private) address (fc00::/7)'],
+    ['https://[fe80::1]/h', 'a link-local address (fe80::/10)'],
+    ['https://[febf:ffff::1]/h', 'a link-local address (fe80::/10)'],
+    ['https://[ff02::1]/h', 'a multicast address (ff00::/8)'],
+    ['https://[::]/h', 'the unspecified address (::/128)'],
+    ['https://[0:0:0:0:0:0:0:0]/h', 'the unspecified address (::/128)'],
+    ['https://[2001:db8::1]/h', 'a documentation address (2001:db8::/32)'],
+    ['https://[fbff::1]/h', 'an address outside IPv6 global unicast (2000::/3)'],
+    ['https://[4000::1]/h', 'an address outside IPv6 global unicast (2000::/3)'],
+    // IPv4 inside IPv6: mapped, compatible, NAT64, 6to4
+    ['https://[::ffff:10.0.0.1]/h', 'a private address (10.0.0.0/8)'],
+    ['https://[::ffff:a9fe:a9fe]/h', 'a link-local address (169.254.0.0/16)'],
+    ['https://[::ffff:0.0.0.0]/h', 'an unspecified address (0.0.0.0/8)'],
+    ['https://[::10.0.0.1]/h', 'a deprecated IPv4-compatible address (::/96)'],
+    ['https://[64:ff9b::192.168.0.1]/h', 'a private address (192.168.0.0/16) in NAT64 form (64:ff9b::/96)'],
+    ['https://[64:ff9b::127.0.0.1]/h', 'a loopback address (127.0.0.0/8) in NAT64 form (64:ff9b::/96)'],
+    ['https://[2002:a9fe:a9fe::1]/h', 'a link-local address (169.254.0.0/16) in 6to4 form (2002::/16)'],
+    // odd IPv4 spellings the URL parser turns into the address they mean
+    ['https://167772161/h', 'a private address (10.0.0.0/8)'],
+    ['https://0xA9.0xFE.0xA9.0xFE/h', 'a link-local address (169.254.0.0/16)'],
+    ['https://0300.0250.0.1/h', 'a private address (192.168.0.0/16)'],
+    ['https://10.1/h', 'a private address (10.0.0.0/8)'],
+    ['https://192.168.1.1./h', 'a private address (192.168.0.0/16)'],
+    ['http://0/h', 'an unspecified address (0.0.0.0/8)'],
+    ['http://10.0.0.1:8080/h', 'a private address (10.0.0.0/8)'],
+  ];
+
+  it('registering a URL at an address that is not public is 400, the rule named on fields.url (call and text webhooks)', async () => {
+    for (const [url, rule] of REFUSED) {
+      for (const path of [CALLS, TEXTS]) {
+        const r = await sim.api('POST', path, { body: { url } });
+        expect(r.status, `${path} ${url}`).toBe(400);
+        expect(r.json.error.code).toBe('validation_error');
+        expect(Object.keys(r.json.error.fields), url).toEqual(['url']);
+        expect(r.json.error.fields.url, url).toMatch(/^must not point at \S+, /);
+        expect(r.json.error.fields.url, url).toContain(`, ${rule}: webhook targets must be public (loopback is allowed for local receivers)`);
+      }
+    }
+    expect((await sim.api('POST', CALLS, { body: { url: 'https://[::ffff:10.0.0.1]/h' } })).json.error.fields.url).toMatch(/^must not point at ::ffff:a00:1, /);
+    expect((await sim.api('GET', CALLS)).json.data).toEqual([]);
+    expect((await sim.api('GET', TEXTS)).json.data).toEqual([]);
+  });
+
+  it('plain http is refused off this machine, naming the rule; https to a public address or name, and loopback over http or https, are accepted', async () => {
+    for (const url of ['http://example.com/h', 'http://8.8.8.8/h', 'http://[2606:4700:4700::1111]/h', 'http://localhost.example.com/h', 'http://[::ffff:7f00:1]/h']) {
+      const r = await sim.api('POST', CALLS, { body: { url } });
+      expect(r.status, url).toBe(400);
+      expect(r.json.error.fields, url).toEqual({ url: 'must use https; plain http is accepted only for 127.0.0.0/8, localhost and [::1]' });
+    }
+    const accepted = [
+      'https://example.com/h', 'https://8.8.8.8/h', 'https://[2606:4700:4700::1111]/h',
+      // the neighbours of refused ranges
+      'https://172.32.0.1/h', 'https://172.15.255.255/h', 'https://100.128.0.1/h', 'https://100.63.255.255/h', 'https://223.255.255.255/h',
+      'https://[2000::1]/h', 'https://[2a00:1450:4001::1]/h', 'https://[64:ff9b::8.8.8.8]/h', 'https://[::ffff:8.8.8.8]/h',
+      // this machine
+      'http://127.0.0.1:3000/h', 'http://127.255.255.254/h', 'http://localhost:8080/h', 'http://[::1]:3000/h', 'http://2130706433/h', 'http://0x7f.1/h',
+      'https://127.0.0.1/h', 'https://localhost/h', 'https://[::1]/h', 'https://[::ffff:127.0.0.1]/h',
+    ];
+    for (const url of accepted) for (const path of [CALLS, TEXTS]) expect((await sim.api('POST', path, { body: { url } })).status, `${path} ${url}`).toBe(201);
+  });
+
+  it('a name resolving to a private address at delivery time: the attempt is logged as refused and no connection is made', async () => {
+    const port = await tcpCounter();
+    try {
+      // one address of this machine, one private: every address is judged, and one refused address refuses the name
+      expect((await setHost('hooks.example.test', ['127.0.0.1', '10.20.30.40'])).status).toBe(200);
+      const w = await register({ url: `https://hooks.example.test:${port.port}/hooks` });
+      const t = await sim.api('POST', `${CALLS}/${w.id}/test`);
+      expect(t.status).toBe(200);
+      expect(await log()).toEqual([{
+        event_id: t.json.data.event_id, type: 'call.ended', url: `https://hooks.example.test:${port.port}/hooks`, attempt: 1, status_code: null,
+        error: 'refused: hooks.example.test resolves to 10.20.30.40, a private address (10.0.0.0/8)', at: T0,
+      }]);
+      expect(port.connections).toBe(0);
+      // the same name resolving to this machine only: the attempt connects, to the address the table gives (TLS then fails: a counter is no https server)
+      await setHost('hooks.example.test', ['127.0.0.1']);
+      await sim.api('POST', `${CALLS}/${w.id}/test`);
+      expect(port.connections).toBe(1);
+      const second = (await log()).at(-1);
+      expect(second.error).not.toMatch(/^refused/);
+      expect(second.status_code).toBeNull();
+    } finally {
+      await port.close();
+    }
+  });
+
+  it('a refused attempt is retried like a failed one, each retry judged afresh: a name put right meanwhile gets the event', async () => {
+    const port = await tcpCounter();
+    try {
+      await setHost('hooks.example.test', ['fd00::7']);
+      await register({ url: `https://hooks.example.test:${port.port}/`, events: ['call.started'] });
+      await quickCall();
+      await sim.advance(5 * 60); // attempts 1 (+0), 2 (+1 min), 3 (+5 min)
+      expect((await log()).map((d) => [d.attempt, d.status_code, d.error])).toEqual([1, 2, 3].map((n) => [n, null, 'refused: hooks.example.test resolves to fd00::7, a unique local (private) address (fc00::/7)']));
+      expect(port.connections).toBe(0);
+      await setHost('hooks.example.test', ['127.0.0.1']);
+      await sim.advance(25 * 60); // attempt 4 (+30 min), the last
+      expect(port.connections).toBe(1);
+      expect((await log()).map((d) => d.attempt)).toEqual([1, 2, 3, 4]);
+      expect((await log())[3].error).not.toMatch(/^refused/);
+    } finally {
+      await port.close();
+    }
+  });
+
+  it('a name in the hosts table is judged by the table, every IPv4 and IPv6 form alike; an event to a loopback name is delivered', async () => {
+    for (const [address, rule] of [['192.168.7.7', '192.168.0.0/16'], ['::ffff:172.20.0.1', '172.16.0.0/12'], ['169.254.1.1', '169.254.0.0/16'], ['fe80::9', 'fe80::/10'], ['0.0.0.0', '0.0.0.0/8'], ['::', '::/128']] as const) {
+      await setHost('api.partner.test', [address]);
+      const w = await register({ url: 'https://api.partner.test/hooks' }, TEXTS);
+      await sim.api('POST', `${TEXTS}/${w.id}/test`);
+      const last = (await log()).at(-1);
+      expect(last.error, address).toContain(`refused: api.partner.test resolves to ${address}, `);
+      expect(last.error, address).toContain(`(${rule})`);
+      await sim.api('DELETE', `${TEXTS}/${w.id}`);
+    }
+    // localhost is this machine: plain http to it delivers
+    const w = await register({ url: `http://localhost:${rx.port}/local` }, TEXTS);
+    await sim.api('POST', `${TEXTS}/${w.id}/test`);
+    expect(rx.received.map((r) => r.path)).toEqual(['/local']);
+    expect((await log()).at(-1)).toMatchObject({ status_code: 200, error: null });
+  });
+
+  it('the hosts table: set (names as URLs give them), list by name, replace, remove; bad names and addresses are 400; a reset empties it', async () => {
+    expect((await sim.api('GET', '/_sim/hosts')).json).toEqual({ data: [] });
+    const put = await setHost('Hooks.Example.TEST.', ['203.0.113.7', '2001:db8::7', '203.0.113.7']);
+    expect(put.json).toEqual({ data: { name: 'hooks.example.test', addresses: ['203.0.113.7', '2001:db8::7'] } });
+    await setHost('a.example.test', ['198.51.100.1']);
+    await setHost('hooks.example.test', ['8.8.8.8']);
+    expect((await sim.api('GET', '/_sim/hosts')).json.data).toEqual([
+      { name: 'a.example.test', addresses: ['198.51.100.1'] }, { name: 'hooks.example.test', addresses: ['8.8.8.8'] },
+    ]);
+    expect((await setHost('bücher.example', ['8.8.4.4'])).json.data.name).toBe('xn--bcher-kva.example');
+    expect((await sim.api('DELETE', '/_sim/hosts/HOOKS.example.test')).status).toBe(204);
+    expect((await sim.api('DELETE', '/_sim/hosts/hooks.example.test')).status).toBe(404);
+    const bad = async (name: string, body: unknown, fields: Record<string, string>) => {
+      const r = await sim.api('PUT', `/_sim/hosts/${encodeURIComponent(name)}`, { body });
+      expect(r.status, name).toBe(400);
+      expect(r.json.error.fields, name).toEqual(fields);
+    };
+    await bad('localhost', { addresses: ['10.0.0.1'] }, { name: 'always means this machine and cannot be mapped' });
+    await bad('LocalHost.', { addresses: ['10.0.0.1'] }, { name: 'always means this machine and cannot be mapped' });
+    await bad('10.0.0.1', { addresses: ['8.8.8.8'] }, { name: 'is an address, not a name: a URL with an address is judged by that address' });
+    await bad('[::1]', { addresses: ['8.8.8.8'] }, { name: 'must be a host name such as hooks.example.com' });
+    for (const name of ['a b.test', 'a/b.test', 'user@a.test', 'a.test:443', 'x'.repeat(254), 'foo.123'])
+      await bad(name, { addresses: ['8.8.8.8'] }, { name: 'must be a host name such as hooks.example.com' });
+    const ADDRESS = 'must be an IPv4 or IPv6 address such as 203.0.113.7 or 2001:db8::7';
+    await bad('ok.test', { addresses: ['010.0.0.1', 'fe80::1%eth0', 'example.com', '1.2.3'] }, { 'addresses[0]': ADDRESS, 'addresses[1]': ADDRESS, 'addresses[2]': ADDRESS, 'addresses[3]': ADDRESS });
+    await bad('ok.test', { addresses: [] }, { addresses: 'must have at least one item' });
+    await bad('ok.test', {}, { addresses: 'is required' });
+    await bad('ok.test', { addresses: Array.from({ length: 17 }, (_, i) => `8.8.8.${i}`) }, { addresses: 'must have at most 16 items (got 17)' });
+    await sim.reset();
+    expect((await sim.api('GET', '/_sim/hosts')).json).toEqual({ data: [] });
+  });
+});

@@ -12,7 +12,7 @@ interface Options { url: string; events?: string[]; phoneNumberId?: number; desc
 
 export function define(parent: Command, shell: Shell): void {
   withKind(parent.command('create').description('Register a webhook and print its signing secret (shown this once)'), 'register')
-    .requiredOption('--url <url>', 'where events are POSTed (https; the simulator also takes http on loopback)')
+    .requiredOption('--url <url>', 'where events are POSTed (public https; the simulator also takes http on loopback)')
     .option('--events <types>', 'call.started, call.ended (comma-separated or repeated; default both)', choicesArg('--events', ['call.started', 'call.ended']))
     .option('--phone-number-id <id>', 'only events on this number of the workspace', intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER))
     .option('--description <text>', 'a note for the call webhook')

@@ -63,7 +63,7 @@ export async function run(ctx: Context, o: Options): Promise<void> {
 
   const stop = untilSignal();
   const { startReceiver } = await import('./receiver.js');
-  const receiver = await startReceiver({ io: ctx.io, json: ctx.json, forwardTo, port: o.port }).catch((e: NodeJS.ErrnoException) => {
+  const receiver = await startReceiver({ io: ctx.io, json: ctx.json, forwardTo, publicUrl, port: o.port }).catch((e: NodeJS.ErrnoException) => {
     stop.dispose();
     throw usage(`Cannot listen on 127.0.0.1:${o.port}: ${e.code ?? e.message}`);
   });

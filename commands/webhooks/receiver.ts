@@ -2,8 +2,10 @@
 // delivery's signature in constant time (400 for a bad one), drops event ids it has seen, prints
 // each event on stdout, and forwards the raw body with the service's headers unchanged to
 // --forward-to, one at a time in arrival order. A forward target that is down is reported, never fatal.
+// Like `vmv sim serve` it answers only its own hosts and loopback origins, and takes only JSON bodies.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bodyTypeRefusal, hostPolicy, hostRefusal, originRefusal, type Refusal } from '../../src/http-gate.js';
 import type { IO } from '../../src/io.js';
 import { truncate } from '../../src/list.js';
 import { EVENT_HEADER, EVENT_ID_HEADER, headerOf, postOnce, SIGNATURE_HEADER, verifySignature } from '../../src/webhooks.js';
@@ -13,6 +15,8 @@ export interface ReceiverOptions {
   /** one JSON object per line instead of a summary line */
   json: boolean;
   forwardTo?: string;
+  /** the tunnel's URL: its host is answered too (a tunnel may pass it on as the Host) */
+  publicUrl?: string;
   port: number;
 }
 
@@ -33,11 +37,20 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   const seen = new Set<string>();
   let forwarding = Promise.resolve();
   const status = (line: string) => o.io.err(line + '\n');
+  const hosts = hostPolicy('127.0.0.1', o.publicUrl ? [new URL(o.publicUrl).hostname] : [], 'Deliveries reach it at 127.0.0.1, or through the --public-url tunnel.');
+  const refuse = (res: ServerResponse, r: Refusal) => {
+    res.writeHead(r.status, { 'content-type': 'text/plain' }).end(r.message + '\n');
+    status(`refused a request: ${r.message} (answered ${r.status})`);
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const foreign = hostRefusal(req.headers.host, hosts) ?? originRefusal(req.headers.origin);
+    if (foreign) return refuse(res, foreign);
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
     const body = await readBody(req);
     if (body === null) return void res.writeHead(413).end();
+    const notJson = bodyTypeRefusal(req.headers['content-type'], body.length);
+    if (notJson) return refuse(res, notJson);
     const signature = headerOf(req.headers, SIGNATURE_HEADER);
     const claimedId = headerOf(req.headers, EVENT_ID_HEADER) ?? 'no event id';
     if (!secrets.some((secret) => verifySignature(body, signature, secret))) {

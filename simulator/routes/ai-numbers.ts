@@ -12,7 +12,7 @@ import { bool, dataOf, obj, str, type Infer } from '../schema.js';
 
 const Body = obj({
   area_code: str({
-    pattern: /^[2-9]\d{2}$/, patternMessage: 'must be a 3-digit North American area code such as 415 (first digit 2-9)',
+    max: 3, pattern: /^[2-9]\d{2}$/, patternMessage: 'must be a 3-digit North American area code such as 415 (first digit 2-9)',
     description: 'where the number is bought: a 3-digit North American area code (first digit 2-9)', example: '415',
   }),
   name: str({ min: 1, max: 100, description: 'names the agent and the number (defaults: the agent "<business> assistant", the number "<business> AI line")', example: 'Acme front desk' }),

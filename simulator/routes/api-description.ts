@@ -3,6 +3,11 @@
 import type { Resource } from '../http.js';
 import * as z from 'zod/mini';
 
+/** The door's rules (the simulator's HTTP server, src/http-gate.ts), said in both documents. */
+const DOOR = ' The simulator\'s server answers only requests whose Host is a loopback name, its own address or a name it was told to allow ' +
+  '(421 host_not_allowed otherwise), refuses requests from web pages not on a loopback address (403 origin_not_allowed), takes request bodies ' +
+  'only as application/json (415 unsupported_media_type), and answers malformed HTTP with the error envelope (400 bad_request, 431 headers_too_large).';
+
 const documents = new Map<string, Promise<Record<string, unknown>>>();
 
 /** The /v1 description, or the /_sim control plane's. */
@@ -16,13 +21,13 @@ export function apiDocument(which: 'api' | 'control'): Promise<Record<string, un
           title: 'Voice, messaging and video automation API',
           description: 'AI voice calls, text messages, email and short social videos, driven over HTTP with a Bearer API key. ' +
             'Served by the vmv simulator, generated from the same route declarations that validate its requests. ' +
-            'Errors use the error envelope; lists use the list envelope (limit, cursor, newest first); every write accepts an Idempotency-Key header.',
+            'Errors use the error envelope; lists use the list envelope (limit, cursor, newest first); every write accepts an Idempotency-Key header.' + DOOR,
         })
         : buildDocument(resources, {
           prefix: '/_sim/',
           title: 'vmv simulator control plane',
           description: 'Test helpers served only by the simulator, without an API key (a key, when sent, picks its workspace): ' +
-            'the clock, keys, the wallet and plan, fixtures, and the simulated other party. Not part of the /v1 API.',
+            'the clock, keys, the wallet and plan, fixtures, and the simulated other party. Not part of the /v1 API.' + DOOR,
         }));
     documents.set(which, doc);
   }

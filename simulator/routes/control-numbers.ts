@@ -46,7 +46,7 @@ const Library = record({
 const InboundCallBody = obj({
   from: e164({ description: 'the caller' }),
   to: e164({ description: 'a ready number of a workspace' }),
-  digits: str({ pattern: /^[0-9*#]{0,20}$/, patternMessage: 'must be keys 0-9, * and # (up to 20)', description: 'keys the caller presses in the phone menu, in turn', example: '1' }),
+  digits: str({ max: 20, pattern: /^[0-9*#]{0,20}$/, patternMessage: 'must be keys 0-9, * and # (up to 20)', description: 'keys the caller presses in the phone menu, in turn', example: '1' }),
   says: str({ min: 1, max: 2000, description: 'what the caller says', example: 'Can I talk to a real person?' }),
 }, { required: ['from', 'to'] });
 
@@ -73,7 +73,7 @@ function inboundCall(c: Ctx<{}, {}, Infer<typeof InboundCallBody>>): Infer<typeo
   return { data: presentCall(call), routing: { handled_by: plan.handled_by, transferred_to: plan.transferred_to, status: plan.status, end_reason: plan.end_reason } };
 }
 
-const VoiceParams = obj({ voice: str({ description: 'a voice id', example: 'ava' }) }, { required: ['voice'] });
+const VoiceParams = obj({ voice: str({ max: 100, description: 'a voice id', example: 'ava' }) }, { required: ['voice'] });
 
 export const controlNumbers: Resource = {
   tag: { name: 'Numbers and calls', description: 'Numbers of either stack, verified caller IDs, the workspace defaults numbers inherit, what configurations can assign, and inbound calls.' },
@@ -109,8 +109,9 @@ export const controlNumbers: Resource = {
       description: 'Only the fields sent change; the change reaches every number still inheriting. A default voice must be one both stacks have; ' +
         'speed (t1) and voice_model_tier (t2) are kept for the numbers of their stack.',
       body: DefaultsPatch,
+      bodyCheckedByHandler: true,
       responses: { 200: { description: 'The defaults after the change', schema: dataOf(WorkspaceDefaultsSchema) } },
-      handler: (c: Ctx<{}, {}, Infer<typeof DefaultsPatch>>) => {
+      handler: (c: Ctx<{}, {}, unknown>) => {
         c.auth.workspace.defaults = applyDefaultsPatch(c.auth.workspace.defaults, c.body);
         return { body: { data: c.auth.workspace.defaults } };
       },

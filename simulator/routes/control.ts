@@ -2,7 +2,7 @@
 // when sent, picks its workspace; otherwise the seeded one). Not part of /v1.
 import { advance, clockNow, iso, setMode } from '../clock.js';
 import { ApiError, notFound, validationError } from '../errors.js';
-import { route, type Ctx, type Resource } from '../http.js';
+import { route, type Ctx, type Reply, type Resource } from '../http.js';
 import { SCOPES, type CallRecord, type EmailRecord, type Suppression, type TextRecord } from '../model.js';
 import { cents, usd } from '../money.js';
 import { contactByEmail, contactByPhone, newContact, presentCall, presentContact, presentEmail, presentText } from '../people.js';
@@ -11,7 +11,7 @@ import { addApiKey, addWorkspace, seedData } from '../seed.js';
 import { canonicalZone } from '../../src/formats.js';
 import { nextDue } from '../scheduler.js';
 import * as z from 'zod/mini';
-import { arr, bool, dataOf, doc, e164, email, freeObject, int, isoTime, named, nullable, num, obj, oneOf, record, str, timestamp, uuid, type Infer } from '../schema.js';
+import { arr, BULK_MAX_BODY_BYTES, BULK_MAX_ITEMS, bool, dataOf, doc, e164, email, freeInput, int, isoTime, named, newFields, nullable, num, obj, oneOf, oneOrMany, record, str, timestamp, uuid, type Infer } from '../schema.js';
 
 /** Any control-plane context: these helpers read only what every route has. */
 type AnyCtx = Ctx<any, any, any>;
@@ -127,8 +127,8 @@ const AdvanceBody = obj({
 }, { required: ['seconds'] });
 
 const ApiKeyBody = obj({
-  scopes: arr(oneOf(SCOPES), { description: 'the scopes of a restricted key; none or empty: full access', example: ['calls:read'] }),
-  workspace_id: str({ min: 1, description: 'the workspace (default: the key\'s, or the seeded one)', example: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' }),
+  scopes: arr(oneOf(SCOPES), { max: SCOPES.length, description: 'the scopes of a restricted key; none or empty: full access', example: ['calls:read'] }),
+  workspace_id: str({ min: 1, max: 36, description: 'the workspace (default: the key\'s, or the seeded one)', example: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' }),
 });
 
 const WorkspaceBody = obj({
@@ -165,7 +165,7 @@ const WorkspacePatch = obj({
   }, { description: 'what the AI director of video schedules reads; the fields sent replace those fields' }),
 });
 
-const ContactBody = obj({
+const ContactBody = named('ContactFixture', () => obj({
   name: str({ min: 1, max: 200, example: 'Maria Gonzalez' }),
   first_name: nullable(str({ max: 100, example: 'Maria' })),
   last_name: nullable(str({ max: 100, example: 'Gonzalez' })),
@@ -177,8 +177,8 @@ const ContactBody = obj({
   preferred_language: nullable(str({ max: 50 })),
   notes: nullable(str({ max: 5000 })),
   tags: arr(str({ min: 1, max: 100 }), { max: 100, example: ['vip'] }),
-  custom_fields: freeObject({ description: 'any JSON values by name', example: { plan: 'gold' } }),
-}, { required: ['name'] });
+  custom_fields: freeInput({ description: 'JSON values by name', example: { plan: 'gold' } }),
+}, { required: ['name'] }), 'A contact to add.');
 
 const DIRECTIONS = ['inbound', 'outbound'] as const;
 /** Upper-case, as in records, in the order the call list's status filter names them. */
@@ -190,7 +190,7 @@ const Turn = obj({
   seconds_from_start: nullable(num({ min: 0 })),
 }, { required: ['speaker', 'text'] });
 
-const CallFixture = obj({
+const CallFixture = named('CallFixture', () => obj({
   direction: oneOf(DIRECTIONS),
   status: oneOf(FIXTURE_CALL_STATUSES, 'default COMPLETED'),
   from_number: e164(),
@@ -198,28 +198,28 @@ const CallFixture = obj({
   duration_seconds: nullable(int({ min: 0, example: 95 })),
   summary: str({ max: 10_000 }),
   transcript_turns: arr(Turn, { max: 1000 }),
-  tags: arr(oneOf(CALL_TAGS)),
+  tags: arr(oneOf(CALL_TAGS), { max: CALL_TAGS.length }),
   has_recording: bool(),
   created_at: doc(isoTime(), 'when it happened; not in the simulator\'s future (default: now)'),
-}, { required: ['direction', 'from_number', 'to_number'] });
+}, { required: ['direction', 'from_number', 'to_number'] }), 'A call record to add.');
 
-const TextFixture = obj({
+const TextFixture = named('TextFixture', () => obj({
   direction: oneOf(DIRECTIONS),
   sender: oneOf(['contact', 'ai_agent', 'business'] as const, 'default contact for inbound, business for outbound'),
   from_number: e164(),
   to_number: e164(),
   body: str({ min: 1, max: 2000, example: 'Does Tuesday at 10 work for you?' }),
   created_at: doc(isoTime(), 'when it happened; not in the simulator\'s future (default: now)'),
-}, { required: ['direction', 'from_number', 'to_number', 'body'] });
+}, { required: ['direction', 'from_number', 'to_number', 'body'] }), 'A text record to add.');
 
-const EmailFixture = obj({
+const EmailFixture = named('EmailFixture', () => obj({
   direction: oneOf(DIRECTIONS),
   from_address: email(),
   to: email(),
   subject: str({ max: 200, example: 'Your invoice' }),
   body: str({ max: 20_000 }),
   created_at: doc(isoTime(), 'when it happened; not in the simulator\'s future (default: now)'),
-}, { required: ['direction', 'from_address', 'to'] });
+}, { required: ['direction', 'from_address', 'to'] }), 'An email record to add.');
 
 /** A fixture's time: given, or now; never in the simulator's future. */
 function fixtureTime(c: AnyCtx, at: string | undefined): string {
@@ -232,6 +232,44 @@ const transcriptOf = (turns: { speaker: string; text: string }[]) =>
 
 const FIXTURE_NOTE = 'A history fixture: a record as if it had happened (quick actions and the inbound helpers make real ones). ' +
   'The contact is the workspace contact with the other party\'s number or address, if any.';
+
+const BULK_NOTE = `The body may also be a JSON array of up to ${BULK_MAX_ITEMS.toLocaleString('en-US')} of them (bulk seeding; bodies up to ${BULK_MAX_BODY_BYTES / 1024 / 1024} MiB), ` +
+  'added in order as one transaction: each item is checked as it would be alone, and when any is refused one error names every refused item by its index (`[3].to`) and nothing is added.';
+
+const BulkAdded = record({
+  count: doc(z.int(), { description: 'how many were added', example: 2 }),
+  ids: doc(z.array(z.string()), { description: 'their ids, in the order sent', example: ['3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90', '9b1d4e77-2c3a-4f5e-8d6c-1a2b3c4d5e6f'] }),
+});
+
+/** The 201 of a route that adds one fixture (its record) or an array of them (how many, and their ids). */
+const added = (item: z.ZodMiniType) => ({
+  201: { description: 'Added: one item answers its record; an array answers how many were added and their ids', schema: z.xor([dataOf(item), BulkAdded]) },
+});
+
+/**
+ * Adds one fixture, or each of an array of them in order (a later item sees the earlier ones).
+ * An item is refused as it would be alone; then every refused item's fields are answered in one
+ * error, keyed by its index (`[3].created_at`), and the request's transaction adds nothing.
+ */
+function addFixtures<B, R extends { id: string }>(body: B | B[], add: (item: B) => R, present: (rec: R) => unknown): Reply {
+  if (!Array.isArray(body)) return { status: 201, body: { data: present(add(body)) } };
+  const ids: string[] = [];
+  const fields = newFields();
+  let first: ApiError | null = null;
+  let refused = 0;
+  for (const [i, item] of body.entries()) {
+    try {
+      ids.push(add(item).id);
+    } catch (e) {
+      if (!(e instanceof ApiError) || !e.fields) throw e;
+      first ??= e;
+      refused++;
+      for (const [k, why] of Object.entries(e.fields)) fields[`[${i}].${k}`] = why;
+    }
+  }
+  if (first) throw new ApiError(first.status, first.code, `${refused} of the ${body.length} items cannot be added (the fields name them by index); nothing was added.`, fields);
+  return { status: 201, body: { count: ids.length, ids } satisfies Infer<typeof BulkAdded> };
+}
 
 const routes = [
   route({
@@ -359,23 +397,24 @@ const routes = [
   }),
 
   route({
-    method: 'POST', path: '/_sim/contacts', summary: 'Add a contact',
+    method: 'POST', path: '/_sim/contacts', summary: 'Add a contact, or many',
     description: 'A workspace contact (the API cannot create contacts). First and last name are taken from `name` unless given. ' +
-      'Phone numbers and email addresses (any letter case) are unique within a workspace.',
-    body: ContactBody,
-    responses: { 201: { description: 'Added', schema: dataOf(ContactSchema) } },
+      `Phone numbers and email addresses (any letter case) are unique within a workspace. ${BULK_NOTE}`,
+    body: oneOrMany(ContactBody),
+    responses: added(ContactSchema),
     errors: { 409: ['conflict'] },
     handler: (c) => {
-      const b = c.body;
       const ws = c.auth.workspace.id;
-      if (b.phone_number && contactByPhone(c.data, ws, b.phone_number)) throw new ApiError(409, 'conflict', 'A contact already has this phone number.', { phone_number: 'is already a contact\'s number' });
-      if (b.email && contactByEmail(c.data, ws, b.email)) throw new ApiError(409, 'conflict', 'A contact already has this email address.', { email: 'is already a contact\'s address' });
-      const contact = newContact(c.s.rng, ws, c.s.now, b);
-      for (const k of ['company', 'job_title', 'location', 'preferred_language', 'notes'] as const) if (b[k] !== undefined) contact[k] = b[k];
-      if (b.tags) contact.tags = b.tags;
-      if (b.custom_fields) contact.custom_fields = b.custom_fields;
-      c.data.contacts.push(contact);
-      return { status: 201, body: { data: presentContact(contact) } };
+      return addFixtures(c.body, (b) => {
+        if (b.phone_number && contactByPhone(c.data, ws, b.phone_number)) throw new ApiError(409, 'conflict', 'A contact already has this phone number.', { phone_number: 'is already a contact\'s number' });
+        if (b.email && contactByEmail(c.data, ws, b.email)) throw new ApiError(409, 'conflict', 'A contact already has this email address.', { email: 'is already a contact\'s address' });
+        const contact = newContact(c.s.rng, ws, c.s.now, b);
+        for (const k of ['company', 'job_title', 'location', 'preferred_language', 'notes'] as const) if (b[k] !== undefined) contact[k] = b[k];
+        if (b.tags) contact.tags = b.tags;
+        if (b.custom_fields) contact.custom_fields = b.custom_fields;
+        c.data.contacts.push(contact);
+        return contact;
+      }, presentContact);
     },
   }),
   route({
@@ -395,12 +434,11 @@ const routes = [
 
   // history fixtures: records as if a call, text or email had happened (quick actions make real ones)
   route({
-    method: 'POST', path: '/_sim/calls', summary: 'Add a call record',
-    description: `${FIXTURE_NOTE} The transcript is built from \`transcript_turns\`; a duration sets ended_at.`,
-    body: CallFixture,
-    responses: { 201: { description: 'Added', schema: dataOf(CallRecordSchema) } },
-    handler: (c) => {
-      const b = c.body;
+    method: 'POST', path: '/_sim/calls', summary: 'Add a call record, or many',
+    description: `${FIXTURE_NOTE} The transcript is built from \`transcript_turns\`; a duration sets ended_at. ${BULK_NOTE}`,
+    body: oneOrMany(CallFixture),
+    responses: added(CallRecordSchema),
+    handler: (c) => addFixtures(c.body, (b) => {
       const ws = c.auth.workspace.id;
       const other = b.direction === 'outbound' ? b.to_number : b.from_number;
       const turns = b.transcript_turns ?? [];
@@ -414,16 +452,15 @@ const routes = [
         started_at: created, ended_at: b.duration_seconds != null ? iso(Date.parse(created) + b.duration_seconds * 1000) : null, created_at: created,
       };
       c.data.calls.push(rec);
-      return { status: 201, body: { data: presentCall(rec) } };
-    },
+      return rec;
+    }, presentCall),
   }),
   route({
-    method: 'POST', path: '/_sim/texts', summary: 'Add a text record',
-    description: `${FIXTURE_NOTE} A text from or to one of the workspace's numbers belongs to that number.`,
-    body: TextFixture,
-    responses: { 201: { description: 'Added', schema: dataOf(TextRecordSchema) } },
-    handler: (c) => {
-      const b = c.body;
+    method: 'POST', path: '/_sim/texts', summary: 'Add a text record, or many',
+    description: `${FIXTURE_NOTE} A text from or to one of the workspace's numbers belongs to that number. ${BULK_NOTE}`,
+    body: oneOrMany(TextFixture),
+    responses: added(TextRecordSchema),
+    handler: (c) => addFixtures(c.body, (b) => {
       const ws = c.auth.workspace.id;
       const other = b.direction === 'outbound' ? b.to_number : b.from_number;
       const rec: TextRecord = {
@@ -434,16 +471,15 @@ const routes = [
         phone_number_id: c.data.phone_numbers.find((n) => n.workspace_id === ws && n.phone_number === (b.direction === 'outbound' ? b.from_number : b.to_number))?.id ?? null,
       };
       c.data.texts.push(rec);
-      return { status: 201, body: { data: presentText(rec) } };
-    },
+      return rec;
+    }, presentText),
   }),
   route({
-    method: 'POST', path: '/_sim/emails', summary: 'Add an email record',
-    description: FIXTURE_NOTE,
-    body: EmailFixture,
-    responses: { 201: { description: 'Added', schema: dataOf(EmailRecordSchema) } },
-    handler: (c) => {
-      const b = c.body;
+    method: 'POST', path: '/_sim/emails', summary: 'Add an email record, or many',
+    description: `${FIXTURE_NOTE} ${BULK_NOTE}`,
+    body: oneOrMany(EmailFixture),
+    responses: added(EmailRecordSchema),
+    handler: (c) => addFixtures(c.body, (b) => {
       const ws = c.auth.workspace.id;
       const other = b.direction === 'outbound' ? b.to : b.from_address;
       const rec: EmailRecord = {
@@ -452,8 +488,8 @@ const routes = [
         contact_id: contactByEmail(c.data, ws, other)?.id ?? null, quick_email_id: null, created_at: fixtureTime(c, b.created_at),
       };
       c.data.emails.push(rec);
-      return { status: 201, body: { data: presentEmail(rec) } };
-    },
+      return rec;
+    }, presentEmail),
   }),
 
   route({

@@ -37,7 +37,7 @@ const TextsQuery = obj({ ...listParams(), ...filters, phone_number: phoneFilter 
 const EmailsQuery = obj({
   ...listParams(),
   ...filters,
-  email: str({ pattern: EMAIL_ANY_CASE, patternMessage: 'must be an email address', format: 'email', description: 'only emails with this address as the other party, any letter case (not together with contact_id)', example: 'maria@example.com' }),
+  email: str({ max: 254, pattern: EMAIL_ANY_CASE, patternMessage: 'must be an email address', format: 'email', description: 'only emails with this address as the other party, any letter case (not together with contact_id)', example: 'maria@example.com' }),
 });
 const { order: _order, ...peopleParams } = listParams();
 /** The people list is always most recent first: no `order`. */

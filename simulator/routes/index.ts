@@ -25,7 +25,7 @@ export const resourceTable: readonly ResourceEntry[] = [
     prefixes: ['/v1/history', '/v1/contacts', '/v1/calls', '/v1/messages', '/v1/emails'],
     load: async () => (await import('./history.js')).history,
   },
-  { prefixes: ['/v1/voice/calls/webhooks', '/v1/sms/webhooks', '/_sim/webhook-deliveries'], load: async () => (await import('./webhooks.js')).webhooks },
+  { prefixes: ['/v1/voice/calls/webhooks', '/v1/sms/webhooks', '/_sim/webhook-deliveries', '/_sim/hosts'], load: async () => (await import('./webhooks.js')).webhooks },
   {
     prefixes: ['/v1/videos', '/v1/posts', '/v1/social-connections', '/v1/media', '/_sim/social-connections'],
     load: async () => (await import('./videos.js')).videos,

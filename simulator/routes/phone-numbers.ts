@@ -26,8 +26,8 @@ function list(c: Ctx<{}, Infer<typeof ListQuery>>) {
 
 /** The spec gives the constraints of the search parameters, not their names: country, area_code, limit, type. */
 const SearchQuery = obj({
-  country: str({ pattern: /^[A-Za-z]{2}$/, patternMessage: 'must be a 2-letter country code such as US', description: `ISO country code, any letter case: ${COUNTRIES.join(' or ')} (default US)`, example: 'US' }),
-  area_code: str({ pattern: /^\d{3}$/, patternMessage: 'must be exactly 3 digits', description: `3 digits; for toll-free numbers one of ${TOLL_FREE.join(', ')}`, example: '415' }),
+  country: str({ max: 2, pattern: /^[A-Za-z]{2}$/, patternMessage: 'must be a 2-letter country code such as US', description: `ISO country code, any letter case: ${COUNTRIES.join(' or ')} (default US)`, example: 'US' }),
+  area_code: str({ max: 3, pattern: /^\d{3}$/, patternMessage: 'must be exactly 3 digits', description: `3 digits; for toll-free numbers one of ${TOLL_FREE.join(', ')}`, example: '415' }),
   limit: qInt(1, 50, { description: 'how many numbers, default 20', example: 20 }),
   type: oneOf(NUMBER_TYPES, 'default local'),
 });

@@ -7,7 +7,7 @@ import { ApiError, notFound, validationError } from '../errors.js';
 import { route, type Ctx, type Resource } from '../http.js';
 import type { SocialConnection, VideoRecord } from '../model.js';
 import { listParams, paginate } from '../pagination.js';
-import { arr, bool, dataOf, doc, freeObject, int, isoTime, listOf, newFields, obj, oneOf, str, uuid, type Infer } from '../schema.js';
+import { arr, bool, dataOf, doc, freeInput, int, isoTime, listOf, newFields, obj, oneOf, str, uuid, type Infer } from '../schema.js';
 import {
   CAPTION_LIMITS, CAROUSEL_PLATFORMS, DEFAULTS, defaultPreset, DURATION, INTERVIEW_SPEAKERS, MUSIC, PLATFORM_NAMES, PLATFORMS,
   TEMPLATES, TIKTOK_PRIVACY, VIDEO_STATES, type Platform, type Template,
@@ -57,7 +57,7 @@ const PostBody = obj({
   settings: obj({
     tiktok: obj({ privacy_level: oneOf(TIKTOK_PRIVACY), disable_comment: bool(), disable_duet: bool(), disable_stitch: bool() }),
     youtube: obj({ title: str({ min: 1, max: 100 }), privacy_status: oneOf(['public', 'unlisted', 'private']) }),
-    instagram: freeObject(), x: freeObject(), facebook: freeObject(), linkedin: freeObject(),
+    instagram: freeInput(), x: freeInput(), facebook: freeInput(), linkedin: freeInput(),
   }, { description: 'per-platform settings, for example tiktok.privacy_level' }),
   media_type: oneOf(['video', 'carousel'], '`carousel` sends a slideshow as slides (TikTok and Instagram only); default video'),
 }, { required: ['connection_ids'] });

@@ -7,13 +7,13 @@ import { hangUp, isLive, runCall, type CallPlan } from '../machines/scripted-cal
 import { contactByPhone, presentCall } from '../people.js';
 import { attemptOutcome, PROVIDER_CALL_ERROR, TIMING } from '../scenarios.js';
 import { CallRecordSchema, type CallOut } from '../records.js';
-import { bool, dataOf, e164, freeObject, obj, uuid, type Infer } from '../schema.js';
+import { bool, dataOf, e164, freeInput, obj, uuid, type Infer } from '../schema.js';
 
 const Body = obj({
   caller_id: e164({ description: 'a verified caller ID of the account, or one of the workspace\'s ready numbers; the call shows it', example: '+14155550100' }),
   destination: e164({ example: '+14155550123' }),
   record: bool('record the call (default true; a workspace number\'s recording_enabled applies too)'),
-  metadata: freeObject({ description: 'kept on the call record', example: { ticket: 42 } }),
+  metadata: freeInput({ description: 'kept on the call record', example: { ticket: 42 } }),
 }, { required: ['caller_id', 'destination'] });
 
 const CallParams = obj({ id: uuid('the call\'s id') }, { required: ['id'] });

@@ -1,7 +1,9 @@
 // Webhooks (spec Part 4 and Part 6): call webhooks under /v1/voice/calls/webhooks and text webhooks
-// under /v1/sms/webhooks (register, list, delete, test send), and the delivery log on the control
-// plane, GET /_sim/webhook-deliveries. Deliveries themselves: webhooks/events.ts and delivery.ts.
+// under /v1/sms/webhooks (register, list, delete, test send), and on the control plane the delivery
+// log (GET /_sim/webhook-deliveries) and the hosts table deliveries resolve names with (/_sim/hosts).
+// Deliveries themselves: webhooks/events.ts, delivery.ts, and targets.ts (where they may go).
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { iso } from '../clock.js';
 import { transcriptText } from '../conversations.js';
 import { ApiError, notFound, validationError } from '../errors.js';
@@ -12,6 +14,7 @@ import { DeliveryAttemptSchema } from '../records.js';
 import { isLoopbackHost } from '../../src/webhooks.js';
 import * as z from 'zod/mini';
 import { arr, dataOf, doc, int, listOf, named, nullable, obj, oneOf, qString, record, str, timestamp, uuid, type Infer } from '../schema.js';
+import { literalAddress, refusedAs, tableName } from '../webhooks/targets.js';
 import {
   CALL_EVENTS, callEndedData, callEventId, callStartedData, enqueue, envelope, smsReceivedData, textEventId, type EventCall,
 } from '../webhooks/events.js';
@@ -24,7 +27,11 @@ const EVENT_TYPES = ['call.started', 'call.ended', 'sms.received'] as const sati
 /** Secrets are credentials, not simulation: they come from the OS's secure random source. */
 const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
-/** Why a webhook URL is refused, or undefined: http(s) only, and plain http only to this machine (local receivers). */
+/**
+ * Why a webhook URL is refused, or undefined: http(s) only, never to an address that is not public
+ * (targets.ts), and plain http only to this machine (local receivers). A host name is judged at
+ * delivery, by what it resolves to then.
+ */
 function urlProblem(s: string): string | undefined {
   if (s.trim() !== s) return 'must not have spaces around it';
   let u: URL;
@@ -35,6 +42,10 @@ function urlProblem(s: string): string | undefined {
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'must be an https URL (http is accepted only on loopback hosts)';
   if (u.username || u.password) return 'must not carry a user name or password';
+  // the URL parser has already turned odd spellings (decimal, hex, octal IPv4) into the address they mean
+  const literal = literalAddress(u.hostname);
+  const refused = literal === undefined ? undefined : refusedAs(literal);
+  if (refused) return `must not point at ${literal}, ${refused}: webhook targets must be public (loopback is allowed for local receivers)`;
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) return 'must use https; plain http is accepted only for 127.0.0.0/8, localhost and [::1]';
   return undefined;
 }
@@ -50,7 +61,11 @@ const webhookUrl = () => doc(
     }),
     z.meta({ format: 'uri' }),
   ),
-  { description: 'where deliveries are POSTed: an https URL (plain http only to 127.0.0.0/8, localhost and [::1]), at most 2048 characters', example: 'https://example.com/hooks' },
+  {
+    description: 'where deliveries are POSTed: a public https URL (plain http only to 127.0.0.0/8, localhost and [::1]), at most 2048 characters. ' +
+      'An address that is not public (private, shared, link-local, multicast, unspecified, reserved; IPv4 and IPv6) is refused; a host name is judged by what it resolves to at each delivery.',
+    example: 'https://example.com/hooks',
+  },
 );
 
 const phoneNumberId = (what: string) => int({ min: 1, description: `only events of this workspace number; omit for ${what}`, example: 1001 });
@@ -90,6 +105,48 @@ const TestSend = record({
   test: z.literal(true),
   url: doc(z.string(), { example: 'https://example.com/hooks' }),
 });
+
+/** A host as a URL carries it, in the hosts table's form; undefined when `raw` is not one host. */
+function tableHost(raw: string): string | undefined {
+  if (!/^[^\s/?#@:[\]\\%]{1,253}$/.test(raw)) return undefined;
+  try {
+    return tableName(new URL(`https://${raw}/`).hostname);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a hosts-table name is refused, or undefined: a host name as URLs carry it, not an address, not localhost. */
+function hostNameProblem(raw: string): string | undefined {
+  const host = tableHost(raw);
+  if (host === undefined) return 'must be a host name such as hooks.example.com';
+  if (literalAddress(host)) return 'is an address, not a name: a URL with an address is judged by that address';
+  if (host === 'localhost') return 'always means this machine and cannot be mapped';
+  return undefined;
+}
+
+/** A host name for the hosts table, stored as URLs give it (lower case, IDN as punycode, no final dot). */
+const hostName = () => doc(
+  z.pipe(
+    z.string().check(z.superRefine((s: string, ctx) => {
+      const why = hostNameProblem(s);
+      if (why) ctx.issues.push({ code: 'custom', message: why, input: s });
+    })),
+    z.transform((s: string) => tableHost(s)!),
+  ),
+  { description: 'a host name, as in webhook URLs', example: 'hooks.example.com' },
+);
+
+const ipAddress = () => doc(
+  z.string().check(z.refine((s: string) => isIP(s) !== 0 && !s.includes('%'), { error: 'must be an IPv4 or IPv6 address such as 203.0.113.7 or 2001:db8::7' })),
+  { example: '203.0.113.7' },
+);
+
+const HostName = obj({ name: hostName() }, { required: ['name'] });
+export const HostSchema = named('Host', () => record({
+  name: doc(z.string(), { description: 'lower case, IDN as punycode, without a final dot', example: 'hooks.example.com' }),
+  addresses: arr(z.string(), { description: 'every address the name resolves to, as given', example: ['203.0.113.7'] }),
+}), 'A line of the hosts table: what a host name resolves to when webhooks are delivered.');
 
 // ---- handlers ----
 
@@ -253,7 +310,42 @@ const routes: Route[] = [
   }),
 ];
 
+const hostRoutes: Route[] = [
+  route({
+    method: 'GET', path: '/_sim/hosts', summary: 'The hosts table',
+    description: 'What host names resolve to for webhook deliveries, by name. A name not in the table is looked up with the system resolver.',
+    responses: { 200: { description: 'The hosts table', schema: dataOf(z.array(HostSchema)) } },
+    handler: (c) => ({ body: { data: [...c.data.hosts].sort((a, b) => (a.name < b.name ? -1 : 1)) } }),
+  }),
+  route({
+    method: 'PUT', path: '/_sim/hosts/{name}', summary: 'Set what a host name resolves to',
+    description: 'Like a line of /etc/hosts or curl --resolve, for every workspace\'s webhook deliveries: each attempt to a URL with this host connects to these addresses, ' +
+      'after judging every one of them (one that is not public refuses the attempt). Replaces the name\'s addresses; a reset empties the table.',
+    params: HostName,
+    body: obj({ addresses: arr(ipAddress(), { min: 1, max: 16, description: 'the addresses the name resolves to (repeats collapse)', example: ['203.0.113.7'] }) }, { required: ['addresses'] }),
+    responses: { 200: { description: 'The line as set', schema: dataOf(HostSchema) } },
+    handler: (c) => {
+      const entry = { name: c.params.name, addresses: [...new Set(c.body.addresses)] };
+      c.data.hosts = [...c.data.hosts.filter((h) => h.name !== entry.name), entry];
+      c.s.markDirty();
+      return { body: { data: entry } };
+    },
+  }),
+  route({
+    method: 'DELETE', path: '/_sim/hosts/{name}', summary: 'Remove a host name from the hosts table',
+    description: 'The name is looked up with the system resolver again.',
+    params: HostName,
+    responses: { 204: { description: 'Removed' } },
+    handler: (c) => {
+      if (!c.data.hosts.some((h) => h.name === c.params.name)) throw notFound(`${c.params.name} is not in the hosts table.`);
+      c.data.hosts = c.data.hosts.filter((h) => h.name !== c.params.name);
+      c.s.markDirty();
+      return { status: 204 };
+    },
+  }),
+];
+
 export const webhooks: Resource = {
-  tag: { name: 'Webhooks', description: 'Call webhooks (call.started, call.ended) and text webhooks (sms.received): register, list, delete, send a test event; and the delivery log.' },
-  routes,
+  tag: { name: 'Webhooks', description: 'Call webhooks (call.started, call.ended) and text webhooks (sms.received): register, list, delete, send a test event; the delivery log and the hosts table.' },
+  routes: [...routes, ...hostRoutes],
 };

@@ -54,7 +54,7 @@ export const recipe = () => ({
     enabled: bool('burn subtitles in (default true)'),
     style: oneOf(SUBTITLE_STYLES),
     position: oneOf(POSITIONS),
-    highlight_color: str({ pattern: /^#[0-9a-f]{6}$/i, patternMessage: 'must be a colour such as #ffcc00', example: '#ffcc00' }),
+    highlight_color: str({ max: 7, pattern: /^#[0-9a-f]{6}$/i, patternMessage: 'must be a colour such as #ffcc00', example: '#ffcc00' }),
     max_words_per_line: int({ min: 1, max: 12, example: 4 }),
   }, { description: 'subtitle settings' }),
   video_model: oneOf(VIDEO_MODELS, 'freeform_ai: the model that makes each scene'),

@@ -1,16 +1,18 @@
 // Webhook deliveries, made after commit: never inside a transaction, where the store lock is held
 // and timers must stay synchronous. Each round takes the due attempts out of the outbox (each under
 // a wall-clock lease long enough for every attempt queued before it on its webhook, and a claim
-// token, so two passes or two processes on one data file never both send one), POSTs them signed,
-// then records every result in the delivery log and schedules the retry of each failure on the
+// token, so two passes or two processes on one data file never both send one), judges where each
+// may go (targets.ts: an attempt to an address that is not public is refused, not made), POSTs them
+// signed, then records every result in the delivery log and schedules the retry of each failure on the
 // simulator clock: attempts 2, 3 and 4 fall due 1, 5 and 30 minutes after the first.
 import { randomUUID } from 'node:crypto';
 import { DELIVERY_TIMEOUT_MS, EVENT_HEADER, EVENT_ID_HEADER, postOnce, sign, SIGNATURE_HEADER, type PostResult } from '../../src/webhooks.js';
 import type { Transactor } from '../http.js';
 import { iso } from '../clock.js';
-import type { Data, OutboxEntry } from '../model.js';
+import type { Data, HostEntry, OutboxEntry } from '../model.js';
 import { schedule, type TimerHandlers } from '../scheduler.js';
 import type { Session } from '../store.js';
+import { resolveTarget } from './targets.js';
 
 /** When attempts 2, 3 and 4 fall due, counted from the first attempt. */
 export const RETRY_OFFSETS_MS = [60_000, 5 * 60_000, 30 * 60_000];
@@ -23,7 +25,7 @@ const LEASE_MARGIN_MS = 20_000;
 const MAX_ROUNDS = 2 * MAX_ATTEMPTS;
 const USER_AGENT = 'vmv-simulator-webhooks/0.1';
 
-interface Taken { entry: OutboxEntry; token: string; url: string; headers: Record<string, string> }
+interface Taken { entry: OutboxEntry; token: string; url: string; headers: Record<string, string>; hosts: readonly HostEntry[] }
 
 /** The after-commit hook: makes every attempt that is due, before the request that caused it replies. */
 export async function deliverOutbox(app: Transactor, committed: Data): Promise<void> {
@@ -44,6 +46,7 @@ function take(s: Session): Taken[] {
   const queued = new Map<string, number>(); // attempts already taken this round, per webhook
   const order = [...s.data.webhook_outbox].sort((a, b) => a.due_at_ms - b.due_at_ms || seqOf(a) - seqOf(b));
   const live = new Set(s.data.webhooks.map((w) => w.id));
+  const hosts = s.data.hosts.map((h) => ({ name: h.name, addresses: [...h.addresses] })); // the table as it is now, for after the transaction
   s.data.webhook_outbox = s.data.webhook_outbox.filter((e) => live.has(e.webhook_id));
   for (const entry of order) {
     if (entry.claimed_until !== null && entry.claimed_until > wall) continue;
@@ -64,6 +67,7 @@ function take(s: Session): Taken[] {
         [EVENT_ID_HEADER]: entry.event_id,
         [SIGNATURE_HEADER]: sign(entry.body, webhook.secret),
       },
+      hosts,
     });
   }
   if (taken.length > 0) s.markDirty();
@@ -78,10 +82,18 @@ async function send(taken: Taken[]): Promise<{ t: Taken; result: PostResult }[]>
   for (const t of taken) byWebhook.set(t.entry.webhook_id, [...(byWebhook.get(t.entry.webhook_id) ?? []), t]);
   const lanes = [...byWebhook.values()].map(async (lane) => {
     const out: { t: Taken; result: PostResult }[] = [];
-    for (const t of lane) out.push({ t, result: await postOnce(t.url, t.entry.body, t.headers) });
+    for (const t of lane) out.push({ t, result: await attempt(t) });
     return out;
   });
   return (await Promise.all(lanes)).flat();
+}
+
+/** One attempt: where it may go, then the POST, both within the receiver's 10 seconds. A refused target is an attempt that failed. */
+async function attempt(t: Taken): Promise<PostResult> {
+  const deadline = Date.now() + DELIVERY_TIMEOUT_MS; // network time is wall time
+  const target = await resolveTarget(t.url, t.hosts, DELIVERY_TIMEOUT_MS);
+  if ('error' in target) return { status: null, error: target.error };
+  return postOnce(t.url, t.entry.body, t.headers, Math.max(deadline - Date.now(), 1), target.addresses);
 }
 
 function record(s: Session, results: { t: Taken; result: PostResult }[]): void {

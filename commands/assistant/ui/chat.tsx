@@ -316,6 +316,18 @@ export function Chat(props: ChatProps) {
     exit({ conversationId, ...(interrupted ? { interrupted } : {}) });
   }
 
+  /** A key while an approval is asked (not its reason): y, n, or a reminder of what they do. */
+  function approvalKey(input: string, enterKey: boolean): void {
+    const phase = stateRef.current.phase;
+    // an n just asked for a reason: what follows it in the same piece is the reason's text
+    if (phase.step !== 'approving' || phase.reason) return void act({ type: 'insert', text: input });
+    // every approval has its answer and they are on their way: nothing more to answer
+    if (allAnswered(phase)) return;
+    if (input === 'y' || input === 'Y') answer({ type: 'approve' });
+    else if (input === 'n' || input === 'N') act({ type: 'decline' });
+    else if (input || enterKey) act({ type: 'notice', kind: 'note', text: 'y approves this action, n declines it (then an optional reason).' });
+  }
+
   useInput((input, key) => {
     const s = stateRef.current;
     if (key.ctrl && input === 'c') return leave();
@@ -324,14 +336,10 @@ export function Chat(props: ChatProps) {
       return;
     }
     if (key.pageUp || key.pageDown) return act({ type: 'scroll', by: key.pageUp ? page.current : -page.current, max: maxScroll.current });
-    const phase = s.phase;
-    if (phase.step === 'approving' && !phase.reason) {
-      // every approval has its answer and they are on their way: nothing more to answer
-      if (allAnswered(phase)) return;
-      if (input === 'y' || input === 'Y') answer({ type: 'approve' });
-      else if (input === 'n' || input === 'N') act({ type: 'decline' });
-      else if (input || key.return) act({ type: 'notice', kind: 'note', text: 'y approves this action, n declines it (then an optional reason).' });
-      return;
+    if (s.phase.step === 'approving' && !s.phase.reason) {
+      // presses typed faster than the terminal is read arrive as one piece ("yy"): each is a press
+      if (/^[yn]{2,}$/i.test(input)) return void [...input].forEach((ch) => approvalKey(ch, false));
+      return approvalKey(input, key.return);
     }
     if (key.return) return enter();
     if (key.backspace || key.delete) return act({ type: 'backspace' });
@@ -340,7 +348,7 @@ export function Chat(props: ChatProps) {
     if (key.home || (key.ctrl && input === 'a')) return act({ type: 'move', to: 'home' });
     if (key.end || (key.ctrl && input === 'e')) return act({ type: 'move', to: 'end' });
     if (key.ctrl && input === 'u') return act({ type: 'clearLine' });
-    if (phase.step !== 'approving' && (key.upArrow || key.downArrow)) return act({ type: 'history', dir: key.upArrow ? 'older' : 'newer' });
+    if (s.phase.step !== 'approving' && (key.upArrow || key.downArrow)) return act({ type: 'history', dir: key.upArrow ? 'older' : 'newer' });
     if (key.ctrl || key.meta || key.tab || key.escape || key.upArrow || key.downArrow) return;
     // typed or pasted text, several keys at once (a paste, tmux): line breaks inside it are the
     // message's own (a paste of several lines is one message); one at its end is Enter, which sends
