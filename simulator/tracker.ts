@@ -160,6 +160,8 @@ export class Tracker {
 
   private note(t: object, k: PropertyKey, v: unknown): void {
     const c = this.changes;
+    // writing past an array's end lengthens it by itself: undone after the element is (push, then rollback)
+    if (Array.isArray(t) && typeof k === 'string' && Number(k) >= t.length && /^\d+$/.test(k)) c.undo.push([t, 'length', true, t.length]);
     c.undo.push([t, k, Object.hasOwn(t, k), (t as Record<PropertyKey, unknown>)[k]]);
     const { unit, rec } = this.owners.get(t)!;
     if (rec) {
