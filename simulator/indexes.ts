@@ -7,6 +7,7 @@
 // built again. Lookups hand out views (tracker.ts), so a caller may change what it finds.
 import { derived, dropDerived } from './derived.js';
 import type { CallRecord, Contact, Data, EmailRecord, TextRecord } from './model.js';
+import { pristine, saved } from './snapshot.js';
 import { raw, trackerOf } from './tracker.js';
 
 export type HistoryRecord = CallRecord | TextRecord | EmailRecord;
@@ -14,7 +15,8 @@ export type RecordUnit = 'calls' | 'texts' | 'emails';
 
 interface Synced {
   epoch: number;
-  arrays: unknown[][];
+  /** the arrays it was built from and how much of each it has seen; null: seeded from what the snapshot saved */
+  arrays: unknown[][] | null;
   seen: number[];
 }
 
@@ -23,21 +25,34 @@ type Root = Record<string, unknown[]>;
 /**
  * The index `key` over collections `units`, current: built by `build`, or brought up to date by
  * `add` for each record appended since (in the order of `units`, each with its place in its array).
+ * While the collections hold what the snapshot did, `seed` may give it from what the snapshot saved,
+ * parsing none of them.
  */
-function kept<T extends { sync: Synced }>(data: Data, key: string, units: readonly string[], build: (root: Root) => Omit<T, 'sync'>, add: (ix: T, unit: string, rec: any, at: number) => void): T {
+function kept<T extends { sync: Synced }>(
+  data: Data, key: string, units: readonly string[], build: (root: Root) => Omit<T, 'sync'>, add: (ix: T, unit: string, rec: any, at: number) => void,
+  seed?: () => Omit<T, 'sync'> | undefined,
+): T {
   const tracker = trackerOf(data);
   const root = raw(data) as unknown as Root;
+  // (epoch 0: no record changed other than by appends since the data was read, nor a journal's)
+  const untouched = () => seed !== undefined && tracker?.epoch === 0 && units.every((u) => pristine(root, u));
   const make = () => {
-    const ix = build(root) as T;
-    ix.sync = { epoch: tracker?.epoch ?? NaN, arrays: units.map((u) => root[u]), seen: units.map((u) => root[u].length) };
+    const seeded = untouched() ? seed!() : undefined;
+    const ix = (seeded ?? build(root)) as T;
+    ix.sync = seeded
+      ? { epoch: tracker?.epoch ?? NaN, arrays: null, seen: [] }
+      : { epoch: tracker?.epoch ?? NaN, arrays: units.map((u) => root[u]), seen: units.map((u) => root[u].length) };
     return ix;
   };
   let ix = derived(data, key, make);
   const { sync } = ix;
-  if (sync.epoch !== tracker?.epoch || units.some((u, i) => root[u] !== sync.arrays[i] || root[u].length < sync.seen[i])) {
+  const stale = sync.arrays === null
+    ? sync.epoch !== tracker?.epoch || !untouched()
+    : sync.epoch !== tracker?.epoch || units.some((u, i) => root[u] !== sync.arrays![i] || root[u].length < sync.seen[i]);
+  if (stale) {
     dropDerived(data, key);
     ix = derived(data, key, make);
-  } else {
+  } else if (sync.arrays) {
     units.forEach((u, i) => {
       const arr = root[u];
       for (let j = sync.seen[i]; j < arr.length; j++) add(ix, u, arr[j], j);
@@ -313,7 +328,18 @@ export function peopleIndex(data: Data, ws: string): PeopleIndex {
     let p = ix.byKey.get(key);
     if (p) unsort(ix, p);
     else ix.byKey.set(key, (p = addressPerson(key, r)));
+    // records appended since the last look come collection by collection: a text may be older than a call
+    if (p.contact_id === null && ADDRESS_ORDER + r.seq < p.order) p.order = ADDRESS_ORDER + r.seq;
     count(p, ofRecord(unit as RecordUnit, r));
     insertSorted(ix.sorted, p, bySortTime);
+  }, () => {
+    // what the snapshot saved (savedPeople), while no record collection changed since
+    const sorted = (saved(raw(data), 'people') as Record<string, PersonSummary[]> | undefined)?.[ws];
+    return Array.isArray(sorted) ? { byKey: new Map(sorted.map((p) => [p.id, p])), sorted } : undefined;
   });
+}
+
+/** The people of every workspace, for the snapshot to save: a process that reads it lists people without parsing a record. */
+export function savedPeople(data: Data): string {
+  return JSON.stringify(Object.fromEntries((raw(data).workspaces).map((w) => [w.id, peopleIndex(data, w.id).sorted])));
 }

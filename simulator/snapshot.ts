@@ -7,8 +7,9 @@
 //   {"store":{"generation":"…","small_end":"000000004711","lazy":{"calls":["000000004720","000052733170"],…}},
 //   "version":1,"meta":{…},…,"calls":[…],…}
 //
-// It stays one JSON document (offsets are fixed-width strings, so the first line's length does not
-// depend on them). A file without that line (an older vmv's, or edited by hand into another shape)
+// Structures derived from the data and saved with it (the people index: indexes.ts) come after the
+// data, under keys starting with `$`, and are never data. It stays one JSON document (offsets are
+// fixed-width strings, so the first line's length does not depend on them). A file without that line (an older vmv's, or edited by hand into another shape)
 // is parsed whole. Parsing a 100k-record store costs 350 ms and a peak of its whole text; a command
 // that reads no records reads a few kilobytes, and one that does parses only the collections it uses.
 import { readSync, type BigIntStats } from 'node:fs';
@@ -32,11 +33,54 @@ const pad = (n: number) => String(n).padStart(DIGITS, '0');
 /** Read at once whatever their size: what tells a store from another file. */
 const EAGER = new Set(['version', 'meta', 'workspaces']);
 
-interface Header { store: { generation: string; small_end: string; lazy: Record<string, [string, string]> } }
+interface Header { store: { generation: string; small_end: string; lazy: Record<string, [string, string]>; saved?: Record<string, [string, string]> } }
 
 /** The large values of a data object not parsed yet: the file they are read from (kept open: a compaction may replace it). */
 interface Unread { fh: FileHandle; fd: number; ranges: Map<string, [number, number]> }
 const unread = new WeakMap<object, Unread>();
+/** Structures saved with the snapshot beside the data (an index: see indexes.ts), as read, parsed when asked for. */
+const savedWith = new WeakMap<object, Map<string, Buffer | { value: unknown }>>();
+
+/** Whether value `key` of `data` is still to be parsed from its snapshot. */
+export const unparsed = (data: object, key: string): boolean => !!Object.getOwnPropertyDescriptor(data, key)?.get && !!unread.get(data)?.ranges.has(key);
+
+/** The collections of a data object as read from its snapshot (or parsed from it since), and their lengths then. */
+const asRead = new WeakMap<object, Map<string, { value: unknown[]; length: number }>>();
+function noteRead(data: object, key: string, v: unknown): void {
+  if (!Array.isArray(v)) return;
+  let m = asRead.get(data);
+  if (!m) asRead.set(data, (m = new Map()));
+  m.set(key, { value: v, length: v.length });
+}
+
+/**
+ * Whether collection `key` of `data` still holds what its snapshot did: not parsed yet, or the same
+ * array of the same length (appends change the length; a caller that needs more, such as a record's
+ * fields, checks the tracker's epoch too).
+ */
+export function pristine(data: object, key: string): boolean {
+  if (unparsed(data, key)) return true;
+  const was = asRead.get(data)?.get(key);
+  const d = Object.getOwnPropertyDescriptor(data, key);
+  return !!was && d !== undefined && d.value === was.value && was.value.length === was.length;
+}
+
+/** Structure `name` saved with the snapshot `data` was read from, if it was. */
+export function saved(data: object, name: string): unknown {
+  const entry = savedWith.get(data)?.get(name);
+  if (!entry) return undefined;
+  if (Buffer.isBuffer(entry)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(entry.toString('utf8'));
+    } catch {
+      value = undefined;
+    }
+    savedWith.get(data)!.set(name, { value });
+    return value;
+  }
+  return entry.value;
+}
 
 const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a JSON array' : typeof v === 'object' ? 'a JSON object of another shape' : `a JSON ${typeof v}`);
 const fresh = 'Point --data (or VMV_SIM_DATA) at another file, or move this one away to start a fresh simulator.';
@@ -71,6 +115,7 @@ function defer(data: Record<string, unknown>, key: string, file: string, u: Unre
         throw new StoreFileError(`The simulator data file ${file} is damaged (its ${key} is not valid JSON: ${(e as Error).message}). ${fresh}`);
       }
       settle(v);
+      noteRead(data, key, v);
       return v;
     },
     set: settle,
@@ -94,6 +139,8 @@ export class SnapshotFile implements Adapter<Data> {
   last: Snapshot = { generation: null, bytes: 0, stamp: '' };
   /** the generation the next write gives the snapshot */
   nextGeneration: string | null = null;
+  /** structures the next write saves beside the data, as JSON (read back with saved()) */
+  nextSaved: Record<string, string> = {};
   constructor(readonly file: string) {}
 
   /**
@@ -119,13 +166,20 @@ export class SnapshotFile implements Adapter<Data> {
       let data: Record<string, unknown>;
       let generation: string | null;
       if (header) {
-        const { small_end, lazy, generation: g } = header.store;
+        const { small_end, lazy, generation: g, saved: extra = {} } = header.store;
         const first = head.indexOf(10) + 1;
         const small = Buffer.alloc(Number(small_end) - first);
         await fh.read(small, 0, small.length, first);
         // the small values end with the comma before the large ones, or the document's closing brace
         data = this.parse(`{${small.subarray(0, -1).toString('utf8')}}`);
         generation = g;
+        const kept = new Map<string, Buffer>();
+        for (const [name, [start, end]] of Object.entries(extra)) {
+          const b = Buffer.alloc(Number(end) - Number(start));
+          await fh.read(b, 0, b.length, Number(start));
+          kept.set(name, b);
+        }
+        savedWith.set(data, kept);
         const u: Unread = { fh, fd: fh.fd, ranges: new Map(Object.entries(lazy).map(([k, [s, e]]) => [k, [Number(s), Number(e)]])) };
         if (u.ranges.size > 0) {
           for (const k of u.ranges.keys()) defer(data, k, this.file, u);
@@ -139,7 +193,11 @@ export class SnapshotFile implements Adapter<Data> {
         const store = data.store as { generation?: unknown } | undefined;
         generation = typeof store?.generation === 'string' ? store.generation : null;
       }
-      delete data.store;
+      // (what is saved beside the data is not data, nor is it when the file was reformatted)
+      for (const k of Object.keys(data)) {
+        if (k === 'store' || k.startsWith('$')) delete data[k];
+        else if (!unparsed(data, k)) noteRead(data, k, data[k]);
+      }
       this.last = { generation, bytes: size, stamp: stampOf(st) };
       return data as unknown as Data;
     } finally {
@@ -174,21 +232,26 @@ export class SnapshotFile implements Adapter<Data> {
     const isLarge = (p: { k: string; bytes: number }) => p.bytes >= LAZY_BYTES && !EAGER.has(p.k);
     const small = parts.filter((p) => !isLarge(p));
     const large = parts.filter(isLarge);
-    const headerOf = (smallEnd: number, lazy: Record<string, [string, string]>) =>
-      `${JSON.stringify({ store: { generation: this.nextGeneration, small_end: pad(smallEnd), lazy } } satisfies { store: Omit<Header['store'], 'generation'> & { generation: string | null } }).slice(0, -1)},\n`;
+    const extra = Object.entries(this.nextSaved).map(([name, body]) => ({ k: `$${name}`, name, body, bytes: Buffer.byteLength(body) }));
+    const headerOf = (smallEnd: number, lazy: Record<string, [string, string]>, saved: Record<string, [string, string]>) =>
+      `${JSON.stringify({ store: { generation: this.nextGeneration, small_end: pad(smallEnd), lazy, saved } } satisfies { store: Omit<Header['store'], 'generation'> & { generation: string | null } }).slice(0, -1)},\n`;
     const keyOf = (k: string) => `${JSON.stringify(k)}:`;
     // offsets are fixed-width: the header's length is known before they are
-    let at = Buffer.byteLength(headerOf(0, Object.fromEntries(large.map((p) => [p.k, [pad(0), pad(0)]]))));
+    const zero = (ps: { k: string; name?: string }[]) => Object.fromEntries(ps.map((p) => [p.name ?? p.k, [pad(0), pad(0)] as [string, string]]));
+    let at = Buffer.byteLength(headerOf(0, zero(large), zero(extra)));
     for (const p of small) at += Buffer.byteLength(keyOf(p.k)) + p.bytes + 1;
     const smallEnd = at;
     const lazy: Record<string, [string, string]> = {};
-    for (const p of large) {
+    const place = (p: { k: string; bytes: number }): [string, string] => {
       const start = at + Buffer.byteLength(keyOf(p.k));
-      lazy[p.k] = [pad(start), pad(start + p.bytes)];
       at = start + p.bytes + 1;
-    }
-    const chunks: (string | Buffer)[] = [headerOf(smallEnd, lazy)];
-    [...small, ...large].forEach((p, i, all) => chunks.push(keyOf(p.k), p.body, i === all.length - 1 ? '}' : ','));
+      return [pad(start), pad(start + p.bytes)];
+    };
+    for (const p of large) lazy[p.k] = place(p);
+    const savedAt: Record<string, [string, string]> = {};
+    for (const p of extra) savedAt[p.name] = place(p);
+    const chunks: (string | Buffer)[] = [headerOf(smallEnd, lazy, savedAt)];
+    [...small, ...large, ...extra].forEach((p, i, all) => chunks.push(keyOf(p.k), p.body, i === all.length - 1 ? '}' : ','));
     const st = await writeDurably(this.file, chunks);
     this.last = { generation: this.nextGeneration, bytes: Number(st.size), stamp: stampOf(st) };
   }
@@ -203,7 +266,7 @@ function parseHeader(head: Buffer, size: number): Header | null {
     const s = h.store;
     const ok = typeof s?.generation === 'string' && typeof s.small_end === 'string' && Number(s.small_end) > nl && Number(s.small_end) <= size &&
       typeof s.lazy === 'object' && s.lazy !== null &&
-      Object.values(s.lazy).every((r) => Array.isArray(r) && Number(r[0]) >= Number(s.small_end) && Number(r[0]) <= Number(r[1]) && Number(r[1]) <= size);
+      [...Object.values(s.lazy), ...Object.values(s.saved ?? {})].every((r) => Array.isArray(r) && Number(r[0]) >= Number(s.small_end) && Number(r[0]) <= Number(r[1]) && Number(r[1]) <= size);
     return ok ? h : null;
   } catch {
     return null;

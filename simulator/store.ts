@@ -17,12 +17,13 @@ import { Low } from 'lowdb';
 import lockfile from 'proper-lockfile';
 import { clockNow } from './clock.js';
 import { dropDerived } from './derived.js';
+import { savedPeople } from './indexes.js';
 import { ApiError } from './errors.js';
 import type { Data } from './model.js';
 import { Rng } from './rng.js';
 import { seedData, upgrade, type SeedOptions } from './seed.js';
 import { release, SnapshotFile, stampOf, writeDurably } from './snapshot.js';
-import { applyOps, isOps, Tracker, type Op } from './tracker.js';
+import { applyOps, isOps, RECORD_UNITS, Tracker, type Op } from './tracker.js';
 
 export { StoreFileError } from './snapshot.js';
 
@@ -242,7 +243,8 @@ export class Store {
       at = nl + 1;
     }
     if (applied.length > 0) {
-      this.tracker!.epoch++;
+      // (indexes need building again only when records changed: see indexes.ts)
+      if (applied.some((ops) => ops.some((op) => RECORD_UNITS.has(op[1])))) this.tracker!.epoch++;
       dropDerived(this.tracker!.view);
       for (const ops of applied) applyOps(this.tracker!.root, ops);
     }
@@ -307,6 +309,7 @@ export class Store {
   /** Writes the whole data as a new snapshot generation, then an empty journal that follows it. */
   private async writeSnapshot(): Promise<void> {
     this.adapter!.nextGeneration = randomBytes(8).toString('hex');
+    this.adapter!.nextSaved = { people: savedPeople(this.tracker!.view) };
     this.db!.data = this.tracker!.root;
     await this.db!.write();
     ({ generation: this.generation, bytes: this.snapshotBytes, stamp: this.snapshotStamp } = this.adapter!.last);

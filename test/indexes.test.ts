@@ -3,6 +3,7 @@
 // afresh from the data file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startSim, tempDir, type Sim } from './helpers.js';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 let sim: Sim;
@@ -57,6 +58,35 @@ describe('indexes kept in step', () => {
     expect(p).toMatchObject({ phone_number: phone(Number(p.name.slice(-1))) });
     expect(p.call_count + p.text_count + p.email_count).toBeGreaterThan(2);
     expect(people.filter((x: { phone_number: string | null }) => x.phone_number === p.phone_number)).toHaveLength(1);
+  });
+
+  it('the people the snapshot saves (a clean stop folds the journal in) are those a build from the records gives', async () => {
+    const data = join(tempDir(), 'sim.json');
+    const one = await startSim({ data });
+    // enough texts that the snapshot keeps them apart, parsed only when used (64 KiB and more)
+    const many = Array.from({ length: 600 }, (_, i) => ({ direction: 'inbound', from_number: phone(i % 40), to_number: OUR, body: `hello number ${i}` }));
+    expect((await one.api('POST', '/_sim/texts', { body: many })).status).toBe(201);
+    await one.api('POST', '/_sim/contacts', { body: { name: 'Late contact', phone_number: phone(1) } });
+    await one.api('POST', '/_sim/calls', { body: { direction: 'outbound', from_number: OUR, to_number: phone(2) } });
+    const expected = (await one.api('GET', '/v1/history/people?limit=100')).json;
+    await one.stop();
+    const text = readFileSync(data, 'utf8');
+    expect(Object.keys(JSON.parse(text.slice(0, text.indexOf('\n')).replace(/,$/, '}')).store.lazy)).toContain('texts');
+    expect(Object.values(JSON.parse(text).$people)[0]).toHaveLength(expected.data.length);
+    // a new process answers from what was saved, then, once a record arrives, from the records
+    const env = { VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
+    const read = async () => (await cli(['api', 'GET', '/v1/history/people?limit=100'], { env })).json;
+    expect(await read()).toEqual(expected);
+    const two = await startSim({ data });
+    try {
+      expect((await two.api('GET', '/v1/history/people?limit=100')).json).toEqual(expected);
+      await two.api('POST', '/_sim/texts', { body: { direction: 'inbound', from_number: phone(7), to_number: OUR, body: 'new' } });
+      const after = (await two.api('GET', '/v1/history/people?limit=100')).json;
+      expect(after.data).toHaveLength(expected.data.length);
+      expect(await read()).toEqual(after);
+    } finally {
+      await two.stop();
+    }
   });
 
   it('a cursor walks the indexed lists page by page, each record once, both orders', async () => {
