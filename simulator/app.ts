@@ -160,6 +160,8 @@ export function createApp(store: Store, extra: Resource[] = []): App {
         if (noPlan) throw noPlan;
         const body = parseBody(req, method, route); // after the key: a bad key is 401 whatever the body
         const idemKey = isApi && method !== 'GET' ? header(req, 'idempotency-key') : undefined;
+        if (idemKey !== undefined && (idemKey.length < 1 || idemKey.length > 255))
+          throw validationError({ 'Idempotency-Key': `must be 1 to 255 characters (got ${idemKey.length})` });
         // only a request that can be replayed pays for the fingerprint (a bulk body's is costly)
         const fp = idemKey !== undefined && auth.key ? fingerprint(method, url.pathname + url.search, body) : '';
         if (idemKey !== undefined && auth.key) {

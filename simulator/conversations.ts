@@ -1,6 +1,7 @@
 // The one place call and text records are created and moved on, whoever makes them (quick jobs,
 // voice calls, inbound traffic), so webhook events (call.started, call.ended, sms.received) cover
-// every call and text.
+// every call and text, and calls and texts on the workspace's numbers draw the plan (billing.ts).
+import { meterCall, meterText } from './billing.js';
 import { iso } from './clock.js';
 import type { CallRecord, Contact, TextRecord, TranscriptTurn } from './model.js';
 import type { CallStatus } from './records.js';
@@ -47,6 +48,7 @@ export function closeCall(
     call.transcript = transcriptText(o.turns);
   }
   call.has_recording = !!o.has_recording;
+  meterCall(s, call);
   emitCallEvent(s, call, 'call.ended');
 }
 
@@ -63,6 +65,7 @@ export function recordText(s: Session, o: Omit<TextRecord, 'id' | 'seq' | 'creat
     if (c && !c.first_inbound_text_at) c.first_inbound_text_at = rec.created_at;
   }
   if (o.direction === 'inbound') emitTextReceived(s, rec);
+  meterText(s, rec);
   return rec;
 }
 

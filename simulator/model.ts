@@ -5,7 +5,6 @@ import type { RngState } from './rng.js';
 import type { AuditEntrySchema, CallOut, DeliveryAttemptSchema, ContactOut, EmailOut, SuppressionSchema, TextOut, TranscriptTurn } from './records.js';
 import type { Infer } from './schema.js';
 import type { QuickJobOut, QuickTargetOut } from './machines/jobs.js';
-import type { AgentOut } from './numbers.js';
 import type { PostOut, SocialConnectionOut, VideoOut } from './videos/records.js';
 import type { Interview, Scene, Slide } from './videos/writer.js';
 import type { MarketingProfile, PlannedVideo } from './schedules/director.js';
@@ -23,14 +22,20 @@ export interface Organization {
   id: string;
   name: string;
   wallet_cents: number;
-  auto_recharge: { enabled: boolean; amount_cents: number; threshold_cents: number };
+  /** card_declined: a top-up is attempted and fails (PATCH /_sim/workspace simulates a declined card) */
+  auto_recharge: { enabled: boolean; amount_cents: number; threshold_cents: number; card_declined: boolean };
 }
+
+/** The plan's rates for calls and texts on the workspace's numbers (billing.ts): included each month, then per unit from the wallet. */
+export interface PlanRates { included_minutes: number; included_texts: number; minute_cents: number; text_cents: number }
 
 export interface Workspace {
   id: string;
   organization_id: string;
   name: string;
-  plan: { content: boolean; assistant: boolean; video_credits_cents: number };
+  plan: { content: boolean; assistant: boolean; video_credits_cents: number } & PlanRates;
+  /** what calls and texts on the workspace's numbers used in the plan month starting period_start (billing.ts) */
+  usage: { period_start: string; call_seconds: number; texts: number };
   /** simulated rate limits (the real thresholds are not published) */
   rate_limits: { quick_emails_per_minute: number };
   /** recording downloads refused by compliance settings */
@@ -150,8 +155,6 @@ export type QuickJob = Pick<QuickJobOut, 'id' | 'kind' | 'status' | 'goal' | 'fr
   targets: QuickTarget[];
 };
 
-export type AgentConfig = AgentOut;
-
 /** A number owned by a workspace (an AI number, or one added through the control plane). Ids are integers. */
 export interface PhoneNumber {
   id: number;
@@ -163,10 +166,16 @@ export interface PhoneNumber {
   stack: Stack;
   handles_calls: boolean;
   sms_registered: boolean;
-  agent: AgentConfig;
+  /** the id of the agent that answers it; the agent's settings are the number's configuration (numbers.ts agentView) */
+  agent_id: string;
   config: StoredConfig;
+  /** an AI number's monthly line (billing.ts); null for a number without one */
+  line: Line | null;
   created_at: string;
 }
+
+/** An AI number's line: paid for the `months` from `anchor_at` (the next charge falls due then), or suspended owing one. */
+export interface Line { anchor_at: string; months: number; suspended: boolean }
 
 export interface OptOut { workspace_id: string; phone_number: string; at: string }
 
@@ -305,12 +314,12 @@ export interface Notification {
   at: string;
 }
 
-/** A movement of plan video credits or wallet money (GET /_sim/workspace shows the latest). */
+/** A movement of plan video credits or wallet money: a video, an AI number's line, a call or text beyond the plan (GET /_sim/workspace shows the latest). */
 export interface LedgerEntry {
   seq: number;
   workspace_id: string;
   at: string;
-  kind: 'video';
+  kind: 'video' | 'line' | 'call' | 'text';
   reference_id: string;
   description: string;
   credits_cents: number;

@@ -4,18 +4,25 @@ import type { Organization } from './model.js';
 export const usd = (cents: number): number => Math.round(cents) / 100;
 export const cents = (dollars: number): number => Math.round(dollars * 100);
 
+/** Auto-recharge tops the wallet up: it is on, adds something, and the card is not declined (PATCH /_sim/workspace). */
+const recharges = (org: Organization) => org.auto_recharge.enabled && !org.auto_recharge.card_declined && org.auto_recharge.amount_cents > 0;
+
+/** Whether `amount` cents could be charged now (the wallet holds it, or auto-recharge would top it up). */
+export const canCover = (org: Organization, amount: number): boolean => org.wallet_cents >= amount || recharges(org);
+
 /**
  * Takes `amount` cents from the wallet if it can be covered, recharging first when auto-recharge is
- * on. Returns false (and charges nothing) when it cannot: the wallet never goes below zero.
+ * on (and its card is not declined). Returns false (and charges nothing) when it cannot: the wallet
+ * never goes below zero.
  */
 export function charge(org: Organization, amount: number): boolean {
-  if (org.wallet_cents < amount && org.auto_recharge.enabled && org.auto_recharge.amount_cents > 0) {
+  if (org.wallet_cents < amount && recharges(org)) {
     const topUps = Math.ceil((amount - org.wallet_cents) / org.auto_recharge.amount_cents);
     org.wallet_cents += topUps * org.auto_recharge.amount_cents;
   }
   if (org.wallet_cents < amount) return false;
   org.wallet_cents -= amount;
-  if (org.auto_recharge.enabled && org.wallet_cents < org.auto_recharge.threshold_cents) {
+  if (recharges(org) && org.wallet_cents < org.auto_recharge.threshold_cents) {
     org.wallet_cents += org.auto_recharge.amount_cents;
   }
   return true;

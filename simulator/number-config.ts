@@ -146,11 +146,11 @@ const knowledgeFields = () => ({
   web_search_enabled: bool(),
 });
 const questionFields = () => ({ id: itemId(), question: str({ min: 1, max: 500, example: 'What is your budget?' }), required: bool() });
-const qualificationFields = () => ({ enabled: bool(), collect_fields: arr(oneOf(COLLECTABLE), { max: COLLECTABLE.length, description: 'what the agent asks every caller for' }) });
+const qualificationFields = () => ({ enabled: bool(), collect_fields: arr(oneOf(COLLECTABLE), { max: COLLECTABLE.length, unique: true, description: 'what the agent asks every caller for' }) });
 const bookingFields = () => ({
   enabled: bool(),
   event_type_ids: arr(refId('evt_1'), { max: 50, description: 'event types of the workspace the agent books' }),
-  bookable_days: arr(oneOf(DAYS), { max: 7 }),
+  bookable_days: arr(oneOf(DAYS), { max: 7, unique: true }),
   bookable_hours_start: HHMM(),
   bookable_hours_end: HHMM(),
   minimum_notice_minutes: int({ min: 0, max: 43_200, example: 60 }),

@@ -2,8 +2,9 @@
 import { iso } from './clock.js';
 import { notFound } from './errors.js';
 import type { Auth } from './http.js';
-import type { AgentConfig, Data, PhoneNumber, Workspace } from './model.js';
-import { effectiveSms, newConfig, stackSchema, type Stack, type StoredConfig } from './number-config.js';
+import { nextChargeAt } from './billing.js';
+import type { Data, PhoneNumber, Workspace } from './model.js';
+import { effectiveSms, effectiveVoice, newConfig, stackSchema, type Stack, type StoredConfig, type VoiceSettings } from './number-config.js';
 import * as z from 'zod/mini';
 import { bool, doc, e164, int, named, nullable, obj, oneOf, record, timestamp, uuid, type Infer } from './schema.js';
 import type { Session } from './store.js';
@@ -15,13 +16,11 @@ export function workspaceOf(s: Session, n: PhoneNumber): Workspace {
 /** A number answers texts with its agent when its (possibly inherited) SMS auto-reply is on. */
 export const handlesTexts = (n: PhoneNumber, ws: Workspace) => effectiveSms(n.config, ws.defaults).auto_reply_enabled;
 
-export function defaultAgent(s: Session, business: string, o: { name?: string; greeting?: string; description?: string | null } = {}): AgentConfig {
+/** The voice settings of an AI number's agent at purchase: the workspace defaults, with its business's greeting and prompt. */
+export function agentVoice(ws: Workspace, business: string, o: { greeting?: string; description?: string | null } = {}): VoiceSettings {
   return {
-    id: s.rng.uuid(),
-    name: o.name ?? `${business} assistant`,
-    voice: 'ava',
-    language: 'en-US',
-    greeting: o.greeting ?? `Thanks for calling ${business}! How can I help you today?`,
+    ...structuredClone(ws.defaults.voice),
+    greeting_message: o.greeting ?? `Thanks for calling ${business}! How can I help you today?`,
     prompt: `You answer calls and texts for ${business}.${o.description ? ` ${o.description}` : ''} Be brief, friendly and accurate.`,
   };
 }
@@ -29,7 +28,7 @@ export function defaultAgent(s: Session, business: string, o: { name?: string; g
 export function createNumber(
   s: Session,
   ws: Workspace,
-  o: { stack: Stack; phone_number: string | null; area_code: string | null; status: PhoneNumber['status']; agent: AgentConfig; config: StoredConfig; handles_calls?: boolean },
+  o: { stack: Stack; phone_number: string | null; area_code: string | null; status: PhoneNumber['status']; config: StoredConfig; handles_calls?: boolean },
 ): PhoneNumber {
   const n: PhoneNumber = {
     id: s.data.meta.next_phone_number_id++,
@@ -41,8 +40,9 @@ export function createNumber(
     stack: o.stack,
     handles_calls: o.handles_calls ?? true,
     sms_registered: false,
-    agent: o.agent,
+    agent_id: s.rng.uuid(),
     config: o.config,
+    line: null,
     created_at: iso(s.now),
   };
   s.data.phone_numbers.push(n);
@@ -72,6 +72,7 @@ export const PhoneNumberSchema = named('PhoneNumber', () => record({
   status: oneOf(['provisioning', 'ready', 'failed'], { description: 'lists show ready numbers', example: 'ready' }),
   stack: stackSchema(),
   is_active: bool('false: the number does not answer calls'),
+  suspended: bool('an AI number whose monthly line charge the wallet could not pay: it answers no calls or texts until paid'),
   handles_calls: bool('the AI agent answers calls'),
   handles_texts: bool('the AI agent answers texts (the number\'s SMS auto-reply)'),
   sms_registered: bool(),
@@ -98,12 +99,12 @@ export function findReadyNumber(c: NumberCtx): PhoneNumber {
 
 export const AgentSchema = named('AIAgent', () => record({
   id: uuid(),
-  name: doc(z.string(), { example: 'Acme assistant' }),
-  voice: doc(z.string(), { example: 'ava' }),
-  language: doc(z.string(), { example: 'en-US' }),
-  greeting: doc(z.string(), { description: 'what the agent says when it answers', example: 'Thanks for calling Acme! How can I help you today?' }),
-  prompt: doc(z.string(), 'how the agent behaves'),
-}), 'The AI agent that answers an AI number.');
+  name: doc(z.string(), { description: 'the number configuration\'s name', example: 'Acme assistant' }),
+  voice: doc(z.string(), { description: 'the configuration\'s voice.voice_id', example: 'ava' }),
+  language: doc(z.string(), { description: 'the configuration\'s voice.language', example: 'en-US' }),
+  greeting: doc(z.string(), { description: 'what the agent says when it answers: the configuration\'s voice.greeting_message', example: 'Thanks for calling Acme! How can I help you today?' }),
+  prompt: doc(z.string(), 'how the agent behaves: the configuration\'s voice.prompt'),
+}), 'The AI agent that answers an AI number: a view of the number\'s configuration (GET /v1/phone-numbers/{id}/config), always in step with it.');
 export type AgentOut = Infer<typeof AgentSchema>;
 
 export const AINumberSchema = named('AINumber', () => record({
@@ -114,6 +115,8 @@ export const AINumberSchema = named('AINumber', () => record({
   handles_texts: bool('the agent answers inbound texts'),
   sms_registered: bool(),
   agent: AgentSchema,
+  next_charge_at: doc(nullable(timestamp()), 'when the line is next charged (5 USD, monthly from the purchase); while suspended, when the month it owes fell due; null when the number has no line (failed, or not an AI number)'),
+  suspended: bool('the wallet could not pay the line\'s month: the number answers no calls or texts until it is paid (a top-up of the wallet pays it)'),
 }), {
   description: 'AI number (spec Part 2): a number bought with POST /v1/quick/ai-numbers and the agent that answers it.',
   example: {
@@ -123,19 +126,28 @@ export const AINumberSchema = named('AINumber', () => record({
       greeting: 'Thanks for calling Acme Dental! How can I help you today?',
       prompt: 'You answer calls and texts for Acme Dental. Be brief, friendly and accurate.',
     },
+    next_charge_at: '2026-02-05T09:00:00.000Z', suspended: false,
   },
 });
+
+/** The agent that answers the number: its configuration's name and voice settings (one source: changes show at once). */
+export function agentView(n: PhoneNumber, ws: Workspace): AgentOut {
+  const v = effectiveVoice(n.config, ws.defaults);
+  return { id: n.agent_id, name: n.config.name, voice: v.voice_id, language: v.language, greeting: v.greeting_message, prompt: v.prompt };
+}
+
+export const isSuspended = (n: PhoneNumber) => n.line?.suspended ?? false;
 
 export function aiNumberView(n: PhoneNumber, ws: Workspace): Infer<typeof AINumberSchema> {
   return {
     id: n.id, phone_number: n.phone_number, status: n.status, handles_calls: n.handles_calls, handles_texts: handlesTexts(n, ws),
-    sms_registered: n.sms_registered, agent: n.agent,
+    sms_registered: n.sms_registered, agent: agentView(n, ws), next_charge_at: nextChargeAt(n), suspended: isSuspended(n),
   };
 }
 
 export function phoneNumberView(n: PhoneNumber, ws: Workspace): Infer<typeof PhoneNumberSchema> {
   return {
-    id: n.id, phone_number: n.phone_number, name: n.config.name, status: n.status, stack: n.stack, is_active: n.config.is_active,
+    id: n.id, phone_number: n.phone_number, name: n.config.name, status: n.status, stack: n.stack, is_active: n.config.is_active, suspended: isSuspended(n),
     handles_calls: n.handles_calls, handles_texts: handlesTexts(n, ws), sms_registered: n.sms_registered, created_at: n.created_at,
   };
 }

@@ -90,8 +90,12 @@ export function cancelTimers(s: Session, match: (type: string, payload: Record<s
   if (q.heap.length > 2 * q.timers.length + 64) q.heap = new TinyQueue([...q.timers], byDue);
 }
 
-export function nextDue(s: Session): number | null {
-  return peek(queue(s.data))?.at_ms ?? null;
+/** When the next timer falls due; with `only`, the next of the types it accepts (a scan: for the clock's view, not the run loop). */
+export function nextDue(s: Session, only?: (type: string) => boolean): number | null {
+  if (!only) return peek(queue(s.data))?.at_ms ?? null;
+  let min: number | null = null;
+  for (const t of s.data.timers) if (only(t.type) && (min === null || t.at_ms < min)) min = t.at_ms;
+  return min;
 }
 
 /** Runs every timer due by `until`, in time order; leaves s.now at `until`. Returns how many ran. */

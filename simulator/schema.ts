@@ -133,12 +133,19 @@ export const isoTime = () => z.pipe(isoString(), z.transform((v: string) => new 
 
 export const nullable = <S extends z.ZodMiniType>(inner: S) => z.nullable(inner);
 
-export function arr<S extends z.ZodMiniType>(item: S, o: { min?: number; max?: number } & Doc = {}) {
+export function arr<S extends z.ZodMiniType>(item: S, o: { min?: number; max?: number; unique?: boolean } & Doc = {}) {
   const checks: z.core.$ZodCheck<unknown[]>[] = [];
   if (o.min !== undefined) checks.push(z.minLength(o.min));
   if (o.max !== undefined) checks.push(z.maxLength(o.max));
-  return doc(checks.length ? z.array(item).check(...checks) : z.array(item), o);
+  if (o.unique) checks.push(z.superRefine((items: unknown[], ctx) => items.forEach((v, i) => {
+    const first = items.indexOf(v);
+    // worded with the list's own path when the problems are explained ("repeats collect_fields[0]")
+    if (first !== i) ctx.issues.push({ code: 'custom', message: REPEATS, path: [i], input: v, params: { first } });
+  })));
+  const a = doc(checks.length ? z.array(item).check(...checks) : z.array(item), o);
+  return o.unique ? annotate(a, { uniqueItems: true }) : a;
 }
+const REPEATS = 'repeats an earlier item';
 
 /** A key that must never be merged is refused. */
 const allowedKey = () => z.refine<string>((k) => !FORBIDDEN_KEYS.has(k), { error: 'is not an allowed key' });
@@ -355,6 +362,10 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[], input: unkno
     const at = pathOf(issue.path, base) || (where === 'body' ? 'body' : '');
     if (issue.path.length === 0 && issue.code === 'invalid_type' && where === 'body') {
       errs[at] ??= `must be a JSON object, got ${typeName(input)}`;
+      continue;
+    }
+    if (issue.code === 'custom' && issue.message === REPEATS && typeof issue.params?.first === 'number') {
+      errs[at] ??= `repeats ${pathOf([...issue.path.slice(0, -1), issue.params.first], base)}`;
       continue;
     }
     errs[at] ??= explain(issue, valueAt(input, issue.path), where);

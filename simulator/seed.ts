@@ -1,6 +1,7 @@
 // The freshly seeded state: one organization with a 50.00 USD wallet, one workspace whose plan
 // includes Content (with video credits) and the assistant, its owner, and one full-access API key.
 import { createHash, randomBytes } from 'node:crypto';
+import { PLAN_RATES } from './billing.js';
 import { realClock, iso, clockNow, type ClockState } from './clock.js';
 import type { ApiKey, Data, Scope, User, Workspace } from './model.js';
 import { Rng, seedRng } from './rng.js';
@@ -45,7 +46,7 @@ export function addWorkspace(data: Data, rng: Rng, nowMs: number, name: string):
     id: orgId,
     name,
     wallet_cents: 5000,
-    auto_recharge: { enabled: false, amount_cents: 2500, threshold_cents: 500 },
+    auto_recharge: { enabled: false, amount_cents: 2500, threshold_cents: 500, card_declined: false },
   });
   const user: User = { id: rng.uuid(), organization_id: orgId, name: 'Workspace Owner', email: `owner@${slug(name)}.example.com` };
   data.users.push(user);
@@ -53,7 +54,8 @@ export function addWorkspace(data: Data, rng: Rng, nowMs: number, name: string):
     id: rng.uuid(),
     organization_id: orgId,
     name,
-    plan: { content: true, assistant: true, video_credits_cents: 2000 },
+    plan: { content: true, assistant: true, video_credits_cents: 2000, ...PLAN_RATES },
+    usage: { period_start: iso(nowMs), call_seconds: 0, texts: 0 },
     rate_limits: { quick_emails_per_minute: 60 },
     recordings_disabled: false,
     recent_quick_emails: [],
@@ -153,7 +155,10 @@ export function upgrade(data: Data): Data {
   }
   data.meta.next_phone_number_id ??= shape.meta.next_phone_number_id;
   const rng = new Rng(data.meta.rng);
+  for (const o of data.organizations) o.auto_recharge.card_declined ??= false;
   for (const w of data.workspaces) {
+    w.plan = { ...PLAN_RATES, ...w.plan };
+    w.usage ??= { period_start: w.created_at, call_seconds: 0, texts: 0 };
     w.defaults ??= workspaceDefaults();
     w.caller_ids ??= [];
     w.marketing_profile ??= DEFAULT_PROFILE(w.name);
@@ -166,9 +171,14 @@ export function upgrade(data: Data): Data {
     sch.notified_day ??= null;
   }
   for (const n of data.phone_numbers) {
-    const old = n as unknown as { name?: string; business_name?: string | null; business_description?: string | null };
+    const old = n as unknown as { name?: string; business_name?: string | null; business_description?: string | null; agent?: { id: string } };
     n.stack ??= 't2';
     n.config ??= newConfig(old.name ?? 'Phone number', old);
+    // the agent was a copy of its settings: its id is kept, its settings are the configuration's now
+    n.agent_id ??= old.agent?.id ?? rng.uuid();
+    delete old.agent;
+    // numbers bought before lines were charged monthly have no line
+    n.line ??= null;
   }
   return data;
 }

@@ -109,7 +109,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const { body, limit } = read;
     // the door: a browser's cross-site or DNS-rebound request, or a body an HTML form or a fetch without
     // preflight could send (anything but JSON), is never run; a GET's body is never read
-    const refusal = hostRefusal(req.headers.host, hosts) ?? originRefusal(req.headers.origin) ?? (
+    const refusal = hostRefusal(req.rawHeaders, hosts) ?? originRefusal(req.headers.origin) ?? (
       body === 'too_large' ? { status: 413, code: 'payload_too_large', message: tooLarge(limit).message }
       : method === 'GET' || method === 'HEAD' ? null : bodyTypeRefusal(req.headers['content-type'], body.length));
     const out = refusal ? refused(refusal) : await app.handle({ method, url: req.url ?? '/', headers: req.headers, body: body as Buffer });

@@ -65,8 +65,15 @@ export function describeHosts(p: HostPolicy): string {
   return ['loopback names', ...(p.anyAddress ? ['any IP address'] : []), ...[...p.names].filter((n) => !isLoopbackHost(n))].join(', ');
 }
 
-/** Why a request naming `host` (its Host header; a request must have one) is not answered, or null when it is. */
-export function hostRefusal(host: string | undefined, policy: HostPolicy): Refusal | null {
+/**
+ * Why a request with these headers (node's rawHeaders: name, value, …) is not answered for its Host,
+ * or null when it is: it must have exactly one (RFC 9112 §3.2; node keeps the first of several,
+ * which would let a second one past a proxy that reads the last), naming a host the policy answers.
+ */
+export function hostRefusal(rawHeaders: readonly string[], policy: HostPolicy): Refusal | null {
+  const hosts = rawHeaders.filter((v, i) => i % 2 === 1 && rawHeaders[i - 1].toLowerCase() === 'host');
+  if (hosts.length > 1) return { status: 400, code: 'bad_request', message: 'The request has more than one Host header.' };
+  const host = hosts[0];
   if (policy.anyHost && host) return null;
   const name = host ? normalHost(host) : null;
   if (name !== null && (isLoopbackHost(name) || policy.names.has(name) || (policy.anyAddress && isAddress(name)))) return null;

@@ -60,6 +60,17 @@ async function plan(ctx: Context, waitFlag: string): Promise<Plan> {
   return { deadline: seconds === null ? null : started + seconds * 1000, timeout: o.timeout, advance: !!o.advance };
 }
 
+/** GET /_sim/clock */
+export interface SimClock { mode: string; now: string; next_due_at: string | null; next_job_due_at?: string | null }
+
+/**
+ * Where --advance moves a manual clock: the next step of some job. What recurs on the calendar for
+ * as long as something exists (a number's monthly line, a schedule's days) is left out, or a wait
+ * on a job that needs someone else (a reply) would jump month after month, charging lines. A
+ * simulator older than next_job_due_at gives only next_due_at.
+ */
+export const nextJobDue = (c: SimClock): string | null => (c.next_job_due_at === undefined ? c.next_due_at : c.next_job_due_at);
+
 /** --advance needs a simulator (its /_sim control plane) whose clock is manual. */
 async function checkAdvance(ctx: Context): Promise<void> {
   const res = await (await ctx.client()).request('GET', '/_sim/clock');
@@ -133,18 +144,19 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
 
   /** Moves a manual clock to its next due transition (when settling, only one due by settleUntil). */
   async function advanceClock(settling: boolean): Promise<boolean> {
-    const clock = (await ctx.call('GET', '/_sim/clock')).json<{ now: string; mode: string; next_due_at: string | null }>();
+    const clock = (await ctx.call('GET', '/_sim/clock')).json<SimClock>();
     if (clock.mode !== 'manual') return false; // switched to real meanwhile: the job moves on its own
     const now = Date.parse(clock.now);
     if (settling) settleUntil ??= now + SETTLE_MS;
-    if (clock.next_due_at === null) {
+    const next = nextJobDue(clock);
+    if (next === null) {
       if (!settling && !saidIdle && !ctx.json) {
         saidIdle = true;
         ctx.io.err(dim(forStderr(ctx.io), 'note: nothing is due on the simulator clock; waiting for something else to move the job (vmv sim text, or Ctrl-C).') + '\n');
       }
       return false;
     }
-    const due = Math.max(Date.parse(clock.next_due_at), now + 1);
+    const due = Math.max(Date.parse(next), now + 1);
     if (settling && due > settleUntil!) return false;
     // moving the clock is not the command's write: no --idempotency-key
     await ctx.call('POST', '/_sim/clock', { body: { now: new Date(due).toISOString() }, idempotencyKey: undefined });

@@ -2,7 +2,7 @@
 // delivers, and receivers (`vmv webhooks listen`, users' own code through the library's
 // verifySignature). Only node core: the CLI loads it with `listen`, the simulator when it delivers.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { LookupFunction } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /** The headers every delivery carries (node presents incoming ones lower-cased: read them with headerOf). */
 export const EVENT_HEADER = 'X-Service-Event';
@@ -15,7 +15,21 @@ export const headerOf = (headers: Record<string, string | string[] | undefined>,
 };
 
 /** Hosts that are this machine: where the simulator accepts plain http, and where listen needs no tunnel. */
-export const isLoopbackHost = (hostname: string) => /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]|::1)$/i.test(hostname);
+export function isLoopbackHost(hostname: string): boolean {
+  // as URLs and Host headers write it: any case, [brackets] round IPv6, a final dot on a name
+  const h = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  if (h === 'localhost') return true;
+  const family = isIP(h);
+  // 127.0.0.0/8 and ::1, and 127.0.0.0/8 written inside IPv6 (::ffff:127.0.0.1), which BlockList matches
+  return family !== 0 && (loopback ??= loopbackList()).check(h, family === 4 ? 'ipv4' : 'ipv6');
+}
+let loopback: BlockList | undefined;
+function loopbackList(): BlockList {
+  const b = new BlockList();
+  b.addSubnet('127.0.0.0', 8, 'ipv4');
+  b.addAddress('::1', 'ipv6');
+  return b;
+}
 
 /** A receiver must answer within this; a delivery that takes longer has failed. */
 export const DELIVERY_TIMEOUT_MS = 10_000;

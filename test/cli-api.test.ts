@@ -23,7 +23,7 @@ describe('vmv api', () => {
   it('on a terminal, JSON is pretty-printed with a 2-space indent', async () => {
     const r = await both(['api', '/_sim/clock'], { tty: true });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`{\n  "now": "${T0}",\n  "mode": "manual",\n  "next_due_at": null\n}\n`);
+    expect(r.stdout).toBe(`{\n  "now": "${T0}",\n  "mode": "manual",\n  "next_due_at": null,\n  "next_job_due_at": null\n}\n`);
   });
 
   it('/v1/openapi.json prints the API description', async () => {
@@ -110,7 +110,7 @@ describe('vmv api', () => {
     await each(async (t) => {
       const r = await t.run(['api', '-i', '/_sim/clock']);
       expect(r.code).toBe(0);
-      expect(r.stdout).toBe(`{"now":"${T0}","mode":"manual","next_due_at":null}`);
+      expect(r.stdout).toBe(`{"now":"${T0}","mode":"manual","next_due_at":null,"next_job_due_at":null}`);
       const lines = r.stderr.split('\n');
       expect(lines[0]).toBe('HTTP/1.1 200 OK');
       expect(lines).toContain('content-type: application/json; charset=utf-8');

@@ -57,6 +57,36 @@ describe('the same quick commands on both targets', () => {
     expect((await both(['quick', 'number', '--area-code', '41'])).code).toBe(2); // checked before any request (issue 9)
   });
 
+  it('quick status shows an AI number\'s line and agent; a month the wallet cannot pay suspends it; a top-up resumes it', async () => {
+    const id = (await both(['quick', 'number', '--area-code', '415', '--name', 'Robin', '--greeting', 'Robin here.'])).stdout.trim();
+    await both(['sim', 'advance', '1m']);
+    const s = await both(['quick', 'status', id]);
+    expect(s.stdout).toContain('line\t5.00 USD a month, next charged 2026-02-05T09:00:00.000Z\n');
+    expect(s.stdout).toContain('agent\tRobin\nvoice\tava (en-US)\ngreeting\tRobin here.\n');
+    const w = await both(['sim', 'wallet', '--set', '0', '--auto-recharge', 'on', '--card-declined', 'on']);
+    expect(w.stdout).toBe('balance\t0.00 USD\nauto-recharge\ton: 25.00 USD when below 5.00 USD (the card is declined: top-ups fail)\n');
+    await both(['sim', 'advance', '31d']);
+    expect((await both(['quick', 'status', id])).stdout).toContain('line\tsuspended: the month due 2026-02-05T09:00:00.000Z is unpaid (top up the wallet to resume)\n');
+    expect((await both(['numbers', 'list'])).stdout).toMatch(new RegExp(`^${id}\\t\\+1415\\d{7}\\tRobin\\tt2\\tsuspended\\t`));
+    expect((await both(['sim', 'wallet', '--card-declined', 'off'])).stdout).toBe('balance\t20.00 USD\nauto-recharge\ton: 25.00 USD when below 5.00 USD\n');
+    const json = (await both(['quick', 'status', id, '--json'])).json.data;
+    expect(json).toMatchObject({ suspended: false, next_charge_at: '2026-03-05T09:01:00.000Z' });
+    expect((await both(['sim', 'wallet', '--card-declined', 'maybe'])).code).toBe(2);
+  });
+
+  it('sim workspace set changes the plan\'s rates; show has them and this month\'s usage', async () => {
+    const r = await both(['sim', 'workspace', 'set', '--included-minutes', '0', '--included-texts', '10', '--per-minute', '0.25', '--per-text', '0.03']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('call rates\t0 minutes a month included, then 0.25 USD a minute\ntext rates\t10 texts a month included, then 0.03 USD a text\n');
+    expect(r.stdout).toContain('this month\t2026-01-05T09:00:00.000Z to 2026-02-05T09:00:00.000Z\nminutes\t0 used, 0 left\ntexts\t0 used, 10 left\n');
+    await both(['sim', 'wallet', '--set', '0']);
+    expect((await both(['sim', 'workspace', 'show'])).stdout).toContain('minutes\t0 used, 0 left (paused: the wallet cannot pay one)\n');
+    const bad = await both(['sim', 'workspace', 'set', '--per-minute', '0.015']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('plan.per_minute_usd: must be a whole number of cents, such as 0.05');
+    expect((await both(['sim', 'workspace', 'set', '--included-minutes', '-1'])).code).toBe(2);
+  });
+
   it('sim pool shows the pool; a full pool makes quick call fail with the 409 message', async () => {
     const p = await both(['sim', 'pool']);
     expect(p.stdout.split('\n')[0]).toBe('+14155550150\tnew\t2\t0/15\t0/500');

@@ -82,6 +82,18 @@ describe('--advance', () => {
     expect(Date.parse(clock.now) - Date.parse(T0)).toBeLessThan(10 * 60_000);
   });
 
+  it('what recurs on the calendar (an AI number\'s monthly line) is never jumped to: the wait moves only through the job\'s own steps', async () => {
+    expect((await both(['quick', 'number', '--area-code', '212', '--wait', '--advance'])).code).toBe(0);
+    const before = (await both(['sim', 'clock', '--json'])).json;
+    expect(before.next_due_at).not.toBeNull(); // the line's next month
+    expect(before.next_job_due_at).toBeNull();
+    const r = await both(['quick', 'call', '+12025550100', '--goal', 'Confirm Tuesday', '--wait', '--advance']);
+    expect(r.code).toBe(0);
+    const clock = (await both(['sim', 'clock', '--json'])).json;
+    expect(Date.parse(clock.now) - Date.parse(before.now)).toBeLessThan(10 * 60_000);
+    expect(clock).toMatchObject({ next_due_at: before.next_due_at, next_job_due_at: null });
+  });
+
   it('with --json prints the final job; quick text, quick number and calls place --wait --advance end too', async () => {
     const t = await both(['quick', 'text', '+12025550100', '--goal', 'x', '--wait', '--advance', '--json']);
     expect(t.code).toBe(0);

@@ -10,7 +10,7 @@ describe('the same commands on both targets', () => {
   it('sim clock shows the manual clock at its start', async () => {
     const r = await both(['sim', 'clock']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`now\t${T0}\nmode\tmanual\nnext due\t-\n`);
+    expect(r.stdout).toBe(`now\t${T0}\nmode\tmanual\nnext due\t-\nnext job step\t-\n`);
   });
 
   it('sim contact adds contacts; contacts list and get read them', async () => {

@@ -54,17 +54,17 @@ describe('control plane routes', () => {
   it('answer every route as documented', async () => {
     expect((await sim.api('GET', '/_sim/health', { key: null })).json).toEqual({ ok: true, now: '2026-01-05T09:00:00.000Z' });
     expect((await sim.api('POST', '/_sim/clock', { body: { now: '2026-01-05T10:00:00Z' } })).json.now).toBe('2026-01-05T10:00:00.000Z');
-    expect((await sim.api('POST', '/_sim/clock/advance', { body: { seconds: 60 } })).json).toEqual({ now: '2026-01-05T10:01:00.000Z', mode: 'manual', next_due_at: null });
+    expect((await sim.api('POST', '/_sim/clock/advance', { body: { seconds: 60 } })).json).toEqual({ now: '2026-01-05T10:01:00.000Z', mode: 'manual', next_due_at: null, next_job_due_at: null });
     const minted = await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['calls:read', 'calls:read'] } });
     expect(minted.status).toBe(201);
     expect(minted.json.scopes).toEqual(['calls:read']);
     const other = await sim.api('POST', '/_sim/workspaces', { body: {} });
     expect(other.status).toBe(201);
     const ws = await sim.api('PATCH', '/_sim/workspace', { body: { auto_recharge: true, plan: { assistant: false }, rate_limits: { quick_emails_per_minute: 0 } } });
-    expect(ws.json.auto_recharge).toEqual({ enabled: true, amount_usd: 25, threshold_usd: 5 });
-    expect(ws.json.plan).toEqual({ content: true, assistant: false, video_credits_cents: 2000 });
+    expect(ws.json.auto_recharge).toEqual({ enabled: true, amount_usd: 25, threshold_usd: 5, card_declined: false });
+    expect(ws.json.plan).toEqual({ content: true, assistant: false, video_credits_cents: 2000, included_minutes: 100, included_texts: 100, per_minute_usd: 0.1, per_text_usd: 0.02 });
     const patched = await sim.api('PATCH', '/_sim/workspace', { body: { auto_recharge: { enabled: false, amount_usd: 10, threshold_usd: 1 } } });
-    expect(patched.json.auto_recharge).toEqual({ enabled: false, amount_usd: 10, threshold_usd: 1 });
+    expect(patched.json.auto_recharge).toEqual({ enabled: false, amount_usd: 10, threshold_usd: 1, card_declined: false });
     const contact = await sim.api('POST', '/_sim/contacts', { body: { name: 'Ada Lovelace', phone_number: '+15550001111', email: 'ada@example.com', tags: ['vip'], custom_fields: { plan: 'gold' }, company: 'Engines' } });
     expect(contact.status).toBe(201);
     expect(contact.json.data).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', company: 'Engines', custom_fields: { plan: 'gold' } });

@@ -1,6 +1,7 @@
 // Free-form input is bounded (issue 14, item 10): every array, object of free keys and string a
 // client can send has a limit in the API description (and so in the MCP tools, built from it),
 // and free-form JSON (call metadata, contact custom fields) is refused over its bounds, over HTTP.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiDocument } from '../simulator/routes/api-description.js';
 import { startSim, type Sim } from './helpers.js';
@@ -26,12 +27,15 @@ function unbounded(doc: Json): string[] {
     variants.forEach((v) => walk(v, at, seen));
     if (s.enum !== undefined || s.const !== undefined) return;
     if (s.type === undefined && variants.length === 0) out.push(`${at}: a value of any type`);
-    if (s.type === 'string' && s.maxLength === undefined) out.push(`${at}: a string without maxLength`);
-    if (s.type === 'array') {
+    // a type may be a list ("string", "null")
+    const is = (t: string) => s.type === t || (Array.isArray(s.type) && s.type.includes(t));
+    if (is('string') && s.maxLength === undefined) out.push(`${at}: a string without maxLength`);
+    if (is('array')) {
       if (s.maxItems === undefined) out.push(`${at}: an array without maxItems`);
-      walk(s.items ?? {}, `${at}[]`, seen);
+      ((s.prefixItems ?? []) as Json[]).forEach((p, i) => walk(p, `${at}[${i}]`, seen));
+      if (s.items !== false) walk(s.items ?? {}, `${at}[]`, seen);
     }
-    if (s.type === 'object') {
+    if (is('object')) {
       for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, Json>)) walk(v, `${at}.${k}`, seen);
       if (s.additionalProperties !== undefined && s.additionalProperties !== false) {
         if (s.maxProperties === undefined) out.push(`${at}: an object of free keys without maxProperties`);
@@ -63,6 +67,7 @@ describe('every value a client sends has a bound in the API description', () => 
             requestBody: { content: { 'application/json': { schema: { type: 'object', properties: {
               tags: { $ref: '#/components/schemas/Tags' }, meta: { type: 'object', additionalProperties: {} }, kind: { type: 'string', enum: ['a'] },
               ok: { type: 'array', maxItems: 2, items: { anyOf: [{ type: 'string', maxLength: 5 }, { type: 'null' }] } },
+              note: { type: ['string', 'null'] }, pair: { type: 'array', maxItems: 2, prefixItems: [{ type: 'string', maxLength: 1 }, { type: 'string' }], items: false },
             } } } } },
           },
         },
@@ -74,6 +79,8 @@ describe('every value a client sends has a bound in the API description', () => 
       'POST /v1/x/{id} body.meta: an object of free keys without maxProperties',
       'POST /v1/x/{id} body.meta (a key): a string without maxLength',
       'POST /v1/x/{id} body.meta.*: a value of any type',
+      'POST /v1/x/{id} body.note: a string without maxLength',
+      'POST /v1/x/{id} body.pair[1]: a string without maxLength',
     ]);
   });
   it('the API (/v1) and the control plane (/_sim)', async () => {
@@ -132,5 +139,25 @@ describe('qualification.collect_fields: at most as many items as there are conta
     expect((await patch(Array.from({ length: 100_000 }, () => 'name'))).json.error.fields).toEqual({ 'qualification.collect_fields': 'must have at most 6 items (got 100000)' });
     expect((await patch([...all, 'name'])).json.error.fields).toEqual({ 'qualification.collect_fields': 'must have at most 6 items (got 7)' });
     expect((await patch(all)).json.data.qualification.collect_fields).toEqual(all);
+  });
+  it('a list of choices names each choice once: a repeat is 400 naming the first (and the booking days alike)', async () => {
+    const id = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't1' } })).json.id as number;
+    const r = await sim.api('PATCH', `/v1/phone-numbers/${id}/config`, { body: { qualification: { collect_fields: ['name', 'email', 'name'] }, booking: { bookable_days: ['mon', 'mon'] } } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields).toEqual({ 'qualification.collect_fields[2]': 'repeats qualification.collect_fields[0]', 'booking.bookable_days[1]': 'repeats booking.bookable_days[0]' });
+    const doc = (await sim.api('GET', '/v1/openapi.json')).json;
+    expect(JSON.stringify(doc)).toContain('"uniqueItems":true');
+  });
+});
+
+describe('the Idempotency-Key header: 1 to 255 characters, as the API description says', () => {
+  it('a longer key is 400 naming the header, and nothing is made or stored', async () => {
+    const body = { url: 'https://example.com/hooks' };
+    const long = await sim.api('POST', '/v1/sms/webhooks', { body, headers: { 'idempotency-key': 'b'.repeat(256) } });
+    expect(long.status).toBe(400);
+    expect(long.json.error.fields).toEqual({ 'Idempotency-Key': 'must be 1 to 255 characters (got 256)' });
+    expect((await sim.api('GET', '/v1/sms/webhooks')).json.data).toEqual([]);
+    expect(readFileSync(sim.data, 'utf8')).not.toContain('b'.repeat(256));
+    expect((await sim.api('POST', '/v1/sms/webhooks', { body, headers: { 'idempotency-key': 'b'.repeat(255) } })).status).toBe(201);
   });
 });

@@ -11,8 +11,7 @@ let sim: Sim;
 beforeAll(async () => (sim = await startSim()));
 afterAll(() => sim.stop());
 
-/** How many API keys the data file holds: a refused request mints none. */
-/** The API keys in the data file, read as a new process would (the snapshot and its journal). */
+/** How many API keys the data file holds (read as a new process would: the snapshot and its journal): a refused request mints none. */
 const keyCount = () => new Store(sim.data).withLock(async (ss) => (await ss.begin()).data.api_keys.length);
 
 /** A request written as is, its reply checked against the API description like every other. */
@@ -40,13 +39,20 @@ describe('the Host a request names: loopback names and the bound address only (D
     const port = new URL(sim.url).port;
     expect((await raw('GET', '/v1/contacts', { host: `attacker.example:${port}`, authorization: `Bearer ${sim.key}` })).status).toBe(421);
   });
+  it('two Host headers are 400 bad_request, whichever comes first (node would read only the first)', async () => {
+    for (const [a, b] of [['127.0.0.1', 'attacker.example'], ['attacker.example', '127.0.0.1']]) {
+      const r = await rawHttp(sim.url, `GET /_sim/health HTTP/1.1\r\nHost: ${a}\r\nHost: ${b}\r\nConnection: close\r\n\r\n`);
+      expect(r.status).toBe(400);
+      expect(r.json.error).toMatchObject({ code: 'bad_request', message: 'The request has more than one Host header.' });
+    }
+  });
   it('a request without a Host is 421 too', async () => {
     const r = await rawHttp(sim.url, 'GET /_sim/health HTTP/1.0\r\n\r\n');
     expect(r.status).toBe(421);
     expect(r.json.error.message).toMatch(/no Host header/);
   });
   it('loopback names are answered, with any port', async () => {
-    for (const host of [hostOf(sim.url), 'localhost', 'LOCALHOST:4010', '127.0.0.1', '127.8.9.10:80', '[::1]', '[::1]:9']) {
+    for (const host of [hostOf(sim.url), 'localhost', 'LOCALHOST:4010', 'localhost.', '127.0.0.1', '127.8.9.10:80', '[::1]', '[::1]:9', '[::ffff:127.0.0.1]']) {
       const before = await keyCount();
       const r = await raw('POST', '/_sim/api-keys', { host, 'content-type': 'application/json' }, '{}');
       expect(r.status, host).toBe(201);

@@ -94,6 +94,9 @@ describe('registration', () => {
       expect(r.status, String(url)).toBe(400);
       expect(Object.keys(r.json.error.fields)).toEqual(['url']);
     }
+    // the URL parser drops tabs and line breaks anywhere: such a URL is refused, not stored as sent
+    for (const url of ['http://loc\nalhost/h', 'https://exa\tmple.com/h', 'https://example.com/h\r\nX-Evil: 1'])
+      expect((await sim.api('POST', CALLS, { body: { url } })).json.error.fields, JSON.stringify(url)).toEqual({ url: 'must not contain control characters (tabs, line breaks)' });
     expect((await sim.api('POST', CALLS, { body: {} })).json.error.fields).toEqual({ url: 'is required' });
     expect((await sim.api('POST', TEXTS, { body: { url: 'http://example.com/' } })).json.error.fields.url).toContain('https');
   });
@@ -617,7 +620,7 @@ describe('where deliveries may go (issue 14, item 6): public addresses, and this
   });
 
   it('plain http is refused off this machine, naming the rule; https to a public address or name, and loopback over http or https, are accepted', async () => {
-    for (const url of ['http://example.com/h', 'http://8.8.8.8/h', 'http://[2606:4700:4700::1111]/h', 'http://localhost.example.com/h', 'http://[::ffff:7f00:1]/h']) {
+    for (const url of ['http://example.com/h', 'http://8.8.8.8/h', 'http://[2606:4700:4700::1111]/h', 'http://localhost.example.com/h']) {
       const r = await sim.api('POST', CALLS, { body: { url } });
       expect(r.status, url).toBe(400);
       expect(r.json.error.fields, url).toEqual({ url: 'must use https; plain http is accepted only for 127.0.0.0/8, localhost and [::1]' });
@@ -630,8 +633,16 @@ describe('where deliveries may go (issue 14, item 6): public addresses, and this
       // this machine
       'http://127.0.0.1:3000/h', 'http://127.255.255.254/h', 'http://localhost:8080/h', 'http://[::1]:3000/h', 'http://2130706433/h', 'http://0x7f.1/h',
       'https://127.0.0.1/h', 'https://localhost/h', 'https://[::1]/h', 'https://[::ffff:127.0.0.1]/h',
+      // loopback however it is written: a final dot, IPv4 inside IPv6
+      'http://localhost./h', 'http://127.0.0.1./h', 'http://[::ffff:7f00:1]/h', 'http://[::ffff:127.9.9.9]/h',
     ];
-    for (const url of accepted) for (const path of [CALLS, TEXTS]) expect((await sim.api('POST', path, { body: { url } })).status, `${path} ${url}`).toBe(201);
+    for (const url of accepted) {
+      for (const path of [CALLS, TEXTS]) {
+        const r = await sim.api('POST', path, { body: { url } });
+        expect(r.status, `${path} ${url}`).toBe(201);
+        expect((await sim.api('DELETE', `${path}/${r.json.data.id}`)).status).toBeLessThan(300); // a workspace holds at most 25
+      }
+    }
   });
 
   it('a name resolving to a private address at delivery time: the attempt is logged as refused and no connection is made', async () => {
@@ -716,14 +727,25 @@ describe('where deliveries may go (issue 14, item 6): public addresses, and this
     await bad('LocalHost.', { addresses: ['10.0.0.1'] }, { name: 'always means this machine and cannot be mapped' });
     await bad('10.0.0.1', { addresses: ['8.8.8.8'] }, { name: 'is an address, not a name: a URL with an address is judged by that address' });
     await bad('[::1]', { addresses: ['8.8.8.8'] }, { name: 'must be a host name such as hooks.example.com' });
-    for (const name of ['a b.test', 'a/b.test', 'user@a.test', 'a.test:443', 'x'.repeat(254), 'foo.123'])
+    for (const name of ['a b.test', 'a/b.test', 'user@a.test', 'a.test:443', 'foo.123'])
       await bad(name, { addresses: ['8.8.8.8'] }, { name: 'must be a host name such as hooks.example.com' });
-    const ADDRESS = 'must be an IPv4 or IPv6 address such as 203.0.113.7 or 2001:db8::7';
+    await bad('x'.repeat(254), { addresses: ['8.8.8.8'] }, { name: 'must be at most 253 characters (got 254)' });
+    const ADDRESS = 'must be an IPv4 or IPv6 address such as 93.184.215.14 or 2606:2800:21f:cb07::1';
     await bad('ok.test', { addresses: ['010.0.0.1', 'fe80::1%eth0', 'example.com', '1.2.3'] }, { 'addresses[0]': ADDRESS, 'addresses[1]': ADDRESS, 'addresses[2]': ADDRESS, 'addresses[3]': ADDRESS });
     await bad('ok.test', { addresses: [] }, { addresses: 'must have at least one item' });
     await bad('ok.test', {}, { addresses: 'is required' });
     await bad('ok.test', { addresses: Array.from({ length: 17 }, (_, i) => `8.8.8.${i}`) }, { addresses: 'must have at most 16 items (got 17)' });
     await sim.reset();
     expect((await sim.api('GET', '/_sim/hosts')).json).toEqual({ data: [] });
+  });
+
+  it('the hosts table holds at most 1000 names: one more is 409, a name already in it can still change', async () => {
+    for (let i = 0; i < 1000; i += 50)
+      await Promise.all(Array.from({ length: 50 }, (_, j) => sim.api('PUT', `/_sim/hosts/h${i + j}.test`, { body: { addresses: ['8.8.8.8'] } })));
+    const over = await sim.api('PUT', '/_sim/hosts/one-more.test', { body: { addresses: ['8.8.8.8'] } });
+    expect(over.status).toBe(409);
+    expect(over.json.error).toMatchObject({ code: 'hosts_limit_exceeded', message: expect.stringContaining('at most 1000 names') });
+    expect((await sim.api('PUT', '/_sim/hosts/h7.test', { body: { addresses: ['1.1.1.1'] } })).status).toBe(200);
+    expect((await sim.api('GET', '/_sim/hosts')).json.data).toHaveLength(1000);
   });
 });

@@ -4,8 +4,9 @@
 // to each next due transition (as --advance does for every other wait).
 import type { Context } from '../../src/context.js';
 import type { Conversation, ConversationWithTranscript, MessageBody } from './view.js';
+import { nextJobDue, type SimClock } from '../../src/wait.js';
 
-export interface ClockState { mode: 'manual' | 'real'; now: string; next_due_at: string | null }
+export interface ClockState extends SimClock { mode: 'manual' | 'real' }
 
 export interface AssistantApi {
   /** POST /v1/assistant/messages: a message, or the answers to every pending approval */
@@ -43,8 +44,9 @@ export function contextApi(ctx: Context, o: { idempotencyKey?: string } = {}): A
     },
     async advance() {
       const c = await api.clock();
-      if (c?.mode !== 'manual' || c.next_due_at === null) return false;
-      const due = Math.max(Date.parse(c.next_due_at), Date.parse(c.now) + 1);
+      const next = c?.mode === 'manual' ? nextJobDue(c) : null;
+      if (next === null) return false;
+      const due = Math.max(Date.parse(next), Date.parse(c!.now) + 1);
       // moving the clock is not the command's write: no idempotency key
       await ctx.call('POST', '/_sim/clock', { body: { now: new Date(due).toISOString() }, idempotencyKey: undefined });
       return true;

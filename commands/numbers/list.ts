@@ -15,7 +15,7 @@ export async function run(ctx: Context, o: ListOptions): Promise<void> {
   const res = await fetchList(ctx, o, '/v1/phone-numbers', { query: listQuery(o) });
   ctx.emit(res, (b: any) => {
     table(ctx.io, ['id', 'number', 'name', 'stack', 'active', 'calls', 'texts', 'created'],
-      b.data.map((n: any) => [n.id, n.phone_number, n.name, n.stack, n.is_active ? 'yes' : 'no', n.handles_calls ? 'AI' : 'off', n.handles_texts ? 'AI' : 'off', n.created_at]));
+      b.data.map((n: any) => [n.id, n.phone_number, n.name, n.stack, n.suspended ? 'suspended' : n.is_active ? 'yes' : 'no', n.handles_calls ? 'AI' : 'off', n.handles_texts ? 'AI' : 'off', n.created_at]));
     moreHint(ctx.io, b.meta);
   });
 }

@@ -26,9 +26,15 @@ export function define(parent: Command, shell: Shell): void {
     .action(action(shell, run));
 }
 
+/** The line's state: its next monthly charge, or the month it owes while suspended. */
+const line = (n: any) => n.suspended
+  ? `suspended: the month due ${n.next_charge_at} is unpaid (top up the wallet to resume)`
+  : n.next_charge_at ? `5.00 USD a month, next charged ${n.next_charge_at}` : 'none';
+
 export const renderNumber = (ctx: Context) => (n: any) => fields(ctx.io, [
-  ['id', n.id], ['status', n.status], ['number', n.phone_number], ['calls', n.handles_calls ? 'answered by the agent' : 'not answered'],
-  ['texts', n.handles_texts ? 'answered by the agent' : 'not answered'], ['agent', n.agent.name], ['greeting', n.agent.greeting],
+  ['id', n.id], ['status', n.status], ['number', n.phone_number], ['line', line(n)], ['calls', n.handles_calls ? 'answered by the agent' : 'not answered'],
+  ['texts', n.handles_texts ? 'answered by the agent' : 'not answered'], ['agent', n.agent.name], ['voice', `${n.agent.voice} (${n.agent.language})`],
+  ['greeting', n.agent.greeting],
 ]);
 
 export async function run(ctx: Context, o: Options): Promise<void> {

@@ -22,5 +22,5 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   const res = change
     ? await ctx.call('POST', '/_sim/clock', { body: { mode: o.manual ? 'manual' : o.real ? 'real' : undefined, now: o.set } })
     : await ctx.call('GET', '/_sim/clock');
-  ctx.emit(res, (c: any) => fields(ctx.io, [['now', c.now], ['mode', c.mode], ['next due', c.next_due_at]]));
+  ctx.emit(res, (c: any) => fields(ctx.io, [['now', c.now], ['mode', c.mode], ['next due', c.next_due_at], ['next job step', c.next_job_due_at]]));
 }

@@ -1,10 +1,10 @@
-// vmv sim wallet: GET or PATCH /_sim/workspace (wallet and auto-recharge)
+// vmv sim wallet: GET or PATCH /_sim/workspace (wallet and auto-recharge; a top-up pays what suspended AI numbers owe)
 import type { Command } from 'commander';
 import { action, examples, numberArg, onOff, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fields, money } from '../../src/output.js';
 
-interface Options { set?: number; autoRecharge?: boolean; rechargeAmount?: number; rechargeThreshold?: number }
+interface Options { set?: number; autoRecharge?: boolean; rechargeAmount?: number; rechargeThreshold?: number; cardDeclined?: boolean }
 
 export function define(parent: Command, shell: Shell): void {
   parent.command('wallet').description('Show the workspace wallet, or set its balance and auto-recharge')
@@ -12,22 +12,26 @@ export function define(parent: Command, shell: Shell): void {
     .option('--auto-recharge <on|off>', 'top up automatically when low', onOff('--auto-recharge'))
     .option('--recharge-amount <usd>', 'amount of each top-up', numberArg('--recharge-amount', 0.01))
     .option('--recharge-threshold <usd>', 'top up when the balance falls below this', numberArg('--recharge-threshold', 0))
+    .option('--card-declined <on|off>', 'on: every top-up is declined, as if auto-recharge were off', onOff('--card-declined'))
     .addHelpText('after', examples(
       'vmv sim wallet --set 25',
       'vmv sim wallet --auto-recharge on --recharge-amount 20 --recharge-threshold 5',
+      'vmv sim wallet --card-declined on',
     ))
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {
-  const ar = o.autoRecharge !== undefined || o.rechargeAmount !== undefined || o.rechargeThreshold !== undefined
-    ? { enabled: o.autoRecharge, amount_usd: o.rechargeAmount, threshold_usd: o.rechargeThreshold }
+  const ar = o.autoRecharge !== undefined || o.rechargeAmount !== undefined || o.rechargeThreshold !== undefined || o.cardDeclined !== undefined
+    ? { enabled: o.autoRecharge, amount_usd: o.rechargeAmount, threshold_usd: o.rechargeThreshold, card_declined: o.cardDeclined }
     : undefined;
   const res = o.set !== undefined || ar
     ? await ctx.call('PATCH', '/_sim/workspace', { body: { wallet_usd: o.set, auto_recharge: ar } })
     : await ctx.call('GET', '/_sim/workspace');
   ctx.emit(res, (w: any) => fields(ctx.io, [
     ['balance', money(w.wallet_usd)],
-    ['auto-recharge', w.auto_recharge.enabled ? `on: ${money(w.auto_recharge.amount_usd)} when below ${money(w.auto_recharge.threshold_usd)}` : 'off'],
+    ['auto-recharge', w.auto_recharge.enabled
+      ? `on: ${money(w.auto_recharge.amount_usd)} when below ${money(w.auto_recharge.threshold_usd)}${w.auto_recharge.card_declined ? ' (the card is declined: top-ups fail)' : ''}`
+      : 'off'],
   ]));
 }

@@ -108,7 +108,8 @@ export const TOOLS: Record<string, Tool> = {
     method: 'POST', path: '/v1/quick/ai-numbers', openWorld: true, spends: 'route',
     mcpDescription: 'Buys a phone number in `area_code` whose AI agent answers calls (and, with handle_texts, texts) for the business. ' +
       'The reply\'s `id` is the number\'s `phone_number_id` (get_phone_number_config, update_phone_number_config); `phone_number` is null while the line is ' +
-      'wired (about a minute) and set once it is ready. The month\'s line charge is taken at once, from the wallet.',
+      'wired (about a minute) and set once it is ready. The first month\'s line charge is taken at once, from the wallet, then one each month ' +
+      '(a month the wallet cannot pay suspends the number until it is topped up).',
   }),
   send_quick_email: tool({ method: 'POST', path: '/v1/quick/emails', openWorld: true, spends: 'route' },
     (i) => `Sends the email "${i.subject}" to ${list(i.to)}: ${usd(PER_RECIPIENT_CENTS)} USD per recipient, from the wallet. Email cannot be unsent.`),

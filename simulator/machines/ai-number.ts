@@ -1,10 +1,10 @@
-// An AI number's wiring: provisioning takes a simulated minute; area code 555 cannot be wired and
-// fails, and its month is refunded (the line never worked).
+// An AI number's wiring and its line: provisioning takes a simulated minute; area code 555 cannot be
+// wired and fails, and its month is refunded (the line never worked). Each month after the purchase
+// the line is charged again, or the number is suspended (billing.ts).
+import { chargeLine, refundLine } from '../billing.js';
 import { freshNumber } from '../numbers.js';
-import { orgOfWorkspace } from '../people.js';
 import type { TimerHandlers } from '../scheduler.js';
 
-export const LINE_CENTS_PER_MONTH = 500;
 export const WIRING_SECONDS = 60;
 export const UNWIREABLE_AREA_CODE = '555';
 
@@ -14,10 +14,11 @@ export const aiNumberTimers: TimerHandlers = {
     if (!n || n.status !== 'provisioning') return;
     if (n.area_code === UNWIREABLE_AREA_CODE) {
       n.status = 'failed';
-      orgOfWorkspace(s.data, n.workspace_id).wallet_cents += LINE_CENTS_PER_MONTH;
+      refundLine(s, n, 'it could not be wired up');
       return;
     }
     n.phone_number = freshNumber(s, n.area_code!);
     n.status = 'ready';
   },
+  'ainumber.line': chargeLine,
 };

@@ -2,9 +2,10 @@
 // starts (rule 5: changes apply from the next call). A pure function: configuration, time and what
 // the caller does (keys pressed, words said) in; the call's whole course out.
 //
-// Order: an inactive number does not answer; call-me-first rings the owner's phone(s) first; an
-// enabled phone menu answers instead of the AI; otherwise the AI agent answers, and its transfer
-// rules (office hours in the number's timezone) may hand the call to a person.
+// Order: a suspended line or a paused account does not connect the call; an inactive number does
+// not answer; call-me-first rings the owner's phone(s) first; an enabled phone menu answers instead
+// of the AI; otherwise the AI agent answers, and its transfer rules (office hours in the number's
+// timezone) may hand the call to a person.
 import type { TranscriptTurn } from '../model.js';
 import type { CallStatus, CallTag } from '../records.js';
 import { effectiveVoice, withinHours, type StoredConfig, type TransferRule, type WorkspaceDefaults } from '../number-config.js';
@@ -15,7 +16,8 @@ export interface InboundInput {
   config: StoredConfig;
   defaults: WorkspaceDefaults;
   handles_calls: boolean;
-  agent_name: string;
+  /** the line is suspended, or the account paused for calls (billing.ts): the call is not connected */
+  refused: 'line_suspended' | 'account_paused' | null;
   now: number;
   /** keys the caller presses, in order (e.g. "1" or "91") */
   digits: string;
@@ -24,6 +26,8 @@ export interface InboundInput {
 }
 
 export const RING_OUT_SECONDS = 30;
+/** A call that is not connected fails this soon, as the carrier's refusal does. */
+export const REFUSED_SECONDS = 3;
 const AI_TALK_SECONDS = 40;
 const TRANSFER_TALK_SECONDS = 90;
 
@@ -69,6 +73,7 @@ export function planInbound(i: InboundInput): CallPlan & { handled_by: 'nobody' 
     };
   };
 
+  if (i.refused) return finish(REFUSED_SECONDS, 'nobody', { status: 'FAILED', end_reason: i.refused });
   if (!c.is_active) return finish(RING_OUT_SECONDS, 'nobody', { status: 'NO_ANSWER', end_reason: 'not_answered' });
 
   // call-me-first: the owner's phone, or each phone of the ring chain in turn

@@ -12,7 +12,7 @@ export const CALL_START_CENTS = 20;
 export const CALL_MINUTE_CENTS = 20;
 export const TEXT_MESSAGE_CENTS = 5;
 /** end_reason when a charge cannot be covered (the provider's words: the account is paused). */
-export const WALLET_EMPTY = 'Account paused: the wallet balance cannot cover this charge and auto-recharge is off';
+export const WALLET_EMPTY = 'Account paused: the wallet balance cannot cover this charge and auto-recharge is off or was declined';
 export const POOL_LIMIT = 'shared_pool_daily_limit';
 
 // ---- the job as the API shows it (spec Part 2, Quick action job) ----

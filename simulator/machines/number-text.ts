@@ -1,6 +1,8 @@
 // Texts to a workspace's own number: recorded, then answered by its agent as the number's SMS
 // settings say (auto-reply and its delay, stop words, stop_after_replies, max_replies_per_contact,
-// and SMS referrals), after the configured delay on the simulator clock.
+// and SMS referrals), after the configured delay on the simulator clock; not while the number's
+// line is suspended or the account is paused for texts (billing.ts).
+import { notConnected } from '../billing.js';
 import { ensureContact, isOptedOut, optOut, recordText } from '../conversations.js';
 import type { PhoneNumber, TextRecord } from '../model.js';
 import { effectiveSms, withinHours } from '../number-config.js';
@@ -15,6 +17,8 @@ function silence(s: Session, n: PhoneNumber, person: string): string | null {
   const ws = workspaceOf(s, n);
   const sms = effectiveSms(n.config, ws.defaults);
   if (!sms.auto_reply_enabled) return 'auto-reply is off';
+  const refused = notConnected(s, n, 'text');
+  if (refused) return refused === 'line_suspended' ? 'the line is suspended' : 'the account is paused';
   if (isOptedOut(s, n.workspace_id, person)) return 'opted out';
   const sent = s.data.texts.filter((t) => t.phone_number_id === n.id && t.direction === 'outbound' && t.to_number === person);
   if (sms.stop_after_replies && sent.some((t) => t.sender === 'business')) return 'a person on the team has replied';
@@ -63,7 +67,7 @@ export const numberTextTimers: TimerHandlers = {
       ? p.referral
       : earlier
         ? `Thanks! I've noted that, and someone from ${business} will follow up if needed.`
-        : `Hi! This is ${n.agent.name} at ${business}. Thanks for your message. How can I help?`;
+        : `Hi! This is ${n.config.name} at ${business}. Thanks for your message. How can I help?`;
     recordText(s, {
       workspace_id: n.workspace_id, direction: 'outbound', sender: 'ai_agent', from_number: n.phone_number, to_number: to, body,
       status: 'delivered', contact_id: ensureContact(s, n.workspace_id, to).id, phone_number_id: n.id, quick_action_id: null,

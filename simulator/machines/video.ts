@@ -2,8 +2,9 @@
 // review) → rendering → compositing → ready, or failed with error. A video is priced from what it
 // will contain and charged once, when released to render: plan video credits first, then the wallet.
 // Posts publish at their time if the video is ready by then.
+import { addLedgerEntry } from '../billing.js';
 import { iso } from '../clock.js';
-import type { LedgerEntry, PostRecord, SocialConnection, VideoRecord } from '../model.js';
+import type { PostRecord, SocialConnection, VideoRecord } from '../model.js';
 import { charge } from '../money.js';
 import { orgOfWorkspace } from '../people.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../scheduler.js';
@@ -89,11 +90,7 @@ export function pay(s: Session, workspaceId: string, cents: number, what: { refe
   const fromWallet = cents - fromCredits;
   if (fromWallet > 0 && !charge(org, fromWallet)) return null;
   ws.plan.video_credits_cents -= fromCredits;
-  const entry: LedgerEntry = {
-    seq: s.nextSeq(), workspace_id: workspaceId, at: iso(s.now), kind: 'video', ...what,
-    credits_cents: fromCredits, wallet_cents: fromWallet, credits_after_cents: ws.plan.video_credits_cents, wallet_after_cents: org.wallet_cents,
-  };
-  s.data.ledger.push(entry);
+  addLedgerEntry(s, workspaceId, { kind: 'video', ...what, credits_cents: fromCredits, wallet_cents: fromWallet });
   return { credits_cents: fromCredits, wallet_cents: fromWallet };
 }
 

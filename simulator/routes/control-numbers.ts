@@ -1,13 +1,14 @@
 // Control plane for numbers: add a number of a stack, verify caller IDs, the workspace defaults
 // numbers inherit, what exists to assign (knowledge bases, FAQs, event types), and inbound calls.
 import { recordingWav } from '../audio.js';
+import { notConnected } from '../billing.js';
 import { openCall } from '../conversations.js';
 import { ApiError, notFound } from '../errors.js';
 import type { Ctx, Resource } from '../http.js';
 import { planInbound } from '../machines/inbound-call.js';
 import { runCall } from '../machines/scripted-call.js';
 import { applyDefaultsPatch, DefaultsPatch, newConfig, stackSchema, VOICES, WorkspaceDefaultsSchema } from '../number-config.js';
-import { createNumber, defaultAgent, freshNumber, numberTaken } from '../numbers.js';
+import { createNumber, freshNumber, numberTaken } from '../numbers.js';
 import { contactByPhone, presentCall } from '../people.js';
 import { CALL_STATUSES, CallRecordSchema } from '../records.js';
 import { iso } from '../clock.js';
@@ -29,7 +30,7 @@ function addNumber(c: Ctx<{}, {}, Infer<typeof AddNumberBody>>): Infer<typeof Ad
   const phone = b.phone_number ?? freshNumber(c.s, '415');
   const n = createNumber(c.s, ws, {
     stack: b.stack, phone_number: phone, area_code: phone.startsWith('+1') ? phone.slice(2, 5) : null, status: 'ready',
-    agent: defaultAgent(c.s, ws.name), config: newConfig(b.name ?? `${b.stack.toUpperCase()} line`),
+    config: newConfig(b.name ?? `${b.stack.toUpperCase()} line`),
   });
   return { id: n.id, phone_number: phone, stack: n.stack };
 }
@@ -68,7 +69,9 @@ function inboundCall(c: Ctx<{}, {}, Infer<typeof InboundCallBody>>): Infer<typeo
   const contact = contactByPhone(c.data, ws.id, b.from);
   if (contact && !contact.first_inbound_call_at) contact.first_inbound_call_at = iso(c.s.now);
   const call = openCall(c.s, { workspace_id: ws.id, direction: 'inbound', from_number: b.from, to_number: b.to, contact_id: contact?.id ?? null, phone_number_id: n.id });
-  const plan = planInbound({ config: n.config, defaults: ws.defaults, handles_calls: n.handles_calls, agent_name: n.agent.name, now: c.s.now, digits: b.digits ?? '', says: b.says ?? null });
+  const plan = planInbound({
+    config: n.config, defaults: ws.defaults, handles_calls: n.handles_calls, refused: notConnected(c.s, n, 'call'), now: c.s.now, digits: b.digits ?? '', says: b.says ?? null,
+  });
   runCall(c.s, call, plan);
   return { data: presentCall(call), routing: { handled_by: plan.handled_by, transferred_to: plan.transferred_to, status: plan.status, end_reason: plan.end_reason } };
 }
@@ -129,7 +132,8 @@ export const controlNumbers: Resource = {
     {
       method: 'POST', path: '/_sim/inbound/calls', summary: 'Call a workspace number',
       description: 'The call goes as the number\'s configuration says (phone menu, forwarding, transfer rules, office hours, the AI agent); ' +
-        'it starts RINGING and runs on the simulator clock.',
+        'it starts RINGING and runs on the simulator clock. A number whose line is suspended, or of an account paused for calls ' +
+        '(no included minutes left and a wallet that cannot pay one), does not connect it: FAILED after 3 s with end_reason line_suspended or account_paused.',
       body: InboundCallBody,
       responses: { 201: { description: 'The call, ringing', schema: InboundCallReply } },
       errors: { 404: ['not_found'] },

@@ -1,5 +1,6 @@
 // The /_sim control plane: test helpers served only by the simulator, without an API key (a key,
 // when sent, picks its workspace; otherwise the seeded one). Not part of /v1.
+import { allowanceLeft, mayUse, settleLines, usageAt } from '../billing.js';
 import { advance, clockNow, iso, setMode } from '../clock.js';
 import { ApiError, notFound, validationError } from '../errors.js';
 import { route, type Ctx, type Reply, type Resource } from '../http.js';
@@ -10,6 +11,7 @@ import { AuditEntrySchema, CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, Con
 import { addApiKey, addWorkspace, seedData } from '../seed.js';
 import { canonicalZone } from '../../src/formats.js';
 import { nextDue } from '../scheduler.js';
+import { calendarTimers } from './index.js';
 import * as z from 'zod/mini';
 import { arr, BULK_MAX_BODY_BYTES, BULK_MAX_ITEMS, bool, dataOf, doc, e164, email, freeInput, int, isoTime, named, newFields, nullable, num, obj, oneOf, oneOrMany, record, str, timestamp, uuid, type Infer } from '../schema.js';
 
@@ -26,6 +28,8 @@ export const SimClockSchema = named('SimClock', () => record({
   now: timestamp('the simulator\'s current time'),
   mode: oneOf(CLOCK_MODES, 'real: the clock runs with the wall clock (from an offset); manual: it moves only when told to'),
   next_due_at: doc(nullable(timestamp()), 'when the next scheduled transition (a call step, a retry, a delivery…) falls due; null when nothing is scheduled'),
+  next_job_due_at: doc(nullable(timestamp()), 'the same, leaving out what recurs on the calendar for as long as something exists (an AI number\'s monthly line charge, a video schedule\'s planning and posting): ' +
+    'when the next step of some job falls due; what `vmv … --wait --advance` moves the clock to'),
 }), 'The simulator clock.');
 
 const ResetResult = record({
@@ -54,12 +58,28 @@ export const SimWorkspaceSchema = named('SimWorkspace', () => record({
     enabled: z.boolean(),
     amount_usd: num({ description: 'added when the wallet falls below the threshold', example: 25 }),
     threshold_usd: num({ example: 5 }),
+    card_declined: doc(z.boolean(), 'simulated: every top-up is declined, as if auto-recharge were off'),
   }),
   plan: record({
     content: doc(z.boolean(), 'the plan includes Content (short social videos)'),
     assistant: doc(z.boolean(), 'the plan includes the assistant'),
     video_credits_cents: doc(z.int(), { description: 'video credits left, in cents', example: 2000 }),
+    included_minutes: doc(z.int(), { description: 'minutes of calls on the workspace\'s numbers included each plan month', example: 100 }),
+    included_texts: doc(z.int(), { description: 'texts sent from the workspace\'s numbers included each plan month', example: 100 }),
+    per_minute_usd: num({ description: 'each minute beyond the included ones, billed by the second (rounded to the cent per call), from the wallet', example: 0.1 }),
+    per_text_usd: num({ description: 'each text beyond the included ones, from the wallet', example: 0.02 }),
   }),
+  usage: record({
+    period_start: timestamp('the plan month\'s start: the workspace\'s creation day of the month (the last day of a shorter month), at its time of day'),
+    period_end: timestamp('the next plan month\'s start: the allowances start afresh'),
+    call_seconds_used: doc(z.int(), { description: 'seconds of calls on the workspace\'s numbers this month (quick calls do not count)', example: 125 }),
+    minutes_used: num({ description: 'the same in minutes, to the hundredth', example: 2.08 }),
+    minutes_left: num({ description: 'included minutes left, to the hundredth', example: 97.92 }),
+    texts_used: doc(z.int(), { description: 'texts sent from the workspace\'s numbers this month (quick texts do not count)', example: 3 }),
+    texts_left: doc(z.int(), { description: 'included texts left', example: 97 }),
+    calls_paused: doc(z.boolean(), 'no included minutes left and the wallet cannot pay one: calls on the workspace\'s numbers are not connected'),
+    texts_paused: doc(z.boolean(), 'no included texts left and the wallet cannot pay one: the numbers\' agents send no texts'),
+  }, 'what calls and texts on the workspace\'s numbers used of the plan this month'),
   rate_limits: record({ quick_emails_per_minute: doc(z.int(), { description: 'simulated limit; 0 turns it off', example: 60 }) }),
   recordings_disabled: doc(z.boolean(), 'compliance setting: recording downloads answer 404'),
   time_zone: doc(nullable(z.string()), 'the workspace\'s time zone (IANA): the assistant\'s "today" and "yesterday"; null means UTC'),
@@ -69,14 +89,14 @@ export const SimWorkspaceSchema = named('SimWorkspace', () => record({
   }),
   ledger: doc(z.array(record({
     at: timestamp(),
-    kind: oneOf(['video']),
-    reference_id: doc(z.string(), 'what was paid for (a video id)'),
+    kind: oneOf(['video', 'line', 'call', 'text'], 'video; line: an AI number\'s month (or its refund); call, text: use beyond the plan\'s allowance'),
+    reference_id: doc(z.string(), 'what was paid for: a video id, an AI number\'s id, a call id or a text id'),
     description: z.string(),
     credits_cents: doc(z.int(), 'taken from the plan\'s video credits'),
-    wallet_cents: doc(z.int(), 'taken from the organization wallet'),
+    wallet_cents: doc(z.int(), 'taken from the organization wallet (negative: returned to it)'),
     credits_after_cents: z.int(),
     wallet_after_cents: z.int(),
-  })), 'the latest 50 movements of video credits and wallet money for videos, newest first'),
+  })), 'the latest 50 movements of video credits and wallet money, newest first'),
   owner: record({ name: doc(z.string(), { example: 'Workspace Owner' }), email: doc(z.string(), { example: 'owner@acme.example.com' }) }),
   created_at: timestamp(),
 }), 'A workspace as the control plane shows it: its organization\'s wallet and auto-recharge, its plan, simulated limits and owner.');
@@ -85,18 +105,38 @@ type SimWorkspace = Infer<typeof SimWorkspaceSchema>;
 
 function clockView(c: AnyCtx): Infer<typeof SimClockSchema> {
   const due = nextDue(c.s);
-  return { now: iso(c.s.now), mode: c.data.meta.clock.mode, next_due_at: due === null ? null : iso(due) };
+  const job = nextDue(c.s, (type) => !calendarTimers.has(type));
+  return { now: iso(c.s.now), mode: c.data.meta.clock.mode, next_due_at: due === null ? null : iso(due), next_job_due_at: job === null ? null : iso(job) };
+}
+
+/** Minutes to the hundredth, from seconds. */
+const minutes = (seconds: number) => Math.round((seconds / 60) * 100) / 100;
+
+function usageView(c: AnyCtx): SimWorkspace['usage'] {
+  const w = c.auth.workspace;
+  const u = usageAt(w, c.s.now);
+  return {
+    period_start: iso(u.start), period_end: iso(u.end),
+    call_seconds_used: u.call_seconds, minutes_used: minutes(u.call_seconds), minutes_left: minutes(allowanceLeft(w, c.s.now, 'call')),
+    texts_used: u.texts, texts_left: allowanceLeft(w, c.s.now, 'text'),
+    calls_paused: !mayUse(c.s, w, 'call'), texts_paused: !mayUse(c.s, w, 'text'),
+  };
 }
 
 function workspaceView(c: AnyCtx): SimWorkspace {
   const { workspace: w, org, user } = c.auth;
+  const { minute_cents, text_cents, ...plan } = w.plan;
   return {
     id: w.id,
     name: w.name,
     organization_id: org.id,
     wallet_usd: usd(org.wallet_cents),
-    auto_recharge: { enabled: org.auto_recharge.enabled, amount_usd: usd(org.auto_recharge.amount_cents), threshold_usd: usd(org.auto_recharge.threshold_cents) },
-    plan: { ...w.plan },
+    auto_recharge: {
+      enabled: org.auto_recharge.enabled, amount_usd: usd(org.auto_recharge.amount_cents), threshold_usd: usd(org.auto_recharge.threshold_cents),
+      card_declined: org.auto_recharge.card_declined,
+    },
+    plan: { ...plan, per_minute_usd: usd(minute_cents), per_text_usd: usd(text_cents) },
+    usage: usageView(c),
     rate_limits: { ...w.rate_limits },
     recordings_disabled: w.recordings_disabled,
     time_zone: w.time_zone,
@@ -141,7 +181,12 @@ const AutoRechargeBody = obj({
   enabled: bool(),
   amount_usd: num({ min: 0.01, max: 100_000, example: 25 }),
   threshold_usd: num({ min: 0, max: 100_000, example: 5 }),
+  card_declined: bool('simulate a declined card: every top-up fails, as if auto-recharge were off (false: the card works again)'),
 });
+
+/** A price in USD that is a whole number of cents (money is integer cents inside). */
+const wholeCents = (d: { description: string; example: number }) =>
+  doc(z.number().check(z.gte(0), z.lte(100), z.refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9, { error: 'must be a whole number of cents, such as 0.05' })), d);
 
 const WorkspacePatch = obj({
   name: str({ min: 1, max: 100, example: 'Acme' }),
@@ -150,7 +195,13 @@ const WorkspacePatch = obj({
     z.union([bool(), AutoRechargeBody], { error: (iss) => `must be true or false, or a JSON object, got ${typeName(iss.input)}` }),
     'true or false turns it on or off; an object also sets the amount and threshold',
   ),
-  plan: obj({ content: bool(), assistant: bool(), video_credits_cents: int({ min: 0, example: 2000 }) }),
+  plan: obj({
+    content: bool(), assistant: bool(), video_credits_cents: int({ min: 0, example: 2000 }),
+    included_minutes: int({ min: 0, max: 1_000_000, description: 'minutes of calls included each plan month', example: 100 }),
+    included_texts: int({ min: 0, max: 1_000_000, description: 'texts included each plan month', example: 100 }),
+    per_minute_usd: wholeCents({ description: 'price of a minute beyond the included ones (0 to 100)', example: 0.1 }),
+    per_text_usd: wholeCents({ description: 'price of a text beyond the included ones (0 to 100)', example: 0.02 }),
+  }),
   rate_limits: obj({ quick_emails_per_minute: int({ min: 0, max: 100_000, description: '0 turns the limit off', example: 60 }) }),
   recordings_disabled: bool('refuse recording downloads (compliance)'),
   time_zone: nullable(str({ min: 1, max: 64, description: 'an IANA time zone name (null: UTC)', example: 'America/New_York' })),
@@ -198,7 +249,7 @@ const CallFixture = named('CallFixture', () => obj({
   duration_seconds: nullable(int({ min: 0, example: 95 })),
   summary: str({ max: 10_000 }),
   transcript_turns: arr(Turn, { max: 1000 }),
-  tags: arr(oneOf(CALL_TAGS), { max: CALL_TAGS.length }),
+  tags: arr(oneOf(CALL_TAGS), { max: CALL_TAGS.length, unique: true }),
   has_recording: bool(),
   created_at: doc(isoTime(), 'when it happened; not in the simulator\'s future (default: now)'),
 }, { required: ['direction', 'from_number', 'to_number'] }), 'A call record to add.');
@@ -365,13 +416,15 @@ const routes = [
   }),
   route({
     method: 'GET', path: '/_sim/workspace', summary: 'Show the workspace',
-    description: 'The workspace of the key sent (or the seeded one): its organization\'s wallet and auto-recharge, plan, simulated limits and owner.',
+    description: 'The workspace of the key sent (or the seeded one): its organization\'s wallet and auto-recharge, plan and its rates, this month\'s usage, the ledger, simulated limits and owner.',
     responses: { 200: { description: 'The workspace', schema: SimWorkspaceSchema } },
     handler: (c) => ({ body: workspaceView(c) }),
   }),
   route({
     method: 'PATCH', path: '/_sim/workspace', summary: 'Change the workspace, its wallet or plan',
-    description: 'Sets what is sent: the name, the organization wallet and auto-recharge, plan features and credits, simulated rate limits, compliance settings.',
+    description: 'Sets what is sent: the name, the organization wallet and auto-recharge (card_declined simulates a failing top-up), plan features, credits and rates, ' +
+      'simulated rate limits, compliance settings. Setting the wallet or auto-recharge retries the month owed by every suspended AI number of the organization, oldest first: ' +
+      'each one paid resumes. Every problem of the body is reported in one 400.',
     body: WorkspacePatch,
     responses: { 200: { description: 'The workspace', schema: SimWorkspaceSchema } },
     handler: (c) => {
@@ -383,7 +436,13 @@ const routes = [
       if (ar?.enabled !== undefined) org.auto_recharge.enabled = ar.enabled;
       if (ar?.amount_usd !== undefined) org.auto_recharge.amount_cents = cents(ar.amount_usd);
       if (ar?.threshold_usd !== undefined) org.auto_recharge.threshold_cents = cents(ar.threshold_usd);
-      if (b.plan) w.plan = { ...w.plan, ...b.plan };
+      if (ar?.card_declined !== undefined) org.auto_recharge.card_declined = ar.card_declined;
+      if (b.plan) {
+        const { per_minute_usd, per_text_usd, ...plan } = b.plan;
+        w.plan = { ...w.plan, ...plan };
+        if (per_minute_usd !== undefined) w.plan.minute_cents = cents(per_minute_usd);
+        if (per_text_usd !== undefined) w.plan.text_cents = cents(per_text_usd);
+      }
       if (b.rate_limits) w.rate_limits = { ...w.rate_limits, ...b.rate_limits };
       if (b.recordings_disabled !== undefined) w.recordings_disabled = b.recordings_disabled;
       if (b.time_zone !== undefined) {
@@ -392,6 +451,8 @@ const routes = [
         w.time_zone = zone;
       }
       if (b.marketing_profile) w.marketing_profile = { ...w.marketing_profile, ...b.marketing_profile };
+      // money may have come: suspended AI number lines pay the month they owe and resume
+      if (b.wallet_usd !== undefined || ar) settleLines(c.s, org.id);
       return { body: workspaceView(c) };
     },
   }),

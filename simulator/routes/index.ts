@@ -54,6 +54,12 @@ export const allResources = (): Promise<Resource[]> => Promise.all(resourceTable
 export interface MachineEntry {
   /** the transitions (timer types) the machine handles */
   types: readonly string[];
+  /**
+   * Of those, the ones that recur on the calendar for as long as something exists (a number's
+   * monthly line, a schedule's posting days): time passing runs them, but no job waits on them,
+   * so `--advance` does not move the clock to them (the clock's next_job_due_at leaves them out).
+   */
+  calendar?: readonly string[];
   load: () => Promise<TimerHandlers>;
 }
 
@@ -62,11 +68,14 @@ export const machineTable: readonly MachineEntry[] = [
   { types: ['qtext.scripted', 'qtext.agent', 'qtext.timeout'], load: async () => (await import('../machines/quick-text.js')).quickTextTimers },
   { types: ['call.answer', 'call.finish', 'call.review'], load: async () => (await import('../machines/scripted-call.js')).scriptedCallTimers },
   { types: ['number.sms_reply'], load: async () => (await import('../machines/number-text.js')).numberTextTimers },
-  { types: ['ainumber.wire'], load: async () => (await import('../machines/ai-number.js')).aiNumberTimers },
+  { types: ['ainumber.wire', 'ainumber.line'], calendar: ['ainumber.line'], load: async () => (await import('../machines/ai-number.js')).aiNumberTimers },
   { types: ['video.stage', 'post.publish'], load: async () => (await import('../machines/video.js')).videoTimers },
-  { types: ['schedule.plan', 'schedule.post'], load: async () => (await import('../machines/schedule.js')).scheduleTimers },
+  { types: ['schedule.plan', 'schedule.post'], calendar: ['schedule.plan', 'schedule.post'], load: async () => (await import('../machines/schedule.js')).scheduleTimers },
   { types: ['assistant.think', 'assistant.act'], load: async () => (await import('../machines/assistant.js')).assistantTimers },
 ];
+
+/** The transitions that recur on the calendar (MachineEntry.calendar). */
+export const calendarTimers: ReadonlySet<string> = new Set(machineTable.flatMap((m) => m.calendar ?? []));
 
 /** Every transition: the machines' (each loaded when first needed) and the webhook retries. */
 export const timers: TimerHandlers = {

@@ -3,7 +3,7 @@ import { iso } from '../clock.js';
 import { validationError } from '../errors.js';
 import type { Ctx, Resource } from '../http.js';
 import { COUNTRIES, inventory, NUMBER_TYPES, TOLL_FREE } from '../carrier.js';
-import { LINE_CENTS_PER_MONTH } from '../machines/ai-number.js';
+import { closeLine, refundLine } from '../billing.js';
 import { applyPatch, configView, NumberConfiguration, patchSchema, VOICES, VoiceSchema } from '../number-config.js';
 import { findNumber, findReadyNumber, NumberParams, numberTaken, PhoneNumberSchema, phoneNumberView } from '../numbers.js';
 import { listParams, paginate } from '../pagination.js';
@@ -65,8 +65,9 @@ const ReleasedNumber = named('ReleasedNumber', () => record({
 /** Releases the number from the carrier, ends its line item, deletes its call data and recordings, removes it. */
 function release(c: NumberCtx): Infer<typeof ReleasedNumber> {
   const n = findNumber(c);
-  // an AI number released before it was wired never had a line: its month is refunded
-  if (n.status === 'provisioning') c.auth.org.wallet_cents += LINE_CENTS_PER_MONTH;
+  // an AI number released before it was wired never had a line: its month is refunded; otherwise its line item ends
+  if (n.status === 'provisioning') refundLine(c.s, n, 'it was released before it was wired up');
+  closeLine(c.s, n);
   const before = c.data.calls.length;
   c.data.calls = c.data.calls.filter((call) => call.phone_number_id !== n.id);
   const deleted = before - c.data.calls.length;
@@ -116,8 +117,8 @@ export const phoneNumbers: Resource = {
     },
     {
       method: 'DELETE', path: '/v1/phone-numbers/{id}', scope: 'full', summary: 'Release a phone number',
-      description: 'Releases the number from the carrier, ends its line item, and deletes its call records and recordings. ' +
-        'An AI number released while still provisioning gets its month refunded.',
+      description: 'Releases the number from the carrier, ends its line item (no more monthly charges; a month already paid is not refunded, a month owed is forgiven), ' +
+        'and deletes its call records and recordings. An AI number released while still provisioning gets its month refunded.',
       params: NumberParams,
       responses: { 200: { description: 'Released', schema: dataOf(ReleasedNumber) } },
       handler: (c) => ({ body: { data: release(c) } }),

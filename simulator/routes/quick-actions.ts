@@ -7,7 +7,7 @@ import type { QuickJob } from '../model.js';
 import { cancelCalls, dial } from '../machines/quick-call.js';
 import { cancelTexts, startThread } from '../machines/quick-text.js';
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, creationView, jobView, newTarget, QuickActionJob, QuickActionJobCreated, TEXT_MESSAGE_CENTS } from '../machines/jobs.js';
-import { usd } from '../money.js';
+import { canCover, usd } from '../money.js';
 import { poolRoom, type PoolKind } from '../shared-pool.js';
 import { arr, bool, dataOf, e164, int, obj, str, uuid, type Infer } from '../schema.js';
 
@@ -64,7 +64,7 @@ function requireRoom(c: Ctx, kind: PoolKind): void {
 /** A job is refused up front when the wallet cannot pay for even its first leg. */
 function requireFunds(c: Ctx, cents: number): void {
   const org = c.auth.org;
-  if (org.wallet_cents < cents && !org.auto_recharge.enabled)
+  if (!canCover(org, cents))
     throw new ApiError(403, 'insufficient_funds', `The wallet holds ${usd(org.wallet_cents).toFixed(2)} USD, less than the first charge of ${usd(cents).toFixed(2)} USD; add funds or enable auto-recharge.`);
 }
 

@@ -40,13 +40,13 @@ const SettingsPatch = () => {
 const fields = () => ({
   name: str({ min: 1, max: 200, pattern: /\S/, patternMessage: 'must not be blank', example: 'Weekday espresso tips' }),
   videos_per_day: int({ min: 1, max: 10, description: 'videos made each posting day, 1 to 10 (default 1)', example: 1 }),
-  days_of_week: arr(int({ min: 1, max: 7 }), { min: 1, max: 7, description: 'posting days, distinct: 1 Monday … 7 Sunday', example: [1, 3, 5] }),
+  days_of_week: arr(int({ min: 1, max: 7 }), { min: 1, max: 7, unique: true, description: 'posting days, distinct: 1 Monday … 7 Sunday', example: [1, 3, 5] }),
   post_hour: int({ min: 0, max: 23, description: 'the hour, in time_zone, when the day\'s videos are made and posted', example: 9 }),
   time_zone: str({ min: 1, max: 64, description: 'an IANA time zone name (UTC and Etc/* included)', example: 'America/New_York' }),
   starts_on: str({ min: 10, max: 10, description: 'the first date (YYYY-MM-DD, in time_zone) that may be a posting day (default: today there)', example: '2026-01-05' }),
-  connection_ids: arr(uuid('a social connection of the workspace'), { min: 1, max: 20, description: 'the accounts every video is posted to' }),
+  connection_ids: arr(uuid('a social connection of the workspace'), { min: 1, max: 20, unique: true, description: 'the accounts every video is posted to' }),
   direction: str({ min: 1, max: 2000, description: 'a free-text steer for the AI director', example: 'Playful, show the baristas, mention the loyalty card.' }),
-  allowed_templates: arr(oneOf(TEMPLATES), { max: 8, description: 'the templates the director may choose (one pins it; none: any)', example: ['talking_avatar', 'slideshow'] }),
+  allowed_templates: arr(oneOf(TEMPLATES), { max: 8, unique: true, description: 'the templates the director may choose (one pins it; none: any)', example: ['talking_avatar', 'slideshow'] }),
   source_video_id: uuid('a video of the workspace the schedule is modelled on (its template, preset, format and length)'),
   notify_hours_before: int({ min: 0, max: 48, description: 'planning (and the notice) this many hours before posting (default 1)', example: 1 }),
   notify_by_email: bool('email the workspace owner the day\'s plan when it is made (default false)'),
@@ -148,18 +148,10 @@ type Loose = { [K in 'days_of_week' | 'allowed_templates' | 'time_zone' | 'start
 function checkSchedule(c: Ctx<any, any, any>, x: Loose, sent: Record<string, unknown>, errs: Fields): void {
   const add = (field: string, why: string) => (errs[field] ??= why);
   const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-  const repeats = (field: string, values: unknown[]) => values.forEach((v, i) => {
-    const first = values.indexOf(v);
-    if (first !== i) add(`${field}[${i}]`, `repeats ${field}[${first}]`);
-  });
-  if ('days_of_week' in sent) repeats('days_of_week', list(x.days_of_week));
-  if ('allowed_templates' in sent) repeats('allowed_templates', list(x.allowed_templates));
   if ('time_zone' in sent && typeof x.time_zone === 'string' && canonicalZone(x.time_zone) === null) add('time_zone', 'is not an IANA time zone name such as America/New_York or UTC');
   if ('starts_on' in sent && typeof x.starts_on === 'string' && !isDate(x.starts_on)) add('starts_on', 'must be a date, YYYY-MM-DD');
   if ('connection_ids' in sent) {
-    const ids = list(x.connection_ids);
-    repeats('connection_ids', ids);
-    ids.forEach((id, i) => {
+    list(x.connection_ids).forEach((id, i) => {
       if (typeof id === 'string' && !c.data.social_connections.some((k) => k.id === id && k.workspace_id === c.auth.workspace.id))
         add(`connection_ids[${i}]`, 'is not a social connection of this workspace (GET /v1/social-connections)');
     });

@@ -1,6 +1,7 @@
 // Voice calls: POST /v1/voice/calls from a verified caller ID (masked as the caller), and hangup.
 // The destination's scenario number decides how the call goes (README).
 import { openCall } from '../conversations.js';
+import { notConnected } from '../billing.js';
 import { ApiError, notFound } from '../errors.js';
 import type { Ctx, Resource } from '../http.js';
 import { hangUp, isLive, runCall, type CallPlan } from '../machines/scripted-call.js';
@@ -50,6 +51,11 @@ function place(c: Ctx<{}, {}, Infer<typeof Body>>): CallOut {
   const own = c.data.phone_numbers.find((n) => n.workspace_id === ws.id && n.phone_number === b.caller_id && n.status === 'ready');
   if (!own && !ws.caller_ids.includes(b.caller_id))
     throw new ApiError(422, 'caller_id_not_verified', `The caller ID ${b.caller_id} is not verified for this account.`, { caller_id: 'is not a verified caller ID of this account' });
+  const refused = own && notConnected(c.s, own, 'call');
+  if (refused === 'line_suspended')
+    throw new ApiError(403, 'insufficient_funds', `Number ${own!.id}'s line is suspended: the wallet could not pay its monthly charge. Top up the wallet to resume it.`);
+  if (refused === 'account_paused')
+    throw new ApiError(403, 'insufficient_funds', 'The account is paused for calls: the plan\'s included minutes are used up this month and the wallet cannot pay a minute. Add funds or enable auto-recharge.');
   const call = openCall(c.s, {
     workspace_id: ws.id, direction: 'outbound', from_number: b.caller_id, to_number: b.destination,
     contact_id: contactByPhone(c.data, ws.id, b.destination)?.id ?? null, phone_number_id: own?.id ?? null,
@@ -80,10 +86,12 @@ export const voiceCalls: Resource = {
     {
       method: 'POST', path: '/v1/voice/calls', scope: 'full', summary: 'Place a voice call',
       description: 'Calls the destination from a verified caller ID (or one of the workspace\'s ready numbers, whose call settings then apply too). ' +
-        'The call starts RINGING; its record follows the call (GET /v1/calls/{id}).',
+        'The call starts RINGING; its record follows the call (GET /v1/calls/{id}). A call from one of the workspace\'s numbers draws the plan\'s included minutes, ' +
+        'then bills at the plan\'s rate per minute (by the second) when it ends; it is refused with 403 while the number\'s line is suspended, ' +
+        'or while the minutes are used up and the wallet cannot pay one.',
       body: Body,
       responses: { 201: { description: 'Placed', schema: dataOf(CallRecordSchema) } },
-      errors: { 422: ['caller_id_not_verified'] },
+      errors: { 403: ['insufficient_funds'], 422: ['caller_id_not_verified'] },
       handler: (c) => ({ status: 201, body: { data: place(c) } }),
     },
     {

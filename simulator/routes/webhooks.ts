@@ -34,6 +34,7 @@ const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
  */
 function urlProblem(s: string): string | undefined {
   if (s.trim() !== s) return 'must not have spaces around it';
+  if (/[\u0000-\u001f\u007f]/.test(s)) return 'must not contain control characters (tabs, line breaks)';
   let u: URL;
   try {
     u = new URL(s);
@@ -128,7 +129,7 @@ function hostNameProblem(raw: string): string | undefined {
 /** A host name for the hosts table, stored as URLs give it (lower case, IDN as punycode, no final dot). */
 const hostName = () => doc(
   z.pipe(
-    z.string().check(z.superRefine((s: string, ctx) => {
+    z.string().check(z.maxLength(253), z.superRefine((s: string, ctx) => {
       const why = hostNameProblem(s);
       if (why) ctx.issues.push({ code: 'custom', message: why, input: s });
     })),
@@ -138,14 +139,16 @@ const hostName = () => doc(
 );
 
 const ipAddress = () => doc(
-  z.string().check(z.refine((s: string) => isIP(s) !== 0 && !s.includes('%'), { error: 'must be an IPv4 or IPv6 address such as 203.0.113.7 or 2001:db8::7' })),
-  { example: '203.0.113.7' },
+  z.string().check(z.maxLength(45), z.refine((s: string) => isIP(s) !== 0 && !s.includes('%'), { error: 'must be an IPv4 or IPv6 address such as 93.184.215.14 or 2606:2800:21f:cb07::1' })),
+  { example: '93.184.215.14' },
 );
 
+/** The hosts table's size: like /etc/hosts, a handful of names a test needs, never a resolver's cache. */
+const MAX_HOSTS = 1000;
 const HostName = obj({ name: hostName() }, { required: ['name'] });
 export const HostSchema = named('Host', () => record({
   name: doc(z.string(), { description: 'lower case, IDN as punycode, without a final dot', example: 'hooks.example.com' }),
-  addresses: arr(z.string(), { description: 'every address the name resolves to, as given', example: ['203.0.113.7'] }),
+  addresses: arr(z.string(), { description: 'every address the name resolves to, as given', example: ['93.184.215.14'] }),
 }), 'A line of the hosts table: what a host name resolves to when webhooks are delivered.');
 
 // ---- handlers ----
@@ -322,9 +325,12 @@ const hostRoutes: Route[] = [
     description: 'Like a line of /etc/hosts or curl --resolve, for every workspace\'s webhook deliveries: each attempt to a URL with this host connects to these addresses, ' +
       'after judging every one of them (one that is not public refuses the attempt). Replaces the name\'s addresses; a reset empties the table.',
     params: HostName,
-    body: obj({ addresses: arr(ipAddress(), { min: 1, max: 16, description: 'the addresses the name resolves to (repeats collapse)', example: ['203.0.113.7'] }) }, { required: ['addresses'] }),
+    body: obj({ addresses: arr(ipAddress(), { min: 1, max: 16, description: 'the addresses the name resolves to (repeats collapse)', example: ['93.184.215.14'] }) }, { required: ['addresses'] }),
     responses: { 200: { description: 'The line as set', schema: dataOf(HostSchema) } },
+    errors: { 409: ['hosts_limit_exceeded'] },
     handler: (c) => {
+      if (c.data.hosts.length >= MAX_HOSTS && !c.data.hosts.some((h) => h.name === c.params.name))
+        throw new ApiError(409, 'hosts_limit_exceeded', `The hosts table holds at most ${MAX_HOSTS} names; remove one first (DELETE /_sim/hosts/{name}).`);
       const entry = { name: c.params.name, addresses: [...new Set(c.body.addresses)] };
       c.data.hosts = [...c.data.hosts.filter((h) => h.name !== entry.name), entry];
       c.s.markDirty();
