@@ -7,7 +7,7 @@
 // built again. Lookups hand out views (tracker.ts), so a caller may change what it finds.
 import { derived, dropDerived } from './derived.js';
 import type { CallRecord, Contact, Data, EmailRecord, TextRecord } from './model.js';
-import { pristine, saved } from './snapshot.js';
+import { hasSaved, pristine, saved } from './snapshot.js';
 import { raw, trackerOf } from './tracker.js';
 
 export type HistoryRecord = CallRecord | TextRecord | EmailRecord;
@@ -217,6 +217,7 @@ const bySortTime = (a: PersonSummary, b: PersonSummary) => a.sort_ms - b.sort_ms
 
 interface PeopleIndex {
   sync: Synced;
+  /** (empty when seeded from what a snapshot saved: such an index is never changed, only built again) */
   byKey: Map<string, PersonSummary>;
   /** by last contact (or creation, never reached), oldest first */
   sorted: PersonSummary[];
@@ -333,13 +334,43 @@ export function peopleIndex(data: Data, ws: string): PeopleIndex {
     count(p, ofRecord(unit as RecordUnit, r));
     insertSorted(ix.sorted, p, bySortTime);
   }, () => {
-    // what the snapshot saved (savedPeople), while no record collection changed since
-    const sorted = (saved(raw(data), 'people') as Record<string, PersonSummary[]> | undefined)?.[ws];
-    return Array.isArray(sorted) ? { byKey: new Map(sorted.map((p) => [p.id, p])), sorted } : undefined;
+    // what the snapshot saved (savedPeople), while no record collection changed since: read a
+    // page's worth at a time (a list's first page reads the last part), never changed in place
+    const root = raw(data);
+    const count = (saved(root, 'people') as Record<string, unknown> | undefined)?.[ws];
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) return undefined;
+    const parts: PersonSummary[][] = [];
+    for (let k = 0; k * SAVED_PART < count; k++) if (!hasSaved(root, `people:${ws}:${k}`)) return undefined;
+    const part = (k: number) => {
+      if (!parts[k]) {
+        const got = saved(root, `people:${ws}:${k}`);
+        parts[k] = Array.isArray(got) ? got : [];
+      }
+      return parts[k];
+    };
+    const sorted = new Proxy([] as PersonSummary[], {
+      get(t, k) {
+        if (k === 'length') return count;
+        if (typeof k === 'string' && /^\d+$/.test(k)) return Number(k) < count ? part(Math.floor(Number(k) / SAVED_PART))[Number(k) % SAVED_PART] : undefined;
+        return Reflect.get(t, k);
+      },
+    });
+    return { byKey: new Map(), sorted };
   });
 }
 
+/** People saved per part: a page of the list parses one or two. */
+const SAVED_PART = 2000;
+
 /** The people of every workspace, for the snapshot to save: a process that reads it lists people without parsing a record. */
-export function savedPeople(data: Data): string {
-  return JSON.stringify(Object.fromEntries((raw(data).workspaces).map((w) => [w.id, peopleIndex(data, w.id).sorted])));
+export function savedPeople(data: Data): Record<string, string> {
+  const out: Record<string, string> = {};
+  const counts: Record<string, number> = {};
+  for (const w of raw(data).workspaces) {
+    const sorted = peopleIndex(data, w.id).sorted;
+    counts[w.id] = sorted.length;
+    for (let k = 0; k * SAVED_PART < sorted.length; k++) out[`people:${w.id}:${k}`] = JSON.stringify(sorted.slice(k * SAVED_PART, (k + 1) * SAVED_PART));
+  }
+  out.people = JSON.stringify(counts);
+  return out;
 }

@@ -65,6 +65,9 @@ export function pristine(data: object, key: string): boolean {
   return !!was && d !== undefined && d.value === was.value && was.value.length === was.length;
 }
 
+/** Whether structure `name` was saved with the snapshot `data` was read from. */
+export const hasSaved = (data: object, name: string): boolean => !!savedWith.get(data)?.has(name);
+
 /** Structure `name` saved with the snapshot `data` was read from, if it was. */
 export function saved(data: object, name: string): unknown {
   const entry = savedWith.get(data)?.get(name);

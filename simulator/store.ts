@@ -309,7 +309,7 @@ export class Store {
   /** Writes the whole data as a new snapshot generation, then an empty journal that follows it. */
   private async writeSnapshot(): Promise<void> {
     this.adapter!.nextGeneration = randomBytes(8).toString('hex');
-    this.adapter!.nextSaved = { people: savedPeople(this.tracker!.view) };
+    this.adapter!.nextSaved = savedPeople(this.tracker!.view);
     this.db!.data = this.tracker!.root;
     await this.db!.write();
     ({ generation: this.generation, bytes: this.snapshotBytes, stamp: this.snapshotStamp } = this.adapter!.last);

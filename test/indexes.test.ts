@@ -63,27 +63,37 @@ describe('indexes kept in step', () => {
   it('the people the snapshot saves (a clean stop folds the journal in) are those a build from the records gives', async () => {
     const data = join(tempDir(), 'sim.json');
     const one = await startSim({ data });
-    // enough texts that the snapshot keeps them apart, parsed only when used (64 KiB and more)
-    const many = Array.from({ length: 600 }, (_, i) => ({ direction: 'inbound', from_number: phone(i % 40), to_number: OUR, body: `hello number ${i}` }));
+    // enough texts that the snapshot keeps them apart, parsed only when used (64 KiB and more), from
+    // enough people that they are saved in parts (2,000 a part)
+    const many = Array.from({ length: 4100 }, (_, i) => ({ direction: 'inbound', from_number: `+1555${String(1000000 + i)}`, to_number: OUR, body: `hello ${i}` }));
     expect((await one.api('POST', '/_sim/texts', { body: many })).status).toBe(201);
-    await one.api('POST', '/_sim/contacts', { body: { name: 'Late contact', phone_number: phone(1) } });
-    await one.api('POST', '/_sim/calls', { body: { direction: 'outbound', from_number: OUR, to_number: phone(2) } });
-    const expected = (await one.api('GET', '/v1/history/people?limit=100')).json;
+    await one.api('POST', '/_sim/contacts', { body: { name: 'Late contact', phone_number: '+15551000001' } });
+    await one.api('POST', '/_sim/calls', { body: { direction: 'outbound', from_number: OUR, to_number: '+15551000002' } });
+    /** Every person, page by page (cursors are signed with the store's secret: any process takes them). */
+    const everyone = async (get: (path: string) => Promise<any>) => {
+      const out: unknown[] = [];
+      let page = await get('/v1/history/people?limit=100');
+      out.push(...page.data);
+      while (page.meta.cursor) out.push(...(page = await get(`/v1/history/people?limit=100&cursor=${page.meta.cursor}`)).data);
+      return { total: page.meta.total_results, out };
+    };
+    const served = await everyone(async (path) => (await one.api('GET', path)).json);
+    expect(served.out).toHaveLength(4100);
     await one.stop();
     const text = readFileSync(data, 'utf8');
     expect(Object.keys(JSON.parse(text.slice(0, text.indexOf('\n')).replace(/,$/, '}')).store.lazy)).toContain('texts');
-    expect(Object.values(JSON.parse(text).$people)[0]).toHaveLength(expected.data.length);
+    expect(Object.values(JSON.parse(text).$people)).toEqual([4100]);
     // a new process answers from what was saved, then, once a record arrives, from the records
     const env = { VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
-    const read = async () => (await cli(['api', 'GET', '/v1/history/people?limit=100'], { env })).json;
-    expect(await read()).toEqual(expected);
+    const embedded = async (path: string) => (await cli(['api', 'GET', path], { env })).json;
+    expect(await everyone(embedded)).toEqual(served);
     const two = await startSim({ data });
     try {
-      expect((await two.api('GET', '/v1/history/people?limit=100')).json).toEqual(expected);
+      expect(await everyone(async (path) => (await two.api('GET', path)).json)).toEqual(served);
       await two.api('POST', '/_sim/texts', { body: { direction: 'inbound', from_number: phone(7), to_number: OUR, body: 'new' } });
       const after = (await two.api('GET', '/v1/history/people?limit=100')).json;
-      expect(after.data).toHaveLength(expected.data.length);
-      expect(await read()).toEqual(after);
+      expect(after.meta.total_results).toBe(4101);
+      expect(await embedded('/v1/history/people?limit=100')).toEqual(after);
     } finally {
       await two.stop();
     }
