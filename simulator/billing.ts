@@ -1,14 +1,14 @@
 // What a workspace's numbers cost: an AI number's monthly line, and the plan's rates for calls and
 // texts on the workspace's numbers (minutes and texts included each plan month, then a price per
 // minute, billed by the second, and per text, from the wallet); the month arithmetic both use; and
-// the ledger every charge is written to (GET /_sim/workspace shows it).
+// the ledger every charge is written to (money.ts; GET /_sim/workspace shows it).
 //
 // Months: a monthly date is the anchor's day of the month at its time of day (UTC), or the month's
 // last day when the month is shorter: a line bought on January 31 is charged on February 28 (29),
 // March 31, April 30...
 import { iso } from './clock.js';
-import type { CallRecord, LedgerEntry, PhoneNumber, PlanRates, TextRecord, Workspace } from './model.js';
-import { canCover, charge, chargeUpTo, usd } from './money.js';
+import type { CallRecord, PhoneNumber, PlanRates, TextRecord, Workspace } from './model.js';
+import { addLedgerEntry, canCover, charge, chargeUpTo, price } from './money.js';
 import { orgOfWorkspace } from './people.js';
 import { cancelTimers, schedule } from './scheduler.js';
 import type { Session } from './store.js';
@@ -37,23 +37,6 @@ export function monthAt(anchorMs: number, now: number): { start: number; end: nu
   while (addMonths(anchorMs, k + 1) <= now) k++;
   return { start: addMonths(anchorMs, k), end: addMonths(anchorMs, k + 1) };
 }
-
-// ---- the ledger ----
-
-/** Writes a movement of money to the ledger, with the credits and wallet left after it (negative amounts: returned). */
-export function addLedgerEntry(
-  s: Session, workspaceId: string,
-  e: Pick<LedgerEntry, 'kind' | 'reference_id' | 'description' | 'wallet_cents'> & { credits_cents?: number },
-): void {
-  const ws = s.data.workspaces.find((w) => w.id === workspaceId)!;
-  s.data.ledger.push({
-    seq: s.nextSeq(), workspace_id: workspaceId, at: iso(s.now), kind: e.kind, reference_id: e.reference_id, description: e.description,
-    credits_cents: e.credits_cents ?? 0, wallet_cents: e.wallet_cents,
-    credits_after_cents: ws.plan.video_credits_cents, wallet_after_cents: orgOfWorkspace(s.data, workspaceId).wallet_cents,
-  });
-}
-
-const price = (cents: number) => `${usd(cents).toFixed(2)} USD`;
 
 // ---- the plan's rates: calls and texts on the workspace's numbers ----
 
@@ -89,9 +72,8 @@ function meter(s: Session, workspaceId: string, use: Use, amount: number, what: 
   ws.usage = { period_start: iso(u.start), call_seconds: u.call_seconds + (use === 'call' ? amount : 0), texts: u.texts + (use === 'text' ? amount : 0) };
   const cost = use === 'call' ? Math.round((ws.plan.minute_cents * beyond) / 60) : beyond * ws.plan.text_cents;
   if (cost === 0) return;
-  // like a quick call's minutes: what the wallet cannot cover is not owed; the account is paused then (mayUse)
-  const taken = chargeUpTo(orgOfWorkspace(s.data, workspaceId), cost);
-  if (taken > 0) addLedgerEntry(s, workspaceId, { kind: use, reference_id: what.reference_id, wallet_cents: taken, description: what.description(beyond) });
+  // like a quick call's minutes: what the wallet cannot cover is not owed (the entry says so); the account is paused then (mayUse)
+  chargeUpTo(s, workspaceId, cost, { kind: use, reference_id: what.reference_id, description: what.description(beyond) });
 }
 
 /** A call on one of the workspace's numbers has ended: its seconds draw the plan's minutes. Quick calls (shared numbers) never do. */
@@ -129,22 +111,33 @@ export const nextChargeAt = (n: PhoneNumber): string | null => (n.line ? iso(add
 const label = (n: PhoneNumber) => (n.phone_number ? `${n.phone_number} (${n.id})` : String(n.id));
 const day = (ms: number) => iso(ms).slice(0, 10);
 
-function monthPaid(s: Session, n: PhoneNumber, from: number): void {
-  addLedgerEntry(s, n.workspace_id, {
-    kind: 'line', reference_id: String(n.id), wallet_cents: LINE_CENTS_PER_MONTH,
-    description: `Line of AI number ${label(n)}, the month from ${day(from)} to ${day(addMonths(from, 1))}`,
+/**
+ * Charges the line's month `k` (0: the first); false when the wallet cannot pay it. Both ends of the
+ * month are counted from the anchor, so a month after a short one ends on the anchor's day again.
+ */
+function payMonth(s: Session, n: PhoneNumber, k: number): boolean {
+  const anchor = Date.parse(n.line!.anchor_at);
+  return charge(s, n.workspace_id, LINE_CENTS_PER_MONTH, {
+    kind: 'line', reference_id: String(n.id),
+    description: `Line of AI number ${label(n)}, the month from ${day(addMonths(anchor, k))} to ${day(addMonths(anchor, k + 1))}`,
   });
 }
 
-function scheduleCharge(s: Session, n: PhoneNumber): void {
+/** The timer of the line's next charge. */
+export function nextCharge(n: PhoneNumber): { atMs: number; type: string; payload: { id: number; at: string } } {
   const at = nextChargeAt(n)!;
-  schedule(s, Date.parse(at), 'ainumber.line', { id: n.id, at });
+  return { atMs: Date.parse(at), type: 'ainumber.line', payload: { id: n.id, at } };
 }
 
-/** At purchase, once its first month is charged: the line is paid for a month and charged monthly from now. */
+function scheduleCharge(s: Session, n: PhoneNumber): void {
+  const t = nextCharge(n);
+  schedule(s, t.atMs, t.type, t.payload);
+}
+
+/** At purchase, or resuming, when the wallet can cover it (canCover): the line pays its first month and is charged monthly from now. */
 export function openLine(s: Session, n: PhoneNumber): void {
   n.line = { anchor_at: iso(s.now), months: 1, suspended: false };
-  monthPaid(s, n, s.now);
+  payMonth(s, n, 0);
   scheduleCharge(s, n);
 }
 
@@ -152,11 +145,10 @@ export function openLine(s: Session, n: PhoneNumber): void {
 export function chargeLine(s: Session, p: Record<string, unknown>): void {
   const n = s.data.phone_numbers.find((x) => x.id === p.id);
   if (!n?.line || n.line.suspended || nextChargeAt(n) !== p.at) return;
-  if (!charge(orgOfWorkspace(s.data, n.workspace_id), LINE_CENTS_PER_MONTH)) {
+  if (!payMonth(s, n, n.line.months)) {
     n.line.suspended = true;
     return;
   }
-  monthPaid(s, n, Date.parse(p.at as string));
   n.line.months++;
   scheduleCharge(s, n);
 }
@@ -170,7 +162,7 @@ export function settleLines(s: Session, organizationId: string): void {
   for (const n of s.data.phone_numbers) {
     if (!n.line?.suspended) continue;
     const org = orgOfWorkspace(s.data, n.workspace_id);
-    if (org.id !== organizationId || !charge(org, LINE_CENTS_PER_MONTH)) continue;
+    if (org.id !== organizationId || !canCover(org, LINE_CENTS_PER_MONTH)) continue;
     openLine(s, n);
   }
 }

@@ -314,12 +314,15 @@ export interface Notification {
   at: string;
 }
 
-/** A movement of plan video credits or wallet money: a video, an AI number's line, a call or text beyond the plan (GET /_sim/workspace shows the latest). */
+/** What moved money: a charge (video, line, call, text, quick_call, quick_text, email), an auto-recharge top-up, or the control plane setting the wallet. */
+export const LEDGER_KINDS = ['video', 'line', 'call', 'text', 'quick_call', 'quick_text', 'email', 'recharge', 'wallet_set'] as const;
+
+/** A movement of plan video credits or wallet money (money.ts writes them; GET /_sim/workspace shows the latest, GET /_sim/ledger all kept). */
 export interface LedgerEntry {
   seq: number;
   workspace_id: string;
   at: string;
-  kind: 'video' | 'line' | 'call' | 'text';
+  kind: (typeof LEDGER_KINDS)[number];
   reference_id: string;
   description: string;
   credits_cents: number;

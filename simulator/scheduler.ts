@@ -69,12 +69,14 @@ function remove(q: Queue, t: Timer): void {
 
 export function schedule(s: Session, atMs: number, type: string, payload: Record<string, unknown> = {}): string {
   const q = queue(s.data);
-  const id = `tmr_${s.data.meta.next_seq}`;
-  const timer: Timer = { id, at_ms: Math.max(atMs, s.now), seq: s.nextSeq(), type, payload };
-  q.index.set(id, q.timers.push(timer) - 1);
+  const timer = timerRow(s.nextSeq(), Math.max(atMs, s.now), type, payload);
+  q.index.set(timer.id, q.timers.push(timer) - 1);
   q.heap.push(timer);
-  return id;
+  return timer.id;
 }
+
+/** A row of data.timers, numbered `seq` (an upgrade of a data file adds rows before any queue exists; schedule() otherwise). */
+export const timerRow = (seq: number, atMs: number, type: string, payload: Record<string, unknown>): Timer => ({ id: `tmr_${seq}`, at_ms: atMs, seq, type, payload });
 
 export function cancelTimers(s: Session, match: (type: string, payload: Record<string, unknown>) => boolean): void {
   const q = queue(s.data);

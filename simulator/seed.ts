@@ -1,9 +1,10 @@
 // The freshly seeded state: one organization with a 50.00 USD wallet, one workspace whose plan
 // includes Content (with video credits) and the assistant, its owner, and one full-access API key.
 import { createHash, randomBytes } from 'node:crypto';
-import { PLAN_RATES } from './billing.js';
+import { nextCharge, PLAN_RATES } from './billing.js';
+import { timerRow } from './scheduler.js';
 import { realClock, iso, clockNow, type ClockState } from './clock.js';
-import type { ApiKey, Data, Scope, User, Workspace } from './model.js';
+import type { ApiKey, Data, PhoneNumber, Scope, User, Workspace } from './model.js';
 import { Rng, seedRng } from './rng.js';
 import { seedSharedPool } from './shared-pool.js';
 import { newConfig, workspaceDefaults } from './number-config.js';
@@ -145,6 +146,21 @@ export function seedData(o: SeedOptions = {}): Data {
   return data;
 }
 
+interface OldAgent { id: string; name: string; prompt: string }
+
+/**
+ * An AI number's agent, once a copy, keeps what the user saw where its configuration still holds what
+ * purchase put there: the agent's prompt over the workspace default prompt, and its name ("<business>
+ * assistant", or the name given) over the configuration's default "<business> AI line". A configuration
+ * that inherits the workspace's voice settings, or was changed, stays as it is.
+ */
+function keepAgent(n: PhoneNumber, agent: OldAgent, ws: Workspace): void {
+  const voice = n.config.voice;
+  if (voice === null) return;
+  if (voice.prompt === ws.defaults.voice.prompt) voice.prompt = agent.prompt;
+  if (n.config.name === agent.name.replace(/ assistant$/, ' AI line')) n.config.name = [...agent.name].slice(0, 100).join('');
+}
+
 /** Brings a data file written by an earlier version up to the current shape (new collections start empty). */
 export function upgrade(data: Data): Data {
   const hadSocial = Array.isArray(data.social_connections);
@@ -171,14 +187,23 @@ export function upgrade(data: Data): Data {
     sch.notified_day ??= null;
   }
   for (const n of data.phone_numbers) {
-    const old = n as unknown as { name?: string; business_name?: string | null; business_description?: string | null; agent?: { id: string } };
+    const old = n as unknown as { name?: string; business_name?: string | null; business_description?: string | null; agent?: OldAgent };
     n.stack ??= 't2';
     n.config ??= newConfig(old.name ?? 'Phone number', old);
     // the agent was a copy of its settings: its id is kept, its settings are the configuration's now
     n.agent_id ??= old.agent?.id ?? rng.uuid();
+    if (old.agent) keepAgent(n, old.agent, data.workspaces.find((w) => w.id === n.workspace_id)!);
     delete old.agent;
-    // numbers bought before lines were charged monthly have no line
-    n.line ??= null;
+    // before lines were charged monthly, the month paid at purchase was all: a number still provisioning
+    // has that month as its line (refunded if it fails or is released), charged monthly from its purchase
+    // as a fresh purchase is; a number already wired has no line
+    if (n.line === undefined) {
+      n.line = n.status === 'provisioning' ? { anchor_at: n.created_at, months: 1, suspended: false } : null;
+      if (n.line) {
+        const t = nextCharge(n);
+        data.timers.push(timerRow(data.meta.next_seq++, t.atMs, t.type, t.payload));
+      }
+    }
   }
   return data;
 }

@@ -69,6 +69,12 @@ const FIELD_ALIASES: Record<string, string[]> = {
   '--source-video': ['source_video_id'], '--notify-hours': ['notify_hours_before'], '--notify-email': ['notify_by_email'], '--paused': ['status'],
   // the assistant
   '--conversation': ['conversation_id'], '<message>': ['message'],
+  // the simulator's wallet and plan (sim wallet, sim workspace set): fields inside plan, auto_recharge and rate_limits
+  '--set': ['wallet_usd'], '--recharge-amount': ['auto_recharge.amount_usd'], '--recharge-threshold': ['auto_recharge.threshold_usd'],
+  '--card-declined': ['auto_recharge.card_declined'], '--auto-recharge': ['auto_recharge.enabled'],
+  '--per-minute': ['plan.per_minute_usd'], '--per-text': ['plan.per_text_usd'], '--included-minutes': ['plan.included_minutes'],
+  '--included-texts': ['plan.included_texts'], '--video-credits': ['plan.video_credits_cents'], '--content': ['plan.content'], '--assistant': ['plan.assistant'],
+  '--quick-emails-per-minute': ['rate_limits.quick_emails_per_minute'], '--recordings': ['recordings_disabled'],
 };
 
 /**

@@ -75,12 +75,18 @@ describe('an AI number\'s line: 5 USD every month from the purchase', () => {
     }
     expect(dates).toEqual(['2026-02-28T10:00:00.000Z', '2026-03-31T10:00:00.000Z', '2026-04-30T10:00:00.000Z', '2026-05-31T10:00:00.000Z', '2026-06-30T10:00:00.000Z']);
     expect(await wallet()).toBe(20);
+    // the months the ledger names: a month after a short one still ends on the 31st when it has one
+    expect((await ledger('line')).reverse().map((e: any) => /the month from (\S+) to (\S+)$/.exec(e.description)!.slice(1).join(' to '))).toEqual([
+      '2026-01-31 to 2026-02-28', '2026-02-28 to 2026-03-31', '2026-03-31 to 2026-04-30', '2026-04-30 to 2026-05-31', '2026-05-31 to 2026-06-30', '2026-06-30 to 2026-07-31',
+    ]);
   });
 
   it('in a leap year a 29th, 30th or 31st purchase is charged on February 29', async () => {
-    await resetAt('2028-01-30T12:00:00Z');
-    const { id } = await buyReady();
-    expect((await number(id)).next_charge_at).toBe('2028-02-29T12:00:00.000Z');
+    for (const day of [29, 30, 31]) {
+      await resetAt(`2028-01-${day}T12:00:00Z`);
+      const { id } = await buyReady();
+      expect((await number(id)).next_charge_at, `bought on January ${day}`).toBe('2028-02-29T12:00:00.000Z');
+    }
   });
 
   it('a number that could not be wired up is refunded and never charged again; the ledger shows both', async () => {
@@ -236,6 +242,15 @@ describe('the plan\'s rates: included minutes and texts each month, then per min
     expect(r.json.error.fields['plan.per_minute_usd']).toBe('must be a whole number of cents, such as 0.05');
     expect(r.json.error.fields['plan.included_minutes']).toMatch(/0/);
     expect((await sim.api('PATCH', '/_sim/workspace', { body: { plan: { per_text_usd: 100.01 } } })).json.error.fields).toHaveProperty(['plan.per_text_usd']);
+    // the wallet and auto-recharge amounts are whole cents too, never rounded
+    const cents = await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 0.015, auto_recharge: { amount_usd: 10.001, threshold_usd: 0.5 } } });
+    expect(cents.status).toBe(400);
+    expect(cents.json.error.fields).toEqual({ wallet_usd: 'must be a whole number of cents, such as 0.05', 'auto_recharge.amount_usd': 'must be a whole number of cents, such as 0.05' });
+    expect((await sim.api('PATCH', '/_sim/workspace', { body: { auto_recharge: { threshold_usd: 2.999 } } })).json.error.fields).toHaveProperty(['auto_recharge.threshold_usd']);
+    expect((await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 1_000_000.01 } })).json.error.fields).toHaveProperty(['wallet_usd']);
+    // the time zone is checked with the rest
+    const both = await sim.api('PATCH', '/_sim/workspace', { body: { plan: { included_minutes: -1 }, time_zone: 'Mars/Olympus' } });
+    expect(both.json.error.fields).toEqual({ 'plan.included_minutes': expect.any(String), time_zone: 'is not an IANA time zone name such as America/New_York or UTC' });
     expect((await workspace()).plan).toMatchObject({ included_minutes: 5, per_minute_usd: 0.25 });
     expect(await wallet()).toBe(50);
   });
@@ -294,7 +309,8 @@ describe('the plan\'s rates: included minutes and texts each month, then per min
     const read = (await sim.api('GET', `/v1/quick/actions/${job.id}`)).json.data;
     expect(read.targets[0].status).toBe('completed');
     expect((await workspace()).usage).toMatchObject({ call_seconds_used: 0, texts_used: 0, minutes_left: 100, texts_left: 100 });
-    expect(await ledger()).toEqual([]);
+    expect((await ledger()).map((e: any) => e.kind)).not.toContain('call');
+    expect((await ledger()).map((e: any) => e.kind)).not.toContain('text');
   });
 
   it('the agent\'s text replies draw the included texts, then the per-text price; texts received are free', async () => {
@@ -335,6 +351,10 @@ describe('the plan\'s rates: included minutes and texts each month, then per min
       expect(await wallet()).toBe(0);
       expect((await ledger('call')).map((e: any) => [e.reference_id, e.wallet_cents, e.wallet_after_cents]))
         .toEqual([[cb.id, 65 - ca.duration_seconds, 0], [ca.id, ca.duration_seconds, 65 - ca.duration_seconds]]);
+      // what was forgiven is said
+      const short = ((cb.duration_seconds - (65 - ca.duration_seconds)) / 100).toFixed(2);
+      expect((await ledger('call'))[0].description).toBe(`Call ${cb.id} on ${n.phone_number}: ${cb.duration_seconds} s beyond the plan's 0 minutes at 0.60 USD a minute; ${short} USD not covered: the wallet was empty`);
+      expect((await ledger('call'))[1].description).not.toMatch(/not covered/);
       expect((await workspace()).usage).toMatchObject({ calls_paused: true, texts_paused: false });
     });
 
@@ -364,6 +384,84 @@ describe('the plan\'s rates: included minutes and texts each month, then per min
       await setWorkspace({ auto_recharge: { card_declined: true } });
       expect((await workspace()).usage.calls_paused).toBe(true);
     });
+  });
+});
+
+describe('the ledger accounts for every movement of the wallet', () => {
+  /** Every entry's wallet_after_cents is the one before's less its wallet_cents (oldest first, from the seeded 50 USD). */
+  const expectChained = (entries: any[], from = 5000) => {
+    let after = from;
+    for (const e of [...entries].reverse()) {
+      expect(e.wallet_after_cents, `${e.kind}: ${e.description}`).toBe(after - e.wallet_cents);
+      after = e.wallet_after_cents;
+    }
+    return after;
+  };
+
+  it('charges of every kind, auto-recharge top-ups and the wallet set by the control plane: the entries add up to the wallet', async () => {
+    const w0 = await setWorkspace({ wallet_usd: 1, auto_recharge: { enabled: true, amount_usd: 5, threshold_usd: 0.5 }, plan: { included_minutes: 0, per_minute_usd: 0.6 } });
+    expect(w0.ledger[0]).toMatchObject({ kind: 'wallet_set', reference_id: w0.organization_id, wallet_cents: 4900, wallet_after_cents: 100, description: 'The wallet set to 1.00 USD by the control plane (it held 50.00 USD)' });
+    const { phone } = await buyReady(); // 5 USD with 1 in the wallet: a top-up first
+    const job = (await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550100'], goal: 'Book a table' } })).json.data;
+    const texts = (await sim.api('POST', '/v1/quick/ai-texts', { body: { to_numbers: ['+12025550101'], goal: 'Book a table' } })).json.data;
+    const email = await sim.api('POST', '/v1/quick/emails', { body: { to: ['ada@example.com', 'grace@example.com'], subject: 'Hi', body: 'Hello' } });
+    expect(email.status, email.text).toBe(200);
+    const c = await inboundCall(phone);
+    await sim.advance(600);
+    await setWorkspace({ wallet_usd: 3 });
+    const w = await workspace();
+    const entries = w.ledger;
+    expect(expectChained(entries)).toBe(Math.round(w.wallet_usd * 100));
+    expect(entries.reduce((sum: number, e: any) => sum + e.wallet_cents, 0)).toBe(5000 - Math.round(w.wallet_usd * 100));
+    expect(new Set(entries.map((e: any) => e.kind))).toEqual(new Set(['wallet_set', 'recharge', 'line', 'quick_call', 'quick_text', 'email', 'call']));
+    const of = (kind: string) => entries.filter((e: any) => e.kind === kind).reverse();
+    expect(of('recharge')[0]).toMatchObject({ reference_id: w.organization_id, wallet_cents: -500, wallet_after_cents: 600, description: 'Auto-recharge: 5.00 USD added to pay 5.00 USD' });
+    expect(of('recharge').slice(1).every((e: any) => e.description === 'Auto-recharge: 5.00 USD added as the wallet fell below 0.50 USD')).toBe(true);
+    expect(of('quick_call').map((e: any) => e.reference_id)).toEqual([job.id, job.id]);
+    expect(of('quick_call')[0]).toMatchObject({ wallet_cents: 20, description: `Quick call ${job.id} to +12025550100, attempt 1: the placed-call fee` });
+    expect(of('quick_call')[1].description).toMatch(new RegExp(`^Quick call ${job.id} to \\+12025550100: call \\S+, \\d+ s at 0\\.20 USD a minute$`));
+    expect(of('quick_text').length).toBeGreaterThan(0);
+    expect(of('quick_text').every((e: any) => e.reference_id === texts.id && e.wallet_cents === 5)).toBe(true);
+    expect(of('email')).toEqual([expect.objectContaining({ reference_id: email.json.data.id, wallet_cents: 2, description: `Quick email ${email.json.data.id}: 2 recipients at 0.01 USD` })]);
+    expect(of('call')[0].reference_id).toBe(c.json.data.id);
+    expect(of('wallet_set').map((e: any) => e.description)).toEqual([
+      'The wallet set to 1.00 USD by the control plane (it held 50.00 USD)', expect.stringMatching(/^The wallet set to 3\.00 USD by the control plane \(it held \d+\.\d\d USD\)$/),
+    ]);
+  });
+
+  it('GET /_sim/ledger pages through every entry kept; a workspace keeps its latest 1,000', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'ledger.json');
+    const first = await startSim({ data });
+    await first.stop();
+    const file = JSON.parse(readFileSync(data, 'utf8'));
+    const ws = file.meta.default_workspace_id;
+    let seq = file.meta.next_seq;
+    file.ledger = Array.from({ length: 1000 }, (_, i) => ({
+      seq: seq++, workspace_id: ws, at: T0, kind: 'email', reference_id: `e${i}`, description: `Quick email e${i}`,
+      credits_cents: 0, wallet_cents: 0, credits_after_cents: 2000, wallet_after_cents: 5000,
+    }));
+    file.meta.next_seq = seq;
+    writeFileSync(data, JSON.stringify(file));
+    const again = await startSim({ data });
+    try {
+      expect((await again.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 40 } })).status).toBe(200);
+      const page = (await again.api('GET', '/_sim/ledger?limit=100')).json;
+      expect(page.meta).toMatchObject({ page_size: 100, total_results: 1000 });
+      expect(page.data[0]).toMatchObject({ kind: 'wallet_set', wallet_cents: 1000, wallet_after_cents: 4000 });
+      expect(page.data[1].reference_id).toBe('e999');
+      const oldest = (await again.api('GET', '/_sim/ledger?order=asc&limit=2')).json.data;
+      expect(oldest.map((e: any) => e.reference_id)).toEqual(['e1', 'e2']); // e0 dropped
+      const next = (await again.api('GET', `/_sim/ledger?limit=100&cursor=${encodeURIComponent(page.meta.cursor)}`)).json.data;
+      expect(next[0].reference_id).toBe('e900');
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('a PATCH that leaves the wallet as it was writes nothing', async () => {
+    await setWorkspace({ wallet_usd: 50 });
+    expect(await ledger()).toEqual([]);
   });
 });
 
@@ -415,32 +513,90 @@ describe('one agent per number: the AI number\'s agent is a view of its configur
 });
 
 describe('a data file written before monthly lines, plan rates and one agent per number', () => {
-  it('still loads: the agent keeps its id and shows the configuration; old numbers have no line; plans get the default rates', async () => {
-    const dir = tempDir();
-    const data = join(dir, 'old.json');
+  /** Starts a simulator on a data file, does `before`, stops, rewrites the file as an earlier version wrote it, and starts again. */
+  const oldFile = async <T>(before: (s: Sim) => Promise<T>, rewrite: (file: any) => void = () => {}, now?: string) => {
+    const data = join(tempDir(), 'old.json');
     const first = await startSim({ data });
-    const r = await first.api('POST', '/v1/quick/ai-numbers', { body: { area_code: '415', name: 'Old name' } });
-    await first.advance(60);
+    const made = await before(first);
     await first.stop();
-    // the shape an earlier version wrote
     const file = JSON.parse(readFileSync(data, 'utf8'));
-    const n = file.phone_numbers[0];
-    const agentId = n.agent_id;
-    n.agent = { id: agentId, name: 'Stale copy', voice: 'ava', language: 'en-US', greeting: 'Stale', prompt: 'Stale' };
-    delete n.agent_id;
-    delete n.line;
-    for (const w of file.workspaces) {
-      w.plan = { content: true, assistant: true, video_credits_cents: 2000 };
-      delete w.usage;
+    for (const n of file.phone_numbers) {
+      n.agent = { id: n.agent_id, name: 'Stale copy', voice: 'ava', language: 'en-US', greeting: 'Stale', prompt: 'Stale' };
+      delete n.agent_id;
+      delete n.line;
     }
-    for (const o of file.organizations) delete o.auto_recharge.card_declined;
     file.timers = file.timers.filter((t: any) => t.type !== 'ainumber.line');
+    rewrite(file);
     writeFileSync(data, JSON.stringify(file));
-    const again = await startSim({ data, now: '2026-03-01T00:00:00Z' });
+    return { again: await startSim({ data, now }), made };
+  };
+
+  it('an AI number still provisioning keeps its month: refunded if it fails, charged monthly from its purchase once wired', async () => {
+    const { again, made } = await oldFile(async (s) => {
+      const buy = async (area_code: string) => (await s.api('POST', '/v1/quick/ai-numbers', { body: { area_code } })).json.data.id as number;
+      return { failing: await buy('555'), wired: await buy('415') };
+    });
     try {
-      const read = await again.api('GET', `/v1/quick/ai-numbers/${r.json.data.id}`);
+      const read = async (id: number) => (await again.api('GET', `/v1/quick/ai-numbers/${id}`)).json.data;
+      expect(await read(made.wired)).toMatchObject({ status: 'provisioning', next_charge_at: '2026-02-05T09:00:00.000Z', suspended: false });
+      await again.advance(60);
+      expect(await read(made.failing)).toMatchObject({ status: 'failed', next_charge_at: null });
+      const w = (await again.api('GET', '/_sim/workspace')).json;
+      expect(w.wallet_usd).toBe(45);
+      expect(w.ledger[0]).toMatchObject({ kind: 'line', reference_id: String(made.failing), wallet_cents: -500 });
+      expect((await again.api('POST', '/_sim/clock', { body: { now: '2026-02-05T09:00:00Z' } })).status).toBe(200);
+      expect(await read(made.wired)).toMatchObject({ status: 'ready', next_charge_at: '2026-03-05T09:00:00.000Z' });
+      expect((await again.api('GET', '/_sim/workspace')).json.wallet_usd).toBe(40);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('an agent keeps the name and prompt the user saw where the configuration still held what purchase put there', async () => {
+    const DEFAULT_PROMPT = 'You are a helpful, concise receptionist.';
+    const AGENT_PROMPT = 'You answer calls and texts for Acme Sandbox. Be brief, friendly and accurate.';
+    const { again, made } = await oldFile(async (s) => {
+      const buy = async () => (await s.api('POST', '/v1/quick/ai-numbers', { body: { area_code: '415' } })).json.data.id as number;
+      return { untouched: await buy(), edited: await buy() };
+    }, (file) => {
+      // as an earlier version bought them: the configuration had the workspace's voice and "<business> AI line"; the agent its own prompt and name
+      for (const n of file.phone_numbers) {
+        Object.assign(n.agent, { name: 'Acme Sandbox assistant', prompt: AGENT_PROMPT });
+        n.config.name = 'Acme Sandbox AI line';
+        n.config.voice.prompt = DEFAULT_PROMPT;
+      }
+      // the second one's configuration was changed since
+      const edited = file.phone_numbers[1];
+      edited.config.name = 'Night desk';
+      edited.config.voice.prompt = 'Be calm.';
+    });
+    try {
+      const agent = async (id: number) => (await again.api('GET', `/v1/quick/ai-numbers/${id}`)).json.data.agent;
+      expect(await agent(made.untouched)).toMatchObject({ name: 'Acme Sandbox assistant', prompt: AGENT_PROMPT });
+      expect(await agent(made.edited)).toMatchObject({ name: 'Night desk', prompt: 'Be calm.' });
+      await again.advance(60);
+      expect((await again.api('GET', `/v1/phone-numbers/${made.untouched}/config`)).json.data).toMatchObject({ name: 'Acme Sandbox assistant', voice: { prompt: AGENT_PROMPT } });
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('still loads: the agent keeps its id and shows the configuration; old numbers have no line; plans get the default rates', async () => {
+    const { again, made } = await oldFile(async (s) => {
+      const r = await s.api('POST', '/v1/quick/ai-numbers', { body: { area_code: '415', name: 'Old name' } });
+      await s.advance(60);
+      return { id: r.json.data.id as number, agentId: r.json.data.agent.id as string };
+    }, (file) => {
+      for (const w of file.workspaces) {
+        w.plan = { content: true, assistant: true, video_credits_cents: 2000 };
+        delete w.usage;
+      }
+      for (const o of file.organizations) delete o.auto_recharge.card_declined;
+    }, '2026-03-01T00:00:00Z');
+    try {
+      const read = await again.api('GET', `/v1/quick/ai-numbers/${made.id}`);
       expect(read.status).toBe(200);
-      expect(read.json.data).toMatchObject({ next_charge_at: null, suspended: false, agent: { id: agentId, name: 'Old name', greeting: expect.stringMatching(/^Thanks for calling/) } });
+      expect(read.json.data).toMatchObject({ next_charge_at: null, suspended: false, agent: { id: made.agentId, name: 'Old name', greeting: expect.stringMatching(/^Thanks for calling/) } });
       const w = (await again.api('GET', '/_sim/workspace')).json;
       expect(w.plan).toMatchObject({ included_minutes: 100, included_texts: 100, per_minute_usd: 0.1, per_text_usd: 0.02 });
       expect(w.auto_recharge.card_declined).toBe(false);

@@ -64,11 +64,15 @@ describe('the same quick commands on both targets', () => {
     expect(s.stdout).toContain('line\t5.00 USD a month, next charged 2026-02-05T09:00:00.000Z\n');
     expect(s.stdout).toContain('agent\tRobin\nvoice\tava (en-US)\ngreeting\tRobin here.\n');
     const w = await both(['sim', 'wallet', '--set', '0', '--auto-recharge', 'on', '--card-declined', 'on']);
-    expect(w.stdout).toBe('balance\t0.00 USD\nauto-recharge\ton: 25.00 USD when below 5.00 USD (the card is declined: top-ups fail)\n');
+    expect(w.stdout).toBe('balance\t0.00 USD\nauto-recharge\ton: 25.00 USD when below 5.00 USD\ncard\tdeclined: every top-up fails\n');
     await both(['sim', 'advance', '31d']);
     expect((await both(['quick', 'status', id])).stdout).toContain('line\tsuspended: the month due 2026-02-05T09:00:00.000Z is unpaid (top up the wallet to resume)\n');
     expect((await both(['numbers', 'list'])).stdout).toMatch(new RegExp(`^${id}\\t\\+1415\\d{7}\\tRobin\\tt2\\tsuspended\\t`));
-    expect((await both(['sim', 'wallet', '--card-declined', 'off'])).stdout).toBe('balance\t20.00 USD\nauto-recharge\ton: 25.00 USD when below 5.00 USD\n');
+    expect((await both(['sim', 'wallet', '--card-declined', 'off'])).stdout).toBe('balance\t20.00 USD\nauto-recharge\ton: 25.00 USD when below 5.00 USD\ncard\tworks\n');
+    // the card's state shows with auto-recharge off too, and in sim workspace show
+    expect((await both(['sim', 'wallet', '--auto-recharge', 'off', '--card-declined', 'on'])).stdout).toBe('balance\t20.00 USD\nauto-recharge\toff\ncard\tdeclined: every top-up fails\n');
+    expect((await both(['sim', 'workspace', 'show'])).stdout).toContain('wallet\t20.00 USD\nauto-recharge\toff\ncard\tdeclined: every top-up fails\n');
+    await both(['sim', 'wallet', '--auto-recharge', 'on', '--card-declined', 'off']);
     const json = (await both(['quick', 'status', id, '--json'])).json.data;
     expect(json).toMatchObject({ suspended: false, next_charge_at: '2026-03-05T09:01:00.000Z' });
     expect((await both(['sim', 'wallet', '--card-declined', 'maybe'])).code).toBe(2);
@@ -83,7 +87,13 @@ describe('the same quick commands on both targets', () => {
     expect((await both(['sim', 'workspace', 'show'])).stdout).toContain('minutes\t0 used, 0 left (paused: the wallet cannot pay one)\n');
     const bad = await both(['sim', 'workspace', 'set', '--per-minute', '0.015']);
     expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toContain('plan.per_minute_usd: must be a whole number of cents, such as 0.05');
+    expect(bad.stderr).toContain('--per-minute (plan.per_minute_usd): must be a whole number of cents, such as 0.05');
+    // the wallet's amounts too name their flags
+    const wallet = await both(['sim', 'wallet', '--set', '0.015', '--recharge-amount', '10.001', '--recharge-threshold', '1']);
+    expect(wallet.code).toBe(1);
+    expect(wallet.stderr).toContain('--set (wallet_usd): must be a whole number of cents, such as 0.05');
+    expect(wallet.stderr).toContain('--recharge-amount (auto_recharge.amount_usd): must be a whole number of cents, such as 0.05');
+    expect(wallet.stderr).not.toContain('recharge-threshold');
     expect((await both(['sim', 'workspace', 'set', '--included-minutes', '-1'])).code).toBe(2);
   });
 

@@ -86,7 +86,7 @@ describe('the same commands on both targets', () => {
     const emails = await both(['history', 'emails', '--email', 'grace@navy.example']);
     expect(emails.stdout.split('\n')[0].split('\t').slice(1, 7)).toEqual([T0, 'outbound', 'quick', 'Acme Sandbox via vmv', 'grace@navy.example', 'Hello']);
     const wallet = await both(['sim', 'wallet']);
-    expect(wallet.stdout).toBe('balance\t49.95 USD\nauto-recharge\toff\n');
+    expect(wallet.stdout).toBe('balance\t49.95 USD\nauto-recharge\toff\ncard\tworks\n');
   });
 
   it('sim advance moves the clock and emails age accordingly', async () => {
@@ -99,7 +99,7 @@ describe('the same commands on both targets', () => {
 
   it('sim wallet --set and --auto-recharge change the wallet', async () => {
     const r = await both(['sim', 'wallet', '--set', '0.01', '--auto-recharge', 'on', '--recharge-amount', '5', '--recharge-threshold', '1']);
-    expect(r.stdout).toBe('balance\t0.01 USD\nauto-recharge\ton: 5.00 USD when below 1.00 USD\n');
+    expect(r.stdout).toBe('balance\t0.01 USD\nauto-recharge\ton: 5.00 USD when below 1.00 USD\ncard\tworks\n');
     expect((await both(['sim', 'wallet', '--auto-recharge', 'maybe'])).code).toBe(2);
   });
 

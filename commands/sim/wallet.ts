@@ -28,10 +28,11 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   const res = o.set !== undefined || ar
     ? await ctx.call('PATCH', '/_sim/workspace', { body: { wallet_usd: o.set, auto_recharge: ar } })
     : await ctx.call('GET', '/_sim/workspace');
-  ctx.emit(res, (w: any) => fields(ctx.io, [
-    ['balance', money(w.wallet_usd)],
-    ['auto-recharge', w.auto_recharge.enabled
-      ? `on: ${money(w.auto_recharge.amount_usd)} when below ${money(w.auto_recharge.threshold_usd)}${w.auto_recharge.card_declined ? ' (the card is declined: top-ups fail)' : ''}`
-      : 'off'],
-  ]));
+  ctx.emit(res, (w: any) => fields(ctx.io, [['balance', money(w.wallet_usd)], ...rechargeFields(w)]));
 }
+
+/** Auto-recharge and its card, shown whether auto-recharge is on or not (a declined card matters once it is turned on). */
+export const rechargeFields = (w: any): [string, string][] => [
+  ['auto-recharge', w.auto_recharge.enabled ? `on: ${money(w.auto_recharge.amount_usd)} when below ${money(w.auto_recharge.threshold_usd)}` : 'off'],
+  ['card', w.auto_recharge.card_declined ? 'declined: every top-up fails' : 'works'],
+];

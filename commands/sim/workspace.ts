@@ -4,6 +4,7 @@ import { action, examples, intArg, numberArg, onOff, type Shell } from '../../sr
 import type { Context } from '../../src/context.js';
 import { fields, money } from '../../src/output.js';
 import { maskKey } from '../../src/settings.js';
+import { rechargeFields } from './wallet.js';
 
 interface SetOptions {
   name?: string; content?: boolean; assistant?: boolean; videoCredits?: number; recordings?: boolean; quickEmailsPerMinute?: number;
@@ -41,7 +42,7 @@ export function define(parent: Command, shell: Shell): void {
 const paused = (yes: boolean) => (yes ? ' (paused: the wallet cannot pay one)' : '');
 
 const render = (ctx: Context) => (w: any) => fields(ctx.io, [
-  ['id', w.id], ['name', w.name], ['wallet', money(w.wallet_usd)],
+  ['id', w.id], ['name', w.name], ['wallet', money(w.wallet_usd)], ...rechargeFields(w),
   ['plan', `content ${w.plan.content ? 'yes' : 'no'}, assistant ${w.plan.assistant ? 'yes' : 'no'}, video credits ${w.plan.video_credits_cents} cents`],
   ['call rates', `${w.plan.included_minutes} minutes a month included, then ${money(w.plan.per_minute_usd)} a minute`],
   ['text rates', `${w.plan.included_texts} texts a month included, then ${money(w.plan.per_text_usd)} a text`],

@@ -1,9 +1,8 @@
 // What quick call and quick text jobs share: finding a job and target, ending a target, ending the
 // job once every target is final, and the job as the API shows it (its schema: Quick action job).
 import { iso } from '../clock.js';
-import type { Organization, QuickJob, QuickTarget } from '../model.js';
+import type { QuickJob, QuickTarget } from '../model.js';
 import { usd } from '../money.js';
-import { orgOfWorkspace } from '../people.js';
 import * as z from 'zod/mini';
 import { doc, e164, int, named, nullable, num, oneOf, record, timestamp, uuid, type Infer } from '../schema.js';
 import type { Session } from '../store.js';
@@ -121,8 +120,6 @@ export function newTarget(to: string, contactId: string | null): QuickTarget {
 export function jobOf(s: Session, id: unknown): QuickJob | undefined {
   return s.data.quick_jobs.find((j) => j.id === id);
 }
-
-export const orgOf = (s: Session, job: QuickJob): Organization => orgOfWorkspace(s.data, job.workspace_id);
 
 /** Ends a target; the job ends when its last target does. */
 export function finish(s: Session, job: QuickJob, t: QuickTarget, status: TargetStatus, endReason: string, goalAchieved = false): void {

@@ -4,12 +4,12 @@
 import type { CallStatus } from '../records.js';
 import { closeCall, answerCall, findCall, openCall } from '../conversations.js';
 import type { QuickJob, QuickTarget } from '../model.js';
-import { charge, chargeUpTo } from '../money.js';
+import { charge, chargeUpTo, price } from '../money.js';
 import { attemptOutcome, callReview, callTranscript, substitute, TIMING } from '../scenarios.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../scheduler.js';
 import { draw, use } from '../shared-pool.js';
 import type { Session } from '../store.js';
-import { CALL_MINUTE_CENTS, CALL_START_CENTS, finish, isFinal, jobOf, orgOf, POOL_LIMIT, WALLET_EMPTY } from './jobs.js';
+import { CALL_MINUTE_CENTS, CALL_START_CENTS, finish, isFinal, jobOf, POOL_LIMIT, WALLET_EMPTY } from './jobs.js';
 import { contactById } from '../people.js';
 
 type P = Record<string, unknown>;
@@ -27,7 +27,8 @@ export function dial(s: Session, job: QuickJob, i: number): void {
   if (job.canceled) return finish(s, job, t, 'canceled', 'canceled');
   const number = draw(s.data.shared_numbers, 'calls', s.now, s.rng);
   if (!number) return finish(s, job, t, 'failed', POOL_LIMIT);
-  if (!charge(orgOf(s, job), CALL_START_CENTS)) return finish(s, job, t, 'failed', WALLET_EMPTY);
+  const fee = { kind: 'quick_call', reference_id: job.id, description: `Quick call ${job.id} to ${t.to_number}, attempt ${t.attempts + 1}: the placed-call fee` } as const;
+  if (!charge(s, job.workspace_id, CALL_START_CENTS, fee)) return finish(s, job, t, 'failed', WALLET_EMPTY);
   use(number, 'calls', s.now);
   job.cost_cents += CALL_START_CENTS;
   job.from_number ??= number.phone_number;
@@ -111,7 +112,9 @@ export const quickCallTimers: TimerHandlers = {
     const goal = completed && talk === 'goal';
     closeCall(s, call, { status: 'COMPLETED', end_reason: completed ? 'hangup' : 'max_call_duration', duration_seconds: seconds, turns, has_recording: true });
     // conversation minutes, billed by the second; the wallet never goes below zero
-    job.cost_cents += chargeUpTo(orgOf(s, job), Math.round((CALL_MINUTE_CENTS * seconds) / 60));
+    job.cost_cents += chargeUpTo(s, job.workspace_id, Math.round((CALL_MINUTE_CENTS * seconds) / 60), {
+      kind: 'quick_call', reference_id: job.id, description: `Quick call ${job.id} to ${t.to_number}: call ${call.id}, ${seconds} s at ${price(CALL_MINUTE_CENTS)} a minute`,
+    });
     schedule(s, at(s, TIMING.reviewDelay), 'qcall.review', { job: job.id, call: call.id, talk, completed });
     // canceled while connected: the call was allowed to finish, the target ends canceled (goal_achieved stays true to what happened)
     if (t.stop_after_call) return finish(s, job, t, 'canceled', 'canceled', goal);

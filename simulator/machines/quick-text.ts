@@ -8,7 +8,7 @@ import { agentReply, classifyReply, OPT_OUT_TEXT, PROVIDER_TEXT_ERROR, scriptedR
 import { cancelTimers, schedule, type TimerHandlers } from '../scheduler.js';
 import { draw, roomLeft, use } from '../shared-pool.js';
 import type { Session } from '../store.js';
-import { finish, isFinal, jobOf, orgOf, POOL_LIMIT, TEXT_MESSAGE_CENTS, WALLET_EMPTY } from './jobs.js';
+import { finish, isFinal, jobOf, POOL_LIMIT, TEXT_MESSAGE_CENTS, WALLET_EMPTY } from './jobs.js';
 import { recordIndex, recordsWithAddress } from '../indexes.js';
 import { contactById } from '../people.js';
 
@@ -24,7 +24,8 @@ function send(s: Session, job: QuickJob, i: number, body: string): boolean {
   const number = s.data.shared_numbers.find((n) => n.phone_number === t.from_number)!;
   // a thread keeps its number; once that number is full for the day the thread cannot go on
   if (roomLeft(number, 'texts', s.now) === 0) return finish(s, job, t, 'failed', POOL_LIMIT), false;
-  if (!charge(orgOf(s, job), TEXT_MESSAGE_CENTS)) return finish(s, job, t, 'failed', WALLET_EMPTY), false;
+  const what = { kind: 'quick_text', reference_id: job.id, description: `Quick text ${job.id} to ${t.to_number}` } as const;
+  if (!charge(s, job.workspace_id, TEXT_MESSAGE_CENTS, what)) return finish(s, job, t, 'failed', WALLET_EMPTY), false;
   use(number, 'texts', s.now);
   job.cost_cents += TEXT_MESSAGE_CENTS;
   const failed = textScenario(t.to_number) === 'delivery_fails';

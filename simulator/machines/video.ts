@@ -2,10 +2,9 @@
 // review) → rendering → compositing → ready, or failed with error. A video is priced from what it
 // will contain and charged once, when released to render: plan video credits first, then the wallet.
 // Posts publish at their time if the video is ready by then.
-import { addLedgerEntry } from '../billing.js';
 import { iso } from '../clock.js';
 import type { PostRecord, SocialConnection, VideoRecord } from '../model.js';
-import { charge } from '../money.js';
+import { canCover, charge } from '../money.js';
 import { orgOfWorkspace } from '../people.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../scheduler.js';
 import type { Session } from '../store.js';
@@ -88,9 +87,9 @@ export function pay(s: Session, workspaceId: string, cents: number, what: { refe
   const org = orgOfWorkspace(s.data, workspaceId);
   const fromCredits = Math.min(ws.plan.video_credits_cents, cents);
   const fromWallet = cents - fromCredits;
-  if (fromWallet > 0 && !charge(org, fromWallet)) return null;
+  if (!canCover(org, fromWallet)) return null;
   ws.plan.video_credits_cents -= fromCredits;
-  addLedgerEntry(s, workspaceId, { kind: 'video', ...what, credits_cents: fromCredits, wallet_cents: fromWallet });
+  charge(s, workspaceId, fromWallet, { kind: 'video', ...what, credits_cents: fromCredits });
   return { credits_cents: fromCredits, wallet_cents: fromWallet };
 }
 

@@ -4,7 +4,7 @@
 import { ApiError } from '../errors.js';
 import { route, type Ctx, type Resource } from '../http.js';
 import { LINE_CENTS_PER_MONTH, openLine } from '../billing.js';
-import { charge, usd } from '../money.js';
+import { canCover, usd } from '../money.js';
 import { newConfig } from '../number-config.js';
 import { UNWIREABLE_AREA_CODE, WIRING_SECONDS } from '../machines/ai-number.js';
 import { agentVoice, AINumberSchema, aiNumberView, createNumber, findNumber, NumberParams } from '../numbers.js';
@@ -28,7 +28,7 @@ const Body = obj({
 function create(c: Ctx<{}, {}, Infer<typeof Body>>) {
   const b = c.body;
   const ws = c.auth.workspace;
-  if (!charge(c.auth.org, LINE_CENTS_PER_MONTH))
+  if (!canCover(c.auth.org, LINE_CENTS_PER_MONTH))
     throw new ApiError(403, 'insufficient_funds', `The line costs ${usd(LINE_CENTS_PER_MONTH).toFixed(2)} USD a month; the wallet holds ${usd(c.auth.org.wallet_cents).toFixed(2)} USD.`);
   const business = b.business_name ?? ws.name;
   // one agent per number: its name and voice settings are the number's configuration (the default name is cut to what a name may be)

@@ -4,16 +4,17 @@ import { allowanceLeft, mayUse, settleLines, usageAt } from '../billing.js';
 import { advance, clockNow, iso, setMode } from '../clock.js';
 import { ApiError, notFound, validationError } from '../errors.js';
 import { route, type Ctx, type Reply, type Resource } from '../http.js';
-import { SCOPES, type CallRecord, type EmailRecord, type Suppression, type TextRecord } from '../model.js';
-import { cents, usd } from '../money.js';
+import { LEDGER_KINDS, SCOPES, type LedgerEntry, type CallRecord, type EmailRecord, type Suppression, type TextRecord } from '../model.js';
+import { cents, LEDGER_KEPT, setWallet, usd } from '../money.js';
 import { contactByEmail, contactByPhone, newContact, presentCall, presentContact, presentEmail, presentText } from '../people.js';
 import { AuditEntrySchema, CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, SUPPRESSION_REASONS, SuppressionSchema, TextRecordSchema, type CallStatus } from '../records.js';
 import { addApiKey, addWorkspace, seedData } from '../seed.js';
 import { canonicalZone } from '../../src/formats.js';
+import { paginate, listParams } from '../pagination.js';
 import { nextDue } from '../scheduler.js';
 import { calendarTimers } from './index.js';
 import * as z from 'zod/mini';
-import { arr, BULK_MAX_BODY_BYTES, BULK_MAX_ITEMS, bool, dataOf, doc, e164, email, freeInput, int, isoTime, named, newFields, nullable, num, obj, oneOf, oneOrMany, record, str, timestamp, uuid, type Infer } from '../schema.js';
+import { arr, BULK_MAX_BODY_BYTES, BULK_MAX_ITEMS, bool, dataOf, doc, e164, email, freeInput, int, isoTime, listOf, named, newFields, nullable, num, obj, oneOf, oneOrMany, record, str, timestamp, uuid, type Infer } from '../schema.js';
 
 /** Any control-plane context: these helpers read only what every route has. */
 type AnyCtx = Ctx<any, any, any>;
@@ -48,6 +49,18 @@ const NewWorkspace = record({
   workspace_id: uuid(),
   api_key: doc(z.string(), { description: 'a full-access API key of the new workspace', example: 'sk_sim_0123456789abcdef0123456789abcdef01234567' }),
 });
+
+const LedgerEntrySchema = named('LedgerEntry', () => record({
+  at: timestamp(),
+  kind: oneOf(LEDGER_KINDS, 'video; line: an AI number\'s month (or its refund); call, text: use beyond the plan\'s allowance; quick_call, quick_text: a quick action\'s fees, minutes and texts; ' +
+    'email: a quick email; recharge: an auto-recharge top-up (negative: into the wallet); wallet_set: the control plane set the wallet (negative: it added money)'),
+  reference_id: doc(z.string(), 'what was paid for: a video id, an AI number\'s id, a call id, a text id, a quick action\'s id or a quick email\'s id; the organization\'s id for recharge and wallet_set'),
+  description: z.string(),
+  credits_cents: doc(z.int(), 'taken from the plan\'s video credits'),
+  wallet_cents: doc(z.int(), 'taken from the organization wallet (negative: added to it)'),
+  credits_after_cents: z.int(),
+  wallet_after_cents: z.int(),
+}), `A movement of video credits or wallet money: every movement of the wallet is one (the latest ${LEDGER_KEPT} of a workspace are kept).`);
 
 export const SimWorkspaceSchema = named('SimWorkspace', () => record({
   id: uuid(),
@@ -87,16 +100,7 @@ export const SimWorkspaceSchema = named('SimWorkspace', () => record({
     business_name: z.string(), description: z.string(), audience: z.string(), tone: z.string(),
     products: z.array(z.string()), topics: z.array(z.string()), call_to_action: z.string(),
   }),
-  ledger: doc(z.array(record({
-    at: timestamp(),
-    kind: oneOf(['video', 'line', 'call', 'text'], 'video; line: an AI number\'s month (or its refund); call, text: use beyond the plan\'s allowance'),
-    reference_id: doc(z.string(), 'what was paid for: a video id, an AI number\'s id, a call id or a text id'),
-    description: z.string(),
-    credits_cents: doc(z.int(), 'taken from the plan\'s video credits'),
-    wallet_cents: doc(z.int(), 'taken from the organization wallet (negative: returned to it)'),
-    credits_after_cents: z.int(),
-    wallet_after_cents: z.int(),
-  })), 'the latest 50 movements of video credits and wallet money, newest first'),
+  ledger: doc(z.array(LedgerEntrySchema), 'the latest 50 movements of video credits and wallet money, newest first (all of them: GET /_sim/ledger)'),
   owner: record({ name: doc(z.string(), { example: 'Workspace Owner' }), email: doc(z.string(), { example: 'owner@acme.example.com' }) }),
   created_at: timestamp(),
 }), 'A workspace as the control plane shows it: its organization\'s wallet and auto-recharge, its plan, simulated limits and owner.');
@@ -123,6 +127,8 @@ function usageView(c: AnyCtx): SimWorkspace['usage'] {
   };
 }
 
+const presentEntry = ({ seq: _s, workspace_id: _w, ...e }: LedgerEntry): Infer<typeof LedgerEntrySchema> => e;
+
 function workspaceView(c: AnyCtx): SimWorkspace {
   const { workspace: w, org, user } = c.auth;
   const { minute_cents, text_cents, ...plan } = w.plan;
@@ -141,7 +147,7 @@ function workspaceView(c: AnyCtx): SimWorkspace {
     recordings_disabled: w.recordings_disabled,
     time_zone: w.time_zone,
     marketing_profile: structuredClone(w.marketing_profile),
-    ledger: c.data.ledger.filter((e) => e.workspace_id === w.id).slice(-50).reverse().map(({ seq: _s, workspace_id: _w, ...e }) => e),
+    ledger: c.data.ledger.filter((e) => e.workspace_id === w.id).slice(-50).reverse().map(presentEntry),
     owner: { name: user.name, email: user.email },
     created_at: w.created_at,
   };
@@ -177,20 +183,21 @@ const WorkspaceBody = obj({
 
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
+/** An amount in USD from `min` to `max` that is a whole number of cents (money is integer cents inside): never rounded silently. */
+const wholeCents = (min: number, max: number, d: { description?: string; example: number }) =>
+  doc(z.number().check(z.gte(min), z.lte(max), z.refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9, { error: 'must be a whole number of cents, such as 0.05' })), d);
+
 const AutoRechargeBody = obj({
   enabled: bool(),
-  amount_usd: num({ min: 0.01, max: 100_000, example: 25 }),
-  threshold_usd: num({ min: 0, max: 100_000, example: 5 }),
+  amount_usd: wholeCents(0.01, 100_000, { example: 25 }),
+  threshold_usd: wholeCents(0, 100_000, { example: 5 }),
   card_declined: bool('simulate a declined card: every top-up fails, as if auto-recharge were off (false: the card works again)'),
 });
 
-/** A price in USD that is a whole number of cents (money is integer cents inside). */
-const wholeCents = (d: { description: string; example: number }) =>
-  doc(z.number().check(z.gte(0), z.lte(100), z.refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9, { error: 'must be a whole number of cents, such as 0.05' })), d);
 
 const WorkspacePatch = obj({
   name: str({ min: 1, max: 100, example: 'Acme' }),
-  wallet_usd: num({ min: 0, max: 1_000_000, description: 'set the organization wallet', example: 50 }),
+  wallet_usd: wholeCents(0, 1_000_000, { description: 'set the organization wallet', example: 50 }),
   auto_recharge: doc(
     z.union([bool(), AutoRechargeBody], { error: (iss) => `must be true or false, or a JSON object, got ${typeName(iss.input)}` }),
     'true or false turns it on or off; an object also sets the amount and threshold',
@@ -199,12 +206,13 @@ const WorkspacePatch = obj({
     content: bool(), assistant: bool(), video_credits_cents: int({ min: 0, example: 2000 }),
     included_minutes: int({ min: 0, max: 1_000_000, description: 'minutes of calls included each plan month', example: 100 }),
     included_texts: int({ min: 0, max: 1_000_000, description: 'texts included each plan month', example: 100 }),
-    per_minute_usd: wholeCents({ description: 'price of a minute beyond the included ones (0 to 100)', example: 0.1 }),
-    per_text_usd: wholeCents({ description: 'price of a text beyond the included ones (0 to 100)', example: 0.02 }),
+    per_minute_usd: wholeCents(0, 100, { description: 'price of a minute beyond the included ones (0 to 100)', example: 0.1 }),
+    per_text_usd: wholeCents(0, 100, { description: 'price of a text beyond the included ones (0 to 100)', example: 0.02 }),
   }),
   rate_limits: obj({ quick_emails_per_minute: int({ min: 0, max: 100_000, description: '0 turns the limit off', example: 60 }) }),
   recordings_disabled: bool('refuse recording downloads (compliance)'),
-  time_zone: nullable(str({ min: 1, max: 64, description: 'an IANA time zone name (null: UTC)', example: 'America/New_York' })),
+  time_zone: nullable(str({ min: 1, max: 64, description: 'an IANA time zone name (null: UTC)', example: 'America/New_York' })
+    .check(z.refine((v) => canonicalZone(v) !== null, { error: 'is not an IANA time zone name such as America/New_York or UTC' }))),
   marketing_profile: obj({
     business_name: str({ min: 1, max: 200, example: 'Acme Coffee' }),
     description: str({ min: 1, max: 1000, description: 'what the business is, as a phrase after "<business_name> is"', example: 'a neighbourhood espresso bar' }),
@@ -421,6 +429,18 @@ const routes = [
     handler: (c) => ({ body: workspaceView(c) }),
   }),
   route({
+    method: 'GET', path: '/_sim/ledger', summary: 'List the workspace\'s ledger',
+    description: `Every movement of the workspace's video credits and wallet money kept (the latest ${LEDGER_KEPT}; older ones are dropped), newest first: ` +
+      'charges, refunds, auto-recharge top-ups and the wallet set through PATCH /_sim/workspace.',
+    query: obj({ ...listParams(100, 50) }),
+    responses: { 200: { description: 'Ledger entries', schema: listOf(LedgerEntrySchema) } },
+    handler: (c) => {
+      const ws = c.auth.workspace.id;
+      const items = c.data.ledger.filter((e) => e.workspace_id === ws);
+      return { body: paginate(c.s, items, c.query, { key: (e) => e.seq, tie: (e) => e.seq, scope: `ledger:${ws}`, present: presentEntry, defaultLimit: 50, totalResults: true }) };
+    },
+  }),
+  route({
     method: 'PATCH', path: '/_sim/workspace', summary: 'Change the workspace, its wallet or plan',
     description: 'Sets what is sent: the name, the organization wallet and auto-recharge (card_declined simulates a failing top-up), plan features, credits and rates, ' +
       'simulated rate limits, compliance settings. Setting the wallet or auto-recharge retries the month owed by every suspended AI number of the organization, oldest first: ' +
@@ -431,7 +451,7 @@ const routes = [
       const b = c.body;
       const { workspace: w, org } = c.auth;
       if (b.name !== undefined) w.name = b.name;
-      if (b.wallet_usd !== undefined) org.wallet_cents = cents(b.wallet_usd);
+      if (b.wallet_usd !== undefined) setWallet(c.s, w.id, cents(b.wallet_usd));
       const ar = typeof b.auto_recharge === 'boolean' ? { enabled: b.auto_recharge } : b.auto_recharge;
       if (ar?.enabled !== undefined) org.auto_recharge.enabled = ar.enabled;
       if (ar?.amount_usd !== undefined) org.auto_recharge.amount_cents = cents(ar.amount_usd);
@@ -445,11 +465,7 @@ const routes = [
       }
       if (b.rate_limits) w.rate_limits = { ...w.rate_limits, ...b.rate_limits };
       if (b.recordings_disabled !== undefined) w.recordings_disabled = b.recordings_disabled;
-      if (b.time_zone !== undefined) {
-        const zone = b.time_zone === null ? null : canonicalZone(b.time_zone);
-        if (b.time_zone !== null && zone === null) throw validationError({ time_zone: 'is not an IANA time zone name such as America/New_York or UTC' });
-        w.time_zone = zone;
-      }
+      if (b.time_zone !== undefined) w.time_zone = b.time_zone === null ? null : canonicalZone(b.time_zone);
       if (b.marketing_profile) w.marketing_profile = { ...w.marketing_profile, ...b.marketing_profile };
       // money may have come: suspended AI number lines pay the month they owe and resume
       if (b.wallet_usd !== undefined || ar) settleLines(c.s, org.id);

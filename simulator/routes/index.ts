@@ -35,7 +35,7 @@ export const resourceTable: readonly ResourceEntry[] = [
   { prefixes: ['/v1/openapi.json', '/_sim/openapi.json'], load: async () => (await import('./api-description.js')).apiDescription },
   {
     prefixes: ['/_sim/health', '/_sim/reset', '/_sim/clock', '/_sim/api-keys', '/_sim/workspaces', '/_sim/workspace', '/_sim/contacts',
-      '/_sim/suppressions', '/_sim/calls', '/_sim/texts', '/_sim/emails', '/_sim/audit-log'],
+      '/_sim/suppressions', '/_sim/calls', '/_sim/texts', '/_sim/emails', '/_sim/audit-log', '/_sim/ledger'],
     load: async () => (await import('./control.js')).control,
   },
   { prefixes: ['/_sim/shared-pool', '/_sim/inbound/texts'], load: async () => (await import('./control-traffic.js')).controlTraffic },

@@ -3,7 +3,7 @@ import { iso } from '../clock.js';
 import { ApiError } from '../errors.js';
 import type { Ctx, Resource } from '../http.js';
 import type { Contact, EmailRecord } from '../model.js';
-import { charge, usd } from '../money.js';
+import { canCover, charge, price, usd } from '../money.js';
 import { contactByEmail, sameEmail } from '../people.js';
 import { bestMatches } from '../fuzzy.js';
 import * as z from 'zod/mini';
@@ -124,11 +124,12 @@ function sendQuickEmail(c: Ctx<{}, {}, Infer<typeof Body>>): Infer<typeof QuickE
       undefined, { limit: DAILY_RECIPIENTS, used });
 
   const cost = sentTo.length * PER_RECIPIENT_CENTS;
-  if (!charge(org, cost))
+  if (!canCover(org, cost))
     throw new ApiError(403, 'insufficient_funds',
       `The wallet holds ${usd(org.wallet_cents).toFixed(2)} USD and this email costs ${usd(cost).toFixed(2)} USD; add funds or enable auto-recharge.`);
 
   const id = c.s.rng.uuid();
+  charge(c.s, workspace.id, cost, { kind: 'email', reference_id: id, description: `Quick email ${id}: ${sentTo.length} recipient${sentTo.length === 1 ? '' : 's'} at ${price(PER_RECIPIENT_CENTS)}` });
   const from = `${b.from_name ?? workspace.name} via ${SERVICE_NAME}`;
   const replyTo = b.reply_to ?? user.email;
   for (const to of sentTo) {
