@@ -8,7 +8,7 @@ import type { Fields } from './errors.js';
 import type { Data } from './model.js';
 import { hashKey } from './seed.js';
 import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
-import type { Session, Store } from './store.js';
+import { NEEDS_LOCK, type Session, type Store, type StoreSession } from './store.js';
 import * as z from 'zod/mini';
 import { BULK_MAX_BODY_BYTES, check, fromText, isPlainObject, newFields, takesMany } from './schema.js';
 import { DEFAULT_ORIGIN } from './videos/links.js';
@@ -140,12 +140,14 @@ export function createApp(store: Store, extra: Resource[] = []): App {
     if (route.flush) committed.flush = true;
 
     interface Done { res: SimResponse; after?: Reply['after']; idem?: { apiKeyId: string; key: string; fingerprint: string } }
-    const done: Done = await store.withLock(async (ss): Promise<Done> => {
+    const unit = async (ss: StoreSession): Promise<Done> => {
       const commit = async (s: Session) => {
         await ss.commit(s);
         committed.data = s.data;
       };
       let s = await ss.begin();
+      // a read runs without the cross-process lock unless it has transitions to run first
+      if (!ss.locked && (nextDue(s) ?? Infinity) <= s.now) throw NEEDS_LOCK;
       // whatever fell due since the last request runs first, and is kept even if this request fails
       if ((await runDue(s, s.now, timers, env)) > 0 || s.dirty) {
         await commit(s);
@@ -182,7 +184,9 @@ export function createApp(store: Store, extra: Resource[] = []): App {
         ss.rollback();
         throw e;
       }
-    });
+    };
+    let done = method === 'GET' ? await store.withRead(unit) : NEEDS_LOCK;
+    if (done === NEEDS_LOCK) done = await store.withLock(unit);
     if (!done.after) return done.res;
     // outside the lock: the request waits for what its change set going, then answers
     const res = toResponse(await done.after(app), requestId);
@@ -245,7 +249,14 @@ export function createApp(store: Store, extra: Resource[] = []): App {
   const env: TimerEnv = { invoke, authorize };
 
   async function tick() {
-    const { data, ...t } = await transaction((s) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode }));
+    const look = (s: Session) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode });
+    // nothing due: a look without the cross-process lock
+    const seen = await store.withRead(async (ss) => {
+      const t = look(await ss.begin());
+      if (t.nextDueMs !== null && t.nextDueMs <= t.nowMs) throw NEEDS_LOCK;
+      return t;
+    });
+    const { data, ...t } = seen !== NEEDS_LOCK ? seen : await transaction(look);
     background(afterCommit(data));
     return t;
   }

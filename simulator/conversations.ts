@@ -5,9 +5,10 @@ import { meterCall, meterText } from './billing.js';
 import { iso } from './clock.js';
 import type { CallRecord, Contact, TextRecord, TranscriptTurn } from './model.js';
 import type { CallStatus } from './records.js';
-import { contactByPhone, newContact } from './people.js';
+import { contactById, contactByPhone, newContact } from './people.js';
 import type { Session } from './store.js';
 import { emitCallEvent, emitTextReceived } from './webhooks/events.js';
+import { asView, recordIndex } from './indexes.js';
 
 export interface CallStart {
   workspace_id: string;
@@ -54,13 +55,13 @@ export function closeCall(
 /** The plain-text transcript: lines labelled `AI:` and `User:` joined by newlines. */
 export const transcriptText = (turns: TranscriptTurn[]) => turns.map((t) => `${t.speaker === 'agent' ? 'AI' : 'User'}: ${t.text}`).join('\n');
 
-export const findCall = (s: Session, id: string) => s.data.calls.find((c) => c.id === id);
+export const findCall = (s: Session, id: string) => asView(s.data, 'calls', recordIndex<CallRecord>(s.data, 'calls').byId.get(id));
 
 export function recordText(s: Session, o: Omit<TextRecord, 'id' | 'seq' | 'created_at'>): TextRecord {
   const rec: TextRecord = { id: s.rng.uuid(), seq: s.nextSeq(), ...o, created_at: iso(s.now) };
   s.data.texts.push(rec);
   if (o.direction === 'inbound' && o.contact_id) {
-    const c = s.data.contacts.find((x) => x.id === o.contact_id);
+    const c = contactById(s.data, o.contact_id);
     if (c && !c.first_inbound_text_at) c.first_inbound_text_at = rec.created_at;
   }
   if (o.direction === 'inbound') emitTextReceived(s, rec);

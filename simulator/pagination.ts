@@ -45,37 +45,58 @@ function decode(s: Session, raw: string, scope: string): CursorBody {
 
 export interface PageQuery { limit?: number; cursor?: string; order?: 'asc' | 'desc' }
 
+interface PageOptions<T, R> { key: (t: T) => number; tie: (t: T) => string | number; scope: string; present: (t: T) => R; defaultLimit?: number; totalResults?: boolean }
+type Page<R> = { data: R[]; meta: { cursor?: string; page_size: number; total_results?: number } };
+
 /**
  * One page of `items`, newest first (or oldest first with order=asc). `key` gives an item's sort
  * time; ties break on `tie` (creation sequence, or id). `scope` names the list and its filters, so
  * a cursor only fits its list.
  */
-export function paginate<T, R>(
-  s: Session,
-  items: readonly T[],
-  q: PageQuery,
-  o: { key: (t: T) => number; tie: (t: T) => string | number; scope: string; present: (t: T) => R; defaultLimit?: number; totalResults?: boolean },
-): { data: R[]; meta: { cursor?: string; page_size: number; total_results?: number } } {
+export function paginate<T, R>(s: Session, items: readonly T[], q: PageQuery, o: PageOptions<T, R>): Page<R> {
+  const keyed = items.map((t) => ({ t, k: o.key(t), i: o.tie(t) })).sort((a, b) => compare(a, b));
+  return pageOf(s, keyed, q, o);
+}
+
+/** paginate() for items already in order, oldest first by key and tie (an index's): a page costs its size. */
+export function paginateSorted<T, R>(s: Session, sorted: readonly T[], q: PageQuery, o: PageOptions<T, R>): Page<R> {
+  return pageOf(s, { length: sorted.length, at: (n) => ({ t: sorted[n], k: o.key(sorted[n]), i: o.tie(sorted[n]) }) }, q, o);
+}
+
+type Pos = { k: number; i: string | number };
+const compare = (a: Pos, b: Pos) => a.k - b.k || (a.i < b.i ? -1 : a.i > b.i ? 1 : 0);
+
+function pageOf<T, R>(s: Session, items: { length: number; at(n: number): Pos & { t: T } } | (Pos & { t: T })[], q: PageQuery, o: PageOptions<T, R>): Page<R> {
+  const at = Array.isArray(items) ? (n: number) => items[n] : items.at;
+  const n = items.length;
   const limit = q.limit ?? o.defaultLimit ?? 20;
   let order = q.order ?? 'desc';
-  let after: { k: number; i: string | number } | null = null;
+  let after: Pos | null = null;
   if (q.cursor !== undefined) {
     const c = decode(s, q.cursor, o.scope);
     if (q.order !== undefined && q.order !== c.o) throw validationError({ order: 'must match the order of the cursor' });
     order = c.o;
     after = { k: c.k, i: c.i };
   }
-  const dir = order === 'desc' ? -1 : 1;
-  type Pos = { k: number; i: string | number };
-  const cmp = (a: Pos, b: Pos) => (a.k - b.k || (a.i < b.i ? -1 : a.i > b.i ? 1 : 0)) * dir;
-  const keyed = items.map((t) => ({ t, k: o.key(t), i: o.tie(t) })).sort(cmp);
-  const rest = after ? keyed.filter((x) => cmp(x, after!) > 0) : keyed;
-  const page = rest.slice(0, limit);
-  const meta: { cursor?: string; page_size: number; total_results?: number } = { page_size: limit };
-  if (rest.length > limit) {
+  // the first place past the cursor, oldest first (a binary search)
+  let lo = 0;
+  let hi = n;
+  if (after) {
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (order === 'asc' ? compare(at(mid), after) <= 0 : compare(at(mid), after) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+  }
+  // asc: from lo up; desc: from just below the cursor (or the end) down
+  const [from, rest] = order === 'asc' ? [after ? lo : 0, n - (after ? lo : 0)] : [(after ? lo : n) - 1, after ? lo : n];
+  const page: (Pos & { t: T })[] = [];
+  for (let j = 0; j < Math.min(limit, rest); j++) page.push(at(order === 'asc' ? from + j : from - j));
+  const meta: Page<R>['meta'] = { page_size: limit };
+  if (rest > limit) {
     const last = page[page.length - 1];
     meta.cursor = encode(s, { o: order, k: last.k, i: last.i, at: s.now, f: scopeTag(s.data.meta.secret, o.scope) });
   }
-  if (o.totalResults) meta.total_results = items.length;
+  if (o.totalResults) meta.total_results = n;
   return { data: page.map((x) => o.present(x.t)), meta };
 }

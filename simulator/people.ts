@@ -4,15 +4,22 @@ import { iso } from './clock.js';
 import type { CallRecord, Contact, Data, EmailRecord, TextRecord } from './model.js';
 import type { Rng } from './rng.js';
 import type { CallOut, ContactOut, EmailOut, PersonOut, TextOut } from './records.js';
+import { asView, contactIndex, contactWithEmail, contactWithPhone, peopleIndex, personKeyOf, type PersonSummary } from './indexes.js';
 
 export const sameEmail = (a: string | null, b: string | null) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
 export function contactByPhone(data: Data, workspaceId: string, phone: string): Contact | undefined {
-  return data.contacts.find((c) => c.workspace_id === workspaceId && c.phone_number === phone);
+  return asView(data, 'contacts', contactWithPhone(contactIndex(data), workspaceId, phone));
 }
 
 export function contactByEmail(data: Data, workspaceId: string, email: string): Contact | undefined {
-  return data.contacts.find((c) => c.workspace_id === workspaceId && sameEmail(c.email, email));
+  return asView(data, 'contacts', contactWithEmail(contactIndex(data), workspaceId, email));
+}
+
+/** The contact with this id (of the workspace, when one is given). */
+export function contactById(data: Data, id: string, workspaceId?: string): Contact | undefined {
+  const c = contactIndex(data).byId.get(id);
+  return c && (workspaceId === undefined || c.workspace_id === workspaceId) ? asView(data, 'contacts', c) : undefined;
 }
 
 /** The other party's number or address on a record. */
@@ -102,81 +109,16 @@ export function presentEmail(e: EmailRecord): EmailOut {
   return rest;
 }
 
-/**
- * Who each record belongs to: its contact when the number or address is a contact's, else the raw
- * address. Built once per request with indexes, so folding n records costs O(n), not O(n x contacts).
- */
+/** Who each record belongs to: its contact when the number or address is a contact's, else the raw address. */
 export function personKeys(data: Data, workspaceId: string): (r: CallRecord | TextRecord | EmailRecord) => string {
-  const ids = new Set<string>();
-  const byPhone = new Map<string, string>();
-  const byEmail = new Map<string, string>();
-  for (const c of data.contacts) {
-    if (c.workspace_id !== workspaceId) continue;
-    ids.add(c.id);
-    if (c.phone_number && !byPhone.has(c.phone_number)) byPhone.set(c.phone_number, c.id);
-    if (c.email && !byEmail.has(c.email.toLowerCase())) byEmail.set(c.email.toLowerCase(), c.id);
-  }
-  return (r) => {
-    if (r.contact_id && ids.has(r.contact_id)) return r.contact_id;
-    if ('source' in r) {
-      const addr = counterpartEmail(r).toLowerCase();
-      return byEmail.get(addr) ?? `email:${addr}`;
-    }
-    const phone = counterpartPhone(r);
-    return byPhone.get(phone) ?? `phone:${phone}`;
-  };
+  return personKeyOf(contactIndex(data), workspaceId);
 }
 
-export interface PersonSummary {
-  id: string;
-  contact_id: string | null;
-  name: string | null;
-  phone_number: string | null;
-  email: string | null;
-  call_count: number;
-  text_count: number;
-  email_count: number;
-  first_contacted_at: string | null;
-  last_contacted_at: string | null;
-  sort_ms: number;
-  /** creation order, for people with the same time */
-  order: number;
-}
+export type { PersonSummary };
 
-/** Everyone the workspace has reached or has on file, folded by contact. */
-export function people(data: Data, workspaceId: string): PersonSummary[] {
-  const byKey = new Map<string, PersonSummary>();
-  data.contacts.forEach((c, order) => {
-    if (c.workspace_id !== workspaceId) return;
-    byKey.set(c.id, {
-      id: c.id, contact_id: c.id, name: c.name, phone_number: c.phone_number, email: c.email,
-      call_count: 0, text_count: 0, email_count: 0, first_contacted_at: null, last_contacted_at: null,
-      sort_ms: Date.parse(c.created_at), order,
-    });
-  });
-  const keyOf = personKeys(data, workspaceId);
-  const touch = (r: CallRecord | TextRecord | EmailRecord, kind: 'call_count' | 'text_count' | 'email_count') => {
-    const key = keyOf(r);
-    let p = byKey.get(key);
-    if (!p) {
-      const isEmail = 'source' in r;
-      const addr = isEmail ? counterpartEmail(r as EmailRecord) : counterpartPhone(r as CallRecord);
-      p = {
-        id: key, contact_id: null, name: addr, phone_number: isEmail ? null : addr, email: isEmail ? addr : null,
-        call_count: 0, text_count: 0, email_count: 0, first_contacted_at: null, last_contacted_at: null, sort_ms: 0,
-        order: data.contacts.length + byKey.size,
-      };
-      byKey.set(key, p);
-    }
-    p[kind]++;
-    if (!p.first_contacted_at || r.created_at < p.first_contacted_at) p.first_contacted_at = r.created_at;
-    if (!p.last_contacted_at || r.created_at > p.last_contacted_at) p.last_contacted_at = r.created_at;
-    p.sort_ms = Date.parse(p.last_contacted_at);
-  };
-  for (const r of data.calls) if (r.workspace_id === workspaceId) touch(r, 'call_count');
-  for (const r of data.texts) if (r.workspace_id === workspaceId) touch(r, 'text_count');
-  for (const r of data.emails) if (r.workspace_id === workspaceId) touch(r, 'email_count');
-  return [...byKey.values()];
+/** Everyone the workspace has reached or has on file, folded by contact, by last contact (or creation), oldest first. */
+export function people(data: Data, workspaceId: string): readonly PersonSummary[] {
+  return peopleIndex(data, workspaceId).sorted;
 }
 
 export function presentPerson(p: PersonSummary): PersonOut {

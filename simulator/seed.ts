@@ -166,7 +166,8 @@ export function upgrade(data: Data): Data {
   const hadSocial = Array.isArray(data.social_connections);
   const shape = seedData({ seed: data.meta.seed, clock: data.meta.clock });
   for (const k of Object.keys(shape) as (keyof Data)[]) {
-    if (data[k] === undefined) (data as unknown as Record<string, unknown>)[k] = k === 'shared_numbers' ? shape.shared_numbers : Array.isArray(shape[k]) ? [] : shape[k];
+    // (`in`: a large value of the snapshot is parsed only when used)
+    if (!(k in data)) (data as unknown as Record<string, unknown>)[k] = k === 'shared_numbers' ? shape.shared_numbers : Array.isArray(shape[k]) ? [] : shape[k];
   }
   data.meta.next_phone_number_id ??= shape.meta.next_phone_number_id;
   const rng = new Rng(data.meta.rng);

@@ -147,7 +147,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       new Promise<void>((resolve) => {
         closed = true;
         if (timer) clearTimeout(timer);
-        server.close(() => void app.idle().then(resolve));
+        // a clean shutdown folds the journal into the snapshot
+        server.close(() => void app.idle().then(() => o.store.compact()).catch((e) => process.emitWarning(`vmv simulator: ${(e as Error).message}`)).then(resolve));
         server.closeAllConnections();
       }),
   };

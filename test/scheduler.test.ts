@@ -9,7 +9,6 @@ import { iso } from '../simulator/clock.js';
 import * as z from 'zod/mini';
 import { recordExchange } from './contract.js';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
 import { tempDir } from './helpers.js';
 
 // A tiny resource for the test: POST schedules named events; GET lists what ran and when.
@@ -156,7 +155,9 @@ describe('the scheduler\'s queue', () => {
     const one = await setup(file);
     await one.call('POST', '/_test/schedule', { events: [{ name: 'x', in_seconds: 10 }, { name: 'y', in_seconds: 30 }] });
     expect((await one.call('GET', '/_sim/clock')).next_due_at).toBe(at(10)); // process one has built its queue
-    expect(JSON.parse(readFileSync(file, 'utf8')).timers.map((t: { payload: { name: string } }) => t.payload.name).sort()).toEqual(['x', 'y']);
+    // (read as a new process would: the snapshot and the journal beside it)
+    const stored = await new Store(file).withLock(async (ss) => (await ss.begin()).data.timers);
+    expect(stored.map((t) => (t.payload as { name: string }).name).sort()).toEqual(['x', 'y']);
     // a second process on the same file schedules an earlier timer, runs the first two, and cancels y
     const other = await caller(createApp(new Store(file), [probe]));
     await other('POST', '/_test/schedule', { events: [{ name: 'w', in_seconds: 5 }] });

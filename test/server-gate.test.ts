@@ -2,8 +2,8 @@
 // it serves (DNS rebinding), only loopback web pages (Origin), and only JSON bodies; and malformed
 // HTTP gets the error envelope, not node's bare status (item 9). Real requests over HTTP; raw
 // sockets where fetch will not send the request.
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../simulator/store.js';
 import { recordExchange } from './contract.js';
 import { cli, rawHttp, startSim, useTargets, type Sim } from './helpers.js';
 
@@ -11,8 +11,8 @@ let sim: Sim;
 beforeAll(async () => (sim = await startSim()));
 afterAll(() => sim.stop());
 
-/** How many API keys the data file holds: a refused request mints none. */
-const keyCount = () => JSON.parse(readFileSync(sim.data, 'utf8')).api_keys.length as number;
+/** How many API keys the data file holds (read as a new process would: the snapshot and its journal): a refused request mints none. */
+const keyCount = () => new Store(sim.data).withLock(async (ss) => (await ss.begin()).data.api_keys.length);
 
 /** A request written as is, its reply checked against the API description like every other. */
 async function raw(method: string, path: string, headers: Record<string, string>, body = '', url = sim.url) {
@@ -26,7 +26,7 @@ const hostOf = (url: string) => new URL(url).host;
 
 describe('the Host a request names: loopback names and the bound address only (DNS rebinding)', () => {
   it('a foreign Host is 421 host_not_allowed, in the envelope, and mints no key', async () => {
-    const before = keyCount();
+    const before = await keyCount();
     const r = await raw('POST', '/_sim/api-keys', { host: 'attacker.example' });
     expect(r.status).toBe(421);
     expect(r.json.error.code).toBe('host_not_allowed');
@@ -34,7 +34,7 @@ describe('the Host a request names: loopback names and the bound address only (D
     expect(r.json.error.message).toContain('--allow-host');
     expect(r.headers['request-id']).toMatch(/^req_/);
     expect(r.json.error).not.toHaveProperty('key');
-    expect(keyCount()).toBe(before);
+    expect(await keyCount()).toBe(before);
     // the same name with the simulator's port, and a /v1 route with a valid key
     const port = new URL(sim.url).port;
     expect((await raw('GET', '/v1/contacts', { host: `attacker.example:${port}`, authorization: `Bearer ${sim.key}` })).status).toBe(421);
@@ -53,10 +53,10 @@ describe('the Host a request names: loopback names and the bound address only (D
   });
   it('loopback names are answered, with any port', async () => {
     for (const host of [hostOf(sim.url), 'localhost', 'LOCALHOST:4010', 'localhost.', '127.0.0.1', '127.8.9.10:80', '[::1]', '[::1]:9', '[::ffff:127.0.0.1]']) {
-      const before = keyCount();
+      const before = await keyCount();
       const r = await raw('POST', '/_sim/api-keys', { host, 'content-type': 'application/json' }, '{}');
       expect(r.status, host).toBe(201);
-      expect(keyCount()).toBe(before + 1);
+      expect(await keyCount()).toBe(before + 1);
     }
     for (const host of ['localhost.attacker.example', '127.0.0.1.attacker.example', 'evil.localhost']) expect((await raw('GET', '/_sim/health', { host })).status, host).toBe(421);
   });

@@ -1,28 +1,31 @@
 // The store (issue 2, part 9): locked, atomic, durable writes shared by the server and embedded CLI processes.
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
-import { cli, startSim, tempDir } from './helpers.js';
+import { Store } from '../simulator/store.js';
+import { BIN, cli, startSim, tempDir } from './helpers.js';
 
 const WRITER = new URL('./fixtures/writer.mjs', import.meta.url).pathname;
 
-function writer(file: string, prefix: string, count: number): Promise<void> {
+function writer(file: string, prefix: string, count: number, compactEvery?: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [WRITER, file, prefix, String(count)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn(process.execPath, [WRITER, file, prefix, String(count), ...(compactEvery ? [String(compactEvery)] : [])], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     p.stderr.on('data', (d) => (err += d));
     p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${prefix} exited ${code}: ${err}`))));
   });
 }
 
-const contactNames = (file: string) => (JSON.parse(readFileSync(file, 'utf8')).contacts as { name: string }[]).map((c) => c.name);
+/** The contacts' names in a data file, as a new process would load it (snapshot and journal). */
+const contactNames = async (file: string) => (await new Store(file).withLock(async (ss) => (await ss.begin()).data.contacts.map((c) => c.name ?? "")));
 
 describe('concurrent writers on one data file', () => {
   it('two embedded processes writing 200 records each leave all 400', async () => {
     const file = join(tempDir(), 'sim.json');
     await Promise.all([writer(file, 'a', 200), writer(file, 'b', 200)]);
-    const names = contactNames(file);
+    const names = await contactNames(file);
     expect(names.filter((n) => n.startsWith('a-'))).toHaveLength(200);
     expect(names.filter((n) => n.startsWith('b-'))).toHaveLength(200);
     expect(new Set(names).size).toBe(400);
@@ -38,7 +41,7 @@ describe('concurrent writers on one data file', () => {
         }
       })();
       await Promise.all([viaHttp, writer(sim.data, 'embedded', 200)]);
-      const names = contactNames(sim.data);
+      const names = await contactNames(sim.data);
       expect(names.filter((n) => n.startsWith('http-'))).toHaveLength(200);
       expect(names.filter((n) => n.startsWith('embedded-'))).toHaveLength(200);
       // the server sees the other process's writes too
@@ -75,7 +78,7 @@ describe('crash safety', () => {
       stop = true;
       await Promise.all(writers);
       await new Promise((r) => sim.proc.exitCode !== null || sim.proc.signalCode !== null ? r(null) : sim.proc.once('exit', r));
-      const names = new Set(contactNames(data)); // parses: never a torn file
+      const names = new Set(await contactNames(data)); // parses: never a torn file
       for (const n of acked) expect(names.has(n), `acknowledged ${n} is on disk`).toBe(true);
     }
     // a restarted server cleans up temp files a killed writer left behind and carries on
@@ -125,5 +128,161 @@ describe('a data file that is not a simulator store', () => {
     const r = await cli(['sim', 'clock'], { env: { VMV_SIM_DATA: file, VMV_CONFIG_DIR: join(tempDir(), 'cfg') } });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(1);
+  });
+});
+
+describe('the journal', () => {
+  const journalOf = (file: string) => `${file}.journal`;
+
+  it('a kill in the middle of appending loses nothing acknowledged: the half-written line is discarded with a warning naming the file', async () => {
+    const data = join(tempDir(), 'sim.json');
+    const sim = await startSim({ data });
+    const acked: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const r = await sim.api('POST', '/_sim/contacts', { body: { name: `kept-${i}` } });
+      expect(r.status).toBe(201);
+      acked.push(`kept-${i}`);
+    }
+    await sim.stop('SIGKILL');
+    // what a writer killed mid-append leaves: the start of a line, never acknowledged
+    const whole = readFileSync(journalOf(data), 'utf8');
+    expect(whole.endsWith('\n')).toBe(true);
+    appendFileSync(journalOf(data), '{"ops":[["push","contacts",[{"id":"torn","name":"tor');
+    const env = { ...process.env, VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
+    const r = spawnSync(process.execPath, [BIN, 'contacts', 'list', '--limit', '100', '--json'], { env, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`the journal ${journalOf(data)}`);
+    expect(r.stderr).toMatch(/malformed or half-written/);
+    const names = JSON.parse(r.stdout).data.map((c: { name: string }) => c.name);
+    expect(names.sort()).toEqual([...acked].sort());
+    // the tail is cut off: later entries are whole lines, and the next process warns no more
+    expect(readFileSync(journalOf(data), 'utf8')).toBe(whole);
+    const w = spawnSync(process.execPath, [BIN, 'contacts', 'list', '--json'], { env, encoding: 'utf8' });
+    expect(w.stderr).toBe('');
+  });
+
+  it('a malformed line is discarded with what follows it, and every entry before it is kept', async () => {
+    const file = join(tempDir(), 'sim.json');
+    await writer(file, 'a', 5);
+    appendFileSync(journalOf(file), 'not json\n');
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      expect((await contactNames(file)).sort()).toEqual(['a-0', 'a-1', 'a-2', 'a-3', 'a-4']);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.join('\n')).toContain(journalOf(file));
+    await writer(file, 'b', 2);
+    expect(await contactNames(file)).toHaveLength(7);
+  });
+
+  it('a commit appends one line for what it changed, not the whole store', async () => {
+    const file = join(tempDir(), 'sim.json');
+    await writer(file, 'a', 50);
+    const before = statSync(journalOf(file)).size;
+    const snapshot = statSync(file).mtimeMs;
+    await writer(file, 'one-more', 1);
+    const grown = statSync(journalOf(file)).size - before;
+    expect(grown).toBeGreaterThan(0);
+    expect(grown).toBeLessThan(3000); // the new contact and the counters it moved
+    expect(statSync(file).mtimeMs).toBe(snapshot);
+    expect(statSync(journalOf(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('compaction racing a second process loses nothing', async () => {
+    const file = join(tempDir(), 'sim.json');
+    // one process folds the journal into a new snapshot every 5 writes while the other writes
+    await Promise.all([writer(file, 'compactor', 150, 5), writer(file, 'plain', 150)]);
+    const names = await contactNames(file);
+    expect(names.filter((n) => n.startsWith('compactor-'))).toHaveLength(150);
+    expect(names.filter((n) => n.startsWith('plain-'))).toHaveLength(150);
+    expect(readdirSync(dirname(file)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a process that slept while another wrote sees every change before its next request', async () => {
+    const sim = await startSim({ data: join(tempDir(), 'sim.json') });
+    try {
+      expect((await sim.api('GET', '/v1/contacts?limit=100')).json.meta.total_results).toBe(0);
+      await writer(sim.data, 'while-asleep', 40);
+      expect((await sim.api('GET', '/v1/contacts?limit=100')).json.meta.total_results).toBe(40);
+      // and after another process folded the journal into a new snapshot
+      await writer(sim.data, 'then-compacted', 10, 10);
+      const listed = await sim.api('GET', '/v1/contacts?limit=100');
+      expect(listed.json.meta.total_results).toBe(50);
+      expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'server' } })).status).toBe(201);
+    } finally {
+      await sim.stop();
+    }
+    // a clean shutdown leaves everything in the snapshot
+    expect((JSON.parse(readFileSync(sim.data, 'utf8')).contacts as unknown[]).length).toBe(51);
+  });
+
+  it('a data file written before the journal existed loads, and gets its first journal', async () => {
+    const file = join(tempDir(), 'sim.json');
+    await writer(file, 'old', 3);
+    await new Store(file).compact();
+    const old = JSON.parse(readFileSync(file, 'utf8'));
+    delete old.store;
+    writeFileSync(file, JSON.stringify(old));
+    rmSync(journalOf(file));
+    await writer(file, 'new', 2);
+    expect((await contactNames(file)).sort()).toEqual(['new-0', 'new-1', 'old-0', 'old-1', 'old-2']);
+  });
+});
+
+describe('reads without the lock', () => {
+  it('a read-only request runs while another process holds the lock; a write waits for it', async () => {
+    const sim = await startSim();
+    try {
+      expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'before' } })).status).toBe(201);
+      // another process in the middle of a unit of work
+      const release = await lockfile.lock(sim.data, { realpath: false, stale: 10_000, update: 1_000 });
+      let wrote = false;
+      const write = sim.api('POST', '/_sim/contacts', { body: { name: 'after' } }).then((r) => ((wrote = true), r));
+      try {
+        const t = performance.now();
+        const read = await sim.api('GET', '/v1/contacts');
+        expect(read.status).toBe(200);
+        expect(read.json.data.map((p: { name: string }) => p.name)).toEqual(['before']);
+        const env = { ...process.env, VMV_SIM_DATA: sim.data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
+        const embedded = spawnSync(process.execPath, [BIN, 'contacts', 'list', '--json'], { env, encoding: 'utf8', timeout: 10_000 });
+        expect(embedded.status, embedded.stderr).toBe(0);
+        expect(JSON.parse(embedded.stdout).data).toHaveLength(1);
+        expect(performance.now() - t).toBeLessThan(5_000);
+        expect(wrote).toBe(false);
+      } finally {
+        await release();
+      }
+      expect((await write).status).toBe(201);
+      expect((await sim.api('GET', '/v1/contacts')).json.data).toHaveLength(2);
+    } finally {
+      await sim.stop();
+    }
+  });
+});
+
+describe('the snapshot', () => {
+  it('is one JSON document whose first line says where the large values are; a file reformatted by hand still loads', async () => {
+    const file = join(tempDir(), 'sim.json');
+    await writer(file, 'big', 300);
+    await new Store(file).compact();
+    const text = readFileSync(file, 'utf8');
+    const header = JSON.parse(`${text.slice(0, text.indexOf('\n')).replace(/,$/, '')}}`).store;
+    expect(Object.keys(header.lazy)).toContain('contacts');
+    const [start, end] = header.lazy.contacts.map(Number);
+    const whole = JSON.parse(text);
+    expect(JSON.parse(Buffer.from(text).subarray(start, end).toString())).toEqual(whole.contacts);
+    expect(whole.contacts).toHaveLength(300);
+    expect(whole.meta.default_api_key).toMatch(/^sk_sim_/);
+    expect((await contactNames(file)).filter((n) => n.startsWith('big-'))).toHaveLength(300);
+    // pretty-printed by someone (jq .): read whole, and written in the layout again at the next compaction
+    writeFileSync(file, JSON.stringify(whole, null, 2));
+    await writer(file, 'more', 2);
+    expect(await contactNames(file)).toHaveLength(302);
+    await new Store(file).compact();
+    expect(readFileSync(file, 'utf8').startsWith('{"store":{"generation":')).toBe(true);
+    expect(await contactNames(file)).toHaveLength(302);
   });
 });

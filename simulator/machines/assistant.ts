@@ -11,6 +11,7 @@ import type { Session } from '../store.js';
 import { addDays, instantOf, localDay } from '../schedules/calendar.js';
 import { emailDraft, emailRecipient, failsRun, helpReply, readMessage, type Intent } from '../assistant/agent.js';
 import { TOOLS } from '../assistant/tools.js';
+import { contactById } from '../people.js';
 
 export const THINK_SECONDS = 2;
 export const ACT_SECONDS = 3;
@@ -204,7 +205,7 @@ function said(s: Session, c: ConversationRecord, intent: Intent, tool: string, o
       // every page of the day's texts: the people so far are kept between pages
       const who = new Map<string, string>(Object.entries((run.scratch[i] ?? {}) as Record<string, string>));
       for (const t of data as { from_number: string; contact_id: string | null }[]) {
-        const name = s.data.contacts.find((x) => x.id === t.contact_id)?.name;
+        const name = t.contact_id ? contactById(s.data, t.contact_id)?.name : undefined;
         who.set(t.from_number, name && name !== t.from_number ? `${name} (${t.from_number})` : t.from_number);
       }
       run.scratch[i] = Object.fromEntries(who);

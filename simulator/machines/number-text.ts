@@ -9,6 +9,7 @@ import { effectiveSms, withinHours } from '../number-config.js';
 import { workspaceOf } from '../numbers.js';
 import { schedule, type TimerHandlers } from '../scheduler.js';
 import type { Session } from '../store.js';
+import { recordIndex, recordsWithAddress } from '../indexes.js';
 
 const isStopWord = (body: string, words: string[]) => words.some((w) => w.trim().toLowerCase() === body.trim().toLowerCase());
 
@@ -20,11 +21,15 @@ function silence(s: Session, n: PhoneNumber, person: string): string | null {
   const refused = notConnected(s, n, 'text');
   if (refused) return refused === 'line_suspended' ? 'the line is suspended' : 'the account is paused';
   if (isOptedOut(s, n.workspace_id, person)) return 'opted out';
-  const sent = s.data.texts.filter((t) => t.phone_number_id === n.id && t.direction === 'outbound' && t.to_number === person);
+  const sent = sentTo(s, n, person);
   if (sms.stop_after_replies && sent.some((t) => t.sender === 'business')) return 'a person on the team has replied';
   if (sent.filter((t) => t.sender === 'ai_agent').length >= sms.max_replies_per_contact) return 'max_replies_per_contact reached';
   return null;
 }
+
+/** The texts number n sent to a person (looked up by the person's number: no scan of every text). */
+const sentTo = (s: Session, n: PhoneNumber, person: string) =>
+  recordsWithAddress(recordIndex<TextRecord>(s.data, 'texts'), n.workspace_id, person).filter((t) => t.phone_number_id === n.id && t.direction === 'outbound');
 
 /** The referral that applies to this text, if any (first match in list order). */
 function referral(s: Session, n: PhoneNumber, body: string): string | null {
@@ -61,7 +66,7 @@ export const numberTextTimers: TimerHandlers = {
     const n = s.data.phone_numbers.find((x) => x.id === p.number);
     const to = String(p.to);
     if (!n?.phone_number || n.status !== 'ready' || silence(s, n, to) !== null) return; // settings may have changed meanwhile
-    const earlier = s.data.texts.some((t) => t.phone_number_id === n.id && t.direction === 'outbound' && t.to_number === to && t.sender === 'ai_agent');
+    const earlier = sentTo(s, n, to).some((t) => t.sender === 'ai_agent');
     const business = n.config.business_name ?? n.config.name;
     const body = typeof p.referral === 'string'
       ? p.referral

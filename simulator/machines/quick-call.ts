@@ -10,13 +10,14 @@ import { cancelTimers, schedule, type TimerHandlers } from '../scheduler.js';
 import { draw, use } from '../shared-pool.js';
 import type { Session } from '../store.js';
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, finish, isFinal, jobOf, POOL_LIMIT, WALLET_EMPTY } from './jobs.js';
+import { contactById } from '../people.js';
 
 type P = Record<string, unknown>;
 const at = (s: Session, seconds: number) => s.now + seconds * 1000;
 
 function nameFor(s: Session, job: QuickJob, t: QuickTarget): string | null {
   if (job.call!.contact_name) return job.call!.contact_name;
-  const c = s.data.contacts.find((x) => x.id === t.contact_id);
+  const c = t.contact_id ? contactById(s.data, t.contact_id) : undefined;
   return c?.name && c.name !== t.to_number ? c.name : null;
 }
 

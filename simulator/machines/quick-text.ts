@@ -9,6 +9,8 @@ import { cancelTimers, schedule, type TimerHandlers } from '../scheduler.js';
 import { draw, roomLeft, use } from '../shared-pool.js';
 import type { Session } from '../store.js';
 import { finish, isFinal, jobOf, POOL_LIMIT, TEXT_MESSAGE_CENTS, WALLET_EMPTY } from './jobs.js';
+import { recordIndex, recordsWithAddress } from '../indexes.js';
+import { contactById } from '../people.js';
 
 /** Seconds the agent takes to answer a reply. */
 export const AGENT_REPLY_SECONDS = 30;
@@ -54,8 +56,8 @@ export function startThread(s: Session, job: QuickJob, i: number): void {
   job.from_number ??= number.phone_number;
   t.status = 'in_progress';
   t.attempts = 1;
-  const isNew = !s.data.texts.some((x) => x.workspace_id === job.workspace_id && (x.to_number === t.to_number || x.from_number === t.to_number));
-  const contact = s.data.contacts.find((c) => c.id === t.contact_id);
+  const isNew = recordsWithAddress(recordIndex(s.data, 'texts'), job.workspace_id, t.to_number).length === 0;
+  const contact = t.contact_id ? contactById(s.data, t.contact_id) : undefined;
   const name = contact?.name && contact.name !== t.to_number ? contact.name : null;
   const opener = substitute(textOpener(job.goal, job.text!.first_message), name);
   if (!send(s, job, i, isNew ? `${opener} ${OPT_OUT_TEXT}` : opener)) return;

@@ -4,9 +4,11 @@ import { iso } from '../clock.js';
 import { notFound, validationError } from '../errors.js';
 import { route, type Ctx, type Resource, type Route } from '../http.js';
 import type { CallRecord, EmailRecord, TextRecord } from '../model.js';
-import { listParams, paginate } from '../pagination.js';
+import { listParams, paginateSorted } from '../pagination.js';
+import { asView, firstAtLeast, mergeRecords, recordIndex, recordsWithAddress, type HistoryRecord, type RecordUnit } from '../indexes.js';
+import { raw } from '../tracker.js';
 import {
-  counterpartEmail, counterpartPhone, people, personKeys, presentCall, presentContact, presentEmail, presentPerson, presentText,
+  contactById, people, personKeys, presentCall, presentContact, presentEmail, presentPerson, presentText,
 } from '../people.js';
 import { CALL_STATUS_FILTERS, CallRecordSchema, ContactSchema, EmailRecordSchema, PersonSummarySchema, TextRecordSchema } from '../records.js';
 import { dataOf, e164, EMAIL_ANY_CASE, listOf, obj, oneOf, qString, qTime, str, uuid, type Infer } from '../schema.js';
@@ -56,42 +58,52 @@ const scopeOf = (c: Req, list: string, q: Record<string, unknown>) => {
 };
 
 function requireContact(c: Req, id: string) {
-  const contact = c.data.contacts.find((x) => x.id === id && x.workspace_id === c.auth.workspace.id);
+  const contact = contactById(c.data, id, c.auth.workspace.id);
   if (!contact) throw notFound(`No contact ${id} in this workspace.`);
   return contact;
 }
 
-/** Applies the person, direction and time filters shared by calls, texts and emails. */
-function filterRecords<T extends CallRecord | TextRecord | EmailRecord>(
+/**
+ * The records of a list with the person, direction and time filters shared by calls, texts and
+ * emails applied, oldest first: looked up in the collection's index (by contact, address or
+ * workspace, then the time range), so a page costs its person's records, not the store's.
+ */
+function filterRecords<T extends HistoryRecord>(
   c: Req,
-  records: readonly T[],
+  unit: RecordUnit,
   q: Omit<Filters, 'status'>,
   personRequired: boolean,
   addressName: 'phone_number' | 'email',
-): T[] {
+  extra?: (r: T) => boolean,
+): readonly T[] {
   const given = [q.contact_id !== undefined, q[addressName] !== undefined].filter(Boolean).length;
   if (given > 1) throw validationError({ contact_id: `give either contact_id or ${addressName}, not both` });
   if (personRequired && given === 0)
     throw validationError({ contact_id: `name one person with contact_id or ${addressName}` }, `This list needs contact_id or ${addressName}.`);
-  if (q.contact_id !== undefined) requireContact(c, q.contact_id);
   const ws = c.auth.workspace.id;
-  const keyOf = personKeys(c.data, ws);
-  return records.filter((r) => {
-    if (r.workspace_id !== ws) return false;
-    if (q.contact_id !== undefined && keyOf(r) !== q.contact_id) return false;
-    if (q.phone_number !== undefined && counterpartPhone(r as CallRecord) !== q.phone_number) return false;
-    if (q.email !== undefined && counterpartEmail(r as EmailRecord).toLowerCase() !== q.email.toLowerCase()) return false;
-    if (q.direction !== undefined && r.direction !== q.direction) return false;
-    if (q.created_after !== undefined && ms(r) <= q.created_after) return false;
-    if (q.created_before !== undefined && ms(r) >= q.created_before) return false;
-    return true;
-  });
+  const ix = recordIndex<T>(c.data, unit);
+  let rows: readonly T[];
+  if (q.contact_id !== undefined) {
+    const contact = raw(requireContact(c, q.contact_id));
+    // the contact's records: those naming it, and those at its number or address that fold into it
+    const keyOf = personKeys(c.data, ws);
+    const address = addressName === 'email' ? contact.email?.toLowerCase() : contact.phone_number;
+    rows = mergeRecords([ix.byContactId.get(contact.id) ?? [], address ? recordsWithAddress(ix, ws, address) : []])
+      .filter((r) => r.workspace_id === ws && keyOf(r) === contact.id);
+  } else if (q.phone_number !== undefined) rows = recordsWithAddress(ix, ws, q.phone_number);
+  else if (q.email !== undefined) rows = recordsWithAddress(ix, ws, q.email.toLowerCase());
+  else rows = ix.byWorkspace.get(ws) ?? [];
+  const from = q.created_after === undefined ? 0 : firstAtLeast(rows, q.created_after + 1, ms);
+  const to = q.created_before === undefined ? rows.length : firstAtLeast(rows, q.created_before, ms);
+  if (from > 0 || to < rows.length) rows = rows.slice(from, to);
+  if (q.direction !== undefined || extra) rows = rows.filter((r) => (q.direction === undefined || r.direction === q.direction) && (!extra || extra(r)));
+  return rows;
 }
 
 function findCall(c: Req, id: string): CallRecord {
-  const call = c.data.calls.find((x) => x.id === id && x.workspace_id === c.auth.workspace.id);
-  if (!call) throw notFound(`No call ${id} in this workspace.`);
-  return call;
+  const call = recordIndex<CallRecord>(c.data, 'calls').byId.get(id);
+  if (!call || call.workspace_id !== c.auth.workspace.id) throw notFound(`No call ${id} in this workspace.`);
+  return asView(c.data, 'calls', call);
 }
 
 function recording(c: Ctx<Infer<typeof Id>>) {
@@ -129,7 +141,7 @@ function peopleList(path: string): Route {
     query: PeopleQuery,
     responses: { 200: { description: 'Person summaries, most recent first', schema: listOf(PersonSummarySchema) } },
     handler: (c) => ({
-      body: paginate(c.s, people(c.data, c.auth.workspace.id), c.query, {
+      body: paginateSorted(c.s, people(c.data, c.auth.workspace.id), c.query, {
         key: (p) => p.sort_ms, tie: (p) => p.order, scope: scopeOf(c, 'people', {}), present: presentPerson, totalResults: true,
       }),
     }),
@@ -146,9 +158,9 @@ function callList(path: string, personRequired: boolean): Route {
     errors: PERSON_404,
     handler: (c) => {
       const q = c.query;
-      let rows = filterRecords(c, c.data.calls, q, personRequired, 'phone_number');
-      if (q.status) rows = rows.filter((r) => r.status === q.status!.toUpperCase());
-      return { body: paginate(c.s, rows, q, { key: ms, tie: bySeq, scope: scopeOf(c, 'calls', q), present: presentCall, totalResults: true }) };
+      const status = q.status?.toUpperCase();
+      const rows = filterRecords<CallRecord>(c, 'calls', q, personRequired, 'phone_number', status ? (r) => r.status === status : undefined);
+      return { body: paginateSorted(c.s, rows, q, { key: ms, tie: bySeq, scope: scopeOf(c, 'calls', q), present: presentCall, totalResults: true }) };
     },
   });
 }
@@ -162,8 +174,8 @@ function textList(path: string, personRequired: boolean): Route {
     responses: { 200: { description: 'Text records', schema: listOf(TextRecordSchema) } },
     errors: PERSON_404,
     handler: (c) => {
-      const rows = filterRecords(c, c.data.texts, c.query, personRequired, 'phone_number');
-      return { body: paginate(c.s, rows, c.query, { key: ms, tie: bySeq, scope: scopeOf(c, 'texts', c.query), present: presentText, totalResults: true }) };
+      const rows = filterRecords<TextRecord>(c, 'texts', c.query, personRequired, 'phone_number');
+      return { body: paginateSorted(c.s, rows, c.query, { key: ms, tie: bySeq, scope: scopeOf(c, 'texts', c.query), present: presentText, totalResults: true }) };
     },
   });
 }
@@ -177,8 +189,8 @@ function emailList(path: string): Route {
     responses: { 200: { description: 'Email records', schema: listOf(EmailRecordSchema) } },
     errors: PERSON_404,
     handler: (c) => {
-      const rows = filterRecords(c, c.data.emails, c.query, true, 'email');
-      return { body: paginate(c.s, rows, c.query, { key: ms, tie: bySeq, scope: scopeOf(c, 'emails', c.query), present: presentEmail, totalResults: true }) };
+      const rows = filterRecords<EmailRecord>(c, 'emails', c.query, true, 'email');
+      return { body: paginateSorted(c.s, rows, c.query, { key: ms, tie: bySeq, scope: scopeOf(c, 'emails', c.query), present: presentEmail, totalResults: true }) };
     },
   });
 }

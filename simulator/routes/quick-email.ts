@@ -8,6 +8,7 @@ import { contactByEmail, sameEmail } from '../people.js';
 import { bestMatches } from '../fuzzy.js';
 import * as z from 'zod/mini';
 import { arr, dataOf, doc, EMAIL, EMAIL_ANY_CASE, email, named, newFields, nullable, num, obj, record, str, uuid, type Infer } from '../schema.js';
+import { firstAtLeast, recordIndex } from '../indexes.js';
 
 export const SERVICE_NAME = 'vmv';
 export const PER_RECIPIENT_CENTS = 1;
@@ -114,7 +115,9 @@ function sendQuickEmail(c: Ctx<{}, {}, Infer<typeof Body>>): Infer<typeof QuickE
     (isSuppressed ? suppressed : sentTo).push(r.email);
   }
 
-  const used = c.data.emails.filter((e) => e.workspace_id === workspace.id && e.source === 'quick' && now - Date.parse(e.created_at) < DAY_MS).length;
+  // the rolling 24 hours, counted in the index of quick emails (by time)
+  const quick = recordIndex<EmailRecord>(c.data, 'emails').quick.get(workspace.id) ?? [];
+  const used = quick.length - firstAtLeast(quick, now - DAY_MS + 1, (e) => Date.parse(e.created_at));
   if (used + sentTo.length > DAILY_RECIPIENTS)
     throw new ApiError(409, 'daily_limit_exceeded',
       `Quick email allows ${DAILY_RECIPIENTS} recipients per workspace per rolling 24 hours: ${used} used, this request needs ${sentTo.length}.`,

@@ -1,6 +1,6 @@
 // Voice calls: POST /v1/voice/calls from a verified caller ID (masked as the caller), and hangup.
 // The destination's scenario number decides how the call goes (README).
-import { openCall } from '../conversations.js';
+import { findCall, openCall } from '../conversations.js';
 import { notConnected } from '../billing.js';
 import { ApiError, notFound } from '../errors.js';
 import type { Ctx, Resource } from '../http.js';
@@ -71,7 +71,8 @@ function place(c: Ctx<{}, {}, Infer<typeof Body>>): CallOut {
 }
 
 function hangup(c: Ctx<Infer<typeof CallParams>>): CallOut {
-  const call = c.data.calls.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
+  const found = findCall(c.s, c.params.id);
+  const call = found?.workspace_id === c.auth.workspace.id ? found : undefined;
   if (!call) throw notFound(`No call ${c.params.id} in this workspace.`);
   if (c.data.quick_jobs.some((j) => j.targets.some((t) => t.last_call_id === call.id)))
     throw new ApiError(409, 'conflict', 'This call belongs to a quick action job: cancel the job instead (POST /v1/quick/actions/{id}/cancel).');

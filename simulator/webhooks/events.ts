@@ -4,6 +4,7 @@
 import { iso } from '../clock.js';
 import type { CallRecord, Contact, EventType, TextRecord, Webhook } from '../model.js';
 import type { Session } from '../store.js';
+import { contactById } from '../people.js';
 
 export const CALL_EVENTS = ['call.started', 'call.ended'] as const satisfies readonly EventType[];
 
@@ -64,7 +65,7 @@ export function envelope(s: Session, id: string, type: EventType, data: Record<s
   return { id, type, created_at: iso(s.now), test, data };
 }
 
-const contactOf = (s: Session, id: string | null) => (id ? s.data.contacts.find((c) => c.id === id) ?? null : null);
+const contactOf = (s: Session, id: string | null) => (id ? contactById(s.data, id) ?? null : null);
 
 /** call.started or call.ended for a call the simulator made or received. */
 export function emitCallEvent(s: Session, call: CallRecord, type: 'call.started' | 'call.ended'): void {
