@@ -10,6 +10,7 @@ import { validationError, type Fields } from './errors.js';
 import type { Rng } from './rng.js';
 import * as z from 'zod/mini';
 import { arr, bool, check, doc, e164, int, lazy, named, newFields, nullable, num, obj, oneOf, passedParts, record, str, type Infer, type Loose } from './schema.js';
+import { clone } from './tracker.js';
 
 export const STACKS = ['t1', 't2'] as const;
 export type Stack = (typeof STACKS)[number];
@@ -466,7 +467,7 @@ function assign<T extends object>(target: T, patch: Partial<T>): T {
 
 /** Rule 1: only the fields sent change (`p` has passed every check). */
 function merge(current: StoredConfig, p: ConfigPatch, ctx: ApplyContext): StoredConfig {
-  const next: StoredConfig = structuredClone(current);
+  const next: StoredConfig = clone(current);
   for (const k of ['name', 'is_active', 'business_name', 'business_description', 'timezone'] as const)
     if (p[k] !== undefined) (next as unknown as Record<string, unknown>)[k] = p[k];
   if (p.call_settings) next.call_settings = assign(next.call_settings, p.call_settings);
@@ -477,12 +478,12 @@ function merge(current: StoredConfig, p: ConfigPatch, ctx: ApplyContext): Stored
   if (p.voice && Object.keys(p.voice).length > 0) {
     const { inherits_workspace_default: inherit, ...fields } = p.voice;
     if (inherit === true) next.voice = null;
-    else next.voice = assign(next.voice ?? structuredClone(ctx.defaults.voice), fields as Partial<VoiceSettings>);
+    else next.voice = assign(next.voice ?? clone(ctx.defaults.voice), fields as Partial<VoiceSettings>);
   }
   if (p.sms && Object.keys(p.sms).length > 0) {
     const { inherits_workspace_default: inherit, ...fields } = p.sms;
     if (inherit === true) next.sms = null;
-    else next.sms = assign(next.sms ?? structuredClone(ctx.defaults.sms), fields as Partial<SmsSettings>);
+    else next.sms = assign(next.sms ?? clone(ctx.defaults.sms), fields as Partial<SmsSettings>);
   }
 
   if (p.qualification) {

@@ -8,6 +8,7 @@ import { effectiveSms, effectiveVoice, newConfig, stackSchema, type Stack, type 
 import * as z from 'zod/mini';
 import { bool, doc, e164, int, named, nullable, obj, oneOf, record, timestamp, uuid, type Infer } from './schema.js';
 import type { Session } from './store.js';
+import { clone } from './tracker.js';
 
 export function workspaceOf(s: Session, n: PhoneNumber): Workspace {
   return s.data.workspaces.find((w) => w.id === n.workspace_id)!;
@@ -19,7 +20,7 @@ export const handlesTexts = (n: PhoneNumber, ws: Workspace) => effectiveSms(n.co
 /** The voice settings of an AI number's agent at purchase: the workspace defaults, with its business's greeting and prompt. */
 export function agentVoice(ws: Workspace, business: string, o: { greeting?: string; description?: string | null } = {}): VoiceSettings {
   return {
-    ...structuredClone(ws.defaults.voice),
+    ...clone(ws.defaults.voice),
     greeting_message: o.greeting ?? `Thanks for calling ${business}! How can I help you today?`,
     prompt: `You answer calls and texts for ${business}.${o.description ? ` ${o.description}` : ''} Be brief, friendly and accurate.`,
   };

@@ -30,12 +30,15 @@ interface Changes {
   undo: [object, PropertyKey, boolean, unknown][];
 }
 
-const nativeClone = globalThis.structuredClone;
 const targets = new WeakMap<object, object>();
 /** The stored object behind a view (or the value itself). */
 export const raw = <T>(v: T): T => (typeof v === 'object' && v !== null ? ((targets.get(v) as T) ?? v) : v);
-// structuredClone cannot clone a Proxy: clone what it stands for (callers clone parts of records)
-globalThis.structuredClone = ((v: unknown, o?: Parameters<typeof nativeClone>[1]) => nativeClone(raw(v), o)) as typeof structuredClone;
+/**
+ * A deep copy of a stored value, which may be a view: structuredClone cannot clone a Proxy, so this
+ * clones what it stands for (stored objects hold no views). The simulator copies data with this,
+ * never by patching the global, which a library user's own code also calls.
+ */
+export const clone = <T>(v: T): T => structuredClone(raw(v));
 
 /** Replaces views inside a value about to be stored by the objects they stand for (a new array of viewed records, say). */
 function unwrap(v: unknown, depth = 0): unknown {
@@ -65,6 +68,8 @@ function unwrap(v: unknown, depth = 0): unknown {
  */
 export const RECORD_UNITS: ReadonlySet<string> = new Set([
   'contacts', 'calls', 'texts', 'emails', 'audit_log', 'webhook_deliveries', 'notifications', 'ledger', 'posts', 'suppressions', 'opt_outs',
+  // they grow too (replays kept 24 h, jobs, videos, conversations, deliveries waiting): journaled whole, each commit cost what they held
+  'idempotency', 'quick_jobs', 'videos', 'assistant_conversations', 'webhook_outbox', 'phone_numbers', 'video_schedules',
 ]);
 
 /** Record fields that indexes read (indexes.ts): a change to one of them rebuilds them, any other change does not. */

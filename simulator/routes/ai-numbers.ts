@@ -10,6 +10,7 @@ import { UNWIREABLE_AREA_CODE, WIRING_SECONDS } from '../machines/ai-number.js';
 import { agentVoice, AINumberSchema, aiNumberView, createNumber, findNumber, NumberParams } from '../numbers.js';
 import { schedule } from '../scheduler.js';
 import { bool, dataOf, obj, str, type Infer } from '../schema.js';
+import { clone } from '../tracker.js';
 
 
 const Body = obj({
@@ -35,7 +36,7 @@ function create(c: Ctx<{}, {}, Infer<typeof Body>>) {
   const config = newConfig(b.name ?? [...`${business} assistant`].slice(0, 100).join(''), { business_name: b.business_name ?? null, business_description: b.business_description ?? null });
   config.voice = agentVoice(ws, business, { greeting: b.greeting, description: b.business_description });
   // texts are answered when asked (an own sms copy)
-  if ((b.handle_texts ?? false) !== ws.defaults.sms.auto_reply_enabled) config.sms = { ...structuredClone(ws.defaults.sms), auto_reply_enabled: b.handle_texts ?? false };
+  if ((b.handle_texts ?? false) !== ws.defaults.sms.auto_reply_enabled) config.sms = { ...clone(ws.defaults.sms), auto_reply_enabled: b.handle_texts ?? false };
   const n = createNumber(c.s, ws, { stack: 't2', phone_number: null, area_code: b.area_code, status: 'provisioning', config, handles_calls: b.handle_calls ?? true });
   openLine(c.s, n);
   schedule(c.s, c.s.now + WIRING_SECONDS * 1000, 'ainumber.wire', { id: n.id });

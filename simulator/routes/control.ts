@@ -15,6 +15,7 @@ import { nextDue } from '../scheduler.js';
 import { calendarTimers } from './index.js';
 import * as z from 'zod/mini';
 import { arr, BULK_MAX_BODY_BYTES, BULK_MAX_ITEMS, bool, dataOf, doc, e164, email, freeInput, int, isoTime, listOf, named, newFields, nullable, num, obj, oneOf, oneOrMany, record, str, timestamp, uuid, type Infer } from '../schema.js';
+import { clone } from '../tracker.js';
 
 /** Any control-plane context: these helpers read only what every route has. */
 type AnyCtx = Ctx<any, any, any>;
@@ -146,7 +147,7 @@ function workspaceView(c: AnyCtx): SimWorkspace {
     rate_limits: { ...w.rate_limits },
     recordings_disabled: w.recordings_disabled,
     time_zone: w.time_zone,
-    marketing_profile: structuredClone(w.marketing_profile),
+    marketing_profile: clone(w.marketing_profile),
     ledger: c.data.ledger.filter((e) => e.workspace_id === w.id).slice(-50).reverse().map(presentEntry),
     owner: { name: user.name, email: user.email },
     created_at: w.created_at,

@@ -24,6 +24,7 @@ import { cancelTimers } from '../scheduler.js';
 import { addSocialConnection } from '../seed.js';
 import { CreateBody, checkSpoken, parseRecipe, videoInput, type CreateInput } from '../videos/body.js';
 import { postsOf, presentConnection, presentPost, presentVideo } from '../videos/present.js';
+import { clone } from '../tracker.js';
 
 // ---- what a client sends (the creation body: videos/body.ts) ----
 
@@ -141,7 +142,7 @@ function approve(c: Ctx<{ id: string }, {}, ApproveInput>) {
   const v = findVideo(c);
   if (v.status !== 'script_review')
     throw new ApiError(409, 'conflict', `Only a video in script_review can be approved; this one is ${v.status}.`);
-  const before = structuredClone(v);
+  const before = clone(v);
   applyEdits(v, c.body);
   reprice(v, false);
   if (v.seconds > DURATION.max) {
