@@ -332,7 +332,11 @@ export interface LedgerEntry {
 }
 
 export interface Data {
-  version: 1;
+  /**
+   * 2 since the journal: a vmv from before it reads only the snapshot, so it must refuse the file
+   * (it accepts only 1) rather than write over what the journal holds. 1: a file it wrote.
+   */
+  version: 2;
   meta: {
     seed: number;
     rng: RngState;

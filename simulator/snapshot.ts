@@ -5,7 +5,7 @@
 // are read at once, the large ones (the records) last, each parsed the first time it is used:
 //
 //   {"store":{"generation":"…","small_end":"000000004711","lazy":{"calls":["000000004720","000052733170"],…}},
-//   "version":1,"meta":{…},…,"calls":[…],…}
+//   "version":2,"meta":{…},…,"calls":[…],…}
 //
 // Structures derived from the data and saved with it (the people index: indexes.ts) come after the
 // data, under keys starting with `$`, and are never data. It stays one JSON document (offsets are
@@ -217,8 +217,8 @@ export class SnapshotFile implements Adapter<Data> {
       throw new StoreFileError(`The simulator data file ${this.file} is not valid JSON (${(e as Error).message}). ${fresh}`);
     }
     const d = data as Partial<Data> | null;
-    if (typeof d !== 'object' || d === null || Array.isArray(d) || d.version !== 1 || typeof d.meta !== 'object' || d.meta === null || !Array.isArray(d.workspaces))
-      throw new StoreFileError(`The file ${this.file} is not a vmv simulator store (it holds ${describe(data)}, not {"version": 1, "meta": …}). ${fresh}`);
+    if (typeof d !== 'object' || d === null || Array.isArray(d) || ((d.version as number) !== 1 && d.version !== 2) || typeof d.meta !== 'object' || d.meta === null || !Array.isArray(d.workspaces))
+      throw new StoreFileError(`The file ${this.file} is not a vmv simulator store (it holds ${describe(data)}, not {"version": 2, "meta": …}). ${fresh}`);
     return d as Record<string, unknown>;
   }
 

@@ -127,7 +127,7 @@ describe('a data file that is not a simulator store', () => {
     writeFileSync(file, '');
     const r = await cli(['sim', 'clock'], { env: { VMV_SIM_DATA: file, VMV_CONFIG_DIR: join(tempDir(), 'cfg') } });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(1);
+    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(2);
   });
 });
 
@@ -279,6 +279,21 @@ describe('reads without the lock', () => {
 });
 
 describe('the snapshot', () => {
+  it('a file of a vmv from before the journal (version 1, whole) loads, and its first snapshot says version 2: that vmv, which reads no journal, refuses it instead of writing over it', async () => {
+    const file = join(tempDir(), 'sim.json');
+    await writer(file, 'now', 1);
+    await new Store(file).compact();
+    const whole = JSON.parse(readFileSync(file, 'utf8'));
+    delete whole.store;
+    whole.version = 1; // as an older vmv wrote it: one JSON document, no journal
+    writeFileSync(file, JSON.stringify(whole));
+    rmSync(`${file}.journal`, { force: true });
+    await writer(file, 'later', 1);
+    expect(await contactNames(file)).toEqual(expect.arrayContaining(['now-0', 'later-0']));
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith('{"store":{"generation":')).toBe(true);
+    expect(JSON.parse(text).version).toBe(2);
+  });
   it('is one JSON document whose first line says where the large values are; a file reformatted by hand still loads', async () => {
     const file = join(tempDir(), 'sim.json');
     await writer(file, 'big', 300);
