@@ -4,7 +4,7 @@
 // the file each large value sits; the small values (meta, workspaces, keys, timers…) come next and
 // are read at once, the large ones (the records) last, each parsed the first time it is used:
 //
-//   {"store":{"generation":"…","small_end":"000000004711","lazy":{"calls":["000000004720","000052733170"],…}},
+//   {"store":{"generation":"…","bytes":"000052733172","small_end":"000000004711","lazy":{"calls":["000000004720","000052733170"],…}},
 //   "version":2,"meta":{…},…,"calls":[…],…}
 //
 // Structures derived from the data and saved with it (the people index: indexes.ts) come after the
@@ -33,7 +33,7 @@ const pad = (n: number) => String(n).padStart(DIGITS, '0');
 /** Read at once whatever their size: what tells a store from another file. */
 const EAGER = new Set(['version', 'meta', 'workspaces']);
 
-interface Header { store: { generation: string; small_end: string; lazy: Record<string, [string, string]>; saved?: Record<string, [string, string]> } }
+interface Header { store: { generation: string; bytes: string; small_end: string; lazy: Record<string, [string, string]>; saved?: Record<string, [string, string]> } }
 
 /** The large values of a data object not parsed yet: the file they are read from (kept open: a compaction may replace it). */
 interface Unread { fh: FileHandle; fd: number; ranges: Map<string, [number, number]> }
@@ -236,12 +236,12 @@ export class SnapshotFile implements Adapter<Data> {
     const small = parts.filter((p) => !isLarge(p));
     const large = parts.filter(isLarge);
     const extra = Object.entries(this.nextSaved).map(([name, body]) => ({ k: `$${name}`, name, body, bytes: Buffer.byteLength(body) }));
-    const headerOf = (smallEnd: number, lazy: Record<string, [string, string]>, saved: Record<string, [string, string]>) =>
-      `${JSON.stringify({ store: { generation: this.nextGeneration, small_end: pad(smallEnd), lazy, saved } } satisfies { store: Omit<Header['store'], 'generation'> & { generation: string | null } }).slice(0, -1)},\n`;
+    const headerOf = (total: number, smallEnd: number, lazy: Record<string, [string, string]>, saved: Record<string, [string, string]>) =>
+      `${JSON.stringify({ store: { generation: this.nextGeneration, bytes: pad(total), small_end: pad(smallEnd), lazy, saved } } satisfies { store: Omit<Header['store'], 'generation'> & { generation: string | null } }).slice(0, -1)},\n`;
     const keyOf = (k: string) => `${JSON.stringify(k)}:`;
     // offsets are fixed-width: the header's length is known before they are
     const zero = (ps: { k: string; name?: string }[]) => Object.fromEntries(ps.map((p) => [p.name ?? p.k, [pad(0), pad(0)] as [string, string]]));
-    let at = Buffer.byteLength(headerOf(0, zero(large), zero(extra)));
+    let at = Buffer.byteLength(headerOf(0, 0, zero(large), zero(extra)));
     for (const p of small) at += Buffer.byteLength(keyOf(p.k)) + p.bytes + 1;
     const smallEnd = at;
     const lazy: Record<string, [string, string]> = {};
@@ -253,7 +253,7 @@ export class SnapshotFile implements Adapter<Data> {
     for (const p of large) lazy[p.k] = place(p);
     const savedAt: Record<string, [string, string]> = {};
     for (const p of extra) savedAt[p.name] = place(p);
-    const chunks: (string | Buffer)[] = [headerOf(smallEnd, lazy, savedAt)];
+    const chunks: (string | Buffer)[] = [headerOf(at, smallEnd, lazy, savedAt)];
     [...small, ...large, ...extra].forEach((p, i, all) => chunks.push(keyOf(p.k), p.body, i === all.length - 1 ? '}' : ','));
     const st = await writeDurably(this.file, chunks);
     this.last = { generation: this.nextGeneration, bytes: Number(st.size), stamp: stampOf(st) };
@@ -267,7 +267,9 @@ function parseHeader(head: Buffer, size: number): Header | null {
   try {
     const h = JSON.parse(`${head.subarray(0, nl).toString('utf8').replace(/,\s*$/, '')}}`) as Header;
     const s = h.store;
-    const ok = typeof s?.generation === 'string' && typeof s.small_end === 'string' && Number(s.small_end) > nl && Number(s.small_end) <= size &&
+    // the file's length as written: a file edited by hand since (one value longer or shorter) has
+    // other offsets, and is read whole instead
+    const ok = typeof s?.generation === 'string' && Number(s.bytes) === size && typeof s.small_end === 'string' && Number(s.small_end) > nl && Number(s.small_end) <= size &&
       typeof s.lazy === 'object' && s.lazy !== null &&
       [...Object.values(s.lazy), ...Object.values(s.saved ?? {})].every((r) => Array.isArray(r) && Number(r[0]) >= Number(s.small_end) && Number(r[0]) <= Number(r[1]) && Number(r[1]) <= size);
     return ok ? h : null;

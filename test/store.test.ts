@@ -279,6 +279,19 @@ describe('reads without the lock', () => {
 });
 
 describe('the snapshot', () => {
+  it('a value edited by hand to another length (the first line kept) is read whole, not at offsets that no longer fit', async () => {
+    const file = join(tempDir(), 'sim.json');
+    await writer(file, 'big', 300);
+    await new Store(file).compact();
+    await writer(file, 'after', 1); // in the journal, which follows this snapshot
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('"name":"big-7"');
+    writeFileSync(file, text.replace('"name":"big-7"', '"name":"big-seven, renamed by hand"'));
+    const names = await contactNames(file);
+    expect(names).toContain('big-seven, renamed by hand');
+    expect(names).toContain('after-0');
+    expect(names).toHaveLength(301);
+  });
   it('a file of a vmv from before the journal (version 1, whole) loads, and its first snapshot says version 2: that vmv, which reads no journal, refuses it instead of writing over it', async () => {
     const file = join(tempDir(), 'sim.json');
     await writer(file, 'now', 1);
