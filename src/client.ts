@@ -130,18 +130,26 @@ async function embeddedClient(target: Target): Promise<ApiClient> {
   };
 }
 
+/**
+ * The API's error envelope of an error reply; a reply without one (not JSON, or its code not one
+ * `hasCode` takes: a string unless told) becomes http_<status>.
+ */
+export function errorEnvelope(res: ApiResponse, hasCode: (code: unknown) => boolean = (code) => typeof code === 'string'): Envelope {
+  try {
+    const env = res.json<Envelope>();
+    if (hasCode(env?.error?.code)) return env;
+  } catch {
+    // not JSON: as below
+  }
+  return { error: { code: `http_${res.status}`, message: `The service answered ${res.status} without an error body.` } };
+}
+
 /** Sends a request and throws ApiCallError for an error reply. */
 export async function call(client: ApiClient, method: string, path: string, o?: RequestOptions): Promise<ApiResponse> {
   const res = await client.request(method, path, o);
   if (res.status >= 400) {
-    let env: Envelope;
-    try {
-      env = res.json<Envelope>();
-      if (!env?.error?.code) throw new Error();
-    } catch {
-      env = { error: { code: `http_${res.status}`, message: `The service answered ${res.status} without an error body.` } };
-    }
-    throw new ApiCallError(res.status, env, res.text());
+    // here any code but an empty one will do, a string or not
+    throw new ApiCallError(res.status, errorEnvelope(res, (code) => Boolean(code)), res.text());
   }
   return res;
 }

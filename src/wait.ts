@@ -69,7 +69,21 @@ export interface SimClock { mode: string; now: string; next_due_at: string | nul
  * on a job that needs someone else (a reply) would jump month after month, charging lines. A
  * simulator older than next_job_due_at gives only next_due_at.
  */
-export const nextJobDue = (c: SimClock): string | null => (c.next_job_due_at === undefined ? c.next_due_at : c.next_job_due_at);
+const nextJobDue = (c: SimClock): string | null => (c.next_job_due_at === undefined ? c.next_due_at : c.next_job_due_at);
+
+/**
+ * Moves a manual simulator clock, as read in `clock`, to the next step of some job (at least a
+ * millisecond on); false, and the clock left, when nothing is due or it is due after `until`.
+ */
+export async function advanceTo(ctx: Context, clock: SimClock, until = Infinity): Promise<boolean> {
+  const next = nextJobDue(clock);
+  if (next === null) return false;
+  const due = Math.max(Date.parse(next), Date.parse(clock.now) + 1);
+  if (due > until) return false;
+  // moving the clock is not the command's write: no --idempotency-key
+  await ctx.call('POST', '/_sim/clock', { body: { now: new Date(due).toISOString() }, idempotencyKey: undefined });
+  return true;
+}
 
 /** --advance needs a simulator (its /_sim control plane) whose clock is manual. */
 async function checkAdvance(ctx: Context): Promise<void> {
@@ -146,21 +160,16 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
   async function advanceClock(settling: boolean): Promise<boolean> {
     const clock = (await ctx.call('GET', '/_sim/clock')).json<SimClock>();
     if (clock.mode !== 'manual') return false; // switched to real meanwhile: the job moves on its own
-    const now = Date.parse(clock.now);
-    if (settling) settleUntil ??= now + SETTLE_MS;
-    const next = nextJobDue(clock);
-    if (next === null) {
-      if (!settling && !saidIdle && !ctx.json) {
+    if (!settling) {
+      const moved = await advanceTo(ctx, clock);
+      if (!moved && !saidIdle && !ctx.json) {
         saidIdle = true;
         ctx.io.err(dim(forStderr(ctx.io), 'note: nothing is due on the simulator clock; waiting for something else to move the job (vmv sim text, or Ctrl-C).') + '\n');
       }
-      return false;
+      return moved;
     }
-    const due = Math.max(Date.parse(next), now + 1);
-    if (settling && due > settleUntil!) return false;
-    // moving the clock is not the command's write: no --idempotency-key
-    await ctx.call('POST', '/_sim/clock', { body: { now: new Date(due).toISOString() }, idempotencyKey: undefined });
-    return true;
+    settleUntil ??= Date.parse(clock.now) + SETTLE_MS;
+    return advanceTo(ctx, clock, settleUntil);
   }
 
   return {

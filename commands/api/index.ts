@@ -2,9 +2,9 @@
 // The body comes back as received; fields (-f/-F) build a JSON body or the query string.
 import type { Command } from 'commander';
 import { action, collect, examples, readStdin, readStdinBytes, type Shell } from '../../src/command.js';
-import type { ApiResponse } from '../../src/client.js';
+import { errorEnvelope, type ApiResponse } from '../../src/client.js';
 import type { Context } from '../../src/context.js';
-import { ApiCallError, CliError, EXIT, usage, type Envelope } from '../../src/errors.js';
+import { ApiCallError, CliError, EXIT, usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
 import { bold, dim } from '../../src/output.js';
 
@@ -269,13 +269,7 @@ function printBody(ctx: Context, res: ApiResponse): void {
 
 /** One line on stderr for an error status, with the exit code any command gives that status. */
 function failure(ctx: Context, res: ApiResponse): CliError {
-  let env: Envelope;
-  try {
-    env = res.json<Envelope>();
-    if (typeof env?.error?.code !== 'string') throw new Error();
-  } catch {
-    env = { error: { code: `http_${res.status}`, message: `The service answered ${res.status} without an error body.` } };
-  }
+  const env = errorEnvelope(res);
   const { exitCode } = new ApiCallError(res.status, env, '');
   return new CliError(`${env.error.message} ${dim(forStderr(ctx.io), `(${env.error.code}, HTTP ${res.status})`)}`, exitCode);
 }

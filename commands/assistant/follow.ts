@@ -136,6 +136,10 @@ export async function finish(ctx: Context, c: Conversation): Promise<void> {
     ctx.io.out(c.reply.endsWith('\n') ? c.reply : `${c.reply}\n`);
     say(ctx, dim(forStderr(ctx.io), `conversation ${c.conversation_id} · continue it: vmv assistant send --conversation ${c.conversation_id} "..."`));
   }
-  if (c.status === 'failed')
-    throw new CliError(c.error ?? 'The assistant\'s run failed.', EXIT.failed, continueHint(c.conversation_id), { id: c.conversation_id });
+  if (c.status === 'failed') throw failedRun(c);
+}
+
+/** A failed run as a command's error (exit 5): its error, and how to go on in the conversation. */
+export function failedRun(c: Conversation): CliError {
+  return new CliError(c.error ?? 'The assistant\'s run failed.', EXIT.failed, continueHint(c.conversation_id), { id: c.conversation_id });
 }

@@ -3,13 +3,13 @@
 // of JSON); actions, approvals answered and notes go to stderr. Lines starting with / are the chat's
 // commands (slash.ts).
 import type { Context } from '../../src/context.js';
-import { ApiCallError, CliError, EXIT } from '../../src/errors.js';
+import { ApiCallError, CliError } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
 import { dim, red, table, yellow } from '../../src/output.js';
-import { say, settle, type Policy } from './follow.js';
+import { failedRun, say, settle, type Policy } from './follow.js';
 import { conversationPath, type AssistantApi } from './session.js';
 import { helpLines, messageOf, parseSlash, resolveConversation } from './slash.js';
-import { continueHint, type Conversation, type ConversationWithTranscript } from './view.js';
+import type { Conversation, ConversationWithTranscript } from './view.js';
 
 export interface LineOptions {
   resumed: ConversationWithTranscript | null;
@@ -37,8 +37,7 @@ export async function runLines(ctx: Context, api: AssistantApi, o: LineOptions):
     }, seen);
     if (ctx.json) ctx.io.out(JSON.stringify((await ctx.call('GET', conversationPath(last.conversation_id))).json()) + '\n');
     else if (last.status === 'idle') ctx.io.out(last.reply.endsWith('\n') ? last.reply : `${last.reply}\n`);
-    if (last.status === 'failed')
-      throw new CliError(last.error ?? 'The assistant\'s run failed.', EXIT.failed, continueHint(last.conversation_id), { id: last.conversation_id });
+    if (last.status === 'failed') throw failedRun(last);
   };
   const open = async (c: ConversationWithTranscript) => {
     id = c.conversation_id;

@@ -4,7 +4,7 @@
 // to each next due transition (as --advance does for every other wait).
 import type { Context } from '../../src/context.js';
 import type { Conversation, ConversationWithTranscript, MessageBody } from './view.js';
-import { nextJobDue, type SimClock } from '../../src/wait.js';
+import { advanceTo, type SimClock } from '../../src/wait.js';
 
 export interface ClockState extends SimClock { mode: 'manual' | 'real' }
 
@@ -44,12 +44,7 @@ export function contextApi(ctx: Context, o: { idempotencyKey?: string } = {}): A
     },
     async advance() {
       const c = await api.clock();
-      const next = c?.mode === 'manual' ? nextJobDue(c) : null;
-      if (next === null) return false;
-      const due = Math.max(Date.parse(next), Date.parse(c!.now) + 1);
-      // moving the clock is not the command's write: no idempotency key
-      await ctx.call('POST', '/_sim/clock', { body: { now: new Date(due).toISOString() }, idempotencyKey: undefined });
-      return true;
+      return c?.mode === 'manual' ? advanceTo(ctx, c) : false;
     },
   };
   return api;

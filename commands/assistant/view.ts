@@ -1,6 +1,6 @@
 // What the assistant verbs share: the records' types (from the API's own schemas, type-only: nothing
 // of them is loaded), an action or an approval in one line, and a conversation as `get` prints it.
-import type { ActionOut, ConversationOut, ConversationWithTranscriptOut, PendingApprovalOut, TranscriptEntry } from '../../simulator/assistant/records.js';
+import type { ActionOut, ConversationOut, ConversationWithTranscriptOut, PendingApprovalOut } from '../../simulator/assistant/records.js';
 import type { Context } from '../../src/context.js';
 import { bold, dim, fields, localTime, nested, type Cell } from '../../src/output.js';
 
@@ -8,7 +8,6 @@ export type Conversation = ConversationOut;
 export type ConversationWithTranscript = ConversationWithTranscriptOut;
 export type Action = ActionOut;
 export type PendingApproval = PendingApprovalOut;
-export type Message = TranscriptEntry;
 
 export interface ApprovalAnswer { approval_id: string; approved: boolean; reason?: string }
 
@@ -21,7 +20,7 @@ export interface MessageBody {
 }
 
 /** How an action ended, as one character: done, failed, declined (not done). */
-export const MARK: Record<string, string> = { completed: '✓', failed: '✗', declined: '–' };
+const MARK: Record<string, string> = { completed: '✓', failed: '✗', declined: '–' };
 
 const word = (v: unknown): string => (typeof v === 'string' ? (v === '' || /[\s"]/.test(v) ? JSON.stringify(v) : v) : String(v));
 

@@ -3,13 +3,12 @@
 // answers exactly as over HTTP. Its reply becomes the tool result: structured content and a short
 // text, the audio of a recording, or (any error) isError with the API's code, message and fields.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiClient, ApiResponse } from '../../src/client.js';
+import { errorEnvelope, type ApiClient, type ApiResponse, type RequestOptions } from '../../src/client.js';
 import { CliError, type Envelope } from '../../src/errors.js';
 import type { McpTool } from '../../simulator/index.js';
 import { renderReply } from './render.js';
 
 type Args = Record<string, unknown>;
-type QueryValue = string | number | boolean | undefined | null;
 
 /** An error result: the error envelope as the API words it (its text is the envelope's JSON). */
 export function errorResult(envelope: Envelope, status?: number): CallToolResult {
@@ -21,18 +20,9 @@ export function errorResult(envelope: Envelope, status?: number): CallToolResult
 /** The code of an error result. */
 export const errorCodeOf = (r: CallToolResult): string => (JSON.parse((r.content[0] as { text: string }).text) as Envelope).error.code;
 
-/** Query values are text: strings, numbers and booleans as written (textArgProblems refused the rest). */
-const queryOf = (q: Args) => q as Record<string, QueryValue>;
-
 /** The API's envelope of an error reply, its path `id` named as the tool names it. */
 function envelopeOf(tool: McpTool, res: ApiResponse): Envelope {
-  let env: Envelope;
-  try {
-    env = res.json<Envelope>();
-    if (typeof env?.error?.code !== 'string') throw new Error();
-  } catch {
-    return { error: { code: `http_${res.status}`, message: `The service answered ${res.status} without an error body.` } };
-  }
+  let env = errorEnvelope(res);
   const fields = env.error.fields;
   if (tool.idArg && fields && Object.hasOwn(fields, 'id')) {
     const renamed: Record<string, string> = {};
@@ -73,7 +63,10 @@ export async function callTool(tool: McpTool, given: Args | undefined, client: A
   const req = tool.call(args);
   let res: ApiResponse;
   try {
-    res = await client.request(req.method, req.path, { query: req.query && queryOf(req.query), body: req.body });
+    res = await client.request(req.method, req.path, {
+      // query values are text: strings, numbers and booleans as written (textArgProblems refused the rest)
+      query: req.query as RequestOptions['query'], body: req.body,
+    });
   } catch (e) {
     const message = e instanceof CliError ? [e.message, e.hint].filter(Boolean).join(' ') : (e as Error)?.message ?? String(e);
     return errorResult({ error: { code: e instanceof CliError ? 'network_error' : 'internal_error', message } });

@@ -25,7 +25,7 @@ const INSTRUCTIONS = 'Tools of the vmv service: AI calls, texts and numbers, ema
   'Errors come back as results with isError, carrying the API\'s code, message and per-field explanations (fields).';
 
 /** How a tool is listed: its name, words, schemas and annotations (not how it is called). */
-export const listed = (t: McpTool): Tool => ({
+const listed = (t: McpTool): Tool => ({
   name: t.name,
   title: t.title,
   description: t.description,

@@ -81,7 +81,7 @@ export function readMessage(message: string): Intent[] {
 
 export const failsRun = (message: string) => /#fail-run/i.test(message);
 
-export const CAPABILITIES = [
+const CAPABILITIES = [
   '"text +14155550100 and ask whether Tuesday works" (an AI text; asks your approval: it costs)',
   '"call +14155550100 to confirm the appointment" (an AI call; asks your approval)',
   '"email Maria Gonzalez about the invoice" (a quick email; asks your approval)',

@@ -5,6 +5,7 @@
 // here, the rest the query (GET) or the body. What a tool costs, or whether it can be undone,
 // decides whether the assistant waits for approval; the MCP server says it in the description.
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS } from '../machines/jobs.js';
+import { price } from '../money.js';
 import { PER_RECIPIENT_CENTS } from '../routes/quick-email.js';
 
 export interface ToolCall { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; query?: Record<string, any>; body?: unknown }
@@ -41,11 +42,10 @@ export interface Tool extends ToolRoute {
   approval: (input: Record<string, any>, extra: { price_usd?: string }) => string | null;
 }
 
-const usd = (cents: number) => (cents / 100).toFixed(2);
 const list = (v: unknown) => (Array.isArray(v) ? v.join(', ') : String(v));
 
 /** The request a tool's input makes: {id} from its id argument, the rest the query (GET) or the body. */
-export function callOf(r: ToolRoute, input: Record<string, any>): ToolCall {
+function callOf(r: ToolRoute, input: Record<string, any>): ToolCall {
   const { [r.id ?? '']: id, ...rest } = input;
   const path = r.id ? r.path.replace('{id}', encodeURIComponent(String(id))) : r.path;
   return r.method === 'GET' ? { method: r.method, path, query: r.id ? rest : input } : { method: r.method, path, body: r.id ? rest : input };
@@ -92,8 +92,8 @@ export const TOOLS: Record<string, Tool> = {
       '0 answers at once; a simulator whose clock is manual answers at once) and returns the conversation: `working` means it goes on; read it with get_assistant_conversation. ' +
       'A message while the run is working or approvals are pending is 409 `conflict`.',
     spends: 'messaging is free, but an action approved in `approvals` is billed as that action is, and each pending approval says what it costs: ' +
-      `an AI call ${usd(CALL_START_CENTS)} USD per call placed plus ${usd(CALL_MINUTE_CENTS)} USD a minute, an AI text ${usd(TEXT_MESSAGE_CENTS)} USD per message, ` +
-      `an email ${usd(PER_RECIPIENT_CENTS)} USD per recipient, a video its price`,
+      `an AI call ${price(CALL_START_CENTS)} per call placed plus ${price(CALL_MINUTE_CENTS)} a minute, an AI text ${price(TEXT_MESSAGE_CENTS)} per message, ` +
+      `an email ${price(PER_RECIPIENT_CENTS)} per recipient, a video its price`,
     mcpDefaults: { wait_seconds: { value: 45, why: 'default 45 here (the MCP default), at most 240; 0 answers at once; a simulator on a manual clock always answers at once' } },
   }),
   get_assistant_conversation: tool({ method: 'GET', path: '/v1/assistant/conversations/{id}', id: 'conversation_id' }),
@@ -101,9 +101,9 @@ export const TOOLS: Record<string, Tool> = {
 
   // ---- quick actions ----
   create_quick_ai_call: tool({ method: 'POST', path: '/v1/quick/ai-calls', openWorld: true, spends: 'route' },
-    (i) => `Places an AI call to ${list(i.to_numbers)} toward "${i.goal}": ${usd(CALL_START_CENTS)} USD per call placed (up to 3 attempts) plus ${usd(CALL_MINUTE_CENTS)} USD a minute, from the wallet. A call cannot be taken back.`),
+    (i) => `Places an AI call to ${list(i.to_numbers)} toward "${i.goal}": ${price(CALL_START_CENTS)} per call placed (up to 3 attempts) plus ${price(CALL_MINUTE_CENTS)} a minute, from the wallet. A call cannot be taken back.`),
   create_quick_ai_text: tool({ method: 'POST', path: '/v1/quick/ai-texts', openWorld: true, spends: 'route' },
-    (i) => `Starts an AI text conversation with ${list(i.to_numbers)} toward "${i.goal}": ${usd(TEXT_MESSAGE_CENTS)} USD per message the agent sends (up to 5 per person), from the wallet. Texts cannot be unsent.`),
+    (i) => `Starts an AI text conversation with ${list(i.to_numbers)} toward "${i.goal}": ${price(TEXT_MESSAGE_CENTS)} per message the agent sends (up to 5 per person), from the wallet. Texts cannot be unsent.`),
   create_quick_ai_number: tool({
     method: 'POST', path: '/v1/quick/ai-numbers', openWorld: true, spends: 'route',
     mcpDescription: 'Buys a phone number in `area_code` whose AI agent answers calls (and, with handle_texts, texts) for the business. ' +
@@ -112,7 +112,7 @@ export const TOOLS: Record<string, Tool> = {
       '(a month the wallet cannot pay suspends the number until it is topped up).',
   }),
   send_quick_email: tool({ method: 'POST', path: '/v1/quick/emails', openWorld: true, spends: 'route' },
-    (i) => `Sends the email "${i.subject}" to ${list(i.to)}: ${usd(PER_RECIPIENT_CENTS)} USD per recipient, from the wallet. Email cannot be unsent.`),
+    (i) => `Sends the email "${i.subject}" to ${list(i.to)}: ${price(PER_RECIPIENT_CENTS)} per recipient, from the wallet. Email cannot be unsent.`),
   get_quick_action: tool({ method: 'GET', path: '/v1/quick/actions/{id}', id: 'job_id' }),
   cancel_quick_action: tool({ method: 'POST', path: '/v1/quick/actions/{id}/cancel', id: 'job_id', destructive: true, idempotent: true }),
 

@@ -11,10 +11,12 @@ import type { Session } from '../store.js';
 import { addDays, instantOf, localDay } from '../schedules/calendar.js';
 import { emailDraft, emailRecipient, failsRun, helpReply, readMessage, type Intent } from '../assistant/agent.js';
 import { TOOLS } from '../assistant/tools.js';
+import { price } from '../money.js';
 import { contactById } from '../people.js';
+import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS } from './jobs.js';
 
-export const THINK_SECONDS = 2;
-export const ACT_SECONDS = 3;
+const THINK_SECONDS = 2;
+const ACT_SECONDS = 3;
 
 const workspaceOf = (s: Session, c: ConversationRecord) => s.data.workspaces.find((w) => w.id === c.workspace_id)!;
 const asOf = (c: ConversationRecord) => ({ workspaceId: c.workspace_id, apiKeyId: c.api_key_id });
@@ -108,7 +110,9 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
       }
       try {
         const q = await env.invoke(s, asOf(c), TOOLS.quote_video.call(input));
-        return add('create_video', input, { price_usd: q.body.data.price_usd });
+        // authorized above: the quote changes nothing it depends on
+        run.steps.push(step(s, i, 'create_video', input, { price_usd: q.body.data.price_usd }));
+        return;
       } catch (e) {
         run.sentences[i] = `I can't make that video: ${e instanceof ApiError ? e.message : 'the video service failed'}`;
         return;
@@ -170,7 +174,7 @@ async function act(s: Session, c: ConversationRecord, env: TimerEnv): Promise<vo
     const out = await env.invoke(s, asOf(c), TOOLS[x.tool].call(x.input));
     const output = (out.body ?? {}) as Record<string, unknown>;
     c.actions.push({ tool_call_id: x.tool_call_id, tool: x.tool, status: 'completed', input: x.input, output, error: null });
-    const follow = said(s, c, intent, x.tool, output, x.input);
+    const follow = said(s, c, x.clause, intent, x.tool, output, x.input);
     if (follow) run.steps.push(step(s, x.clause, follow.tool, follow.input));
   } catch (e) {
     const message = e instanceof ApiError ? e.message + (e.fields ? ` (${Object.entries(e.fields).map(([k, v]) => `${k} ${v}`).join('; ')})` : '') : 'the service failed';
@@ -181,16 +185,17 @@ async function act(s: Session, c: ConversationRecord, env: TimerEnv): Promise<vo
   next(s, c);
 }
 
-/** Puts a tool's result in words for its clause; returns a follow-up call when the clause needs one. */
-function said(s: Session, c: ConversationRecord, intent: Intent, tool: string, out: Record<string, any>, input: Record<string, unknown>): { tool: string; input: Record<string, unknown> } | void {
+/** Puts a tool's result in words for its clause (`i`, its intent's index); returns a follow-up call when the clause needs one. */
+function said(
+  s: Session, c: ConversationRecord, i: number, intent: Intent, tool: string, out: Record<string, any>, input: Record<string, unknown>,
+): { tool: string; input: Record<string, unknown> } | void {
   const run = c.run!;
-  const i = run.intents.indexOf(intent);
   const data = out.data;
   switch (intent.kind) {
     case 'text':
     case 'call':
       run.sentences[i] = `I started an AI ${intent.kind} to ${intent.to} toward "${intent.goal}" (quick action ${data.id}); ` +
-        (intent.kind === 'text' ? 'it bills 0.05 USD per message the agent sends.' : 'it bills 0.20 USD per call placed plus 0.20 USD a minute.');
+        (intent.kind === 'text' ? `it bills ${price(TEXT_MESSAGE_CENTS)} per message the agent sends.` : `it bills ${price(CALL_START_CENTS)} per call placed plus ${price(CALL_MINUTE_CENTS)} a minute.`);
       return;
     case 'email':
       run.sentences[i] = `I emailed ${data.sent_to.join(', ') || 'no one (every address is suppressed)'} about ${intent.topic} (${data.cost_usd.toFixed(2)} USD).`;
@@ -243,7 +248,7 @@ function said(s: Session, c: ConversationRecord, intent: Intent, tool: string, o
 }
 
 /** "text +1…", "email Maria Gonzalez"…: what a clause does, for "I did not …" and "I could not …". */
-export function doing(intent: Intent): string {
+function doing(intent: Intent): string {
   switch (intent.kind) {
     case 'text': return `text ${intent.to}`;
     case 'call': return `call ${intent.to}`;

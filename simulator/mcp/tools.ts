@@ -27,8 +27,6 @@ export interface McpTool {
   binary?: string;
   /** what the success reply is, in the route's words ("Call records", "Deleted") */
   reply: string;
-  /** what it costs, when it spends money (also the first line of the description) */
-  spends?: string;
   /** arguments this tool defaults otherwise than the route */
   defaults: Record<string, unknown>;
   /** the request its arguments make (the id argument must be present) */
@@ -39,7 +37,7 @@ export interface McpTool {
 const EMPTY_OBJECT = { type: 'object', properties: {}, additionalProperties: false } as const;
 
 /** Inlines every `#/components/schemas/…` reference: a tool's schema stands alone. */
-export function inline(schema: unknown, components: Record<string, Json>, seen: string[] = []): any {
+function inline(schema: unknown, components: Record<string, Json>, seen: string[] = []): any {
   if (Array.isArray(schema)) return schema.map((s) => inline(s, components, seen));
   if (typeof schema !== 'object' || schema === null) return schema;
   const { $ref, ...rest } = schema as Json;
@@ -153,7 +151,6 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
     ...(t.id ? { idArg: t.id } : {}),
     ...(binary ? { binary } : {}),
     reply: ok.description,
-    ...(spends ? { spends } : {}),
     defaults,
     call: (args) => t.call(args),
   };

@@ -10,7 +10,7 @@ import { arr, bool, dataOf, int, listOf, newFields, obj, str, uuid, type Infer }
 import { ConversationSchema, ConversationWithTranscriptSchema, type ConversationOut, type ConversationWithTranscriptOut } from '../assistant/records.js';
 import { answer, startRun } from '../machines/assistant.js';
 
-export const WAIT = { default: 120, max: 240 };
+const WAIT = { default: 120, max: 240 };
 
 const SendBody = obj({
   message: str({ min: 1, max: 10_000, pattern: /\S/, patternMessage: 'must not be blank', description: 'what to ask or tell the assistant (or send approvals instead)', example: 'Text +14155550100 and ask whether Tuesday works' }),
