@@ -14,7 +14,7 @@ import { BULK_MAX_BODY_BYTES, check, fromText, isPlainObject, newFields, takesMa
 import { DEFAULT_ORIGIN } from './videos/links.js';
 import { afterCommitHooks, resourceTable, timers as allTimers, under, type ResourceEntry } from './routes/index.js';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 /** The largest body `route` accepts: more for one that takes an array of fixtures (bulk seeding). */
 const bodyLimitOf = (route: Route) => (takesMany(route.body) ? BULK_MAX_BODY_BYTES : MAX_BODY_BYTES);
 /** Every reply carries one (Request-Id), the server's own refusals included. */

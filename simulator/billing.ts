@@ -8,7 +8,7 @@
 // March 31, April 30...
 import { iso } from './clock.js';
 import type { CallRecord, PhoneNumber, PlanRates, TextRecord, Workspace } from './model.js';
-import { addLedgerEntry, canCover, charge, chargeUpTo, price } from './money.js';
+import { canCover, charge, chargeUpTo, price, refund } from './money.js';
 import { orgOfWorkspace } from './people.js';
 import { cancelTimers, schedule } from './scheduler.js';
 import type { Session } from './store.js';
@@ -21,7 +21,7 @@ export const PLAN_RATES: PlanRates = { included_minutes: 100, included_texts: 10
 // ---- months ----
 
 /** `k` months after `anchorMs`: the anchor's day of the month (or the month's last day), at its time of day, UTC. */
-export function addMonths(anchorMs: number, k: number): number {
+function addMonths(anchorMs: number, k: number): number {
   const a = new Date(anchorMs);
   const month = new Date(Date.UTC(a.getUTCFullYear(), a.getUTCMonth() + k, 1));
   const lastDay = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 0)).getUTCDate();
@@ -29,7 +29,7 @@ export function addMonths(anchorMs: number, k: number): number {
 }
 
 /** The month counted from `anchorMs` that holds `now`: from `start` (included) to `end`. */
-export function monthAt(anchorMs: number, now: number): { start: number; end: number } {
+function monthAt(anchorMs: number, now: number): { start: number; end: number } {
   const a = new Date(anchorMs);
   const n = new Date(now);
   let k = Math.max(0, (n.getUTCFullYear() - a.getUTCFullYear()) * 12 + n.getUTCMonth() - a.getUTCMonth());
@@ -170,11 +170,9 @@ export function settleLines(s: Session, organizationId: string): void {
 /** The line never worked (the number could not be wired up, or was released still provisioning): its month goes back to the wallet. */
 export function refundLine(s: Session, n: PhoneNumber, why: string): void {
   if (!n.line) return;
-  const org = orgOfWorkspace(s.data, n.workspace_id);
-  org.wallet_cents += LINE_CENTS_PER_MONTH;
+  refund(s, n.workspace_id, LINE_CENTS_PER_MONTH, { kind: 'line', reference_id: String(n.id), description: `Refund of the line of AI number ${label(n)}: ${why}` });
   closeLine(s, n);
-  addLedgerEntry(s, n.workspace_id, { kind: 'line', reference_id: String(n.id), wallet_cents: -LINE_CENTS_PER_MONTH, description: `Refund of the line of AI number ${label(n)}: ${why}` });
-  settleLines(s, org.id);
+  settleLines(s, orgOfWorkspace(s.data, n.workspace_id).id);
 }
 
 /** No more charges for the line (the number is released, or failed). */

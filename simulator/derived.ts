@@ -1,8 +1,8 @@
 // In-memory structures derived from the store's data (indexes, the timer queue): never persisted,
 // built on first use from the data they describe, and kept by identity of that data object. Code that
 // changes the data in this process keeps a built structure in step (or drops it); the store drops them
-// all whenever it replaces or patches the data from outside this process (another process's writes, a
-// rolled-back unit of work), so a structure is rebuilt rather than trusted.
+// all whenever it replaces or patches the data other than by appending records (another process's
+// changes to records, a rolled-back unit of work), so a structure is rebuilt rather than trusted.
 import type { Data } from './model.js';
 
 const built = new WeakMap<Data, Map<string, unknown>>();

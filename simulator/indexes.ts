@@ -2,9 +2,10 @@
 // calls, texts and emails by id, workspace, contact, address and time; the people of a workspace
 // (derived.ts keeps them by the data's identity). Each is built on first use from the stored objects
 // (no views: a build reads 100k records in milliseconds) and brought up to date on every use: the
-// records appended since are folded in, and any other change to what it reads (a key field of a
-// record, a collection reshaped, a rollback, another process's journal: the tracker's epoch) has it
-// built again. Lookups hand out views (tracker.ts), so a caller may change what it finds.
+// records appended since (by this process or another) are folded in, and any other change to what it
+// reads (a key field of a record, a collection reshaped, a rollback, another process's change to a
+// record: the tracker's epoch) has it built again. Lookups hand out views (tracker.ts), so a caller
+// may change what it finds.
 import { derived, dropDerived } from './derived.js';
 import type { CallRecord, Contact, Data, EmailRecord, TextRecord } from './model.js';
 import { hasSaved, pristine, saved } from './snapshot.js';
@@ -106,7 +107,8 @@ export const contactWithEmail = (ix: ContactIndex, ws: string, email: string) =>
 
 // ---- calls, texts and emails ----
 
-const ms = (r: { created_at: string }) => Date.parse(r.created_at);
+/** A record's creation time in epoch milliseconds. */
+export const ms = (r: { created_at: string }) => Date.parse(r.created_at);
 /** Records in time order, ties in creation order. */
 const before = (a: HistoryRecord, b: HistoryRecord) => ms(a) - ms(b) || a.seq - b.seq;
 
@@ -152,9 +154,12 @@ interface RecordIndex<T extends HistoryRecord> {
   quick: Map<string, T[]>;
 }
 
+/** The other party's number or address on a record. */
+const counterpartPhone = (r: CallRecord | TextRecord) => (r.direction === 'outbound' ? r.to_number : r.from_number);
+const counterpartEmail = (r: EmailRecord) => (r.direction === 'outbound' ? r.to : r.from_address);
+
 /** The other party's number, or address in lower case. */
-export const counterpart = (r: HistoryRecord): string =>
-  'source' in r ? (r.direction === 'outbound' ? r.to : r.from_address).toLowerCase() : r.direction === 'outbound' ? r.to_number : r.from_number;
+const counterpart = (r: HistoryRecord): string => ('source' in r ? counterpartEmail(r).toLowerCase() : counterpartPhone(r));
 
 function listIn<T>(m: Map<string, T[]>, k: string): T[] {
   let l = m.get(k);
@@ -245,7 +250,7 @@ function contactPerson(c: Contact, order: number): PersonSummary {
 
 function addressPerson(key: string, r: HistoryRecord): PersonSummary {
   const isEmail = 'source' in r;
-  const addr = isEmail ? (r.direction === 'outbound' ? r.to : r.from_address) : counterpart(r);
+  const addr = isEmail ? counterpartEmail(r) : counterpartPhone(r);
   return {
     id: key, contact_id: null, name: addr, phone_number: isEmail ? null : addr, email: isEmail ? addr : null,
     call_count: 0, text_count: 0, email_count: 0, first_contacted_at: null, last_contacted_at: null, sort_ms: 0,

@@ -377,3 +377,10 @@ export interface Data {
   notifications: Notification[];
   assistant_conversations: ConversationRecord[];
 }
+
+/** Keeps the latest `n` of workspace `workspaceId`'s entries in a log it has just appended one to: its oldest goes. */
+export function keepLatest<T extends { workspace_id: string }>(log: T[], workspaceId: string, n: number): void {
+  if (log.length <= n) return;
+  const mine = log.filter((x) => x.workspace_id === workspaceId);
+  if (mine.length > n) log.splice(log.indexOf(mine[0]), 1);
+}

@@ -4,7 +4,7 @@
 // accounts for every cent: charges, auto-recharge top-ups, refunds, and the wallet set by the
 // control plane.
 import { iso } from './clock.js';
-import type { LedgerEntry, Organization } from './model.js';
+import { keepLatest, type LedgerEntry, type Organization } from './model.js';
 import { orgOfWorkspace } from './people.js';
 import type { Session } from './store.js';
 
@@ -22,7 +22,7 @@ const recharges = (org: Organization) => org.auto_recharge.enabled && !org.auto_
 export const canCover = (org: Organization, amount: number): boolean => org.wallet_cents >= amount || recharges(org);
 
 /** Writes a movement of money to the ledger, with the credits and wallet left after it (negative amounts: into the wallet). */
-export function addLedgerEntry(
+function addLedgerEntry(
   s: Session, workspaceId: string,
   e: Pick<LedgerEntry, 'kind' | 'reference_id' | 'description' | 'wallet_cents'> & { credits_cents?: number },
 ): void {
@@ -32,14 +32,11 @@ export function addLedgerEntry(
     credits_cents: e.credits_cents ?? 0, wallet_cents: e.wallet_cents,
     credits_after_cents: ws.plan.video_credits_cents, wallet_after_cents: orgOfWorkspace(s.data, workspaceId).wallet_cents,
   });
-  if (s.data.ledger.length > LEDGER_KEPT) {
-    const mine = s.data.ledger.filter((x) => x.workspace_id === workspaceId);
-    if (mine.length > LEDGER_KEPT) s.data.ledger.splice(s.data.ledger.indexOf(mine[0]), 1);
-  }
+  keepLatest(s.data.ledger, workspaceId, LEDGER_KEPT);
 }
 
 /** What a charge is for, as its ledger entry says it (the credits it also took, if any). */
-export type Purpose = Pick<LedgerEntry, 'kind' | 'reference_id' | 'description'> & { credits_cents?: number };
+type Purpose = Pick<LedgerEntry, 'kind' | 'reference_id' | 'description'> & { credits_cents?: number };
 
 function topUp(s: Session, workspaceId: string, org: Organization, amount: number, why: string): void {
   org.wallet_cents += amount;
@@ -77,6 +74,13 @@ export function chargeUpTo(s: Session, workspaceId: string, amount: number, what
   org.wallet_cents -= taken;
   addLedgerEntry(s, workspaceId, { ...what, wallet_cents: taken, description: `${what.description}; ${price(amount - taken)} not covered: the wallet was empty` });
   return taken;
+}
+
+/** Money goes back into the wallet (a negative amount in the entry). */
+export function refund(s: Session, workspaceId: string, amount: number, what: Purpose): void {
+  const org = orgOfWorkspace(s.data, workspaceId);
+  org.wallet_cents += amount;
+  addLedgerEntry(s, workspaceId, { ...what, wallet_cents: -amount });
 }
 
 /** The control plane sets the wallet: the difference is an entry of its own. */

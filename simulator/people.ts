@@ -22,10 +22,6 @@ export function contactById(data: Data, id: string, workspaceId?: string): Conta
   return c && (workspaceId === undefined || c.workspace_id === workspaceId) ? asView(data, 'contacts', c) : undefined;
 }
 
-/** The other party's number or address on a record. */
-export const counterpartPhone = (r: CallRecord | TextRecord) => (r.direction === 'outbound' ? r.to_number : r.from_number);
-export const counterpartEmail = (r: EmailRecord) => (r.direction === 'outbound' ? r.to : r.from_address);
-
 export interface ContactInput {
   name?: string | null;
   first_name?: string | null;
@@ -113,8 +109,6 @@ export function presentEmail(e: EmailRecord): EmailOut {
 export function personKeys(data: Data, workspaceId: string): (r: CallRecord | TextRecord | EmailRecord) => string {
   return personKeyOf(contactIndex(data), workspaceId);
 }
-
-export type { PersonSummary };
 
 /** Everyone the workspace has reached or has on file, folded by contact, by last contact (or creation), oldest first. */
 export function people(data: Data, workspaceId: string): readonly PersonSummary[] {

@@ -6,6 +6,7 @@ import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type S
 import type { AddressInfo, Socket } from 'node:net';
 import { bodyTypeRefusal, hostPolicy, hostRefusal, originRefusal, type Refusal } from '../src/http-gate.js';
 import { createApp, newRequestId, tooLarge, type App } from './app.js';
+import { ApiError } from './errors.js';
 import { BULK_MAX_BODY_BYTES } from './schema.js';
 import type { SimResponse } from './http.js';
 import type { Store } from './store.js';
@@ -33,7 +34,7 @@ function refused(r: Refusal): SimResponse {
   return {
     status: r.status,
     headers: { 'content-type': JSON_TYPE, connection: 'close', 'request-id': newRequestId() },
-    body: JSON.stringify({ error: { code: r.code, message: r.message } }),
+    body: JSON.stringify(new ApiError(r.status, r.code, r.message).envelope()),
   };
 }
 

@@ -42,7 +42,7 @@ const unread = new WeakMap<object, Unread>();
 const savedWith = new WeakMap<object, Map<string, Buffer | { value: unknown }>>();
 
 /** Whether value `key` of `data` is still to be parsed from its snapshot. */
-export const unparsed = (data: object, key: string): boolean => !!Object.getOwnPropertyDescriptor(data, key)?.get && !!unread.get(data)?.ranges.has(key);
+const unparsed = (data: object, key: string): boolean => !!Object.getOwnPropertyDescriptor(data, key)?.get && !!unread.get(data)?.ranges.has(key);
 
 /** The collections of a data object as read from its snapshot (or parsed from it since), and their lengths then. */
 const asRead = new WeakMap<object, Map<string, { value: unknown[]; length: number }>>();

@@ -25,8 +25,6 @@ import { seedData, upgrade, type SeedOptions } from './seed.js';
 import { release, SnapshotFile, stampOf, writeDurably } from './snapshot.js';
 import { applyOps, isOps, RECORD_UNITS, Tracker, type Op } from './tracker.js';
 
-export { StoreFileError } from './snapshot.js';
-
 /** One locked unit of work on the store. */
 export class Session {
   dirty = false;
@@ -83,7 +81,7 @@ export class Store {
   }
 
   /** The append-only journal of transactions beside the snapshot. */
-  get journalFile(): string | null {
+  private get journalFile(): string | null {
     return this.file && `${this.file}.journal`;
   }
 
@@ -165,7 +163,7 @@ export class Store {
       this.tracker.begin();
       return this.tracker.view;
     }
-    if (!this.tracker || (await this.stamp(this.file!)) !== this.snapshotStamp) await this.readAll(locked);
+    if (!this.tracker || (await this.stamp()) !== this.snapshotStamp) await this.readAll(locked);
     else await this.catchUp(locked);
     this.tracker!.begin();
     return this.tracker!.view;
@@ -243,9 +241,13 @@ export class Store {
       at = nl + 1;
     }
     if (applied.length > 0) {
-      // (indexes need building again only when records changed: see indexes.ts)
-      if (applied.some((ops) => ops.some((op) => RECORD_UNITS.has(op[1])))) this.tracker!.epoch++;
-      dropDerived(this.tracker!.view);
+      // records appended are folded into the indexes as this process's own appends are; any other
+      // change to records has every derived structure built again (indexes.ts; the timer queue
+      // rebuilds by itself, as a journal replaces data.timers whole)
+      if (applied.some((ops) => ops.some((op) => op[0] !== 'push' && RECORD_UNITS.has(op[1])))) {
+        this.tracker!.epoch++;
+        dropDerived(this.tracker!.view);
+      }
       for (const ops of applied) applyOps(this.tracker!.root, ops);
     }
     this.journalOffset += at;
@@ -284,10 +286,7 @@ export class Store {
     if (!this.compacting && this.journalIsLong()) {
       // in the background: the reply does not wait for it (the next unit of work in this process does)
       this.compacting = true;
-      void this.withLock(async () => {
-        await this.load();
-        if (this.journalIsLong()) await this.writeSnapshot();
-      }).catch((e) => process.emitWarning(`vmv simulator: could not compact ${this.file}: ${(e as Error).message}`))
+      void this.compactIf(() => this.journalIsLong()).catch((e) => process.emitWarning(`vmv simulator: could not compact ${this.file}: ${(e as Error).message}`))
         .finally(() => (this.compacting = false));
     }
   }
@@ -300,9 +299,14 @@ export class Store {
   /** Folds the journal into the snapshot (a clean shutdown; the store compacts by itself as the journal grows). */
   async compact(): Promise<void> {
     if (!this.adapter) return;
-    await this.withLock(async () => {
+    await this.compactIf(() => this.journalEntries > 0);
+  }
+
+  /** Under the lock, with the data up to date: writes a new snapshot when `cond` holds. */
+  private compactIf(cond: () => boolean): Promise<void> {
+    return this.withLock(async () => {
       await this.load();
-      if (this.journalEntries > 0) await this.writeSnapshot();
+      if (cond()) await this.writeSnapshot();
     });
   }
 
@@ -325,7 +329,7 @@ export class Store {
   }
 
   /** Drops the data held here: the next unit of work reads the files again. */
-  forget(): void {
+  private forget(): void {
     if (this.tracker) {
       dropDerived(this.tracker.view);
       release(this.tracker.root);
@@ -339,9 +343,10 @@ export class Store {
     return this.tracker;
   }
 
-  private async stamp(file: string): Promise<string> {
+  /** The snapshot's identity on disk. */
+  private async stamp(): Promise<string> {
     try {
-      const st = await stat(file, { bigint: true });
+      const st = await stat(this.file!, { bigint: true });
       return stampOf(st);
     } catch {
       return 'missing';

@@ -68,7 +68,7 @@ function unwrap(v: unknown, depth = 0): unknown {
  */
 export const RECORD_UNITS: ReadonlySet<string> = new Set([
   'contacts', 'calls', 'texts', 'emails', 'audit_log', 'webhook_deliveries', 'notifications', 'ledger', 'posts', 'suppressions', 'opt_outs',
-  // they grow too (replays kept 24 h, jobs, videos, conversations, deliveries waiting): journaled whole, each commit cost what they held
+  // they grow too (replays kept 24 h, jobs, videos, conversations, deliveries waiting): journaled by record, like the others
   'idempotency', 'quick_jobs', 'videos', 'assistant_conversations', 'webhook_outbox', 'phone_numbers', 'video_schedules',
 ]);
 

@@ -66,7 +66,6 @@ export interface PostResult {
  */
 export async function postOnce(url: string, body: string | Uint8Array, headers: Record<string, string>, timeoutMs = DELIVERY_TIMEOUT_MS, addresses?: readonly string[]): Promise<PostResult> {
   const target = new URL(url);
-  const { isIP } = await import('node:net');
   const pinned = addresses?.map((address) => ({ address, family: isIP(address) }));
   const lookup: LookupFunction | undefined = pinned && ((_host, o, cb) => (o.all ? cb(null, pinned) : cb(null, pinned[0].address, pinned[0].family)));
   const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');

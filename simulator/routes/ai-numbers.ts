@@ -4,7 +4,7 @@
 import { ApiError } from '../errors.js';
 import { route, type Ctx, type Resource } from '../http.js';
 import { LINE_CENTS_PER_MONTH, openLine } from '../billing.js';
-import { canCover, usd } from '../money.js';
+import { canCover, price } from '../money.js';
 import { newConfig } from '../number-config.js';
 import { UNWIREABLE_AREA_CODE, WIRING_SECONDS } from '../machines/ai-number.js';
 import { agentVoice, AINumberSchema, aiNumberView, createNumber, findNumber, NumberParams } from '../numbers.js';
@@ -30,7 +30,7 @@ function create(c: Ctx<{}, {}, Infer<typeof Body>>) {
   const b = c.body;
   const ws = c.auth.workspace;
   if (!canCover(c.auth.org, LINE_CENTS_PER_MONTH))
-    throw new ApiError(403, 'insufficient_funds', `The line costs ${usd(LINE_CENTS_PER_MONTH).toFixed(2)} USD a month; the wallet holds ${usd(c.auth.org.wallet_cents).toFixed(2)} USD.`);
+    throw new ApiError(403, 'insufficient_funds', `The line costs ${price(LINE_CENTS_PER_MONTH)} a month; the wallet holds ${price(c.auth.org.wallet_cents)}.`);
   const business = b.business_name ?? ws.name;
   // one agent per number: its name and voice settings are the number's configuration (the default name is cut to what a name may be)
   const config = newConfig(b.name ?? [...`${business} assistant`].slice(0, 100).join(''), { business_name: b.business_name ?? null, business_description: b.business_description ?? null });
@@ -50,7 +50,7 @@ export const aiNumbers: Resource = {
       method: 'POST', path: '/v1/quick/ai-numbers', scope: 'full', summary: 'Buy an AI number',
       description: 'Buys a number in `area_code` and sets up the AI agent that answers it. The number starts `provisioning` with `phone_number` null; ' +
         'poll GET /v1/quick/ai-numbers/{id} until it is `ready` (or `failed`, when the number could not be wired up). ' +
-        `Defaults: handle_calls true, handle_texts false. Pricing: ${usd(LINE_CENTS_PER_MONTH).toFixed(2)} USD per month for the line, the first month charged from the organization wallet at creation ` +
+        `Defaults: handle_calls true, handle_texts false. Pricing: ${price(LINE_CENTS_PER_MONTH)} per month for the line, the first month charged from the organization wallet at creation ` +
         '(403 when the wallet cannot cover it) and refunded if provisioning fails; then every month on the purchase\'s day of the month (the last day of a shorter month). ' +
         'When the wallet cannot pay a month the number is suspended (it answers no calls or texts) until the wallet is topped up. ' +
         'Calls and texts on the number draw the plan\'s included minutes and texts, then bill at the plan\'s rates. ' +

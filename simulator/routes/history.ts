@@ -5,7 +5,7 @@ import { notFound, validationError } from '../errors.js';
 import { route, type Ctx, type Resource, type Route } from '../http.js';
 import type { CallRecord, EmailRecord, TextRecord } from '../model.js';
 import { listParams, paginateSorted } from '../pagination.js';
-import { asView, firstAtLeast, mergeRecords, recordIndex, recordsWithAddress, type HistoryRecord, type RecordUnit } from '../indexes.js';
+import { asView, firstAtLeast, mergeRecords, ms, recordIndex, recordsWithAddress, type HistoryRecord, type RecordUnit } from '../indexes.js';
 import { raw } from '../tracker.js';
 import {
   contactById, people, personKeys, presentCall, presentContact, presentEmail, presentPerson, presentText,
@@ -50,7 +50,6 @@ type Filters = Infer<typeof CallsQuery> & { email?: string };
 /** What the helpers below read of a request: never its params, query or body. */
 type Req = Ctx<unknown, unknown, unknown>;
 
-const ms = (r: { created_at: string }) => Date.parse(r.created_at);
 const bySeq = (r: { seq: number }) => r.seq;
 const scopeOf = (c: Req, list: string, q: Record<string, unknown>) => {
   const { limit: _l, cursor: _c, order: _o, ...f } = q;

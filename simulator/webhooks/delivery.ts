@@ -9,9 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { DELIVERY_TIMEOUT_MS, EVENT_HEADER, EVENT_ID_HEADER, postOnce, sign, SIGNATURE_HEADER, type PostResult } from '../../src/webhooks.js';
 import type { Transactor } from '../http.js';
 import { iso } from '../clock.js';
-import type { Data, HostEntry, OutboxEntry } from '../model.js';
+import { keepLatest, type Data, type HostEntry, type OutboxEntry } from '../model.js';
 import { schedule, type TimerHandlers } from '../scheduler.js';
 import type { Session } from '../store.js';
+import { clone } from '../tracker.js';
 import { resolveTarget } from './targets.js';
 
 /** When attempts 2, 3 and 4 fall due, counted from the first attempt. */
@@ -46,7 +47,7 @@ function take(s: Session): Taken[] {
   const queued = new Map<string, number>(); // attempts already taken this round, per webhook
   const order = [...s.data.webhook_outbox].sort((a, b) => a.due_at_ms - b.due_at_ms || seqOf(a) - seqOf(b));
   const live = new Set(s.data.webhooks.map((w) => w.id));
-  const hosts = s.data.hosts.map((h) => ({ name: h.name, addresses: [...h.addresses] })); // the table as it is now, for after the transaction
+  const hosts = clone(s.data.hosts); // the table as it is now, for after the transaction
   s.data.webhook_outbox = s.data.webhook_outbox.filter((e) => live.has(e.webhook_id));
   for (const entry of order) {
     if (entry.claimed_until !== null && entry.claimed_until > wall) continue;
@@ -117,8 +118,7 @@ function log(s: Session, entry: OutboxEntry, url: string, result: PostResult): v
     seq: s.nextSeq(), workspace_id: entry.workspace_id, event_id: entry.event_id, type: entry.type, url,
     attempt: entry.attempt, status_code: result.status, error: result.error, at: iso(entry.due_at_ms),
   });
-  const mine = all.filter((d) => d.workspace_id === entry.workspace_id);
-  if (mine.length > LOG_LIMIT) all.splice(all.indexOf(mine[0]), 1);
+  keepLatest(all, entry.workspace_id, LOG_LIMIT);
 }
 
 export const deliveryTimers: TimerHandlers = {

@@ -6,6 +6,7 @@
 // else the system resolver), and the attempt connects only to the addresses judged, so a name that
 // changes its answer in between (DNS rebinding) cannot steer it elsewhere.
 import { BlockList, isIP } from 'node:net';
+import { isLoopbackHost } from '../../src/webhooks.js';
 import type { HostEntry } from '../model.js';
 
 interface Rule { what: string; list: BlockList }
@@ -46,7 +47,7 @@ const V6: readonly [network: string, prefix: number, what: string][] = [
 const GLOBAL_V6: [string, number] = ['2000::', 3];
 const CARRIES_V4: [string, number][] = [['::ffff:0:0', 96], ['64:ff9b::', 96]];
 const OUTSIDE_GLOBAL = 'an address outside IPv6 global unicast (2000::/3)';
-/** This machine: allowed (an IPv4-mapped form such as ::ffff:127.0.0.1 included: BlockList matches those by their IPv4 address). */
+/** This machine's IPv4 range (allowed as it is, not in NAT64 or 6to4 form). */
 const LOOPBACK_V4: [string, number] = ['127.0.0.0', 8];
 
 const subnet = (network: string, prefix: number, family: 'ipv4' | 'ipv6') => {
@@ -65,12 +66,10 @@ function embedded([network, prefix, what]: readonly [string, number, string]): R
   ];
 }
 
-let built: { loopback: BlockList; refused: Rule[]; public6: BlockList } | undefined;
+let built: { refused: Rule[]; public6: BlockList } | undefined;
 /** Built on first use: most commands never judge an address. */
 function rules() {
   if (built) return built;
-  const loopback = subnet(...LOOPBACK_V4, 'ipv4');
-  loopback.addAddress('::1', 'ipv6');
   const refused: Rule[] = [
     ...V4.map(([n, p, what]) => ({ what: `${what} (${n}/${p})`, list: subnet(n, p, 'ipv4') })),
     ...V6.map(([n, p, what]) => ({ what: `${what} (${n}/${p})`, list: subnet(n, p, 'ipv6') })),
@@ -79,14 +78,15 @@ function rules() {
   ];
   const public6 = subnet(...GLOBAL_V6, 'ipv6');
   for (const [n, p] of CARRIES_V4) public6.addSubnet(n, p, 'ipv6');
-  return (built = { loopback, refused, public6 });
+  return (built = { refused, public6 });
 }
 
 /** What kind of address refused this is, naming its range ("a private address (10.0.0.0/8)"); undefined for public and loopback addresses. */
 export function refusedAs(address: string): string | undefined {
+  // this machine: allowed (an IPv4-mapped form such as ::ffff:127.0.0.1 included)
+  if (isLoopbackHost(address)) return undefined;
   const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-  const { loopback, refused, public6 } = rules();
-  if (loopback.check(address, family)) return undefined;
+  const { refused, public6 } = rules();
   const what = refused.find((r) => r.list.check(address, family))?.what;
   if (what === undefined && family === 'ipv6' && !public6.check(address, family)) return OUTSIDE_GLOBAL;
   return what;
