@@ -8,6 +8,8 @@ import type { Fields } from './errors.js';
 import type { Data } from './model.js';
 import { hashKey } from './seed.js';
 import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
+import { StoreFileError } from './snapshot.js';
+import { removeWhere } from './tracker.js';
 import { NEEDS_LOCK, type Session, type Store, type StoreSession } from './store.js';
 import * as z from 'zod/mini';
 import { BULK_MAX_BODY_BYTES, check, fromText, isPlainObject, newFields, takesMany } from './schema.js';
@@ -62,7 +64,16 @@ export interface App extends Transactor {
   store: Store;
 }
 
-export function createApp(store: Store, extra: Resource[] = []): App {
+/** How an app answers beyond its routes. */
+export interface AppOptions {
+  /**
+   * Errors handed to the caller instead of answered as the envelope: the embedded CLI takes a data
+   * file it may not use (StoreAccessError) as the local file error it is, not as an API's 500.
+   */
+  rethrow?: (e: unknown) => boolean;
+}
+
+export function createApp(store: Store, extra: Resource[] = [], options: AppOptions = {}): App {
   const timers: TimerHandlers = Object.assign({}, allTimers, ...extra.map((r) => r.timers));
   const hooks: AfterCommit[] = [...afterCommitHooks, ...extra.flatMap((r) => (r.afterCommit ? [r.afterCommit] : []))];
   const extraRoutes = compile(extra.flatMap((r) => r.routes));
@@ -105,6 +116,7 @@ export function createApp(store: Store, extra: Resource[] = []): App {
     try {
       res = await dispatch(req, requestId, committed);
     } catch (e) {
+      if (options.rethrow?.(e)) throw e;
       res = errorResponse(e, requestId);
     }
     // even a failed request may have committed the transitions that fell due before it
@@ -386,12 +398,9 @@ const fingerprint = (method: string, path: string, body: unknown) =>
   createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('hex');
 
 function lookupIdempotency(s: Session, apiKeyId: string, key: string, fp: string): SimResponse | null {
-  const live = s.data.idempotency.filter((r) => s.now - r.created_at_ms < IDEMPOTENCY_TTL_MS);
-  if (live.length !== s.data.idempotency.length) {
-    s.data.idempotency = live;
-    s.markDirty();
-  }
-  const rec = live.find((r) => r.api_key_id === apiKeyId && r.key === key);
+  // (journaled as the places of the records that expired, not the records kept)
+  if (removeWhere(s.data.idempotency, (r) => s.now - r.created_at_ms >= IDEMPOTENCY_TTL_MS) > 0) s.markDirty();
+  const rec = s.data.idempotency.find((r) => r.api_key_id === apiKeyId && r.key === key);
   if (!rec) return null;
   if (rec.fingerprint !== fp)
     throw new ApiError(409, 'idempotency_conflict', 'This Idempotency-Key was already used with a different request.', {
@@ -416,9 +425,12 @@ function toResponse(reply: Reply, requestId: string): SimResponse {
 }
 
 function errorResponse(e: unknown, requestId: string): SimResponse {
+  // a data file that cannot be read or used is said as it is (the file, the line, what to do): it is no bug of ours
   const err =
-    e instanceof ApiError ? e : new ApiError(500, 'internal_error', 'The simulator hit an unexpected error; the request was not applied.');
-  if (!(e instanceof ApiError)) process.emitWarning(`vmv simulator: ${(e as Error)?.stack ?? String(e)}`);
+    e instanceof ApiError ? e
+    : e instanceof StoreFileError ? new ApiError(500, 'internal_error', `${e.message} The request was not applied.`)
+    : new ApiError(500, 'internal_error', 'The simulator hit an unexpected error; the request was not applied.');
+  if (!(e instanceof ApiError) && !(e instanceof StoreFileError)) process.emitWarning(`vmv simulator: ${(e as Error)?.stack ?? String(e)}`);
   return {
     status: err.status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'request-id': requestId, ...err.headers },

@@ -1,6 +1,7 @@
 // The simulator run in-process by the CLI when no base URL is configured: the same request handler
 // as `vmv sim serve`, on the same data file, so both targets behave alike.
 import { createApp, type App } from './app.js';
+import { StoreAccessError } from './snapshot.js';
 import { NEEDS_LOCK, Store, type StoreSession } from './store.js';
 
 const open = new Map<string, { app: App; defaultApiKey(): Promise<string> }>();
@@ -9,7 +10,8 @@ export async function openEmbedded(file: string) {
   let sim = open.get(file);
   if (!sim) {
     const store = new Store(file);
-    const app = createApp(store);
+    // a data file this process may not use is the command line's own problem (exit 2), not an API's answer
+    const app = createApp(store, [], { rethrow: (e) => e instanceof StoreAccessError });
     const key = async (ss: StoreSession) => (await ss.begin()).data.meta.default_api_key;
     sim = { app, defaultApiKey: async () => { const k = await store.withRead(key); return k === NEEDS_LOCK ? store.withLock(key) : k; } };
     open.set(file, sim);

@@ -4,7 +4,7 @@
 // (no views: a build reads 100k records in milliseconds) and brought up to date on every use: the
 // records appended since (by this process or another) are folded in, and any other change to what it
 // reads (a key field of a record, a collection reshaped, a rollback, another process's change to a
-// record: the tracker's epoch) has it built again. Lookups hand out views (tracker.ts), so a caller
+// record: the tracker's epoch of the collections it reads) has it built again. Lookups hand out views (tracker.ts), so a caller
 // may change what it finds.
 import { derived, dropDerived } from './derived.js';
 import type { CallRecord, Contact, Data, EmailRecord, TextRecord } from './model.js';
@@ -36,20 +36,21 @@ function kept<T extends { sync: Synced }>(
   const tracker = trackerOf(data);
   const root = raw(data) as unknown as Root;
   // (epoch 0: no record changed other than by appends since the data was read, nor a journal's)
-  const untouched = () => seed !== undefined && tracker?.epoch === 0 && units.every((u) => pristine(root, u));
+  const epoch = () => tracker?.epochOf(units) ?? NaN;
+  const untouched = () => seed !== undefined && epoch() === 0 && units.every((u) => pristine(root, u));
   const make = () => {
     const seeded = untouched() ? seed!() : undefined;
     const ix = (seeded ?? build(root)) as T;
     ix.sync = seeded
-      ? { epoch: tracker?.epoch ?? NaN, arrays: null, seen: [] }
-      : { epoch: tracker?.epoch ?? NaN, arrays: units.map((u) => root[u]), seen: units.map((u) => root[u].length) };
+      ? { epoch: epoch(), arrays: null, seen: [] }
+      : { epoch: epoch(), arrays: units.map((u) => root[u]), seen: units.map((u) => root[u].length) };
     return ix;
   };
   let ix = derived(data, key, make);
   const { sync } = ix;
   const stale = sync.arrays === null
-    ? sync.epoch !== tracker?.epoch || !untouched()
-    : sync.epoch !== tracker?.epoch || units.some((u, i) => root[u] !== sync.arrays![i] || root[u].length < sync.seen[i]);
+    ? sync.epoch !== epoch() || !untouched()
+    : sync.epoch !== epoch() || units.some((u, i) => root[u] !== sync.arrays![i] || root[u].length < sync.seen[i]);
   if (stale) {
     dropDerived(data, key);
     ix = derived(data, key, make);
@@ -359,6 +360,9 @@ export function peopleIndex(data: Data, ws: string): PeopleIndex {
         if (typeof k === 'string' && /^\d+$/.test(k)) return Number(k) < count ? part(Math.floor(Number(k) / SAVED_PART))[Number(k) % SAVED_PART] : undefined;
         return Reflect.get(t, k);
       },
+   
+      // slice(), forEach() and the like ask whether an index is there before reading it
+      has: (t, k) => (typeof k === 'string' && /^\d+$/.test(k) ? Number(k) < count : Reflect.has(t, k)),
     });
     return { byKey: new Map(), sorted };
   });

@@ -11,6 +11,7 @@ import type { MarketingProfile, PlannedVideo } from './schedules/director.js';
 import type { Template } from './videos/catalog.js';
 import type { ConversationOut, TranscriptEntry } from './assistant/records.js';
 import type { Intent } from './assistant/agent.js';
+import { raw, removeAt } from './tracker.js';
 
 export const SCOPES = [
   'videos:read', 'videos:write', 'phone_numbers:read', 'phone_numbers:write', 'contacts:read',
@@ -378,9 +379,19 @@ export interface Data {
   assistant_conversations: ConversationRecord[];
 }
 
-/** Keeps the latest `n` of workspace `workspaceId`'s entries in a log it has just appended one to: its oldest goes. */
+/**
+ * Keeps the latest `n` of workspace `workspaceId`'s entries in a log it has just appended one to: its
+ * oldest goes (journaled as its place: a trim costs one entry, not the log).
+ */
 export function keepLatest<T extends { workspace_id: string }>(log: T[], workspaceId: string, n: number): void {
   if (log.length <= n) return;
-  const mine = log.filter((x) => x.workspace_id === workspaceId);
-  if (mine.length > n) log.splice(log.indexOf(mine[0]), 1);
+  const stored = raw(log);
+  let first = -1;
+  let mine = 0;
+  for (let i = 0; i < stored.length; i++) {
+    if (stored[i].workspace_id !== workspaceId) continue;
+    if (first < 0) first = i;
+    mine++;
+  }
+  if (mine > n) removeAt(log, [first]);
 }

@@ -14,7 +14,7 @@ type Json = Record<string, unknown>;
 /** The errors every route can answer by the conventions (spec Parts 4, 7, 8), on top of its own. */
 function conventionErrors(r: Route, isApi: boolean): Record<number, string[]> {
   // 403 origin_not_allowed and 421 host_not_allowed: the simulator's server refuses browsers' cross-site and DNS-rebound requests
-  const e: Record<number, string[]> = { 400: ['validation_error'], 403: ['origin_not_allowed'], 421: ['host_not_allowed'], 500: ['internal_error'], 503: ['store_busy'] };
+  const e: Record<number, string[]> = { 400: ['validation_error'], 403: ['origin_not_allowed'], 421: ['host_not_allowed'], 500: ['internal_error'], 503: ['store_busy'], 507: ['insufficient_storage'] };
   if (isApi && !r.public) {
     e[401] = ['unauthorized'];
     e[403] = r.plan ? ['forbidden', 'plan_not_included', 'origin_not_allowed'] : ['forbidden', 'origin_not_allowed'];
@@ -31,6 +31,7 @@ function conventionErrors(r: Route, isApi: boolean): Record<number, string[]> {
 const ERROR_WORDS: Record<number, string> = {
   400: 'The request is invalid', 401: 'Missing or invalid API key', 403: 'Not allowed', 404: 'Not found', 409: 'Conflict',
   413: 'The body is too large', 415: 'The body is not application/json', 416: 'The range is outside the file', 421: 'Not a host this server answers to', 422: 'Cannot be processed', 429: 'Rate limited', 500: 'Unexpected server error', 503: 'The store is busy; retry',
+  507: 'The simulator\'s disk is full: nothing was applied',
 };
 
 /** Converts schemas to JSON Schema, collecting named ones (meta id) into components.schemas. */

@@ -7,11 +7,14 @@
 // however many timers wait. The queue deletes lazily: a cancelled timer stays in it until it
 // reaches the top and is found gone from data.timers. A timer that ran or was cancelled leaves
 // data.timers by a swap with the last row (data.timers is unordered: the queue holds the order), so
-// no step shifts the array.
+// no step shifts the array, and the journal says only the row moved and the shorter length
+// (data.timers is a record collection: tracker.ts). Another process's changes to the timers move
+// their epoch, and the queue is built again.
 import TinyQueue from 'tinyqueue';
 import { builtDerived, derived, dropDerived } from './derived.js';
 import type { Data, Timer } from './model.js';
 import type { Session } from './store.js';
+import { raw, trackerOf } from './tracker.js';
 
 /** What a transition may use beyond the session: the API's own operations (the assistant's tools go through them). */
 export interface TimerEnv {
@@ -24,27 +27,54 @@ export type Invoke = (s: Session, as: { workspaceId: string; apiKeyId: string | 
 export type TimerHandler = (s: Session, payload: Record<string, unknown>, env: TimerEnv) => void | Promise<void>;
 export type TimerHandlers = Record<string, TimerHandler>;
 
-/** The queue of data.timers: the heap, and where each live timer sits in the array it was built from. */
+/**
+ * The queue of data.timers: the heap (of stored rows), and where each live timer sits in the array
+ * it was built from (the data's view of it, through which changes are journaled), at which epoch.
+ */
 interface Queue {
   timers: Timer[];
   heap: TinyQueue<Timer>;
   index: Map<string, number>;
+  epoch: number;
+  /** how many rows of data.timers it holds: rows past it were appended by another process */
+  known: number;
 }
 
 const KEY = 'timers';
+const UNITS = [KEY];
 const byDue = (a: Timer, b: Timer) => a.at_ms - b.at_ms || a.seq - b.seq;
+const epochOf = (data: Data) => trackerOf(data)?.epochOf(UNITS) ?? 0;
 
 function build(data: Data): Queue {
-  return { timers: data.timers, heap: new TinyQueue([...data.timers], byDue), index: new Map(data.timers.map((t, i) => [t.id, i])) };
+  const rows = raw(data.timers) as Timer[];
+  // (the heap reorders the array it is given: a copy, while the index records places in the data)
+  return { timers: data.timers, heap: new TinyQueue(rows.slice(), byDue), index: new Map(rows.map((t, i) => [t.id, i])), epoch: epochOf(data), known: rows.length };
 }
 
-/** The queue of s.data, rebuilt when data.timers was replaced as a whole (a reset). */
+/**
+ * The queue of s.data, rebuilt when data.timers was replaced as a whole (a reset) or changed by
+ * another process; rows another process appended are folded in.
+ */
 function queue(data: Data): Queue {
-  if (builtDerived<Queue>(data, KEY)?.timers !== data.timers) dropDerived(data, KEY);
-  return derived(data, KEY, build);
+  const built = builtDerived<Queue>(data, KEY);
+  if (built && (built.timers !== data.timers || built.epoch !== epochOf(data))) dropDerived(data, KEY);
+  const q = derived(data, KEY, build);
+  const rows = raw(q.timers);
+  for (let i = q.known; i < rows.length; i++) {
+    q.heap.push(rows[i]);
+    q.index.set(rows[i].id, i);
+  }
+  q.known = rows.length;
+  return q;
 }
 
-const isLive = (q: Queue, t: Timer) => q.timers[q.index.get(t.id) ?? -1] === t;
+/** The queue's own changes to data.timers move its epoch: it is still in step with them. */
+function inStep(data: Data, q: Queue): void {
+  q.epoch = epochOf(data);
+  q.known = q.timers.length;
+}
+
+const isLive = (q: Queue, t: Timer) => raw(q.timers[q.index.get(t.id) ?? -1]) === t;
 
 /** The earliest live timer, dropping the cancelled ones above it. */
 function peek(q: Queue): Timer | undefined {
@@ -57,14 +87,15 @@ function peek(q: Queue): Timer | undefined {
 }
 
 /** Takes timer t out of data.timers in O(1): the last row moves into its place. */
-function remove(q: Queue, t: Timer): void {
+function remove(data: Data, q: Queue, t: Timer): void {
   const i = q.index.get(t.id)!;
-  const last = q.timers.pop()!;
+  const last = raw(q.timers.pop()!);
   q.index.delete(t.id);
   if (last !== t) {
     q.timers[i] = last;
     q.index.set(last.id, i);
   }
+  inStep(data, q);
 }
 
 export function schedule(s: Session, atMs: number, type: string, payload: Record<string, unknown> = {}): string {
@@ -72,6 +103,7 @@ export function schedule(s: Session, atMs: number, type: string, payload: Record
   const timer = timerRow(s.nextSeq(), Math.max(atMs, s.now), type, payload);
   q.index.set(timer.id, q.timers.push(timer) - 1);
   q.heap.push(timer);
+  inStep(s.data, q);
   return timer.id;
 }
 
@@ -83,13 +115,13 @@ export function cancelTimers(s: Session, match: (type: string, payload: Record<s
   const before = q.timers.length;
   // from the end: a row swapped into a cancelled one's place has been looked at already
   for (let i = before - 1; i >= 0; i--) {
-    const t = q.timers[i];
-    if (match(t.type, t.payload)) remove(q, t);
+    const t = raw(q.timers[i]);
+    if (match(t.type, t.payload)) remove(s.data, q, t);
   }
   if (q.timers.length === before) return;
   s.markDirty();
   // cancelled timers leave the heap lazily; once they outnumber the live ones, it is rebuilt
-  if (q.heap.length > 2 * q.timers.length + 64) q.heap = new TinyQueue([...q.timers], byDue);
+  if (q.heap.length > 2 * q.timers.length + 64) q.heap = new TinyQueue((raw(q.timers) as Timer[]).slice(), byDue);
 }
 
 /** When the next timer falls due; with `only`, the next of the types it accepts (a scan: for the clock's view, not the run loop). */
@@ -109,7 +141,7 @@ export async function runDue(s: Session, until: number, handlers: TimerHandlers,
     const timer = peek(q);
     if (!timer || timer.at_ms > until) break;
     q.heap.pop();
-    remove(q, timer);
+    remove(s.data, q, timer);
     s.markDirty();
     s.now = Math.max(s.now, timer.at_ms);
     const handler = handlers[timer.type];

@@ -149,7 +149,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         closed = true;
         if (timer) clearTimeout(timer);
         // a clean shutdown folds the journal into the snapshot
-        server.close(() => void app.idle().then(() => o.store.compact()).catch((e) => process.emitWarning(`vmv simulator: ${(e as Error).message}`)).then(resolve));
+        server.close(() => void app.idle().then(() => o.store.compact())
+          .catch((e) => process.emitWarning(`vmv simulator: the journal was not folded into the data file at shutdown (it keeps every change, and the next start reads it): ${(e as Error).message}`))
+          .then(resolve));
         server.closeAllConnections();
       }),
   };

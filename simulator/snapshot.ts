@@ -13,16 +13,50 @@
 // is parsed whole. Parsing a 100k-record store costs 350 ms and a peak of its whole text; a command
 // that reads no records reads a few kilobytes, and one that does parses only the collections it uses.
 import { readSync, type BigIntStats } from 'node:fs';
-import { open, rename, type FileHandle } from 'node:fs/promises';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import type { Data } from './model.js';
 
-/** A data file that is not a simulator store: said as it is, never replaced. */
+/** A data file that is not a simulator store, or one damaged: said as it is, never replaced. */
 export class StoreFileError extends Error {}
 
-/** What the last read or write saw of the file: the generation its journal follows, its size, its identity. */
-export interface Snapshot { generation: string | null; bytes: number; stamp: string }
+/**
+ * The data file cannot be used at all: permission denied, a read-only file system, a folder where
+ * the file should be. `code` is the system's (EACCES, EROFS, EPERM, EISDIR…), so the CLI reports it
+ * as the local file error it is (exit 2) rather than as an answer of the API.
+ */
+export class StoreAccessError extends StoreFileError {
+  constructor(message: string, readonly code: string) {
+    super(message);
+  }
+}
+
+/** Why a file operation on the store failed, in words a person can act on (the path and the permission). */
+export function accessError(e: NodeJS.ErrnoException, file: string): StoreAccessError {
+  const code = e.code ?? 'EIO';
+  const dir = dirname(file);
+  const need = `The simulator keeps its data file, its journal (${basename(file)}.journal), a lock (${basename(file)}.lock) and new snapshots side by side in ${dir}`;
+  const move = 'or point --data (VMV_SIM_DATA) at a file in a folder you can write.';
+  const why: Record<string, string> = {
+    EACCES: `permission denied (EACCES) on ${e.path ?? file}. ${need}: give your user read and write access there, ${move}`,
+    EPERM: `operation not permitted (EPERM) on ${e.path ?? file}. ${need}: give your user read and write access there, ${move}`,
+    EROFS: `${dir} is on a read-only file system (EROFS). ${need}: ${move}`,
+    EISDIR: `${file} is a directory, not a data file: point --data (VMV_SIM_DATA) at a file, such as ${join(file, 'sim.json')}.`,
+    ENOTDIR: `a part of ${file} is a file, not a directory (ENOTDIR): point --data (VMV_SIM_DATA) at a file in a folder.`,
+  };
+  return new StoreAccessError(`The simulator cannot use its data file ${file}: ${why[code] ?? `${e.message} (${code}).`}`, code);
+}
+
+/** System errors that mean "not allowed here", whatever is retried: they never go away by waiting. */
+export const ACCESS_CODES: ReadonlySet<string> = new Set(['EACCES', 'EPERM', 'EROFS', 'EISDIR', 'ENOTDIR']);
+
+/**
+ * What the last read or write saw of the file: the generation its journal follows, the generation
+ * whose journal it folded in (null: none, the first snapshot; undefined: a file older than that
+ * record, which cannot tell), its size, its identity.
+ */
+export interface Snapshot { generation: string | null; previous: string | null | undefined; bytes: number; stamp: string }
 
 export const stampOf = (st: BigIntStats) => `${st.ino}:${st.size}:${st.mtimeNs}`;
 
@@ -33,7 +67,7 @@ const pad = (n: number) => String(n).padStart(DIGITS, '0');
 /** Read at once whatever their size: what tells a store from another file. */
 const EAGER = new Set(['version', 'meta', 'workspaces']);
 
-interface Header { store: { generation: string; bytes: string; small_end: string; lazy: Record<string, [string, string]>; saved?: Record<string, [string, string]> } }
+interface Header { store: { generation: string; previous?: string | null; bytes: string; small_end: string; lazy: Record<string, [string, string]>; saved?: Record<string, [string, string]> } }
 
 /** The large values of a data object not parsed yet: the file they are read from (kept open: a compaction may replace it). */
 interface Unread { fh: FileHandle; fd: number; ranges: Map<string, [number, number]> }
@@ -139,9 +173,14 @@ export function release(data: object): void {
  * missing fsync are not enough here), in the layout above.
  */
 export class SnapshotFile implements Adapter<Data> {
-  last: Snapshot = { generation: null, bytes: 0, stamp: '' };
+  last: Snapshot = { generation: null, previous: null, bytes: 0, stamp: '' };
   /** the generation the next write gives the snapshot */
   nextGeneration: string | null = null;
+  /**
+   * the generation whose journal the next write folds in: a journal that still names it is spent
+   * (a compaction stopped between its two renames), any other generation is damage
+   */
+  nextPrevious: string | null = null;
   /** structures the next write saves beside the data, as JSON (read back with saved()) */
   nextSaved: Record<string, string> = {};
   constructor(readonly file: string) {}
@@ -157,19 +196,22 @@ export class SnapshotFile implements Adapter<Data> {
       fh = await open(this.file, 'r');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw e;
+      throw accessError(e as NodeJS.ErrnoException, this.file);
     }
     let keep = false;
     try {
       const st = await fh.stat({ bigint: true });
+      if (st.isDirectory()) throw accessError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), this.file);
       const size = Number(st.size);
       const head = Buffer.alloc(Math.min(size, 64 * 1024));
       await fh.read(head, 0, head.length, 0);
       const header = parseHeader(head, size);
       let data: Record<string, unknown>;
       let generation: string | null;
+      let previous: string | null | undefined;
       if (header) {
-        const { small_end, lazy, generation: g, saved: extra = {} } = header.store;
+        const { small_end, lazy, generation: g, previous: p, saved: extra = {} } = header.store;
+        previous = p === null || typeof p === 'string' ? p : undefined;
         const first = head.indexOf(10) + 1;
         const small = Buffer.alloc(Number(small_end) - first);
         await fh.read(small, 0, small.length, first);
@@ -193,15 +235,16 @@ export class SnapshotFile implements Adapter<Data> {
         const text = (size > head.length ? await fh.readFile('utf8') : head.toString('utf8'));
         if (text.trim() === '') return null;
         data = this.parse(text);
-        const store = data.store as { generation?: unknown } | undefined;
+        const store = data.store as { generation?: unknown; previous?: unknown } | undefined;
         generation = typeof store?.generation === 'string' ? store.generation : null;
+        previous = store?.previous === null || typeof store?.previous === 'string' ? store.previous : undefined;
       }
       // (what is saved beside the data is not data, nor is it when the file was reformatted)
       for (const k of Object.keys(data)) {
         if (k === 'store' || k.startsWith('$')) delete data[k];
         else if (!unparsed(data, k)) noteRead(data, k, data[k]);
       }
-      this.last = { generation, bytes: size, stamp: stampOf(st) };
+      this.last = { generation, previous, bytes: size, stamp: stampOf(st) };
       return data as unknown as Data;
     } finally {
       // the file stays open while values of it are still to be parsed (closed when the last one is)
@@ -223,6 +266,12 @@ export class SnapshotFile implements Adapter<Data> {
   }
 
   async write(data: Data): Promise<void> {
+    const st = await writeDurably(this.file, this.render(data));
+    this.last = { generation: this.nextGeneration, previous: this.nextPrevious, bytes: Number(st.size), stamp: stampOf(st) };
+  }
+
+  /** The snapshot of `data` in the layout above, as the chunks of one file (an export writes them elsewhere). */
+  render(data: Data): (string | Buffer)[] {
     const root = data as unknown as Record<string, unknown>;
     const u = unread.get(root);
     // each value as JSON, or as the bytes it was read from when it was never parsed
@@ -237,7 +286,7 @@ export class SnapshotFile implements Adapter<Data> {
     const large = parts.filter(isLarge);
     const extra = Object.entries(this.nextSaved).map(([name, body]) => ({ k: `$${name}`, name, body, bytes: Buffer.byteLength(body) }));
     const headerOf = (total: number, smallEnd: number, lazy: Record<string, [string, string]>, saved: Record<string, [string, string]>) =>
-      `${JSON.stringify({ store: { generation: this.nextGeneration, bytes: pad(total), small_end: pad(smallEnd), lazy, saved } } satisfies { store: Omit<Header['store'], 'generation'> & { generation: string | null } }).slice(0, -1)},\n`;
+      `${JSON.stringify({ store: { generation: this.nextGeneration, previous: this.nextPrevious, bytes: pad(total), small_end: pad(smallEnd), lazy, saved } } satisfies { store: Omit<Header['store'], 'generation'> & { generation: string | null } }).slice(0, -1)},\n`;
     const keyOf = (k: string) => `${JSON.stringify(k)}:`;
     // offsets are fixed-width: the header's length is known before they are
     const zero = (ps: { k: string; name?: string }[]) => Object.fromEntries(ps.map((p) => [p.name ?? p.k, [pad(0), pad(0)] as [string, string]]));
@@ -255,8 +304,7 @@ export class SnapshotFile implements Adapter<Data> {
     for (const p of extra) savedAt[p.name] = place(p);
     const chunks: (string | Buffer)[] = [headerOf(at, smallEnd, lazy, savedAt)];
     [...small, ...large, ...extra].forEach((p, i, all) => chunks.push(keyOf(p.k), p.body, i === all.length - 1 ? '}' : ','));
-    const st = await writeDurably(this.file, chunks);
-    this.last = { generation: this.nextGeneration, bytes: Number(st.size), stamp: stampOf(st) };
+    return chunks;
   }
 }
 
@@ -279,19 +327,32 @@ function parseHeader(head: Buffer, size: number): Header | null {
 }
 
 let tmpCount = 0;
-/** Writes a file whole: a unique temp file, fsync'ed, renamed over `file`, the directory fsync'ed. */
+/** The temp files writeDurably names for `file` (a writer killed mid-write leaves one behind). */
+export const isTempOf = (file: string, name: string) => name.startsWith(`.${basename(file)}.`) && name.endsWith('.tmp');
+
+/**
+ * Writes a file whole: a unique temp file, fsync'ed, renamed over `file`, the directory fsync'ed.
+ * A write that fails (a full disk) removes its temp file at once and leaves `file` as it was.
+ */
 export async function writeDurably(file: string, content: string | Buffer | (string | Buffer)[]): Promise<BigIntStats> {
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${++tmpCount}.tmp`);
   const fh = await open(tmp, 'w', 0o600);
   let st: BigIntStats;
   try {
-    for (const c of Array.isArray(content) ? content : [content]) await fh.writeFile(c);
-    await fh.sync();
-    st = await fh.stat({ bigint: true });
-  } finally {
-    await fh.close();
+    try {
+      // (writeFile writes every byte or throws: it loops over short writes, and the write after a
+      // short one on a full disk fails with ENOSPC)
+      for (const c of Array.isArray(content) ? content : [content]) await fh.writeFile(c);
+      await fh.sync();
+      st = await fh.stat({ bigint: true });
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, file);
+  } catch (e) {
+    await unlink(tmp).catch(() => {});
+    throw e;
   }
-  await rename(tmp, file);
   const dir = await open(dirname(file), 'r');
   try {
     await dir.sync();

@@ -9,21 +9,46 @@
 // lock, reads only the journal bytes other processes appended since it last looked. Past a size the
 // journal is folded into a new snapshot (written whole to a unique temp file, fsync'ed, renamed),
 // which a clean shutdown of the server also does.
+//
+// What it promises under faults: a reply is sent only once every byte of its journal line is on disk
+// (a short write on a full disk is an error, the line is cut back off, and the process reads its data
+// again from the disk, so what it serves is what the disk holds); what cannot be read is refused,
+// never overwritten (journal.ts); a data file that is a symbolic link is worked on where it points;
+// a file the process may not write fails at once, naming the file and the permission.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { open, readdir, stat, truncate, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { chmod, copyFile, open, readdir, stat, statfs, truncate, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import lockfile from 'proper-lockfile';
 import { clockNow } from './clock.js';
 import { dropDerived } from './derived.js';
 import { savedPeople } from './indexes.js';
 import { ApiError } from './errors.js';
+import { countLines, planRepair, readHeader, scanEntries, type BadLine } from './journal.js';
 import type { Data } from './model.js';
 import { Rng } from './rng.js';
 import { seedData, upgrade, type SeedOptions } from './seed.js';
-import { release, SnapshotFile, stampOf, writeDurably } from './snapshot.js';
-import { applyOps, isOps, RECORD_UNITS, Tracker, type Op } from './tracker.js';
+import { ACCESS_CODES, accessError, isTempOf, release, SnapshotFile, stampOf, StoreAccessError, StoreFileError, writeDurably } from './snapshot.js';
+import { applyOps, RECORD_UNITS, Tracker, type Op } from './tracker.js';
+
+/** What `vmv sim repair` found and did. */
+export interface RepairReport {
+  file: string;
+  journal: string;
+  /** whether anything stopped the store from opening */
+  needed: boolean;
+  /** where the journal as it was went (null: nothing to keep, or a dry run) */
+  copy: string | null;
+  /** the data file was missing or empty: a fresh world was started */
+  fresh: boolean;
+  /** entries applied */
+  kept: number;
+  /** lines not applied, and why */
+  dropped: BadLine[];
+  /** why no entry of the journal applied at all (its header), if so */
+  wholeJournal: string | null;
+}
 
 /** One locked unit of work on the store. */
 export class Session {
@@ -50,35 +75,125 @@ export class Session {
 /** Said by a unit of work run without the lock that finds it needs it (see Store.withRead). */
 export const NEEDS_LOCK: unique symbol = Symbol('needs the lock');
 
-/** The journal's first line: which snapshot its entries follow. */
-interface JournalHeader { vmv_journal: 1; generation: string }
-
 /** Compaction folds the journal into the snapshot once it outgrows both of these, or holds this many entries. */
 const COMPACT_MIN_BYTES = 1 << 20;
 const COMPACT_MAX_ENTRIES = 10_000;
+/** After a compaction failed (a full disk), the journal grows this much more before the next try. */
+const COMPACT_RETRY_BYTES = 256 * 1024;
+/** How long a unit of work waits for another process's lock before answering 503 store_busy. */
+const LOCK_WAIT_MS = 60_000;
+
+/**
+ * The file a data file path stands for: a symbolic link is followed (to a file that may not exist
+ * yet), so the journal, the lock and new snapshots sit beside the real file and a compaction
+ * replaces the file, never the link.
+ */
+export function resolveDataFile(file: string): string {
+  let f = resolve(file);
+  for (let hops = 0; hops < 40; hops++) {
+    let st;
+    try {
+      st = lstatSync(f);
+    } catch {
+      // (a path that does not exist yet: its folder may still be reached through links)
+      try {
+        return join(realpathSync(dirname(f)), basename(f));
+      } catch {
+        return f;
+      }
+    }
+    if (!st.isSymbolicLink()) {
+      try {
+        return realpathSync(f);
+      } catch {
+        return f;
+      }
+    }
+    f = resolve(dirname(f), readlinkSync(f));
+  }
+  return f;
+}
+
+/** The time in a file name: 20261126T101500Z. */
+const stampNow = () => new Date().toISOString().replace(/[-:]|\.\d+/g, '');
+
+/** Writes every byte of `buf` at the end of the file, or throws: a short write (a full disk) is an error. */
+async function appendAll(fh: FileHandle, buf: Buffer): Promise<void> {
+  let off = 0;
+  while (off < buf.length) {
+    const { bytesWritten } = await fh.write(buf, off, buf.length - off, null);
+    if (bytesWritten <= 0) throw Object.assign(new Error('no space left on device, write'), { code: 'ENOSPC', written: off });
+    off += bytesWritten;
+  }
+}
+
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
+
+/** A write of the store that failed, as the reply says it: 507 on a full disk, the file's own error otherwise. */
+async function writeFailure(e: unknown, file: string, what: string): Promise<Error> {
+  const err = e as NodeJS.ErrnoException & { written?: number };
+  if (err.code && ACCESS_CODES.has(err.code)) return accessError(err, file);
+  if (err.code && DISK_FULL.has(err.code)) {
+    const dir = dirname(file);
+    const free = await statfs(dir).then((f) => ` (${f.bavail * f.bsize} bytes free)`, () => '');
+    return new ApiError(507, 'insufficient_storage',
+      `The disk holding ${dir} is full${free}: the simulator could not write ${what} ${file} (${err.code}). Nothing was applied. ` +
+      'Free some space and send the request again; the simulator carries on by itself once there is room.');
+  }
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+/** A journal the store will not open: the file, the line, and what to do. */
+function damaged(file: string, journal: string, where: string, after: string): StoreFileError {
+  return new StoreFileError(
+    `The simulator's journal ${journal} is damaged: ${where}. ${after}Nothing has been changed: the store refuses to open rather than lose what it cannot read. ` +
+    `Run \`vmv sim repair --data ${file}\` to keep every entry that can still be applied (a copy of the journal as it is goes to ${journal}.damaged-<time>), ` +
+    'or restore the data file and its journal from a copy (`vmv sim import`).');
+}
 
 export class Store {
   private readonly adapter: SnapshotFile | null;
   private readonly db: Low<Data> | null;
   private tracker: Tracker | null = null;
-  /** the snapshot as last read or written: its generation, identity on disk and size */
+  /** the snapshot as last read or written: its generation (and the one it folded in), identity on disk and size */
   private generation: string | null = null;
+  private previous: string | null | undefined = undefined;
   private snapshotStamp = '';
   private snapshotBytes = 0;
   /** the journal: its inode, the bytes of it applied here, and its entries */
   private journalIno = -1n;
   private journalOffset = 0;
   private journalEntries = 0;
+  /** the journal's line the next entry read here is (the header is line 1) */
+  private journalLine = 1;
   private writers: Promise<unknown> = Promise.resolve();
   private inProcess: Promise<unknown> = Promise.resolve();
   private cleaned = false;
   private compacting = false;
+  /** after a failed compaction: the journal size to reach before trying again, and whether it was said */
+  private compactRetryAt = 0;
+  private compactWarned = false;
+  /** the snapshot whose modes (and its journal's) were last made owner-only */
+  private modesOf = '';
+  /** the data file as given (a symbolic link is worked on where it points: `file`) */
+  readonly given: string | null;
 
-  constructor(readonly file: string | null, private readonly seed: SeedOptions = {}) {
-    this.adapter = file ? new SnapshotFile(file) : null;
+  constructor(file: string | null, private readonly seed: SeedOptions = {}) {
+    this.given = file;
+    this.file = file && resolveDataFile(file);
+    this.adapter = this.file ? new SnapshotFile(this.file) : null;
     this.db = this.adapter && new Low<Data>(this.adapter, null as unknown as Data);
-    if (file) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    if (this.file) {
+      try {
+        mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      } catch (e) {
+        throw accessError(e as NodeJS.ErrnoException, this.file);
+      }
+    }
   }
+
+  /** The data file worked on (a symbolic link given is resolved). */
+  readonly file: string | null;
 
   /** The append-only journal of transactions beside the snapshot. */
   private get journalFile(): string | null {
@@ -90,19 +205,7 @@ export class Store {
     // writers take the lock file one at a time; a writer waiting for it does not hold up reads
     const run = this.writers.then(async () => {
       const session = new StoreSession(this, true);
-      const release = this.file
-        ? await lockfile.lock(this.file, {
-            realpath: false,
-            // a lock left by a killed process is taken over after 2 s (the library's minimum);
-            // a live holder refreshes it every second, and our transactions take milliseconds
-            stale: 2_000,
-            update: 1_000,
-            retries: { retries: 2_000, minTimeout: 2, maxTimeout: 25, factor: 1.3 },
-            // a holder stalled past the stale time: another process may have taken the lock, so this
-            // unit of work must not write (commit() refuses and the request fails, unapplied)
-            onCompromised: () => void (session.compromised = true),
-          })
-        : null;
+      const release = this.file ? await this.lock(() => void (session.compromised = true)) : null;
       try {
         return await this.exclusive(async () => {
           await this.cleanOrphans();
@@ -146,6 +249,38 @@ export class Store {
     });
   }
 
+  /**
+   * Takes the cross-process lock, waiting while another process holds it (up to LOCK_WAIT_MS, then
+   * 503 store_busy). Any other failure (permission denied, a read-only file system) fails at once:
+   * waiting would not change it.
+   */
+  private async lock(onCompromised: () => void): Promise<() => Promise<void>> {
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    let delay = 2;
+    for (;;) {
+      try {
+        return await lockfile.lock(this.file!, {
+          realpath: false,
+          // a lock left by a killed process is taken over after 2 s (the library's minimum);
+          // a live holder refreshes it every second, and our transactions take milliseconds
+          stale: 2_000,
+          update: 1_000,
+          retries: 0,
+          // a holder stalled past the stale time: another process may have taken the lock, so this
+          // unit of work must not write (commit() refuses and the request fails, unapplied)
+          onCompromised,
+        });
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        if (err.code !== 'ELOCKED') throw accessError(err, this.file!);
+        if (Date.now() > deadline)
+          throw new ApiError(503, 'store_busy', `Another process has held the lock on ${this.file} for over ${LOCK_WAIT_MS / 1000} s; nothing was applied. Retry the request.`);
+        await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random())));
+        delay = Math.min(25, delay * 1.3);
+      }
+    }
+  }
+
   /** Runs fn alone among the units of work of this process that use the data. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.inProcess.then(fn);
@@ -164,7 +299,19 @@ export class Store {
       return this.tracker.view;
     }
     if (!this.tracker || (await this.stamp()) !== this.snapshotStamp) await this.readAll(locked);
-    else await this.catchUp(locked);
+    else {
+      try {
+        await this.catchUp(locked);
+      } catch (e) {
+        // (what cannot be read is not served from memory either)
+        if (e instanceof StoreFileError) this.forget();
+        throw e;
+      }
+    }
+    if (locked && this.modesOf !== this.snapshotStamp) {
+      this.modesOf = this.snapshotStamp;
+      await this.ownerOnly();
+    }
     this.tracker!.begin();
     return this.tracker!.view;
   }
@@ -175,22 +322,49 @@ export class Store {
     await this.db!.read();
     if (!this.db!.data) {
       if (!locked) throw NEEDS_LOCK;
+      await this.refuseOrphanJournal();
       this.tracker = new Tracker(seedData(this.seed));
       await this.writeSnapshot();
       return;
     }
     const tracker = new Tracker(upgrade(this.db!.data));
     this.db!.data = null as unknown as Data;
-    ({ generation: this.generation, bytes: this.snapshotBytes, stamp: this.snapshotStamp } = this.adapter!.last);
+    ({ generation: this.generation, previous: this.previous, bytes: this.snapshotBytes, stamp: this.snapshotStamp } = this.adapter!.last);
     this.tracker = tracker;
     this.journalIno = -1n;
     this.journalOffset = 0;
     this.journalEntries = 0;
+    this.journalLine = 2;
     try {
       await this.catchUp(locked);
     } catch (e) {
       this.forget();
       throw e;
+    }
+  }
+
+  /**
+   * A snapshot that is missing or empty beside a journal that holds entries: the entries follow a
+   * snapshot that is gone, and seeding a fresh world would write over them.
+   */
+  private async refuseOrphanJournal(): Promise<void> {
+    const buf = await readFileOrNull(this.journalFile!);
+    if (!buf) return;
+    const head = readHeader(buf);
+    const entries = head ? countLines(buf.subarray(head.end)) : countLines(buf);
+    if (buf.length === 0 || (head?.header && entries === 0 && head.end === buf.length)) return;
+    throw new StoreFileError(
+      `The simulator's data file ${this.file} is ${this.adapter!.last.bytes === 0 ? 'missing or empty' : 'unreadable'}, but its journal ${this.journalFile} holds ${entries} ` +
+      `entr${entries === 1 ? 'y' : 'ies'} that follow it. Nothing has been changed: a fresh world would write over them. Restore the data file from a copy, or run ` +
+      `\`vmv sim repair --data ${this.file}\` to set the journal aside (as ${this.journalFile}.damaged-<time>) and start a fresh world.`);
+  }
+
+  /** The data file and its journal readable by their owner only, whoever made them (a snapshot replaced by hand, say). */
+  private async ownerOnly(): Promise<void> {
+    for (const f of [this.file!, this.journalFile!]) {
+      const st = await stat(f).catch(() => null);
+      // (a file someone else owns is theirs to set; ours never fails a request for it)
+      if (st && (st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) await chmod(f, st.mode & 0o700).catch(() => {});
     }
   }
 
@@ -216,77 +390,109 @@ export class Store {
     }
     let at = 0;
     if (this.journalOffset === 0) {
-      // a journal that follows another snapshot (a compaction stopped between its two renames) is spent;
-      // without the lock, it may be a compaction under way
-      const nl = buf.indexOf(10);
-      const header = nl < 0 ? null : parseLine<JournalHeader>(buf.subarray(0, nl));
-      if (!header || header.vmv_journal !== 1 || header.generation !== this.generation) {
+      // Without the lock, nothing odd is judged: a compaction may be under way (a new snapshot beside
+      // the old journal, or the old snapshot read before a new journal), or a header being written
+      const head = readHeader(buf);
+      if (!head?.header || head.header.generation !== this.generation) {
         if (!locked) throw NEEDS_LOCK;
-        this.journalIno = -1n;
-        return;
+        if (!head) {
+          // written whole by a rename, a journal never lacks its first line: but an empty one says nothing
+          if (buf.length === 0) return;
+          throw damaged(this.file!, jf, 'its first line (the header) is not a whole line', '');
+        }
+        if (!head.header) throw damaged(this.file!, jf, 'line 1 is not a journal header', `It holds ${countLines(buf) - 1} more lines. `);
+        // a compaction stopped between its two renames: the snapshot holds all this journal says (a
+        // snapshot from before `previous` was recorded cannot tell, and is taken as such, as before)
+        if (this.previous === undefined || head.header.generation === this.previous) {
+          this.journalIno = -1n;
+          return;
+        }
+        throw damaged(this.file!, jf, `line 1 says it follows snapshot generation ${head.header.generation}, but the data file is generation ${this.generation}`,
+          `Its ${countLines(buf) - 1} entries belong to another snapshot. `);
       }
-      at = nl + 1;
+      at = head.end;
     }
     this.journalIno = st.ino;
-    const applied: Op[][] = [];
-    let bad = -1;
-    while (at < buf.length) {
-      const nl = buf.indexOf(10, at);
-      const entry = nl < 0 ? null : parseLine<{ ops: unknown }>(buf.subarray(at, nl));
-      if (!entry || !isOps(entry.ops)) {
-        bad = at;
-        break;
-      }
-      applied.push(entry.ops);
-      at = nl + 1;
+    const scan = scanEntries(buf.subarray(at), this.journalLine);
+    const applied = scan.entries;
+    if (scan.bad) {
+      if (!locked) throw NEEDS_LOCK;
+      const rest = buf.subarray(at + scan.bad.at);
+      const after = countLines(rest) - 1;
+      this.forget();
+      throw damaged(this.file!, jf, `line ${scan.bad.line} (byte ${this.journalOffset + at + scan.bad.at}) is ${scan.bad.reason}`,
+        after > 0 ? `${after} more line${after === 1 ? '' : 's'} follow it, and would be lost if it were cut off there. ` : '');
     }
-    if (applied.length > 0) {
-      // records appended are folded into the indexes as this process's own appends are; any other
-      // change to records has every derived structure built again (indexes.ts; the timer queue
-      // rebuilds by itself, as a journal replaces data.timers whole)
-      if (applied.some((ops) => ops.some((op) => op[0] !== 'push' && RECORD_UNITS.has(op[1])))) {
-        this.tracker!.epoch++;
-        dropDerived(this.tracker!.view);
-      }
-      for (const ops of applied) applyOps(this.tracker!.root, ops);
+    // records appended are folded into the indexes as this process's own appends are; any other
+    // change to a collection's records moves its epoch, so what is built over it is built again
+    // (indexes.ts, the timer queue) and what is built over the others is kept
+    for (const ops of applied) {
+      for (const op of ops) if (op[0] !== 'push' && RECORD_UNITS.has(op[1])) this.tracker!.bump(op[1]);
+      applyOps(this.tracker!.root, ops);
     }
-    this.journalOffset += at;
+    this.journalOffset += at + scan.end;
     this.journalEntries += applied.length;
-    if (bad >= 0) {
+    this.journalLine += applied.length;
+    if (scan.torn > 0) {
       // without the lock, it may be a line being appended: the lock tells
       if (!locked) throw NEEDS_LOCK;
-      // a writer killed mid-append leaves half a line: it was never acknowledged, and is cut off so
-      // that the entries appended after it are whole lines
-      process.emitWarning(`vmv simulator: discarded ${buf.length - bad} bytes at the end of the journal ${jf} (a malformed or half-written entry); the entries before it are kept.`);
+      // a writer killed mid-append leaves half a line without its newline: it was never
+      // acknowledged, and is cut off so that the entries appended after it are whole lines
+      process.emitWarning(`vmv simulator: discarded ${scan.torn} bytes at the end of the journal ${jf} (a half-written last entry, never acknowledged); every entry before it is kept.`);
       await truncate(jf, this.journalOffset);
     }
   }
 
-  /** Makes a transaction's changes durable: one journal line, fsync'ed before the caller replies. */
+  /**
+   * Makes a transaction's changes durable: one journal line, every byte of it written and fsync'ed
+   * before the caller replies. A write that fails (a full disk: a short write) cuts the journal back
+   * to its last whole entry and forgets the data held here, so the next unit of work reads what the
+   * disk holds: the request fails unapplied, in memory as on disk.
+   */
   async append(ops: Op[]): Promise<void> {
     if (!this.adapter || ops.length === 0) return;
+    let what = 'its data file';
     try {
       // a snapshot without a generation (an older vmv's) gets one before any journal follows it
       if (this.generation === null) return await this.writeSnapshot();
+      what = 'its journal';
       if (this.journalIno === -1n) await this.newJournal();
       const line = Buffer.from(`${JSON.stringify({ ops })}\n`);
       const fh = await open(this.journalFile!, 'a', 0o600);
       try {
-        await fh.write(line);
-        await fh.datasync();
+        try {
+          await appendAll(fh, line);
+          await fh.datasync();
+        } catch (e) {
+          // (a failed fsync may have lost bytes the kernel held: cut back to what was whole before)
+          await fh.truncate(this.journalOffset).then(() => fh.datasync()).catch(() => {});
+          throw e;
+        }
       } finally {
         await fh.close();
       }
       this.journalOffset += line.length;
       this.journalEntries++;
+      this.journalLine++;
     } catch (e) {
       this.forget();
-      throw e;
+      throw await writeFailure(e, what === 'its journal' ? this.journalFile! : this.file!, what);
     }
-    if (!this.compacting && this.journalIsLong()) {
+    if (!this.compacting && this.journalIsLong() && this.journalOffset >= this.compactRetryAt) {
       // in the background: the reply does not wait for it (the next unit of work in this process does)
       this.compacting = true;
-      void this.compactIf(() => this.journalIsLong()).catch((e) => process.emitWarning(`vmv simulator: could not compact ${this.file}: ${(e as Error).message}`))
+      const tried = this.journalOffset;
+      void this.compactIf(() => this.journalIsLong())
+        .then(() => {
+          this.compactRetryAt = 0;
+          this.compactWarned = false;
+        }, (e) => {
+          // the journal still holds everything: said once, tried again once it has grown some more
+          // (from its size when tried: a failure forgets the data, offsets included)
+          this.compactRetryAt = tried + COMPACT_RETRY_BYTES;
+          if (!this.compactWarned) process.emitWarning(`vmv simulator: could not fold the journal into ${this.file} (the journal keeps every change; tried again as it grows): ${(e as Error).message}`);
+          this.compactWarned = true;
+        })
         .finally(() => (this.compacting = false));
     }
   }
@@ -310,14 +516,29 @@ export class Store {
     });
   }
 
-  /** Writes the whole data as a new snapshot generation, then an empty journal that follows it. */
+  /**
+   * Writes the whole data as a new snapshot generation, then an empty journal that follows it. A
+   * failure at either step (a full disk) forgets the data held here: the files on disk are whole
+   * either way (the old snapshot and journal; or the new snapshot beside the old journal, which it
+   * names as folded in), and the next unit of work reads them.
+   */
   private async writeSnapshot(): Promise<void> {
-    this.adapter!.nextGeneration = randomBytes(8).toString('hex');
-    this.adapter!.nextSaved = savedPeople(this.tracker!.view);
-    this.db!.data = this.tracker!.root;
-    await this.db!.write();
-    ({ generation: this.generation, bytes: this.snapshotBytes, stamp: this.snapshotStamp } = this.adapter!.last);
-    await this.newJournal();
+    try {
+      this.adapter!.nextGeneration = randomBytes(8).toString('hex');
+      this.adapter!.nextPrevious = this.generation;
+      this.adapter!.nextSaved = savedPeople(this.tracker!.view);
+      this.db!.data = this.tracker!.root;
+      await this.db!.write();
+      ({ generation: this.generation, previous: this.previous, bytes: this.snapshotBytes, stamp: this.snapshotStamp } = this.adapter!.last);
+      // (the journal on disk follows the snapshot before: never appended to again)
+      this.journalIno = -1n;
+      await this.newJournal();
+    } catch (e) {
+      this.forget();
+      throw await writeFailure(e, this.file!, 'its data file');
+    } finally {
+      this.db!.data = null as unknown as Data;
+    }
   }
 
   private async newJournal(): Promise<void> {
@@ -326,6 +547,128 @@ export class Store {
     this.journalIno = st.ino;
     this.journalOffset = header.length;
     this.journalEntries = 0;
+    this.journalLine = 2;
+  }
+
+  /**
+   * Mends a store that refuses to open (journal.ts says what it keeps), under the lock: every
+   * journal entry that can still be applied is, the rest are reported by line, a copy of the journal
+   * as it was is kept as `<journal>.damaged-<time>`, and the result becomes a new snapshot with an
+   * empty journal. A missing or empty data file beside a journal starts a fresh world (the journal
+   * kept aside). The data file itself damaged is beyond repair here: restore it from a copy.
+   * `dryRun` says what it would do and changes nothing.
+   */
+  repair(o: { dryRun?: boolean } = {}): Promise<RepairReport> {
+    return this.withLock(async () => {
+      this.forget();
+      const jf = this.journalFile!;
+      const buf = await readFileOrNull(jf);
+      let data: Data | null;
+      try {
+        data = await this.adapter!.read();
+      } catch (e) {
+        if (e instanceof StoreAccessError) throw e;
+        throw new StoreFileError(`${(e as Error).message} \`vmv sim repair\` mends the journal, not the data file itself: restore the data file from a copy (\`vmv sim import\`), or move it away to start afresh.`);
+      }
+      const report: RepairReport = { file: this.file!, journal: jf, copy: null, needed: false, fresh: false, kept: 0, dropped: [], wholeJournal: null };
+      if (!data) {
+        const head = buf && readHeader(buf);
+        const entries = buf ? (head ? countLines(buf.subarray(head.end)) : countLines(buf)) : 0;
+        report.needed = entries > 0 || (buf !== null && !head?.header && buf.length > 0);
+        report.fresh = report.needed;
+        if (report.needed) report.wholeJournal = `the data file it follows is ${this.adapter!.last.bytes === 0 ? 'missing or empty' : 'gone'}`;
+      } else {
+        const root = upgrade(data);
+        const { generation, previous } = this.adapter!.last;
+        const head = buf && readHeader(buf);
+        // a journal spent by a compaction stopped between its two renames is no damage
+        const spent = head?.header && head.header.generation !== generation && (previous === undefined || head.header.generation === previous);
+        if (buf && buf.length > 0 && !spent) {
+          const plan = planRepair(buf, generation, (ops, strict) => applyOps(root, ops, strict));
+          Object.assign(report, { kept: plan.kept.length, dropped: plan.dropped, wholeJournal: plan.wholeJournal });
+          report.needed = plan.dropped.length > 0 || plan.wholeJournal !== null;
+        }
+        if (report.needed && !o.dryRun) this.tracker = new Tracker(root);
+        else release(root);
+      }
+      if (!report.needed || o.dryRun) return report;
+      if (buf) {
+        report.copy = `${jf}.damaged-${stampNow()}`;
+        await copyFile(jf, report.copy);
+        await chmod(report.copy, 0o600);
+      }
+      this.tracker ??= new Tracker(seedData(this.seed));
+      await this.writeSnapshot();
+      this.forget();
+      return report;
+    });
+  }
+
+  /**
+   * The whole world in one self-contained file (the journal folded in), taken under the lock so that
+   * servers and other processes may run meanwhile: written durably to `to`, or returned as bytes
+   * (for standard output) when `to` is null. The file is a data file of its own (--data takes it).
+   */
+  export(to: string | null): Promise<{ bytes: number; content: Buffer | null }> {
+    return this.withLock(async (ss) => {
+      const out = to && resolveDataFile(to);
+      if (out && (out === this.file || out === this.journalFile))
+        throw new StoreFileError(`${to} is this simulator's own data file: export to another file.`);
+      const s = await ss.begin();
+      const file = new SnapshotFile(out ?? this.file!);
+      file.nextGeneration = randomBytes(8).toString('hex');
+      file.nextSaved = savedPeople(s.data);
+      const chunks = file.render(this.tracker!.root);
+      if (!out) {
+        const content = Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+        return { bytes: content.length, content };
+      }
+      try {
+        const st = await writeDurably(out, chunks);
+        return { bytes: Number(st.size), content: null };
+      } catch (e) {
+        throw await writeFailure(e, out, 'the export');
+      }
+    });
+  }
+
+  /**
+   * Replaces the world with the one in `from` (an export, or a data file with its journal), under
+   * the lock: a new snapshot generation that names the current one as folded in, so the journal of
+   * the world replaced is spent, then an empty journal. Other processes read the new world at their
+   * next unit of work. The caller asks before overwriting a world (vmv sim import --yes).
+   */
+  async import(from: string): Promise<{ bytes: number; apiKey: string }> {
+    const src = resolveDataFile(from);
+    if (src === this.file) throw new StoreFileError(`${from} is this simulator's own data file: nothing to import.`);
+    const st = await stat(src).catch((e: NodeJS.ErrnoException) => {
+      throw e.code === 'ENOENT' ? new StoreFileError(`${from} does not exist: nothing to import.`) : accessError(e, src);
+    });
+    if (st.isDirectory()) throw accessError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), src);
+    if (st.size === 0) throw new StoreFileError(`${from} is empty: it holds no simulator world to import.`);
+    // through a store of its own, so a journal beside it is folded in (without its lock when nothing asks for it)
+    const source = new Store(src);
+    const take = async (ss: StoreSession) => (await ss.begin(), source.tracker!.root);
+    const read = await source.withRead(take);
+    const data = read === NEEDS_LOCK ? await source.withLock(take) : read;
+    return this.withLock(async () => {
+      // (the world replaced may be unreadable: an import is how a person restores one)
+      const before = await this.adapter!.read().then((d) => (d && release(d), this.adapter!.last.generation), () => null);
+      this.forget();
+      this.tracker = new Tracker(data);
+      this.generation = before;
+      await this.writeSnapshot();
+      const out = { bytes: this.snapshotBytes, apiKey: data.meta.default_api_key };
+      this.forget();
+      return out;
+    });
+  }
+
+  /** Whether the data file (or a journal beside it) holds anything: an import over it replaces a world. */
+  async holdsWorld(): Promise<boolean> {
+    if (!this.file) return false;
+    const sizes = await Promise.all([this.file, this.journalFile!].map((f) => stat(f).then((st) => st.size, () => 0)));
+    return sizes.some((n) => n > 0);
   }
 
   /** Drops the data held here: the next unit of work reads the files again. */
@@ -336,6 +679,8 @@ export class Store {
     }
     this.tracker = null;
     this.snapshotStamp = '';
+    this.journalIno = -1n;
+    this.journalOffset = 0;
   }
 
   /** The data as this process holds it, for the store's sessions (null once forgotten). */
@@ -357,19 +702,22 @@ export class Store {
   private async cleanOrphans(): Promise<void> {
     if (this.cleaned || !this.file) return;
     this.cleaned = true;
-    const prefix = `.${basename(this.file)}.`;
-    for (const name of await readdir(dirname(this.file))) {
-      if (name.startsWith(prefix) && name.endsWith('.tmp')) await unlink(join(dirname(this.file), name)).catch(() => {});
-    }
+    // (`.sim.json.` begins the journal's temp files too)
+    for (const name of await readdir(dirname(this.file))) if (isTempOf(this.file, name)) await unlink(join(dirname(this.file), name)).catch(() => {});
   }
 }
 
-function parseLine<T>(b: Buffer): T | null {
+async function readFileOrNull(file: string): Promise<Buffer | null> {
   try {
-    const v = JSON.parse(b.toString('utf8'));
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as T) : null;
-  } catch {
-    return null;
+    const fh = await open(file, 'r');
+    try {
+      return await fh.readFile();
+    } finally {
+      await fh.close();
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
   }
 }
 

@@ -13,8 +13,20 @@
 // kept, and the collections requests look up are indexed, so a request pays for what it touches.
 import type { Data } from './model.js';
 
-/** One change of a journal entry: a whole top-level value, records appended to a collection, or one record replaced. */
-export type Op = ['set', string, unknown] | ['push', string, unknown[]] | ['put', string, number, unknown];
+/**
+ * One change of a journal entry: a whole top-level value, records appended to a collection, one
+ * record replaced (at its place), records removed from a collection (their places, ascending, as
+ * the collection stood then) or a collection cut to a length (what pop() does). An entry's changes
+ * of one collection are replayed removals first (in the order they were made), then replacements at
+ * the places the records have in the end, then appends: whatever a transaction did to an array in
+ * between, that sequence gives the array it left.
+ */
+export type Op =
+  | ['set', string, unknown]
+  | ['push', string, unknown[]]
+  | ['put', string, number, unknown]
+  | ['del', string, number[]]
+  | ['trunc', string, number];
 
 interface Owner {
   unit: string;
@@ -24,10 +36,13 @@ interface Owner {
 
 interface Changes {
   whole: Set<string>;
-  /** collection → its length when first appended to in this transaction */
+  /** collection → how much of it was there before this transaction's appends (its records before that are put, after it pushed) */
   appendedFrom: Map<string, number>;
   records: Map<string, Set<object>>;
-  undo: [object, PropertyKey, boolean, unknown][];
+  /** collection → its removals (del, trunc) in the order they were made */
+  removals: Map<string, Op[]>;
+  /** what puts each write back: [object, key, whether it had the key, the value], or a function (a removal) */
+  undo: ([object, PropertyKey, boolean, unknown] | (() => void))[];
 }
 
 const targets = new WeakMap<object, object>();
@@ -70,6 +85,8 @@ export const RECORD_UNITS: ReadonlySet<string> = new Set([
   'contacts', 'calls', 'texts', 'emails', 'audit_log', 'webhook_deliveries', 'notifications', 'ledger', 'posts', 'suppressions', 'opt_outs',
   // they grow too (replays kept 24 h, jobs, videos, conversations, deliveries waiting): journaled by record, like the others
   'idempotency', 'quick_jobs', 'videos', 'assistant_conversations', 'webhook_outbox', 'phone_numbers', 'video_schedules',
+  // timers come and go on every transition: a timer run or cancelled journals the row moved into its place (scheduler.ts)
+  'timers',
 ]);
 
 /** Record fields that indexes read (indexes.ts): a change to one of them rebuilds them, any other change does not. */
@@ -79,17 +96,21 @@ const KEY_FIELDS: ReadonlySet<PropertyKey> = new Set([
 ]);
 
 const trackers = new WeakMap<object, Tracker>();
+/** The tracker behind a view of a collection array (removeWhere finds it so). */
+const trackerOfView = new WeakMap<object, Tracker>();
 /** The tracker behind a view of the data (undefined for data that is not one). */
 export const trackerOf = (data: Data): Tracker | undefined => trackers.get(data);
 
 export class Tracker {
   readonly view: Data;
   /**
-   * Moves on whenever the records change other than by appends: a key field of a record, a
-   * collection reshaped or replaced, a rollback, another process's changes. An index built at one
-   * epoch is still good at the same epoch once it folds in what was appended since.
+   * Epochs move on whenever records change other than by appends: a key field of a record, a
+   * collection reshaped or replaced, another process's changes (per collection), a rollback (all
+   * of them). A structure built over some collections at one epoch (epochOf) is still good at the
+   * same epoch once it folds in what was appended since; a change to other collections leaves it be.
    */
-  epoch = 0;
+  private epochAll = 0;
+  private readonly epochs = new Map<string, number>();
   private readonly views = new WeakMap<object, object>();
   private readonly owners = new WeakMap<object, Owner>();
   private changes: Changes = Tracker.none();
@@ -110,7 +131,7 @@ export class Tracker {
       set(t, k, v) {
         if (typeof k === 'string' && !tracker.before.has(k)) tracker.before.set(k, JSON.stringify(t[k]) ?? 'undefined');
         if (typeof k === 'string') tracker.changes.whole.add(k);
-        if (typeof k === 'string' && RECORD_UNITS.has(k)) tracker.epoch++;
+        if (typeof k === 'string' && RECORD_UNITS.has(k)) tracker.bump(k);
         return Reflect.set(t, k, unwrap(v));
       },
       deleteProperty(t, k) {
@@ -124,7 +145,20 @@ export class Tracker {
   }
 
   private static none(): Changes {
-    return { whole: new Set(), appendedFrom: new Map(), records: new Map(), undo: [] };
+    return { whole: new Set(), appendedFrom: new Map(), records: new Map(), removals: new Map(), undo: [] };
+  }
+
+  /** The epoch of the collections `units` (see epochAll): it moves whenever one of theirs does. */
+  epochOf(units: readonly string[]): number {
+    let e = this.epochAll;
+    for (const u of units) e += this.epochs.get(u) ?? 0;
+    return e;
+  }
+
+  /** Says that the records of `unit` changed other than by appends (every unit's, without one). */
+  bump(unit?: string): void {
+    if (unit === undefined) this.epochAll++;
+    else this.epochs.set(unit, (this.epochs.get(unit) ?? 0) + 1);
   }
 
   /** The view of a stored record of collection `unit` (for indexes built on the stored objects). */
@@ -150,7 +184,7 @@ export class Tracker {
         return Reflect.set(t, k, unwrap(v));
       },
       deleteProperty(t, k) {
-        tracker.note(t, k, undefined);
+        tracker.note(t, k, undefined, true);
         return Reflect.deleteProperty(t, k);
       },
       defineProperty(t, k, d) {
@@ -159,33 +193,98 @@ export class Tracker {
       },
     });
     targets.set(p, obj);
+    if (Array.isArray(obj)) trackerOfView.set(p, this);
     this.views.set(obj, p);
     return p;
   }
 
-  private note(t: object, k: PropertyKey, v: unknown): void {
+  private note(t: object, k: PropertyKey, v: unknown, deleting = false): void {
     const c = this.changes;
     // writing past an array's end lengthens it by itself: undone after the element is (push, then rollback)
     if (Array.isArray(t) && typeof k === 'string' && Number(k) >= t.length && /^\d+$/.test(k)) c.undo.push([t, 'length', true, t.length]);
     c.undo.push([t, k, Object.hasOwn(t, k), (t as Record<PropertyKey, unknown>)[k]]);
     const { unit, rec } = this.owners.get(t)!;
     if (rec) {
-      if (t === rec && KEY_FIELDS.has(k)) this.epoch++;
-      let set = c.records.get(unit);
-      if (!set) c.records.set(unit, (set = new Set()));
-      set.add(rec);
+      if (t === rec && KEY_FIELDS.has(k)) this.bump(unit);
+      this.touched(unit, rec);
       return;
     }
     if (t !== (this.root as unknown as Record<string, unknown>)[unit]) return void c.whole.add(unit);
-    // appends (push) journal the new records; anything else that reshapes the array journals it whole
+    // The collection array itself: what push, pop, a swap, splice or sort do to it, element by element
     const arr = t as unknown[];
     const from = c.appendedFrom.get(unit) ?? arr.length;
-    const appends = k === 'length' ? typeof v === 'number' && v >= from : typeof k === 'string' && /^\d+$/.test(k) && Number(k) >= from && Number(k) >= arr.length;
-    if (appends) c.appendedFrom.set(unit, from);
-    else {
+    const index = typeof k === 'string' && /^\d+$/.test(k) ? Number(k) : -1;
+    if (k === 'length' && typeof v === 'number') {
+      if (v >= from) c.appendedFrom.set(unit, from); // longer, or only appended records cut off again
+      else {
+        // cut below what was there before: the records past v go (pop, splice's end)
+        this.removalsOf(unit).push(['trunc', unit, v]);
+        c.appendedFrom.set(unit, v);
+        this.bump(unit);
+      }
+    } else if (index >= from || (index >= arr.length && !deleting)) {
+      c.appendedFrom.set(unit, from); // an appended record, written or replaced: journaled as appended
+    } else if (index >= 0 && deleting) {
+      // the last element deleted goes with the length cut that follows (pop); a hole anywhere else is journaled whole
+      if (index !== arr.length - 1) {
+        c.whole.add(unit);
+        this.bump(unit);
+      }
+    } else if (index >= 0 && typeof v === 'object' && v !== null) {
+      // a record set in another's place (a swap, splice or sort moving records): put where it ends up
+      this.touched(unit, unwrap(v) as object);
+      this.bump(unit);
+    } else {
       c.whole.add(unit);
-      this.epoch++;
+      this.bump(unit);
     }
+  }
+
+  /** Notes that record `rec` of collection `unit` was written: the commit puts it where it then is. */
+  private touched(unit: string, rec: object): void {
+    let set = this.changes.records.get(unit);
+    if (!set) this.changes.records.set(unit, (set = new Set()));
+    set.add(rec);
+  }
+
+  private removalsOf(unit: string): Op[] {
+    let list = this.changes.removals.get(unit);
+    if (!list) this.changes.removals.set(unit, (list = []));
+    return list;
+  }
+
+  /**
+   * Removes the records at `indexes` (ascending) from a collection in one pass, journaled as their
+   * places (a `del`), not as the records that moved up: what trimming a log or deleting a record
+   * costs is what it removed. Only for a collection of the data (see removeAt).
+   */
+  removeFrom(unit: string, indexes: number[]): void {
+    const arr = (this.root as unknown as Record<string, unknown[]>)[unit];
+    const c = this.changes;
+    const from = c.appendedFrom.get(unit) ?? arr.length;
+    const removed = indexes.map((i) => [i, arr[i]] as const);
+    let w = 0;
+    for (let i = 0, j = 0; i < arr.length; i++) {
+      if (j < indexes.length && indexes[j] === i) j++;
+      else arr[w++] = arr[i];
+    }
+    arr.length = w;
+    c.undo.push(() => {
+      for (const [i, x] of removed) arr.splice(i, 0, x);
+    });
+    const before = indexes.filter((i) => i < from);
+    if (before.length > 0) {
+      this.removalsOf(unit).push(['del', unit, before]);
+      if (c.appendedFrom.has(unit)) c.appendedFrom.set(unit, from - before.length);
+    }
+    this.bump(unit);
+  }
+
+  /** The collection `view` is a view of, when it is one of the data's record collections. */
+  collectionOf(view: object): string | null {
+    const arr = targets.get(view);
+    const owner = arr && this.owners.get(arr);
+    return owner && owner.rec === null && (this.root as unknown as Record<string, unknown>)[owner.unit] === arr ? owner.unit : null;
   }
 
   /** Starts a transaction: whole values are compared from here on (what another process changed is not ours to journal). */
@@ -195,7 +294,7 @@ export class Tracker {
 
   /** Whether the transaction so far wrote anything. */
   get changed(): boolean {
-    if (this.changes.undo.length > 0 || this.changes.whole.size > 0) return true;
+    if (this.changes.undo.length > 0 || this.changes.whole.size > 0 || this.changes.removals.size > 0) return true;
     const r = this.root as unknown as Record<string, unknown>;
     for (const [k, json] of this.before) if (JSON.stringify(r[k]) !== json) return true;
     return false;
@@ -211,16 +310,17 @@ export class Tracker {
     const ops: Op[] = [];
     for (const [unit, json] of before) if (c.whole.has(unit) || JSON.stringify(root[unit]) !== json) c.whole.add(unit);
     for (const unit of c.whole) ops.push(['set', unit, root[unit]]);
-    for (const [unit, recs] of c.records) {
+    for (const unit of new Set([...c.removals.keys(), ...c.records.keys(), ...c.appendedFrom.keys()])) {
       if (c.whole.has(unit)) continue;
       const arr = root[unit];
       const from = c.appendedFrom.get(unit) ?? arr.length;
-      for (const rec of recs) {
+      ops.push(...(c.removals.get(unit) ?? []));
+      for (const rec of c.records.get(unit) ?? []) {
         const i = arr.lastIndexOf(rec);
         if (i >= 0 && i < from) ops.push(['put', unit, i, rec]);
       }
+      if (arr.length > from) ops.push(['push', unit, arr.slice(from)]);
     }
-    for (const [unit, from] of c.appendedFrom) if (!c.whole.has(unit) && root[unit].length > from) ops.push(['push', unit, root[unit].slice(from)]);
     return ops;
   }
 
@@ -232,9 +332,14 @@ export class Tracker {
     this.changes = Tracker.none();
     this.before = new Map();
     if (!wrote) return false;
-    this.epoch++;
+    this.bump();
     for (let i = undo.length - 1; i >= 0; i--) {
-      const [t, k, had, old] = undo[i];
+      const u = undo[i];
+      if (typeof u === 'function') {
+        u();
+        continue;
+      }
+      const [t, k, had, old] = u;
       if (had) (t as Record<PropertyKey, unknown>)[k] = old;
       else delete (t as Record<PropertyKey, unknown>)[k];
     }
@@ -247,20 +352,68 @@ export class Tracker {
   }
 }
 
-/** Applies journal operations to stored data (replaying a journal; another process's changes). */
-export function applyOps(root: Data, ops: Op[]): void {
+/**
+ * Removes the elements of `coll` for which `drop` holds, in place: a collection of the store's data
+ * is journaled as the places removed (Tracker.removeFrom), any other array simply filtered. Returns
+ * how many went.
+ */
+export function removeWhere<T>(coll: T[], drop: (x: T, i: number) => boolean): number {
+  const indexes: number[] = [];
+  coll.forEach((x, i) => drop(x, i) && indexes.push(i));
+  removeAt(coll, indexes);
+  return indexes.length;
+}
+
+/** Removes the elements at `indexes` (ascending) of `coll`, in place, as removeWhere does. */
+export function removeAt(coll: unknown[], indexes: number[]): void {
+  if (indexes.length === 0) return;
+  const t = trackerOfView.get(coll);
+  const unit = t?.collectionOf(coll);
+  if (t && unit) t.removeFrom(unit, indexes);
+  else for (let j = indexes.length - 1; j >= 0; j--) coll.splice(indexes[j], 1);
+}
+
+/** The record's identity, to find it again in a repair: its id (or the request id of a replay record). */
+const identity = (rec: unknown): unknown => (rec as { id?: unknown; request_id?: unknown } | null)?.id ?? (rec as { request_id?: unknown } | null)?.request_id;
+
+/**
+ * Applies journal operations to stored data (replaying a journal; another process's changes). With
+ * `strict` (a repair, past a damaged line), a record replaced is placed only where a record of the
+ * same identity sits, and removals are refused: the entry is applied whole or, throwing, not at all.
+ */
+export function applyOps(root: Data, ops: Op[], strict = false): void {
   const r = root as unknown as Record<string, unknown>;
-  for (const op of ops) {
+  const places = strict ? ops.map((op) => placeOf(r, op)) : null;
+  ops.forEach((op, n) => {
     if (op[0] === 'set') r[op[1]] = op[2];
     else if (op[0] === 'push') {
       const arr = r[op[1]] as unknown[];
       for (const x of op[2]) arr.push(x);
-    } else (r[op[1]] as unknown[])[op[2]] = op[3];
-  }
+    } else if (op[0] === 'put') (r[op[1]] as unknown[])[places ? places[n] : op[2]] = op[3];
+    else if (op[0] === 'del') {
+      const arr = r[op[1]] as unknown[];
+      for (let j = op[2].length - 1; j >= 0; j--) arr.splice(op[2][j], 1);
+    } else (r[op[1]] as unknown[]).length = Math.min(op[2], (r[op[1]] as unknown[]).length);
+  });
+}
+
+/** Where a strict replay puts an operation's record (throws when it cannot be sure). */
+function placeOf(r: Record<string, unknown>, op: Op): number {
+  if (op[0] === 'set' || op[0] === 'push') return -1;
+  if (op[0] !== 'put') throw new Error(`removes records of ${op[1]} by their places, which a lost entry before it may have moved`);
+  const arr = r[op[1]];
+  const id = identity(op[3]);
+  if (!Array.isArray(arr) || id === undefined) throw new Error(`replaces a record of ${op[1]} that has no id to find it by`);
+  if (identity(arr[op[2]]) === id) return op[2];
+  const i = arr.findIndex((x) => identity(x) === id);
+  if (i < 0) throw new Error(`replaces record ${String(id)} of ${op[1]}, which is not there (a lost entry before it added it)`);
+  return i;
 }
 
 /** Whether a parsed journal line is a list of operations this version can apply. */
 export function isOps(v: unknown): v is Op[] {
   return Array.isArray(v) && v.every((op) => Array.isArray(op) && typeof op[1] === 'string' && (
-    (op[0] === 'set' && op.length === 3) || (op[0] === 'push' && Array.isArray(op[2])) || (op[0] === 'put' && Number.isInteger(op[2]) && op.length === 4)));
+    (op[0] === 'set' && op.length === 3) || (op[0] === 'push' && Array.isArray(op[2])) || (op[0] === 'put' && Number.isInteger(op[2]) && op[2] >= 0 && op.length === 4) ||
+    (op[0] === 'del' && Array.isArray(op[2]) && op[2].every((i: unknown) => Number.isInteger(i) && (i as number) >= 0)) ||
+    (op[0] === 'trunc' && Number.isInteger(op[2]) && op[2] >= 0 && op.length === 3)));
 }

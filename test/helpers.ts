@@ -24,6 +24,8 @@ export interface Sim {
   key: string;
   data: string;
   proc: ChildProcess;
+  /** what the server wrote on stderr so far (warnings, the request log without --quiet) */
+  stderr(): string;
   stop(signal?: NodeJS.Signals): Promise<void>;
   api(method: string, path: string, o?: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string> }): Promise<Res>;
   /** resets to the seeded state (a manual clock back at its start); updates `key` */
@@ -52,6 +54,7 @@ export async function startSim(o: { clock?: 'manual' | 'real'; now?: string; dat
     key: first.api_key,
     data,
     proc,
+    stderr: () => stderr,
     async stop(signal = 'SIGTERM') {
       if (proc.exitCode === null && proc.signalCode === null) {
         const done = new Promise((r) => proc.once('exit', r));

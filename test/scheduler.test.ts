@@ -150,6 +150,18 @@ describe('the scheduler\'s queue', () => {
     expect(ran).toEqual([{ name: 'after', at: at(7) }]);
   });
 
+  it('a queue built from the data file (another process) runs every timer, whatever order the rows are in', async () => {
+    const file = dataFile();
+    const one = await setup(file);
+    // rows in an order a heap reorders: the queue's places must be the rows', not the heap's
+    await one.call('POST', '/_test/schedule', { events: [50, 10, 40, 20, 30, 5].map((n) => ({ name: `t${n}`, in_seconds: n })) });
+    const other = await caller(createApp(new Store(file), [probe]));
+    expect((await other('GET', '/_sim/clock')).next_due_at).toBe(at(5));
+    await other('POST', '/_sim/clock/advance', { seconds: 60 });
+    expect(ran.map((r) => r.name)).toEqual(['t5', 't10', 't20', 't30', 't40', 't50']);
+    expect((await other('GET', '/_sim/clock')).next_due_at).toBeNull();
+  });
+
   it('timers are kept in the data file: another process sees them, and what it scheduled or ran', async () => {
     const file = dataFile();
     const one = await setup(file);

@@ -9,6 +9,7 @@ import { findNumber, findReadyNumber, NumberParams, numberTaken, PhoneNumberSche
 import { listParams, paginate } from '../pagination.js';
 import * as z from 'zod/mini';
 import { dataOf, doc, e164, int, listOf, named, nullable, obj, oneOf, qInt, record, str, timestamp, type Infer } from '../schema.js';
+import { removeWhere } from '../tracker.js';
 
 type NumberCtx = Ctx<Infer<typeof NumberParams>>;
 
@@ -68,10 +69,9 @@ function release(c: NumberCtx): Infer<typeof ReleasedNumber> {
   // an AI number released before it was wired never had a line: its month is refunded; otherwise its line item ends
   if (n.status === 'provisioning') refundLine(c.s, n, 'it was released before it was wired up');
   closeLine(c.s, n);
-  const before = c.data.calls.length;
-  c.data.calls = c.data.calls.filter((call) => call.phone_number_id !== n.id);
-  const deleted = before - c.data.calls.length;
-  c.data.phone_numbers = c.data.phone_numbers.filter((x) => x !== n);
+  // (journaled as the places removed: releasing a number costs its calls, not the whole history)
+  const deleted = removeWhere(c.data.calls, (call) => call.phone_number_id === n.id);
+  removeWhere(c.data.phone_numbers, (x) => x === n);
   return { id: n.id, phone_number: n.phone_number, released: true, released_at: iso(c.s.now), deleted_call_count: deleted };
 }
 

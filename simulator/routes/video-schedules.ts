@@ -18,6 +18,7 @@ import { checkMusic, recipe } from '../videos/body.js';
 import { DEFAULTS, defaultPreset, TEMPLATE_INFO, TEMPLATES, wordCount, type Template } from '../videos/catalog.js';
 import { presentVideo } from '../videos/present.js';
 import { VideoSchema } from '../videos/records.js';
+import { removeWhere } from '../tracker.js';
 
 // ---- what a client sends ----
 
@@ -293,7 +294,7 @@ export const videoSchedules: Resource = {
         const sch = find(c);
         sch.status = 'paused';
         reschedule(c.s, sch); // drops its timers
-        c.data.video_schedules = c.data.video_schedules.filter((x) => x !== sch);
+        removeWhere(c.data.video_schedules, (x) => x === sch);
         return { status: 204 };
       },
     }),

@@ -24,7 +24,7 @@ import { cancelTimers } from '../scheduler.js';
 import { addSocialConnection } from '../seed.js';
 import { CreateBody, checkSpoken, parseRecipe, videoInput, type CreateInput } from '../videos/body.js';
 import { postsOf, presentConnection, presentPost, presentVideo } from '../videos/present.js';
-import { clone } from '../tracker.js';
+import { clone, removeWhere } from '../tracker.js';
 
 // ---- what a client sends (the creation body: videos/body.ts) ----
 
@@ -357,7 +357,7 @@ export const videos: Resource = {
         const v = findVideo(c);
         cancelPostsOf(c.s, v.id);
         cancelTimers(c.s, (type, p) => type === 'video.stage' && p.id === v.id);
-        c.data.videos = c.data.videos.filter((x) => x !== v);
+        removeWhere(c.data.videos, (x) => x === v);
         return { status: 204 };
       },
     }),

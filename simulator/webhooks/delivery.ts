@@ -12,7 +12,7 @@ import { iso } from '../clock.js';
 import { keepLatest, type Data, type HostEntry, type OutboxEntry } from '../model.js';
 import { schedule, type TimerHandlers } from '../scheduler.js';
 import type { Session } from '../store.js';
-import { clone } from '../tracker.js';
+import { clone, raw, removeAt, removeWhere } from '../tracker.js';
 import { resolveTarget } from './targets.js';
 
 /** When attempts 2, 3 and 4 fall due, counted from the first attempt. */
@@ -48,7 +48,7 @@ function take(s: Session): Taken[] {
   const order = [...s.data.webhook_outbox].sort((a, b) => a.due_at_ms - b.due_at_ms || seqOf(a) - seqOf(b));
   const live = new Set(s.data.webhooks.map((w) => w.id));
   const hosts = clone(s.data.hosts); // the table as it is now, for after the transaction
-  s.data.webhook_outbox = s.data.webhook_outbox.filter((e) => live.has(e.webhook_id));
+  removeWhere(s.data.webhook_outbox, (e) => !live.has(e.webhook_id));
   for (const entry of order) {
     if (entry.claimed_until !== null && entry.claimed_until > wall) continue;
     const webhook = s.data.webhooks.find((w) => w.id === entry.webhook_id);
@@ -101,7 +101,8 @@ function record(s: Session, results: { t: Taken; result: PostResult }[]): void {
   for (const { t, result } of results) {
     const i = s.data.webhook_outbox.findIndex((e) => e.id === t.entry.id && e.claim === t.token);
     if (i < 0) continue; // the simulator was reset meanwhile, or the lease ran out and another pass holds it
-    const [entry] = s.data.webhook_outbox.splice(i, 1);
+    const entry = raw(s.data.webhook_outbox[i]);
+    removeAt(s.data.webhook_outbox, [i]);
     log(s, entry, t.url, result);
     if (result.error !== null && entry.attempt < MAX_ATTEMPTS) {
       const due = entry.first_at_ms + RETRY_OFFSETS_MS[entry.attempt - 1];

@@ -1,0 +1,387 @@
+// Nothing lost under faults (issue 20): each fault injected for real — a full disk (a 2 MiB tmpfs),
+// damaged journal files, a symbolic link, a read-only file system and a folder the user may not
+// write — through `vmv sim serve` and the CLI as processes. What must hold: no acknowledged write is
+// lost, what cannot be read is never overwritten, and every failure is a message naming the file.
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { appendFileSync, chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Store } from '../simulator/store.js';
+import { BIN, startSim, T0, tempDir } from './helpers.js';
+
+/** The CLI as a process on data file `data` (the embedded target). */
+function vmv(args: string[], data: string, o: { uid?: number; input?: string } = {}): SpawnSyncReturns<string> & { ms: number } {
+  const env: NodeJS.ProcessEnv = { ...process.env, VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
+  delete env.VMV_BASE_URL;
+  const t = performance.now();
+  const r = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', timeout: 30_000, uid: o.uid, input: o.input });
+  return Object.assign(r, { ms: performance.now() - t });
+}
+
+/** The contacts' names in a data file, as a new process reads it (snapshot and journal). */
+const contactNames = async (file: string) => new Store(file).withLock(async (ss) => (await ss.begin()).data.contacts.map((c) => c.name ?? ''));
+const journalOf = (file: string) => `${file}.journal`;
+const tmpFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.tmp'));
+
+/** A world with `n` contacts named `prefix-i`, each written by its own command (so each is a journal line). */
+async function world(n: number, prefix = 'c'): Promise<string> {
+  const data = join(tempDir(), 'sim.json');
+  const store = new Store(data);
+  const { createApp } = await import('../simulator/app.js');
+  const app = createApp(store);
+  await app.handle({ method: 'POST', url: '/_sim/reset', headers: {}, body: JSON.stringify({ clock: 'manual', now: T0 }) });
+  for (let i = 0; i < n; i++) {
+    const r = await app.handle({ method: 'POST', url: '/_sim/contacts', headers: {}, body: JSON.stringify({ name: `${prefix}-${i}` }) });
+    expect(r.status).toBe(201);
+  }
+  return data;
+}
+
+/** Every file beside a data file, as bytes: to prove a refusal changed nothing. */
+const filesOf = (data: string) => Object.fromEntries(readdirSync(join(data, '..')).map((f) => [f, readFileSync(join(data, '..', f)).toString('base64')]));
+
+// ---- a real full disk: a small tmpfs (root only) ----
+
+const mounts: string[] = [];
+function tmpfs(size: string): string | null {
+  if (process.getuid?.() !== 0) return null;
+  const dir = tempDir();
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
+  if (r.status !== 0) return null;
+  mounts.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const m of mounts) spawnSync('umount', ['-l', m]);
+});
+const canMount = (() => {
+  const d = tmpfs('64k');
+  if (d) spawnSync('umount', [d]);
+  mounts.length = 0;
+  return d !== null;
+})();
+if (!canMount) console.log('store-faults: the full-disk and read-only file system tests need root (mount -t tmpfs); skipped here');
+
+describe.skipIf(!canMount)('a full disk (a 2 MiB tmpfs)', () => {
+  it('refuses writes it cannot make whole (507 naming the disk and the file), loses no acknowledged write, and carries on once space returns', async () => {
+    const dir = tmpfs('2m')!;
+    const data = join(dir, 'sim.json');
+    const filler = join(dir, 'filler');
+    const sim = await startSim({ data });
+    try {
+      writeFileSync(filler, Buffer.alloc(256 * 1024));
+      // a journal over 1 MiB asks for a compaction, which needs room for a whole new snapshot
+      const bulk = await sim.api('POST', '/_sim/contacts', { body: Array.from({ length: 2500 }, (_, i) => ({ name: `bulk-${i}`, email: `bulk-${i}@example.com` })) });
+      expect(bulk.status).toBe(201);
+      const acked: string[] = [];
+      const refused: string[] = [];
+      for (let i = 0; refused.length < 30 && i < 5000; i++) {
+        const r = await sim.api('POST', '/_sim/contacts', { body: { name: `c-${i}` } });
+        if (r.status === 201) acked.push(`c-${i}`);
+        else {
+          expect(r.status, r.text).toBe(507);
+          expect(r.json.error.code).toBe('insufficient_storage');
+          expect(r.json.error.message).toContain(`The disk holding ${dir} is full`);
+          expect(r.json.error.message).toContain(journalOf(data));
+          refused.push(`c-${i}`);
+        }
+      }
+      expect(refused).toHaveLength(30);
+      // the server serves what the disk holds: no refused write, every acknowledged one
+      const listed = await sim.api('GET', `/v1/contacts?limit=1`);
+      expect(listed.json.meta.total_results).toBe(2500 + acked.length);
+      // a paid request on a full disk: refused, and not charged
+      const wallet = (await sim.api('GET', '/_sim/workspace')).json.wallet_usd;
+      const email = { to: ['ada@example.com'], subject: 'Hello', body: 'On a full disk' };
+      expect((await sim.api('POST', '/v1/quick/emails', { body: email })).status).toBe(507);
+      expect((await sim.api('GET', '/_sim/workspace')).json.wallet_usd).toBe(wallet);
+      expect(tmpFiles(dir)).toEqual([]);
+
+      // space returns: the next writes succeed, nothing restarted
+      rmSync(filler);
+      expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'after-space' } })).status).toBe(201);
+      expect((await sim.api('POST', '/v1/quick/emails', { body: email })).status).toBe(200);
+      expect((await sim.api('GET', '/_sim/workspace')).json.wallet_usd).toBeCloseTo(wallet - 0.01, 2);
+      // a failed compaction is said once, however many writes follow it, and leaves no temp file
+      expect(sim.stderr().split('could not fold the journal').length - 1).toBeLessThanOrEqual(1);
+      expect(tmpFiles(dir)).toEqual([]);
+      await sim.stop('SIGKILL');
+
+      // as a new process reads the disk: every acknowledged write, no refused one
+      const names = new Set(await contactNames(data));
+      for (const n of [...acked, 'after-space']) expect(names.has(n), `acknowledged ${n}`).toBe(true);
+      for (const n of refused) expect(names.has(n), `refused ${n}`).toBe(false);
+      expect(names.size).toBe(2500 + acked.length + 1);
+    } finally {
+      await sim.stop();
+    }
+  }, 60_000);
+
+  it('an embedded command on a full disk fails with the message and exit 1, and nothing it refused is on disk', async () => {
+    const dir = tmpfs('256k')!;
+    const data = join(dir, 'sim.json');
+    expect(vmv(['sim', 'contact', '--name', 'first'], data).status).toBe(0);
+    writeFileSync(join(dir, 'filler'), Buffer.alloc(Math.max(0, Number(spawnSync('df', ['-B1', '--output=avail', dir], { encoding: 'utf8' }).stdout.split('\n')[1]) - 512)));
+    const r = vmv(['email', 'send', '--to', 'ada@example.com', '--subject', 'x', '--body', 'y'.repeat(4000)], data);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/The disk holding .* is full/);
+    expect(r.stderr).toContain('(insufficient_storage, HTTP 507)');
+    expect(tmpFiles(dir)).toEqual([]);
+    rmSync(join(dir, 'filler'));
+    expect(JSON.parse(vmv(['history', 'emails', '--email', 'ada@example.com', '--json'], data).stdout).data).toEqual([]);
+  });
+});
+
+// ---- a damaged journal ----
+
+describe('a damaged journal is refused, never cut or written over', () => {
+  it('a bad line in the middle: refused naming the file, the line and `vmv sim repair`; nothing changes, not even on a read', async () => {
+    const data = await world(6);
+    const lines = readFileSync(journalOf(data), 'utf8').split('\n');
+    lines[4] = lines[4].slice(0, 40) + '#' + lines[4].slice(41); // one byte of an entry flipped: not JSON any more
+    writeFileSync(journalOf(data), lines.join('\n'));
+    const before = filesOf(data);
+    for (const args of [['contacts', 'list'], ['sim', 'contact', '--name', 'new']]) {
+      const r = vmv(args, data);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`journal ${journalOf(data)} is damaged: line 5`);
+      expect(r.stderr).toMatch(/more lines follow it/);
+      expect(r.stderr).toContain(`vmv sim repair --data ${data}`);
+      expect(r.stderr).not.toMatch(/at .*\.js:\d+|TypeError/);
+    }
+    expect(filesOf(data)).toEqual(before);
+  });
+
+  it('a server refuses it too: its requests answer 500 with the same message, and the files stay as they are', async () => {
+    const data = await world(3);
+    appendFileSync(journalOf(data), 'garbage that is not an entry\n{"ops":[]}\n');
+    const before = filesOf(data);
+    const serve = spawnSync(process.execPath, [BIN, 'sim', 'serve', '--port', '0', '--data', data], { encoding: 'utf8', timeout: 10_000 });
+    expect(serve.status).toBe(1);
+    expect(serve.stderr).toContain('is damaged: line');
+    expect(filesOf(data)).toEqual(before);
+  });
+
+  it('`vmv sim repair` keeps every entry before and after the damaged line, reports the line, and keeps a copy of the journal', async () => {
+    const data = await world(6);
+    const lines = readFileSync(journalOf(data), 'utf8').split('\n');
+    const n = lines.findIndex((l) => l.includes('"c-2"'));
+    lines[n] = '{"ops": [["push", "contacts", [{"id": "x", "name": "half';
+    writeFileSync(journalOf(data), lines.join('\n'));
+    const original = readFileSync(journalOf(data));
+    const dry = vmv(['sim', 'repair', '--dry-run', '--json'], data);
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ needed: true, dry_run: true, copy: null, dropped: [{ line: n + 1, reason: 'not valid JSON' }] });
+    expect(readFileSync(journalOf(data))).toEqual(original);
+
+    const r = vmv(['sim', 'repair'], data);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`journal entries; set aside 1:\n  line ${n + 1}: not valid JSON`);
+    const copy = readdirSync(join(data, '..')).find((f) => /^sim\.json\.journal\.damaged-\d{8}T\d{6}Z$/.test(f))!;
+    expect(readFileSync(join(data, '..', copy))).toEqual(original);
+    expect(statSync(join(data, '..', copy)).mode & 0o777).toBe(0o600);
+    // the entry that added contact c-2 is gone; every other write is kept, those after it too
+    expect((await contactNames(data)).sort()).toEqual(['c-0', 'c-1', 'c-3', 'c-4', 'c-5']);
+    expect(vmv(['sim', 'contact', '--name', 'after-repair'], data).status).toBe(0);
+    expect(vmv(['sim', 'repair'], data).stderr).toContain('Nothing to repair');
+  });
+
+  it('after a lost entry, an entry whose changes can no longer be placed for certain is set aside whole, never half applied', async () => {
+    const data = await world(2);
+    // contact c-1 is updated by a later entry that replaces it at its place (index 1)
+    const { createApp } = await import('../simulator/app.js');
+    const app = createApp(new Store(data));
+    const all = JSON.parse(String((await app.handle({ method: 'GET', url: '/v1/contacts', headers: { authorization: `Bearer ${(await new Store(data).withLock(async (ss) => (await ss.begin()).data.meta.default_api_key))}` } })).body));
+    expect(all.data).toHaveLength(2);
+    const lines = readFileSync(journalOf(data), 'utf8').trimEnd().split('\n');
+    const c1 = lines.findIndex((l) => l.includes('"c-1"'));
+    const rec = JSON.parse(lines[c1]).ops.find((op: unknown[]) => op[0] === 'push' && op[1] === 'contacts')[2][0];
+    lines.push(JSON.stringify({ ops: [['put', 'contacts', 1, { ...rec, name: 'c-1 renamed' }], ['set', 'hosts', []]] }));
+    lines[c1] = 'damaged';
+    writeFileSync(journalOf(data), lines.join('\n') + '\n');
+    const r = JSON.parse(vmv(['sim', 'repair', '--json'], data).stdout);
+    expect(r.dropped.map((d: { line: number }) => d.line)).toEqual([c1 + 1, lines.length]);
+    expect(r.dropped[1].reason).toMatch(/replaces record .* of contacts, which is not there/);
+    expect(await contactNames(data)).toEqual(['c-0']);
+  });
+
+  it.each([
+    ['a header whose generation lost a character', (j: string) => j.replace(/"generation":"(\w)/, '"generation":"')],
+    ['a journal of garbage', () => 'lorem ipsum dolor sit amet\nconsectetur\n'],
+  ])('%s: every entry would be ignored, so the store refuses to open; repair sets the journal aside whole', async (_what, damage) => {
+    const data = await world(3);
+    writeFileSync(journalOf(data), damage(readFileSync(journalOf(data), 'utf8')));
+    const before = filesOf(data);
+    const r = vmv(['contacts', 'list'], data);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/is damaged: line 1 (says it follows snapshot generation|is not a journal header)/);
+    expect(filesOf(data)).toEqual(before);
+    const fixed = vmv(['sim', 'repair'], data);
+    expect(fixed.stderr).toMatch(/Set the whole journal aside/);
+    expect(vmv(['contacts', 'list'], data).status).toBe(0);
+  });
+
+  it('an empty data file beside a journal: even a read is refused (a fresh world would write over the journal); repair starts afresh and keeps the journal', async () => {
+    const data = await world(3);
+    writeFileSync(data, '');
+    const journal = readFileSync(journalOf(data));
+    const r = vmv(['contacts', 'list'], data);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`The simulator's data file ${data} is missing or empty, but its journal ${journalOf(data)} holds`);
+    expect(readFileSync(journalOf(data))).toEqual(journal);
+    expect(readFileSync(data, 'utf8')).toBe('');
+    const fixed = vmv(['sim', 'repair'], data);
+    expect(fixed.stderr).toMatch(/Started a fresh world/);
+    const copy = readdirSync(join(data, '..')).find((f) => f.includes('.damaged-'))!;
+    expect(readFileSync(join(data, '..', copy))).toEqual(journal);
+    expect(vmv(['contacts', 'list', '--json'], data).stdout).toContain('"data":[]');
+  });
+
+  it('a compaction stopped between its two renames (a new snapshot beside the journal it folded in) is no damage', async () => {
+    const data = await world(3);
+    const spent = readFileSync(journalOf(data));
+    await new Store(data).compact();
+    writeFileSync(journalOf(data), spent); // the journal the new snapshot names as folded in
+    expect((await contactNames(data)).sort()).toEqual(['c-0', 'c-1', 'c-2']);
+    expect(vmv(['sim', 'contact', '--name', 'more'], data).status).toBe(0);
+    expect(await contactNames(data)).toHaveLength(4);
+  });
+});
+
+// ---- links, permissions, modes ----
+
+describe('a data file that is a symbolic link', () => {
+  it('is worked on where it points: the journal sits beside the target, and a compaction replaces the target, never the link', async () => {
+    const real = join(tempDir(), 'worlds');
+    mkdirSync(real);
+    const link = join(tempDir(), 'sim.json');
+    symlinkSync(join(real, 'sim.json'), link);
+    const sim = await startSim({ data: link });
+    try {
+      expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'through-the-link' } })).status).toBe(201);
+      expect(vmv(['sim', 'contact', '--name', 'embedded'], link).status).toBe(0);
+      expect(existsSync(join(real, 'sim.json.journal'))).toBe(true);
+      expect(existsSync(`${link}.journal`)).toBe(false);
+    } finally {
+      await sim.stop(); // a clean stop folds the journal into a new snapshot
+    }
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(real, 'sim.json'), 'utf8')).contacts.map((c: { name: string }) => c.name).sort()).toEqual(['embedded', 'through-the-link']);
+    expect((await contactNames(link)).sort()).toEqual(['embedded', 'through-the-link']);
+  });
+});
+
+describe('a data file the process may not use fails at once, naming the file and the permission (exit 2)', () => {
+  it.skipIf(!canMount)('a read-only file system: a write fails in well under a second, a read still works; sim serve exits 2', async () => {
+    const dir = tmpfs('1m')!;
+    const data = join(dir, 'sim.json');
+    expect(vmv(['sim', 'contact', '--name', 'before'], data).status).toBe(0);
+    await new Store(data).compact();
+    expect(spawnSync('mount', ['-o', 'remount,ro', dir]).status).toBe(0);
+    const w = vmv(['sim', 'contact', '--name', 'after'], data);
+    expect(w.status, w.stderr).toBe(2);
+    expect(w.stderr).toContain(`The simulator cannot use its data file ${data}: ${dir} is on a read-only file system (EROFS)`);
+    expect(w.stderr).not.toMatch(/internal_error|Warning|at .*\.js/);
+    expect(w.ms).toBeLessThan(5_000); // (it waited 51 s before)
+    const r = vmv(['contacts', 'list', '--json'], data);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).data.map((c: { name: string }) => c.name)).toEqual(['before']);
+    const serve = spawnSync(process.execPath, [BIN, 'sim', 'serve', '--port', '0', '--data', data], { encoding: 'utf8', timeout: 10_000 });
+    expect(serve.status).toBe(2);
+    expect(serve.stderr).toContain('read-only file system (EROFS)');
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('a folder the user may not write: permission denied (EACCES), at once', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'sim.json');
+    expect(vmv(['sim', 'contact', '--name', 'x'], data).status).toBe(0);
+    chmodSync(dir, 0o755);
+    // as another user, who may read the folder but not write in it
+    chownSync(data, 65534, 65534);
+    chownSync(journalOf(data), 65534, 65534);
+    const w = vmv(['sim', 'contact', '--name', 'y'], data, { uid: 65534 });
+    expect(w.status, w.stderr).toBe(2);
+    expect(w.stderr).toMatch(/cannot use its data file .*: permission denied \(EACCES\)/);
+    expect(w.ms).toBeLessThan(5_000);
+  });
+
+  it('a directory given as the data file is named as such', () => {
+    const dir = tempDir();
+    const r = vmv(['sim', 'contact', '--name', 'x'], dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${dir} is a directory, not a data file: point --data (VMV_SIM_DATA) at a file, such as ${join(dir, 'sim.json')}`);
+  });
+});
+
+describe('modes', () => {
+  it('a snapshot replaced by hand (0644) is readable by its owner only again at the next write', async () => {
+    const data = await world(1);
+    const text = readFileSync(data);
+    rmSync(data);
+    writeFileSync(data, text, { mode: 0o644 });
+    expect(statSync(data).mode & 0o777).toBe(0o644);
+    expect(vmv(['sim', 'contact', '--name', 'y'], data).status).toBe(0);
+    expect(statSync(data).mode & 0o777).toBe(0o600);
+    expect(statSync(journalOf(data)).mode & 0o777).toBe(0o600);
+  });
+});
+
+// ---- a consistent copy of a world ----
+
+describe('vmv sim export and import', () => {
+  it('export copies the whole world (journal included) while a server writes to it; the copy is a data file of its own', async () => {
+    const sim = await startSim();
+    try {
+      for (let i = 0; i < 20; i++) expect((await sim.api('POST', '/_sim/contacts', { body: { name: `live-${i}` } })).status).toBe(201);
+      await sim.advance(3600);
+      expect(existsSync(journalOf(sim.data))).toBe(true);
+      const out = join(tempDir(), 'world.json');
+      const r = vmv(['sim', 'export', out, '--data', sim.data, '--json'], sim.data);
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ file: out, data_file: sim.data });
+      expect(existsSync(journalOf(out))).toBe(false);
+      expect((await contactNames(out)).sort()).toEqual((await contactNames(sim.data)).sort());
+      const clock = JSON.parse(vmv(['sim', 'clock', '--json'], out).stdout);
+      expect(clock).toMatchObject({ mode: 'manual', now: '2026-01-05T10:00:00.000Z' });
+      // to standard output, as bytes a pipe carries
+      const piped = vmv(['sim', 'export', '-'], sim.data);
+      expect(piped.stdout.startsWith('{"store":{"generation":')).toBe(true);
+    } finally {
+      await sim.stop();
+    }
+  });
+
+  it('import writes a new data file, refuses to replace a world without --yes, and a running server sees the imported world', async () => {
+    const fixture = await world(4, 'fixture');
+    const sim = await startSim({ data: join(tempDir(), 'sim.json') });
+    try {
+      expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'mine' } })).status).toBe(201);
+      const refused = vmv(['sim', 'import', fixture, '--data', sim.data], sim.data);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain(`To replace the world in ${sim.data} without a terminal, pass --yes`);
+      expect(await contactNames(sim.data)).toEqual(['mine']);
+      const r = vmv(['sim', 'import', fixture, '--data', sim.data, '--yes'], sim.data);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^Imported .* into .* \(.*\)\. Its full-access key: sk_sim_…\w{4}\n$/);
+      // the world's own key is its key now
+      const key = await new Store(fixture).withLock(async (ss) => (await ss.begin()).data.meta.default_api_key);
+      const listed = await sim.api('GET', '/v1/contacts?limit=100', { key });
+      expect(listed.json.data.map((c: { name: string }) => c.name).sort()).toEqual(['fixture-0', 'fixture-1', 'fixture-2', 'fixture-3']);
+      // (the control plane refuses a key that is not the world's: the imported world has its own)
+      expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'after-import' }, key: null })).status).toBe(201);
+    } finally {
+      await sim.stop();
+    }
+    expect((await contactNames(sim.data)).sort()).toEqual(['after-import', 'fixture-0', 'fixture-1', 'fixture-2', 'fixture-3']);
+    // from standard input into a new file: no question
+    const fresh = join(tempDir(), 'new.json');
+    expect(vmv(['sim', 'import', '-'], fresh, { input: readFileSync(fixture, 'utf8') }).status).toBe(0);
+  });
+
+  it('export and import against a base URL need --data: they work on files', () => {
+    const env = { ...process.env, VMV_BASE_URL: 'http://127.0.0.1:9', VMV_CONFIG_DIR: join(tempDir(), 'cfg') };
+    const r = spawnSync(process.execPath, [BIN, 'sim', 'export', 'out.json'], { env, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('pass --data FILE');
+  });
+});
