@@ -3,9 +3,10 @@
 import type { Command } from 'commander';
 import { call, createClient, type ApiClient, type ApiResponse, type RequestOptions } from './client.js';
 import { ApiCallError } from './errors.js';
-import type { IO } from './io.js';
+import { forStderr, type IO } from './io.js';
+import { dim } from './output.js';
 import type { Env } from './paths.js';
-import { resolveTarget, type GlobalOptions, type Target } from './settings.js';
+import { resolveNet, resolveTarget, type GlobalOptions, type Target } from './settings.js';
 
 export class Context {
   private clientP: Promise<ApiClient> | null = null;
@@ -30,7 +31,9 @@ export class Context {
   }
 
   client(): Promise<ApiClient> {
-    return (this.clientP ??= createClient(this.target()));
+    // a retry is said on stderr, unless --json keeps stderr for the error document alone
+    const onRetry = this.json ? undefined : (note: string) => this.io.err(dim(forStderr(this.io), note) + '\n');
+    return (this.clientP ??= Promise.resolve().then(() => createClient(this.target(), { ...resolveNet(this.globals, this.env), onRetry })));
   }
 
   /** Calls the API (throwing on an error reply); the global --idempotency-key goes on writes. */
