@@ -10,7 +10,9 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient } from '../src/client.js';
+import { callTool } from '../commands/mcp/call.js';
+import { mcpTools } from '../simulator/index.js';
+import { createClient, newIdempotencyKey } from '../src/client.js';
 import { Context } from '../src/context.js';
 import { bufferIO } from '../src/io.js';
 import { takeViolations } from './contract.js';
@@ -305,10 +307,7 @@ describe('what is not retried', () => {
 
 describe('keys', () => {
   it('each of a command\'s writes has its own: KEY, KEY-2, ...; a write apart from the command\'s a UUID of its own', async () => {
-    const io = await bufferIO();
-    const target = { kind: 'remote' as const, baseUrl: proxy.url, apiKey: sim.key, profile: 'default', dataFile: '' };
-    const ctx = new Context(io, env(), { idempotencyKey: 'k' });
-    (ctx as unknown as { targetV: unknown }).targetV = target;
+    const ctx = new Context(await bufferIO(), env(), { idempotencyKey: 'k' });
     await ctx.call('POST', '/_sim/contacts', { body: { name: 'One' } });
     await ctx.call('POST', '/_sim/clock/advance', { body: { seconds: 1 }, idempotencyKey: undefined });
     await ctx.call('POST', '/_sim/contacts', { body: { name: 'Two' } });
@@ -317,13 +316,25 @@ describe('keys', () => {
     expect(proxy.seen.map((s) => s.key)).toEqual(['k', expect.stringMatching(/^[0-9a-f-]{36}$/), 'k-2', undefined]);
   });
 
-  it('the embedded target (no network) gets no generated key, and a client made without options retries by default', async () => {
-    proxy.plan('GET /v1/contacts', 'drop');
+  it('an MCP tool call that writes carries a key of its own: a lost reply is retried, charged once', async () => {
+    proxy.plan(SEND, 'drop');
+    const tool = (await mcpTools()).find((t) => t.name === 'send_quick_email')!;
     const client = await createClient({ kind: 'remote', baseUrl: proxy.url, apiKey: sim.key, profile: 'default', dataFile: '' }, { retryBaseMs: 1 });
+    const r = await callTool(tool, { to: ['ada@example.com'], subject: 'Hi', body: 'Hello' }, client);
+    await client.close();
+    expect(r.isError).toBeFalsy();
+    expect(at(SEND).map((s) => [s.key, s.replay])).toEqual([[expect.stringMatching(/^[0-9a-f-]{36}$/), undefined], [at(SEND)[0].key, 'true']]);
+    expect(await charges('email')).toHaveLength(1);
+  });
+
+  it('a client made without options retries by default; the embedded target (no network) gets no generated key', async () => {
+    proxy.plan('GET /v1/contacts', 'drop');
+    const remote = { kind: 'remote' as const, baseUrl: proxy.url, apiKey: sim.key, profile: 'default', dataFile: '' };
+    const client = await createClient(remote, { retryBaseMs: 1 });
     expect((await client.request('GET', '/v1/contacts')).status).toBe(200);
     await client.close();
     expect(at('GET /v1/contacts')).toHaveLength(2);
-    const embedded = await cli(['api', 'GET', '/_sim/clock'], { env: { VMV_SIM_DATA: join(tempDir(), 'sim.json'), VMV_CONFIG_DIR: config } });
-    expect(embedded.code).toBe(0);
+    expect(await newIdempotencyKey(remote)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(await newIdempotencyKey({ ...remote, kind: 'embedded', baseUrl: null })).toBeUndefined();
   });
 });
