@@ -33,7 +33,7 @@ export const nouns: readonly Noun[] = [
 ];
 
 /** Global options that take a value: the token after one is not a noun. */
-export const VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile', '--idempotency-key']);
+export const VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile', '--idempotency-key', '--retries', '--request-timeout']);
 
 /** The noun a command line names (`vmv [globals] NOUN ...`, or `vmv help NOUN`), if any. */
 export function nounOf(argv: readonly string[]): Noun | undefined {

@@ -1,7 +1,11 @@
-// The one API client every command uses. Remote targets are spoken to over HTTP with undici;
-// the embedded target runs the simulator's own request handler in-process on the local data file.
-import { ApiCallError, CliError, EXIT, type Envelope } from './errors.js';
-import type { Target } from './settings.js';
+// The one API client every command uses. Remote targets are spoken to over HTTP with undici, each
+// attempt bounded in time and retried where that cannot apply a write twice (retry.ts); the
+// embedded target runs the simulator's own request handler in-process on the local data file (no
+// network: nothing to retry).
+import { ApiCallError, type Envelope } from './errors.js';
+import { NetworkError, retryNote, unsureReply, type Failure, type Known, type Unsure } from './faults.js';
+import { decide, DEFAULT_POLICY, DEFAULT_RETRIES, faultOf, mayHaveApplied, type Fault, type Outcome } from './retry.js';
+import { DEFAULT_REQUEST_TIMEOUT_S, type NetSettings, type Target } from './settings.js';
 
 export interface ApiResponse {
   status: number;
@@ -9,6 +13,8 @@ export interface ApiResponse {
   body: Buffer;
   text(): string;
   json<T = any>(): T;
+  /** set on an error reply to a write some attempt of which may have been applied all the same */
+  unsure?: Unsure;
 }
 
 export interface RequestOptions {
@@ -19,6 +25,13 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** extra request headers (lower-case names), applied last: they override the defaults; null removes one */
   headers?: Record<string, string | null>;
+  /** what the command knows beyond the request, for the words of a failure (how to rerun it safely) */
+  known?: Known;
+}
+
+export interface ClientOptions extends Partial<NetSettings> {
+  /** told before each retry, in one line (a command prints it on stderr) */
+  onRetry?: (note: string) => void;
 }
 
 export interface ApiClient {
@@ -70,11 +83,42 @@ function observed(method: string, url: string, res: ApiResponse): ApiResponse {
   return res;
 }
 
-export async function createClient(target: Target): Promise<ApiClient> {
-  return target.kind === 'remote' ? remoteClient(target) : embeddedClient(target);
+export async function createClient(target: Target, o: ClientOptions = {}): Promise<ApiClient> {
+  return target.kind === 'remote' ? remoteClient(target, o) : embeddedClient(target);
 }
 
-async function remoteClient(target: Target): Promise<ApiClient> {
+/** A fresh Idempotency-Key (a v4 UUID) for a write to a remote target; none in-process, where no reply is ever lost. */
+export async function newIdempotencyKey(target: Target): Promise<string | undefined> {
+  return target.kind === 'remote' ? (await import('node:crypto')).randomUUID() : undefined;
+}
+
+const CONNECT_TIMEOUT_MS = 10_000;
+const ASSISTANT_MESSAGES = '/v1/assistant/messages';
+/** the API's own wait for an assistant message that names none (spec: default 120, at most 240) */
+const ASSISTANT_DEFAULT_WAIT_S = 120;
+
+/**
+ * How long the service may hold this request's reply on purpose, on top of the request timeout:
+ * the `wait_seconds` its JSON body asks for (an assistant message waits up to 240 s for its run),
+ * or for an assistant message that names none, the API's default.
+ */
+function heldMs(method: string, path: string, o: RequestOptions): number {
+  let body = o.body;
+  if (body === undefined && o.rawBody !== undefined && path === ASSISTANT_MESSAGES) {
+    try {
+      body = JSON.parse(o.rawBody.toString());
+    } catch {
+      // not JSON: the service will say so at once
+    }
+  }
+  const wait = (body as { wait_seconds?: unknown } | null | undefined)?.wait_seconds;
+  if (typeof wait === 'number' && Number.isFinite(wait)) return Math.min(Math.max(wait, 0), 3600) * 1000;
+  return method === 'POST' && path === ASSISTANT_MESSAGES ? ASSISTANT_DEFAULT_WAIT_S * 1000 : 0;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClient> {
   // undici's index loads every feature it has (fetch, websockets, caches, mocks: ~1 MB bundled).
   // A command needs one Client for one origin and the request API, so only those are loaded.
   // undici parses HTTP with WebAssembly; V8's background optimising compile of it would hold the
@@ -86,7 +130,9 @@ async function remoteClient(target: Target): Promise<ApiClient> {
   ]);
   const origin = new URL(target.baseUrl!);
   const prefix = origin.pathname.replace(/\/+$/, '');
-  const client = new Client(origin.origin, { connectTimeout: 10_000, headersTimeout: 300_000, bodyTimeout: 300_000 });
+  const client = new Client(origin.origin, { connectTimeout: CONNECT_TIMEOUT_MS });
+  const policy = { ...DEFAULT_POLICY, retries: net.retries ?? DEFAULT_RETRIES, baseMs: net.retryBaseMs ?? DEFAULT_POLICY.baseMs };
+  const requestTimeoutMs = net.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_S * 1000;
   return {
     target,
     async request(method, path, o = {}) {
@@ -94,17 +140,42 @@ async function remoteClient(target: Target): Promise<ApiClient> {
       if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
       if (o.idempotencyKey && method !== 'GET') headers['idempotency-key'] = o.idempotencyKey;
       const body = payload(o, headers);
-      try {
-        const res = await apiRequest.call(client, { path: prefix + buildPath(path, o.query), method: method as 'GET', headers, body });
-        const buf = Buffer.from(await res.body.arrayBuffer());
-        const h: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
-        return observed(method, buildPath(path, o.query), toResponse(res.statusCode, h, buf));
-      } catch (e) {
-        const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-        const code = err.code ?? err.cause?.code ?? '';
-        throw new CliError(`Could not reach ${target.baseUrl}: ${code || err.message}`.trim(), EXIT.network,
-          'Is the service (or `vmv sim serve`) running at that address? Check --base-url / VMV_BASE_URL.');
+      const url = buildPath(path, o.query);
+      const key = headers['idempotency-key'];
+      // a reply held on purpose (an assistant run) is waited for on top of the timeout; so is each pause in a body
+      const timeoutMs = requestTimeoutMs + heldMs(method, path, o);
+      // the same request, the same key, every attempt: a retried write is never applied twice
+      const attempt = async (): Promise<ApiResponse | { fault: Fault; code: string }> => {
+        try {
+          const res = await apiRequest.call(client, { path: prefix + url, method: method as 'GET', headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+          const buf = Buffer.from(await res.body.arrayBuffer());
+          const h: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
+          return toResponse(res.statusCode, h, buf);
+        } catch (e) {
+          const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+          const code = err.code ?? err.cause?.code ?? err.message;
+          return { fault: faultOf(code), code };
+        }
+      };
+      let unsure = false;
+      for (let retried = 0; ; retried++) {
+        const got = await attempt();
+        const outcome: Outcome = 'fault' in got ? got : { status: got.status, retryAfter: got.headers['retry-after'] };
+        unsure ||= mayHaveApplied(outcome);
+        const d = decide({ method, path, hasKey: key !== undefined }, outcome, retried, policy);
+        if (d.retry) {
+          net.onRetry?.(retryNote(method, path, outcome, d.delayMs, retried + 1, policy.retries));
+          await sleep(d.delayMs);
+          continue;
+        }
+        if ('fault' in got) {
+          const waitedMs = got.code === 'UND_ERR_CONNECT_TIMEOUT' ? CONNECT_TIMEOUT_MS : timeoutMs;
+          const failure: Failure = { ...got, baseUrl: target.baseUrl!, method, path, attempts: retried + 1, mayHaveApplied: unsure, key, waitedMs };
+          throw new NetworkError(failure, o.known);
+        }
+        if (got.status >= 400 && unsure) got.unsure = { method, path, key };
+        return observed(method, url, got);
       }
     },
     close: () => client.close(),
@@ -149,7 +220,7 @@ export async function call(client: ApiClient, method: string, path: string, o?: 
   const res = await client.request(method, path, o);
   if (res.status >= 400) {
     // here any code but an empty one will do, a string or not
-    throw new ApiCallError(res.status, errorEnvelope(res, (code) => Boolean(code)), res.text());
+    throw new ApiCallError(res.status, errorEnvelope(res, (code) => Boolean(code)), res.text(), unsureReply(res.unsure, o?.known));
   }
   return res;
 }

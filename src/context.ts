@@ -1,11 +1,14 @@
 // What a command's run function receives: its streams, environment, global flags, and the one API
-// client (created on first use, so commands that never call the API never load it).
+// client (created on first use, so commands that never call the API never load it), through which
+// each of the command's writes goes with an Idempotency-Key of its own.
 import type { Command } from 'commander';
-import { call, createClient, type ApiClient, type ApiResponse, type RequestOptions } from './client.js';
+import { call, createClient, newIdempotencyKey, type ApiClient, type ApiResponse, type RequestOptions } from './client.js';
 import { ApiCallError } from './errors.js';
-import type { IO } from './io.js';
+import type { Known } from './faults.js';
+import { forStderr, type IO } from './io.js';
+import { dim } from './output.js';
 import type { Env } from './paths.js';
-import { resolveTarget, type GlobalOptions, type Target } from './settings.js';
+import { resolveNet, resolveTarget, type GlobalOptions, type Target } from './settings.js';
 
 export class Context {
   private clientP: Promise<ApiClient> | null = null;
@@ -30,16 +33,57 @@ export class Context {
   }
 
   client(): Promise<ApiClient> {
-    return (this.clientP ??= createClient(this.target()));
+    // a retry is said on stderr, unless --json keeps stderr for the error document alone
+    const onRetry = this.json ? undefined : (note: string) => this.io.err(dim(forStderr(this.io), note) + '\n');
+    return (this.clientP ??= Promise.resolve().then(() => createClient(this.target(), { ...resolveNet(this.globals, this.env), onRetry })));
   }
 
-  /** Calls the API (throwing on an error reply); the global --idempotency-key goes on writes. */
+  /** how many of the command's own writes have been sent (each takes the next key) */
+  private writes = 0;
+  private baseKey: Promise<string | undefined> | null = null;
+  /** the last of the command's own writes that went through with an id: named if a later request fails */
+  private done: Known['done'];
+
+  /**
+   * The key of the command's next own write, and the --idempotency-key that gives it that key
+   * again on a rerun: --idempotency-key KEY (on a base URL without one, a new UUID) for the first,
+   * KEY-2, KEY-3, ... for the next, so every write has its own and a rerun repeats them in order.
+   */
+  private async ownKey(): Promise<{ key?: string; rerunKey?: string }> {
+    const n = ++this.writes;
+    const base = await (this.baseKey ??= this.globals.idempotencyKey !== undefined ? Promise.resolve(this.globals.idempotencyKey) : newIdempotencyKey(this.target()));
+    return base === undefined ? {} : { key: n === 1 ? base : `${base}-${n}`, rerunKey: base };
+  }
+
+  /**
+   * Calls the API (throwing on an error reply). A write is the command's own unless `o` says
+   * `idempotencyKey`: its key is the command's next (see ownKey); a write given
+   * `idempotencyKey: undefined` is apart from the command's (a quote, moving the clock, each of a
+   * chat's messages) and takes a new key of its own on a base URL. Either way every retry of a
+   * write sends its key again, so a lost reply never has it applied twice.
+   */
   async call(method: string, path: string, o: RequestOptions = {}): Promise<ApiResponse> {
+    const write = method !== 'GET' && method !== 'HEAD';
+    const own = write && !('idempotencyKey' in o);
+    const { key, rerunKey } = own ? await this.ownKey() : { key: write ? o.idempotencyKey ?? (await newIdempotencyKey(this.target())) : undefined, rerunKey: undefined };
     try {
-      return await call(await this.client(), method, path, { idempotencyKey: this.globals.idempotencyKey, ...o });
+      const res = await call(await this.client(), method, path, { ...o, idempotencyKey: key, known: { rerunKey, done: this.done } });
+      if (own && this.target().kind === 'remote') this.noteDone(res, rerunKey);
+      return res;
     } catch (e) {
       if (e instanceof ApiCallError) e.fieldFlags = this.fieldFlags;
       throw e;
+    }
+  }
+
+  /** Keeps the id an own write created, for the words of a later failure (the command's write went through). */
+  private noteDone(res: ApiResponse, rerunKey: string | undefined): void {
+    if (!/json/.test(res.headers['content-type'] ?? '')) return;
+    try {
+      const id = res.json<{ data?: { id?: unknown } }>()?.data?.id;
+      if (typeof id === 'string') this.done = { id, rerunKey };
+    } catch {
+      // not JSON after all: nothing to name
     }
   }
 

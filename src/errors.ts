@@ -10,7 +10,7 @@ export const EXIT = {
   usage: 2,
   /** the API key is missing, invalid (401) or lacks access (403 forbidden) */
   auth: 3,
-  /** the service could not be reached */
+  /** no reply from the service: it could not be reached, the connection was lost, or the reply did not come in time */
   network: 4,
   /** a waited-for job or number ended with failures (--wait) */
   failed: 5,
@@ -34,9 +34,10 @@ export interface Envelope { error: { code: string; message: string; fields?: Rec
 export class ApiCallError extends CliError {
   /** request field → the flag it came from (set by Context.call), so errors name the flag */
   fieldFlags?: Record<string, string>;
-  constructor(readonly status: number, readonly envelope: Envelope, readonly rawBody: string) {
+  /** `unsure`: the hint and --json fields of a reply to a write that may have been applied all the same (a gateway's 502) */
+  constructor(readonly status: number, readonly envelope: Envelope, readonly rawBody: string, unsure?: { hint: string; details: Record<string, unknown> }) {
     const auth = status === 401 || (status === 403 && envelope.error.code === 'forbidden');
-    super(envelope.error.message, auth ? EXIT.auth : EXIT.api, auth ? authHint(status) : undefined);
+    super(envelope.error.message, auth ? EXIT.auth : EXIT.api, unsure?.hint ?? (auth ? authHint(status) : undefined), unsure?.details);
   }
   get code() {
     return this.envelope.error.code;

@@ -2,11 +2,13 @@
 // exit codes. Verbs load what they need (API client, simulator, conf) only when they run.
 import { Command, CommanderError, Help, Option } from 'commander';
 import { nounOf, nouns, VALUE_OPTIONS } from '../commands/index.js';
-import { defineVerbs, type Shell } from './command.js';
+import { defineVerbs, intArg, type Shell } from './command.js';
 import { ApiCallError, CliError, EXIT } from './errors.js';
 import { forStderr, processIO, type IO } from './io.js';
 import { bold, dim, red } from './output.js';
 import type { Env } from './paths.js';
+import { DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
+import { DEFAULT_REQUEST_TIMEOUT_S, requestTimeoutMs } from './settings.js';
 
 export const VERSION = '0.1.0';
 
@@ -18,7 +20,9 @@ export function buildProgram(shell: Shell): Command {
     .addOption(new Option('--base-url <url>', 'service base URL (env VMV_BASE_URL); without one, the embedded simulator'))
     .addOption(new Option('--api-key <key>', 'API key (env VMV_API_KEY); prefer `vmv config set api_key -`'))
     .addOption(new Option('--profile <name>', 'settings profile to use (env VMV_PROFILE)'))
-    .addOption(new Option('--idempotency-key <key>', 'Idempotency-Key header for the request this command writes'))
+    .addOption(new Option('--idempotency-key <key>', 'Idempotency-Key of the command\'s write (default on a base URL: a new UUID; a second write gets KEY-2, ...)'))
+    .addOption(new Option('--retries <n>', `retries of a request that failed on the network or got 429/502/503/504, where that cannot apply a write twice (env VMV_MAX_RETRIES; default ${DEFAULT_RETRIES})`).argParser(intArg('--retries', 0, MAX_RETRIES)))
+    .addOption(new Option('--request-timeout <duration>', `how long to wait for a reply (30s, 5m; env VMV_REQUEST_TIMEOUT; default ${DEFAULT_REQUEST_TIMEOUT_S}s, plus what an assistant message waits)`).argParser((v) => (requestTimeoutMs('--request-timeout', v), v)))
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
@@ -33,12 +37,17 @@ export function buildProgram(shell: Shell): Command {
 Targets: with no base URL configured, commands run against the bundled simulator (data in
 ~/.local/share/vmv/sim.json, or VMV_SIM_DATA). \`vmv sim serve\` serves the same simulator over HTTP.
 
+Network: on a base URL every write carries an Idempotency-Key, and a request that fails on the
+network or gets 429, 502, 503 or 504 is retried (--retries) only where that cannot apply a write
+twice; a write that may have been applied all the same says so, with the key to rerun it with.
+
 Exit codes:
   0    ok
   1    the API answered with an error; a webhook test that could not be delivered
   2    usage: unknown command or flag, missing or malformed argument (checked before any request)
   3    authentication: missing or invalid API key (401), or a key without access (403)
-  4    network: the service could not be reached
+  4    network: no reply from the service (could not connect, connection lost, timed out); a
+       write that may have been applied says so, with the --idempotency-key to rerun it safely
   5    --wait ended without success: a call not completed, a quick job target failed (no
        answer is an outcome), an AI number not provisioned, a video that failed
   6    --wait ran out of --timeout (the job continues; its id is printed on stdout)
@@ -183,7 +192,8 @@ function report(out: IO, e: unknown, json = false): number {
     return EXIT.usage;
   }
   // --json: the error as one JSON document on stderr, the API's envelope as received, or one in its shape
-  if (json && e instanceof ApiCallError) return reportJson(io, e.envelope, e.exitCode);
+  // a write that may have been applied all the same: its key, beside the envelope's fields
+  if (json && e instanceof ApiCallError) return reportJson(io, e.details ? { ...e.envelope, error: { ...e.envelope.error, ...e.details } } : e.envelope, e.exitCode);
   if (json && e instanceof CliError)
     return reportJson(io, { error: { code: LOCAL_CODES[e.exitCode] ?? 'error', message: e.message, ...(e.hint ? { hint: e.hint } : {}), ...e.details } }, e.exitCode);
   if (e instanceof ApiCallError) {

@@ -1,8 +1,10 @@
 // Reading settings on the hot path: the profile file is plain JSON, so every command reads it with
 // one readFileSync instead of loading conf (and ajv). Writes go through conf (config-store.ts).
 import { readFileSync } from 'node:fs';
+import { parseDuration } from './duration.js';
 import { usage } from './errors.js';
 import { configFile, simDataFile, type Env } from './paths.js';
+import { DEFAULT_POLICY, DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
 
 export interface Profile { base_url?: string; api_key?: string }
 export interface SettingsFile { active_profile?: string; profiles?: Record<string, Profile> }
@@ -24,6 +26,8 @@ export interface GlobalOptions {
   apiKey?: string;
   profile?: string;
   idempotencyKey?: string;
+  retries?: number;
+  requestTimeout?: string;
 }
 
 export interface Target {
@@ -54,6 +58,46 @@ export function resolveTarget(g: GlobalOptions, rawEnv: Env): Target {
     profile,
     dataFile: simDataFile(env),
   };
+}
+
+/** How the remote client waits and retries (README "Network faults and retries"). */
+export interface NetSettings {
+  /** retries after a failed attempt, where safe (--retries, VMV_MAX_RETRIES) */
+  retries: number;
+  /** how long an attempt waits for its reply, and between parts of it (--request-timeout, VMV_REQUEST_TIMEOUT) */
+  requestTimeoutMs: number;
+  /** the first retry's backoff limit (VMV_RETRY_BASE_MS: a knob for tests, so they never wait long) */
+  retryBaseMs: number;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_S = 60;
+
+/** The network settings: flags over environment variables over the defaults; a bad value is a usage error naming its source. */
+export function resolveNet(g: GlobalOptions, env: Env): NetSettings {
+  const whole = (name: string, v: string | undefined, max: number): number | undefined => {
+    if (v === undefined || v === '') return undefined;
+    if (!/^\d+$/.test(v) || Number(v) > max) throw usage(`${name} must be a whole number from 0 to ${max}, got "${v}".`);
+    return Number(v);
+  };
+  const timeout = g.requestTimeout !== undefined ? requestTimeoutMs('--request-timeout', g.requestTimeout)
+    : env.VMV_REQUEST_TIMEOUT ? requestTimeoutMs('VMV_REQUEST_TIMEOUT', env.VMV_REQUEST_TIMEOUT) : DEFAULT_REQUEST_TIMEOUT_S * 1000;
+  return {
+    retries: g.retries ?? whole('VMV_MAX_RETRIES', env.VMV_MAX_RETRIES, MAX_RETRIES) ?? DEFAULT_RETRIES,
+    requestTimeoutMs: timeout,
+    retryBaseMs: whole('VMV_RETRY_BASE_MS', env.VMV_RETRY_BASE_MS, 60_000) ?? DEFAULT_POLICY.baseMs,
+  };
+}
+
+/** A request timeout given as a duration (30, 90s, 5m): more than 0. */
+export function requestTimeoutMs(name: string, raw: string): number {
+  let s: number;
+  try {
+    s = parseDuration(raw);
+  } catch (e) {
+    throw usage(`${name}: ${(e as Error).message}`);
+  }
+  if (!(s > 0)) throw usage(`${name} must be more than 0, e.g. 30s or 5m.`);
+  return s * 1000;
 }
 
 export function normalizeBaseUrl(raw: string): string {

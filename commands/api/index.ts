@@ -5,6 +5,7 @@ import { action, collect, examples, readStdin, readStdinBytes, type Shell } from
 import { errorEnvelope, type ApiResponse } from '../../src/client.js';
 import type { Context } from '../../src/context.js';
 import { ApiCallError, CliError, EXIT, usage } from '../../src/errors.js';
+import { unsureReply, type Known } from '../../src/faults.js';
 import { forStderr } from '../../src/io.js';
 import { bold, dim } from '../../src/output.js';
 
@@ -36,7 +37,13 @@ true, false, null, numbers (5, -1.5; not +1555...), @file (the file's text) or @
 
 The response body goes to stdout exactly as received (pretty-printed JSON on a terminal), audio
 and other bodies included. An error status still prints its body; the exit code is the one every
-command uses: 1 for API errors, 3 for 401 and 403 forbidden.`)
+command uses: 1 for API errors, 3 for 401 and 403 forbidden.
+
+Retries (on a base URL; --retries): a request that never reached the service is sent again; after
+a lost reply, no reply in time, 429, 502, 503 or 504, so are GET, PUT and DELETE, but a POST or
+PATCH only when it carries an Idempotency-Key on a /v1 path (--idempotency-key KEY, or -H
+'Idempotency-Key: KEY'). Unlike other commands, vmv api adds no key of its own: a write sent
+without one is never sent twice.`)
     .addHelpText('after', examples(
       'vmv api /v1/contacts',
       'vmv api /v1/openapi.json > openapi.json',
@@ -47,6 +54,7 @@ command uses: 1 for API errors, 3 for 401 and 403 forbidden.`)
       'vmv api --paginate \'/v1/contacts?limit=100\' | jq length',
       'vmv api -i /v1/contacts -H \'Authorization: Bearer sk_other\'',
       'vmv api POST /v1/quick/emails --input mail.json -H \'Idempotency-Key: mail-1\'',
+      'vmv api POST /v1/quick/emails --input mail.json --idempotency-key mail-1 --retries 5',
       'vmv api /v1/calls/ID/recording > call.wav',
     ))
     .action(action(shell, (ctx, o: Options) => run(ctx, o, cmd.args)));
@@ -58,8 +66,12 @@ interface Prepared { method: string; url: string; body?: unknown; rawBody?: Buff
 export async function run(ctx: Context, o: Options, args: string[]): Promise<void> {
   const req = await prepare(ctx, o, args);
   const client = await ctx.client();
+  // a raw tool sends what it is given: no key of its own, so a write without one is not sent again
+  // once it may have reached the service; with one (--idempotency-key, -H), a rerun with it is safe
+  const key = req.headers['idempotency-key'] === undefined ? ctx.globals.idempotencyKey : req.headers['idempotency-key'] ?? undefined;
+  const known = { rerunKey: key };
   const send = (url: string) =>
-    client.request(req.method, url, { body: req.body, rawBody: req.rawBody, headers: req.headers, idempotencyKey: ctx.globals.idempotencyKey });
+    client.request(req.method, url, { body: req.body, rawBody: req.rawBody, headers: req.headers, idempotencyKey: ctx.globals.idempotencyKey, known });
   const statusText = o.include ? (await import('node:http')).STATUS_CODES : {};
   const head = (res: ApiResponse) => {
     if (!o.include) return;
@@ -73,7 +85,7 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<voi
     const res = await send(req.url);
     head(res);
     printBody(ctx, res);
-    if (res.status >= 400) throw failure(ctx, res);
+    if (res.status >= 400) throw failure(ctx, res, known);
     return;
   }
 
@@ -267,9 +279,13 @@ function printBody(ctx: Context, res: ApiResponse): void {
   ctx.io.out(res.body);
 }
 
-/** One line on stderr for an error status, with the exit code any command gives that status. */
-function failure(ctx: Context, res: ApiResponse): CliError {
+/**
+ * One line on stderr for an error status, with the exit code any command gives that status (and
+ * for a write that may have been applied all the same, a gateway's 502, how to check and retry).
+ */
+function failure(ctx: Context, res: ApiResponse, known: Known = {}): CliError {
   const env = errorEnvelope(res);
   const { exitCode } = new ApiCallError(res.status, env, '');
-  return new CliError(`${env.error.message} ${dim(forStderr(ctx.io), `(${env.error.code}, HTTP ${res.status})`)}`, exitCode);
+  const unsure = unsureReply(res.unsure, known);
+  return new CliError(`${env.error.message} ${dim(forStderr(ctx.io), `(${env.error.code}, HTTP ${res.status})`)}`, exitCode, unsure?.hint, unsure?.details);
 }

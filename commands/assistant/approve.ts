@@ -36,7 +36,7 @@ ${examples(
 }
 
 export async function run(ctx: Context, o: Options, [id]: string[]): Promise<void> {
-  const api = contextApi(ctx);
+  const api = contextApi(ctx, { own: 'approvals' });
   const pending = (await api.get(id)).pending_approvals;
   const declined = new Set(o.declineAll ? pending.map((p) => p.approval_id) : o.decline ?? []);
   const decline = (approval_id: string) => ({ approval_id, approved: false, ...(o.reason ? { reason: o.reason } : {}) });

@@ -30,7 +30,7 @@ ${examples(
 }
 
 export async function run(ctx: Context, o: Options, [message]: string[]): Promise<void> {
-  const api = contextApi(ctx, { idempotencyKey: ctx.globals.idempotencyKey });
+  const api = contextApi(ctx, { own: 'message' });
   const wait = o.wait ?? DEFAULT_WAIT_S;
   // answered at once: the run is followed here, so Ctrl-C and --wait can always name the conversation
   const first = await api.post({ message, conversation_id: o.conversation, wait_seconds: 0 });

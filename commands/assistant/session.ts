@@ -24,12 +24,16 @@ export interface AssistantApi {
 export const conversationPath = (id: string) => `/v1/assistant/conversations/${encodeURIComponent(id)}`;
 
 /**
- * The API through a command's context. `idempotencyKey` goes on the one write the command stands
- * for (send's message); the chat sends many messages, so none of them takes one.
+ * The API through a command's context. `own` names the post the command stands for (send's
+ * message, approve's answers): it takes the command's Idempotency-Key (--idempotency-key); every
+ * other post (the chat's many messages, answers given along the way) takes a key of its own.
  */
-export function contextApi(ctx: Context, o: { idempotencyKey?: string } = {}): AssistantApi {
+export function contextApi(ctx: Context, o: { own?: 'message' | 'approvals' } = {}): AssistantApi {
   const api: AssistantApi = {
-    post: async (body) => (await ctx.call('POST', '/v1/assistant/messages', { body, idempotencyKey: body.message !== undefined ? o.idempotencyKey : undefined })).json<{ data: Conversation }>().data,
+    post: async (body) => {
+      const own = o.own !== undefined && body[o.own] !== undefined;
+      return (await ctx.call('POST', '/v1/assistant/messages', own ? { body } : { body, idempotencyKey: undefined })).json<{ data: Conversation }>().data;
+    },
     get: async (id) => (await ctx.call('GET', conversationPath(id))).json<{ data: ConversationWithTranscript }>().data,
     list: async (limit = 10) => (await ctx.call('GET', '/v1/assistant/conversations', { query: { limit } })).json<{ data: Conversation[] }>().data,
     async clock() {

@@ -3,7 +3,7 @@
 // answers exactly as over HTTP. Its reply becomes the tool result: structured content and a short
 // text, the audio of a recording, or (any error) isError with the API's code, message and fields.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { errorEnvelope, type ApiClient, type ApiResponse, type RequestOptions } from '../../src/client.js';
+import { errorEnvelope, newIdempotencyKey, type ApiClient, type ApiResponse, type RequestOptions } from '../../src/client.js';
 import { CliError, type Envelope } from '../../src/errors.js';
 import type { McpTool } from '../../simulator/index.js';
 import { renderReply } from './render.js';
@@ -66,10 +66,13 @@ export async function callTool(tool: McpTool, given: Args | undefined, client: A
     res = await client.request(req.method, req.path, {
       // query values are text: strings, numbers and booleans as written (textArgProblems refused the rest)
       query: req.query as RequestOptions['query'], body: req.body,
+      // each call that writes has a key of its own, so the client's retry of a lost reply cannot apply it twice
+      idempotencyKey: req.method === 'GET' ? undefined : await newIdempotencyKey(client.target),
     });
   } catch (e) {
     const message = e instanceof CliError ? [e.message, e.hint].filter(Boolean).join(' ') : (e as Error)?.message ?? String(e);
-    return errorResult({ error: { code: e instanceof CliError ? 'network_error' : 'internal_error', message } });
+    // a write that may have been applied: its key and what is known, as the CLI's --json gives them
+    return errorResult({ error: { code: e instanceof CliError ? 'network_error' : 'internal_error', message, ...(e instanceof CliError ? e.details : {}) } });
   }
   if (res.status >= 400) return errorResult(envelopeOf(tool, res), res.status);
   if (tool.binary) {

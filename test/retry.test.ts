@@ -1,0 +1,104 @@
+// The retry policy of src/retry.ts as a table: for each kind of request and each way an attempt can
+// end, whether it is sent again and after how long. No network: the pure rules only (the faults
+// themselves are injected for real in cli-network-faults.test.ts).
+import { describe, expect, it } from 'vitest';
+import { decide, faultOf, retryAfterMs, type Outcome, type RetryPolicy, type RetryRequest } from '../src/retry.js';
+
+const policy: RetryPolicy = { retries: 2, baseMs: 500, capMs: 5_000, maxRetryAfterMs: 20_000 };
+const NOW = Date.parse('2026-01-05T09:00:00Z');
+
+const post = (path: string, hasKey: boolean): RetryRequest => ({ method: 'POST', path, hasKey });
+const get: RetryRequest = { method: 'GET', path: '/v1/contacts', hasKey: false };
+const keyedV1 = post('/v1/quick/emails', true);
+const bareV1 = post('/v1/quick/emails', false);
+const keyedSim = post('/_sim/contacts', true);
+const patchKeyed: RetryRequest = { method: 'PATCH', path: '/v1/video-schedules/s1', hasKey: true };
+const del: RetryRequest = { method: 'DELETE', path: '/v1/webhooks/w1', hasKey: false };
+const putSim: RetryRequest = { method: 'PUT', path: '/_sim/hosts/x', hasKey: false };
+
+const refused: Outcome = { fault: 'unreached', code: 'ECONNREFUSED' };
+const lost: Outcome = { fault: 'lost', code: 'UND_ERR_SOCKET' };
+const timeout: Outcome = { fault: 'timeout', code: 'UND_ERR_HEADERS_TIMEOUT' };
+const status = (s: number, retryAfter?: string): Outcome => ({ status: s, retryAfter });
+
+// request, outcome, retries so far → retried?, or why not
+const table: [string, RetryRequest, Outcome, number, true | string][] = [
+  ['a read after a lost reply', get, lost, 0, true],
+  ['a read after no reply in time', get, timeout, 1, true],
+  ['a read out of retries', get, lost, 2, 'exhausted'],
+  ['a keyed /v1 write after a lost reply', keyedV1, lost, 0, true],
+  ['a keyed /v1 write after no reply in time', keyedV1, timeout, 0, true],
+  ['a keyed /v1 PATCH after a lost reply', patchKeyed, lost, 0, true],
+  ['a /v1 write without a key after a lost reply', bareV1, lost, 0, 'unsafe'],
+  ['a /v1 write without a key after no reply in time', bareV1, timeout, 0, 'unsafe'],
+  ['a /v1 write without a key that was never sent', bareV1, refused, 0, true],
+  ['a /_sim write, keyed, after a lost reply (the control plane keeps no keys)', keyedSim, lost, 0, 'unsafe'],
+  ['a /_sim write never sent', keyedSim, { fault: 'unreached', code: 'UND_ERR_CONNECT_TIMEOUT' }, 1, true],
+  ['a /_sim write after a 503', keyedSim, status(503), 0, 'unsafe'],
+  ['a DELETE without a key after a lost reply (idempotent by nature)', del, lost, 0, true],
+  ['a PUT on /_sim after a lost reply (idempotent by nature)', putSim, lost, 0, true],
+  ['a keyed write after 502', keyedV1, status(502), 0, true],
+  ['a keyed write after 503', keyedV1, status(503), 1, true],
+  ['a keyed write after 504', keyedV1, status(504), 0, true],
+  ['a keyed write after 429', keyedV1, status(429, '1'), 0, true],
+  ['a write without a key after 429', bareV1, status(429, '1'), 0, 'unsafe'],
+  ['a read after 500 (not a retry status)', get, status(500), 0, 'answered'],
+  ['a read after 409', get, status(409), 0, 'answered'],
+  ['a read after 200', get, status(200), 0, 'answered'],
+  ['a never-sent request out of retries', bareV1, refused, 2, 'exhausted'],
+  ['a 429 asking for longer than 20 s', keyedV1, status(429, '50'), 0, 'retry_after_too_long'],
+];
+
+describe('decide', () => {
+  for (const [name, req, outcome, retried, expected] of table) {
+    it(name, () => {
+      const d = decide(req, outcome, retried, policy, () => 0.5, NOW);
+      if (expected === true) expect(d.retry).toBe(true);
+      else expect(d).toEqual({ retry: false, why: expected });
+    });
+  }
+
+  it('backoff: exponential with full jitter, capped', () => {
+    const delay = (retried: number, random: number) => {
+      const d = decide(get, lost, retried, { ...policy, retries: 10 }, () => random, NOW);
+      return d.retry ? d.delayMs : NaN;
+    };
+    expect([0, 1, 2, 3].map((n) => delay(n, 1))).toEqual([500, 1000, 2000, 4000]);
+    expect(delay(4, 1)).toBe(5000); // 8000 capped
+    expect(delay(9, 1)).toBe(5000);
+    expect(delay(2, 0)).toBe(0); // full jitter: anywhere from nothing
+    expect(delay(2, 0.25)).toBe(500);
+  });
+
+  it('Retry-After is waited at least, in seconds or as an HTTP-date', () => {
+    const after = (v: string, random = 0) => {
+      const d = decide(keyedV1, status(429, v), 0, policy, () => random, NOW);
+      return d.retry ? d.delayMs : d.why;
+    };
+    expect(after('1')).toBe(1000);
+    expect(after('0', 1)).toBe(500); // the backoff when it asks for less
+    expect(after('20')).toBe(20_000);
+    expect(after('21')).toBe('retry_after_too_long');
+    expect(after(new Date(NOW + 3000).toUTCString())).toBe(3000);
+    expect(after('soon', 1)).toBe(500); // not a Retry-After: ignored
+  });
+});
+
+describe('faultOf and retryAfterMs', () => {
+  const cases: [string, string][] = [
+    ['ECONNREFUSED', 'unreached'], ['ENOTFOUND', 'unreached'], ['EAI_AGAIN', 'unreached'], ['UND_ERR_CONNECT_TIMEOUT', 'unreached'],
+    ['UND_ERR_SOCKET', 'lost'], ['ECONNRESET', 'lost'], ['EPIPE', 'lost'], ['', 'lost'],
+    ['UND_ERR_HEADERS_TIMEOUT', 'timeout'], ['UND_ERR_BODY_TIMEOUT', 'timeout'],
+  ];
+  for (const [code, fault] of cases) it(`${code || '(no code)'} → ${fault}`, () => expect(faultOf(code)).toBe(fault));
+
+  it('parses delay-seconds and HTTP-dates; a past date is now; anything else is null', () => {
+    expect(retryAfterMs('120', NOW)).toBe(120_000);
+    expect(retryAfterMs(' 3 ', NOW)).toBe(3000);
+    expect(retryAfterMs('Mon, 05 Jan 2026 09:00:10 GMT', NOW)).toBe(10_000);
+    expect(retryAfterMs('Mon, 05 Jan 2026 08:00:00 GMT', NOW)).toBe(0);
+    expect(retryAfterMs('-1', NOW)).toBeNull();
+    expect(retryAfterMs('1.5', NOW)).toBeNull();
+    expect(retryAfterMs(undefined, NOW)).toBeNull();
+  });
+});
