@@ -4,7 +4,7 @@
 // None of them stops the job: each says so, and how to follow it.
 import type { Context } from './context.js';
 import { parseDuration } from './duration.js';
-import { CliError, EXIT, usage } from './errors.js';
+import { ApiCallError, CliError, EXIT, usage } from './errors.js';
 import { forStderr } from './io.js';
 import { dim } from './output.js';
 
@@ -74,15 +74,37 @@ const nextJobDue = (c: SimClock): string | null => (c.next_job_due_at === undefi
 /**
  * Moves a manual simulator clock, as read in `clock`, to the next step of some job (at least a
  * millisecond on); false, and the clock left, when nothing is due or it is due after `until`.
+ * True also when another process moved the clock there or further first (see moveAtLeast).
  */
 export async function advanceTo(ctx: Context, clock: SimClock, until = Infinity): Promise<boolean> {
   const next = nextJobDue(clock);
   if (next === null) return false;
   const due = Math.max(Date.parse(next), Date.parse(clock.now) + 1);
   if (due > until) return false;
-  // moving the clock is not the command's write: no --idempotency-key
-  await ctx.call('POST', '/_sim/clock', { body: { now: new Date(due).toISOString() }, idempotencyKey: undefined });
+  await moveAtLeast(ctx, new Date(due).toISOString());
   return true;
+}
+
+/**
+ * Moves the clock to `time` unless it is already there or past it (POST /_sim/clock {now, at_least}).
+ * Any number of processes may wait on one world, each moving the clock to the step it read next;
+ * between its read and its move another may have moved the clock further, which serves it as well
+ * (a plain `now` would be refused as a move backwards, after the job was placed and charged).
+ * A simulator from before at_least refuses the field: it is sent `now`, whose refusal to go
+ * backwards then means the same.
+ */
+async function moveAtLeast(ctx: Context, time: string): Promise<void> {
+  // moving the clock is not the command's write: no --idempotency-key
+  const move = (body: { now: string; at_least?: true }) => ctx.call('POST', '/_sim/clock', { body, idempotencyKey: undefined });
+  const refuses = (e: unknown, field: string) => e instanceof ApiCallError && e.status === 400 && e.envelope.error.fields?.[field] !== undefined;
+  try {
+    await move({ now: time, at_least: true });
+  } catch (e) {
+    if (!refuses(e, 'at_least')) throw e;
+    await move({ now: time }).catch((e2: unknown) => {
+      if (!refuses(e2, 'now')) throw e2;
+    });
+  }
 }
 
 /** --advance needs a simulator (its /_sim control plane) whose clock is manual. */

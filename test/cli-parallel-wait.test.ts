@@ -2,8 +2,27 @@
 // clock, embedded (separate processes on one data file) and through `vmv sim serve`; the control
 // plane's at-least move that makes it safe; a 5xx on the clock is the error it is, not "not a
 // simulator"; and a wait that an error ends still prints what continues (its id), once.
+import { spawn } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cli, startSim, T0, tempDir, type Sim } from './helpers.js';
+import { BIN, cli, makeTarget, startSim, T0, tempDir, type Sim, type Target } from './helpers.js';
+
+/** Goal, not interested, rings out, voicemail, call back later; without retries, one placed call each. */
+const NUMBERS = ['+14155550100', '+14155550101', '+14155550102', '+14155550103', '+14155550107'];
+const ROUNDS = 3;
+
+interface Run { code: number | null; stdout: string; stderr: string }
+
+/** bin/vmv as its own process (each one opens the data file itself, as parallel shells would). */
+function vmv(args: string[], env: Record<string, string>): Promise<Run> {
+  const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH!, HOME: env.VMV_CONFIG_DIR, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  p.stdout!.on('data', (d) => (stdout += d));
+  p.stderr!.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => p.once('close', (code) => resolve({ code, stdout, stderr })));
+}
 
 /** A `sim serve` of the describe block's own, reset to its seeded state before each test. */
 function useSim(): Pick<Sim, 'url' | 'key' | 'api'> {
@@ -17,6 +36,42 @@ function useSim(): Pick<Sim, 'url' | 'key' | 'api'> {
     get url() { return sim.url; },
     get key() { return sim.key; },
     api: (...a) => sim.api(...a),
+  };
+}
+
+/**
+ * A proxy in front of a `sim serve` that answers what `fault` says instead of forwarding: a status
+ * (with the simulator's error envelope) or 'drop' (the connection closed without a reply).
+ */
+async function proxy(sim: { url: string }, fault: (method: string, path: string, body: string) => number | 'drop' | null): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+  const seen: string[] = [];
+  const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    seen.push(`${req.method} ${req.url}`);
+    const f = fault(req.method!, req.url!, body);
+    if (f === 'drop') return req.socket.destroy();
+    if (f !== null) {
+      res.writeHead(f, { 'content-type': 'application/json', 'request-id': 'req_proxy' });
+      const error = f === 400
+        ? { code: 'validation_error', message: 'The request is invalid.', fields: { at_least: 'is not a known field' } }
+        : { code: f === 503 ? 'store_busy' : 'internal_error', message: 'The data file is busy; retry the request.' };
+      return res.end(JSON.stringify({ error }));
+    }
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+    const up = await fetch(sim.url + req.url, { method: req.method, headers, body: body || undefined });
+    res.writeHead(up.status, Object.fromEntries([...up.headers].filter(([k]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k))));
+    res.end(Buffer.from(await up.arrayBuffer()));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
   };
 }
 
@@ -66,4 +121,57 @@ describe('POST /_sim/clock {now, at_least: true}', () => {
     const twice = await cli(['sim', 'clock', '--set', '2026-01-05T09:06:00Z', '--at-least', '2026-01-05T09:06:00Z'], { env });
     expect([twice.code, twice.stderr]).toEqual([2, 'error: Give --set or --at-least, not both.\n']);
   });
+});
+
+describe('parallel --wait --advance on one manual clock', () => {
+  const targets: Target[] = [];
+  beforeAll(async () => {
+    targets.push(await makeTarget('embedded'), await makeTarget('remote'));
+    for (const t of targets) await t.reset();
+  });
+  afterAll(async () => {
+    for (const t of targets) await t.close();
+  });
+
+  for (const [i, label] of ['embedded (one data file)', 'through sim serve'].entries()) {
+    it(`${label}: ${NUMBERS.length} at once, ${ROUNDS} rounds: every one completes its job, each charged one placed call`, async () => {
+      const t = targets[i];
+      const ids: string[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const runs = await Promise.all(NUMBERS.map((n) => vmv(['quick', 'call', n, '--goal', 'Confirm Tuesday', '--retry-attempts', '0', '--wait', '--advance', '--json'], t.env)));
+        for (const r of runs) {
+          expect(r.code, r.stderr).toBe(0);
+          const job = JSON.parse(r.stdout).data;
+          expect(job.status).toBe('completed');
+          expect(job.targets[0].attempts).toBe(1);
+          ids.push(job.id);
+        }
+      }
+      expect(new Set(ids).size).toBe(NUMBERS.length * ROUNDS);
+      const ledger = (await t.run(['api', '/_sim/ledger', '--paginate'])).json as { kind: string; reference_id: string; description: string }[];
+      const fees = ledger.filter((e) => e.kind === 'quick_call' && e.description.endsWith('the placed-call fee'));
+      expect(fees).toHaveLength(ids.length);
+      for (const id of ids) expect(fees.filter((e) => e.reference_id === id), id).toHaveLength(1);
+    }, 120_000);
+  }
+});
+
+describe('parallel --wait --advance on a simulator from before at_least', () => {
+  const sim = useSim();
+
+  it('each command falls back to now, and reads its refusal to go backwards as another having moved the clock first', async () => {
+    // the older simulator: POST /_sim/clock knows no at_least field
+    const old = await proxy(sim, (m, path, body) => (m === 'POST' && path === '/_sim/clock' && 'at_least' in JSON.parse(body) ? 400 : null));
+    try {
+      const env = { VMV_BASE_URL: old.url, VMV_API_KEY: sim.key, VMV_CONFIG_DIR: tempDir(), NO_COLOR: '1' };
+      const runs = await Promise.all(NUMBERS.map((n) => vmv(['quick', 'call', n, '--goal', 'x', '--retry-attempts', '0', '--wait', '--advance', '--json'], env)));
+      for (const r of runs) {
+        expect(r.code, r.stderr).toBe(0);
+        expect(JSON.parse(r.stdout).data.status).toBe('completed');
+      }
+      expect(old.seen.filter((x) => x === 'POST /_sim/clock').length).toBeGreaterThan(NUMBERS.length);
+    } finally {
+      await old.close();
+    }
+  }, 60_000);
 });
