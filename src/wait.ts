@@ -109,9 +109,11 @@ async function moveAtLeast(ctx: Context, time: string): Promise<void> {
 
 /** --advance needs a simulator (its /_sim control plane) whose clock is manual. */
 async function checkAdvance(ctx: Context): Promise<void> {
-  const res = await (await ctx.client()).request('GET', '/_sim/clock');
-  // a key the simulator refuses is an authentication problem, not a sign that this is no simulator
-  if (res.status === 401 || res.status === 403) await ctx.call('GET', '/_sim/clock');
+  let res = await (await ctx.client()).request('GET', '/_sim/clock');
+  // only 404 (no /_sim here) or a success that is no simulator's clock says this is no simulator:
+  // any other error (a key refused, 401/403; the server failing, 5xx) is reported as the error it
+  // is, by call(), which may also retry it (a reply that then comes is read as the first would be)
+  if (res.status !== 404 && (res.status < 200 || res.status >= 300)) res = await ctx.call('GET', '/_sim/clock');
   let clock: { mode?: string } | undefined;
   try {
     clock = res.status === 200 ? res.json() : undefined;

@@ -175,3 +175,39 @@ describe('parallel --wait --advance on a simulator from before at_least', () => 
     }
   }, 60_000);
 });
+
+describe('errors during --wait --advance', () => {
+  const sim = useSim();
+
+  const envOf = (url: string) => ({ VMV_BASE_URL: url, VMV_API_KEY: sim.key, VMV_CONFIG_DIR: tempDir(), NO_COLOR: '1', VMV_POLL_MS: '5' });
+  const started = async () => (await sim.api('GET', '/_sim/ledger')).json.data.filter((e: { kind: string }) => e.kind === 'quick_call').length;
+
+  it('a 5xx on GET /_sim/clock is the API error it is (exit 1), not "not a simulator" (exit 2); nothing is started', async () => {
+    const p = await proxy(sim, (m, path) => (m === 'GET' && path === '/_sim/clock' ? 503 : null));
+    try {
+      const r = await cli(['quick', 'call', '+14155550100', '--goal', 'x', '--wait', '--advance'], { env: envOf(p.url) });
+      expect(r.code).toBe(1);
+      expect(r.stderr).not.toContain('not a simulator');
+      expect(r.stderr).toContain('error: The data file is busy; retry the request. (store_busy, HTTP 503)');
+      expect(r.stdout).toBe('');
+      expect(p.seen.every((x) => x === 'GET /_sim/clock')).toBe(true);
+      expect(await started()).toBe(0);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('a transient 503 on GET /_sim/clock is never "not a simulator"', async () => {
+    let failed = 0;
+    const p = await proxy(sim, (m, path) => (m === 'GET' && path === '/_sim/clock' && failed++ === 0 ? 503 : null));
+    try {
+      const r = await cli(['quick', 'call', '+14155550100', '--goal', 'x', '--wait', '--advance'], { env: envOf(p.url) });
+      expect(r.stderr).not.toContain('not a simulator');
+      // the API error (exit 1), or, where the client retries a 5xx, the wait done (exit 0)
+      expect([0, 1]).toContain(r.code);
+      if (r.code === 1) expect(r.stderr).toContain('(store_busy, HTTP 503)');
+    } finally {
+      await p.close();
+    }
+  });
+});
