@@ -1,7 +1,8 @@
 // What every wait (--wait, quick status --watch) adds to polling, for scripts and CI:
 // --timeout DURATION gives up after that much wall-clock time (exit 6); --advance drives a simulator
 // on a manual clock to each next due transition until the job ends; Ctrl-C stops waiting (exit 130).
-// None of them stops the job: each says so, and how to follow it.
+// None of them stops the job: each says so, and how to follow it. Nor does an error that ends a
+// wait early (the service failing, the network gone): its id is printed as at a timeout.
 import type { Context } from './context.js';
 import { parseDuration } from './duration.js';
 import { ApiCallError, CliError, EXIT, usage } from './errors.js';
@@ -134,6 +135,18 @@ async function checkAdvance(ctx: Context): Promise<void> {
     );
 }
 
+/**
+ * `e`, amended to name what continues: `id` in its --json envelope, and `note` after its hint. The
+ * error keeps its class, exit code and message (an API error its envelope as received, plus the
+ * id), so it reads as what went wrong; anything else thrown becomes an API error (exit 1) saying so.
+ */
+function continuing(e: unknown, id: string, note: string): CliError {
+  if (!(e instanceof CliError)) return new CliError((e as Error)?.message ?? String(e), EXIT.api, note, { id });
+  if (e instanceof ApiCallError) e.envelope.error.id = id;
+  // hint and details are set once where an error is made; this is the one place that adds to them
+  return Object.assign(e, { hint: e.hint ? `${e.hint}\n${note}` : note, details: { ...e.details, id } });
+}
+
 /** What a read path shows (its id, and in words), and the command that follows it after the wait stops. */
 function subject(path: string): { what: string; follow: string; id: string } {
   const [, kind, rawId] = /^\/v1\/(quick\/actions|quick\/ai-numbers|calls|videos|assistant\/conversations)\/([^/?]+)/.exec(path) ?? [];
@@ -157,6 +170,11 @@ export interface Waiter {
   step(): Promise<boolean>;
   /** --advance, once the job has ended: runs what falls due within SETTLE_MS; false if nothing did */
   settle(): Promise<boolean>;
+  /**
+   * An error that ended the wait before the job did, to rethrow: it names what continues as the
+   * wait's own end does (its id on stdout once, in the --json envelope, and how to follow it).
+   */
+  stopped(e: unknown): unknown;
   dispose(): void;
 }
 
@@ -167,9 +185,14 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
   let stop!: (e: CliError) => void;
   const ended = new Promise<never>((_, reject) => (stop = reject));
   ended.catch(() => {}); // reported through race()
-  // what continues is data a script needs: its id alone on stdout (with --json, in the error envelope)
+  // what continues is data a script needs: its id alone on stdout, once (with --json, in the error envelope)
+  let told = false;
+  const tell = () => {
+    if (id && !ctx.json && !told) ctx.io.out(`${id}\n`);
+    told = true;
+  };
   const end = (message: string, exit: number) => {
-    if (id && !ctx.json) ctx.io.out(`${id}\n`);
+    tell();
     stop(new CliError(message, exit, follow, id ? { id } : undefined));
   };
   const timedOut = () => end(`Stopped waiting after ${p.timeout} (--timeout); ${what} continues.`, EXIT.timeout);
@@ -205,6 +228,12 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
     },
     step: async () => p.advance && advanceClock(false),
     settle: async () => p.advance && advanceClock(true),
+    stopped: (e) => {
+      // the wait's own end, or a stop that printed the id itself (the assistant's approvals), names it already
+      if (!id || (e instanceof CliError && e.details?.id === id)) return e;
+      tell();
+      return continuing(e, id, `Stopped waiting; ${what} continues. ${follow}`);
+    },
     dispose: () => {
       if (timer) clearTimeout(timer);
       unregister();

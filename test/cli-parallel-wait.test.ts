@@ -210,4 +210,55 @@ describe('errors during --wait --advance', () => {
       await p.close();
     }
   });
+
+  it('an API error while the clock moves: the job\'s id alone on stdout (in the envelope with --json), the error, and how to follow it', async () => {
+    const p = await proxy(sim, (m, path) => (m === 'POST' && path === '/_sim/clock' ? 503 : null));
+    try {
+      const r = await cli(['quick', 'call', '+14155550100', '--goal', 'x', '--wait', '--advance'], { env: envOf(p.url) });
+      expect(r.code).toBe(1);
+      const id = r.stdout.trim();
+      expect(r.stdout).toBe(`${id}\n`);
+      expect(r.stderr).toBe(`error: The data file is busy; retry the request. (store_busy, HTTP 503)\nStopped waiting; job ${id} continues. Follow it: vmv quick status ${id} --watch\n`);
+      expect((await sim.api('GET', `/v1/quick/actions/${id}`)).json.data.status).toBe('running');
+      const j = await cli(['quick', 'call', '+14155550100', '--goal', 'x', '--wait', '--advance', '--json'], { env: envOf(p.url) });
+      expect([j.code, j.stdout]).toEqual([1, '']);
+      const envelope = JSON.parse(j.stderr);
+      expect(envelope.error).toMatchObject({ code: 'store_busy', id: expect.any(String) });
+      expect((await sim.api('GET', `/v1/quick/actions/${envelope.error.id}`)).status).toBe(200);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('the network gone while polling: exit 4, the id once, and how to follow it (calls place --wait prints the call\'s)', async () => {
+    let reads = 0;
+    const p = await proxy(sim, (m, path) => (m === 'GET' && path.startsWith('/v1/calls/') && ++reads > 1 ? 'drop' : null));
+    try {
+      expect((await cli(['sim', 'caller-id', '+12025550199'], { env: envOf(p.url) })).code).toBe(0);
+      const r = await cli(['calls', 'place', '--caller-id', '+12025550199', '--to', '+12025550100', '--wait', '--advance'], { env: envOf(p.url) });
+      expect(r.code).toBe(4);
+      const id = r.stdout.trim();
+      expect(r.stdout).toBe(`${id}\n`);
+      expect(r.stderr).toContain(`error: Could not reach ${p.url}`);
+      expect(r.stderr).toContain(`Stopped waiting; call ${id} continues. See it: vmv history call ${id}\n`);
+      const j = await cli(['calls', 'place', '--caller-id', '+12025550199', '--to', '+12025550100', '--wait', '--advance', '--json'], { env: envOf(p.url) });
+      expect(j.code).toBe(4);
+      expect(JSON.parse(j.stderr).error).toMatchObject({ code: 'network_error', id: expect.any(String), hint: expect.stringContaining('See it: vmv history call') });
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('the assistant: an error while its run is followed prints the conversation\'s id', async () => {
+    const p = await proxy(sim, (m, path) => (m === 'GET' && path.startsWith('/v1/assistant/conversations/') ? 500 : null));
+    try {
+      const r = await cli(['assistant', 'send', 'how many calls did we get yesterday?', '--advance'], { env: envOf(p.url) });
+      expect(r.code).toBe(1);
+      const id = r.stdout.trim();
+      expect(r.stdout).toBe(`${id}\n`);
+      expect(r.stderr).toContain(`Stopped waiting; the assistant's run in conversation ${id} continues. See it: vmv assistant get ${id}\n`);
+    } finally {
+      await p.close();
+    }
+  });
 });
