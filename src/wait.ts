@@ -202,6 +202,9 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
   const unregister = ctx.io.onInterrupt(() => end(`Stopped waiting (interrupted); ${what} continues.`, EXIT.interrupted));
   let settleUntil: number | null = null;
   let saidIdle = false;
+  // steps in a row that found nothing due: one alone may be another process having run the job to
+  // its end between this wait's read of it and of the clock (the next read then shows it ended)
+  let idle = 0;
 
   /** Moves a manual clock to its next due transition (when settling, only one due by settleUntil). */
   async function advanceClock(settling: boolean): Promise<boolean> {
@@ -209,7 +212,8 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
     if (clock.mode !== 'manual') return false; // switched to real meanwhile: the job moves on its own
     if (!settling) {
       const moved = await advanceTo(ctx, clock);
-      if (!moved && !saidIdle && !ctx.json) {
+      idle = moved ? 0 : idle + 1;
+      if (idle >= 2 && !saidIdle && !ctx.json) {
         saidIdle = true;
         ctx.io.err(dim(forStderr(ctx.io), 'note: nothing is due on the simulator clock; waiting for something else to move the job (vmv sim text, or Ctrl-C).') + '\n');
       }
