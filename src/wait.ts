@@ -138,7 +138,8 @@ async function checkAdvance(ctx: Context): Promise<void> {
 /**
  * `e`, amended to name what continues: `id` in its --json envelope, and `note` after its hint. The
  * error keeps its class, exit code and message (an API error its envelope as received, plus the
- * id), so it reads as what went wrong; anything else thrown becomes an API error (exit 1) saying so.
+ * id), so it still reads as what went wrong; anything else thrown (a bug) becomes a CliError with
+ * its message, exit 1, as main() would report it.
  */
 function continuing(e: unknown, id: string, note: string): CliError {
   if (!(e instanceof CliError)) return new CliError((e as Error)?.message ?? String(e), EXIT.api, note, { id });
