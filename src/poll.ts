@@ -68,7 +68,7 @@ export const waitingHint = (ctx: Context, what: string) => ctx.io.err(dim(forStd
  * Follows GET `path` until `done`: says once if the simulator clock is manual, shows progress (see
  * follow; `notes`: progress messages on stderr when piped), then prints the end: the last body as
  * returned with --json, `final` when piped (unless changes were streamed; a terminal already shows
- * the live view). Returns the last body.
+ * the live view). Returns the last body. An error before the end names what continues (Waiter.stopped).
  */
 export async function followRead<T>(
   ctx: Context,
@@ -89,6 +89,8 @@ export async function followRead<T>(
       changes: o.changes,
       notes: o.notes,
     });
+  } catch (e) {
+    throw w.stopped(e);
   } finally {
     w.dispose();
   }

@@ -1,10 +1,11 @@
 // What every wait (--wait, quick status --watch) adds to polling, for scripts and CI:
 // --timeout DURATION gives up after that much wall-clock time (exit 6); --advance drives a simulator
 // on a manual clock to each next due transition until the job ends; Ctrl-C stops waiting (exit 130).
-// None of them stops the job: each says so, and how to follow it.
+// None of them stops the job: each says so, and how to follow it. Nor does an error that ends a
+// wait early (the service failing, the network gone): its id is printed as at a timeout.
 import type { Context } from './context.js';
 import { parseDuration } from './duration.js';
-import { CliError, EXIT, usage } from './errors.js';
+import { ApiCallError, CliError, EXIT, usage } from './errors.js';
 import { forStderr } from './io.js';
 import { dim } from './output.js';
 
@@ -74,22 +75,46 @@ const nextJobDue = (c: SimClock): string | null => (c.next_job_due_at === undefi
 /**
  * Moves a manual simulator clock, as read in `clock`, to the next step of some job (at least a
  * millisecond on); false, and the clock left, when nothing is due or it is due after `until`.
+ * True also when another process moved the clock there or further first (see moveAtLeast).
  */
 export async function advanceTo(ctx: Context, clock: SimClock, until = Infinity): Promise<boolean> {
   const next = nextJobDue(clock);
   if (next === null) return false;
   const due = Math.max(Date.parse(next), Date.parse(clock.now) + 1);
   if (due > until) return false;
-  // moving the clock is not the command's write: no --idempotency-key
-  await ctx.call('POST', '/_sim/clock', { body: { now: new Date(due).toISOString() }, idempotencyKey: undefined });
+  await moveAtLeast(ctx, new Date(due).toISOString());
   return true;
+}
+
+/**
+ * Moves the clock to `time` unless it is already there or past it (POST /_sim/clock {now, at_least}).
+ * Any number of processes may wait on one world, each moving the clock to the step it read next;
+ * between its read and its move another may have moved the clock further, which serves it as well
+ * (a plain `now` would be refused as a move backwards, after the job was placed and charged).
+ * A simulator from before at_least refuses the field: it is sent `now`, whose refusal to go
+ * backwards then means the same.
+ */
+async function moveAtLeast(ctx: Context, time: string): Promise<void> {
+  // moving the clock is not the command's write: no --idempotency-key
+  const move = (body: { now: string; at_least?: true }) => ctx.call('POST', '/_sim/clock', { body, idempotencyKey: undefined });
+  const refuses = (e: unknown, field: string) => e instanceof ApiCallError && e.status === 400 && e.envelope.error.fields?.[field] !== undefined;
+  try {
+    await move({ now: time, at_least: true });
+  } catch (e) {
+    if (!refuses(e, 'at_least')) throw e;
+    await move({ now: time }).catch((e2: unknown) => {
+      if (!refuses(e2, 'now')) throw e2;
+    });
+  }
 }
 
 /** --advance needs a simulator (its /_sim control plane) whose clock is manual. */
 async function checkAdvance(ctx: Context): Promise<void> {
-  const res = await (await ctx.client()).request('GET', '/_sim/clock');
-  // a key the simulator refuses is an authentication problem, not a sign that this is no simulator
-  if (res.status === 401 || res.status === 403) await ctx.call('GET', '/_sim/clock');
+  let res = await (await ctx.client()).request('GET', '/_sim/clock');
+  // only 404 (no /_sim here) or a success that is no simulator's clock says this is no simulator:
+  // any other error (a key refused, 401/403; the server failing, 5xx) is reported as the error it
+  // is, by call(), which may also retry it (a reply that then comes is read as the first would be)
+  if (res.status !== 404 && (res.status < 200 || res.status >= 300)) res = await ctx.call('GET', '/_sim/clock');
   let clock: { mode?: string } | undefined;
   try {
     clock = res.status === 200 ? res.json() : undefined;
@@ -108,6 +133,19 @@ async function checkAdvance(ctx: Context): Promise<void> {
       '--advance moves a manual simulator clock, and this simulator\'s clock is real: its jobs move on their own.',
       'Wait without --advance, or switch the clock first: vmv sim clock --manual.',
     );
+}
+
+/**
+ * `e`, amended to name what continues: `id` in its --json envelope, and `note` after its hint. The
+ * error keeps its class, exit code and message (an API error its envelope as received, plus the
+ * id), so it still reads as what went wrong; anything else thrown (a bug) becomes a CliError with
+ * its message, exit 1, as main() would report it.
+ */
+function continuing(e: unknown, id: string, note: string): CliError {
+  if (!(e instanceof CliError)) return new CliError((e as Error)?.message ?? String(e), EXIT.api, note, { id });
+  if (e instanceof ApiCallError) e.envelope.error.id = id;
+  // hint and details are set once where an error is made; this is the one place that adds to them
+  return Object.assign(e, { hint: e.hint ? `${e.hint}\n${note}` : note, details: { ...e.details, id } });
 }
 
 /** What a read path shows (its id, and in words), and the command that follows it after the wait stops. */
@@ -133,6 +171,11 @@ export interface Waiter {
   step(): Promise<boolean>;
   /** --advance, once the job has ended: runs what falls due within SETTLE_MS; false if nothing did */
   settle(): Promise<boolean>;
+  /**
+   * An error that ended the wait before the job did, to rethrow: it names what continues as the
+   * wait's own end does (its id on stdout once, in the --json envelope, and how to follow it).
+   */
+  stopped(e: unknown): unknown;
   dispose(): void;
 }
 
@@ -143,9 +186,14 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
   let stop!: (e: CliError) => void;
   const ended = new Promise<never>((_, reject) => (stop = reject));
   ended.catch(() => {}); // reported through race()
-  // what continues is data a script needs: its id alone on stdout (with --json, in the error envelope)
+  // what continues is data a script needs: its id alone on stdout, once (with --json, in the error envelope)
+  let told = false;
+  const tell = () => {
+    if (id && !ctx.json && !told) ctx.io.out(`${id}\n`);
+    told = true;
+  };
   const end = (message: string, exit: number) => {
-    if (id && !ctx.json) ctx.io.out(`${id}\n`);
+    tell();
     stop(new CliError(message, exit, follow, id ? { id } : undefined));
   };
   const timedOut = () => end(`Stopped waiting after ${p.timeout} (--timeout); ${what} continues.`, EXIT.timeout);
@@ -155,6 +203,9 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
   const unregister = ctx.io.onInterrupt(() => end(`Stopped waiting (interrupted); ${what} continues.`, EXIT.interrupted));
   let settleUntil: number | null = null;
   let saidIdle = false;
+  // steps in a row that found nothing due: one alone may be another process having run the job to
+  // its end between this wait's read of it and of the clock (the next read then shows it ended)
+  let idle = 0;
 
   /** Moves a manual clock to its next due transition (when settling, only one due by settleUntil). */
   async function advanceClock(settling: boolean): Promise<boolean> {
@@ -162,7 +213,8 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
     if (clock.mode !== 'manual') return false; // switched to real meanwhile: the job moves on its own
     if (!settling) {
       const moved = await advanceTo(ctx, clock);
-      if (!moved && !saidIdle && !ctx.json) {
+      idle = moved ? 0 : idle + 1;
+      if (idle >= 2 && !saidIdle && !ctx.json) {
         saidIdle = true;
         ctx.io.err(dim(forStderr(ctx.io), 'note: nothing is due on the simulator clock; waiting for something else to move the job (vmv sim text, or Ctrl-C).') + '\n');
       }
@@ -181,6 +233,12 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
     },
     step: async () => p.advance && advanceClock(false),
     settle: async () => p.advance && advanceClock(true),
+    stopped: (e) => {
+      // the wait's own end, or a stop that printed the id itself (the assistant's approvals), names it already
+      if (!id || (e instanceof CliError && e.details?.id === id)) return e;
+      tell();
+      return continuing(e, id, `Stopped waiting; ${what} continues. ${follow}`);
+    },
     dispose: () => {
       if (timer) clearTimeout(timer);
       unregister();

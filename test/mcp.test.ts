@@ -5,11 +5,15 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tracked } from '../commands/mcp/serve.js';
 import { buildServer } from '../commands/mcp/server.js';
 import { createClient, type ApiClient } from '../src/client.js';
 import { mcpTools, type McpTool } from '../simulator/index.js';
@@ -536,6 +540,71 @@ describe('vmv mcp as a child process on stdio (the embedded simulator)', () => {
     const result = JSON.parse(lines[2]).result;
     expect(result.structuredContent.meta.page_size).toBe(2);
     expect(stderr).toMatch(/list_contacts: ok/);
+  });
+
+  /** `bin/vmv mcp` fed `input` in one write with stdin closed right after: its stdout's messages, stderr and exit code. */
+  async function oneShot(input: string): Promise<{ env: Record<string, string>; messages: any[]; stderr: string; code: number | null }> {
+    const dir = tempDir();
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
+    const child = spawn(process.execPath, [BIN, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = new Promise<number | null>((resolve) => child.once('close', resolve));
+    child.stdin.end(input);
+    return { env, stderr, code: await code, messages: stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+  }
+  const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } };
+  const lines = (...m: unknown[]) => m.map((x) => JSON.stringify(x)).join('\n');
+
+  it('a one-shot pipe (stdin closed right after the requests): every request is answered before it exits 0, the email charged once', async () => {
+    const r = await oneShot(lines(
+      INIT,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'send_quick_email', arguments: { to: ['ada@example.com'], subject: 'Hello', body: 'Hi there' } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+    ) + '\n');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.messages.map((m) => m.id).sort()).toEqual([1, 2, 3]);
+    const byId = Object.fromEntries(r.messages.map((m) => [m.id, m]));
+    expect(byId[1].result.serverInfo.name).toBe('vmv');
+    expect(byId[2].result.structuredContent.data).toMatchObject({ status: 'sent', sent_to: ['ada@example.com'] });
+    expect(byId[3].result.tools).toHaveLength(NAMES.length);
+    const ledger = (await cli(['api', '/_sim/ledger', '--paginate'], { env: r.env })).json as { kind: string; reference_id: string }[];
+    expect(ledger.filter((e) => e.kind === 'email')).toEqual([expect.objectContaining({ reference_id: byId[2].result.structuredContent.data.id })]);
+  });
+
+  it('a last request without its newline is answered too; one the client cancelled is not waited for', async () => {
+    const r = await oneShot(lines(
+      INIT,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_contacts', arguments: { limit: 1 } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ask_assistant', arguments: { message: 'how many calls did we get yesterday?' } } },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'changed my mind' } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+    ));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.messages.map((m) => m.id).sort()).toEqual([1, 2, 4]);
+    expect(r.stderr).not.toContain('unanswered');
+  });
+
+  it('a call that never finishes bounds the wait for answers: false after the time given, true once the last answer is written', async () => {
+    const [input, output] = [new PassThrough(), new PassThrough()];
+    const { transport, answered } = tracked(new StdioServerTransport(input, output));
+    let finish!: () => void;
+    const server = new Server({ name: 'stuck', version: '1' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => new Promise((resolve) => (finish = () => resolve({ tools: [] }))));
+    await server.connect(transport);
+    input.write(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }) + '\n');
+    const started = Date.now();
+    expect(await answered(100)).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    const later = answered(10_000);
+    finish();
+    expect(await later).toBe(true);
+    expect(JSON.parse(output.read().toString())).toEqual({ jsonrpc: '2.0', id: 7, result: { tools: [] } });
+    await server.close();
   });
 });
 

@@ -37,8 +37,9 @@ export const say = (ctx: Context, line: string) => {
 
 /**
  * Follows `first`'s run (and the runs its approvals start) until it is idle or failed: the last
- * read. Throws exit 6 when the wait runs out and exit 7 at approvals nobody answers; Ctrl-C is 130
- * (the run goes on in each case, and the conversation's id is printed alone on stdout).
+ * read. Throws exit 6 when the wait runs out and exit 7 at approvals nobody answers; Ctrl-C is 130;
+ * an API or network error its own (the run goes on in each case, and the conversation's id is
+ * printed alone on stdout).
  */
 export async function settle(ctx: Context, api: AssistantApi, first: Conversation, o: Settle, seen = new Set<string>()): Promise<Conversation> {
   const err = forStderr(ctx.io);
@@ -77,6 +78,8 @@ export async function settle(ctx: Context, api: AssistantApi, first: Conversatio
       c = await w.race(api.post({ conversation_id: id, approvals: answers, wait_seconds: 0 }));
       show(c);
     }
+  } catch (e) {
+    throw w.stopped(e); // the service failing mid-run: the conversation's id, as at the wait's end
   } finally {
     w.dispose();
   }

@@ -9,7 +9,8 @@ export function register(cmd: Command, shell: Shell): void {
   cmd
     .addHelpText('after', `
 Speaks MCP on stdin and stdout (stdout carries protocol messages only; a line per tool call goes to
-stderr) until the client closes stdin. Tools run against the same target as every command: the
+stderr) until the client closes stdin: every request received by then is answered before it exits.
+Tools run against the same target as every command: the
 embedded simulator by default, or --base-url / VMV_BASE_URL with its API key.
 
 Add it to an MCP client's configuration, for example:

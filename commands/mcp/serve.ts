@@ -1,13 +1,24 @@
 // `vmv mcp` on stdio: the server of server.ts on the command's target, its protocol messages on
-// stdout (and nothing else there), a line per call on stderr, until the client closes stdin (or
-// sends SIGINT or SIGTERM): then it exits 0 once the simulator's background work is done.
-import { Writable } from 'node:stream';
+// stdout (and nothing else there), a line per call on stderr, until the client closes stdin: then
+// every request it sent is answered first, and it exits 0 once the simulator's background work is
+// done. SIGINT or SIGTERM (or a client gone from stdout) stop it at once.
+import { Transform, Writable, type Readable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../src/context.js';
 import { onStop } from '../../src/io.js';
 import { VERSION } from '../../src/main.js';
 import { mcpTools } from '../../simulator/index.js';
 import { buildServer } from './server.js';
+
+/**
+ * How long, once the client has closed stdin, the requests still in flight are given to be
+ * answered: longer than any call takes (ask_assistant waits up to 240 s; a service's reply is given
+ * 300 s before the call fails, and that failure is answered too), so only a call that never
+ * finishes is cut off, and the session still ends.
+ */
+const DRAIN_MS = 330_000;
 
 export async function serve(ctx: Context): Promise<void> {
   const target = ctx.target();
@@ -20,9 +31,11 @@ export async function serve(ctx: Context): Promise<void> {
       done();
     },
   });
+  const input = wholeLines(ctx.io.stdin);
+  const { transport, answered } = tracked(new StdioServerTransport(input, stdout));
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
-  // the session is over: calls still in flight (a service that does not answer, an assistant run
-  // waiting up to 240 s) are not waited for; the process ends once what it started is closed
+  // stopped (a signal, stdout gone): calls still in flight are not waited for; the process ends once
+  // what it started is closed
   let closing = false;
   const close = () => {
     if (closing) return;
@@ -30,20 +43,86 @@ export async function serve(ctx: Context): Promise<void> {
     void server.close();
     setTimeout(() => process.exit(0), 1000).unref();
   };
-  // the client ends the session by closing our stdin (the transport itself does not watch for it)
-  ctx.io.stdin.once('end', close);
+  // the client ends the session by closing our stdin (the transport itself does not watch for it):
+  // what it sent up to then, in the last chunk too (read before the end is), is answered first
+  const finish = async () => {
+    if (!(await answered(DRAIN_MS))) log(`input ended; requests still unanswered after ${DRAIN_MS / 1000} s are dropped`);
+    close();
+  };
+  const onEnd = () => void finish();
+  input.once('end', onEnd);
   const offStop = onStop(close);
   const offInterrupt = ctx.io.onInterrupt(close);
   // a client that stops its server with a signal (after closing stdin) gets a clean exit too
   process.on('SIGTERM', close);
   try {
-    await server.connect(new StdioServerTransport(ctx.io.stdin, stdout));
+    await server.connect(transport);
     log(`serving ${tools.length} tools on stdio; target ${target.kind === 'remote' ? target.baseUrl : `the embedded simulator (${target.dataFile})`}`);
     await closed;
   } finally {
     offStop();
     offInterrupt();
     process.off('SIGTERM', close);
-    ctx.io.stdin.off('end', close);
+    input.off('end', onEnd);
   }
+}
+
+/**
+ * stdin as the transport reads it, which takes whole lines only: a last message the client ended
+ * without its newline is still a message.
+ */
+function wholeLines(stdin: Readable): Readable {
+  let last = 0x0a;
+  const lines = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (chunk.length > 0) last = chunk[chunk.length - 1];
+      done(null, chunk);
+    },
+    flush(done) {
+      done(null, last === 0x0a ? undefined : Buffer.from('\n'));
+    },
+  });
+  stdin.on('error', (e) => lines.destroy(e));
+  return stdin.pipe(lines);
+}
+
+/**
+ * The transport, keeping the requests it brought in that are not answered yet. A request counts
+ * from when it is read (in the turn that reads its chunk, so every message of a chunk that ends the
+ * input counts before the end is seen) until its response is written, or the client cancels it
+ * (then none is sent). `answered(ms)`: true once none is left, false if some still are after `ms`.
+ */
+export function tracked(inner: StdioServerTransport): { transport: Transport; answered(ms: number): Promise<boolean> } {
+  const open = new Set<RequestId>();
+  let none: (() => void) | undefined;
+  const done = (id: RequestId | undefined) => {
+    if (id !== undefined) open.delete(id);
+    if (open.size === 0) none?.();
+  };
+  const transport: Transport = {
+    start() {
+      inner.onmessage = (m: JSONRPCMessage) => {
+        if ('method' in m && 'id' in m) open.add(m.id);
+        else if ('method' in m && m.method === 'notifications/cancelled') done(m.params?.requestId as RequestId | undefined);
+        transport.onmessage?.(m);
+      };
+      inner.onerror = (e) => transport.onerror?.(e);
+      inner.onclose = () => transport.onclose?.();
+      return inner.start();
+    },
+    async send(m) {
+      await inner.send(m);
+      if (!('method' in m) && 'id' in m) done(m.id);
+    },
+    close: () => inner.close(),
+  };
+  const answered = (ms: number) => new Promise<boolean>((resolve) => {
+    if (open.size === 0) return resolve(true);
+    const timer = setTimeout(() => resolve(false), ms);
+    none = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+  });
+  return { transport, answered };
 }

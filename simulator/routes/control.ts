@@ -166,7 +166,9 @@ const ResetBody = obj({
 
 const ClockBody = obj({
   mode: oneOf(CLOCK_MODES, 'how the clock runs from now on'),
-  now: doc(isoTime(), 'move the clock forward to this time, running every transition due by then; never backwards'),
+  now: doc(isoTime(), 'move the clock forward to this time, running every transition due by then; a time before the clock\'s is refused (400), unless `at_least`'),
+  at_least: bool('`now` is the least time wanted: a clock already there or past it stays where it is, and the request succeeds (false, the default: a `now` before the clock\'s time is a mistake, refused). ' +
+    'For clients that each drive one manual clock to the next step they wait for (`vmv … --wait --advance` run in parallel), where another may have moved it further meanwhile. Only with `now`'),
 });
 
 const AdvanceBody = obj({
@@ -364,13 +366,16 @@ const routes = [
   }),
   route({
     method: 'POST', path: '/_sim/clock', summary: 'Set the clock\'s mode, or move it forward to a time',
-    description: 'Moving forward runs every transition due by the new time, in time order, before the reply. The clock never moves backwards (reset can).',
+    description: 'Moving forward runs every transition due by the new time, in time order, before the reply. The clock never moves backwards (reset can): ' +
+      'a `now` before the clock\'s time is refused, or with `at_least` leaves the clock where it is.',
     body: ClockBody,
     responses: { 200: { description: 'The clock', schema: SimClockSchema } },
     handler: async (c) => {
       const b = c.body;
-      const to = b.now !== undefined ? Date.parse(b.now) : c.s.now;
-      if (to < c.s.now) throw validationError({ now: 'cannot move the clock backwards' });
+      if (b.at_least && b.now === undefined) throw validationError({ at_least: 'goes with now: the least time wanted' });
+      const asked = b.now !== undefined ? Date.parse(b.now) : c.s.now;
+      if (asked < c.s.now && !b.at_least) throw validationError({ now: 'cannot move the clock backwards' });
+      const to = Math.max(asked, c.s.now);
       c.data.meta.clock = setMode(c.data.meta.clock, b.mode ?? c.data.meta.clock.mode, c.s.now);
       if (to > c.s.now) {
         await c.advance(to);
