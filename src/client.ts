@@ -27,6 +27,11 @@ export interface RequestOptions {
   headers?: Record<string, string | null>;
   /** what the command knows beyond the request, for the words of a failure (how to rerun it safely) */
   known?: Known;
+  /**
+   * the write does the same however often it is sent (moving a simulator clock to at least a time):
+   * retried like a read, though the target keeps no Idempotency-Key for it
+   */
+  repeatable?: boolean;
 }
 
 export interface ClientOptions extends Partial<NetSettings> {
@@ -162,8 +167,9 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
       for (let retried = 0; ; retried++) {
         const got = await attempt();
         const outcome: Outcome = 'fault' in got ? got : { status: got.status, retryAfter: got.headers['retry-after'] };
-        unsure ||= mayHaveApplied(outcome);
-        const d = decide({ method, path, hasKey: key !== undefined }, outcome, retried, policy);
+        // (a write that does the same however often it is sent is never "maybe applied": sending it again is the answer)
+        unsure ||= mayHaveApplied(outcome) && !o.repeatable;
+        const d = decide({ method, path, hasKey: key !== undefined, repeatable: o.repeatable }, outcome, retried, policy);
         if (d.retry) {
           net.onRetry?.(retryNote(method, path, outcome, d.delayMs, retried + 1, policy.retries));
           await sleep(d.delayMs);

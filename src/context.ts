@@ -52,7 +52,7 @@ export class Context {
   private async ownKey(): Promise<{ key?: string; rerunKey?: string }> {
     const n = ++this.writes;
     const base = await (this.baseKey ??= this.globals.idempotencyKey !== undefined ? Promise.resolve(this.globals.idempotencyKey) : newIdempotencyKey(this.target()));
-    return base === undefined ? {} : { key: n === 1 ? base : `${base}-${n}`, rerunKey: base };
+    return base === undefined ? {} : { key: n === 1 ? base : await nthKey(base, n), rerunKey: base };
   }
 
   /**
@@ -96,6 +96,20 @@ export class Context {
   async close(): Promise<void> {
     if (this.clientP) await (await this.clientP).close();
   }
+}
+
+/** The longest Idempotency-Key the API takes. */
+const MAX_KEY = 255;
+
+/**
+ * The key of a command's n-th write, from the key of its first: KEY-n, or, where that would pass the
+ * API's 255 characters, the SHA-256 of KEY (hex) and -n: the same on every rerun with KEY.
+ */
+async function nthKey(base: string, n: number): Promise<string> {
+  const plain = `${base}-${n}`;
+  if (plain.length <= MAX_KEY) return plain;
+  const { createHash } = await import('node:crypto');
+  return `${createHash('sha256').update(base).digest('hex')}-${n}`;
 }
 
 /** Request fields named otherwise than their flag (or argument), wherever the command has that flag. */

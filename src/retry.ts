@@ -21,6 +21,8 @@ export interface RetryRequest {
   path: string;
   /** whether it carries an Idempotency-Key */
   hasKey: boolean;
+  /** the caller knows it does the same however often it is sent (a write idempotent by its own terms) */
+  repeatable?: boolean;
 }
 
 export interface RetryPolicy {
@@ -60,7 +62,7 @@ export const keyHonoured = (path: string): boolean => path.startsWith('/v1/');
  * however often: idempotent by nature), and any write whose Idempotency-Key the target keeps.
  */
 export function repeatable(r: RetryRequest): boolean {
-  return ['GET', 'HEAD', 'PUT', 'DELETE'].includes(r.method.toUpperCase()) || (r.hasKey && keyHonoured(r.path));
+  return !!r.repeatable || ['GET', 'HEAD', 'PUT', 'DELETE'].includes(r.method.toUpperCase()) || (r.hasKey && keyHonoured(r.path));
 }
 
 /** Whether the attempt may have reached the service (and a write been applied). */

@@ -96,7 +96,8 @@ export async function advanceTo(ctx: Context, clock: SimClock, until = Infinity)
  */
 async function moveAtLeast(ctx: Context, time: string): Promise<void> {
   // moving the clock is not the command's write: no --idempotency-key
-  const move = (body: { now: string; at_least?: true }) => ctx.call('POST', '/_sim/clock', { body, idempotencyKey: undefined });
+  // (at least to a time: the same however often it is sent, so a failure is retried as a read is)
+  const move = (body: { now: string; at_least?: true }) => ctx.call('POST', '/_sim/clock', { body, idempotencyKey: undefined, repeatable: body.at_least });
   const refuses = (e: unknown, field: string) => e instanceof ApiCallError && e.status === 400 && e.envelope.error.fields?.[field] !== undefined;
   try {
     await move({ now: time, at_least: true });
@@ -134,6 +135,11 @@ async function checkAdvance(ctx: Context): Promise<void> {
       'Wait without --advance, or switch the clock first: vmv sim clock --manual.',
     );
 }
+
+/** Errors whose stop printed the id of what continues itself: a wait that sees one adds nothing. */
+const shown = new WeakSet<object>();
+/** Marks an error whose maker printed the id of what continues on stdout (the wait's own ends, the assistant's approvals). */
+export const idShown = <E extends object>(e: E): E => (shown.add(e), e);
 
 /**
  * `e`, amended to name what continues: `id` in its --json envelope, and `note` after its hint. The
@@ -194,7 +200,7 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
   };
   const end = (message: string, exit: number) => {
     tell();
-    stop(new CliError(message, exit, follow, id ? { id } : undefined));
+    stop(idShown(new CliError(message, exit, follow, id ? { id } : undefined)));
   };
   const timedOut = () => end(`Stopped waiting after ${p.timeout} (--timeout); ${what} continues.`, EXIT.timeout);
   const left = p.deadline === null ? null : p.deadline - Date.now();
@@ -234,8 +240,9 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
     step: async () => p.advance && advanceClock(false),
     settle: async () => p.advance && advanceClock(true),
     stopped: (e) => {
-      // the wait's own end, or a stop that printed the id itself (the assistant's approvals), names it already
-      if (!id || (e instanceof CliError && e.details?.id === id)) return e;
+      // the wait's own end, or a stop that printed the id itself (the assistant's approvals), names it
+      // already (an error that merely names the id, as a lost connection names the write's, does not)
+      if (!id || (typeof e === 'object' && e !== null && shown.has(e))) return e;
       tell();
       return continuing(e, id, `Stopped waiting; ${what} continues. ${follow}`);
     },

@@ -6,6 +6,7 @@
 // and every failure says what happened, with an exit code and the key or id needed to check.
 // VMV_RETRY_BASE_MS=1 (a knob for tests) keeps backoffs to milliseconds; nothing sleeps for
 // simulated time, and the one timed check (Retry-After) is a lower bound.
+import { createHash } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -314,6 +315,18 @@ describe('keys', () => {
     await ctx.call('GET', '/v1/contacts');
     await ctx.close();
     expect(proxy.seen.map((s) => s.key)).toEqual(['k', expect.stringMatching(/^[0-9a-f-]{36}$/), 'k-2', undefined]);
+  });
+
+  it('a KEY too long to take -2 within the API\'s 255 characters: the later writes take its SHA-256 and -n, the same on every rerun', async () => {
+    const long = 'x'.repeat(255);
+    for (let run = 0; run < 2; run++) {
+      const ctx = new Context(await bufferIO(), env(), { idempotencyKey: long });
+      await ctx.call('POST', '/_sim/contacts', { body: { name: 'One' } });
+      await ctx.call('POST', '/_sim/contacts', { body: { name: 'Two' } });
+      await ctx.close();
+    }
+    const sha = createHash('sha256').update(long).digest('hex');
+    expect(proxy.seen.map((s) => s.key)).toEqual([long, `${sha}-2`, long, `${sha}-2`]);
   });
 
   it('an MCP tool call that writes carries a key of its own: a lost reply is retried, charged once', async () => {

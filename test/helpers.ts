@@ -141,7 +141,8 @@ export interface CliResult { code: number; stdout: string; stderr: string; json:
 /** Runs the CLI in-process through main() with captured streams; aborting `interrupt` is Ctrl-C. */
 export async function cli(args: string[], o: { env?: Record<string, string | undefined>; tty?: boolean; stdin?: string; interrupt?: AbortSignal } = {}): Promise<CliResult> {
   const io = await bufferIO({ tty: o.tty, stdin: o.stdin, interrupt: o.interrupt });
-  const code = await main(args, io, { PATH: process.env.PATH, HOME: process.env.HOME, ...o.env });
+  // (retries back off for a millisecond, not half a second: a knob for tests, README "Network faults and retries")
+  const code = await main(args, io, { PATH: process.env.PATH, HOME: process.env.HOME, VMV_RETRY_BASE_MS: '1', ...o.env });
   let json: any;
   try {
     json = JSON.parse(io.stdout());

@@ -35,6 +35,8 @@ const table: [string, RetryRequest, Outcome, number, true | string][] = [
   ['a /_sim write, keyed, after a lost reply (the control plane keeps no keys)', keyedSim, lost, 0, 'unsafe'],
   ['a /_sim write never sent', keyedSim, { fault: 'unreached', code: 'UND_ERR_CONNECT_TIMEOUT' }, 1, true],
   ['a /_sim write after a 503', keyedSim, status(503), 0, 'unsafe'],
+  ['a /_sim write the caller knows to be repeatable (the clock to at least a time) after a 503', { ...keyedSim, repeatable: true }, status(503), 0, true],
+  ['a repeatable /_sim write after a lost reply', { ...keyedSim, repeatable: true }, lost, 1, true],
   ['a DELETE without a key after a lost reply (idempotent by nature)', del, lost, 0, true],
   ['a PUT on /_sim after a lost reply (idempotent by nature)', putSim, lost, 0, true],
   ['a keyed write after 502', keyedV1, status(502), 0, true],

@@ -7,7 +7,7 @@ import { CliError, EXIT } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
 import { dim, red, yellow } from '../../src/output.js';
 import { noteManualClock, pollInterval } from '../../src/poll.js';
-import { startWait } from '../../src/wait.js';
+import { idShown, startWait } from '../../src/wait.js';
 import { conversationPath, followRun, newActions, type AssistantApi } from './session.js';
 import { actionText, approvalText, continueHint, type ApprovalAnswer, type Conversation, type PendingApproval } from './view.js';
 
@@ -58,7 +58,7 @@ export async function settle(ctx: Context, api: AssistantApi, first: Conversatio
         c = await w.race(followRun(api, c, { advance: o.advance, pollMs: pollInterval(ctx), pause: w.pause, deadline, onRead: show }));
         if (c.status === 'working') {
           if (!ctx.json) ctx.io.out(`${id}\n`);
-          throw new CliError(`Stopped waiting after ${o.waitSeconds}s (--wait); the assistant's run in conversation ${id} goes on.`, EXIT.timeout, `See it: vmv assistant get ${id}`, { id });
+          throw idShown(new CliError(`Stopped waiting after ${o.waitSeconds}s (--wait); the assistant's run in conversation ${id} goes on.`, EXIT.timeout, `See it: vmv assistant get ${id}`, { id }));
         }
       }
       if (c.status !== 'awaiting_approval') return c;
@@ -102,8 +102,8 @@ async function answer(ctx: Context, c: Conversation, o: Settle, signal: AbortSig
     for (const p of pending) ctx.io.err(`${yellow(err, 'approval')} ${p.approval_id}: ${approvalText(p)}\n`);
   }
   const n = pending.length;
-  throw new CliError(`The assistant waits for your approval of ${n === 1 ? 'an action' : `${n} actions`} in conversation ${c.conversation_id}; ${n === 1 ? 'it was' : 'they were'} not done.`,
-    EXIT.declined, o.answerHint(c.conversation_id), { id: c.conversation_id, approval_ids: pending.map((p) => p.approval_id) });
+  throw idShown(new CliError(`The assistant waits for your approval of ${n === 1 ? 'an action' : `${n} actions`} in conversation ${c.conversation_id}; ${n === 1 ? 'it was' : 'they were'} not done.`,
+    EXIT.declined, o.answerHint(c.conversation_id), { id: c.conversation_id, approval_ids: pending.map((p) => p.approval_id) }));
 }
 
 /** On a terminal: each approval with what it costs, y to approve; anything else declines, then an optional reason. */
