@@ -3,7 +3,7 @@
 // only bytes dropped by themselves are a last line without its newline (a writer killed mid-append,
 // never acknowledged); a complete line that does not parse, a header that names a snapshot other
 // than the one beside it, or a journal beside no snapshot is damage, and the store refuses to open
-// until `vmv sim repair` (repair() here plans what it keeps) or a person deals with it.
+// until `vmv sim repair` (planRepair() here says what it keeps) or a person deals with it.
 import { isOps, type Op } from './tracker.js';
 
 /** The journal's first line: which snapshot its entries follow. */
@@ -72,26 +72,26 @@ export const countLines = (buf: Buffer): number => {
   return n;
 };
 
-/** What `vmv sim repair` does with a journal: which entries it applies, which it sets aside and why. */
+/** What `vmv sim repair` does with a journal: the entries it applies, and what it sets aside. */
 export interface RepairPlan {
-  /** entries applied in order (every whole entry that still applies) */
+  /** the entries applied, in order: every one before the first line that cannot be read */
   kept: Op[][];
-  /** lines not applied, with why */
-  dropped: BadLine[];
+  /** the first line that cannot be read, if any */
+  damaged: BadLine | null;
+  /** entries after it, set aside with it (a later entry may rest on what the lost one did: a charge, a timer) */
+  after: number;
   /** the journal as a whole is not this snapshot's (its header): nothing of it is applied */
   wholeJournal: string | null;
 }
 
 /**
- * Plans a repair: every valid entry is applied in order, damaged lines skipped. Past the first
- * damaged line, an entry is applied only if each of its changes can be placed for certain (a record
- * replaced where a record of the same id still sits, or found by its id): an entry lost before it may
- * have added records, so positions no longer prove anything. An entry that cannot be placed whole is
- * set aside whole (a transaction is never half applied). `apply` tries one entry on the data, throwing
- * when a change cannot be placed, and leaves the data untouched then.
+ * Plans a repair of a journal that follows snapshot `generation`: the entries before the first
+ * line that cannot be read are applied; that line and every entry after it are set aside (kept in
+ * the copy repair makes). Applying later entries would be a guess: they rest on what the lost one
+ * did (a wallet set after a charge it made, a timer it scheduled), and money would not add up.
  */
-export function planRepair(buf: Buffer, generation: string | null, apply: (ops: Op[], strict: boolean) => void): RepairPlan {
-  const plan: RepairPlan = { kept: [], dropped: [], wholeJournal: null };
+export function planRepair(buf: Buffer, generation: string | null): RepairPlan {
+  const plan: RepairPlan = { kept: [], damaged: null, after: 0, wholeJournal: null };
   const head = readHeader(buf);
   if (!head || !head.header) {
     plan.wholeJournal = 'its first line is not a journal header';
@@ -101,30 +101,25 @@ export function planRepair(buf: Buffer, generation: string | null, apply: (ops: 
     plan.wholeJournal = `it follows another snapshot (generation ${head.header.generation}; the data file is ${generation ?? 'of no generation'})`;
     return plan;
   }
-  let at = head.end;
-  let line = 2;
-  let damaged = false;
-  while (at < buf.length) {
-    const scan = scanEntries(buf.subarray(at), line);
-    scan.entries.forEach((ops, i) => {
-      try {
-        apply(ops, damaged);
-        plan.kept.push(ops);
-      } catch (e) {
-        plan.dropped.push({ line, at: at + scan.starts[i], reason: (e as Error).message });
-      }
-      line++;
-    });
-    at += scan.end;
-    if (scan.bad) {
-      plan.dropped.push({ line, at, reason: scan.bad.reason });
-      damaged = true;
-      at = buf.indexOf(10, at) + 1;
-      line++;
-    } else if (scan.torn > 0) {
-      plan.dropped.push({ line, at, reason: 'a half-written last line (a writer stopped mid-append; never acknowledged)' });
-      break;
-    }
+  const rest = buf.subarray(head.end);
+  const scan = scanEntries(rest, 2);
+  plan.kept = scan.entries;
+  if (scan.bad) {
+    plan.damaged = { ...scan.bad, at: head.end + scan.bad.at };
+    plan.after = countLines(rest.subarray(scan.bad.at)) - 1;
+  } else if (scan.torn > 0) {
+    plan.damaged = { line: 2 + scan.entries.length, at: head.end + scan.end, reason: 'a half-written last line (a writer stopped mid-append; never acknowledged)' };
   }
   return plan;
+}
+
+/**
+ * Whether a journal that names another generation than its snapshot is spent: a compaction stopped
+ * between its two renames left the journal it had folded in. The snapshot names that generation
+ * (`previous`); one from before that was recorded (undefined) cannot, and the journal counts as
+ * spent only when that is what it looks like: no entries, or none written after the snapshot.
+ */
+export function isSpent(journalGeneration: string, snapshot: { previous: string | null | undefined; mtimeNs: bigint }, journal: { entries: number; mtimeNs: bigint }): boolean {
+  if (snapshot.previous !== undefined) return journalGeneration === snapshot.previous;
+  return journal.entries === 0 || journal.mtimeNs <= snapshot.mtimeNs;
 }

@@ -334,10 +334,13 @@ export interface LedgerEntry {
 
 export interface Data {
   /**
-   * 2 since the journal: a vmv from before it reads only the snapshot, so it must refuse the file
-   * (it accepts only 1) rather than write over what the journal holds. 1: a file it wrote.
+   * The format, so that a vmv that cannot read a file refuses it rather than write over what it
+   * does not understand: 3 since the journal holds removals (`del`, `trunc`: a vmv of version 2
+   * would take the first as a torn tail and cut the journal there); 2 since the journal (a vmv
+   * from before it reads only the snapshot); 1 a whole file without a journal. Older versions load
+   * and are written as 3.
    */
-  version: 2;
+  version: 3;
   meta: {
     seed: number;
     rng: RngState;

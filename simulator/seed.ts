@@ -99,7 +99,7 @@ export function seedData(o: SeedOptions = {}): Data {
   const seed = o.seed ?? DEFAULT_SEED;
   const clock = o.clock ?? realClock();
   const data: Data = {
-    version: 2,
+    version: 3,
     meta: {
       seed,
       rng: seedRng(seed),
@@ -163,8 +163,8 @@ function keepAgent(n: PhoneNumber, agent: OldAgent, ws: Workspace): void {
 
 /** Brings a data file written by an earlier version up to the current shape (new collections start empty). */
 export function upgrade(data: Data): Data {
-  // the next snapshot tells a vmv from before the journal to keep away (model.ts Data.version)
-  if (data.version !== 2) data.version = 2;
+  // the next snapshot tells an older vmv, which could not read its journal, to keep away (model.ts Data.version)
+  if (data.version !== 3) data.version = 3;
   const hadSocial = Array.isArray(data.social_connections);
   const shape = seedData({ seed: data.meta.seed, clock: data.meta.clock });
   for (const k of Object.keys(shape) as (keyof Data)[]) {

@@ -260,8 +260,8 @@ export class SnapshotFile implements Adapter<Data> {
       throw new StoreFileError(`The simulator data file ${this.file} is not valid JSON (${(e as Error).message}). ${fresh}`);
     }
     const d = data as Partial<Data> | null;
-    if (typeof d !== 'object' || d === null || Array.isArray(d) || ((d.version as number) !== 1 && d.version !== 2) || typeof d.meta !== 'object' || d.meta === null || !Array.isArray(d.workspaces))
-      throw new StoreFileError(`The file ${this.file} is not a vmv simulator store (it holds ${describe(data)}, not {"version": 2, "meta": …}). ${fresh}`);
+    if (typeof d !== 'object' || d === null || Array.isArray(d) || ![1, 2, 3].includes(d.version as number) || typeof d.meta !== 'object' || d.meta === null || !Array.isArray(d.workspaces))
+      throw new StoreFileError(`The file ${this.file} is not a vmv simulator store (it holds ${describe(data)}, not {"version": 3, "meta": …}). ${fresh}`);
     return d as Record<string, unknown>;
   }
 

@@ -25,7 +25,7 @@ import { clockNow } from './clock.js';
 import { dropDerived } from './derived.js';
 import { savedPeople } from './indexes.js';
 import { ApiError } from './errors.js';
-import { countLines, planRepair, readHeader, scanEntries, type BadLine } from './journal.js';
+import { countLines, isSpent, planRepair, readHeader, scanEntries, type BadLine } from './journal.js';
 import type { Data } from './model.js';
 import { Rng } from './rng.js';
 import { seedData, upgrade, type SeedOptions } from './seed.js';
@@ -44,8 +44,10 @@ export interface RepairReport {
   fresh: boolean;
   /** entries applied */
   kept: number;
-  /** lines not applied, and why */
-  dropped: BadLine[];
+  /** the first line that could not be read, and why */
+  damaged: BadLine | null;
+  /** entries after it, set aside with it (they are in the copy) */
+  after: number;
   /** why no entry of the journal applied at all (its header), if so */
   wholeJournal: string | null;
 }
@@ -114,6 +116,9 @@ export function resolveDataFile(file: string): string {
   return f;
 }
 
+/** A snapshot's modification time, from its stamp (snapshot.ts stampOf). */
+const mtimeOf = (stamp: string): bigint => BigInt(stamp.split(':')[2] || 0);
+
 /** The time in a file name: 20261126T101500Z. */
 const stampNow = () => new Date().toISOString().replace(/[-:]|\.\d+/g, '');
 
@@ -130,15 +135,21 @@ async function appendAll(fh: FileHandle, buf: Buffer): Promise<void> {
 const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
 
 /** A write of the store that failed, as the reply says it: 507 on a full disk, the file's own error otherwise. */
-async function writeFailure(e: unknown, file: string, what: string): Promise<Error> {
+/** What a failed write means, by what was being written. */
+const AFTER_FAILURE = {
+  request: 'Nothing was applied. Free some space and send the request again; the simulator carries on by itself once there is room.',
+  fold: 'The journal keeps every change; folding it into the data file is tried again as the journal grows, once there is room.',
+} as const;
+
+/** A write of the store that failed, as the reply says it: 507 on a full disk, the file's own error otherwise. */
+async function writeFailure(e: unknown, file: string, what: string, after: keyof typeof AFTER_FAILURE = 'request'): Promise<Error> {
   const err = e as NodeJS.ErrnoException & { written?: number };
+  if (e instanceof ApiError || e instanceof StoreFileError) return e;
   if (err.code && ACCESS_CODES.has(err.code)) return accessError(err, file);
   if (err.code && DISK_FULL.has(err.code)) {
     const dir = dirname(file);
     const free = await statfs(dir).then((f) => ` (${f.bavail * f.bsize} bytes free)`, () => '');
-    return new ApiError(507, 'insufficient_storage',
-      `The disk holding ${dir} is full${free}: the simulator could not write ${what} ${file} (${err.code}). Nothing was applied. ` +
-      'Free some space and send the request again; the simulator carries on by itself once there is room.');
+    return new ApiError(507, 'insufficient_storage', `The disk holding ${dir} is full${free}: the simulator could not write ${what} ${file} (${err.code}). ${AFTER_FAILURE[after]}`);
   }
   return e instanceof Error ? e : new Error(String(e));
 }
@@ -147,8 +158,8 @@ async function writeFailure(e: unknown, file: string, what: string): Promise<Err
 function damaged(file: string, journal: string, where: string, after: string): StoreFileError {
   return new StoreFileError(
     `The simulator's journal ${journal} is damaged: ${where}. ${after}Nothing has been changed: the store refuses to open rather than lose what it cannot read. ` +
-    `Run \`vmv sim repair --data ${file}\` to keep every entry that can still be applied (a copy of the journal as it is goes to ${journal}.damaged-<time>), ` +
-    'or restore the data file and its journal from a copy (`vmv sim import`).');
+    `Run \`vmv sim repair --data ${file}\` to keep every entry before the damage (what it sets aside stays in a copy of the journal as it is, ${journal}.damaged-<time>; ` +
+    '--dry-run says what it would keep), or restore the world from an export (`vmv sim import`).');
 }
 
 export class Store {
@@ -158,6 +169,8 @@ export class Store {
   /** the snapshot as last read or written: its generation (and the one it folded in), identity on disk and size */
   private generation: string | null = null;
   private previous: string | null | undefined = undefined;
+  /** the format version the snapshot on disk says (model.ts Data.version) */
+  private diskVersion = 0;
   private snapshotStamp = '';
   private snapshotBytes = 0;
   /** the journal: its inode, the bytes of it applied here, and its entries */
@@ -177,6 +190,8 @@ export class Store {
   private modesOf = '';
   /** the data file as given (a symbolic link is worked on where it points: `file`) */
   readonly given: string | null;
+  /** read as it stands, never written (readWorld): a file that holds no world is refused, not seeded */
+  private readOnly = false;
 
   constructor(file: string | null, private readonly seed: SeedOptions = {}) {
     this.given = file;
@@ -221,7 +236,8 @@ export class Store {
           return out;
         });
       } finally {
-        await release?.();
+        // (a lock already lost, ERELEASED: what the unit did stands; commit() refused to write on a lost lock)
+        await release?.().catch(() => {});
       }
     });
     this.writers = run.catch(() => {});
@@ -308,7 +324,7 @@ export class Store {
         throw e;
       }
     }
-    if (locked && this.modesOf !== this.snapshotStamp) {
+    if (locked && !this.readOnly && this.modesOf !== this.snapshotStamp) {
       this.modesOf = this.snapshotStamp;
       await this.ownerOnly();
     }
@@ -321,12 +337,14 @@ export class Store {
     this.forget();
     await this.db!.read();
     if (!this.db!.data) {
+      if (this.readOnly) throw new StoreFileError(`${this.given} holds no simulator world (it is empty or blank).`);
       if (!locked) throw NEEDS_LOCK;
       await this.refuseOrphanJournal();
       this.tracker = new Tracker(seedData(this.seed));
       await this.writeSnapshot();
       return;
     }
+    this.diskVersion = this.db!.data.version;
     const tracker = new Tracker(upgrade(this.db!.data));
     this.db!.data = null as unknown as Data;
     ({ generation: this.generation, previous: this.previous, bytes: this.snapshotBytes, stamp: this.snapshotStamp } = this.adapter!.last);
@@ -374,13 +392,16 @@ export class Store {
     let st;
     try {
       st = await stat(jf, { bigint: true });
-    } catch {
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw accessError(e as NodeJS.ErrnoException, jf);
       if (this.journalOffset > 0) return this.readAll(locked); // the journal went away under us: start over
       return;
     }
     if (this.journalIno !== -1n && (st.ino !== this.journalIno || Number(st.size) < this.journalOffset)) return this.readAll(locked);
     if (Number(st.size) === this.journalOffset) return;
-    const fh = await open(jf, 'r');
+    const fh = await open(jf, 'r').catch((e: NodeJS.ErrnoException) => {
+      throw accessError(e, jf);
+    });
     let buf: Buffer;
     try {
       buf = Buffer.alloc(Number(st.size) - this.journalOffset);
@@ -401,9 +422,8 @@ export class Store {
           throw damaged(this.file!, jf, 'its first line (the header) is not a whole line', '');
         }
         if (!head.header) throw damaged(this.file!, jf, 'line 1 is not a journal header', `It holds ${countLines(buf) - 1} more lines. `);
-        // a compaction stopped between its two renames: the snapshot holds all this journal says (a
-        // snapshot from before `previous` was recorded cannot tell, and is taken as such, as before)
-        if (this.previous === undefined || head.header.generation === this.previous) {
+        // a compaction stopped between its two renames: the snapshot holds all this journal says
+        if (isSpent(head.header.generation, { previous: this.previous, mtimeNs: mtimeOf(this.snapshotStamp) }, { entries: countLines(buf) - 1, mtimeNs: st.mtimeNs })) {
           this.journalIno = -1n;
           return;
         }
@@ -438,6 +458,7 @@ export class Store {
       if (!locked) throw NEEDS_LOCK;
       // a writer killed mid-append leaves half a line without its newline: it was never
       // acknowledged, and is cut off so that the entries appended after it are whole lines
+      if (this.readOnly) return; // (read as it stands: the entries before it)
       process.emitWarning(`vmv simulator: discarded ${scan.torn} bytes at the end of the journal ${jf} (a half-written last entry, never acknowledged); every entry before it is kept.`);
       await truncate(jf, this.journalOffset);
     }
@@ -453,13 +474,19 @@ export class Store {
     if (!this.adapter || ops.length === 0) return;
     let what = 'its data file';
     try {
-      // a snapshot without a generation (an older vmv's) gets one before any journal follows it
-      if (this.generation === null) return await this.writeSnapshot();
+      // a snapshot without a generation, or of an older format (an older vmv's), is written anew
+      // before any journal entry follows it: an older vmv then refuses the store instead of
+      // misreading entries it does not know
+      if (this.generation === null || this.diskVersion < 3) return await this.writeSnapshot();
       what = 'its journal';
       if (this.journalIno === -1n) await this.newJournal();
       const line = Buffer.from(`${JSON.stringify({ ops })}\n`);
       const fh = await open(this.journalFile!, 'a', 0o600);
       try {
+        // under the lock nobody else appends: a journal longer than this process knows it means a
+        // lock lost while it stood still, and this change rests on a stale view (nothing applied)
+        const { size } = await fh.stat();
+        if (size !== this.journalOffset) throw new ApiError(503, 'store_busy', `Another process wrote to ${this.journalFile} while this one held its lock; nothing was applied. Retry the request.`);
         try {
           await appendAll(fh, line);
           await fh.datasync();
@@ -490,7 +517,7 @@ export class Store {
           // the journal still holds everything: said once, tried again once it has grown some more
           // (from its size when tried: a failure forgets the data, offsets included)
           this.compactRetryAt = tried + COMPACT_RETRY_BYTES;
-          if (!this.compactWarned) process.emitWarning(`vmv simulator: could not fold the journal into ${this.file} (the journal keeps every change; tried again as it grows): ${(e as Error).message}`);
+          if (!this.compactWarned) process.emitWarning(`vmv simulator: could not fold the journal into ${this.file}: ${(e as Error).message}`);
           this.compactWarned = true;
         })
         .finally(() => (this.compacting = false));
@@ -510,9 +537,12 @@ export class Store {
 
   /** Under the lock, with the data up to date: writes a new snapshot when `cond` holds. */
   private compactIf(cond: () => boolean): Promise<void> {
-    return this.withLock(async () => {
+    return this.withLock(async (ss) => {
       await this.load();
-      if (cond()) await this.writeSnapshot();
+      if (!cond()) return;
+      // a lock lost while this process stood still: another may be appending, which a new journal would drop
+      if (ss.compromised) throw new ApiError(503, 'store_busy', `The lock on ${this.file} was lost; the journal was not folded in (it keeps every change).`);
+      await this.writeSnapshot('fold');
     });
   }
 
@@ -522,7 +552,8 @@ export class Store {
    * either way (the old snapshot and journal; or the new snapshot beside the old journal, which it
    * names as folded in), and the next unit of work reads them.
    */
-  private async writeSnapshot(): Promise<void> {
+  private async writeSnapshot(after: 'request' | 'fold' = 'request', journal: 'new' | 'none' = 'new'): Promise<void> {
+    let writing = this.file!;
     try {
       this.adapter!.nextGeneration = randomBytes(8).toString('hex');
       this.adapter!.nextPrevious = this.generation;
@@ -530,12 +561,18 @@ export class Store {
       this.db!.data = this.tracker!.root;
       await this.db!.write();
       ({ generation: this.generation, previous: this.previous, bytes: this.snapshotBytes, stamp: this.snapshotStamp } = this.adapter!.last);
+      this.diskVersion = this.tracker!.root.version;
       // (the journal on disk follows the snapshot before: never appended to again)
       this.journalIno = -1n;
-      await this.newJournal();
+      writing = this.journalFile!;
+      // a world written whole (an export, an import) leaves no journal: the one beside it is spent, and goes
+      if (journal === 'new') await this.newJournal();
+      else await unlink(this.journalFile!).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e;
+      });
     } catch (e) {
       this.forget();
-      throw await writeFailure(e, this.file!, 'its data file');
+      throw await writeFailure(e, writing, writing === this.file ? 'its data file' : 'its journal', after);
     } finally {
       this.db!.data = null as unknown as Data;
     }
@@ -570,7 +607,7 @@ export class Store {
         if (e instanceof StoreAccessError) throw e;
         throw new StoreFileError(`${(e as Error).message} \`vmv sim repair\` mends the journal, not the data file itself: restore the data file from a copy (\`vmv sim import\`), or move it away to start afresh.`);
       }
-      const report: RepairReport = { file: this.file!, journal: jf, copy: null, needed: false, fresh: false, kept: 0, dropped: [], wholeJournal: null };
+      const report: RepairReport = { file: this.file!, journal: jf, copy: null, needed: false, fresh: false, kept: 0, damaged: null, after: 0, wholeJournal: null };
       if (!data) {
         const head = buf && readHeader(buf);
         const entries = buf ? (head ? countLines(buf.subarray(head.end)) : countLines(buf)) : 0;
@@ -579,15 +616,19 @@ export class Store {
         if (report.needed) report.wholeJournal = `the data file it follows is ${this.adapter!.last.bytes === 0 ? 'missing or empty' : 'gone'}`;
       } else {
         const root = upgrade(data);
-        const { generation, previous } = this.adapter!.last;
+        const { generation, previous, stamp } = this.adapter!.last;
         const head = buf && readHeader(buf);
-        // a journal spent by a compaction stopped between its two renames is no damage
-        const spent = head?.header && head.header.generation !== generation && (previous === undefined || head.header.generation === previous);
+        const jst = buf && (await stat(jf, { bigint: true }));
+        const spent = head?.header && jst && head.header.generation !== generation &&
+          isSpent(head.header.generation, { previous, mtimeNs: mtimeOf(stamp) }, { entries: countLines(buf!.subarray(head.end)), mtimeNs: jst.mtimeNs });
         if (buf && buf.length > 0 && !spent) {
-          const plan = planRepair(buf, generation, (ops, strict) => applyOps(root, ops, strict));
-          Object.assign(report, { kept: plan.kept.length, dropped: plan.dropped, wholeJournal: plan.wholeJournal });
-          report.needed = plan.dropped.length > 0 || plan.wholeJournal !== null;
+          const plan = planRepair(buf, generation);
+          for (const ops of plan.kept) applyOps(root, ops);
+          Object.assign(report, { kept: plan.kept.length, damaged: plan.damaged, after: plan.after, wholeJournal: plan.wholeJournal });
+          report.needed = plan.damaged !== null || plan.wholeJournal !== null;
         }
+        // (the new snapshot names the one read as folded in)
+        this.generation = generation;
         if (report.needed && !o.dryRun) this.tracker = new Tracker(root);
         else release(root);
       }
@@ -605,62 +646,73 @@ export class Store {
   }
 
   /**
-   * The whole world in one self-contained file (the journal folded in), taken under the lock so that
-   * servers and other processes may run meanwhile: written durably to `to`, or returned as bytes
-   * (for standard output) when `to` is null. The file is a data file of its own (--data takes it).
+   * The whole world in one self-contained file (the journal folded in), read as one moment under
+   * the lock so that servers and other processes may run meanwhile: written to `to` as import()
+   * writes a world (under that file's lock, its journal made spent), or returned as bytes (for
+   * standard output) when `to` is null. The file is a data file of its own (--data takes it). The
+   * caller asks before writing over a world (vmv sim export --yes).
    */
-  export(to: string | null): Promise<{ bytes: number; content: Buffer | null }> {
-    return this.withLock(async (ss) => {
-      const out = to && resolveDataFile(to);
-      if (out && (out === this.file || out === this.journalFile))
-        throw new StoreFileError(`${to} is this simulator's own data file: export to another file.`);
-      const s = await ss.begin();
-      const file = new SnapshotFile(out ?? this.file!);
-      file.nextGeneration = randomBytes(8).toString('hex');
-      file.nextSaved = savedPeople(s.data);
-      const chunks = file.render(this.tracker!.root);
-      if (!out) {
-        const content = Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
-        return { bytes: content.length, content };
-      }
-      try {
-        const st = await writeDurably(out, chunks);
-        return { bytes: Number(st.size), content: null };
-      } catch (e) {
-        throw await writeFailure(e, out, 'the export');
-      }
-    });
+  async export(to: string | null): Promise<{ bytes: number; content: Buffer | null }> {
+    const out = to && resolveDataFile(to);
+    if (out && (out === this.file || out === this.journalFile)) throw new StoreFileError(`${to} is this simulator's own data file: export to another file.`);
+    const data = await this.readWorld();
+    if (out) return { ...(await new Store(out).replaceWorld(data)), content: null };
+    const file = new SnapshotFile(this.file!);
+    file.nextGeneration = randomBytes(8).toString('hex');
+    file.nextSaved = savedPeople(this.tracker?.view ?? data);
+    const content = Buffer.concat(file.render(data).map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+    return { bytes: content.length, content };
   }
 
   /**
-   * Replaces the world with the one in `from` (an export, or a data file with its journal), under
-   * the lock: a new snapshot generation that names the current one as folded in, so the journal of
-   * the world replaced is spent, then an empty journal. Other processes read the new world at their
-   * next unit of work. The caller asks before overwriting a world (vmv sim import --yes).
+   * Replaces the world with the one in `from` (an export, or a data file with its journal), read as
+   * it stands and never written. The caller asks before overwriting a world (vmv sim import --yes).
    */
   async import(from: string): Promise<{ bytes: number; apiKey: string }> {
     const src = resolveDataFile(from);
     if (src === this.file) throw new StoreFileError(`${from} is this simulator's own data file: nothing to import.`);
-    const st = await stat(src).catch((e: NodeJS.ErrnoException) => {
-      throw e.code === 'ENOENT' ? new StoreFileError(`${from} does not exist: nothing to import.`) : accessError(e, src);
+    const data = await new Store(src).readWorld();
+    return { ...(await this.replaceWorld(data)), apiKey: data.meta.default_api_key };
+  }
+
+  /**
+   * The world this data file holds, its journal folded in, for a copy: read under the lock where
+   * one can be taken (in a folder nobody may write, nobody is writing), and never written — no
+   * world is seeded for a file that holds none, no torn line is cut, no mode is changed.
+   */
+  async readWorld(): Promise<Data> {
+    const st = await stat(this.file!).catch((e: NodeJS.ErrnoException) => {
+      throw e.code === 'ENOENT' ? new StoreFileError(`${this.given} does not exist: it holds no simulator world.`) : accessError(e, this.file!);
     });
-    if (st.isDirectory()) throw accessError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), src);
-    if (st.size === 0) throw new StoreFileError(`${from} is empty: it holds no simulator world to import.`);
-    // through a store of its own, so a journal beside it is folded in (without its lock when nothing asks for it)
-    const source = new Store(src);
-    const take = async (ss: StoreSession) => (await ss.begin(), source.tracker!.root);
-    const read = await source.withRead(take);
-    const data = read === NEEDS_LOCK ? await source.withLock(take) : read;
+    if (st.isDirectory()) throw accessError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), this.file!);
+    this.readOnly = true;
+    const take = async (ss: StoreSession) => (await ss.begin(), this.tracker!.root);
+    try {
+      return await this.withLock(take);
+    } catch (e) {
+      if (!(e instanceof StoreAccessError) || !ACCESS_CODES.has(e.code)) throw e;
+      return this.exclusive(async () => (await this.load(true), this.tracker!.root));
+    }
+  }
+
+  /**
+   * Makes `data` the world of this data file, under its lock: a new snapshot generation that names
+   * the current one as folded in, so the journal of the world replaced is spent, and goes: the file
+   * is one self-contained world until its next write. Other processes read it at their next unit of work.
+   */
+  private replaceWorld(data: Data): Promise<{ bytes: number }> {
     return this.withLock(async () => {
       // (the world replaced may be unreadable: an import is how a person restores one)
       const before = await this.adapter!.read().then((d) => (d && release(d), this.adapter!.last.generation), () => null);
       this.forget();
       this.tracker = new Tracker(data);
       this.generation = before;
-      await this.writeSnapshot();
-      const out = { bytes: this.snapshotBytes, apiKey: data.meta.default_api_key };
-      this.forget();
-      return out;
+      try {
+        await this.writeSnapshot('request', 'none');
+      } finally {
+        this.tracker = null; // (the data is the caller's: never released here)
+      }
+      return { bytes: this.snapshotBytes };
     });
   }
 
@@ -700,7 +752,7 @@ export class Store {
 
   /** Temp files of a writer killed mid-write are never renamed; with the lock held, any found are orphans. */
   private async cleanOrphans(): Promise<void> {
-    if (this.cleaned || !this.file) return;
+    if (this.cleaned || !this.file || this.readOnly) return;
     this.cleaned = true;
     // (`.sim.json.` begins the journal's temp files too)
     for (const name of await readdir(dirname(this.file))) if (isTempOf(this.file, name)) await unlink(join(dirname(this.file), name)).catch(() => {});
@@ -717,7 +769,7 @@ async function readFileOrNull(file: string): Promise<Buffer | null> {
     }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
+    throw accessError(e as NodeJS.ErrnoException, file);
   }
 }
 

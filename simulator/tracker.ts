@@ -203,6 +203,8 @@ export class Tracker {
     // writing past an array's end lengthens it by itself: undone after the element is (push, then rollback)
     if (Array.isArray(t) && typeof k === 'string' && Number(k) >= t.length && /^\d+$/.test(k)) c.undo.push([t, 'length', true, t.length]);
     c.undo.push([t, k, Object.hasOwn(t, k), (t as Record<PropertyKey, unknown>)[k]]);
+    // an array cut short by its length drops its last elements without a word for each: kept for an undo
+    if (Array.isArray(t) && k === 'length' && typeof v === 'number') for (let i = v; i < t.length; i++) c.undo.push([t, String(i), true, t[i]]);
     const { unit, rec } = this.owners.get(t)!;
     if (rec) {
       if (t === rec && KEY_FIELDS.has(k)) this.bump(unit);
@@ -373,41 +375,20 @@ export function removeAt(coll: unknown[], indexes: number[]): void {
   else for (let j = indexes.length - 1; j >= 0; j--) coll.splice(indexes[j], 1);
 }
 
-/** The record's identity, to find it again in a repair: its id (or the request id of a replay record). */
-const identity = (rec: unknown): unknown => (rec as { id?: unknown; request_id?: unknown } | null)?.id ?? (rec as { request_id?: unknown } | null)?.request_id;
-
-/**
- * Applies journal operations to stored data (replaying a journal; another process's changes). With
- * `strict` (a repair, past a damaged line), a record replaced is placed only where a record of the
- * same identity sits, and removals are refused: the entry is applied whole or, throwing, not at all.
- */
-export function applyOps(root: Data, ops: Op[], strict = false): void {
+/** Applies journal operations to stored data (replaying a journal; another process's changes). */
+export function applyOps(root: Data, ops: Op[]): void {
   const r = root as unknown as Record<string, unknown>;
-  const places = strict ? ops.map((op) => placeOf(r, op)) : null;
-  ops.forEach((op, n) => {
+  for (const op of ops) {
     if (op[0] === 'set') r[op[1]] = op[2];
     else if (op[0] === 'push') {
       const arr = r[op[1]] as unknown[];
       for (const x of op[2]) arr.push(x);
-    } else if (op[0] === 'put') (r[op[1]] as unknown[])[places ? places[n] : op[2]] = op[3];
+    } else if (op[0] === 'put') (r[op[1]] as unknown[])[op[2]] = op[3];
     else if (op[0] === 'del') {
       const arr = r[op[1]] as unknown[];
       for (let j = op[2].length - 1; j >= 0; j--) arr.splice(op[2][j], 1);
     } else (r[op[1]] as unknown[]).length = Math.min(op[2], (r[op[1]] as unknown[]).length);
-  });
-}
-
-/** Where a strict replay puts an operation's record (throws when it cannot be sure). */
-function placeOf(r: Record<string, unknown>, op: Op): number {
-  if (op[0] === 'set' || op[0] === 'push') return -1;
-  if (op[0] !== 'put') throw new Error(`removes records of ${op[1]} by their places, which a lost entry before it may have moved`);
-  const arr = r[op[1]];
-  const id = identity(op[3]);
-  if (!Array.isArray(arr) || id === undefined) throw new Error(`replaces a record of ${op[1]} that has no id to find it by`);
-  if (identity(arr[op[2]]) === id) return op[2];
-  const i = arr.findIndex((x) => identity(x) === id);
-  if (i < 0) throw new Error(`replaces record ${String(id)} of ${op[1]}, which is not there (a lost entry before it added it)`);
-  return i;
+  }
 }
 
 /** Whether a parsed journal line is a list of operations this version can apply. */

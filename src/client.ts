@@ -167,9 +167,11 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
       for (let retried = 0; ; retried++) {
         const got = await attempt();
         const outcome: Outcome = 'fault' in got ? got : { status: got.status, retryAfter: got.headers['retry-after'] };
-        // (a write that does the same however often it is sent is never "maybe applied": sending it again is the answer)
-        unsure ||= mayHaveApplied(outcome) && !o.repeatable;
-        const d = decide({ method, path, hasKey: key !== undefined, repeatable: o.repeatable }, outcome, retried, policy);
+        // a write that does the same however often it is sent is never "maybe applied": sending it
+        // again is the answer; nor is one the simulator answered 503 store_busy (nothing applied)
+        const untouched = o.repeatable || ('status' in got && got.status === 503 && errorEnvelope(got).error.code === 'store_busy');
+        unsure ||= mayHaveApplied(outcome) && !untouched;
+        const d = decide({ method, path, hasKey: key !== undefined, repeatable: untouched }, outcome, retried, policy);
         if (d.retry) {
           net.onRetry?.(retryNote(method, path, outcome, d.delayMs, retried + 1, policy.retries));
           await sleep(d.delayMs);

@@ -72,6 +72,7 @@ export class Context {
       return res;
     } catch (e) {
       if (e instanceof ApiCallError) e.fieldFlags = this.fieldFlags;
+      if (e instanceof ApiCallError && e.code === 'idempotency_conflict' && own && this.globals.idempotencyKey !== undefined) e.hint = conflictHint(key!, e);
       throw e;
     }
   }
@@ -96,6 +97,17 @@ export class Context {
   async close(): Promise<void> {
     if (this.clientP) await (await this.clientP).close();
   }
+}
+
+/**
+ * A rerun with --idempotency-key whose request is not the first one's: the key did its work (the
+ * first request was applied), and this run asked for something else with it — a relative time
+ * (`--at +1h`) or an answer to what is pending now is worked out anew on each run.
+ */
+function conflictHint(key: string, e: ApiCallError): string {
+  const first = e.envelope.error.fields?.conflicts_with ?? (e.envelope.error as { conflicts_with?: unknown }).conflicts_with;
+  return `A request with Idempotency-Key ${key} was already applied${first ? ` (request ${String(first)})` : ''}, and this run's request is not the same ` +
+    '(what a command works out anew on each run, such as a relative time like --at +1h, differs): check what the first request did before sending this one without the key.';
 }
 
 /** The longest Idempotency-Key the API takes. */

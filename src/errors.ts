@@ -23,7 +23,11 @@ export const EXIT = {
 } as const;
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT.usage, readonly hint?: string, readonly details?: Record<string, unknown>) {
+  /**
+   * `hint` (what to do) and `details` (--json fields) may be added to where an error is given more
+   * context on its way up: a wait names what continues (wait.ts), a keyed rerun what its key did (context.ts).
+   */
+  constructor(message: string, readonly exitCode: number = EXIT.usage, public hint?: string, public details?: Record<string, unknown>) {
     super(message);
   }
 }

@@ -3,7 +3,7 @@
 // a write may have been applied anyway, says so with its Idempotency-Key and how to check and retry
 // without applying it twice (the service charges money: a blind rerun can pay twice).
 import { CliError, EXIT } from './errors.js';
-import { keyHonoured, type Fault, type Outcome } from './retry.js';
+import { isTlsFailure, keyHonoured, type Fault, type Outcome } from './retry.js';
 
 /** A request that got no clear answer, as the client saw it. */
 export interface Failure {
@@ -40,6 +40,7 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 function happened(f: Failure): string {
   const tries = f.attempts > 1 ? ` (${f.attempts} attempts)` : '';
   const and = f.attempts > 1 ? `; ${f.attempts} attempts` : '';
+  if (f.fault === 'unreached' && isTlsFailure(f.code)) return `Could not reach ${f.baseUrl}: its TLS certificate was not accepted (${f.code}); nothing was sent`;
   if (f.fault === 'unreached')
     return f.code === 'UND_ERR_CONNECT_TIMEOUT' ? `Could not reach ${f.baseUrl}: no connection within ${seconds(f.waitedMs ?? 0)} (connect timeout${and})` : `Could not reach ${f.baseUrl}: ${f.code}${tries}`;
   if (f.fault === 'lost') return `The connection to ${f.baseUrl} was lost after the request was sent (${f.code}${and})`;
@@ -78,11 +79,13 @@ export class NetworkError extends CliError {
     const message = `${happened(f)}${unsure ? `: ${f.method} ${f.path} may have been applied.` : '.'}`;
     const hint = unsure
       ? unsureHint(f, known)
-      : f.fault === 'unreached'
+      : f.fault === 'unreached' && isTlsFailure(f.code)
+        ? 'Check the base URL (the certificate names the hosts it is for); a certificate from a private authority needs NODE_EXTRA_CA_CERTS pointing at that authority\'s certificate.'
+        : f.fault === 'unreached'
         ? 'Is the service (or `vmv sim serve`) running at that address? Check --base-url / VMV_BASE_URL.'
         : `The service was reached but did not answer${f.fault === 'timeout' ? ' in time (allow longer with --request-timeout, e.g. 5m)' : ''}; reading again is safe.`;
     super(message, EXIT.network, known.done ? `${doneHint(known.done, !unsure)} ${hint}` : hint, {
-      reason: f.fault === 'unreached' ? 'could_not_connect' : f.fault === 'lost' ? 'connection_lost' : 'timed_out',
+      reason: f.fault === 'unreached' ? (isTlsFailure(f.code) ? 'certificate_not_accepted' : 'could_not_connect') : f.fault === 'lost' ? 'connection_lost' : 'timed_out',
       request: `${f.method} ${f.path}`,
       attempts: f.attempts,
       ...(isWrite(f.method) ? { may_have_been_applied: unsure } : {}),

@@ -50,8 +50,15 @@ export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504])
 const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
+/**
+ * TLS failures (a certificate not trusted, expired, for another name; a handshake refused): the
+ * connection was never made, so nothing was sent, and sending again meets the same certificate.
+ */
+export const isTlsFailure = (code: string): boolean => /^ERR_(TLS|SSL)_|CERT|^UNABLE_TO_|^DEPTH_ZERO_|SELF_SIGNED|^HOSTNAME_MISMATCH$/.test(code);
+
 export function faultOf(code: string): Fault {
-  return UNREACHED.has(code) ? 'unreached' : TIMEOUTS.has(code) ? 'timeout' : 'lost';
+  if (UNREACHED.has(code) || isTlsFailure(code)) return 'unreached';
+  return TIMEOUTS.has(code) ? 'timeout' : 'lost';
 }
 
 /** The service keeps Idempotency-Keys on its API (/v1) only; the simulator's control plane (/_sim) ignores them. */
@@ -82,7 +89,7 @@ export function retryAfterMs(value: string | undefined, now: number): number | n
 
 export type Decision =
   | { retry: true; delayMs: number }
-  | { retry: false; why: 'answered' | 'exhausted' | 'unsafe' | 'retry_after_too_long' };
+  | { retry: false; why: 'answered' | 'exhausted' | 'unsafe' | 'retry_after_too_long' | 'certificate' };
 
 /**
  * After attempt number `retried` + 1 came to `outcome`: whether to send the request again, and
@@ -92,6 +99,7 @@ export type Decision =
  */
 export function decide(r: RetryRequest, outcome: Outcome, retried: number, p: RetryPolicy, random: () => number = Math.random, now = Date.now()): Decision {
   if (!('fault' in outcome) && !RETRY_STATUSES.has(outcome.status)) return { retry: false, why: 'answered' };
+  if ('fault' in outcome && isTlsFailure(outcome.code)) return { retry: false, why: 'certificate' };
   if (retried >= p.retries) return { retry: false, why: 'exhausted' };
   if (mayHaveReached(outcome) && !repeatable(r)) return { retry: false, why: 'unsafe' };
   const backoff = random() * Math.min(p.capMs, p.baseMs * 2 ** retried);

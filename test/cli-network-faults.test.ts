@@ -6,7 +6,10 @@
 // and every failure says what happened, with an exit code and the key or id needed to check.
 // VMV_RETRY_BASE_MS=1 (a knob for tests) keeps backoffs to milliseconds; nothing sleeps for
 // simulated time, and the one timed check (Retry-After) is a lower bound.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -30,7 +33,9 @@ type Fault =
   /** 502 and 504: forwarded (the simulator acts on it), then the gateway's error; 503: not forwarded */
   | 502 | 503 | 504
   /** not forwarded: 429 with Retry-After: 1 */
-  | 429;
+  | 429
+  /** not forwarded: the simulator's own 503 store_busy (its store busy: nothing applied) */
+  | 'busy';
 
 interface Seen { line: string; key?: string; at: number; fault?: Fault; replay?: string }
 
@@ -68,6 +73,7 @@ async function startProxy(upstream: string): Promise<Proxy> {
     if (fault === 'hang') return void held.add(res);
     if (fault === 503) return void res.writeHead(503, { 'content-type': 'application/json' }).end(envelope('unavailable', 'Try again shortly.'));
     if (fault === 429) return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end(envelope('rate_limited', 'Slow down.'));
+    if (fault === 'busy') return void res.writeHead(503, { 'content-type': 'application/json', 'request-id': 'req_busy' }).end(envelope('store_busy', 'The data file is busy; retry the request.'));
     const answer = await forward(req.method!, req.url!, req.headers, body);
     s.replay = answer.headers['idempotency-replay'] as string | undefined;
     if (fault === 'stall') return void held.add(res);
@@ -170,6 +176,18 @@ describe('a lost reply is retried with the same key: charged once', () => {
     expect(second.at - first.at).toBeGreaterThanOrEqual(950);
     expect(r.stderr).toContain('in 1 s (HTTP 429; retry 1 of 2)');
     expect(await charges('email')).toHaveLength(1);
+  });
+
+  it('the simulator\'s own 503 store_busy says nothing was applied: a /_sim write is sent again, never "may have been applied"', async () => {
+    proxy.plan('POST /_sim/contacts', 'busy');
+    const r = await vmv(['sim', 'contact', '--name', 'Busy Once']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(at('POST /_sim/contacts')).toHaveLength(2);
+    expect((await sim.api('GET', '/v1/contacts')).json.data.filter((c: { name: string }) => c.name === 'Busy Once')).toHaveLength(1);
+    proxy.plan('POST /_sim/contacts', 'busy', 'busy', 'busy');
+    const again = await vmv(['sim', 'contact', '--name', 'Busy Always']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).not.toContain('may have been applied');
   });
 
   it('a read is retried after a lost reply and a 503 alike', async () => {
@@ -303,6 +321,43 @@ describe('what is not retried', () => {
     expect(r.code).toBe(1);
     expect(at('GET /v1/contacts')).toHaveLength(1);
     await takeViolations(); // the injected 503
+  });
+});
+
+describe('a certificate not accepted', () => {
+  it('is "could not reach" (nothing was sent), named as the certificate, and not retried', async () => {
+    const dir = tempDir();
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { encoding: 'utf8' });
+    if (made.status !== 0) return void console.log('cli-network-faults: openssl is missing; the certificate test is skipped');
+    let requests = 0;
+    const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
+      requests++;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await cli([...EMAIL, '--json'], { env: { ...env(), VMV_BASE_URL: url, NODE_EXTRA_CA_CERTS: '' } });
+      expect(r.code).toBe(4);
+      const err = JSON.parse(r.stderr).error;
+      expect(err).toMatchObject({ reason: 'certificate_not_accepted', attempts: 1, may_have_been_applied: false });
+      expect(err.message).toMatch(new RegExp(`^Could not reach ${url}: its TLS certificate was not accepted \\(\\w+\\); nothing was sent\\.$`));
+      expect(err.hint).toContain('NODE_EXTRA_CA_CERTS');
+      expect(requests).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('a rerun whose request is not the first one\'s', () => {
+  it('is 409 idempotency_conflict, and the hint says the key did its work and what differs', async () => {
+    expect((await vmv([...EMAIL, '--idempotency-key', 'rerun-1'])).code).toBe(0);
+    const r = await vmv(['email', 'send', '--to', 'ada@example.com', '--subject', 'Hello', '--body', 'Another body', '--idempotency-key', 'rerun-1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('(idempotency_conflict, HTTP 409)');
+    expect(r.stderr).toMatch(/A request with Idempotency-Key rerun-1 was already applied \(request [^)]+\), and this run's request is not the same/);
+    expect(await charges('email')).toHaveLength(1);
   });
 });
 

@@ -3,7 +3,7 @@
 // write — through `vmv sim serve` and the CLI as processes. What must hold: no acknowledged write is
 // lost, what cannot be read is never overwritten, and every failure is a message naming the file.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { appendFileSync, chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../simulator/store.js';
@@ -21,6 +21,7 @@ function vmv(args: string[], data: string, o: { uid?: number; input?: string } =
 /** The contacts' names in a data file, as a new process reads it (snapshot and journal). */
 const contactNames = async (file: string) => new Store(file).withLock(async (ss) => (await ss.begin()).data.contacts.map((c) => c.name ?? ''));
 const journalOf = (file: string) => `${file}.journal`;
+const keyOf = (file: string) => new Store(file).withLock(async (ss) => (await ss.begin()).data.meta.default_api_key);
 const tmpFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.tmp'));
 
 /** A world with `n` contacts named `prefix-i`, each written by its own command (so each is a journal line). */
@@ -152,7 +153,7 @@ describe('a damaged journal is refused, never cut or written over', () => {
     expect(filesOf(data)).toEqual(before);
   });
 
-  it('a server refuses it too: its requests answer 500 with the same message, and the files stay as they are', async () => {
+  it('a server refuses it too: at its start (exit 1), and, damaged while it runs, each request answers 500 with the same message', async () => {
     const data = await world(3);
     appendFileSync(journalOf(data), 'garbage that is not an entry\n{"ops":[]}\n');
     const before = filesOf(data);
@@ -160,49 +161,67 @@ describe('a damaged journal is refused, never cut or written over', () => {
     expect(serve.status).toBe(1);
     expect(serve.stderr).toContain('is damaged: line');
     expect(filesOf(data)).toEqual(before);
+
+    const live = await world(2);
+    const sim = await startSim({ data: live });
+    try {
+      expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'ok' }, key: null })).status).toBe(201);
+      const key = await keyOf(live);
+      appendFileSync(journalOf(live), 'not an entry\n');
+      const r = await sim.api('GET', '/v1/contacts', { key });
+      expect(r.status).toBe(500);
+      expect(r.json.error.code).toBe('internal_error');
+      expect(r.json.error.message).toContain(`journal ${journalOf(live)} is damaged: line`);
+      expect(sim.stderr()).not.toMatch(/at .*\.js:\d+/);
+    } finally {
+      await sim.stop('SIGKILL');
+    }
   });
 
-  it('`vmv sim repair` keeps every entry before and after the damaged line, reports the line, and keeps a copy of the journal', async () => {
+  it('`vmv sim repair` keeps every entry before the damaged line, sets it and the rest aside, and keeps a copy of the journal', async () => {
     const data = await world(6);
     const lines = readFileSync(journalOf(data), 'utf8').split('\n');
     const n = lines.findIndex((l) => l.includes('"c-2"'));
     lines[n] = '{"ops": [["push", "contacts", [{"id": "x", "name": "half';
     writeFileSync(journalOf(data), lines.join('\n'));
     const original = readFileSync(journalOf(data));
+    const after = lines.length - 1 - (n + 1); // complete lines after the damaged one (the last is empty)
     const dry = vmv(['sim', 'repair', '--dry-run', '--json'], data);
     expect(dry.status, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ needed: true, dry_run: true, copy: null, dropped: [{ line: n + 1, reason: 'not valid JSON' }] });
+    expect(JSON.parse(dry.stdout)).toMatchObject({ needed: true, dry_run: true, copy: null, damaged: { line: n + 1, reason: 'not valid JSON' }, after });
     expect(readFileSync(journalOf(data))).toEqual(original);
 
     const r = vmv(['sim', 'repair'], data);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`journal entries; set aside 1:\n  line ${n + 1}: not valid JSON`);
+    expect(r.stderr).toContain(`those before line ${n + 1} (not valid JSON); set aside that line and the ${after} journal entries after it (lines ${n + 2} to ${n + 1 + after}).`);
     const copy = readdirSync(join(data, '..')).find((f) => /^sim\.json\.journal\.damaged-\d{8}T\d{6}Z$/.test(f))!;
     expect(readFileSync(join(data, '..', copy))).toEqual(original);
     expect(statSync(join(data, '..', copy)).mode & 0o777).toBe(0o600);
-    // the entry that added contact c-2 is gone; every other write is kept, those after it too
-    expect((await contactNames(data)).sort()).toEqual(['c-0', 'c-1', 'c-3', 'c-4', 'c-5']);
+    expect((await contactNames(data)).sort()).toEqual(['c-0', 'c-1']);
     expect(vmv(['sim', 'contact', '--name', 'after-repair'], data).status).toBe(0);
     expect(vmv(['sim', 'repair'], data).stderr).toContain('Nothing to repair');
   });
 
-  it('after a lost entry, an entry whose changes can no longer be placed for certain is set aside whole, never half applied', async () => {
-    const data = await world(2);
-    // contact c-1 is updated by a later entry that replaces it at its place (index 1)
-    const { createApp } = await import('../simulator/app.js');
-    const app = createApp(new Store(data));
-    const all = JSON.parse(String((await app.handle({ method: 'GET', url: '/v1/contacts', headers: { authorization: `Bearer ${(await new Store(data).withLock(async (ss) => (await ss.begin()).data.meta.default_api_key))}` } })).body));
-    expect(all.data).toHaveLength(2);
-    const lines = readFileSync(journalOf(data), 'utf8').trimEnd().split('\n');
-    const c1 = lines.findIndex((l) => l.includes('"c-1"'));
-    const rec = JSON.parse(lines[c1]).ops.find((op: unknown[]) => op[0] === 'push' && op[1] === 'contacts')[2][0];
-    lines.push(JSON.stringify({ ops: [['put', 'contacts', 1, { ...rec, name: 'c-1 renamed' }], ['set', 'hosts', []]] }));
-    lines[c1] = 'damaged';
-    writeFileSync(journalOf(data), lines.join('\n') + '\n');
-    const r = JSON.parse(vmv(['sim', 'repair', '--json'], data).stdout);
-    expect(r.dropped.map((d: { line: number }) => d.line)).toEqual([c1 + 1, lines.length]);
-    expect(r.dropped[1].reason).toMatch(/replaces record .* of contacts, which is not there/);
-    expect(await contactNames(data)).toEqual(['c-0']);
+  it('after a repair the money adds up: nothing a lost entry did is half kept, nothing is charged twice', async () => {
+    const data = join(tempDir(), 'sim.json');
+    expect(vmv(['sim', 'reset', '--clock', 'manual', '--now', T0], data).status).toBe(0);
+    expect(vmv(['sim', 'contact', '--name', 'early'], data).status).toBe(0);
+    expect(vmv(['quick', 'call', '+14155550100', '--goal', 'confirm', '--wait', '--advance'], data).status).toBe(0);
+    expect(vmv(['email', 'send', '--to', 'ada@example.com', '--subject', 's', '--body', 'b'], data).status).toBe(0);
+    const lines = readFileSync(journalOf(data), 'utf8').split('\n');
+    const n = lines.findIndex((l) => l.includes('"early"'));
+    lines[n] = lines[n].replace('"early"', '"ear\u0001');
+    writeFileSync(journalOf(data), lines.join('\n'));
+    expect(vmv(['sim', 'repair'], data).status).toBe(0);
+    // whatever state the repair leaves, the job runs on from it and the ledger and the wallet agree
+    vmv(['sim', 'advance', '1h'], data);
+    const ws = JSON.parse(vmv(['sim', 'workspace', 'show', '--json'], data).stdout);
+    const ledger = JSON.parse(vmv(['api', '/_sim/ledger?limit=100'], data).stdout).data as { kind: string; reference_id: string; description: string; wallet_cents: number }[];
+    const spent = ledger.reduce((sum, e) => sum + e.wallet_cents, 0);
+    expect(5000 - Math.round(ws.wallet_usd * 100)).toBe(spent);
+    // each thing paid for once: no charge for the same thing twice
+    const charges = ledger.map((e) => `${e.kind} ${e.reference_id} ${e.description}`);
+    expect(new Set(charges).size).toBe(charges.length);
   });
 
   it.each([
@@ -235,6 +254,26 @@ describe('a damaged journal is refused, never cut or written over', () => {
     const copy = readdirSync(join(data, '..')).find((f) => f.includes('.damaged-'))!;
     expect(readFileSync(join(data, '..', copy))).toEqual(journal);
     expect(vmv(['contacts', 'list', '--json'], data).stdout).toContain('"data":[]');
+  });
+
+  it('a snapshot from before it named the journal it folded in: a journal of another generation is spent only if nothing was written to it since', async () => {
+    const data = await world(2);
+    await new Store(data).compact();
+    // as a vmv before `previous` wrote it (edited, the file is read whole)
+    writeFileSync(data, readFileSync(data, 'utf8').replace(/"previous":(null|"\w+"),/, ''));
+    expect(vmv(['sim', 'contact', '--name', 'since'], data).status).toBe(0);
+    const journal = readFileSync(journalOf(data), 'utf8');
+    const damagedHeader = journal.replace(/"generation":"(\w)/, '"generation":"');
+    const old = new Date(Date.now() - 100_000);
+    // entries written after the snapshot: a changed header is damage, refused
+    writeFileSync(journalOf(data), damagedHeader);
+    utimesSync(data, old, old);
+    const r = vmv(['contacts', 'list'], data);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('line 1 says it follows snapshot generation');
+    // a journal no newer than the snapshot: what a compaction stopped between its renames leaves
+    utimesSync(journalOf(data), new Date(old.getTime() - 1000), new Date(old.getTime() - 1000));
+    expect(vmv(['contacts', 'list'], data).status).toBe(0);
   });
 
   it('a compaction stopped between its two renames (a new snapshot beside the journal it folded in) is no damage', async () => {
@@ -373,9 +412,38 @@ describe('vmv sim export and import', () => {
       await sim.stop();
     }
     expect((await contactNames(sim.data)).sort()).toEqual(['after-import', 'fixture-0', 'fixture-1', 'fixture-2', 'fixture-3']);
-    // from standard input into a new file: no question
+    // from standard input (an export piped) into a new file: no question
     const fresh = join(tempDir(), 'new.json');
-    expect(vmv(['sim', 'import', '-'], fresh, { input: readFileSync(fixture, 'utf8') }).status).toBe(0);
+    const piped = vmv(['sim', 'export', '-'], fixture).stdout;
+    expect(vmv(['sim', 'import', '-'], fresh, { input: piped }).status).toBe(0);
+    expect((await contactNames(fresh)).sort()).toEqual(['fixture-0', 'fixture-1', 'fixture-2', 'fixture-3']);
+  });
+
+  it('export over a file that holds a world asks first (--yes), and leaves one world that opens: the journal beside it is spent and goes', async () => {
+    const source = await world(2, 'src');
+    const fixture = await world(1, 'old');
+    expect(vmv(['sim', 'contact', '--name', 'in-journal'], fixture).status).toBe(0);
+    const refused = vmv(['sim', 'export', fixture], source);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`To replace the world in ${fixture} without a terminal, pass --yes`);
+    expect(vmv(['sim', 'export', fixture, '--yes'], source).status).toBe(0);
+    expect(existsSync(journalOf(fixture))).toBe(false);
+    expect(vmv(['sim', 'contact', '--name', 'used-since'], fixture).status).toBe(0);
+    expect(vmv(['sim', 'export', fixture, '--yes'], source).status).toBe(0);
+    expect((await contactNames(fixture)).sort()).toEqual(['src-0', 'src-1']);
+  });
+
+  it('import takes a file that holds no world for what it is: refused, and neither file is touched', async () => {
+    const data = await world(1, 'mine');
+    const blank = join(tempDir(), 'blank.json');
+    writeFileSync(blank, '\n');
+    const before = filesOf(data);
+    const r = vmv(['sim', 'import', blank, '--yes'], data);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${blank} holds no simulator world`);
+    expect(readFileSync(blank, 'utf8')).toBe('\n');
+    expect(existsSync(journalOf(blank))).toBe(false);
+    expect(filesOf(data)).toEqual(before);
   });
 
   it('export and import against a base URL need --data: they work on files', () => {

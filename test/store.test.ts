@@ -144,7 +144,7 @@ describe('a data file that is not a simulator store', () => {
     writeFileSync(file, '');
     const r = await cli(['sim', 'clock'], { env: { VMV_SIM_DATA: file, VMV_CONFIG_DIR: join(tempDir(), 'cfg') } });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(2);
+    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(3);
   });
 });
 
@@ -287,7 +287,7 @@ describe('the journal', () => {
     expect((JSON.parse(readFileSync(sim.data, 'utf8')).contacts as unknown[]).length).toBe(51);
   });
 
-  it('a data file written before the journal existed (version 1, whole) loads and gets its first journal; its first snapshot says version 2, so that vmv, which reads no journal, refuses it instead of writing over it', async () => {
+  it('a data file written before the journal existed (version 1, whole) loads and gets its first journal; its first snapshot says version 3, so that that vmv, which reads no journal, refuses it instead of writing over it', async () => {
     const file = join(tempDir(), 'sim.json');
     await writer(file, 'old', 3);
     await new Store(file).compact();
@@ -300,7 +300,20 @@ describe('the journal', () => {
     expect((await contactNames(file)).sort()).toEqual(['new-0', 'new-1', 'old-0', 'old-1', 'old-2']);
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith('{"store":{"generation":')).toBe(true);
-    expect(JSON.parse(text).version).toBe(2);
+    expect(JSON.parse(text).version).toBe(3);
+  });
+});
+
+describe('the format version', () => {
+  it('a store of version 2 (a vmv that knew no removals in its journal) is written as version 3 before its first new journal entry, so that vmv refuses it instead of cutting the journal', async () => {
+    const file = join(tempDir(), 'sim.json');
+    await writer(file, 'v2', 2);
+    await new Store(file).compact();
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"version":3', '"version":2'));
+    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(2);
+    await writer(file, 'v3', 1);
+    expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe(3);
+    expect((await contactNames(file)).sort()).toEqual(['v2-0', 'v2-1', 'v3-0']);
   });
 });
 

@@ -89,13 +89,54 @@ describe('a transaction on a record collection journals operations that replay t
   });
 });
 
-describe('a strict replay (a repair, past a lost entry)', () => {
-  it('puts a record where a record of its id is, or refuses the whole entry', () => {
-    const d = dataOf(3);
-    applyOps(d, [['put', 'contacts', 0, { id: 'r2', n: 22 }]], true);
-    expect(coll(d)[2]).toEqual({ id: 'r2', n: 22 });
-    expect(() => applyOps(d, [['set', 'meta', { next_seq: 9 }], ['put', 'contacts', 1, { id: 'gone', n: 0 }]], true)).toThrow(/which is not there/);
-    expect((d as unknown as { meta: unknown }).meta).toEqual({ next_seq: 1 });
-    expect(() => applyOps(d, [['del', 'contacts', [0]]], true)).toThrow(/by their places/);
+describe('random transactions (a property test)', () => {
+  /** A small seeded generator (mulberry32): the same cases on every run. */
+  const rngOf = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  let made = 0;
+  /** Each thing code does to a collection of the data (a record is never placed at two places at once). */
+  const ACTS: ((c: Rec[], r: () => number) => void)[] = [
+    (c) => void c.push({ id: `n${made++}`, n: made }),
+    (c) => void c.pop(),
+    (c, r) => {
+      if (c.length < 2) return;
+      const i = Math.floor(r() * (c.length - 1));
+      c[i] = c[c.length - 1];
+      c.pop();
+    },
+    (c, r) => c.length > 0 && void (c[Math.floor(r() * c.length)].n = Math.floor(r() * 1000)),
+    (c, r) => void c.splice(Math.floor(r() * (c.length + 1)), Math.floor(r() * 3), ...(r() < 0.5 ? [{ id: `s${made++}`, n: -made }] : [])),
+    (c) => void c.sort((a, b) => a.n - b.n),
+    (c) => void c.reverse(),
+    (c) => void c.shift(),
+    (c) => void c.unshift({ id: `u${made++}`, n: made }),
+    (c, r) => void removeWhere(c, () => r() < 0.2),
+    (c, r) => void (c.length = Math.floor(r() * (c.length + 1))),
+  ];
+
+  it('every committed transaction replays to the collection in memory, every rollback restores it (2,000 sequences)', () => {
+    for (let seed = 1; seed <= 2000; seed++) {
+      const r = rngOf(seed);
+      const data = dataOf(8);
+      const t = new Tracker(data);
+      const replayed = dataOf(8);
+      for (let tx = 0; tx < 4; tx++) {
+        t.begin();
+        const before = structuredClone(coll(data));
+        const steps = 1 + Math.floor(r() * 6);
+        for (let k = 0; k < steps; k++) ACTS[Math.floor(r() * ACTS.length)](coll(t.view), r);
+        if (r() < 0.3) {
+          t.undo();
+          expect(coll(data), `seed ${seed}: rollback`).toEqual(before);
+          continue;
+        }
+        applyOps(replayed, structuredClone(t.take()));
+        expect(coll(replayed), `seed ${seed}: replay`).toEqual(coll(data));
+      }
+    }
   });
 });

@@ -8,17 +8,23 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../src/context.js';
 import { onStop } from '../../src/io.js';
+import { DEFAULT_POLICY } from '../../src/retry.js';
+import { resolveNet } from '../../src/settings.js';
 import { VERSION } from '../../src/main.js';
 import { mcpTools } from '../../simulator/index.js';
 import { buildServer } from './server.js';
 
 /**
  * How long, once the client has closed stdin, the requests still in flight are given to be
- * answered: longer than any call takes (ask_assistant waits up to 240 s; a service's reply is given
- * 300 s before the call fails, and that failure is answered too), so only a call that never
- * finishes is cut off, and the session still ends.
+ * answered: longer than any call takes, retries included — each of its attempts may wait its
+ * request timeout on top of a reply held on purpose (ask_assistant: up to 240 s), and the backoff
+ * between attempts at most 5 s (src/retry.ts) — so only a call that never finishes is cut off, and
+ * the session still ends.
  */
-const DRAIN_MS = 330_000;
+function drainMs(ctx: Context): number {
+  const { retries, requestTimeoutMs } = resolveNet(ctx.globals, ctx.env);
+  return (retries + 1) * (requestTimeoutMs + 240_000) + retries * DEFAULT_POLICY.capMs + 30_000;
+}
 
 export async function serve(ctx: Context): Promise<void> {
   const target = ctx.target();
@@ -46,7 +52,8 @@ export async function serve(ctx: Context): Promise<void> {
   // the client ends the session by closing our stdin (the transport itself does not watch for it):
   // what it sent up to then, in the last chunk too (read before the end is), is answered first
   const finish = async () => {
-    if (!(await answered(DRAIN_MS))) log(`input ended; requests still unanswered after ${DRAIN_MS / 1000} s are dropped`);
+    const bound = drainMs(ctx);
+    if (!(await answered(bound))) log(`input ended; requests still unanswered after ${bound / 1000} s are dropped`);
     close();
   };
   const onEnd = () => void finish();

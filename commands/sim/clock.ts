@@ -22,7 +22,9 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   if (o.set !== undefined && o.atLeast !== undefined) throw usage('Give --set or --at-least, not both.');
   const change = o.manual || o.real || o.set !== undefined || o.atLeast !== undefined;
   const res = change
-    ? await ctx.call('POST', '/_sim/clock', { body: { mode: o.manual ? 'manual' : o.real ? 'real' : undefined, now: o.set ?? o.atLeast, at_least: o.atLeast !== undefined || undefined } })
+    ? await ctx.call('POST', '/_sim/clock', { body: { mode: o.manual ? 'manual' : o.real ? 'real' : undefined, now: o.set ?? o.atLeast, at_least: o.atLeast !== undefined || undefined },
+      // (a mode, or a time the clock is moved to, is the same however often it is sent)
+      repeatable: true })
     : await ctx.call('GET', '/_sim/clock');
   ctx.emit(res, (c: any) => fields(ctx.io, [['now', c.now], ['mode', c.mode], ['next due', c.next_due_at], ['next job step', c.next_job_due_at]]));
 }
