@@ -77,25 +77,43 @@ function readBody(req: IncomingMessage, routeLimit: Promise<number>): Promise<{ 
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const app = createApp(o.store);
+  // One loop runs what falls due on a real clock: a tick at a time, then a timer for the next. A
+  // request that arrives while a tick runs asks for another once it ends (`again`), never a second
+  // loop: each loop would reschedule itself for ever, and a busy server ended up ticking (and
+  // reading its files) thousands of times a second while idle.
   let timer: NodeJS.Timeout | null = null;
+  let ticking = false;
+  let again = false;
   let closed = false;
 
+  const next = (ms: number) => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(pump, ms);
+  };
   const pump = async () => {
     timer = null;
     if (closed) return;
+    ticking = true;
+    again = false;
+    let wait: number | null = IDLE_POLL_MS;
     try {
       const t = await app.tick();
-      if (closed || t.mode !== 'real') return;
-      const wait = t.nextDueMs === null ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, Math.max(0, t.nextDueMs - t.nowMs));
-      timer = setTimeout(pump, wait);
+      // a manual clock moves only when told to (a request kicks the loop); a real one is looked at
+      // when its next transition falls due, or once a second for what other processes schedule
+      if (t.mode !== 'real') wait = null;
+      else if (t.nextDueMs !== null) wait = Math.min(IDLE_POLL_MS, Math.max(0, t.nextDueMs - t.nowMs));
     } catch (e) {
       process.emitWarning(`vmv simulator: ${(e as Error).message}`);
-      timer = setTimeout(pump, IDLE_POLL_MS);
+    } finally {
+      ticking = false;
     }
+    if (closed) return;
+    if (again) next(0);
+    else if (wait !== null) next(wait);
   };
   const kick = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(pump, 0);
+    if (ticking) again = true;
+    else next(0);
   };
 
   const hosts = hostPolicy(o.host ?? '127.0.0.1', o.allowedHosts ?? [],

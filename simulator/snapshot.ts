@@ -4,14 +4,19 @@
 // the file each large value sits; the small values (meta, workspaces, keys, timers…) come next and
 // are read at once, the large ones (the records) last, each parsed the first time it is used:
 //
-//   {"store":{"generation":"…","bytes":"000052733172","small_end":"000000004711","lazy":{"calls":["000000004720","000052733170"],…}},
+//   {"store":{"generation":"…","bytes":"000052733172","small_end":"000000004711","small_sum":"…","lazy":{"calls":["000000004720","000052733170","…"],…}},
 //   "version":2,"meta":{…},…,"calls":[…],…}
+//
+// Each part carries the checksum of its bytes (`small_sum`, the third element of a range), checked
+// when the part is read: a byte changed that leaves the JSON valid (an id, an amount) would otherwise
+// be served, and written into every snapshot after. A file read whole (edited by hand) has none.
 //
 // Structures derived from the data and saved with it (the people index: indexes.ts) come after the
 // data, under keys starting with `$`, and are never data. It stays one JSON document (offsets are
 // fixed-width strings, so the first line's length does not depend on them). A file without that line (an older vmv's, or edited by hand into another shape)
 // is parsed whole. Parsing a 100k-record store costs 350 ms and a peak of its whole text; a command
 // that reads no records reads a few kilobytes, and one that does parses only the collections it uses.
+import { createHash } from 'node:crypto';
 import { readSync, type BigIntStats } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -33,16 +38,18 @@ export class StoreAccessError extends StoreFileError {
 }
 
 /** Why a file operation on the store failed, in words a person can act on (the path and the permission). */
-export function accessError(e: NodeJS.ErrnoException, file: string): StoreAccessError {
+export function accessError(e: NodeJS.ErrnoException, file: string, path: string = e.path ?? file): StoreAccessError {
   const code = e.code ?? 'EIO';
   const dir = dirname(file);
   const need = `The simulator keeps its data file, its journal (${basename(file)}.journal), a lock (${basename(file)}.lock) and new snapshots side by side in ${dir}`;
   const move = 'or point --data (VMV_SIM_DATA) at a file in a folder you can write.';
   const why: Record<string, string> = {
-    EACCES: `permission denied (EACCES) on ${e.path ?? file}. ${need}: give your user read and write access there, ${move}`,
-    EPERM: `operation not permitted (EPERM) on ${e.path ?? file}. ${need}: give your user read and write access there, ${move}`,
+    EACCES: `permission denied (EACCES) on ${path}. ${need}: give your user read and write access there, ${move}`,
+    EPERM: `operation not permitted (EPERM) on ${path}. ${need}: give your user read and write access there, ${move}`,
     EROFS: `${dir} is on a read-only file system (EROFS). ${need}: ${move}`,
-    EISDIR: `${file} is a directory, not a data file: point --data (VMV_SIM_DATA) at a file, such as ${join(file, 'sim.json')}.`,
+    EISDIR: path === file
+      ? `${file} is a directory, not a data file: point --data (VMV_SIM_DATA) at a file, such as ${join(file, 'sim.json')}.`
+      : `${path} is a directory, where the simulator keeps a file of its own: move it away.`,
     ENOTDIR: `a part of ${file} is a file, not a directory (ENOTDIR): point --data (VMV_SIM_DATA) at a file in a folder.`,
   };
   return new StoreAccessError(`The simulator cannot use its data file ${file}: ${why[code] ?? `${e.message} (${code}).`}`, code);
@@ -67,10 +74,19 @@ const pad = (n: number) => String(n).padStart(DIGITS, '0');
 /** Read at once whatever their size: what tells a store from another file. */
 const EAGER = new Set(['version', 'meta', 'workspaces']);
 
-interface Header { store: { generation: string; previous?: string | null; bytes: string; small_end: string; lazy: Record<string, [string, string]>; saved?: Record<string, [string, string]> } }
+/** A part's place in the file and, since checksums were written, the checksum of its bytes. */
+type Range = [string, string] | [string, string, string];
+interface Header { store: { generation: string; previous?: string | null; bytes: string; small_end: string; small_sum?: string; lazy: Record<string, Range>; saved?: Record<string, Range> } }
 
-/** The large values of a data object not parsed yet: the file they are read from (kept open: a compaction may replace it). */
-interface Unread { fh: FileHandle; fd: number; ranges: Map<string, [number, number]> }
+/** The checksum of a part of a snapshot or a journal entry: the first 16 hex digits of its SHA-1. */
+export const sumOf = (bytes: Buffer | string | (Buffer | string)[]): string => {
+  const h = createHash('sha1');
+  for (const b of Array.isArray(bytes) ? bytes : [bytes]) h.update(b);
+  return h.digest('hex').slice(0, 16);
+};
+
+/** The large values of a data object not parsed yet: the file they are read from (kept open: a compaction may replace it), and their checksums. */
+interface Unread { fh: FileHandle; fd: number; ranges: Map<string, [number, number]>; sums: Map<string, string> }
 const unread = new WeakMap<object, Unread>();
 /** Structures saved with the snapshot beside the data (an index: see indexes.ts), as read, parsed when asked for. */
 const savedWith = new WeakMap<object, Map<string, Buffer | { value: unknown }>>();
@@ -119,6 +135,11 @@ export function saved(data: object, name: string): unknown {
   return entry.value;
 }
 
+/** A part of a snapshot whose bytes are not those written (its checksum): said as it is, never served. */
+const damagedPart = (file: string, part: string) =>
+  new StoreFileError(`The simulator data file ${file} is damaged: ${part} does not match its checksum (its bytes changed since it was written). ` +
+    'Nothing has been changed. Restore the world from an export (`vmv sim import`), or move the file away to start a fresh simulator.');
+
 const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a JSON array' : typeof v === 'object' ? 'a JSON object of another shape' : `a JSON ${typeof v}`);
 const fresh = 'Point --data (or VMV_SIM_DATA) at another file, or move this one away to start a fresh simulator.';
 
@@ -145,9 +166,12 @@ function defer(data: Record<string, unknown>, key: string, file: string, u: Unre
     configurable: true,
     get() {
       const [start, end] = u.ranges.get(key)!;
+      const bytes = readRange(u.fd, start, end);
+      const sum = u.sums.get(key);
+      if (sum !== undefined && sumOf(bytes) !== sum) throw damagedPart(file, `its part "${key}"`);
       let v: unknown;
       try {
-        v = JSON.parse(readRange(u.fd, start, end).toString('utf8'));
+        v = JSON.parse(bytes.toString('utf8'));
       } catch (e) {
         throw new StoreFileError(`The simulator data file ${file} is damaged (its ${key} is not valid JSON: ${(e as Error).message}). ${fresh}`);
       }
@@ -210,22 +234,28 @@ export class SnapshotFile implements Adapter<Data> {
       let generation: string | null;
       let previous: string | null | undefined;
       if (header) {
-        const { small_end, lazy, generation: g, previous: p, saved: extra = {} } = header.store;
+        const { small_end, small_sum, lazy, generation: g, previous: p, saved: extra = {} } = header.store;
         previous = p === null || typeof p === 'string' ? p : undefined;
         const first = head.indexOf(10) + 1;
         const small = Buffer.alloc(Number(small_end) - first);
         await fh.read(small, 0, small.length, first);
+        if (small_sum !== undefined && sumOf(small) !== small_sum) throw damagedPart(this.file, 'its first part (meta, workspaces, keys and the other small values)');
         // the small values end with the comma before the large ones, or the document's closing brace
         data = this.parse(`{${small.subarray(0, -1).toString('utf8')}}`);
         generation = g;
         const kept = new Map<string, Buffer>();
-        for (const [name, [start, end]] of Object.entries(extra)) {
+        for (const [name, [start, end, sum]] of Object.entries(extra)) {
           const b = Buffer.alloc(Number(end) - Number(start));
           await fh.read(b, 0, b.length, Number(start));
-          kept.set(name, b);
+          // (a structure saved beside the data is derived from it: one that does not match is built again)
+          if (sum === undefined || sumOf(b) === sum) kept.set(name, b);
         }
         savedWith.set(data, kept);
-        const u: Unread = { fh, fd: fh.fd, ranges: new Map(Object.entries(lazy).map(([k, [s, e]]) => [k, [Number(s), Number(e)]])) };
+        const u: Unread = {
+          fh, fd: fh.fd,
+          ranges: new Map(Object.entries(lazy).map(([k, [s, e]]) => [k, [Number(s), Number(e)]])),
+          sums: new Map(Object.entries(lazy).flatMap(([k, r]) => (r[2] === undefined ? [] : [[k, r[2]]]))),
+        };
         if (u.ranges.size > 0) {
           for (const k of u.ranges.keys()) defer(data, k, this.file, u);
           unread.set(data, u);
@@ -285,26 +315,29 @@ export class SnapshotFile implements Adapter<Data> {
     const small = parts.filter((p) => !isLarge(p));
     const large = parts.filter(isLarge);
     const extra = Object.entries(this.nextSaved).map(([name, body]) => ({ k: `$${name}`, name, body, bytes: Buffer.byteLength(body) }));
-    const headerOf = (total: number, smallEnd: number, lazy: Record<string, [string, string]>, saved: Record<string, [string, string]>) =>
-      `${JSON.stringify({ store: { generation: this.nextGeneration, previous: this.nextPrevious, bytes: pad(total), small_end: pad(smallEnd), lazy, saved } } satisfies { store: Omit<Header['store'], 'generation'> & { generation: string | null } }).slice(0, -1)},\n`;
     const keyOf = (k: string) => `${JSON.stringify(k)}:`;
-    // offsets are fixed-width: the header's length is known before they are
-    const zero = (ps: { k: string; name?: string }[]) => Object.fromEntries(ps.map((p) => [p.name ?? p.k, [pad(0), pad(0)] as [string, string]]));
+    // the parts in order, each the key, the value and what ends it (a comma, or the document's brace)
+    const all = [...small, ...large, ...extra];
+    const pieces = all.map((p, i) => [keyOf(p.k), p.body, i === all.length - 1 ? '}' : ','] as const);
+    const smallSum = sumOf(pieces.slice(0, small.length).flat());
+    const sums = new Map(all.slice(small.length).map((p) => [p.k, sumOf(p.body)]));
+    const headerOf = (total: number, smallEnd: number, lazy: Record<string, Range>, saved: Record<string, Range>) =>
+      `${JSON.stringify({ store: { generation: this.nextGeneration, previous: this.nextPrevious, bytes: pad(total), small_end: pad(smallEnd), small_sum: smallSum, lazy, saved } } satisfies { store: Omit<Header['store'], 'generation'> & { generation: string | null } }).slice(0, -1)},\n`;
+    // offsets are fixed-width (and sums are known): the header's length is known before the offsets are
+    const zero = (ps: { k: string; name?: string }[]) => Object.fromEntries(ps.map((p) => [p.name ?? p.k, [pad(0), pad(0), sums.get(p.k)!] as Range]));
     let at = Buffer.byteLength(headerOf(0, 0, zero(large), zero(extra)));
     for (const p of small) at += Buffer.byteLength(keyOf(p.k)) + p.bytes + 1;
     const smallEnd = at;
-    const lazy: Record<string, [string, string]> = {};
-    const place = (p: { k: string; bytes: number }): [string, string] => {
+    const lazy: Record<string, Range> = {};
+    const place = (p: { k: string; bytes: number }): Range => {
       const start = at + Buffer.byteLength(keyOf(p.k));
       at = start + p.bytes + 1;
-      return [pad(start), pad(start + p.bytes)];
+      return [pad(start), pad(start + p.bytes), sums.get(p.k)!];
     };
     for (const p of large) lazy[p.k] = place(p);
-    const savedAt: Record<string, [string, string]> = {};
+    const savedAt: Record<string, Range> = {};
     for (const p of extra) savedAt[p.name] = place(p);
-    const chunks: (string | Buffer)[] = [headerOf(at, smallEnd, lazy, savedAt)];
-    [...small, ...large, ...extra].forEach((p, i, all) => chunks.push(keyOf(p.k), p.body, i === all.length - 1 ? '}' : ','));
-    return chunks;
+    return [headerOf(at, smallEnd, lazy, savedAt), ...pieces.flat()];
   }
 }
 

@@ -16,7 +16,7 @@
 // never overwritten (journal.ts); a data file that is a symbolic link is worked on where it points;
 // a file the process may not write fails at once, naming the file and the permission.
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { constants as fsConstants, lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { chmod, copyFile, open, readdir, stat, statfs, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
@@ -25,7 +25,7 @@ import { clockNow } from './clock.js';
 import { dropDerived } from './derived.js';
 import { savedPeople } from './indexes.js';
 import { ApiError } from './errors.js';
-import { countLines, isSpent, planRepair, readHeader, scanEntries, type BadLine } from './journal.js';
+import { countLines, entryLine, headerLine, isSpent, JOURNAL_VERSION, planRepair, readHeader, scanEntries, type BadLine } from './journal.js';
 import type { Data } from './model.js';
 import { Rng } from './rng.js';
 import { seedData, upgrade, type SeedOptions } from './seed.js';
@@ -142,16 +142,20 @@ const AFTER_FAILURE = {
 } as const;
 
 /** A write of the store that failed, as the reply says it: 507 on a full disk, the file's own error otherwise. */
-async function writeFailure(e: unknown, file: string, what: string, after: keyof typeof AFTER_FAILURE = 'request'): Promise<Error> {
+async function writeFailure(e: unknown, dataFile: string, file: string, what: string, after: keyof typeof AFTER_FAILURE = 'request'): Promise<Error> {
   const err = e as NodeJS.ErrnoException & { written?: number };
   if (e instanceof ApiError || e instanceof StoreFileError) return e;
-  if (err.code && ACCESS_CODES.has(err.code)) return accessError(err, file);
-  if (err.code && DISK_FULL.has(err.code)) {
-    const dir = dirname(file);
-    const free = await statfs(dir).then((f) => ` (${f.bavail * f.bsize} bytes free)`, () => '');
-    return new ApiError(507, 'insufficient_storage', `The disk holding ${dir} is full${free}: the simulator could not write ${what} ${file} (${err.code}). ${AFTER_FAILURE[after]}`);
-  }
+  if (err.code && ACCESS_CODES.has(err.code)) return accessError(err, dataFile, err.path ?? file);
+  if (err.code && DISK_FULL.has(err.code)) return diskFull(err.code, file, `could not write ${what} ${file}`, AFTER_FAILURE[after]);
   return e instanceof Error ? e : new Error(String(e));
+}
+
+/** 507: the disk holding `file` is full, or has no room for one more file (its inodes spent). */
+async function diskFull(code: string, file: string, what: string, after: string): Promise<ApiError> {
+  const dir = dirname(file);
+  const f = await statfs(dir).catch(() => null);
+  const room = !f ? '' : f.ffree === 0 ? ' of files (no more can be made there, whatever the bytes free)' : ` (${f.bavail * f.bsize} bytes free)`;
+  return new ApiError(507, 'insufficient_storage', `The disk holding ${dir} is full${room}: the simulator ${what} (${code}). ${after}`);
 }
 
 /** A journal the store will not open: the file, the line, and what to do. */
@@ -177,8 +181,9 @@ export class Store {
   private journalIno = -1n;
   private journalOffset = 0;
   private journalEntries = 0;
-  /** the journal's line the next entry read here is (the header is line 1) */
+  /** the journal's line the next entry read here is (the header is line 1), and its format (journal.ts) */
   private journalLine = 1;
+  private journalVersion: 1 | 2 = JOURNAL_VERSION;
   private writers: Promise<unknown> = Promise.resolve();
   private inProcess: Promise<unknown> = Promise.resolve();
   private cleaned = false;
@@ -288,6 +293,7 @@ export class Store {
         });
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
+        if (err.code && DISK_FULL.has(err.code)) throw await diskFull(err.code, this.file!, `could not make its lock ${this.file}.lock`, AFTER_FAILURE.request);
         if (err.code !== 'ELOCKED') throw accessError(err, this.file!);
         if (Date.now() > deadline)
           throw new ApiError(503, 'store_busy', `Another process has held the lock on ${this.file} for over ${LOCK_WAIT_MS / 1000} s; nothing was applied. Retry the request.`);
@@ -393,14 +399,15 @@ export class Store {
     try {
       st = await stat(jf, { bigint: true });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw accessError(e as NodeJS.ErrnoException, jf);
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw accessError(e as NodeJS.ErrnoException, this.file!, jf);
       if (this.journalOffset > 0) return this.readAll(locked); // the journal went away under us: start over
       return;
     }
     if (this.journalIno !== -1n && (st.ino !== this.journalIno || Number(st.size) < this.journalOffset)) return this.readAll(locked);
     if (Number(st.size) === this.journalOffset) return;
+    if (st.isDirectory()) throw accessError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), this.file!, jf);
     const fh = await open(jf, 'r').catch((e: NodeJS.ErrnoException) => {
-      throw accessError(e, jf);
+      throw accessError(e, this.file!, jf);
     });
     let buf: Buffer;
     try {
@@ -431,9 +438,10 @@ export class Store {
           `Its ${countLines(buf) - 1} entries belong to another snapshot. `);
       }
       at = head.end;
+      this.journalVersion = head.header.vmv_journal;
     }
     this.journalIno = st.ino;
-    const scan = scanEntries(buf.subarray(at), this.journalLine);
+    const scan = scanEntries(buf.subarray(at), this.journalLine, this.journalEntries + 1, this.journalVersion);
     const applied = scan.entries;
     if (scan.bad) {
       if (!locked) throw NEEDS_LOCK;
@@ -456,12 +464,33 @@ export class Store {
     if (scan.torn > 0) {
       // without the lock, it may be a line being appended: the lock tells
       if (!locked) throw NEEDS_LOCK;
+      if (scan.whole) return this.keepWhole(jf, scan.whole, scan.torn);
       // a writer killed mid-append leaves half a line without its newline: it was never
       // acknowledged, and is cut off so that the entries appended after it are whole lines
       if (this.readOnly) return; // (read as it stands: the entries before it)
       process.emitWarning(`vmv simulator: discarded ${scan.torn} bytes at the end of the journal ${jf} (a half-written last entry, never acknowledged); every entry before it is kept.`);
       await truncate(jf, this.journalOffset);
     }
+  }
+
+  /**
+   * A last entry whole but for its newline (the newline lost, the entry acknowledged or not): it is
+   * applied, and its newline written, so that the entries appended after it are lines of their own.
+   */
+  private async keepWhole(jf: string, ops: Op[], bytes: number): Promise<void> {
+    for (const op of ops) if (op[0] !== 'push' && RECORD_UNITS.has(op[1])) this.tracker!.bump(op[1]);
+    applyOps(this.tracker!.root, ops);
+    this.journalEntries++;
+    this.journalLine++;
+    if (this.readOnly) return void (this.journalOffset += bytes);
+    const fh = await open(jf, 'a');
+    try {
+      await appendAll(fh, Buffer.from('\n'));
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+    this.journalOffset += bytes + 1;
   }
 
   /**
@@ -480,7 +509,7 @@ export class Store {
       if (this.generation === null || this.diskVersion < 3) return await this.writeSnapshot();
       what = 'its journal';
       if (this.journalIno === -1n) await this.newJournal();
-      const line = Buffer.from(`${JSON.stringify({ ops })}\n`);
+      const line = entryLine(this.journalEntries + 1, ops);
       const fh = await open(this.journalFile!, 'a', 0o600);
       try {
         // under the lock nobody else appends: a journal longer than this process knows it means a
@@ -503,13 +532,14 @@ export class Store {
       this.journalLine++;
     } catch (e) {
       this.forget();
-      throw await writeFailure(e, what === 'its journal' ? this.journalFile! : this.file!, what);
+      throw await writeFailure(e, this.file!, what === 'its journal' ? this.journalFile! : this.file!, what);
     }
     if (!this.compacting && this.journalIsLong() && this.journalOffset >= this.compactRetryAt) {
       // in the background: the reply does not wait for it (the next unit of work in this process does)
       this.compacting = true;
       const tried = this.journalOffset;
-      void this.compactIf(() => this.journalIsLong())
+      void this.roomToFold()
+        .then(() => this.compactIf(() => this.journalIsLong()))
         .then(() => {
           this.compactRetryAt = 0;
           this.compactWarned = false;
@@ -522,6 +552,16 @@ export class Store {
         })
         .finally(() => (this.compacting = false));
     }
+  }
+
+  /**
+   * Throws (507) when the disk plainly has no room for a new snapshot (about the snapshot and the
+   * journal together): a compaction would write until the disk is full, and fail, on every try.
+   */
+  private async roomToFold(): Promise<void> {
+    const f = await statfs(dirname(this.file!)).catch(() => null);
+    const need = this.snapshotBytes + this.journalOffset;
+    if (f && f.bavail * f.bsize < need) throw await diskFull('ENOSPC', this.file!, `has no room to fold the journal into ${this.file} (about ${need} bytes needed)`, AFTER_FAILURE.fold);
   }
 
   /** Replaying the journal would cost more than reading the snapshot again (or it holds many entries). */
@@ -572,14 +612,15 @@ export class Store {
       });
     } catch (e) {
       this.forget();
-      throw await writeFailure(e, writing, writing === this.file ? 'its data file' : 'its journal', after);
+      throw await writeFailure(e, this.file!, writing, writing === this.file ? 'its data file' : 'its journal', after);
     } finally {
       this.db!.data = null as unknown as Data;
     }
   }
 
   private async newJournal(): Promise<void> {
-    const header = Buffer.from(`${JSON.stringify({ vmv_journal: 1, generation: this.generation } satisfies { vmv_journal: 1; generation: string | null })}\n`);
+    const header = Buffer.from(headerLine(this.generation));
+    this.journalVersion = JOURNAL_VERSION;
     const st = await writeDurably(this.journalFile!, header);
     this.journalIno = st.ino;
     this.journalOffset = header.length;
@@ -603,6 +644,8 @@ export class Store {
       let data: Data | null;
       try {
         data = await this.adapter!.read();
+        // every part read now, so that one whose bytes changed is found (a command reads only those it uses)
+        if (data) for (const k of Object.keys(data)) void (data as unknown as Record<string, unknown>)[k];
       } catch (e) {
         if (e instanceof StoreAccessError) throw e;
         throw new StoreFileError(`${(e as Error).message} \`vmv sim repair\` mends the journal, not the data file itself: restore the data file from a copy (\`vmv sim import\`), or move it away to start afresh.`);
@@ -633,11 +676,7 @@ export class Store {
         else release(root);
       }
       if (!report.needed || o.dryRun) return report;
-      if (buf) {
-        report.copy = `${jf}.damaged-${stampNow()}`;
-        await copyFile(jf, report.copy);
-        await chmod(report.copy, 0o600);
-      }
+      if (buf) report.copy = await keepCopy(jf, `${jf}.damaged-${stampNow()}`);
       this.tracker ??= new Tracker(seedData(this.seed));
       await this.writeSnapshot();
       this.forget();
@@ -759,6 +798,20 @@ export class Store {
   }
 }
 
+/** Copies `file` to `name` (or `name-2`, `-3`, …: a copy already there is never replaced), owner-only; the copy's name. */
+async function keepCopy(file: string, name: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const to = n === 1 ? name : `${name}-${n}`;
+    try {
+      await copyFile(file, to, fsConstants.COPYFILE_EXCL);
+      await chmod(to, 0o600);
+      return to;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+}
+
 async function readFileOrNull(file: string): Promise<Buffer | null> {
   try {
     const fh = await open(file, 'r');
@@ -769,7 +822,7 @@ async function readFileOrNull(file: string): Promise<Buffer | null> {
     }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw accessError(e as NodeJS.ErrnoException, file);
+    throw accessError(e as NodeJS.ErrnoException, file.replace(/\.journal$/, ''), file);
   }
 }
 

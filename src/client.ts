@@ -4,7 +4,7 @@
 // network: nothing to retry).
 import { ApiCallError, type Envelope } from './errors.js';
 import { NetworkError, retryNote, unsureReply, type Failure, type Known, type Unsure } from './faults.js';
-import { decide, DEFAULT_POLICY, DEFAULT_RETRIES, faultOf, mayHaveApplied, type Fault, type Outcome } from './retry.js';
+import { decide, DEFAULT_POLICY, DEFAULT_RETRIES, faultOf, mayHaveApplied, retryAfterMs, type Fault, type Outcome } from './retry.js';
 import { DEFAULT_REQUEST_TIMEOUT_S, type NetSettings, type Target } from './settings.js';
 
 export interface ApiResponse {
@@ -37,6 +37,12 @@ export interface RequestOptions {
 export interface ClientOptions extends Partial<NetSettings> {
   /** told before each retry, in one line (a command prints it on stderr) */
   onRetry?: (note: string) => void;
+  /**
+   * connections to the service at once (default 1: a command sends one request at a time); a
+   * long-lived server of many callers (vmv mcp) takes more, so that a call the service holds open
+   * (an assistant run, up to 240 s) never makes every other call wait behind it
+   */
+  connections?: number;
 }
 
 export interface ApiClient {
@@ -129,13 +135,14 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
   // undici parses HTTP with WebAssembly; V8's background optimising compile of it would hold the
   // process open ~70 ms after a command finishes. A short-lived CLI gains nothing from it.
   (await import('node:v8')).setFlagsFromString('--liftoff-only');
-  const [{ default: Client }, { default: apiRequest }] = await Promise.all([
-    import('undici/lib/dispatcher/client.js'),
+  const connections = net.connections ?? 1;
+  const [{ default: Dispatcher }, { default: apiRequest }] = await Promise.all([
+    connections > 1 ? import('undici/lib/dispatcher/pool.js') : import('undici/lib/dispatcher/client.js'),
     import('undici/lib/api/api-request.js'),
   ]);
   const origin = new URL(target.baseUrl!);
   const prefix = origin.pathname.replace(/\/+$/, '');
-  const client = new Client(origin.origin, { connectTimeout: CONNECT_TIMEOUT_MS });
+  const client = new Dispatcher(origin.origin, { connectTimeout: CONNECT_TIMEOUT_MS, ...(connections > 1 ? { connections } : {}) });
   const policy = { ...DEFAULT_POLICY, retries: net.retries ?? DEFAULT_RETRIES, baseMs: net.retryBaseMs ?? DEFAULT_POLICY.baseMs };
   const requestTimeoutMs = net.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_S * 1000;
   return {
@@ -228,7 +235,11 @@ export async function call(client: ApiClient, method: string, path: string, o?: 
   const res = await client.request(method, path, o);
   if (res.status >= 400) {
     // here any code but an empty one will do, a string or not
-    throw new ApiCallError(res.status, errorEnvelope(res, (code) => Boolean(code)), res.text(), unsureReply(res.unsure, o?.known));
+    const e = new ApiCallError(res.status, errorEnvelope(res, (code) => Boolean(code)), res.text(), unsureReply(res.unsure, o?.known));
+    // a rate limit whose Retry-After was too long to wait for here: when to try again
+    const after = res.status === 429 ? retryAfterMs(res.headers['retry-after'], Date.now()) : null;
+    if (after !== null) e.hint = [e.hint, `The service asks to wait ${Math.ceil(after / 1000)} s before trying again (Retry-After).`].filter(Boolean).join('\n');
+    throw e;
   }
   return res;
 }

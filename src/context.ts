@@ -32,10 +32,13 @@ export class Context {
     return (this.targetV ??= resolveTarget(this.globals, this.env));
   }
 
+  /** connections the client may open at once: a command needs one; a server of many callers (vmv mcp) sets more before its first call */
+  connections = 1;
+
   client(): Promise<ApiClient> {
     // a retry is said on stderr, unless --json keeps stderr for the error document alone
     const onRetry = this.json ? undefined : (note: string) => this.io.err(dim(forStderr(this.io), note) + '\n');
-    return (this.clientP ??= Promise.resolve().then(() => createClient(this.target(), { ...resolveNet(this.globals, this.env), onRetry })));
+    return (this.clientP ??= Promise.resolve().then(() => createClient(this.target(), { ...resolveNet(this.globals, this.env), onRetry, connections: this.connections })));
   }
 
   /** how many of the command's own writes have been sent (each takes the next key) */

@@ -35,7 +35,9 @@ type Fault =
   /** not forwarded: 429 with Retry-After: 1 */
   | 429
   /** not forwarded: the simulator's own 503 store_busy (its store busy: nothing applied) */
-  | 'busy';
+  | 'busy'
+  /** not forwarded: 429 with Retry-After: 30, longer than vmv waits */
+  | '429long';
 
 interface Seen { line: string; key?: string; at: number; fault?: Fault; replay?: string }
 
@@ -73,6 +75,7 @@ async function startProxy(upstream: string): Promise<Proxy> {
     if (fault === 'hang') return void held.add(res);
     if (fault === 503) return void res.writeHead(503, { 'content-type': 'application/json' }).end(envelope('unavailable', 'Try again shortly.'));
     if (fault === 429) return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end(envelope('rate_limited', 'Slow down.'));
+    if (fault === '429long') return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30', 'request-id': 'req_slow' }).end(envelope('rate_limited', 'Slow down.'));
     if (fault === 'busy') return void res.writeHead(503, { 'content-type': 'application/json', 'request-id': 'req_busy' }).end(envelope('store_busy', 'The data file is busy; retry the request.'));
     const answer = await forward(req.method!, req.url!, req.headers, body);
     s.replay = answer.headers['idempotency-replay'] as string | undefined;
@@ -188,6 +191,26 @@ describe('a lost reply is retried with the same key: charged once', () => {
     const again = await vmv(['sim', 'contact', '--name', 'Busy Always']);
     expect(again.code).toBe(1);
     expect(again.stderr).not.toContain('may have been applied');
+  });
+
+  it('a 429 asking for longer than vmv waits is the answer, and says when to try again', async () => {
+    proxy.plan(SEND, '429long');
+    const r = await vmv(EMAIL);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('The service asks to wait 30 s before trying again (Retry-After).');
+    expect(at(SEND)).toHaveLength(1);
+  });
+
+  it('a client for many callers (vmv mcp) sends side by side: a request held open does not hold up the next', async () => {
+    proxy.plan('GET /v1/contacts', 'hang');
+    const client = await createClient({ kind: 'remote', baseUrl: proxy.url, apiKey: sim.key, profile: 'default', dataFile: '' }, { connections: 8, retries: 0 });
+    const held = client.request('GET', '/v1/contacts').catch(() => null);
+    const next = await client.request('GET', '/v1/calls');
+    expect(next.status).toBe(200);
+    expect(at('GET /v1/contacts')).toHaveLength(1);
+    await proxy.close();
+    await held;
+    await client.close().catch(() => undefined);
   });
 
   it('a read is retried after a lost reply and a 503 alike', async () => {

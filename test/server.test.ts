@@ -66,3 +66,28 @@ describe('vmv sim serve --clock real', () => {
     }
   });
 });
+
+describe('the real clock\'s loop', () => {
+  it('is one loop however many requests arrive while it ticks: idle, a busy server looks at what is due about once a second', async () => {
+    const { startServer } = await import('../simulator/server.js');
+    const { Store } = await import('../simulator/store.js');
+    const { tempDir } = await import('./helpers.js');
+    const { join } = await import('node:path');
+    const running = await startServer({ store: new Store(join(tempDir(), 'sim.json')) });
+    let ticks = 0;
+    const tick = running.app.tick.bind(running.app);
+    running.app.tick = () => (ticks++, tick());
+    try {
+      // requests arriving 16 at a time, many while a tick runs
+      for (let round = 0; round < 20; round++)
+        await Promise.all(Array.from({ length: 16 }, () => fetch(`${running.url}/_sim/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' })));
+      await new Promise((r) => setTimeout(r, 200));
+      ticks = 0;
+      // wall time: the loop polls the real clock once a second when nothing is due
+      await new Promise((r) => setTimeout(r, 2100));
+      expect(ticks).toBeLessThanOrEqual(4);
+    } finally {
+      await running.close();
+    }
+  });
+});

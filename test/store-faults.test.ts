@@ -118,6 +118,20 @@ describe.skipIf(!canMount)('a full disk (a 2 MiB tmpfs)', () => {
     }
   }, 60_000);
 
+  it('a journal with no room to fold it in: the command that asked succeeds, and the warning says so truly (never "send it again")', async () => {
+    const dir = tmpfs('2m')!;
+    const data = join(dir, 'sim.json');
+    const many = Array.from({ length: 1200 }, (_, i) => ({ name: `p-${i}`, company: 'x'.repeat(190) }));
+    expect(vmv(['sim', 'contact', '--file', '-'], data, { input: JSON.stringify(many) }).status).toBe(0);
+    const r = vmv(['email', 'send', '--to', 'ada@example.com', '--subject', 's', '--body', 'b'], data);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/has no room to fold the journal into .* The journal keeps every change/);
+    expect(r.stderr).not.toMatch(/send the request again|Nothing was applied/);
+    expect(tmpFiles(dir)).toEqual([]);
+    const ledger = JSON.parse(vmv(['api', '/_sim/ledger?limit=100'], data).stdout).data.filter((e: { kind: string }) => e.kind === 'email');
+    expect(ledger).toHaveLength(1);
+  });
+
   it('an embedded command on a full disk fails with the message and exit 1, and nothing it refused is on disk', async () => {
     const dir = tmpfs('256k')!;
     const data = join(dir, 'sim.json');
@@ -151,6 +165,74 @@ describe('a damaged journal is refused, never cut or written over', () => {
       expect(r.stderr).not.toMatch(/at .*\.js:\d+|TypeError/);
     }
     expect(filesOf(data)).toEqual(before);
+  });
+
+  // (lines[k] is line k + 1 of the journal and, past the header, entry k)
+  it.each([
+    ['a line deleted', (l: string[], k: number) => l.splice(k, 1), (k: number) => `line ${k + 1} \\(byte \\d+\\) is entry ${k + 1} where entry ${k} belongs`],
+    ['a line repeated', (l: string[], k: number) => l.splice(k, 0, l[k]), (k: number) => `line ${k + 2} \\(byte \\d+\\) is entry ${k} where entry ${k + 1} belongs`],
+    ['two lines swapped', (l: string[], k: number) => l.splice(k, 2, l[k + 1], l[k]), (k: number) => `line ${k + 1} \\(byte \\d+\\) is entry ${k + 1} where entry ${k} belongs`],
+    ['a byte changed inside a string (still valid JSON)', (l: string[], k: number) => void (l[k] = l[k].replace('"c-2"', '"c-X"')),
+      (k: number) => `line ${k + 1} \\(byte \\d+\\) is an entry whose bytes changed \\(its checksum does not match\\)`],
+  ])('%s: still JSON, but not the journal written; refused', async (_what, edit, why) => {
+    const data = await world(6);
+    const lines = readFileSync(journalOf(data), 'utf8').split('\n');
+    const k = lines.findIndex((l) => l.includes('"c-2"'));
+    edit(lines, k);
+    writeFileSync(journalOf(data), lines.join('\n'));
+    const before = filesOf(data);
+    const r = vmv(['contacts', 'list'], data);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(why(k)));
+    expect(filesOf(data)).toEqual(before);
+  });
+
+  it('a last entry whole but for its newline is kept (it may have been acknowledged), and its newline written', async () => {
+    const data = await world(3);
+    const whole = readFileSync(journalOf(data));
+    writeFileSync(journalOf(data), whole.subarray(0, whole.length - 1));
+    const r = vmv(['contacts', 'list', '--json'], data);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).data.map((c: { name: string }) => c.name).sort()).toEqual(['c-0', 'c-1', 'c-2']);
+    expect(vmv(['sim', 'contact', '--name', 'next'], data).status).toBe(0);
+    expect((await contactNames(data)).sort()).toEqual(['c-0', 'c-1', 'c-2', 'next']);
+  });
+
+  it('a byte of the data file changed, the JSON still valid (an id, a name): refused by its checksum, small part or large', async () => {
+    const data = await world(0);
+    const big = await new Store(data).withLock(async (ss) => {
+      const s = await ss.begin();
+      return s.data;
+    });
+    expect(big.contacts).toEqual([]);
+    // enough contacts that they are a large part of their own, read when first used
+    const { createApp } = await import('../simulator/app.js');
+    const app = createApp(new Store(data));
+    const many = Array.from({ length: 600 }, (_, i) => ({ name: `person-${i}`, email: `p${i}@example.com` }));
+    expect((await app.handle({ method: 'POST', url: '/_sim/contacts', headers: {}, body: JSON.stringify(many) })).status).toBe(201);
+    await new Store(data).compact();
+    const text = readFileSync(data, 'utf8');
+    expect(JSON.parse(text.slice(0, text.indexOf('\n')).replace(/,$/, '}')).store.lazy).toHaveProperty('contacts');
+    // (a people list reads the people saved beside the data; adding a contact reads the contacts)
+    for (const [from, to, part] of [['"person-42"', '"person-4X"', 'its part "contacts"'], ['"Acme Sandbox"', '"Acme Sandbos"', 'its first part']]) {
+      writeFileSync(data, text.replace(from, to));
+      const r = vmv(['sim', 'contact', '--name', 'more'], data);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`The simulator data file ${data} is damaged: ${part}`);
+      expect(r.stderr).not.toMatch(/TypeError|at .*\.js:\d+/);
+      expect(vmv(['sim', 'repair'], data).stderr).toContain('restore the data file from a copy');
+    }
+  });
+
+  it('two repairs in one second keep two copies, never one over the other', async () => {
+    const data = await world(3);
+    const damage = () => appendFileSync(journalOf(data), 'garbage\n');
+    damage();
+    expect(vmv(['sim', 'repair'], data).status).toBe(0);
+    damage();
+    expect(vmv(['sim', 'repair'], data).status).toBe(0);
+    expect(readdirSync(join(data, '..')).filter((f) => f.includes('.damaged-'))).toHaveLength(2);
   });
 
   it('a server refuses it too: at its start (exit 1), and, damaged while it runs, each request answers 500 with the same message', async () => {
@@ -328,6 +410,11 @@ describe('a data file the process may not use fails at once, naming the file and
     const serve = spawnSync(process.execPath, [BIN, 'sim', 'serve', '--port', '0', '--data', data], { encoding: 'utf8', timeout: 10_000 });
     expect(serve.status).toBe(2);
     expect(serve.stderr).toContain('read-only file system (EROFS)');
+    // a copy of it can still be taken (it is only read)
+    const out = join(tempDir(), 'copy.json');
+    const ex = vmv(['sim', 'export', out], data);
+    expect(ex.status, ex.stderr).toBe(0);
+    expect(await contactNames(out)).toEqual(['before']);
   });
 
   it.skipIf(process.getuid?.() !== 0)('a folder the user may not write: permission denied (EACCES), at once', async () => {

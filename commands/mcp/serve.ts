@@ -26,8 +26,13 @@ function drainMs(ctx: Context): number {
   return (retries + 1) * (requestTimeoutMs + 240_000) + retries * DEFAULT_POLICY.capMs + 30_000;
 }
 
+/** Calls a client may have under way at once against a service: each its own connection (mcp: one a call). */
+const CONNECTIONS = 8;
+
 export async function serve(ctx: Context): Promise<void> {
   const target = ctx.target();
+  // tool calls run side by side: one the service holds open (ask_assistant) never queues the others
+  ctx.connections = CONNECTIONS;
   const [client, tools] = await Promise.all([ctx.client(), mcpTools()]);
   const log = (line: string) => ctx.io.err(`vmv mcp: ${line}\n`);
   const server = buildServer(tools, client, { version: VERSION, log });
