@@ -1,8 +1,8 @@
 // The simulator run in-process by the CLI when no base URL is configured: the same request handler
 // as `vmv sim serve`, on the same data file, so both targets behave alike.
-import { createApp, type App } from './app.js';
-import { StoreAccessError } from './snapshot.js';
-import { NEEDS_LOCK, Store, type StoreSession } from './store.js';
+import { createApp, type App } from './core/app.js';
+import { StoreAccessError } from './store/snapshot.js';
+import { NEEDS_LOCK, Store, type StoreSession } from './store/store.js';
 
 const open = new Map<string, { app: App; defaultApiKey(): Promise<string> }>();
 

@@ -1,17 +1,17 @@
 // The shape of the store. Money is integer cents inside; dollars appear only at the API edge.
-import type { ClockState } from './clock.js';
-import type { Stack, StoredConfig, WorkspaceDefaults } from './number-config.js';
-import type { RngState } from './rng.js';
-import type { AuditEntrySchema, CallOut, DeliveryAttemptSchema, ContactOut, EmailOut, SuppressionSchema, TextOut, TranscriptTurn } from './records.js';
-import type { Infer } from './schema.js';
-import type { QuickJobOut, QuickTargetOut } from './machines/jobs.js';
+import type { ClockState } from './core/clock.js';
+import type { Stack, StoredConfig, WorkspaceDefaults } from './numbers/config.js';
+import type { RngState } from './core/rng.js';
+import type { AuditEntrySchema, CallOut, DeliveryAttemptSchema, ContactOut, EmailOut, SuppressionSchema, TextOut, TranscriptTurn } from './history/records.js';
+import type { Infer } from './core/schema.js';
+import type { QuickJobOut, QuickTargetOut } from './quick/jobs.js';
 import type { PostOut, SocialConnectionOut, VideoOut } from './videos/records.js';
 import type { Interview, Scene, Slide } from './videos/writer.js';
 import type { MarketingProfile, PlannedVideo } from './schedules/director.js';
 import type { Template } from './videos/catalog.js';
 import type { ConversationOut, TranscriptEntry } from './assistant/records.js';
 import type { Intent } from './assistant/agent.js';
-import { raw, removeAt } from './tracker.js';
+import { raw, removeAt } from './store/tracker.js';
 
 export const SCOPES = [
   'videos:read', 'videos:write', 'phone_numbers:read', 'phone_numbers:write', 'contacts:read',
@@ -114,7 +114,7 @@ export interface SharedNumber {
   texts_today: number;
 }
 
-export type { TargetStatus } from './machines/jobs.js';
+export type { TargetStatus } from './quick/jobs.js';
 
 /** A quick job's destination: what the job read shows of it, and what the machines keep beside. */
 export type QuickTarget = QuickTargetOut & {

@@ -1,13 +1,13 @@
 // The freshly seeded state: one organization with a 50.00 USD wallet, one workspace whose plan
 // includes Content (with video credits) and the assistant, its owner, and one full-access API key.
 import { createHash, randomBytes } from 'node:crypto';
-import { nextCharge, PLAN_RATES } from './billing.js';
-import { timerRow } from './scheduler.js';
-import { realClock, iso, clockNow, type ClockState } from './clock.js';
+import { nextCharge, PLAN_RATES } from './billing/plans.js';
+import { timerRow } from './core/scheduler.js';
+import { realClock, iso, clockNow, type ClockState } from './core/clock.js';
 import type { ApiKey, Data, PhoneNumber, Scope, User, Workspace } from './model.js';
-import { Rng, seedRng } from './rng.js';
-import { seedSharedPool } from './shared-pool.js';
-import { newConfig, workspaceDefaults } from './number-config.js';
+import { Rng, seedRng } from './core/rng.js';
+import { seedSharedPool } from './quick/shared-pool.js';
+import { newConfig, workspaceDefaults } from './numbers/config.js';
 import { PLATFORM_NAMES, PLATFORMS, type Platform } from './videos/catalog.js';
 import { DEFAULT_PROFILE } from './schedules/director.js';
 

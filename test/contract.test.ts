@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../simulator/app.js';
-import { allResources, machineTable, resourceTable, under } from '../simulator/routes/index.js';
-import { apiDocument } from '../simulator/routes/api-description.js';
-import { Store } from '../simulator/store.js';
+import { createApp } from '../simulator/core/app.js';
+import { allResources, machineTable, resourceTable, under } from '../simulator/capabilities.js';
+import { apiDocument } from '../simulator/core/api-description.js';
+import { Store } from '../simulator/store/store.js';
 import { ContractChecker, recordExchange, type Exchange } from './contract.js';
 import { startSim, tempDir, type Sim } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLIP_SECONDS, THUMBNAIL_TYPE, VIDEO_TYPE, thumbnailFile, videoFile, type VideoFormat } from '../simulator/media/index.js';
+import { CLIP_SECONDS, THUMBNAIL_TYPE, VIDEO_TYPE, thumbnailFile, videoFile, type VideoFormat } from '../simulator/videos/media/index.js';
 import { decodePng, imageSize, inspectMp4, pngChunks } from './media-inspect.js';
 
 const FORMATS: { format: VideoFormat; width: number; height: number; ratio: [number, number] }[] = [

@@ -1,11 +1,11 @@
 // Transitions that fall due on the simulator clock: run in time order, each at its own due time,
 // before the next request is answered, and by /_sim/clock/advance before it replies.
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../simulator/app.js';
-import type { Resource } from '../simulator/http.js';
-import { cancelTimers, schedule } from '../simulator/scheduler.js';
-import { Store } from '../simulator/store.js';
-import { iso } from '../simulator/clock.js';
+import { createApp } from '../simulator/core/app.js';
+import type { Resource } from '../simulator/core/http.js';
+import { cancelTimers, schedule } from '../simulator/core/scheduler.js';
+import { Store } from '../simulator/store/store.js';
+import { iso } from '../simulator/core/clock.js';
 import * as z from 'zod/mini';
 import { recordExchange } from './contract.js';
 import { join } from 'node:path';

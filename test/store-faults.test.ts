@@ -6,7 +6,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { appendFileSync, chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Store } from '../simulator/store.js';
+import { Store } from '../simulator/store/store.js';
 import { BIN, startSim, T0, tempDir } from './helpers.js';
 
 /** The CLI as a process on data file `data` (the embedded target). */
@@ -28,7 +28,7 @@ const tmpFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.tm
 async function world(n: number, prefix = 'c'): Promise<string> {
   const data = join(tempDir(), 'sim.json');
   const store = new Store(data);
-  const { createApp } = await import('../simulator/app.js');
+  const { createApp } = await import('../simulator/core/app.js');
   const app = createApp(store);
   await app.handle({ method: 'POST', url: '/_sim/reset', headers: {}, body: JSON.stringify({ clock: 'manual', now: T0 }) });
   for (let i = 0; i < n; i++) {
@@ -207,7 +207,7 @@ describe('a damaged journal is refused, never cut or written over', () => {
     });
     expect(big.contacts).toEqual([]);
     // enough contacts that they are a large part of their own, read when first used
-    const { createApp } = await import('../simulator/app.js');
+    const { createApp } = await import('../simulator/core/app.js');
     const app = createApp(new Store(data));
     const many = Array.from({ length: 600 }, (_, i) => ({ name: `person-${i}`, email: `p${i}@example.com` }));
     expect((await app.handle({ method: 'POST', url: '/_sim/contacts', headers: {}, body: JSON.stringify(many) })).status).toBe(201);

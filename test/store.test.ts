@@ -5,10 +5,10 @@ import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { createApp } from '../simulator/app.js';
-import type { Resource } from '../simulator/http.js';
-import { schedule } from '../simulator/scheduler.js';
-import { Store } from '../simulator/store.js';
+import { createApp } from '../simulator/core/app.js';
+import type { Resource } from '../simulator/core/http.js';
+import { schedule } from '../simulator/core/scheduler.js';
+import { Store } from '../simulator/store/store.js';
 import { BIN, cli, startSim, tempDir } from './helpers.js';
 
 const WRITER = new URL('./fixtures/writer.mjs', import.meta.url).pathname;

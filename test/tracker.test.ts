@@ -3,7 +3,7 @@
 // it left — and cost what changed (a removal journals places, not the records that moved up).
 import { describe, expect, it } from 'vitest';
 import type { Data } from '../simulator/model.js';
-import { applyOps, removeWhere, Tracker, type Op } from '../simulator/tracker.js';
+import { applyOps, removeWhere, Tracker, type Op } from '../simulator/store/tracker.js';
 
 interface Rec { id: string; n: number }
 const recs = (n: number): Rec[] => Array.from({ length: n }, (_, i) => ({ id: `r${i}`, n: i }));

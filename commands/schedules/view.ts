@@ -6,8 +6,8 @@ import { usage } from '../../src/errors.js';
 import { canonicalZone, isDate } from '../../src/formats.js';
 import { TZDateMini } from '@date-fns/tz';
 import { fields, nested, type Cell } from '../../src/output.js';
-import type { VideoScheduleSchema } from '../../simulator/routes/video-schedules.js';
-import type { Infer } from '../../simulator/schema.js';
+import type { VideoScheduleSchema } from '../../simulator/schedules/routes.js';
+import type { Infer } from '../../simulator/core/schema.js';
 import { usd } from '../videos/view.js';
 
 // the record's type comes from the API's own schema (type-only: nothing of it is loaded)

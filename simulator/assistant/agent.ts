@@ -5,8 +5,8 @@
 //   how many calls did we get today|yesterday? · who texted us today|yesterday? · what did +1… say on the last call?
 //   make a 30-second video about <topic> · what is on the video schedule? · change the greeting on number 1003 to <text>
 // Anything else gets a reply listing these; `#fail-run` fails the run (a scenario).
-import { bestMatches } from '../fuzzy.js';
-import { E164, EMAIL_ANY_CASE } from '../schema.js';
+import { bestMatches } from '../core/fuzzy.js';
+import { E164, EMAIL_ANY_CASE } from '../core/schema.js';
 import type { Contact, Data } from '../model.js';
 
 export type Intent =

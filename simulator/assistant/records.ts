@@ -2,7 +2,7 @@
 // conversation, its actions and pending approvals, and the transcript the read adds. One definition:
 // the API description, the contract tests, the presenters and the CLI's types come from these.
 import * as z from 'zod/mini';
-import { doc, freeObject, named, nullable, oneOf, record, timestamp, uuid, type Infer } from '../schema.js';
+import { doc, freeObject, named, nullable, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
 
 export const CONVERSATION_STATES = ['working', 'idle', 'awaiting_approval', 'failed'] as const;
 export type ConversationState = (typeof CONVERSATION_STATES)[number];

@@ -4,9 +4,9 @@
 // schema is its operation's path id (under the tool's name for it), query parameters and body
 // fields side by side; its output schema is the success reply's; its description is the route's.
 // So a tool, its route and the published description cannot drift (test/mcp.test.ts checks it).
-import { allResources } from '../routes/index.js';
-import { apiDocument } from '../routes/api-description.js';
-import type { Route } from '../http.js';
+import { allResources } from '../capabilities.js';
+import { apiDocument } from '../core/api-description.js';
+import type { Route } from '../core/http.js';
 import { TOOLS, type Tool, type ToolCall } from '../assistant/tools.js';
 
 type Json = Record<string, any>;

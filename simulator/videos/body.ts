@@ -1,9 +1,9 @@
 // What a client sends to make a video: the creation body (also the quote's; a video schedule's
 // video_settings pin the same fields, less template and script) and the checks that span its
 // fields, which come in the same 400 as the structural ones.
-import { type Fields, validationError } from '../errors.js';
-import type { NewVideo } from '../machines/video.js';
-import { arr, bool, check, int, isPlainObject, newFields, num, obj, oneOf, str, type Infer } from '../schema.js';
+import { type Fields, validationError } from '../core/errors.js';
+import type { NewVideo } from './machine.js';
+import { arr, bool, check, int, isPlainObject, newFields, num, obj, oneOf, str, type Infer } from '../core/schema.js';
 import {
   AVATAR_LAYOUTS, BACKGROUND_MODES, DEFAULTS, defaultPreset, DURATION, FORMATS, MUSIC, secondsOfScript, SUBTITLE_STYLES, TEMPLATE_INFO, TEMPLATES, VIDEO_MODELS, wordCount,
   type Template,

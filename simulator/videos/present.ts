@@ -1,6 +1,6 @@
 // How videos, posts and social connections are shown: what the store keeps beside them stays in.
 import type { Data, PostRecord, SocialConnection, VideoRecord } from '../model.js';
-import { usdText } from '../machines/video.js';
+import { usdText } from './machine.js';
 import { MEDIA_FILES, signedLink } from './links.js';
 import type { PostOut, VideoOut } from './records.js';
 

@@ -2,7 +2,7 @@
 // One definition each: the API description, the contract tests, the presenters' types and the
 // store's types (model.ts) all come from these.
 import * as z from 'zod/mini';
-import { arr, doc, freeObject, named, nullable, oneOf, record, timestamp, uuid, type Infer } from '../schema.js';
+import { arr, doc, freeObject, named, nullable, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
 import { FORMATS, PLATFORMS, POST_STATES, TEMPLATES, VIDEO_STATES } from './catalog.js';
 
 export type VideoState = (typeof VIDEO_STATES)[number];

@@ -7,12 +7,12 @@
 // simulator clock: attempts 2, 3 and 4 fall due 1, 5 and 30 minutes after the first.
 import { randomUUID } from 'node:crypto';
 import { DELIVERY_TIMEOUT_MS, EVENT_HEADER, EVENT_ID_HEADER, postOnce, sign, SIGNATURE_HEADER, type PostResult } from '../../src/webhooks.js';
-import type { Transactor } from '../http.js';
-import { iso } from '../clock.js';
+import type { Transactor } from '../core/http.js';
+import { iso } from '../core/clock.js';
 import { keepLatest, type Data, type HostEntry, type OutboxEntry } from '../model.js';
-import { schedule, type TimerHandlers } from '../scheduler.js';
-import type { Session } from '../store.js';
-import { clone, raw, removeAt, removeWhere } from '../tracker.js';
+import { schedule, type TimerHandlers } from '../core/scheduler.js';
+import type { Session } from '../store/store.js';
+import { clone, raw, removeAt, removeWhere } from '../store/tracker.js';
 import { resolveTarget } from './targets.js';
 
 /** When attempts 2, 3 and 4 fall due, counted from the first attempt. */

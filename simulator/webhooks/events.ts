@@ -1,10 +1,10 @@
 // Events of spec Part 6 (call.started, call.ended, sms.received): their envelopes, and emission,
 // which puts one delivery per matching webhook in the outbox. Emission happens inside a transaction
 // (conversations.ts calls it); the HTTP happens after commit (delivery.ts).
-import { iso } from '../clock.js';
+import { iso } from '../core/clock.js';
 import type { CallRecord, Contact, EventType, TextRecord, Webhook } from '../model.js';
-import type { Session } from '../store.js';
-import { contactById } from '../people.js';
+import type { Session } from '../store/store.js';
+import { contactById } from '../history/people.js';
 
 export const CALL_EVENTS = ['call.started', 'call.ended'] as const satisfies readonly EventType[];
 

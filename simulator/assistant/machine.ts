@@ -1,0 +1,295 @@
+// An assistant conversation's runs on the simulator clock (spec Part 3, Assistant conversation).
+// A message starts a run: it thinks for THINK_SECONDS, then either waits for approval of the
+// actions that cost money or cannot be undone (awaiting_approval, every one listed at once), or
+// takes its actions one by one, ACT_SECONDS each, through the API's own operations, and ends idle
+// with its reply. `#fail-run` fails the run (failed, error set); the next message starts afresh.
+import { iso } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
+import type { ConversationRecord, RunStep } from '../model.js';
+import { schedule, type TimerEnv, type TimerHandlers } from '../core/scheduler.js';
+import type { Session } from '../store/store.js';
+import { addDays, instantOf, localDay } from '../schedules/calendar.js';
+import { emailDraft, emailRecipient, failsRun, helpReply, readMessage, type Intent } from './agent.js';
+import { TOOLS } from './tools.js';
+import { price } from '../billing/money.js';
+import { contactById } from '../history/people.js';
+import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS } from '../quick/jobs.js';
+
+const THINK_SECONDS = 2;
+const ACT_SECONDS = 3;
+
+const workspaceOf = (s: Session, c: ConversationRecord) => s.data.workspaces.find((w) => w.id === c.workspace_id)!;
+const asOf = (c: ConversationRecord) => ({ workspaceId: c.workspace_id, apiKeyId: c.api_key_id });
+
+/** Starts a run for a message: working, thinking first. */
+export function startRun(s: Session, c: ConversationRecord, message: string): void {
+  c.run_id = `run_${s.rng.hex(6)}`;
+  c.status = 'working';
+  c.reply = '';
+  c.actions = [];
+  c.pending_approvals = [];
+  c.error = null;
+  c.transcript.push({ role: 'user', content: message, at: iso(s.now) });
+  c.run = { message, intents: [], steps: [], sentences: [], scratch: {} };
+  touch(s, c);
+  schedule(s, s.now + THINK_SECONDS * 1000, 'assistant.think', { id: c.conversation_id, run: c.run_id });
+}
+
+function touch(s: Session, c: ConversationRecord): void {
+  c.updated_at = iso(s.now);
+  s.markDirty();
+}
+
+/** The day `which` (today or yesterday) in the workspace's time zone (UTC unless it has one), as an instant range. */
+function dayRange(s: Session, c: ConversationRecord, which: 'today' | 'yesterday') {
+  const zone = workspaceOf(s, c).time_zone ?? 'UTC';
+  const today = localDay(s.now, zone);
+  const day = which === 'today' ? today : addDays(today, -1);
+  return { day, zone, from: instantOf(day, 0, zone), to: instantOf(addDays(day, 1), 0, zone) };
+}
+
+function step(s: Session, clause: number, tool: string, input: Record<string, unknown>, extra: { price_usd?: string } = {}): RunStep {
+  return { tool_call_id: `call_${s.rng.hex(5)}`, clause, tool, input, approval: TOOLS[tool].approval(input, extra), decision: null, reason: null, done: false };
+}
+
+/** Reads the message and plans its tool calls; then takes the free ones, and asks approval of the costly ones all at once. */
+async function think(s: Session, c: ConversationRecord, env: TimerEnv): Promise<void> {
+  const run = c.run!;
+  if (failsRun(run.message)) {
+    c.status = 'failed';
+    c.error = 'The run failed: the assistant\'s model provider returned an error (simulated by #fail-run). Send another message to go on.';
+    return touch(s, c);
+  }
+  run.intents = readMessage(run.message);
+  for (const [i, intent] of run.intents.entries()) await planClause(s, c, env, i, intent);
+  next(s, c);
+}
+
+async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: number, intent: Intent): Promise<void> {
+  const run = c.run!;
+  // a call the key may not make (its scopes, the plan) is said at once, not asked about or tried
+  const add = async (tool: string, input: Record<string, unknown>, extra?: { price_usd?: string }): Promise<void> => {
+    const why = await env.authorize(s, asOf(c), TOOLS[tool].call(input));
+    if (why) run.sentences[i] = `I can't ${doing(intent)}: ${why}`;
+    else run.steps.push(step(s, i, tool, input, extra));
+  };
+  switch (intent.kind) {
+    case 'help':
+      run.sentences[i] = helpReply(intent.said);
+      return;
+    case 'say':
+      run.sentences[i] = intent.text;
+      return;
+    case 'text':
+      return add('create_quick_ai_text', { to_numbers: [intent.to], goal: intent.goal });
+    case 'call':
+      return add('create_quick_ai_call', { to_numbers: [intent.to], goal: intent.goal });
+    case 'email': {
+      const r = emailRecipient(s.data, c.workspace_id, intent.who);
+      if (!r.ok) {
+        run.sentences[i] = r.reply;
+        return;
+      }
+      return add('send_quick_email', { to: [r.email], ...emailDraft(intent.topic, r.name, workspaceOf(s, c).name) });
+    }
+    case 'calls_count':
+    case 'texters': {
+      const d = dayRange(s, c, intent.day);
+      // created_after is exclusive: a millisecond before midnight takes a call at midnight
+      const window = { direction: 'inbound', created_after: iso(d.from - 1), created_before: iso(d.to) };
+      return intent.kind === 'calls_count' ? add('list_calls', { ...window, limit: 1 }) : add('list_messages', { ...window, limit: 100 });
+    }
+    case 'last_call_said':
+      return add('list_calls', { phone_number: intent.phone, limit: 1 });
+    case 'video': {
+      const input = { template: 'talking_avatar', source_text: intent.topic, target_duration_seconds: Math.min(600, Math.max(5, intent.seconds)) };
+      const why = await env.authorize(s, asOf(c), TOOLS.create_video.call(input));
+      if (why) {
+        run.sentences[i] = `I can't ${doing(intent)}: ${why}`;
+        return;
+      }
+      try {
+        const q = await env.invoke(s, asOf(c), TOOLS.quote_video.call(input));
+        // authorized above: the quote changes nothing it depends on
+        run.steps.push(step(s, i, 'create_video', input, { price_usd: q.body.data.price_usd }));
+        return;
+      } catch (e) {
+        run.sentences[i] = `I can't make that video: ${e instanceof ApiError ? e.message : 'the video service failed'}`;
+        return;
+      }
+    }
+    case 'schedules':
+      return add('list_video_schedules', { limit: 20 });
+    case 'greeting':
+      return add('update_phone_number_config', { phone_number_id: intent.number, voice: { greeting_message: intent.text } });
+  }
+}
+
+/** A step still to take: free ones first, then approved ones; declined ones never. */
+const ready = (x: RunStep) => !x.done && (x.approval === null || x.decision === 'approved');
+
+/**
+ * What comes next: the next step to take (free ones first: they run at once), else the approvals
+ * of every costly step not yet answered, asked all at once, else the end of the run.
+ */
+function next(s: Session, c: ConversationRecord): void {
+  const run = c.run!;
+  if (run.steps.some(ready)) {
+    schedule(s, s.now + ACT_SECONDS * 1000, 'assistant.act', { id: c.conversation_id, run: c.run_id });
+    return touch(s, c);
+  }
+  const asking = run.steps.filter((x) => x.approval !== null && x.decision === null);
+  if (asking.length > 0) {
+    c.status = 'awaiting_approval';
+    c.pending_approvals = asking.map((x) => ({ approval_id: `apr_${s.rng.hex(5)}`, tool_call_id: x.tool_call_id, tool: x.tool, input: x.input, reason: x.approval! }));
+    const said = sayings(run);
+    // what each costs is in pending_approvals' reasons: the reply names them, once
+    const what = asking.map((x) => doing(run.intents[x.clause]));
+    c.reply = `${said ? `${said}\n` : ''}Before I go on I need your approval to ${what.length === 1 ? what[0] : `${what.slice(0, -1).join(', ')} and ${what[what.length - 1]}`}.`;
+    return touch(s, c);
+  }
+  finish(s, c);
+}
+
+function finish(s: Session, c: ConversationRecord): void {
+  const run = c.run!;
+  c.reply = sayings(run);
+  c.status = 'idle';
+  c.pending_approvals = [];
+  c.transcript.push({ role: 'assistant', content: c.reply, at: iso(s.now) });
+  touch(s, c);
+}
+
+/** What has been said so far: each clause's sentence, in the message's order. */
+const sayings = (run: NonNullable<ConversationRecord['run']>) => run.sentences.filter((x) => x !== undefined).join('\n');
+
+/** Takes one step through the API's own operations and words what came of it. */
+async function act(s: Session, c: ConversationRecord, env: TimerEnv): Promise<void> {
+  const run = c.run!;
+  // free steps first, in order; then the approved ones
+  const x = run.steps.find((y) => ready(y) && y.approval === null) ?? run.steps.find(ready)!;
+  x.done = true;
+  const intent = run.intents[x.clause];
+  try {
+    const out = await env.invoke(s, asOf(c), TOOLS[x.tool].call(x.input));
+    const output = (out.body ?? {}) as Record<string, unknown>;
+    c.actions.push({ tool_call_id: x.tool_call_id, tool: x.tool, status: 'completed', input: x.input, output, error: null });
+    const follow = said(s, c, x.clause, intent, x.tool, output, x.input);
+    if (follow) run.steps.push(step(s, x.clause, follow.tool, follow.input));
+  } catch (e) {
+    const message = e instanceof ApiError ? e.message + (e.fields ? ` (${Object.entries(e.fields).map(([k, v]) => `${k} ${v}`).join('; ')})` : '') : 'the service failed';
+    c.actions.push({ tool_call_id: x.tool_call_id, tool: x.tool, status: 'failed', input: x.input, output: null, error: message });
+    run.sentences[x.clause] = `I could not ${doing(intent)}: ${message}`;
+  }
+  c.reply = sayings(run);
+  next(s, c);
+}
+
+/** Puts a tool's result in words for its clause (`i`, its intent's index); returns a follow-up call when the clause needs one. */
+function said(
+  s: Session, c: ConversationRecord, i: number, intent: Intent, tool: string, out: Record<string, any>, input: Record<string, unknown>,
+): { tool: string; input: Record<string, unknown> } | void {
+  const run = c.run!;
+  const data = out.data;
+  switch (intent.kind) {
+    case 'text':
+    case 'call':
+      run.sentences[i] = `I started an AI ${intent.kind} to ${intent.to} toward "${intent.goal}" (quick action ${data.id}); ` +
+        (intent.kind === 'text' ? `it bills ${price(TEXT_MESSAGE_CENTS)} per message the agent sends.` : `it bills ${price(CALL_START_CENTS)} per call placed plus ${price(CALL_MINUTE_CENTS)} a minute.`);
+      return;
+    case 'email':
+      run.sentences[i] = `I emailed ${data.sent_to.join(', ') || 'no one (every address is suppressed)'} about ${intent.topic} (${data.cost_usd.toFixed(2)} USD).`;
+      return;
+    case 'calls_count': {
+      const d = dayRange(s, c, intent.day);
+      const n = out.meta.total_results as number;
+      run.sentences[i] = `You got ${n} inbound call${n === 1 ? '' : 's'} ${intent.day} (${d.day}, ${d.zone}).`;
+      return;
+    }
+    case 'texters': {
+      // every page of the day's texts: the people so far are kept between pages
+      const who = new Map<string, string>(Object.entries((run.scratch[i] ?? {}) as Record<string, string>));
+      for (const t of data as { from_number: string; contact_id: string | null }[]) {
+        const name = t.contact_id ? contactById(s.data, t.contact_id)?.name : undefined;
+        who.set(t.from_number, name && name !== t.from_number ? `${name} (${t.from_number})` : t.from_number);
+      }
+      run.scratch[i] = Object.fromEntries(who);
+      if (out.meta.cursor) return { tool: 'list_messages', input: { ...input, cursor: out.meta.cursor } };
+      run.sentences[i] = who.size === 0 ? `Nobody texted you ${intent.day}.` : `${who.size} ${who.size === 1 ? 'person' : 'people'} texted you ${intent.day}: ${[...who.values()].join(', ')}.`;
+      return;
+    }
+    case 'last_call_said':
+      if (tool === 'list_calls') {
+        if ((data as unknown[]).length === 0) {
+          run.sentences[i] = `I found no call with ${intent.phone}.`;
+          return;
+        }
+        return { tool: 'get_call', input: { call_id: data[0].id } };
+      } else {
+        const turns = (data.transcript_turns as { speaker: string; text: string }[]).filter((t) => t.speaker === 'person').map((t) => `"${t.text}"`);
+        run.sentences[i] = turns.length === 0
+          ? `On the last call with ${intent.phone} (${data.created_at}, ${data.status.toLowerCase()}) they said nothing I have a transcript of.`
+          : `On the last call with ${intent.phone} (${data.created_at}) they said: ${turns.join(' ')}`;
+        return;
+      }
+    case 'video':
+      run.sentences[i] = `I started a ${data.target_duration_seconds}-second ${data.template} video about "${intent.topic}" (video ${data.id}); about ${data.price_usd} USD, charged when its script is written.`;
+      return;
+    case 'schedules': {
+      const list = data as { name: string; status: string; next_run_at: string | null; videos_per_day: number; time_zone: string }[];
+      run.sentences[i] = list.length === 0 ? 'There are no video schedules.' : `${list.length} video schedule${list.length === 1 ? '' : 's'}:\n` + list.map((x) =>
+        `- ${x.name}: ${x.status === 'paused' ? 'paused' : x.next_run_at ? `next posts ${x.videos_per_day} video${x.videos_per_day === 1 ? '' : 's'} at ${x.next_run_at} (${x.time_zone})` : 'no posting day left'}`).join('\n');
+      return;
+    }
+    case 'greeting':
+      run.sentences[i] = `I changed the greeting on number ${intent.number} to "${intent.text}".`;
+      return;
+  }
+}
+
+/** "text +1…", "email Maria Gonzalez"…: what a clause does, for "I did not …" and "I could not …". */
+function doing(intent: Intent): string {
+  switch (intent.kind) {
+    case 'text': return `text ${intent.to}`;
+    case 'call': return `call ${intent.to}`;
+    case 'email': return `email ${intent.who} about ${intent.topic}`;
+    case 'video': return `make the video about "${intent.topic}"`;
+    case 'greeting': return `change the greeting on number ${intent.number}`;
+    case 'calls_count': return `count ${intent.day}'s calls`;
+    case 'texters': return `list who texted ${intent.day}`;
+    case 'last_call_said': return `read the last call with ${intent.phone}`;
+    case 'schedules': return 'read the video schedules';
+    default: return 'do that';
+  }
+}
+
+/** Applies every answer to the pending approvals (checked by the route): declined ones are not done, and said so. */
+export function answer(s: Session, c: ConversationRecord, answers: Map<string, { approved: boolean; reason: string | null }>): void {
+  const run = c.run!;
+  for (const p of c.pending_approvals) {
+    const a = answers.get(p.approval_id)!;
+    const x = run.steps.find((y) => y.tool_call_id === p.tool_call_id)!;
+    x.decision = a.approved ? 'approved' : 'declined';
+    if (!a.approved) {
+      x.done = true;
+      x.reason = a.reason;
+      c.actions.push({ tool_call_id: x.tool_call_id, tool: x.tool, status: 'declined', input: x.input, output: null, error: a.reason ? `declined: ${a.reason}` : 'declined' });
+      run.sentences[x.clause] = `I did not ${doing(run.intents[x.clause])}: you declined${a.reason ? ` ("${a.reason}")` : ''}.`;
+    }
+  }
+  c.pending_approvals = [];
+  c.status = 'working';
+  c.reply = sayings(run);
+  next(s, c);
+}
+
+export const assistantTimers: TimerHandlers = {
+  'assistant.think': async (s, p, env) => {
+    const c = s.data.assistant_conversations.find((x) => x.conversation_id === p.id);
+    if (c && c.run_id === p.run && c.status === 'working') await think(s, c, env);
+  },
+  'assistant.act': async (s, p, env) => {
+    const c = s.data.assistant_conversations.find((x) => x.conversation_id === p.id);
+    if (c && c.run_id === p.run && c.status === 'working') await act(s, c, env);
+  },
+};

@@ -1,0 +1,90 @@
+// The one place call and text records are created and moved on, whoever makes them (quick jobs,
+// voice calls, inbound traffic), so webhook events (call.started, call.ended, sms.received) cover
+// every call and text, and calls and texts on the workspace's numbers draw the plan (billing.ts).
+import { meterCall, meterText } from '../billing/plans.js';
+import { iso } from '../core/clock.js';
+import type { CallRecord, Contact, TextRecord, TranscriptTurn } from '../model.js';
+import type { CallStatus } from '../history/records.js';
+import { contactById, contactByPhone, newContact } from '../history/people.js';
+import type { Session } from '../store/store.js';
+import { emitCallEvent, emitTextReceived } from '../webhooks/events.js';
+import { asView, recordIndex } from '../history/indexes.js';
+
+export interface CallStart {
+  workspace_id: string;
+  direction: 'inbound' | 'outbound';
+  from_number: string;
+  to_number: string;
+  contact_id: string | null;
+  phone_number_id: number | null;
+}
+
+export function openCall(s: Session, o: CallStart): CallRecord {
+  const call: CallRecord = {
+    id: s.rng.uuid(), seq: s.nextSeq(), ...o, status: 'RINGING', duration_seconds: null, summary: '', transcript: '',
+    transcript_turns: [], tags: [], has_recording: false, end_reason: null, started_at: null, ended_at: null, created_at: iso(s.now),
+  };
+  s.data.calls.push(call);
+  emitCallEvent(s, call, 'call.started');
+  return call;
+}
+
+export function answerCall(s: Session, call: CallRecord): void {
+  call.status = 'IN_PROGRESS';
+  call.started_at = iso(s.now);
+}
+
+export function closeCall(
+  s: Session,
+  call: CallRecord,
+  o: { status: CallStatus; end_reason: string; duration_seconds: number | null; turns?: TranscriptTurn[]; has_recording?: boolean },
+): void {
+  call.status = o.status;
+  call.end_reason = o.end_reason;
+  call.duration_seconds = o.duration_seconds;
+  call.ended_at = iso(s.now);
+  if (o.turns) {
+    call.transcript_turns = o.turns;
+    call.transcript = transcriptText(o.turns);
+  }
+  call.has_recording = !!o.has_recording;
+  meterCall(s, call);
+  emitCallEvent(s, call, 'call.ended');
+}
+
+/** The plain-text transcript: lines labelled `AI:` and `User:` joined by newlines. */
+export const transcriptText = (turns: TranscriptTurn[]) => turns.map((t) => `${t.speaker === 'agent' ? 'AI' : 'User'}: ${t.text}`).join('\n');
+
+export const findCall = (s: Session, id: string) => asView(s.data, 'calls', recordIndex<CallRecord>(s.data, 'calls').byId.get(id));
+
+export function recordText(s: Session, o: Omit<TextRecord, 'id' | 'seq' | 'created_at'>): TextRecord {
+  const rec: TextRecord = { id: s.rng.uuid(), seq: s.nextSeq(), ...o, created_at: iso(s.now) };
+  s.data.texts.push(rec);
+  if (o.direction === 'inbound' && o.contact_id) {
+    const c = contactById(s.data, o.contact_id);
+    if (c && !c.first_inbound_text_at) c.first_inbound_text_at = rec.created_at;
+  }
+  if (o.direction === 'inbound') emitTextReceived(s, rec);
+  meterText(s, rec);
+  return rec;
+}
+
+/** The contact for a number, created (named `name`, or after the number) when there is none. */
+export function ensureContact(s: Session, workspaceId: string, phone: string, name: string | null = null): Contact {
+  const existing = contactByPhone(s.data, workspaceId, phone);
+  if (existing) return existing;
+  const c = newContact(s.rng, workspaceId, s.now, { name: name ?? phone, phone_number: phone });
+  if (!name) Object.assign(c, { first_name: null, last_name: null });
+  s.data.contacts.push(c);
+  return c;
+}
+
+export const isOptedOut = (s: Session, workspaceId: string, phone: string) =>
+  s.data.opt_outs.some((o) => o.workspace_id === workspaceId && o.phone_number === phone);
+
+export function optOut(s: Session, workspaceId: string, phone: string): void {
+  if (isOptedOut(s, workspaceId, phone)) return;
+  s.data.opt_outs.push({ workspace_id: workspaceId, phone_number: phone, at: iso(s.now) });
+  const c = contactByPhone(s.data, workspaceId, phone);
+  if (c) Object.assign(c, { consent: { ...c.consent, sms_opted_in: false }, updated_at: iso(s.now) });
+}

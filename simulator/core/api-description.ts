@@ -1,0 +1,53 @@
+// GET /v1/openapi.json and GET /_sim/openapi.json: the API description, generated from the route
+// declarations on first request (openapi.ts is loaded only then) and kept for the process.
+import type { Resource } from './http.js';
+import * as z from 'zod/mini';
+
+/** The door's rules (the simulator's HTTP server, src/http-gate.ts), said in both documents. */
+const DOOR = ' The simulator\'s server answers only requests whose Host is a loopback name, its own address or a name it was told to allow ' +
+  '(421 host_not_allowed otherwise), refuses requests from web pages not on a loopback address (403 origin_not_allowed), takes request bodies ' +
+  'only as application/json (415 unsupported_media_type), and answers malformed HTTP with the error envelope (400 bad_request, 431 headers_too_large).';
+
+const documents = new Map<string, Promise<Record<string, unknown>>>();
+
+/** The /v1 description, or the /_sim control plane's. */
+export function apiDocument(which: 'api' | 'control'): Promise<Record<string, unknown>> {
+  let doc = documents.get(which);
+  if (!doc) {
+    doc = Promise.all([import('./openapi.js'), import('../capabilities.js').then((m) => m.allResources())]).then(([{ buildDocument }, resources]) =>
+      which === 'api'
+        ? buildDocument(resources, {
+          prefix: '/v1/',
+          title: 'Voice, messaging and video automation API',
+          description: 'AI voice calls, text messages, email and short social videos, driven over HTTP with a Bearer API key. ' +
+            'Served by the vmv simulator, generated from the same route declarations that validate its requests. ' +
+            'Errors use the error envelope; lists use the list envelope (limit, cursor, newest first); every write accepts an Idempotency-Key header.' + DOOR,
+        })
+        : buildDocument(resources, {
+          prefix: '/_sim/',
+          title: 'vmv simulator control plane',
+          description: 'Test helpers served only by the simulator, without an API key (a key, when sent, picks its workspace): ' +
+            'the clock, keys, the wallet and plan, fixtures, and the simulated other party. Not part of the /v1 API.' + DOOR,
+        }));
+    documents.set(which, doc);
+  }
+  return doc;
+}
+
+const Document = z.record(z.string(), z.unknown()).check(z.meta({ description: 'An OpenAPI 3.1 document', examples: [{ openapi: '3.1.0', info: { title: 'API', version: '1.0.0' }, paths: {} }] }));
+
+export const apiDescription: Resource = {
+  tag: { name: 'API description', description: 'This document.' },
+  routes: [
+    {
+      method: 'GET', path: '/v1/openapi.json', public: true, summary: 'The API description (OpenAPI 3.1, version 1.0.0)',
+      responses: { 200: { description: 'The OpenAPI document', schema: Document } },
+      handler: async () => ({ body: await apiDocument('api') }),
+    },
+    {
+      method: 'GET', path: '/_sim/openapi.json', summary: 'The control plane description (OpenAPI 3.1)',
+      responses: { 200: { description: 'The OpenAPI document', schema: Document } },
+      handler: async () => ({ body: await apiDocument('control') }),
+    },
+  ],
+};

@@ -1,0 +1,126 @@
+// Contacts and the people reached: how calls, texts and emails fold into the person they were with,
+// and how records are presented (internal fields such as workspace_id never leave the simulator).
+import { iso } from '../core/clock.js';
+import type { CallRecord, Contact, Data, EmailRecord, TextRecord } from '../model.js';
+import type { Rng } from '../core/rng.js';
+import type { CallOut, ContactOut, EmailOut, PersonOut, TextOut } from './records.js';
+import { asView, contactIndex, contactWithEmail, contactWithPhone, peopleIndex, personKeyOf, type PersonSummary } from './indexes.js';
+
+export const sameEmail = (a: string | null, b: string | null) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
+
+export function contactByPhone(data: Data, workspaceId: string, phone: string): Contact | undefined {
+  return asView(data, 'contacts', contactWithPhone(contactIndex(data), workspaceId, phone));
+}
+
+export function contactByEmail(data: Data, workspaceId: string, email: string): Contact | undefined {
+  return asView(data, 'contacts', contactWithEmail(contactIndex(data), workspaceId, email));
+}
+
+/** The contact with this id (of the workspace, when one is given). */
+export function contactById(data: Data, id: string, workspaceId?: string): Contact | undefined {
+  const c = contactIndex(data).byId.get(id);
+  return c && (workspaceId === undefined || c.workspace_id === workspaceId) ? asView(data, 'contacts', c) : undefined;
+}
+
+export interface ContactInput {
+  name?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  phone_number?: string | null;
+  email?: string | null;
+  [k: string]: unknown;
+}
+
+export function newContact(rng: Rng, workspaceId: string, now: number, input: ContactInput): Contact {
+  const name = input.name ?? ([input.first_name, input.last_name].filter(Boolean).join(' ') || null);
+  const [first, ...rest] = (name ?? '').split(/\s+/).filter(Boolean);
+  const at = iso(now);
+  return {
+    id: rng.uuid(),
+    workspace_id: workspaceId,
+    name,
+    first_name: input.first_name ?? first ?? null,
+    last_name: input.last_name ?? (rest.length ? rest.join(' ') : null),
+    phone_number: input.phone_number ?? null,
+    email: input.email ?? null,
+    company: null,
+    job_title: null,
+    location: null,
+    preferred_language: null,
+    notes: null,
+    industry: null,
+    date_of_birth: null,
+    subscription_plan: null,
+    purchase_history: null,
+    product_preferences: null,
+    tags: [],
+    custom_fields: {},
+    consent: { sms_opted_in: false, voice_opted_in: false, email_opted_in: false, email_subscribed: true },
+    first_inbound_call_at: null,
+    first_inbound_text_at: null,
+    first_inbound_email_at: null,
+    crm: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+export function presentContact(c: Contact): ContactOut {
+  const { workspace_id: _w, ...rest } = c;
+  return rest;
+}
+
+export function presentCall(c: CallRecord): CallOut {
+  // an explicit list: internal fields (workspace_id, seq) stay inside
+  return {
+    id: c.id,
+    direction: c.direction,
+    status: c.status,
+    from_number: c.from_number,
+    to_number: c.to_number,
+    contact_id: c.contact_id,
+    phone_number_id: c.phone_number_id,
+    duration_seconds: c.duration_seconds,
+    summary: c.summary,
+    transcript: c.transcript,
+    transcript_turns: c.transcript_turns,
+    tags: c.tags,
+    has_recording: c.has_recording,
+    recording_url: c.has_recording ? `/v1/calls/${c.id}/recording` : null,
+    end_reason: c.end_reason,
+    metadata: c.metadata ?? null,
+    started_at: c.started_at,
+    ended_at: c.ended_at,
+    created_at: c.created_at,
+  };
+}
+
+export function presentText(t: TextRecord): TextOut {
+  const { workspace_id: _w, seq: _s, ...rest } = t;
+  return rest;
+}
+
+export function presentEmail(e: EmailRecord): EmailOut {
+  const { workspace_id: _w, seq: _s, ...rest } = e;
+  return rest;
+}
+
+/** Who each record belongs to: its contact when the number or address is a contact's, else the raw address. */
+export function personKeys(data: Data, workspaceId: string): (r: CallRecord | TextRecord | EmailRecord) => string {
+  return personKeyOf(contactIndex(data), workspaceId);
+}
+
+/** Everyone the workspace has reached or has on file, folded by contact, by last contact (or creation), oldest first. */
+export function people(data: Data, workspaceId: string): readonly PersonSummary[] {
+  return peopleIndex(data, workspaceId).sorted;
+}
+
+export function presentPerson(p: PersonSummary): PersonOut {
+  const { id: _i, sort_ms: _s, order: _o, ...rest } = p;
+  return rest;
+}
+
+export function orgOfWorkspace(data: Data, workspaceId: string) {
+  const ws = data.workspaces.find((w) => w.id === workspaceId)!;
+  return data.organizations.find((o) => o.id === ws.organization_id)!;
+}

@@ -1,0 +1,168 @@
+// Quick AI calls: each target is dialled from a shared number, rings, and is answered, rings out,
+// reaches voicemail, is busy or fails as its scenario says; unanswered attempts are retried after
+// retry_delay_minutes until retry_attempts is spent. Every step is a timer on the simulator clock.
+import type { CallStatus } from '../history/records.js';
+import { closeCall, answerCall, findCall, openCall } from '../calls/conversations.js';
+import type { QuickJob, QuickTarget } from '../model.js';
+import { charge, chargeUpTo, price } from '../billing/money.js';
+import { attemptOutcome, callReview, callTranscript, substitute, TIMING } from '../calls/scenarios.js';
+import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
+import { draw, use } from './shared-pool.js';
+import type { Session } from '../store/store.js';
+import { CALL_MINUTE_CENTS, CALL_START_CENTS, finish, isFinal, jobOf, POOL_LIMIT, WALLET_EMPTY } from './jobs.js';
+import { contactById } from '../history/people.js';
+
+type P = Record<string, unknown>;
+const at = (s: Session, seconds: number) => s.now + seconds * 1000;
+
+function nameFor(s: Session, job: QuickJob, t: QuickTarget): string | null {
+  if (job.call!.contact_name) return job.call!.contact_name;
+  const c = t.contact_id ? contactById(s.data, t.contact_id) : undefined;
+  return c?.name && c.name !== t.to_number ? c.name : null;
+}
+
+/** Places the next attempt for target i: draws a shared number, charges the placed-call fee, rings. */
+export function dial(s: Session, job: QuickJob, i: number): void {
+  const t = job.targets[i];
+  if (job.canceled) return finish(s, job, t, 'canceled', 'canceled');
+  const number = draw(s.data.shared_numbers, 'calls', s.now, s.rng);
+  if (!number) return finish(s, job, t, 'failed', POOL_LIMIT);
+  const fee = { kind: 'quick_call', reference_id: job.id, description: `Quick call ${job.id} to ${t.to_number}, attempt ${t.attempts + 1}: the placed-call fee` } as const;
+  if (!charge(s, job.workspace_id, CALL_START_CENTS, fee)) return finish(s, job, t, 'failed', WALLET_EMPTY);
+  use(number, 'calls', s.now);
+  job.cost_cents += CALL_START_CENTS;
+  job.from_number ??= number.phone_number;
+  t.from_number = number.phone_number;
+  t.attempts++;
+  const call = openCall(s, {
+    workspace_id: job.workspace_id, direction: 'outbound', from_number: number.phone_number, to_number: t.to_number,
+    contact_id: t.contact_id, phone_number_id: null,
+  });
+  t.last_call_id = call.id;
+  t.status = 'in_progress';
+  t.live_call_status = 'ringing';
+  const p = { job: job.id, i, call: call.id };
+  const outcome = attemptOutcome(t.to_number, t.attempts);
+  switch (outcome.kind) {
+    case 'answered': return void schedule(s, at(s, TIMING.ringBeforeAnswer), 'qcall.answer', { ...p, talk: outcome.talk });
+    case 'no_answer': return void schedule(s, at(s, TIMING.ringOut), 'qcall.unanswered', { ...p, status: 'NO_ANSWER' });
+    case 'busy': return void schedule(s, at(s, TIMING.busy), 'qcall.unanswered', { ...p, status: 'BUSY' });
+    case 'voicemail': return void schedule(s, at(s, TIMING.ringBeforeVoicemail), 'qcall.voicemail', p);
+    case 'failed': return void schedule(s, at(s, TIMING.providerFailure), 'qcall.failed', { ...p, error: outcome.error });
+  }
+}
+
+/** After an unanswered attempt: retry later, or end the target. */
+function retryOrEnd(s: Session, job: QuickJob, i: number, exhausted: 'max_attempts' | 'voicemail'): void {
+  const t = job.targets[i];
+  t.live_call_status = null;
+  if (job.canceled || t.stop_after_call) return finish(s, job, t, 'canceled', 'canceled');
+  if (t.attempts <= job.call!.retry_attempts) {
+    t.status = 'pending';
+    schedule(s, at(s, job.call!.retry_delay_minutes * 60), 'qcall.retry', { job: job.id, i });
+  } else {
+    finish(s, job, t, 'no_answer', exhausted);
+  }
+}
+
+/** Cancel: ringing calls are hung up and pending retries dropped; a connected call may finish. */
+export function cancelCalls(s: Session, job: QuickJob): void {
+  job.targets.forEach((t, i) => {
+    if (isFinal(t)) return;
+    // a connected call (or a voicemail being left) finishes; its target then ends canceled
+    if (t.live_call_status === 'in_progress' || t.live_call_status === 'voicemail') return void (t.stop_after_call = true);
+    cancelTimers(s, (type, p) => type.startsWith('qcall.') && p.job === job.id && p.i === i && type !== 'qcall.review');
+    const call = t.live_call_status === 'ringing' && t.last_call_id ? findCall(s, t.last_call_id) : undefined;
+    if (call) closeCall(s, call, { status: 'CANCELED', end_reason: 'canceled', duration_seconds: null });
+    finish(s, job, t, 'canceled', 'canceled');
+  });
+}
+
+function context(s: Session, p: P) {
+  const job = jobOf(s, p.job);
+  const i = Number(p.i);
+  const t = job?.targets[i];
+  const call = typeof p.call === 'string' ? findCall(s, p.call) : undefined;
+  return job && t && !isFinal(t) ? { job, i, t, call } : null;
+}
+
+export const quickCallTimers: TimerHandlers = {
+  'qcall.retry': (s, p) => {
+    const c = context(s, p);
+    if (c) dial(s, c.job, c.i);
+  },
+  'qcall.answer': (s, p) => {
+    const c = context(s, p);
+    if (!c?.call) return;
+    answerCall(s, c.call);
+    c.t.live_call_status = 'in_progress';
+    const talk = p.talk as 'goal' | 'not_interested' | 'callback';
+    const full = TIMING.talk[talk];
+    const seconds = Math.min(full, c.job.call!.max_call_duration_seconds);
+    schedule(s, at(s, seconds), 'qcall.hangup', { ...p, seconds, completed: seconds === full });
+  },
+  'qcall.hangup': (s, p) => {
+    const c = context(s, p);
+    if (!c?.call) return;
+    const { job, t, call } = c;
+    const talk = p.talk as 'goal' | 'not_interested' | 'callback';
+    const seconds = Number(p.seconds);
+    const completed = p.completed === true;
+    const turns = callTranscript(talk, job.goal, job.call!.opening_message, nameFor(s, job, t), seconds);
+    const goal = completed && talk === 'goal';
+    closeCall(s, call, { status: 'COMPLETED', end_reason: completed ? 'hangup' : 'max_call_duration', duration_seconds: seconds, turns, has_recording: true });
+    // conversation minutes, billed by the second; the wallet never goes below zero
+    job.cost_cents += chargeUpTo(s, job.workspace_id, Math.round((CALL_MINUTE_CENTS * seconds) / 60), {
+      kind: 'quick_call', reference_id: job.id, description: `Quick call ${job.id} to ${t.to_number}: call ${call.id}, ${seconds} s at ${price(CALL_MINUTE_CENTS)} a minute`,
+    });
+    schedule(s, at(s, TIMING.reviewDelay), 'qcall.review', { job: job.id, call: call.id, talk, completed });
+    // canceled while connected: the call was allowed to finish, the target ends canceled (goal_achieved stays true to what happened)
+    if (t.stop_after_call) return finish(s, job, t, 'canceled', 'canceled', goal);
+    finish(s, job, t, 'completed', goal ? 'goal_achieved' : 'answered', goal);
+  },
+  'qcall.unanswered': (s, p) => {
+    const c = context(s, p);
+    if (!c?.call) return;
+    closeCall(s, c.call, { status: String(p.status) as CallStatus, end_reason: String(p.status).toLowerCase(), duration_seconds: 0 });
+    retryOrEnd(s, c.job, c.i, 'max_attempts');
+  },
+  'qcall.voicemail': (s, p) => {
+    const c = context(s, p);
+    if (!c?.call) return;
+    const { job, t, call } = c;
+    if (!job.call!.voicemail_enabled) {
+      closeCall(s, call, { status: 'VOICEMAIL', end_reason: 'voicemail', duration_seconds: 0 });
+      return retryOrEnd(s, job, c.i, 'voicemail');
+    }
+    // the agent speaks its message after the beep, then hangs up
+    answerCall(s, call);
+    t.live_call_status = 'voicemail';
+    const message = substitute(job.call!.voicemail_message ?? `Hi {{CONTACT_NAME}}, this is an AI assistant calling about: ${job.goal}. Please call us back. Thank you!`, nameFor(s, job, t));
+    const seconds = Math.min(job.call!.max_call_duration_seconds, Math.max(5, Math.ceil(message.split(/\s+/).length * 0.4)));
+    schedule(s, at(s, seconds), 'qcall.voicemail_left', { ...p, message, seconds });
+  },
+  'qcall.voicemail_left': (s, p) => {
+    const c = context(s, p);
+    if (!c?.call) return;
+    const turns = [{ speaker: 'agent' as const, text: String(p.message), seconds_from_start: 0 }];
+    closeCall(s, c.call, { status: 'VOICEMAIL', end_reason: 'voicemail', duration_seconds: Number(p.seconds), turns, has_recording: true });
+    c.call.summary = 'Reached voicemail; the agent left a message.';
+    retryOrEnd(s, c.job, c.i, 'voicemail');
+  },
+  'qcall.failed': (s, p) => {
+    const c = context(s, p);
+    if (!c?.call) return;
+    closeCall(s, c.call, { status: 'FAILED', end_reason: String(p.error), duration_seconds: null });
+    finish(s, c.job, c.t, 'failed', String(p.error));
+  },
+  'qcall.review': (s, p) => {
+    const job = jobOf(s, p.job);
+    const call = findCall(s, String(p.call));
+    if (!job || !call) return;
+    const review = callReview(p.talk as 'goal' | 'not_interested' | 'callback', job.goal, p.completed === true);
+    call.summary = review.summary;
+    call.tags = review.tags;
+    const t = job.targets.find((x) => x.last_call_id === call.id);
+    if (t) t.summary = review.summary;
+  },
+};
