@@ -2,7 +2,8 @@
 // as `vmv sim serve`, on the same data file, so both targets behave alike.
 import { createApp, type App } from './core/app.js';
 import { StoreAccessError } from './store/snapshot.js';
-import { NEEDS_LOCK, Store, type StoreSession } from './store/store.js';
+import { NEEDS_LOCK, type WorldSession } from './core/session.js';
+import { Store } from './world.js';
 
 const open = new Map<string, { app: App; defaultApiKey(): Promise<string> }>();
 
@@ -12,7 +13,7 @@ export async function openEmbedded(file: string) {
     const store = new Store(file);
     // a data file this process may not use is the command line's own problem (exit 2), not an API's answer
     const app = createApp(store, [], { rethrow: (e) => e instanceof StoreAccessError });
-    const key = async (ss: StoreSession) => (await ss.begin()).data.meta.default_api_key;
+    const key = async (ss: WorldSession) => (await ss.begin()).data.meta.default_api_key;
     sim = { app, defaultApiKey: async () => { const k = await store.withRead(key); return k === NEEDS_LOCK ? store.withLock(key) : k; } };
     open.set(file, sim);
   }

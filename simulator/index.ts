@@ -5,7 +5,7 @@
 export { createApp, type App } from './core/app.js';
 export { openEmbedded } from './embedded.js';
 export { startServer, type RunningServer } from './core/server.js';
-export { Store } from './store/store.js';
+export { Store } from './world.js';
 export { clockNow, iso, realClock, setMode } from './core/clock.js';
 export { apiDocument } from './core/api-description.js';
 export type { SimRequest, SimResponse } from './core/http.js';

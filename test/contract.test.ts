@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../simulator/core/app.js';
 import { allResources, machineTable, resourceTable, under } from '../simulator/capabilities.js';
 import { apiDocument } from '../simulator/core/api-description.js';
-import { Store } from '../simulator/store/store.js';
+import { Store } from '../simulator/world.js';
 import { ContractChecker, recordExchange, type Exchange } from './contract.js';
 import { startSim, tempDir, type Sim } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../simulator/core/app.js';
 import type { Resource } from '../simulator/core/http.js';
 import { cancelTimers, schedule } from '../simulator/core/scheduler.js';
-import { Store } from '../simulator/store/store.js';
+import { Store } from '../simulator/world.js';
 import { iso } from '../simulator/core/clock.js';
 import * as z from 'zod/mini';
 import { recordExchange } from './contract.js';

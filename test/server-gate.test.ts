@@ -3,7 +3,7 @@
 // HTTP gets the error envelope, not node's bare status (item 9). Real requests over HTTP; raw
 // sockets where fetch will not send the request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Store } from '../simulator/store/store.js';
+import { Store } from '../simulator/world.js';
 import { recordExchange } from './contract.js';
 import { cli, rawHttp, startSim, useTargets, type Sim } from './helpers.js';
 

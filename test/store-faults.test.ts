@@ -6,7 +6,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { appendFileSync, chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Store } from '../simulator/store/store.js';
+import { Store } from '../simulator/world.js';
 import { BIN, startSim, T0, tempDir } from './helpers.js';
 
 /** The CLI as a process on data file `data` (the embedded target). */

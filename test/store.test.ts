@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { createApp } from '../simulator/core/app.js';
 import type { Resource } from '../simulator/core/http.js';
 import { schedule } from '../simulator/core/scheduler.js';
-import { Store } from '../simulator/store/store.js';
+import { Store } from '../simulator/world.js';
 import { BIN, cli, startSim, tempDir } from './helpers.js';
 
 const WRITER = new URL('./fixtures/writer.mjs', import.meta.url).pathname;

@@ -10,6 +10,8 @@ const recs = (n: number): Rec[] => Array.from({ length: n }, (_, i) => ({ id: `r
 /** A data object with one record collection (contacts) and one whole value (meta). */
 const dataOf = (n: number) => ({ contacts: recs(n), meta: { next_seq: 1 } }) as unknown as Data;
 const coll = (d: Data) => (d as unknown as { contacts: Rec[] }).contacts;
+/** Record collections and key fields, as the store's schema gives them. */
+const SHAPE = { recordUnits: new Set(['contacts', 'timers']), keyFields: new Set(['id']) };
 
 /** What a transaction does to the view of a 10-record collection. */
 const CASES: [string, (c: Rec[]) => void, (ops: Op[]) => void][] = [
@@ -47,7 +49,7 @@ const CASES: [string, (c: Rec[]) => void, (ops: Op[]) => void][] = [
 describe('a transaction on a record collection journals operations that replay to the collection it left', () => {
   it.each(CASES)('%s', (_what, act, check) => {
     const data = dataOf(10);
-    const t = new Tracker(data);
+    const t = new Tracker(data, SHAPE);
     t.begin();
     act(coll(t.view));
     const ops = t.take();
@@ -60,7 +62,7 @@ describe('a transaction on a record collection journals operations that replay t
   it('a rollback puts back what each of them did', () => {
     for (const [, act] of CASES) {
       const data = dataOf(10);
-      const t = new Tracker(data);
+      const t = new Tracker(data, SHAPE);
       t.begin();
       act(coll(t.view));
       t.undo();
@@ -69,7 +71,7 @@ describe('a transaction on a record collection journals operations that replay t
   });
 
   it('a removal costs what it removed, however long the collection: two records out of 20,000 journal two places', () => {
-    const t = new Tracker(dataOf(20_000));
+    const t = new Tracker(dataOf(20_000), SHAPE);
     t.begin();
     removeWhere(coll(t.view), (r) => r.n === 10 || r.n === 15_000);
     expect(JSON.stringify(t.take()).length).toBeLessThan(40);
@@ -77,7 +79,7 @@ describe('a transaction on a record collection journals operations that replay t
 
   it('a change to one collection leaves the epoch of another: what is built over contacts is not built again when timers move', () => {
     const data = { ...dataOf(3), timers: [{ id: 't1' }, { id: 't2' }] } as unknown as Data;
-    const t = new Tracker(data);
+    const t = new Tracker(data, SHAPE);
     const before = t.epochOf(['contacts']);
     t.begin();
     const timers = (t.view as unknown as { timers: object[] }).timers;
@@ -122,7 +124,7 @@ describe('random transactions (a property test)', () => {
     for (let seed = 1; seed <= 2000; seed++) {
       const r = rngOf(seed);
       const data = dataOf(8);
-      const t = new Tracker(data);
+      const t = new Tracker(data, SHAPE);
       const replayed = dataOf(8);
       for (let tx = 0; tx < 4; tx++) {
         t.begin();

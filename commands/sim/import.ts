@@ -45,7 +45,8 @@ export async function run(ctx: Context, o: Options, [file]: string[]): Promise<v
     await writeFile(from, await readStdinBytes(ctx.io), { mode: 0o600 });
   }
   try {
-    const { bytes, apiKey } = await store.import(from);
+    const { bytes, data: world } = await store.import(from);
+    const apiKey = world.meta.default_api_key;
     const { maskKey } = await import('../../src/settings.js');
     if (ctx.json) ctx.io.out(JSON.stringify({ data_file: data, from: file, bytes, api_key: maskKey(apiKey) }) + '\n');
     else ctx.io.err(`Imported ${file === '-' ? 'standard input' : file} into ${data} (${size(bytes)}). Its full-access key: ${maskKey(apiKey)}\n`);

@@ -7,7 +7,7 @@ import { iso } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { ConversationRecord, RunStep } from '../model.js';
 import { schedule, type TimerEnv, type TimerHandlers } from '../core/scheduler.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 import { addDays, instantOf, localDay } from '../schedules/calendar.js';
 import { emailDraft, emailRecipient, failsRun, helpReply, readMessage, type Intent } from './agent.js';
 import { TOOLS } from './tools.js';

@@ -6,7 +6,7 @@
 import { iso } from '../core/clock.js';
 import { keepLatest, type LedgerEntry, type Organization } from '../model.js';
 import { orgOfWorkspace } from '../history/people.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 
 export const usd = (cents: number): number => Math.round(cents) / 100;
 export const cents = (dollars: number): number => Math.round(dollars * 100);

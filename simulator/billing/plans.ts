@@ -11,7 +11,7 @@ import type { CallRecord, PhoneNumber, PlanRates, TextRecord, Workspace } from '
 import { canCover, charge, chargeUpTo, price, refund } from './money.js';
 import { orgOfWorkspace } from '../history/people.js';
 import { cancelTimers, schedule } from '../core/scheduler.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 
 export const LINE_CENTS_PER_MONTH = 500;
 

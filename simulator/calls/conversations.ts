@@ -6,7 +6,7 @@ import { iso } from '../core/clock.js';
 import type { CallRecord, Contact, TextRecord, TranscriptTurn } from '../model.js';
 import type { CallStatus } from '../history/records.js';
 import { contactById, contactByPhone, newContact } from '../history/people.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 import { emitCallEvent, emitTextReceived } from '../webhooks/events.js';
 import { asView, recordIndex } from '../history/indexes.js';
 

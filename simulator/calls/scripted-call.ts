@@ -6,7 +6,7 @@ import { iso } from '../core/clock.js';
 import { answerCall, closeCall, findCall } from './conversations.js';
 import type { CallRecord, TranscriptTurn } from '../model.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 
 export interface CallPlan {
   /** seconds of ringing before it is answered, or before it ends unanswered */

@@ -10,7 +10,7 @@ import { hashKey } from '../seed.js';
 import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
 import { StoreFileError } from '../store/snapshot.js';
 import { removeWhere } from '../store/tracker.js';
-import { NEEDS_LOCK, type Session, type Store, type StoreSession } from '../store/store.js';
+import { NEEDS_LOCK, type Session, type WorldSession as StoreSession, type WorldStore as Store } from './session.js';
 import * as z from 'zod/mini';
 import { BULK_MAX_BODY_BYTES, check, fromText, isPlainObject, newFields, takesMany } from './schema.js';
 import { DEFAULT_ORIGIN } from '../videos/links.js';

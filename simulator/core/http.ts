@@ -4,7 +4,7 @@
 import type * as z from 'zod/mini';
 import type { ApiKey, Data, Organization, Scope, User, Workspace } from '../model.js';
 import type { TimerHandlers } from './scheduler.js';
-import type { Session } from '../store/store.js';
+import type { Session } from './session.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

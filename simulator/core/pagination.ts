@@ -3,7 +3,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { validationError } from './errors.js';
 import { oneOf, qInt, qString } from './schema.js';
-import type { Session } from '../store/store.js';
+import type { Session } from './session.js';
 
 export const CURSOR_TTL_MS = 24 * 3600_000;
 

@@ -13,7 +13,7 @@
 import TinyQueue from 'tinyqueue';
 import { builtDerived, derived, dropDerived } from '../store/derived.js';
 import type { Data, Timer } from '../model.js';
-import type { Session } from '../store/store.js';
+import type { Session } from './session.js';
 import { raw, trackerOf } from '../store/tracker.js';
 
 /** What a transition may use beyond the session: the API's own operations (the assistant's tools go through them). */

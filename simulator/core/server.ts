@@ -9,7 +9,7 @@ import { createApp, newRequestId, tooLarge, type App } from './app.js';
 import { ApiError } from './errors.js';
 import { BULK_MAX_BODY_BYTES } from './schema.js';
 import type { SimResponse } from './http.js';
-import type { Store } from '../store/store.js';
+import type { WorldStore as Store } from './session.js';
 
 export interface RunningServer {
   url: string;

@@ -8,7 +8,7 @@ import type { PhoneNumber, TextRecord } from '../model.js';
 import { effectiveSms, withinHours } from './config.js';
 import { workspaceOf } from './numbers.js';
 import { schedule, type TimerHandlers } from '../core/scheduler.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 import { recordIndex, recordsWithAddress } from '../history/indexes.js';
 
 const isStopWord = (body: string, words: string[]) => words.some((w) => w.trim().toLowerCase() === body.trim().toLowerCase());

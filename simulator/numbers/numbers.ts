@@ -7,7 +7,7 @@ import type { Data, PhoneNumber, Workspace } from '../model.js';
 import { effectiveSms, effectiveVoice, newConfig, stackSchema, type Stack, type StoredConfig, type VoiceSettings } from './config.js';
 import * as z from 'zod/mini';
 import { bool, doc, e164, int, named, nullable, obj, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 import { clone } from '../store/tracker.js';
 
 export function workspaceOf(s: Session, n: PhoneNumber): Workspace {

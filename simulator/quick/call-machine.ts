@@ -8,7 +8,7 @@ import { charge, chargeUpTo, price } from '../billing/money.js';
 import { attemptOutcome, callReview, callTranscript, substitute, TIMING } from '../calls/scenarios.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
 import { draw, use } from './shared-pool.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, finish, isFinal, jobOf, POOL_LIMIT, WALLET_EMPTY } from './jobs.js';
 import { contactById } from '../history/people.js';
 

@@ -5,7 +5,7 @@ import type { QuickJob, QuickTarget } from '../model.js';
 import { usd } from '../billing/money.js';
 import * as z from 'zod/mini';
 import { doc, e164, int, named, nullable, num, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 
 export const CALL_START_CENTS = 20;
 export const CALL_MINUTE_CENTS = 20;

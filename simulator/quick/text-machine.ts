@@ -7,7 +7,7 @@ import { charge } from '../billing/money.js';
 import { agentReply, classifyReply, OPT_OUT_TEXT, PROVIDER_TEXT_ERROR, scriptedReply, substitute, textOpener, textScenario } from '../calls/scenarios.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
 import { draw, roomLeft, use } from './shared-pool.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 import { finish, isFinal, jobOf, POOL_LIMIT, TEXT_MESSAGE_CENTS, WALLET_EMPTY } from './jobs.js';
 import { recordIndex, recordsWithAddress } from '../history/indexes.js';
 import { contactById } from '../history/people.js';

@@ -6,7 +6,7 @@
 import { iso } from '../core/clock.js';
 import type { VideoScheduleRecord } from '../model.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 import { nextPosting } from './calendar.js';
 import { planDay, type Pins, type PlannedVideo } from './director.js';
 import { videoInput } from '../videos/body.js';

@@ -21,7 +21,6 @@ import { readSync, type BigIntStats } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
-import type { Data } from '../model.js';
 
 /** A data file that is not a simulator store, or one damaged: said as it is, never replaced. */
 export class StoreFileError extends Error {}
@@ -71,8 +70,6 @@ export const stampOf = (st: BigIntStats) => `${st.ino}:${st.size}:${st.mtimeNs}`
 const LAZY_BYTES = 64 * 1024;
 const DIGITS = 12;
 const pad = (n: number) => String(n).padStart(DIGITS, '0');
-/** Read at once whatever their size: what tells a store from another file. */
-const EAGER = new Set(['version', 'meta', 'workspaces']);
 
 /** A part's place in the file and, since checksums were written, the checksum of its bytes. */
 type Range = [string, string] | [string, string, string];
@@ -140,7 +137,6 @@ const damagedPart = (file: string, part: string) =>
   new StoreFileError(`The simulator data file ${file} is damaged: ${part} does not match its checksum (its bytes changed since it was written). ` +
     'Nothing has been changed. Restore the world from an export (`vmv sim import`), or move the file away to start a fresh simulator.');
 
-const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a JSON array' : typeof v === 'object' ? 'a JSON object of another shape' : `a JSON ${typeof v}`);
 const fresh = 'Point --data (or VMV_SIM_DATA) at another file, or move this one away to start a fresh simulator.';
 
 function readRange(fd: number, start: number, end: number): Buffer {
@@ -196,7 +192,15 @@ export function release(data: object): void {
  * lowdb adapter for the snapshot, with durable, crash-safe writes (steno's fixed temp name and
  * missing fsync are not enough here), in the layout above.
  */
-export class SnapshotFile implements Adapter<Data> {
+/** What a snapshot is told of the data it holds (the store's schema): which values tell a store, and how to tell one. */
+export interface SnapshotShape {
+  /** values read at once whatever their size */
+  eager: readonly string[];
+  /** why a parsed JSON value is not such a store, in words (what it holds), or null when it is one */
+  refuse(doc: unknown): string | null;
+}
+
+export class SnapshotFile<D extends object> implements Adapter<D> {
   last: Snapshot = { generation: null, previous: null, bytes: 0, stamp: '' };
   /** the generation the next write gives the snapshot */
   nextGeneration: string | null = null;
@@ -207,14 +211,14 @@ export class SnapshotFile implements Adapter<Data> {
   nextPrevious: string | null = null;
   /** structures the next write saves beside the data, as JSON (read back with saved()) */
   nextSaved: Record<string, string> = {};
-  constructor(readonly file: string) {}
+  constructor(readonly file: string, private readonly shape: SnapshotShape) {}
 
   /**
    * The store, or null for a new one: no file, or an empty one (as `mktemp` makes). Anything else
    * that is not a simulator store (invalid JSON, `null`, someone's package.json) is refused with a
    * message naming the file and how to start fresh: it is never replaced.
    */
-  async read(): Promise<Data | null> {
+  async read(): Promise<D | null> {
     let fh;
     try {
       fh = await open(this.file, 'r');
@@ -275,7 +279,7 @@ export class SnapshotFile implements Adapter<Data> {
         else if (!unparsed(data, k)) noteRead(data, k, data[k]);
       }
       this.last = { generation, previous, bytes: size, stamp: stampOf(st) };
-      return data as unknown as Data;
+      return data as unknown as D;
     } finally {
       // the file stays open while values of it are still to be parsed (closed when the last one is)
       if (!keep) await fh.close();
@@ -289,19 +293,18 @@ export class SnapshotFile implements Adapter<Data> {
     } catch (e) {
       throw new StoreFileError(`The simulator data file ${this.file} is not valid JSON (${(e as Error).message}). ${fresh}`);
     }
-    const d = data as Partial<Data> | null;
-    if (typeof d !== 'object' || d === null || Array.isArray(d) || ![1, 2, 3].includes(d.version as number) || typeof d.meta !== 'object' || d.meta === null || !Array.isArray(d.workspaces))
-      throw new StoreFileError(`The file ${this.file} is not a vmv simulator store (it holds ${describe(data)}, not {"version": 3, "meta": …}). ${fresh}`);
-    return d as Record<string, unknown>;
+    const why = this.shape.refuse(data);
+    if (why !== null) throw new StoreFileError(`The file ${this.file} is not a vmv simulator store (it holds ${why}). ${fresh}`);
+    return data as Record<string, unknown>;
   }
 
-  async write(data: Data): Promise<void> {
+  async write(data: D): Promise<void> {
     const st = await writeDurably(this.file, this.render(data));
     this.last = { generation: this.nextGeneration, previous: this.nextPrevious, bytes: Number(st.size), stamp: stampOf(st) };
   }
 
   /** The snapshot of `data` in the layout above, as the chunks of one file (an export writes them elsewhere). */
-  render(data: Data): (string | Buffer)[] {
+  render(data: D): (string | Buffer)[] {
     const root = data as unknown as Record<string, unknown>;
     const u = unread.get(root);
     // each value as JSON, or as the bytes it was read from when it was never parsed
@@ -311,7 +314,7 @@ export class SnapshotFile implements Adapter<Data> {
       const body: string | Buffer | undefined = range ? readRange(u!.fd, range[0], range[1]) : JSON.stringify(root[k]);
       return body === undefined ? [] : [{ k, body, bytes: typeof body === 'string' ? Buffer.byteLength(body) : body.length }];
     });
-    const isLarge = (p: { k: string; bytes: number }) => p.bytes >= LAZY_BYTES && !EAGER.has(p.k);
+    const isLarge = (p: { k: string; bytes: number }) => p.bytes >= LAZY_BYTES && !this.shape.eager.includes(p.k);
     const small = parts.filter((p) => !isLarge(p));
     const large = parts.filter(isLarge);
     const extra = Object.entries(this.nextSaved).map(([name, body]) => ({ k: `$${name}`, name, body, bytes: Buffer.byteLength(body) }));

@@ -1,7 +1,7 @@
 // The simulator's store: a lowdb JSON snapshot plus an append-only journal beside it (or memory,
 // for tests of the app alone).
 //
-// Every unit of work that may write runs inside withLock(): an in-process queue plus a cross-process
+// Every unit of work that may write runs inside transact(): an in-process queue plus a cross-process
 // lock file (proper-lockfile), so a server and embedded CLI processes writing one file never lose an
 // update. A transaction's changes (tracker.ts: the records and values it wrote) are appended to the
 // journal as one JSON line, fsync'ed before the reply, so a commit costs what it changes and a kill -9
@@ -21,16 +21,11 @@ import { chmod, copyFile, open, readdir, stat, statfs, truncate, unlink, type Fi
 import { basename, dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import lockfile from 'proper-lockfile';
-import { clockNow } from '../core/clock.js';
 import { dropDerived } from './derived.js';
-import { savedPeople } from '../history/indexes.js';
 import { ApiError } from '../core/errors.js';
 import { countLines, entryLine, headerLine, isSpent, JOURNAL_VERSION, planRepair, readHeader, scanEntries, type BadLine } from './journal.js';
-import type { Data } from '../model.js';
-import { Rng } from '../core/rng.js';
-import { seedData, upgrade, type SeedOptions } from '../seed.js';
 import { ACCESS_CODES, accessError, isTempOf, release, SnapshotFile, stampOf, StoreAccessError, StoreFileError, writeDurably } from './snapshot.js';
-import { applyOps, RECORD_UNITS, Tracker, type Op } from './tracker.js';
+import { applyOps, Tracker, type Op, type TrackedShape } from './tracker.js';
 
 /** What `vmv sim repair` found and did. */
 export interface RepairReport {
@@ -52,29 +47,7 @@ export interface RepairReport {
   wholeJournal: string | null;
 }
 
-/** One locked unit of work on the store. */
-export class Session {
-  dirty = false;
-  readonly rng: Rng;
-  /** simulator time of this session; the scheduler moves it while running due transitions */
-  now: number;
-
-  constructor(readonly data: Data) {
-    this.rng = new Rng(data.meta.rng, () => (this.dirty = true));
-    this.now = clockNow(data.meta.clock);
-  }
-
-  markDirty(): void {
-    this.dirty = true;
-  }
-
-  nextSeq(): number {
-    this.dirty = true;
-    return this.data.meta.next_seq++;
-  }
-}
-
-/** Said by a unit of work run without the lock that finds it needs it (see Store.withRead). */
+/** Said by a unit of work run without the lock that finds it needs it (see Store.peek). */
 export const NEEDS_LOCK: unique symbol = Symbol('needs the lock');
 
 /** Compaction folds the journal into the snapshot once it outgrows both of these, or holds this many entries. */
@@ -166,10 +139,32 @@ function damaged(file: string, journal: string, where: string, after: string): S
     '--dry-run says what it would keep), or restore the world from an export (`vmv sim import`).');
 }
 
-export class Store {
-  private readonly adapter: SnapshotFile | null;
-  private readonly db: Low<Data> | null;
-  private tracker: Tracker | null = null;
+/**
+ * What a store is told about the data it keeps, by the composition root that opens it (world.ts):
+ * the store itself knows no domain. D is the data's shape; its `version` is the format.
+ */
+export interface StoreSchema<D extends Stored> extends TrackedShape {
+  /** the format version written (a file of an older one is written anew before its first journal entry) */
+  version: number;
+  /** a fresh world, for a data file that holds none */
+  seed(): D;
+  /** data read from a file of any version this store reads, brought to the current shape (in place) */
+  upgrade(data: D): D;
+  /** why a parsed document is not such a store, in words (what it holds), or null when it is one */
+  refuse(doc: Record<string, unknown>): string | null;
+  /** values read at once whatever their size: what tells a store from another file */
+  eager: readonly string[];
+  /** structures derived from the data, saved beside it so that a process can read them without the records */
+  saved?(view: D): Record<string, string>;
+}
+
+/** What every stored document has: its format version. */
+export interface Stored { version: number }
+
+export class Store<D extends Stored> {
+  private readonly adapter: SnapshotFile<D> | null;
+  private readonly db: Low<D> | null;
+  private tracker: Tracker<D> | null = null;
   /** the snapshot as last read or written: its generation (and the one it folded in), identity on disk and size */
   private generation: string | null = null;
   private previous: string | null | undefined = undefined;
@@ -198,11 +193,11 @@ export class Store {
   /** read as it stands, never written (readWorld): a file that holds no world is refused, not seeded */
   private readOnly = false;
 
-  constructor(file: string | null, private readonly seed: SeedOptions = {}) {
+  constructor(file: string | null, readonly schema: StoreSchema<D>) {
     this.given = file;
     this.file = file && resolveDataFile(file);
-    this.adapter = this.file ? new SnapshotFile(this.file) : null;
-    this.db = this.adapter && new Low<Data>(this.adapter, null as unknown as Data);
+    this.adapter = this.file ? new SnapshotFile<D>(this.file, schema) : null;
+    this.db = this.adapter && new Low<D>(this.adapter, null as unknown as D);
     if (this.file) {
       try {
         mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
@@ -221,10 +216,10 @@ export class Store {
   }
 
   /** Runs fn with the store locked against this and every other process. */
-  withLock<T>(fn: (s: StoreSession) => Promise<T>): Promise<T> {
+  transact<T>(fn: (s: StoreSession<D>) => Promise<T>): Promise<T> {
     // writers take the lock file one at a time; a writer waiting for it does not hold up reads
     const run = this.writers.then(async () => {
-      const session = new StoreSession(this, true);
+      const session = new StoreSession<D>(this, true);
       const release = this.file ? await this.lock(() => void (session.compromised = true)) : null;
       try {
         return await this.exclusive(async () => {
@@ -253,11 +248,11 @@ export class Store {
    * Runs a unit of work that should change nothing without the cross-process lock, when this process
    * can bring its data up to date without it (in this process it runs alone, after the work before
    * it). Returns NEEDS_LOCK, having put back anything it wrote, when it cannot or when the work
-   * turned out to write (ran due timers, say): the caller runs it again under withLock().
+   * turned out to write (ran due timers, say): the caller runs it again under transact().
    */
-  withRead<T>(fn: (s: StoreSession) => Promise<T>): Promise<T | typeof NEEDS_LOCK> {
+  peek<T>(fn: (s: StoreSession<D>) => Promise<T>): Promise<T | typeof NEEDS_LOCK> {
     return this.exclusive(async () => {
-      const session = new StoreSession(this, false);
+      const session = new StoreSession<D>(this, false);
       try {
         const out = await fn(session);
         if (!this.tracker?.changed) return out;
@@ -314,9 +309,9 @@ export class Store {
    * The current data, brought up to date with what other processes wrote. Without the lock, anything
    * that needs it (a new store, a journal to repair, a compaction under way) throws NEEDS_LOCK.
    */
-  async load(locked = true): Promise<Data> {
+  async load(locked = true): Promise<D> {
     if (!this.adapter) {
-      this.tracker ??= new Tracker(seedData(this.seed));
+      this.tracker ??= this.track(this.schema.seed());
       this.tracker.begin();
       return this.tracker.view;
     }
@@ -346,13 +341,13 @@ export class Store {
       if (this.readOnly) throw new StoreFileError(`${this.given} holds no simulator world (it is empty or blank).`);
       if (!locked) throw NEEDS_LOCK;
       await this.refuseOrphanJournal();
-      this.tracker = new Tracker(seedData(this.seed));
+      this.tracker = this.track(this.schema.seed());
       await this.writeSnapshot();
       return;
     }
     this.diskVersion = this.db!.data.version;
-    const tracker = new Tracker(upgrade(this.db!.data));
-    this.db!.data = null as unknown as Data;
+    const tracker = this.track(this.schema.upgrade(this.db!.data));
+    this.db!.data = null as unknown as D;
     ({ generation: this.generation, previous: this.previous, bytes: this.snapshotBytes, stamp: this.snapshotStamp } = this.adapter!.last);
     this.tracker = tracker;
     this.journalIno = -1n;
@@ -455,7 +450,7 @@ export class Store {
     // change to a collection's records moves its epoch, so what is built over it is built again
     // (indexes.ts, the timer queue) and what is built over the others is kept
     for (const ops of applied) {
-      for (const op of ops) if (op[0] !== 'push' && RECORD_UNITS.has(op[1])) this.tracker!.bump(op[1]);
+      for (const op of ops) if (op[0] !== 'push' && this.schema.recordUnits.has(op[1])) this.tracker!.bump(op[1]);
       applyOps(this.tracker!.root, ops);
     }
     this.journalOffset += at + scan.end;
@@ -478,7 +473,7 @@ export class Store {
    * applied, and its newline written, so that the entries appended after it are lines of their own.
    */
   private async keepWhole(jf: string, ops: Op[], bytes: number): Promise<void> {
-    for (const op of ops) if (op[0] !== 'push' && RECORD_UNITS.has(op[1])) this.tracker!.bump(op[1]);
+    for (const op of ops) if (op[0] !== 'push' && this.schema.recordUnits.has(op[1])) this.tracker!.bump(op[1]);
     applyOps(this.tracker!.root, ops);
     this.journalEntries++;
     this.journalLine++;
@@ -577,7 +572,7 @@ export class Store {
 
   /** Under the lock, with the data up to date: writes a new snapshot when `cond` holds. */
   private compactIf(cond: () => boolean): Promise<void> {
-    return this.withLock(async (ss) => {
+    return this.transact(async (ss) => {
       await this.load();
       if (!cond()) return;
       // a lock lost while this process stood still: another may be appending, which a new journal would drop
@@ -597,7 +592,7 @@ export class Store {
     try {
       this.adapter!.nextGeneration = randomBytes(8).toString('hex');
       this.adapter!.nextPrevious = this.generation;
-      this.adapter!.nextSaved = savedPeople(this.tracker!.view);
+      this.adapter!.nextSaved = this.schema.saved?.(this.tracker!.view) ?? {};
       this.db!.data = this.tracker!.root;
       await this.db!.write();
       ({ generation: this.generation, previous: this.previous, bytes: this.snapshotBytes, stamp: this.snapshotStamp } = this.adapter!.last);
@@ -614,7 +609,7 @@ export class Store {
       this.forget();
       throw await writeFailure(e, this.file!, writing, writing === this.file ? 'its data file' : 'its journal', after);
     } finally {
-      this.db!.data = null as unknown as Data;
+      this.db!.data = null as unknown as D;
     }
   }
 
@@ -637,11 +632,11 @@ export class Store {
    * `dryRun` says what it would do and changes nothing.
    */
   repair(o: { dryRun?: boolean } = {}): Promise<RepairReport> {
-    return this.withLock(async () => {
+    return this.transact(async () => {
       this.forget();
       const jf = this.journalFile!;
       const buf = await readFileOrNull(jf);
-      let data: Data | null;
+      let data: D | null;
       try {
         data = await this.adapter!.read();
         // every part read now, so that one whose bytes changed is found (a command reads only those it uses)
@@ -658,7 +653,7 @@ export class Store {
         report.fresh = report.needed;
         if (report.needed) report.wholeJournal = `the data file it follows is ${this.adapter!.last.bytes === 0 ? 'missing or empty' : 'gone'}`;
       } else {
-        const root = upgrade(data);
+        const root = this.schema.upgrade(data);
         const { generation, previous, stamp } = this.adapter!.last;
         const head = buf && readHeader(buf);
         const jst = buf && (await stat(jf, { bigint: true }));
@@ -672,12 +667,12 @@ export class Store {
         }
         // (the new snapshot names the one read as folded in)
         this.generation = generation;
-        if (report.needed && !o.dryRun) this.tracker = new Tracker(root);
+        if (report.needed && !o.dryRun) this.tracker = this.track(root);
         else release(root);
       }
       if (!report.needed || o.dryRun) return report;
       if (buf) report.copy = await keepCopy(jf, `${jf}.damaged-${stampNow()}`);
-      this.tracker ??= new Tracker(seedData(this.seed));
+      this.tracker ??= this.track(this.schema.seed());
       await this.writeSnapshot();
       this.forget();
       return report;
@@ -695,10 +690,10 @@ export class Store {
     const out = to && resolveDataFile(to);
     if (out && (out === this.file || out === this.journalFile)) throw new StoreFileError(`${to} is this simulator's own data file: export to another file.`);
     const data = await this.readWorld();
-    if (out) return { ...(await new Store(out).replaceWorld(data)), content: null };
-    const file = new SnapshotFile(this.file!);
+    if (out) return { ...(await new Store<D>(out, this.schema).replaceWorld(data)), content: null };
+    const file = new SnapshotFile<D>(this.file!, this.schema);
     file.nextGeneration = randomBytes(8).toString('hex');
-    file.nextSaved = savedPeople(this.tracker?.view ?? data);
+    file.nextSaved = this.schema.saved?.(this.tracker?.view ?? data) ?? {};
     const content = Buffer.concat(file.render(data).map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
     return { bytes: content.length, content };
   }
@@ -707,11 +702,11 @@ export class Store {
    * Replaces the world with the one in `from` (an export, or a data file with its journal), read as
    * it stands and never written. The caller asks before overwriting a world (vmv sim import --yes).
    */
-  async import(from: string): Promise<{ bytes: number; apiKey: string }> {
+  async import(from: string): Promise<{ bytes: number; data: D }> {
     const src = resolveDataFile(from);
     if (src === this.file) throw new StoreFileError(`${from} is this simulator's own data file: nothing to import.`);
-    const data = await new Store(src).readWorld();
-    return { ...(await this.replaceWorld(data)), apiKey: data.meta.default_api_key };
+    const data = await new Store<D>(src, this.schema).readWorld();
+    return { ...(await this.replaceWorld(data)), data };
   }
 
   /**
@@ -719,15 +714,15 @@ export class Store {
    * one can be taken (in a folder nobody may write, nobody is writing), and never written — no
    * world is seeded for a file that holds none, no torn line is cut, no mode is changed.
    */
-  async readWorld(): Promise<Data> {
+  async readWorld(): Promise<D> {
     const st = await stat(this.file!).catch((e: NodeJS.ErrnoException) => {
       throw e.code === 'ENOENT' ? new StoreFileError(`${this.given} does not exist: it holds no simulator world.`) : accessError(e, this.file!);
     });
     if (st.isDirectory()) throw accessError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), this.file!);
     this.readOnly = true;
-    const take = async (ss: StoreSession) => (await ss.begin(), this.tracker!.root);
+    const take = async (ss: StoreSession<D>) => (await ss.begin(), this.tracker!.root);
     try {
-      return await this.withLock(take);
+      return await this.transact(take);
     } catch (e) {
       if (!(e instanceof StoreAccessError) || !ACCESS_CODES.has(e.code)) throw e;
       return this.exclusive(async () => (await this.load(true), this.tracker!.root));
@@ -739,12 +734,12 @@ export class Store {
    * the current one as folded in, so the journal of the world replaced is spent, and goes: the file
    * is one self-contained world until its next write. Other processes read it at their next unit of work.
    */
-  private replaceWorld(data: Data): Promise<{ bytes: number }> {
-    return this.withLock(async () => {
+  private replaceWorld(data: D): Promise<{ bytes: number }> {
+    return this.transact(async () => {
       // (the world replaced may be unreadable: an import is how a person restores one)
       const before = await this.adapter!.read().then((d) => (d && release(d), this.adapter!.last.generation), () => null);
       this.forget();
-      this.tracker = new Tracker(data);
+      this.tracker = this.track(data);
       this.generation = before;
       try {
         await this.writeSnapshot('request', 'none');
@@ -762,6 +757,11 @@ export class Store {
     return sizes.some((n) => n > 0);
   }
 
+  /** A tracker over `data` with this store's record collections. */
+  private track(data: D): Tracker<D> {
+    return new Tracker(data, this.schema);
+  }
+
   /** Drops the data held here: the next unit of work reads the files again. */
   private forget(): void {
     if (this.tracker) {
@@ -775,7 +775,7 @@ export class Store {
   }
 
   /** The data as this process holds it, for the store's sessions (null once forgotten). */
-  get current(): Tracker | null {
+  get current(): Tracker<D> | null {
     return this.tracker;
   }
 
@@ -827,18 +827,14 @@ async function readFileOrNull(file: string): Promise<Buffer | null> {
 }
 
 /** Gives a locked caller sessions that commit or roll back as a whole. */
-export class StoreSession {
+export class StoreSession<D extends Stored> {
   compromised = false;
-  /** `locked`: run under withLock(), which may write; otherwise under withRead(), which may not */
-  constructor(private readonly store: Store, readonly locked: boolean) {}
+  /** `locked`: run under transact(), which may write; otherwise under peek(), which may not */
+  constructor(private readonly store: Store<D>, readonly locked: boolean) {}
 
-  async begin(): Promise<Session> {
-    return new Session(await this.store.load(this.locked));
-  }
-
-  async commit(s: Session): Promise<void> {
-    await this.commitChanges();
-    s.dirty = false;
+  /** The data, up to date, as a view whose changes are journaled at commit (or put back by rollback). */
+  begin(): Promise<D> {
+    return this.store.load(this.locked);
   }
 
   /** Journals what was written since the last commit (nothing is applied when the lock was lost). */

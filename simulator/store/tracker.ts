@@ -11,7 +11,6 @@
 // relies on: objects compared by identity across a session (filter((x) => x !== v)), and structures
 // derived from the data (derived.ts) kept by its identity. Here a view is made once per object and
 // kept, and the collections requests look up are indexed, so a request pays for what it touches.
-import type { Data } from '../model.js';
 
 /**
  * One change of a journal entry: a whole top-level value, records appended to a collection, one
@@ -75,34 +74,27 @@ function unwrap(v: unknown, depth = 0): unknown {
   return v;
 }
 
-/**
- * The collections that grow with use (records): a change to one of their records journals that
- * record. Every other top-level value (meta, workspaces, timers, …) is small and journaled whole when
- * a transaction changed it; those are handed out as they are stored (no view), and a change is
- * found by comparing their JSON before and after.
- */
-export const RECORD_UNITS: ReadonlySet<string> = new Set([
-  'contacts', 'calls', 'texts', 'emails', 'audit_log', 'webhook_deliveries', 'notifications', 'ledger', 'posts', 'suppressions', 'opt_outs',
-  // they grow too (replays kept 24 h, jobs, videos, conversations, deliveries waiting): journaled by record, like the others
-  'idempotency', 'quick_jobs', 'videos', 'assistant_conversations', 'webhook_outbox', 'phone_numbers', 'video_schedules',
-  // timers come and go on every transition: a timer run or cancelled journals the row moved into its place (scheduler.ts)
-  'timers',
-]);
+/** What a tracker is told about the data it watches (the store's schema: it knows no domain). */
+export interface TrackedShape {
+  /**
+   * The collections that grow with use (records): a change to one of their records journals that
+   * record. Every other top-level value is small and journaled whole when a transaction changed it;
+   * those are handed out as they are stored (no view), and a change is found by comparing their
+   * JSON before and after.
+   */
+  recordUnits: ReadonlySet<string>;
+  /** Record fields that structures built over the records read (indexes): a change to one moves its collection's epoch. */
+  keyFields: ReadonlySet<PropertyKey>;
+}
 
-/** Record fields that indexes read (indexes.ts): a change to one of them rebuilds them, any other change does not. */
-const KEY_FIELDS: ReadonlySet<PropertyKey> = new Set([
-  'id', 'seq', 'workspace_id', 'contact_id', 'direction', 'from_number', 'to_number', 'from_address', 'to', 'source',
-  'phone_number', 'email', 'name', 'created_at',
-]);
-
-const trackers = new WeakMap<object, Tracker>();
+const trackers = new WeakMap<object, Tracker<object>>();
 /** The tracker behind a view of a collection array (removeWhere finds it so). */
-const trackerOfView = new WeakMap<object, Tracker>();
+const trackerOfView = new WeakMap<object, Tracker<object>>();
 /** The tracker behind a view of the data (undefined for data that is not one). */
-export const trackerOf = (data: Data): Tracker | undefined => trackers.get(data);
+export const trackerOf = (data: object): Tracker<object> | undefined => trackers.get(data);
 
-export class Tracker {
-  readonly view: Data;
+export class Tracker<D extends object> {
+  readonly view: D;
   /**
    * Epochs move on whenever records change other than by appends: a key field of a record, a
    * collection reshaped or replaced, another process's changes (per collection), a rollback (all
@@ -117,8 +109,9 @@ export class Tracker {
   /** whole values read in this transaction, as JSON before it changed them */
   private before = new Map<string, string>();
 
-  constructor(readonly root: Data) {
+  constructor(readonly root: D, private readonly shape: TrackedShape) {
     const tracker = this;
+    const RECORD_UNITS = shape.recordUnits;
     const r = root as unknown as Record<string, unknown>;
     this.view = new Proxy(r, {
       get(t, k, rcv) {
@@ -139,9 +132,9 @@ export class Tracker {
         if (typeof k === 'string') tracker.changes.whole.add(k);
         return Reflect.deleteProperty(t, k);
       },
-    }) as unknown as Data;
+    }) as unknown as D;
     targets.set(this.view, root);
-    trackers.set(this.view, this);
+    trackers.set(this.view, this as Tracker<object>);
   }
 
   private static none(): Changes {
@@ -193,7 +186,7 @@ export class Tracker {
       },
     });
     targets.set(p, obj);
-    if (Array.isArray(obj)) trackerOfView.set(p, this);
+    if (Array.isArray(obj)) trackerOfView.set(p, this as Tracker<object>);
     this.views.set(obj, p);
     return p;
   }
@@ -207,7 +200,7 @@ export class Tracker {
     if (Array.isArray(t) && k === 'length' && typeof v === 'number') for (let i = v; i < t.length; i++) c.undo.push([t, String(i), true, t[i]]);
     const { unit, rec } = this.owners.get(t)!;
     if (rec) {
-      if (t === rec && KEY_FIELDS.has(k)) this.bump(unit);
+      if (t === rec && this.shape.keyFields.has(k)) this.bump(unit);
       this.touched(unit, rec);
       return;
     }
@@ -376,7 +369,7 @@ export function removeAt(coll: unknown[], indexes: number[]): void {
 }
 
 /** Applies journal operations to stored data (replaying a journal; another process's changes). */
-export function applyOps(root: Data, ops: Op[]): void {
+export function applyOps(root: object, ops: Op[]): void {
   const r = root as unknown as Record<string, unknown>;
   for (const op of ops) {
     if (op[0] === 'set') r[op[1]] = op[2];

@@ -7,7 +7,7 @@ import type { PostRecord, SocialConnection, VideoRecord } from '../model.js';
 import { canCover, charge } from '../billing/money.js';
 import { orgOfWorkspace } from '../history/people.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 import {
   compositeSeconds, PLATFORM_NAMES, priceOf, PUBLISH_SECONDS, renderSeconds, scenesFor, secondsOfScript, STAGE_SECONDS, TEMPLATE_INFO, WORDS_PER_SECOND, wordCount,
   type Price, type Template,

@@ -11,7 +11,7 @@ import type { Transactor } from '../core/http.js';
 import { iso } from '../core/clock.js';
 import { keepLatest, type Data, type HostEntry, type OutboxEntry } from '../model.js';
 import { schedule, type TimerHandlers } from '../core/scheduler.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 import { clone, raw, removeAt, removeWhere } from '../store/tracker.js';
 import { resolveTarget } from './targets.js';
 

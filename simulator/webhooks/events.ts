@@ -3,7 +3,7 @@
 // (conversations.ts calls it); the HTTP happens after commit (delivery.ts).
 import { iso } from '../core/clock.js';
 import type { CallRecord, Contact, EventType, TextRecord, Webhook } from '../model.js';
-import type { Session } from '../store/store.js';
+import type { Session } from '../core/session.js';
 import { contactById } from '../history/people.js';
 
 export const CALL_EVENTS = ['call.started', 'call.ended'] as const satisfies readonly EventType[];
