@@ -4,7 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { nextCharge, PLAN_RATES } from './billing/plans.js';
 import { timerRow } from './core/scheduler.js';
 import { realClock, iso, clockNow, type ClockState } from './core/clock.js';
-import type { ApiKey, Data, PhoneNumber, Scope, User, Workspace } from './model.js';
+import type { ApiKey, World, Scope, User, Workspace } from './core/world.js';
+import type { PhoneNumber } from './numbers/records.js';
 import { Rng, seedRng } from './core/rng.js';
 import { seedSharedPool } from './quick/shared-pool.js';
 import { newConfig, workspaceDefaults } from './numbers/config.js';
@@ -25,7 +26,7 @@ export function newKeySecret(): string {
 
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
-export function addApiKey(data: Data, rng: Rng, nowMs: number, workspaceId: string, userId: string, scopes: Scope[] | null): string {
+export function addApiKey(data: World, rng: Rng, nowMs: number, workspaceId: string, userId: string, scopes: Scope[] | null): string {
   const key = newKeySecret();
   const record: ApiKey = {
     id: rng.uuid(),
@@ -41,7 +42,7 @@ export function addApiKey(data: Data, rng: Rng, nowMs: number, workspaceId: stri
 }
 
 /** Adds an organization, its owner and a workspace; returns the workspace and a full-access key. */
-export function addWorkspace(data: Data, rng: Rng, nowMs: number, name: string): { workspace: Workspace; user: User; key: string } {
+export function addWorkspace(data: World, rng: Rng, nowMs: number, name: string): { workspace: Workspace; user: User; key: string } {
   const orgId = rng.uuid();
   data.organizations.push({
     id: orgId,
@@ -74,7 +75,7 @@ export function addWorkspace(data: Data, rng: Rng, nowMs: number, name: string):
 }
 
 /** A connected social account of the workspace (one per platform is seeded). */
-export function addSocialConnection(data: Data, rng: Rng, nowMs: number, workspace: Workspace, platform: Platform, name?: string) {
+export function addSocialConnection(data: World, rng: Rng, nowMs: number, workspace: Workspace, platform: Platform, name?: string) {
   const handle = `@${slug(name ?? workspace.name)}`;
   const conn = {
     id: rng.uuid(), seq: data.meta.next_seq++, workspace_id: workspace.id, platform,
@@ -95,10 +96,10 @@ function workspaceLibrary(rng: Rng): Pick<Workspace, 'knowledge_bases' | 'faqs' 
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'workspace';
 
-export function seedData(o: SeedOptions = {}): Data {
+export function seedData(o: SeedOptions = {}): World {
   const seed = o.seed ?? DEFAULT_SEED;
   const clock = o.clock ?? realClock();
-  const data: Data = {
+  const data: World = {
     version: 3,
     meta: {
       seed,
@@ -162,12 +163,12 @@ function keepAgent(n: PhoneNumber, agent: OldAgent, ws: Workspace): void {
 }
 
 /** Brings a data file written by an earlier version up to the current shape (new collections start empty). */
-export function upgrade(data: Data): Data {
-  // the next snapshot tells an older vmv, which could not read its journal, to keep away (model.ts Data.version)
+export function upgrade(data: World): World {
+  // the next snapshot tells an older vmv, which could not read its journal, to keep away (model.ts World.version)
   if (data.version !== 3) data.version = 3;
   const hadSocial = Array.isArray(data.social_connections);
   const shape = seedData({ seed: data.meta.seed, clock: data.meta.clock });
-  for (const k of Object.keys(shape) as (keyof Data)[]) {
+  for (const k of Object.keys(shape) as (keyof World)[]) {
     // (`in`: a large value of the snapshot is parsed only when used)
     if (!(k in data)) (data as unknown as Record<string, unknown>)[k] = k === 'shared_numbers' ? shape.shared_numbers : Array.isArray(shape[k]) ? [] : shape[k];
   }

@@ -2,14 +2,14 @@
 // collection, the operations it journals, replayed on the collection as it was, give the collection
 // it left — and cost what changed (a removal journals places, not the records that moved up).
 import { describe, expect, it } from 'vitest';
-import type { Data } from '../simulator/model.js';
+import type { World } from '../simulator/core/world.js';
 import { applyOps, removeWhere, Tracker, type Op } from '../simulator/store/tracker.js';
 
 interface Rec { id: string; n: number }
 const recs = (n: number): Rec[] => Array.from({ length: n }, (_, i) => ({ id: `r${i}`, n: i }));
 /** A data object with one record collection (contacts) and one whole value (meta). */
-const dataOf = (n: number) => ({ contacts: recs(n), meta: { next_seq: 1 } }) as unknown as Data;
-const coll = (d: Data) => (d as unknown as { contacts: Rec[] }).contacts;
+const dataOf = (n: number) => ({ contacts: recs(n), meta: { next_seq: 1 } }) as unknown as World;
+const coll = (d: World) => (d as unknown as { contacts: Rec[] }).contacts;
 /** Record collections and key fields, as the store's schema gives them. */
 const SHAPE = { recordUnits: new Set(['contacts', 'timers']), keyFields: new Set(['id']) };
 
@@ -78,7 +78,7 @@ describe('a transaction on a record collection journals operations that replay t
   });
 
   it('a change to one collection leaves the epoch of another: what is built over contacts is not built again when timers move', () => {
-    const data = { ...dataOf(3), timers: [{ id: 't1' }, { id: 't2' }] } as unknown as Data;
+    const data = { ...dataOf(3), timers: [{ id: 't1' }, { id: 't2' }] } as unknown as World;
     const t = new Tracker(data, SHAPE);
     const before = t.epochOf(['contacts']);
     t.begin();

@@ -7,7 +7,8 @@
 // Anything else gets a reply listing these; `#fail-run` fails the run (a scenario).
 import { bestMatches } from '../core/fuzzy.js';
 import { E164, EMAIL_ANY_CASE } from '../core/schema.js';
-import type { Contact, Data } from '../model.js';
+import type { Contact } from '../history/records.js';
+import type { World } from '../core/world.js';
 
 export type Intent =
   | { kind: 'text' | 'call'; to: string; goal: string }
@@ -95,7 +96,7 @@ export const helpReply = (said: string) =>
   `I can't do "${said}" yet. I can:\n${CAPABILITIES.map((c) => `- ${c}`).join('\n')}`;
 
 /** The contact an email request names: one, several (to ask which), none, or one without an address. */
-export function emailRecipient(data: Data, workspaceId: string, who: string):
+export function emailRecipient(data: World, workspaceId: string, who: string):
   | { ok: true; email: string; name: string | null }
   | { ok: false; reply: string } {
   if (who.includes('@')) {

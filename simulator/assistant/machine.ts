@@ -5,7 +5,7 @@
 // with its reply. `#fail-run` fails the run (failed, error set); the next message starts afresh.
 import { iso } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import type { ConversationRecord, RunStep } from '../model.js';
+import type { ConversationRecord, RunStep } from './records.js';
 import { schedule, type TimerEnv, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
 import { addDays, instantOf, localDay } from '../schedules/calendar.js';

@@ -3,6 +3,7 @@
 // the API description, the contract tests, the presenters and the CLI's types come from these.
 import * as z from 'zod/mini';
 import { doc, freeObject, named, nullable, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
+import type { Intent } from './agent.js';
 
 export const CONVERSATION_STATES = ['working', 'idle', 'awaiting_approval', 'failed'] as const;
 export type ConversationState = (typeof CONVERSATION_STATES)[number];
@@ -57,3 +58,35 @@ export type ConversationWithTranscriptOut = Infer<typeof ConversationWithTranscr
 export type ActionOut = Infer<typeof ActionSchema>;
 export type PendingApprovalOut = Infer<typeof PendingApprovalSchema>;
 export type TranscriptEntry = Infer<typeof TranscriptEntrySchema>;
+
+// ---- as stored ----
+
+/** One tool call of an assistant run, as planned: approved, declined, or free; done once taken. */
+export interface RunStep {
+  tool_call_id: string;
+  /** which request of the message it serves */
+  clause: number;
+  tool: string;
+  input: Record<string, unknown>;
+  /** why it waits for approval; null when free and reversible */
+  approval: string | null;
+  decision: 'approved' | 'declined' | null;
+  reason: string | null;
+  done: boolean;
+}
+
+/** An assistant conversation as stored: the API's record, its transcript, and the current run's plan. */
+export type ConversationRecord = ConversationOut & {
+  seq: number;
+  workspace_id: string;
+  /** the key whose message started the run: the actions run as it would */
+  api_key_id: string | null;
+  transcript: TranscriptEntry[];
+  run: { message: string; intents: Intent[]; steps: RunStep[]; sentences: string[]; scratch: Record<number, unknown> } | null;
+};
+
+declare module '../core/world.js' {
+  interface World {
+    assistant_conversations: ConversationRecord[];
+  }
+}

@@ -4,7 +4,8 @@
 import { iso } from '../core/clock.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource, type Reply, type Transactor } from '../core/http.js';
-import type { ConversationRecord, Data } from '../model.js';
+import type { ConversationRecord } from './records.js';
+import type { World } from '../core/world.js';
 import { listParams, paginate } from '../core/pagination.js';
 import { arr, bool, dataOf, int, listOf, newFields, obj, str, uuid, type Infer } from '../core/schema.js';
 import { ConversationSchema, ConversationWithTranscriptSchema, type ConversationOut, type ConversationWithTranscriptOut } from './records.js';
@@ -34,7 +35,7 @@ function present(c: ConversationRecord): ConversationOut {
 }
 const withTranscript = (c: ConversationRecord): ConversationWithTranscriptOut => ({ ...present(c), transcript: c.transcript });
 
-function find(data: Data, workspaceId: string, id: string): ConversationRecord {
+function find(data: World, workspaceId: string, id: string): ConversationRecord {
   const c = data.assistant_conversations.find((x) => x.conversation_id === id && x.workspace_id === workspaceId);
   if (!c) throw notFound(`No assistant conversation ${id} in this workspace.`);
   return c;

@@ -4,7 +4,8 @@
 // accounts for every cent: charges, auto-recharge top-ups, refunds, and the wallet set by the
 // control plane.
 import { iso } from '../core/clock.js';
-import { keepLatest, type LedgerEntry, type Organization } from '../model.js';
+import { keepLatest, type Organization } from '../core/world.js';
+import type { LedgerEntry } from './records.js';
 import { orgOfWorkspace } from '../history/people.js';
 import type { Session } from '../core/session.js';
 

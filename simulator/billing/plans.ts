@@ -7,7 +7,10 @@
 // last day when the month is shorter: a line bought on January 31 is charged on February 28 (29),
 // March 31, April 30...
 import { iso } from '../core/clock.js';
-import type { CallRecord, PhoneNumber, PlanRates, TextRecord, Workspace } from '../model.js';
+import type { CallRecord, TextRecord } from '../history/records.js';
+import type { PhoneNumber } from '../numbers/records.js';
+import type { PlanRates } from './records.js';
+import type { Workspace } from '../core/world.js';
 import { canCover, charge, chargeUpTo, price, refund } from './money.js';
 import { orgOfWorkspace } from '../history/people.js';
 import { cancelTimers, schedule } from '../core/scheduler.js';

@@ -3,7 +3,7 @@
 // every call and text, and calls and texts on the workspace's numbers draw the plan (billing.ts).
 import { meterCall, meterText } from '../billing/plans.js';
 import { iso } from '../core/clock.js';
-import type { CallRecord, Contact, TextRecord, TranscriptTurn } from '../model.js';
+import type { CallRecord, Contact, TextRecord, TranscriptTurn } from '../history/records.js';
 import type { CallStatus } from '../history/records.js';
 import { contactById, contactByPhone, newContact } from '../history/people.js';
 import type { Session } from '../core/session.js';
@@ -87,4 +87,12 @@ export function optOut(s: Session, workspaceId: string, phone: string): void {
   s.data.opt_outs.push({ workspace_id: workspaceId, phone_number: phone, at: iso(s.now) });
   const c = contactByPhone(s.data, workspaceId, phone);
   if (c) Object.assign(c, { consent: { ...c.consent, sms_opted_in: false }, updated_at: iso(s.now) });
+}
+
+export interface OptOut { workspace_id: string; phone_number: string; at: string }
+
+declare module '../core/world.js' {
+  interface World {
+    opt_outs: OptOut[];
+  }
 }

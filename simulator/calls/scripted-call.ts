@@ -4,7 +4,7 @@
 import type { CallStatus, CallTag } from '../history/records.js';
 import { iso } from '../core/clock.js';
 import { answerCall, closeCall, findCall } from './conversations.js';
-import type { CallRecord, TranscriptTurn } from '../model.js';
+import type { CallRecord, TranscriptTurn } from '../history/records.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
 

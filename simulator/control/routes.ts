@@ -4,7 +4,9 @@ import { allowanceLeft, mayUse, settleLines, usageAt } from '../billing/plans.js
 import { advance, clockNow, iso, setMode } from '../core/clock.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Reply, type Resource } from '../core/http.js';
-import { LEDGER_KINDS, SCOPES, type LedgerEntry, type CallRecord, type EmailRecord, type Suppression, type TextRecord } from '../model.js';
+import { LEDGER_KINDS, type LedgerEntry } from '../billing/records.js';
+import { SCOPES } from '../core/world.js';
+import type { CallRecord, EmailRecord, Suppression, TextRecord } from '../history/records.js';
 import { cents, LEDGER_KEPT, setWallet, usd } from '../billing/money.js';
 import { contactByEmail, contactByPhone, newContact, presentCall, presentContact, presentEmail, presentText } from '../history/people.js';
 import { AuditEntrySchema, CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, SUPPRESSION_REASONS, SuppressionSchema, TextRecordSchema, type CallStatus } from '../history/records.js';

@@ -5,7 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { ApiError, notFound, unauthorized, validationError } from './errors.js';
 import type { Transactor, AfterCommit, Auth, Ctx, Method, Reply, Resource, Route, SimRequest, SimResponse } from './http.js';
 import type { Fields } from './errors.js';
-import type { Data } from '../model.js';
+import type { World } from './world.js';
 import { hashKey } from '../seed.js';
 import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
 import { StoreFileError } from '../store/snapshot.js';
@@ -25,7 +25,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 interface Compiled { route: Route; re: RegExp; names: string[] }
 /** What a request committed, and whether its reply waits for the work that follows (see App.handle). */
-interface Committed { data: Data | null; flush: boolean }
+interface Committed { data: World | null; flush: boolean }
 
 function compile(routes: readonly Route[]): Compiled[] {
   return routes.map((route) => {
@@ -134,7 +134,7 @@ export function createApp(store: Store, extra: Resource[] = [], options: AppOpti
     while (pending.size > 0) await Promise.all(pending);
   }
 
-  async function afterCommit(data: Data): Promise<void> {
+  async function afterCommit(data: World): Promise<void> {
     for (const hook of hooks) {
       // the change is on disk whatever happens here: a hook's failure never fails the request
       await hook(app, data).catch((e) => process.emitWarning(`vmv simulator: ${(e as Error)?.stack ?? String(e)}`));
@@ -357,7 +357,7 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
-function authenticate(data: Data, authorization: string | undefined, isApi: boolean, route: Route): Auth {
+function authenticate(data: World, authorization: string | undefined, isApi: boolean, route: Route): Auth {
   const m = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   if (!m) {
     if (isApi) throw unauthorized(authorization ? 'The Authorization header must be "Bearer <API key>".' : 'Missing API key: send Authorization: Bearer <API key>.');
@@ -381,7 +381,7 @@ function planRefusal(route: Route, auth: Auth): ApiError | null {
   return new ApiError(403, 'plan_not_included', `The workspace's plan does not include ${route.plan === 'content' ? 'Content (videos)' : 'the assistant'}.`);
 }
 
-function authFor(data: Data, key: Auth['key'], workspaceId: string): Auth {
+function authFor(data: World, key: Auth['key'], workspaceId: string): Auth {
   const workspace = data.workspaces.find((w) => w.id === workspaceId)!;
   const org = data.organizations.find((o) => o.id === workspace.organization_id)!;
   const user = data.users.find((u) => (key ? u.id === key.user_id : u.organization_id === org.id))!;

@@ -2,7 +2,7 @@
 // parameters, query, body, responses and error codes are schemas (schema.ts), which app.ts uses to
 // validate every request and openapi.ts to describe the API. Types flow one way: routes → http.
 import type * as z from 'zod/mini';
-import type { ApiKey, Data, Organization, Scope, User, Workspace } from '../model.js';
+import type { ApiKey, World, Organization, Scope, User, Workspace } from './world.js';
 import type { TimerHandlers } from './scheduler.js';
 import type { Session } from './session.js';
 
@@ -34,7 +34,7 @@ type Out<S, D> = S extends z.ZodMiniType ? z.output<S> : D;
 
 export interface Ctx<P = Record<string, string>, Q = Record<string, never>, B = Record<string, unknown>> {
   s: Session;
-  data: Data;
+  data: World;
   auth: Auth;
   /** path parameters, parsed by the route's `params` schema */
   params: P;
@@ -123,7 +123,7 @@ export interface Transactor {
  * after a request or tick committed. `committed` is the data just written, for a cheap look
  * before taking the lock again through transaction().
  */
-export type AfterCommit = (t: Transactor, committed: Data) => Promise<void>;
+export type AfterCommit = (t: Transactor, committed: World) => Promise<void>;
 
 /** What a resource module contributes: its routes, the timers it schedules, and any after-commit work. */
 export interface Resource {

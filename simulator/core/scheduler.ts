@@ -12,7 +12,7 @@
 // their epoch, and the queue is built again.
 import TinyQueue from 'tinyqueue';
 import { builtDerived, derived, dropDerived } from '../store/derived.js';
-import type { Data, Timer } from '../model.js';
+import type { World, Timer } from './world.js';
 import type { Session } from './session.js';
 import { raw, trackerOf } from '../store/tracker.js';
 
@@ -43,9 +43,9 @@ interface Queue {
 const KEY = 'timers';
 const UNITS = [KEY];
 const byDue = (a: Timer, b: Timer) => a.at_ms - b.at_ms || a.seq - b.seq;
-const epochOf = (data: Data) => trackerOf(data)?.epochOf(UNITS) ?? 0;
+const epochOf = (data: World) => trackerOf(data)?.epochOf(UNITS) ?? 0;
 
-function build(data: Data): Queue {
+function build(data: World): Queue {
   const rows = raw(data.timers) as Timer[];
   // (the heap reorders the array it is given: a copy, while the index records places in the data)
   return { timers: data.timers, heap: new TinyQueue(rows.slice(), byDue), index: new Map(rows.map((t, i) => [t.id, i])), epoch: epochOf(data), known: rows.length };
@@ -55,7 +55,7 @@ function build(data: Data): Queue {
  * The queue of s.data, rebuilt when data.timers was replaced as a whole (a reset) or changed by
  * another process; rows another process appended are folded in.
  */
-function queue(data: Data): Queue {
+function queue(data: World): Queue {
   const built = builtDerived<Queue>(data, KEY);
   if (built && (built.timers !== data.timers || built.epoch !== epochOf(data))) dropDerived(data, KEY);
   const q = derived(data, KEY, build);
@@ -69,7 +69,7 @@ function queue(data: Data): Queue {
 }
 
 /** The queue's own changes to data.timers move its epoch: it is still in step with them. */
-function inStep(data: Data, q: Queue): void {
+function inStep(data: World, q: Queue): void {
   q.epoch = epochOf(data);
   q.known = q.timers.length;
 }
@@ -87,7 +87,7 @@ function peek(q: Queue): Timer | undefined {
 }
 
 /** Takes timer t out of data.timers in O(1): the last row moves into its place. */
-function remove(data: Data, q: Queue, t: Timer): void {
+function remove(data: World, q: Queue, t: Timer): void {
   const i = q.index.get(t.id)!;
   const last = raw(q.timers.pop()!);
   q.index.delete(t.id);

@@ -7,7 +7,8 @@
 // record: the tracker's epoch of the collections it reads) has it built again. Lookups hand out
 // views (store/tracker.ts), so a caller may change what it finds.
 import { asView, kept, type Synced } from '../store/kept.js';
-import type { CallRecord, Contact, Data, EmailRecord, TextRecord } from '../model.js';
+import type { CallRecord, Contact, EmailRecord, TextRecord } from './records.js';
+import type { World } from '../core/world.js';
 import { hasSaved, saved } from '../store/snapshot.js';
 import { raw } from '../store/tracker.js';
 
@@ -40,7 +41,7 @@ function addContact(ix: Omit<ContactIndex, 'sync'>, c: Contact): void {
 }
 
 /** Contacts by id, and a workspace's by number and by address (stored objects: read them; asView to change one). */
-export function contactIndex(data: Data): ContactIndex {
+export function contactIndex(data: World): ContactIndex {
   return kept<ContactIndex>(data, 'index:contacts', ['contacts'], (root) => {
     const ix = { byId: new Map(), byPhone: new Map(), byEmail: new Map() };
     for (const c of root.contacts as Contact[]) addContact(ix, c);
@@ -122,7 +123,7 @@ function addRecord<T extends HistoryRecord>(ix: Omit<RecordIndex<T>, 'sync'>, r:
 }
 
 /** A collection of history records by id, workspace, address and contact, in time order. */
-export function recordIndex<T extends HistoryRecord>(data: Data, unit: RecordUnit): RecordIndex<T> {
+export function recordIndex<T extends HistoryRecord>(data: World, unit: RecordUnit): RecordIndex<T> {
   return kept<RecordIndex<T>>(data, `index:${unit}`, [unit], (root) => {
     const ix = { byId: new Map(), byWorkspace: new Map(), byAddress: new Map(), byContactId: new Map(), quick: new Map() };
     // in time order once, so that every list below is built by appends
@@ -228,7 +229,7 @@ function unsort(ix: PeopleIndex, p: PersonSummary): void {
  * Everyone workspace `ws` has reached or has on file, folded by contact: records belong to their
  * contact by number or address even when the record came first.
  */
-export function peopleIndex(data: Data, ws: string): PeopleIndex {
+export function peopleIndex(data: World, ws: string): PeopleIndex {
   const units = ['contacts', 'calls', 'texts', 'emails'] as const;
   return kept<PeopleIndex>(data, `index:people:${ws}`, units, (root) => {
     const byKey = new Map<string, PersonSummary>();
@@ -317,7 +318,7 @@ export function peopleIndex(data: Data, ws: string): PeopleIndex {
 const SAVED_PART = 2000;
 
 /** The people of every workspace, for the snapshot to save: a process that reads it lists people without parsing a record. */
-export function savedPeople(data: Data): Record<string, string> {
+export function savedPeople(data: World): Record<string, string> {
   const out: Record<string, string> = {};
   const counts: Record<string, number> = {};
   for (const w of raw(data).workspaces) {

@@ -1,23 +1,24 @@
 // Contacts and the people reached: how calls, texts and emails fold into the person they were with,
 // and how records are presented (internal fields such as workspace_id never leave the simulator).
 import { iso } from '../core/clock.js';
-import type { CallRecord, Contact, Data, EmailRecord, TextRecord } from '../model.js';
+import type { CallRecord, Contact, EmailRecord, TextRecord } from './records.js';
+import type { World } from '../core/world.js';
 import type { Rng } from '../core/rng.js';
 import type { CallOut, ContactOut, EmailOut, PersonOut, TextOut } from './records.js';
 import { asView, contactIndex, contactWithEmail, contactWithPhone, peopleIndex, personKeyOf, type PersonSummary } from './indexes.js';
 
 export const sameEmail = (a: string | null, b: string | null) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
-export function contactByPhone(data: Data, workspaceId: string, phone: string): Contact | undefined {
+export function contactByPhone(data: World, workspaceId: string, phone: string): Contact | undefined {
   return asView(data, 'contacts', contactWithPhone(contactIndex(data), workspaceId, phone));
 }
 
-export function contactByEmail(data: Data, workspaceId: string, email: string): Contact | undefined {
+export function contactByEmail(data: World, workspaceId: string, email: string): Contact | undefined {
   return asView(data, 'contacts', contactWithEmail(contactIndex(data), workspaceId, email));
 }
 
 /** The contact with this id (of the workspace, when one is given). */
-export function contactById(data: Data, id: string, workspaceId?: string): Contact | undefined {
+export function contactById(data: World, id: string, workspaceId?: string): Contact | undefined {
   const c = contactIndex(data).byId.get(id);
   return c && (workspaceId === undefined || c.workspace_id === workspaceId) ? asView(data, 'contacts', c) : undefined;
 }
@@ -106,12 +107,12 @@ export function presentEmail(e: EmailRecord): EmailOut {
 }
 
 /** Who each record belongs to: its contact when the number or address is a contact's, else the raw address. */
-export function personKeys(data: Data, workspaceId: string): (r: CallRecord | TextRecord | EmailRecord) => string {
+export function personKeys(data: World, workspaceId: string): (r: CallRecord | TextRecord | EmailRecord) => string {
   return personKeyOf(contactIndex(data), workspaceId);
 }
 
 /** Everyone the workspace has reached or has on file, folded by contact, by last contact (or creation), oldest first. */
-export function people(data: Data, workspaceId: string): readonly PersonSummary[] {
+export function people(data: World, workspaceId: string): readonly PersonSummary[] {
   return peopleIndex(data, workspaceId).sorted;
 }
 
@@ -120,7 +121,7 @@ export function presentPerson(p: PersonSummary): PersonOut {
   return rest;
 }
 
-export function orgOfWorkspace(data: Data, workspaceId: string) {
+export function orgOfWorkspace(data: World, workspaceId: string) {
   const ws = data.workspaces.find((w) => w.id === workspaceId)!;
   return data.organizations.find((o) => o.id === ws.organization_id)!;
 }

@@ -3,6 +3,7 @@
 // their types are what the presenters in people.ts return and what the store keeps (model.ts).
 import * as z from 'zod/mini';
 import { arr, doc, e164, freeObject, int, named, nullable, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
+import type { Stored } from '../core/world.js';
 
 /** Call record statuses (upper-case in records; the list filter takes them lower-case). */
 export const CALL_STATUSES = ['QUEUED', 'RINGING', 'IN_PROGRESS', 'COMPLETED', 'VOICEMAIL', 'NO_ANSWER', 'BUSY', 'FAILED', 'CANCELED'] as const;
@@ -185,3 +186,38 @@ export const DeliveryAttemptSchema = named('WebhookDeliveryAttempt', () => recor
   error: doc(nullable(z.string()), 'why the attempt failed; null on a 2xx'),
   at: timestamp(),
 }), 'One attempt at delivering one event to one webhook.');
+
+// ---- as stored ----
+
+/** A contact as stored: the API's record plus the workspace it belongs to. */
+export type Contact = ContactOut & { workspace_id: string };
+
+/** A call as stored: the API's record without what is derived when presented (recording_url). */
+export type CallRecord = Omit<CallOut, 'recording_url' | 'metadata'> & Stored & {
+  /** what the caller of POST /v1/voice/calls attached */
+  metadata?: Record<string, unknown>;
+};
+
+export type TextRecord = TextOut & Stored;
+
+export type EmailRecord = EmailOut & Stored;
+
+/** An address quick email skips, as stored (the API's record plus its workspace). */
+export type Suppression = Infer<typeof SuppressionSchema> & { workspace_id: string };
+
+export type AuditEntry = Infer<typeof AuditEntrySchema> & { workspace_id: string };
+
+declare module '../core/world.js' {
+  interface World {
+    contacts: Contact[];
+    calls: CallRecord[];
+    texts: TextRecord[];
+    emails: EmailRecord[];
+    suppressions: Suppression[];
+    audit_log: AuditEntry[];
+  }
+  interface Workspace {
+    /** recording downloads refused by compliance settings */
+    recordings_disabled: boolean;
+  }
+}

@@ -3,7 +3,7 @@ import { recordingWav } from './audio.js';
 import { iso } from '../core/clock.js';
 import { notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource, type Route } from '../core/http.js';
-import type { CallRecord, EmailRecord, TextRecord } from '../model.js';
+import type { CallRecord, EmailRecord, TextRecord } from './records.js';
 import { listParams, paginateSorted } from '../core/pagination.js';
 import { asView, firstAtLeast, mergeRecords, ms, recordIndex, recordsWithAddress, type HistoryRecord, type RecordUnit } from './indexes.js';
 import { raw } from '../store/tracker.js';

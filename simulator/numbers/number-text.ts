@@ -4,7 +4,8 @@
 // line is suspended or the account is paused for texts (billing.ts).
 import { notConnected } from '../billing/plans.js';
 import { ensureContact, isOptedOut, optOut, recordText } from '../calls/conversations.js';
-import type { PhoneNumber, TextRecord } from '../model.js';
+import type { PhoneNumber } from './records.js';
+import type { TextRecord } from '../history/records.js';
 import { effectiveSms, withinHours } from './config.js';
 import { workspaceOf } from './numbers.js';
 import { schedule, type TimerHandlers } from '../core/scheduler.js';

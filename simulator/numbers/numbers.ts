@@ -3,7 +3,8 @@ import { iso } from '../core/clock.js';
 import { notFound } from '../core/errors.js';
 import type { Auth } from '../core/http.js';
 import { nextChargeAt } from '../billing/plans.js';
-import type { Data, PhoneNumber, Workspace } from '../model.js';
+import type { World, Workspace } from '../core/world.js';
+import type { PhoneNumber } from './records.js';
 import { effectiveSms, effectiveVoice, newConfig, stackSchema, type Stack, type StoredConfig, type VoiceSettings } from './config.js';
 import * as z from 'zod/mini';
 import { bool, doc, e164, int, named, nullable, obj, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
@@ -81,7 +82,7 @@ export const PhoneNumberSchema = named('PhoneNumber', () => record({
 }), 'A phone number of the workspace.');
 
 /** What finding a number of the request path needs. */
-interface NumberCtx { data: Data; auth: Auth; params: Infer<typeof NumberParams> }
+interface NumberCtx { data: World; auth: Auth; params: Infer<typeof NumberParams> }
 
 /** The workspace's number {id} of the request path, in any status. */
 export function findNumber(c: NumberCtx): PhoneNumber {

@@ -3,7 +3,7 @@ import { iso } from '../core/clock.js';
 import { ensureContact } from '../calls/conversations.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource } from '../core/http.js';
-import type { QuickJob } from '../model.js';
+import type { QuickJob } from './jobs.js';
 import { cancelCalls, dial } from './call-machine.js';
 import { cancelTexts, startThread } from './text-machine.js';
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, creationView, jobView, newTarget, QuickActionJob, QuickActionJobCreated, TEXT_MESSAGE_CENTS } from './jobs.js';

@@ -3,7 +3,7 @@
 // retry_delay_minutes until retry_attempts is spent. Every step is a timer on the simulator clock.
 import type { CallStatus } from '../history/records.js';
 import { closeCall, answerCall, findCall, openCall } from '../calls/conversations.js';
-import type { QuickJob, QuickTarget } from '../model.js';
+import type { QuickJob, QuickTarget } from './jobs.js';
 import { charge, chargeUpTo, price } from '../billing/money.js';
 import { attemptOutcome, callReview, callTranscript, substitute, TIMING } from '../calls/scenarios.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';

@@ -2,7 +2,7 @@
 import { iso } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
-import type { Contact, EmailRecord } from '../model.js';
+import type { Contact, EmailRecord } from '../history/records.js';
 import { canCover, charge, price, usd } from '../billing/money.js';
 import { contactByEmail, sameEmail } from '../history/people.js';
 import { bestMatches } from '../core/fuzzy.js';

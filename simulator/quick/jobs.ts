@@ -1,7 +1,6 @@
 // What quick call and quick text jobs share: finding a job and target, ending a target, ending the
 // job once every target is final, and the job as the API shows it (its schema: Quick action job).
 import { iso } from '../core/clock.js';
-import type { QuickJob, QuickTarget } from '../model.js';
 import { usd } from '../billing/money.js';
 import * as z from 'zod/mini';
 import { doc, e164, int, named, nullable, num, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
@@ -178,4 +177,58 @@ export function jobView(job: QuickJob): QuickJobOut {
     created_at: job.created_at,
     completed_at: job.completed_at,
   };
+}
+
+// ---- as stored ----
+
+/** A quick job's destination: what the job read shows of it, and what the machines keep beside. */
+export type QuickTarget = QuickTargetOut & {
+  contact_id: string | null;
+  /** cancel asked while a call was connected: finish it, then stop */
+  stop_after_call: boolean;
+  /** the person has replied at least once (texts) */
+  replied: boolean;
+};
+
+export interface QuickCallParams {
+  instructions: string | null;
+  opening_message: string | null;
+  voice: string | null;
+  voice_model_tier: string | null;
+  language: string | null;
+  retry_attempts: number;
+  retry_delay_minutes: number;
+  max_call_duration_seconds: number;
+  voicemail_enabled: boolean;
+  voicemail_message: string | null;
+  contact_name: string | null;
+}
+
+export interface QuickTextParams {
+  first_message: string | null;
+  max_messages: number;
+  conversation_timeout_hours: number;
+}
+
+/** A quick job: the fields the job read shows as stored, and what the machines keep beside. */
+export type QuickJob = Pick<QuickJobOut, 'id' | 'kind' | 'status' | 'goal' | 'from_number' | 'target_count' | 'created_at' | 'completed_at'> & {
+  seq: number;
+  workspace_id: string;
+  call: QuickCallParams | null;
+  text: QuickTextParams | null;
+  cost_cents: number;
+  canceled: boolean;
+  targets: QuickTarget[];
+};
+
+declare module '../core/world.js' {
+  interface World {
+    quick_jobs: QuickJob[];
+  }
+  interface Workspace {
+    /** simulated rate limits (the real thresholds are not published) */
+    rate_limits: { quick_emails_per_minute: number };
+    /** times of recent quick-email requests, for the rate limit window */
+    recent_quick_emails: number[];
+  }
 }

@@ -2,7 +2,6 @@
 // by age (bought this week 15 calls, second week 40, warmed up 75; 500 texts any age). A leg draws
 // at random among numbers with room, weighted by room left; a full number waits for the next UTC day.
 import { iso } from '../core/clock.js';
-import type { SharedNumber } from '../model.js';
 import type { Rng } from '../core/rng.js';
 import * as z from 'zod/mini';
 import { doc, e164, named, oneOf, record, str, timestamp, type Infer } from '../core/schema.js';
@@ -97,4 +96,20 @@ export function poolView(pool: SharedNumber[], nowMs: number): SharedPoolNumberO
     limits: { calls: ceiling(n, 'calls', nowMs), texts: ceiling(n, 'texts', nowMs) },
     today: { date: dayOf(nowMs), calls: usedToday(n, 'calls', nowMs), texts: usedToday(n, 'texts', nowMs) },
   }));
+}
+
+/** A number of the service's shared sender pool (global: not any workspace's). */
+export interface SharedNumber {
+  phone_number: string;
+  bought_at: string;
+  /** UTC day (YYYY-MM-DD) the counts below belong to */
+  usage_day: string;
+  calls_today: number;
+  texts_today: number;
+}
+
+declare module '../core/world.js' {
+  interface World {
+    shared_numbers: SharedNumber[];
+  }
 }

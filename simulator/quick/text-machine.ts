@@ -2,7 +2,8 @@
 // then each reply is answered until the goal is met, max_messages outbound are sent, the recipient
 // is quiet for conversation_timeout_hours, or they text STOP.
 import { ensureContact, isOptedOut, optOut, recordText } from '../calls/conversations.js';
-import type { QuickJob, QuickTarget, TextRecord } from '../model.js';
+import type { QuickJob, QuickTarget } from './jobs.js';
+import type { TextRecord } from '../history/records.js';
 import { charge } from '../billing/money.js';
 import { agentReply, classifyReply, OPT_OUT_TEXT, PROVIDER_TEXT_ERROR, scriptedReply, substitute, textOpener, textScenario } from '../calls/scenarios.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';

@@ -4,7 +4,7 @@
 // is made, approved by the schedule at the end of research, charged, rendered and posted once
 // ready). Paused schedules and skipped days make nothing; resuming never catches up.
 import { iso } from '../core/clock.js';
-import type { VideoScheduleRecord } from '../model.js';
+import type { VideoScheduleRecord } from './records.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
 import { nextPosting } from './calendar.js';

@@ -5,7 +5,8 @@ import * as z from 'zod/mini';
 import { iso } from '../core/clock.js';
 import { ApiError, notFound, validationError, type Fields } from '../core/errors.js';
 import { route, type Ctx, type Resource } from '../core/http.js';
-import type { Data, VideoScheduleRecord } from '../model.js';
+import type { World } from '../core/world.js';
+import type { VideoScheduleRecord } from './records.js';
 import { listParams, paginate } from '../core/pagination.js';
 import {
   arr, bool, check, dataOf, doc, freeObject, int, isPlainObject, listOf, named, newFields, nullable, obj, oneOf, record, str, timestamp, uuid, type Infer,
@@ -107,7 +108,7 @@ const NotificationSchema = named('SimNotification', () => record({
 }), 'A notice the simulated service sent.');
 
 /** Each video's estimated price: the highest among the templates the director may pick. */
-function estimate(data: Data, sch: Pick<VideoScheduleRecord, 'allowed_templates' | 'video_settings' | 'source_video_id'>) {
+function estimate(data: World, sch: Pick<VideoScheduleRecord, 'allowed_templates' | 'video_settings' | 'source_video_id'>) {
   const model = sch.source_video_id ? data.videos.find((v) => v.id === sch.source_video_id) : undefined;
   const pins = sch.video_settings as { preset?: string; target_duration_seconds?: number; slide_settings?: object };
   const prices = candidates(sch.allowed_templates, model ? { ...model } : null).map((t) => {
@@ -117,7 +118,7 @@ function estimate(data: Data, sch: Pick<VideoScheduleRecord, 'allowed_templates'
   return { cents: Math.max(...prices), depends: picksTemplate(sch.allowed_templates) };
 }
 
-function present(data: Data, sch: VideoScheduleRecord): ScheduleOut {
+function present(data: World, sch: VideoScheduleRecord): ScheduleOut {
   const { seq: _s, workspace_id: _w, days_run: _d, last_run_day: _l, notified_day: _n, plan, ...rest } = sch;
   const e = estimate(data, sch);
   return {

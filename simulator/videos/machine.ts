@@ -3,7 +3,7 @@
 // will contain and charged once, when released to render: plan video credits first, then the wallet.
 // Posts publish at their time if the video is ready by then.
 import { iso } from '../core/clock.js';
-import type { PostRecord, SocialConnection, VideoRecord } from '../model.js';
+import type { PostRecord, SocialConnection, VideoRecord } from './records.js';
 import { canCover, charge } from '../billing/money.js';
 import { orgOfWorkspace } from '../history/people.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';

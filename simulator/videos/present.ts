@@ -1,11 +1,12 @@
 // How videos, posts and social connections are shown: what the store keeps beside them stays in.
-import type { Data, PostRecord, SocialConnection, VideoRecord } from '../model.js';
+import type { World } from '../core/world.js';
+import type { PostRecord, SocialConnection, VideoRecord } from './records.js';
 import { usdText } from './machine.js';
 import { MEDIA_FILES, signedLink } from './links.js';
 import type { PostOut, VideoOut } from './records.js';
 
 /** A video as the API shows it: its links signed for `origin`, its posts, its price in dollars. */
-export function presentVideo(data: Data, origin: string, v: VideoRecord): VideoOut {
+export function presentVideo(data: World, origin: string, v: VideoRecord): VideoOut {
   const { seq: _s, workspace_id: _w, failures_spent: _f, ...rest } = v;
   const ready = v.status === 'ready';
   const secret = data.meta.secret;
@@ -21,4 +22,4 @@ export function presentVideo(data: Data, origin: string, v: VideoRecord): VideoO
 export const presentPost = ({ seq: _s, workspace_id: _w, ...p }: PostRecord): PostOut => p;
 export const presentConnection = ({ seq: _s, workspace_id: _w, ...x }: SocialConnection) => x;
 /** A video's posts, newest first (as GET /v1/videos/{id}/posts lists them). */
-export const postsOf = (data: Data, videoId: string) => data.posts.filter((p) => p.video_id === videoId).sort((a, b) => b.seq - a.seq);
+export const postsOf = (data: World, videoId: string) => data.posts.filter((p) => p.video_id === videoId).sort((a, b) => b.seq - a.seq);

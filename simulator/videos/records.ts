@@ -4,6 +4,8 @@
 import * as z from 'zod/mini';
 import { arr, doc, freeObject, named, nullable, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
 import { FORMATS, PLATFORMS, POST_STATES, TEMPLATES, VIDEO_STATES } from './catalog.js';
+import type { Stored } from '../core/world.js';
+import type { Interview, Scene, Slide } from './writer.js';
 
 export type VideoState = (typeof VIDEO_STATES)[number];
 /** The stages a failure can happen in, and a retry resumes from. */
@@ -130,3 +132,26 @@ export const VideoSchema = named('Video', () => record({
   updated_at: timestamp(),
 }), 'A video: its recipe, script, price and state; video_url and thumbnail_url once ready.');
 export type VideoOut = Infer<typeof VideoSchema>;
+
+// ---- as stored ----
+
+/** A video as stored: the API's record without what is derived when presented (links, posts, dollars). */
+export type VideoRecord = Omit<VideoOut, 'video_url' | 'thumbnail_url' | 'posts' | 'price_usd' | 'scenes' | 'slides' | 'interview'> & Stored & {
+  scenes: Scene[] | null;
+  slides: Slide[] | null;
+  interview: Interview | null;
+  /** scenario markers (#fail-render …) that have failed their stage once already */
+  failures_spent: string[];
+};
+
+export type PostRecord = PostOut & Stored;
+
+export type SocialConnection = SocialConnectionOut & Stored;
+
+declare module '../core/world.js' {
+  interface World {
+    videos: VideoRecord[];
+    posts: PostRecord[];
+    social_connections: SocialConnection[];
+  }
+}

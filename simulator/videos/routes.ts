@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { iso } from '../core/clock.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource } from '../core/http.js';
-import type { SocialConnection, VideoRecord } from '../model.js';
+import type { SocialConnection, VideoRecord } from './records.js';
 import { listParams, paginate } from '../core/pagination.js';
 import { arr, bool, dataOf, doc, freeInput, int, isoTime, listOf, newFields, obj, oneOf, str, uuid, type Infer } from '../core/schema.js';
 import {

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { DELIVERY_TIMEOUT_MS, EVENT_HEADER, EVENT_ID_HEADER, postOnce, sign, SIGNATURE_HEADER, type PostResult } from '../../src/webhooks.js';
 import type { Transactor } from '../core/http.js';
 import { iso } from '../core/clock.js';
-import { keepLatest, type Data, type HostEntry, type OutboxEntry } from '../model.js';
+import { keepLatest, type World } from '../core/world.js';
+import type { HostEntry, OutboxEntry } from './records.js';
 import { schedule, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
 import { clone, raw, removeAt, removeWhere } from '../store/tracker.js';
@@ -29,7 +30,7 @@ const USER_AGENT = 'vmv-simulator-webhooks/0.1';
 interface Taken { entry: OutboxEntry; token: string; url: string; headers: Record<string, string>; hosts: readonly HostEntry[] }
 
 /** The after-commit hook: makes every attempt that is due, before the request that caused it replies. */
-export async function deliverOutbox(app: Transactor, committed: Data): Promise<void> {
+export async function deliverOutbox(app: Transactor, committed: World): Promise<void> {
   if (committed.webhook_outbox.length === 0) return;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const taken = await app.transaction(take);

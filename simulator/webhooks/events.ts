@@ -2,7 +2,8 @@
 // which puts one delivery per matching webhook in the outbox. Emission happens inside a transaction
 // (conversations.ts calls it); the HTTP happens after commit (delivery.ts).
 import { iso } from '../core/clock.js';
-import type { CallRecord, Contact, EventType, TextRecord, Webhook } from '../model.js';
+import type { CallRecord, Contact, TextRecord } from '../history/records.js';
+import type { EventType, Webhook } from './records.js';
 import type { Session } from '../core/session.js';
 import { contactById } from '../history/people.js';
 

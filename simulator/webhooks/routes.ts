@@ -8,7 +8,7 @@ import { iso } from '../core/clock.js';
 import { transcriptText } from '../calls/conversations.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource, type Route } from '../core/http.js';
-import type { EventType, Webhook } from '../model.js';
+import type { EventType, Webhook } from './records.js';
 import { listParams, paginate } from '../core/pagination.js';
 import { DeliveryAttemptSchema } from '../history/records.js';
 import { isLoopbackHost } from '../../src/webhooks.js';

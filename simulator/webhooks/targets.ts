@@ -7,7 +7,7 @@
 // changes its answer in between (DNS rebinding) cannot steer it elsewhere.
 import { BlockList, isIP } from 'node:net';
 import { isLoopbackHost } from '../../src/webhooks.js';
-import type { HostEntry } from '../model.js';
+import type { HostEntry } from './records.js';
 
 interface Rule { what: string; list: BlockList }
 
