@@ -204,11 +204,19 @@ export function addWaitOptions(c: Command): void {
   c.addOption(new Option('--advance', `with ${wait}, on a simulator with a manual clock: advance the clock to each next due transition until the job ends`));
 }
 
+/** A noun of the CLI (commands/index.ts lists them): its name, one line for `vmv --help`, and its verbs' module, loaded when needed. */
+export interface Noun {
+  name: string;
+  description: string;
+  /** defines the noun's verbs (or, for a single-verb noun such as api, its options) on its command */
+  load: () => Promise<{ register: (noun: Command, shell: Shell) => void }>;
+}
+
 /**
  * Defines a noun's verbs on its command: their module's register, then what every wait takes. The
  * one way verbs come to be, for the noun a command line names and for completion's whole tree.
  */
-export async function defineVerbs(cmd: Command, noun: { load: () => Promise<{ register: (noun: Command, shell: Shell) => void }> }, shell: Shell): Promise<void> {
+export async function defineVerbs(cmd: Command, noun: Pick<Noun, 'load'>, shell: Shell): Promise<void> {
   (await noun.load()).register(cmd, shell);
   addWaitOptions(cmd);
 }
