@@ -2,14 +2,7 @@
 // (their options, help texts and code) are loaded only when a command line names it, so a
 // command costs what it uses and `vmv --help` loads none of them.
 import type { Command } from 'commander';
-import type { Shell } from '../src/command.js';
-
-export interface Noun {
-  name: string;
-  description: string;
-  /** defines the noun's verbs (or, for a single-verb noun such as api, its options) on its command */
-  load: () => Promise<{ register: (noun: Command, shell: Shell) => void }>;
-}
+import type { Noun, Shell } from '../src/command.js';
 
 export const nouns: readonly Noun[] = [
   { name: 'quick', description: 'Quick agent actions: AI calls, AI texts and AI numbers from shared senders', load: () => import('./quick/index.js') },

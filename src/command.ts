@@ -3,6 +3,7 @@
 import { Option, type Command } from 'commander';
 import { Context } from './context.js';
 import { usage } from './errors.js';
+import { declareFieldAliases, type FieldAliases } from './field-flags.js';
 import { E164, isIsoTime } from './formats.js';
 import type { IO } from './io.js';
 import type { Env } from './paths.js';
@@ -204,11 +205,30 @@ export function addWaitOptions(c: Command): void {
   c.addOption(new Option('--advance', `with ${wait}, on a simulator with a manual clock: advance the clock to each next due transition until the job ends`));
 }
 
+/** A noun of the CLI (commands/index.ts lists them): its name, one line for `vmv --help`, and its verbs' module, loaded when needed. */
+export interface Noun {
+  name: string;
+  description: string;
+  /** the noun's verbs module, loaded only when a command line names the noun (or completion walks them all) */
+  load: () => Promise<Verbs>;
+}
+
+/** What a noun's verbs module (commands/NOUN/index.ts) exports. */
+export interface Verbs {
+  /** defines the noun's verbs (or, for a single-verb noun such as api, its options) on its command */
+  register: (noun: Command, shell: Shell) => void;
+  /** request fields its verbs send under another name than the flag's: named after the flag in a validation error */
+  fieldAliases?: FieldAliases;
+}
+
 /**
- * Defines a noun's verbs on its command: their module's register, then what every wait takes. The
- * one way verbs come to be, for the noun a command line names and for completion's whole tree.
+ * Defines a noun's verbs on its command: their module's register and field aliases, then what every
+ * wait takes. The one way verbs come to be, for the noun a command line names and for completion's
+ * whole tree.
  */
-export async function defineVerbs(cmd: Command, noun: { load: () => Promise<{ register: (noun: Command, shell: Shell) => void }> }, shell: Shell): Promise<void> {
-  (await noun.load()).register(cmd, shell);
+export async function defineVerbs(cmd: Command, noun: Pick<Noun, 'load'>, shell: Shell): Promise<void> {
+  const verbs = await noun.load();
+  verbs.register(cmd, shell);
+  if (verbs.fieldAliases) declareFieldAliases(cmd, verbs.fieldAliases);
   addWaitOptions(cmd);
 }

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { call, createClient, newIdempotencyKey, type ApiClient, type ApiResponse, type RequestOptions } from './client.js';
 import { ApiCallError } from './errors.js';
 import type { Known } from './faults.js';
+import { fieldFlagsOf } from './field-flags.js';
 import { forStderr, type IO } from './io.js';
 import { dim } from './output.js';
 import type { Env } from './paths.js';
@@ -125,58 +126,4 @@ async function nthKey(base: string, n: number): Promise<string> {
   if (plain.length <= MAX_KEY) return plain;
   const { createHash } = await import('node:crypto');
   return `${createHash('sha256').update(base).digest('hex')}-${n}`;
-}
-
-/** Request fields named otherwise than their flag (or argument), wherever the command has that flag. */
-const FIELD_ALIASES: Record<string, string[]> = {
-  '--after': ['created_after'], '--before': ['created_before'], '--contact': ['contact_id'], '--phone': ['phone_number'],
-  '--to': ['destination', 'connection_ids'], '--voicemail': ['voicemail_enabled'], '<numbers...>': ['to_numbers'],
-  // repeatable flags send a list under the plural name
-  '--scope': ['scopes'], '--tag': ['tags'],
-  // videos: the recipe's fields by their short flags, and a post's
-  '--duration': ['target_duration_seconds'], '--url': ['source_url'], '--text': ['source_text'], '--image-url': ['source_image_urls'],
-  '--video-url': ['source_video_urls'], '--script-file': ['script'], '--review': ['script_review'], '--hashtag': ['hashtags'], '--music': ['music'],
-  '--at': ['scheduled_for'], '--carousel': ['media_type'], '--privacy': ['settings'],
-  // video schedules
-  '--days': ['days_of_week'], '--hour': ['post_hour'], '--template': ['allowed_templates'], '--setting': ['video_settings'], '--unset-setting': ['video_settings'],
-  '--source-video': ['source_video_id'], '--notify-hours': ['notify_hours_before'], '--notify-email': ['notify_by_email'], '--paused': ['status'],
-  // the assistant
-  '--conversation': ['conversation_id'], '<message>': ['message'],
-  // the simulator's wallet and plan (sim wallet, sim workspace set): fields inside plan, auto_recharge and rate_limits
-  '--set': ['wallet_usd'], '--recharge-amount': ['auto_recharge.amount_usd'], '--recharge-threshold': ['auto_recharge.threshold_usd'],
-  '--card-declined': ['auto_recharge.card_declined'], '--auto-recharge': ['auto_recharge.enabled'],
-  '--per-minute': ['plan.per_minute_usd'], '--per-text': ['plan.per_text_usd'], '--included-minutes': ['plan.included_minutes'],
-  '--included-texts': ['plan.included_texts'], '--video-credits': ['plan.video_credits_cents'], '--content': ['plan.content'], '--assistant': ['plan.assistant'],
-  '--quick-emails-per-minute': ['rate_limits.quick_emails_per_minute'], '--recordings': ['recordings_disabled'],
-};
-
-/**
- * A command's fields → flags: each option's own name in snake case (retry_attempts ← --retry-attempts),
- * and the aliases. Where two flags set one field (--script, --script-file), the one given wins; a
- * field that only `--file` (a whole body) supplied is named after --file.
- */
-function fieldFlagsOf(cmd: Command): Record<string, string> {
-  const map: Record<string, string> = {};
-  const given = new Set<string>();
-  const add = (flag: string, fields: string[], wasGiven = false) => {
-    for (const f of fields) {
-      if (wasGiven && !given.has(f)) {
-        map[f] = flag;
-        given.add(f);
-      } else if (!given.has(f) && (!map[f] || map[f].startsWith('--no-'))) map[f] = flag;
-    }
-  };
-  const fromCli = (o: { attributeName(): string }) => cmd.getOptionValueSource(o.attributeName()) === 'cli';
-  const fileGiven = cmd.options.some((o) => o.long === '--file' && fromCli(o));
-  for (const o of cmd.options) {
-    if (!o.long) continue;
-    const fields = [o.attributeName().replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), ...(FIELD_ALIASES[o.long] ?? [])];
-    // with a whole body from --file, a flag that was not given did not supply its field: --file did
-    add(fileGiven && !fromCli(o) && o.long !== '--file' ? '--file' : o.long, fields, fromCli(o));
-  }
-  for (const a of cmd.registeredArguments) {
-    const shown = `<${a.name()}${a.variadic ? '...' : ''}>`;
-    add(shown, FIELD_ALIASES[shown] ?? []);
-  }
-  return map;
 }

@@ -4,6 +4,7 @@ import type { ApiResponse, RequestOptions } from './client.js';
 import { choiceArg, intArg, timeArg } from './command.js';
 import type { Context } from './context.js';
 import { CliError, EXIT } from './errors.js';
+import { declareFieldAliases } from './field-flags.js';
 
 export interface ListOptions { limit?: number; cursor?: string; asc?: boolean; all?: boolean }
 export interface FilterOptions extends ListOptions { direction?: string; after?: string; before?: string }
@@ -44,6 +45,8 @@ export function withFilters(cmd: Command, o: { max?: number } = {}): Command {
   cmd.option('--direction <dir>', 'inbound or outbound', choiceArg('--direction', ['inbound', 'outbound']));
   cmd.option('--after <time>', 'created after this time: ISO 8601, a date, or a time ago such as 24h, 7d, yesterday', timeArg('--after'));
   cmd.option('--before <time>', 'created before this time: ISO 8601, a date, or a time ago such as 30m, today', timeArg('--before'));
+  // sent as created_after and created_before (listQuery)
+  declareFieldAliases(cmd, { '--after': ['created_after'], '--before': ['created_before'] });
   return cmd;
 }
 

@@ -9,8 +9,7 @@ import { bold, dim, red } from './output.js';
 import type { Env } from './paths.js';
 import { DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
 import { DEFAULT_REQUEST_TIMEOUT_S, requestTimeoutMs } from './settings.js';
-
-export const VERSION = '0.1.0';
+import { VERSION } from './version.js';
 
 export function buildProgram(shell: Shell): Command {
   const program = new Command('vmv')

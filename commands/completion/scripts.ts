@@ -1,8 +1,8 @@
-// The completion scripts, written from the command tree (see ./index.ts). Each script holds the
+// The completion scripts, written from the command tree (./tree.ts). Each script holds the
 // tree as data (commands, flags, which flags take a value, known values) and walks the words typed
 // so far the way commander reads them: a word naming a subcommand descends, a flag that takes a
 // value swallows the next word, anything else is a positional argument.
-import type { Flag, Node } from './index.js';
+import type { Flag, Node } from './tree.js';
 
 export function script(shell: 'bash' | 'zsh' | 'fish', root: Node): string {
   return { bash, zsh, fish }[shell](root);

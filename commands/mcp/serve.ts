@@ -10,7 +10,7 @@ import type { Context } from '../../src/context.js';
 import { onStop } from '../../src/io.js';
 import { DEFAULT_POLICY } from '../../src/retry.js';
 import { resolveNet } from '../../src/settings.js';
-import { VERSION } from '../../src/main.js';
+import { VERSION } from '../../src/version.js';
 import { mcpTools } from '../../simulator/index.js';
 import { buildServer } from './server.js';
 

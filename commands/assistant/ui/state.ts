@@ -109,130 +109,145 @@ function settle(s: ChatState, c: Conversation): ChatState {
   return { ...s, conversation: c, seen, entries: [...s.entries, ...added], phase };
 }
 
+/** The change of the state one action makes: the handler of its type (REDUCERS). */
 export function reduce(s: ChatState, a: ChatAction): ChatState {
-  switch (a.type) {
-    case 'insert': {
-      const c = chars(s.input);
-      // a pasted text's line breaks stay (a message of several lines); a tab is a space; other control characters go
-      const text = chars(a.text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, ''));
-      if (text.length === 0) return s;
-      // the cursor after what was inserted (a combining mark joins the grapheme before it)
-      const before = [...c.slice(0, s.cursor), ...text].join('');
-      return { ...s, input: before + c.slice(s.cursor).join(''), cursor: chars(before).length, notice: null };
-    }
-    case 'backspace': {
-      if (s.cursor === 0) return s;
-      const c = chars(s.input);
-      return { ...s, input: [...c.slice(0, s.cursor - 1), ...c.slice(s.cursor)].join(''), cursor: s.cursor - 1, notice: null };
-    }
-    case 'move': {
-      const n = chars(s.input).length;
-      const cursor = a.to === 'home' ? 0 : a.to === 'end' ? n : Math.max(0, Math.min(n, s.cursor + (a.to === 'left' ? -1 : 1)));
-      return { ...s, cursor };
-    }
-    case 'clearLine':
-      return { ...s, input: '', cursor: 0, recall: null };
-    case 'history': {
-      if (s.history.length === 0) return s;
-      if (a.dir === 'older') {
-        const recall = s.recall === null ? s.history.length - 1 : Math.max(0, s.recall - 1);
-        const input = s.history[recall];
-        return { ...s, recall, draft: s.recall === null ? s.input : s.draft, input, cursor: chars(input).length };
-      }
-      if (s.recall === null) return s;
-      const recall = s.recall + 1 < s.history.length ? s.recall + 1 : null;
-      const input = recall === null ? s.draft : s.history[recall];
-      return { ...s, recall, input, cursor: chars(input).length };
-    }
-    case 'scroll':
-      return { ...s, scroll: Math.max(0, Math.min(a.max, s.scroll + a.by)) };
-    case 'notice':
-      return { ...s, notice: { kind: a.kind, text: a.text } };
-    case 'entries':
-      return { ...s, entries: [...s.entries, ...a.entries], ...(a.clearInput ? { input: '', cursor: 0, recall: null } : {}) };
-    case 'sent': {
-      // a line sent again is not repeated in the history
-      const history = s.history[s.history.length - 1] === a.text ? s.history : [...s.history, a.text];
-      const started = a.conversation.conversation_id !== s.conversation?.conversation_id;
-      const base: ChatState = {
-        ...s, history, recall: null, draft: '', input: '', cursor: 0, scroll: 0, notice: null,
-        entries: [...s.entries, { kind: 'user', text: a.text }],
-        seen: started ? [] : s.seen,
-      };
-      return a.conversation.status === 'working'
-        ? { ...base, conversation: a.conversation, phase: { step: 'working', since: a.now } }
-        : settle(base, a.conversation);
-    }
-    case 'read': {
-      if (s.phase.step !== 'working') return s;
-      const { entries, seen } = actionEntries(a.conversation, s.seen);
-      return { ...s, conversation: a.conversation, seen, entries: [...s.entries, ...entries] };
-    }
-    case 'settled':
-      return settle(s, a.conversation);
-    case 'approve':
-    case 'decline': {
-      if (s.phase.step !== 'approving' || s.phase.reason || allAnswered(s.phase)) return s;
-      const p = s.phase.pending[s.phase.index];
-      if (a.type === 'decline') return { ...s, phase: { ...s.phase, reason: true }, input: '', cursor: 0, notice: null };
-      return {
-        ...s, notice: null,
-        entries: [...s.entries, { kind: 'note', text: `approved: ${answerText(p)}` }],
-        phase: { ...s.phase, index: s.phase.index + 1, answers: [...s.phase.answers, { approval_id: p.approval_id, approved: true }] },
-      };
-    }
-    case 'reason': {
-      if (s.phase.step !== 'approving' || !s.phase.reason) return s;
-      const p = s.phase.pending[s.phase.index];
-      const reason = s.input.replace(/\s+/g, ' ').trim();
-      return {
-        ...s, input: '', cursor: 0, notice: null,
-        entries: [...s.entries, { kind: 'note', text: `declined: ${answerText(p)}${reason ? ` (${reason})` : ''}` }],
-        phase: { ...s.phase, reason: false, index: s.phase.index + 1, answers: [...s.phase.answers, { approval_id: p.approval_id, approved: false, ...(reason ? { reason } : {}) }] },
-      };
-    }
-    case 'answered':
-      return a.conversation.status === 'working'
-        ? { ...s, conversation: a.conversation, phase: { step: 'working', since: a.now } }
-        : settle({ ...s }, a.conversation);
-    case 'opened': {
-      const c = a.conversation;
-      const past: Entry[] = c.transcript.map((m) => ({ kind: m.role === 'user' ? 'user' : 'assistant', text: m.content }));
-      const working = c.status === 'working';
-      const waiting = c.status === 'awaiting_approval';
-      // the transcript holds the replies; what is still going on is the current run's
-      const base: ChatState = {
-        ...initialState(), history: s.history, conversation: c,
-        entries: [{ kind: 'note', text: `conversation ${c.conversation_id}: ${c.title}` }, ...past],
-        seen: working || waiting ? [] : c.actions.map((x) => x.tool_call_id),
-      };
-      if (working) {
-        const { entries, seen } = actionEntries(c, []);
-        return { ...base, entries: [...base.entries, ...entries], seen, phase: { step: 'working', since: a.now } };
-      }
-      if (waiting) {
-        const { entries, seen } = actionEntries(c, []);
-        return { ...base, entries: [...base.entries, ...entries], seen, phase: { step: 'approving', pending: c.pending_approvals, index: 0, answers: [], reason: false } };
-      }
-      if (c.status === 'failed') return { ...base, entries: [...base.entries, { kind: 'error', text: c.error ?? 'The last run failed. Send another message to go on.' }] };
-      return base;
-    }
-    case 'refused':
-      return s.phase.step === 'approving'
-        ? { ...s, phase: { ...s.phase, index: 0, answers: [], reason: false }, notice: { kind: 'error', text: `${a.text} — answer again.` } }
-        : { ...s, notice: { kind: 'error', text: a.text } };
-    case 'reread': {
-      const c = a.conversation;
-      const notice = { kind: 'error' as const, text: a.text };
-      if (c.status !== 'working') return { ...settle(s, c), notice };
-      const { entries, seen } = actionEntries(c, s.seen);
-      return { ...s, conversation: c, seen, entries: [...s.entries, ...entries], phase: { step: 'working', since: a.now }, notice };
-    }
-    case 'lost':
-      return { ...s, phase: { step: 'idle' }, notice: { kind: 'error', text: a.text } };
-    case 'new':
-      return { ...initialState(), history: s.history, entries: [{ kind: 'note', text: 'New conversation: your next message starts it.' }] };
+  return (REDUCERS[a.type] as (s: ChatState, a: ChatAction) => ChatState)(s, a);
+}
+
+/** An action of one type: what its handler receives. */
+type Of<T extends ChatAction['type']> = Extract<ChatAction, { type: T }>;
+
+/** Each action's handler, by its type: the input line's editing, the run's steps, the approvals' answers. */
+const REDUCERS: { [T in ChatAction['type']]: (s: ChatState, a: Of<T>) => ChatState } = {
+  insert, backspace, move, history,
+  clearLine: (s) => ({ ...s, input: '', cursor: 0, recall: null }),
+  scroll: (s, a) => ({ ...s, scroll: Math.max(0, Math.min(a.max, s.scroll + a.by)) }),
+  notice: (s, a) => ({ ...s, notice: { kind: a.kind, text: a.text } }),
+  entries: (s, a) => ({ ...s, entries: [...s.entries, ...a.entries], ...(a.clearInput ? { input: '', cursor: 0, recall: null } : {}) }),
+  sent, read,
+  settled: (s, a) => settle(s, a.conversation),
+  approve: answerApproval,
+  decline: answerApproval,
+  reason: answerReason,
+  answered: (s, a) => (a.conversation.status === 'working'
+    ? { ...s, conversation: a.conversation, phase: { step: 'working', since: a.now } }
+    : settle({ ...s }, a.conversation)),
+  opened,
+  refused: (s, a) => (s.phase.step === 'approving'
+    ? { ...s, phase: { ...s.phase, index: 0, answers: [], reason: false }, notice: { kind: 'error', text: `${a.text} — answer again.` } }
+    : { ...s, notice: { kind: 'error', text: a.text } }),
+  reread,
+  lost: (s, a) => ({ ...s, phase: { step: 'idle' }, notice: { kind: 'error', text: a.text } }),
+  new: (s) => ({ ...initialState(), history: s.history, entries: [{ kind: 'note', text: 'New conversation: your next message starts it.' }] }),
+};
+
+function insert(s: ChatState, a: Of<'insert'>): ChatState {
+  const c = chars(s.input);
+  // a pasted text's line breaks stay (a message of several lines); a tab is a space; other control characters go
+  const text = chars(a.text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, ''));
+  if (text.length === 0) return s;
+  // the cursor after what was inserted (a combining mark joins the grapheme before it)
+  const before = [...c.slice(0, s.cursor), ...text].join('');
+  return { ...s, input: before + c.slice(s.cursor).join(''), cursor: chars(before).length, notice: null };
+}
+
+function backspace(s: ChatState): ChatState {
+  if (s.cursor === 0) return s;
+  const c = chars(s.input);
+  return { ...s, input: [...c.slice(0, s.cursor - 1), ...c.slice(s.cursor)].join(''), cursor: s.cursor - 1, notice: null };
+}
+
+function move(s: ChatState, a: Of<'move'>): ChatState {
+  const n = chars(s.input).length;
+  const cursor = a.to === 'home' ? 0 : a.to === 'end' ? n : Math.max(0, Math.min(n, s.cursor + (a.to === 'left' ? -1 : 1)));
+  return { ...s, cursor };
+}
+
+function history(s: ChatState, a: Of<'history'>): ChatState {
+  if (s.history.length === 0) return s;
+  if (a.dir === 'older') {
+    const recall = s.recall === null ? s.history.length - 1 : Math.max(0, s.recall - 1);
+    const input = s.history[recall];
+    return { ...s, recall, draft: s.recall === null ? s.input : s.draft, input, cursor: chars(input).length };
   }
+  if (s.recall === null) return s;
+  const recall = s.recall + 1 < s.history.length ? s.recall + 1 : null;
+  const input = recall === null ? s.draft : s.history[recall];
+  return { ...s, recall, input, cursor: chars(input).length };
+}
+
+function sent(s: ChatState, a: Of<'sent'>): ChatState {
+  // a line sent again is not repeated in the history
+  const history = s.history[s.history.length - 1] === a.text ? s.history : [...s.history, a.text];
+  const started = a.conversation.conversation_id !== s.conversation?.conversation_id;
+  const base: ChatState = {
+    ...s, history, recall: null, draft: '', input: '', cursor: 0, scroll: 0, notice: null,
+    entries: [...s.entries, { kind: 'user', text: a.text }],
+    seen: started ? [] : s.seen,
+  };
+  return a.conversation.status === 'working'
+    ? { ...base, conversation: a.conversation, phase: { step: 'working', since: a.now } }
+    : settle(base, a.conversation);
+}
+
+function read(s: ChatState, a: Of<'read'>): ChatState {
+  if (s.phase.step !== 'working') return s;
+  const { entries, seen } = actionEntries(a.conversation, s.seen);
+  return { ...s, conversation: a.conversation, seen, entries: [...s.entries, ...entries] };
+}
+
+/** y approves the approval shown; n asks for the reason of its decline (which answers it: answerReason). */
+function answerApproval(s: ChatState, a: Of<'approve' | 'decline'>): ChatState {
+  if (s.phase.step !== 'approving' || s.phase.reason || allAnswered(s.phase)) return s;
+  const p = s.phase.pending[s.phase.index];
+  if (a.type === 'decline') return { ...s, phase: { ...s.phase, reason: true }, input: '', cursor: 0, notice: null };
+  return {
+    ...s, notice: null,
+    entries: [...s.entries, { kind: 'note', text: `approved: ${answerText(p)}` }],
+    phase: { ...s.phase, index: s.phase.index + 1, answers: [...s.phase.answers, { approval_id: p.approval_id, approved: true }] },
+  };
+}
+
+function answerReason(s: ChatState): ChatState {
+  if (s.phase.step !== 'approving' || !s.phase.reason) return s;
+  const p = s.phase.pending[s.phase.index];
+  const reason = s.input.replace(/\s+/g, ' ').trim();
+  return {
+    ...s, input: '', cursor: 0, notice: null,
+    entries: [...s.entries, { kind: 'note', text: `declined: ${answerText(p)}${reason ? ` (${reason})` : ''}` }],
+    phase: { ...s.phase, reason: false, index: s.phase.index + 1, answers: [...s.phase.answers, { approval_id: p.approval_id, approved: false, ...(reason ? { reason } : {}) }] },
+  };
+}
+
+function opened(s: ChatState, a: Of<'opened'>): ChatState {
+  const c = a.conversation;
+  const past: Entry[] = c.transcript.map((m) => ({ kind: m.role === 'user' ? 'user' : 'assistant', text: m.content }));
+  const working = c.status === 'working';
+  const waiting = c.status === 'awaiting_approval';
+  // the transcript holds the replies; what is still going on is the current run's
+  const base: ChatState = {
+    ...initialState(), history: s.history, conversation: c,
+    entries: [{ kind: 'note', text: `conversation ${c.conversation_id}: ${c.title}` }, ...past],
+    seen: working || waiting ? [] : c.actions.map((x) => x.tool_call_id),
+  };
+  if (working) {
+    const { entries, seen } = actionEntries(c, []);
+    return { ...base, entries: [...base.entries, ...entries], seen, phase: { step: 'working', since: a.now } };
+  }
+  if (waiting) {
+    const { entries, seen } = actionEntries(c, []);
+    return { ...base, entries: [...base.entries, ...entries], seen, phase: { step: 'approving', pending: c.pending_approvals, index: 0, answers: [], reason: false } };
+  }
+  if (c.status === 'failed') return { ...base, entries: [...base.entries, { kind: 'error', text: c.error ?? 'The last run failed. Send another message to go on.' }] };
+  return base;
+}
+
+function reread(s: ChatState, a: Of<'reread'>): ChatState {
+  const c = a.conversation;
+  const notice = { kind: 'error' as const, text: a.text };
+  if (c.status !== 'working') return { ...settle(s, c), notice };
+  const { entries, seen } = actionEntries(c, s.seen);
+  return { ...s, conversation: c, seen, entries: [...s.entries, ...entries], phase: { step: 'working', since: a.now }, notice };
 }
 
 /** Text as one terminal line may show it: a tab is a space, other control characters (escapes included) go. */
