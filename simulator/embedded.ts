@@ -1,9 +1,9 @@
 // The simulator run in-process by the CLI when no base URL is configured: the same request handler
 // as `vmv sim serve`, on the same data file, so both targets behave alike.
-import { createApp, type App } from './core/app.js';
+import type { App } from './core/app.js';
 import { StoreAccessError } from './store/snapshot.js';
 import { NEEDS_LOCK, type WorldSession } from './core/session.js';
-import { Store } from './world.js';
+import { createApp, Store } from './world.js';
 
 const open = new Map<string, { app: App; defaultApiKey(): Promise<string> }>();
 

@@ -2,12 +2,10 @@
 // here. The build makes this one file of its own (dist/simulator.js) whose modules are evaluated
 // when first used, so a command loads one file for the whole simulator and runs only what the
 // request needs.
-export { createApp, type App } from './core/app.js';
+export { createApp, startServer, Store, type App, type RunningServer } from './world.js';
 export { openEmbedded } from './embedded.js';
-export { startServer, type RunningServer } from './core/server.js';
-export { Store } from './world.js';
 export { clockNow, iso, realClock, setMode } from './core/clock.js';
-export { apiDocument } from './core/api-description.js';
+export { apiDocument } from './capabilities.js';
 export type { SimRequest, SimResponse } from './core/http.js';
 export type { McpTool } from './mcp/tools.js';
 /** The MCP tools of `vmv mcp` (their module, and every route's, loaded on first use). */

@@ -1,33 +1,78 @@
-// The composition root of the simulated world: what its store is told of the data it keeps (how to
-// seed an empty world, how to upgrade an older file, which collections are records, what is saved
-// beside the data), so that the store itself (store/) knows no domain. The embedded simulator,
-// `vmv sim serve` and the library open their stores here.
+// The composition root of the simulated world: every capability's declaration (capabilities.ts)
+// gathered into what the store is told of the data (how to seed an empty world, how to upgrade an
+// older file, which collections are records, what is saved beside the data) and what the request
+// pipeline is given (its tables, the world's services to routes), so that neither the store
+// (store/) nor the pipeline (core/) knows a capability. The embedded simulator, `vmv sim serve`,
+// the library and the tests open their stores and apps here.
+import { randomBytes } from 'node:crypto';
+import { afterCommitHooks, calendarTimers, CAPABILITIES, resourceTable, timers } from './capabilities.js';
+import { addWorkspace as addAccounts, type AccountParts } from './core/accounts.js';
+import { createApp as createPipeline, type App, type AppOptions, type WorldDefinition } from './core/app.js';
+import type { SeedContext } from './core/capability.js';
+import { clockNow, realClock, type ClockState } from './core/clock.js';
+import type { Resource, WorldServices } from './core/http.js';
+import { startServer as serveHttp, type RunningServer, type ServeOptions } from './core/server.js';
+import { Rng, seedRng } from './core/rng.js';
 import { WorldStore } from './core/session.js';
 import type { World } from './core/world.js';
-import { savedPeople } from './history/indexes.js';
-import { seedData, upgrade, type SeedOptions } from './seed.js';
 import type { StoreSchema } from './store/store.js';
 
-/** The format version this simulator writes (model.ts Data.version: why each step). */
+/** The format version this simulator writes (core/world.ts World.version: why each step). */
 const VERSION = 3;
 
-/**
- * The collections that grow with use (records): a change to one of their records journals that
- * record (store/tracker.ts). Every other top-level value is small and journaled whole.
- */
-const RECORD_UNITS: ReadonlySet<string> = new Set([
-  'contacts', 'calls', 'texts', 'emails', 'audit_log', 'webhook_deliveries', 'notifications', 'ledger', 'posts', 'suppressions', 'opt_outs',
-  // they grow too (replays kept 24 h, jobs, videos, conversations, deliveries waiting): journaled by record, like the others
-  'idempotency', 'quick_jobs', 'videos', 'assistant_conversations', 'webhook_outbox', 'phone_numbers', 'video_schedules',
-  // timers come and go on every transition: a timer run or cancelled journals the row moved into its place (core/scheduler.ts)
-  'timers',
-]);
+export interface SeedOptions {
+  seed?: number;
+  clock?: ClockState;
+}
 
-/** Record fields that indexes read (history/indexes.ts): a change to one of them rebuilds them, any other change does not. */
-const KEY_FIELDS: ReadonlySet<PropertyKey> = new Set([
-  'id', 'seq', 'workspace_id', 'contact_id', 'direction', 'from_number', 'to_number', 'from_address', 'to', 'source',
-  'phone_number', 'email', 'name', 'created_at',
-]);
+export const DEFAULT_SEED = 1;
+
+/** What each capability gives a new organization and workspace, in the order of the capabilities. */
+const accountParts: AccountParts = {
+  organization: (org, rng, nowMs) => CAPABILITIES.forEach((c) => c.organization?.(org, { rng, nowMs })),
+  workspace: (ws, rng, nowMs) => CAPABILITIES.forEach((c) => c.workspace?.(ws, { rng, nowMs })),
+  added: (world, ws, rng, nowMs) => CAPABILITIES.forEach((c) => c.workspaceAdded?.(world, ws, { rng, nowMs })),
+};
+
+/** The top-level values of a world and how each is journaled: core's, then each capability's. */
+const RECORDS = ['idempotency', 'timers', ...CAPABILITIES.flatMap((c) => c.collections?.records ?? [])];
+const VALUES = ['organizations', 'workspaces', 'users', 'api_keys', ...CAPABILITIES.flatMap((c) => c.collections?.values ?? [])];
+
+/**
+ * The freshly seeded world: one organization with a 50.00 USD wallet, one workspace whose plan
+ * includes Content (with video credits) and the assistant, its owner, and one full-access API key,
+ * and each capability's part of an empty world.
+ */
+export function seedData(o: SeedOptions = {}): World {
+  const seed = o.seed ?? DEFAULT_SEED;
+  const clock = o.clock ?? realClock();
+  const world = {
+    version: VERSION,
+    meta: { seed, rng: seedRng(seed), secret: randomBytes(32).toString('hex'), clock, default_api_key: '', default_workspace_id: '', next_seq: 1 },
+    ...Object.fromEntries([...VALUES, ...RECORDS].map((k) => [k, []])),
+  } as unknown as World;
+  const c: SeedContext = { rng: new Rng(world.meta.rng), nowMs: clockNow(clock) };
+  for (const cap of CAPABILITIES) cap.seed?.(world, c);
+  const { workspace, key } = addAccounts(world, c.rng, c.nowMs, 'Acme Sandbox', accountParts);
+  world.meta.default_api_key = key;
+  world.meta.default_workspace_id = workspace.id;
+  return world;
+}
+
+/** Brings a data file written by an earlier version up to the current shape (a value it lacks starts as a fresh world's). */
+export function upgrade(world: World): World {
+  // the next snapshot tells an older vmv, which could not read its journal, to keep away (World.version)
+  if (world.version !== VERSION) world.version = VERSION;
+  const raw = world as unknown as Record<string, unknown>;
+  // (`in`: a large value of the snapshot is parsed only when used)
+  const had = new Set([...VALUES, ...RECORDS].filter((k) => k in raw));
+  const fresh = seedData({ seed: world.meta.seed, clock: world.meta.clock }) as unknown as Record<string, unknown>;
+  for (const k of [...VALUES, ...RECORDS]) if (!had.has(k)) raw[k] = RECORDS.includes(k) ? [] : fresh[k];
+  const rng = new Rng(world.meta.rng);
+  for (const w of world.workspaces) w.time_zone ??= null;
+  for (const cap of CAPABILITIES) cap.upgrade?.(world, { rng, had: (k) => had.has(k) });
+  return world;
+}
 
 const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a JSON array' : typeof v === 'object' ? 'a JSON object of another shape' : `a JSON ${typeof v}`);
 
@@ -46,9 +91,9 @@ export function worldSchema(seed: SeedOptions = {}): StoreSchema<World> {
     upgrade,
     refuse,
     eager: ['version', 'meta', 'workspaces'],
-    recordUnits: RECORD_UNITS,
-    keyFields: KEY_FIELDS,
-    saved: savedPeople,
+    recordUnits: new Set(RECORDS),
+    keyFields: new Set(CAPABILITIES.flatMap((c) => c.keyFields ?? [])),
+    saved: (view) => Object.assign({}, ...CAPABILITIES.map((c) => c.saved?.(view) ?? {})),
   };
 }
 
@@ -58,3 +103,22 @@ export class Store extends WorldStore {
     super(file, worldSchema(seed));
   }
 }
+
+/** What routes may ask of the world as a whole. */
+const services: WorldServices = {
+  seed: (o) => seedData(o),
+  addWorkspace: (s, name) => addAccounts(s.data, s.rng, s.now, name, accountParts),
+  calendarTimers,
+};
+
+const definition: WorldDefinition = { resources: resourceTable, timers, afterCommit: afterCommitHooks, services };
+
+/** The request handler of the simulated world on `store` (with resources of a test's own, `extra`). */
+export function createApp(store: WorldStore, extra: Resource[] = [], options: AppOptions = {}): App {
+  return createPipeline(store, definition, extra, options);
+}
+
+/** `vmv sim serve`: the simulated world on `o.store`, over HTTP. */
+export const startServer = (o: Omit<ServeOptions, 'app'>): Promise<RunningServer> => serveHttp({ ...o, app: createApp(o.store) });
+
+export type { App, RunningServer };

@@ -5,12 +5,13 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../simulator/core/app.js';
-import { allResources, machineTable, resourceTable, under } from '../simulator/capabilities.js';
-import { apiDocument } from '../simulator/core/api-description.js';
+import { createApp } from '../simulator/world.js';
+import { allResources, machineTable, resourceTable } from '../simulator/capabilities.js';
 import { Store } from '../simulator/world.js';
 import { ContractChecker, recordExchange, type Exchange } from './contract.js';
 import { startSim, tempDir, type Sim } from './helpers.js';
+import { under } from '../simulator/core/capability.js';
+import { apiDocument } from '../simulator/capabilities.js';
 
 type Json = Record<string, any>;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;

@@ -5,7 +5,7 @@
 // (contract-setup.ts).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { apiDocument } from '../simulator/core/api-description.js';
+import { apiDocument } from '../simulator/capabilities.js';
 
 type Json = Record<string, any>;
 

@@ -3,8 +3,8 @@
 // and free-form JSON (call metadata, contact custom fields) is refused over its bounds, over HTTP.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiDocument } from '../simulator/core/api-description.js';
 import { startSim, type Sim } from './helpers.js';
+import { apiDocument } from '../simulator/capabilities.js';
 
 type Json = Record<string, any>;
 

@@ -1,7 +1,7 @@
 // Transitions that fall due on the simulator clock: run in time order, each at its own due time,
 // before the next request is answered, and by /_sim/clock/advance before it replies.
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../simulator/core/app.js';
+import { createApp } from '../simulator/world.js';
 import type { Resource } from '../simulator/core/http.js';
 import { cancelTimers, schedule } from '../simulator/core/scheduler.js';
 import { Store } from '../simulator/world.js';

@@ -69,7 +69,7 @@ describe('vmv sim serve --clock real', () => {
 
 describe('the real clock\'s loop', () => {
   it('is one loop however many requests arrive while it ticks: idle, a busy server looks at what is due about once a second', async () => {
-    const { startServer } = await import('../simulator/core/server.js');
+    const { startServer } = await import('../simulator/world.js');
     const { Store } = await import('../simulator/world.js');
     const { tempDir } = await import('./helpers.js');
     const { join } = await import('node:path');

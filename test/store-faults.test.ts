@@ -28,7 +28,7 @@ const tmpFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.tm
 async function world(n: number, prefix = 'c'): Promise<string> {
   const data = join(tempDir(), 'sim.json');
   const store = new Store(data);
-  const { createApp } = await import('../simulator/core/app.js');
+  const { createApp } = await import('../simulator/world.js');
   const app = createApp(store);
   await app.handle({ method: 'POST', url: '/_sim/reset', headers: {}, body: JSON.stringify({ clock: 'manual', now: T0 }) });
   for (let i = 0; i < n; i++) {
@@ -207,7 +207,7 @@ describe('a damaged journal is refused, never cut or written over', () => {
     });
     expect(big.contacts).toEqual([]);
     // enough contacts that they are a large part of their own, read when first used
-    const { createApp } = await import('../simulator/core/app.js');
+    const { createApp } = await import('../simulator/world.js');
     const app = createApp(new Store(data));
     const many = Array.from({ length: 600 }, (_, i) => ({ name: `person-${i}`, email: `p${i}@example.com` }));
     expect((await app.handle({ method: 'POST', url: '/_sim/contacts', headers: {}, body: JSON.stringify(many) })).status).toBe(201);

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { createApp } from '../simulator/core/app.js';
+import { createApp } from '../simulator/world.js';
 import type { Resource } from '../simulator/core/http.js';
 import { schedule } from '../simulator/core/scheduler.js';
 import { Store } from '../simulator/world.js';

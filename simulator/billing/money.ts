@@ -6,8 +6,8 @@
 import { iso } from '../core/clock.js';
 import { keepLatest, type Organization } from '../core/world.js';
 import type { LedgerEntry } from './records.js';
-import { orgOfWorkspace } from '../history/people.js';
 import type { Session } from '../core/session.js';
+import { orgOfWorkspace } from '../core/accounts.js';
 
 export const usd = (cents: number): number => Math.round(cents) / 100;
 export const cents = (dollars: number): number => Math.round(dollars * 100);

@@ -1,22 +1,18 @@
-// What a workspace's numbers cost: an AI number's monthly line, and the plan's rates for calls and
-// texts on the workspace's numbers (minutes and texts included each plan month, then a price per
-// minute, billed by the second, and per text, from the wallet); the month arithmetic both use; and
-// the ledger every charge is written to (money.ts; GET /_sim/workspace shows it).
+// What calls and texts on a workspace's numbers cost: the plan's rates (minutes and texts included
+// each plan month, then a price per minute, billed by the second, and per text, from the wallet),
+// and the month arithmetic plan months and an AI number's monthly line (numbers/lines.ts) both use.
+// Every charge is a ledger entry (money.ts; GET /_sim/workspace shows it).
 //
 // Months: a monthly date is the anchor's day of the month at its time of day (UTC), or the month's
 // last day when the month is shorter: a line bought on January 31 is charged on February 28 (29),
 // March 31, April 30...
 import { iso } from '../core/clock.js';
 import type { CallRecord, TextRecord } from '../history/records.js';
-import type { PhoneNumber } from '../numbers/records.js';
 import type { PlanRates } from './records.js';
 import type { Workspace } from '../core/world.js';
-import { canCover, charge, chargeUpTo, price, refund } from './money.js';
-import { orgOfWorkspace } from '../history/people.js';
-import { cancelTimers, schedule } from '../core/scheduler.js';
+import { canCover, chargeUpTo, price } from './money.js';
 import type { Session } from '../core/session.js';
-
-export const LINE_CENTS_PER_MONTH = 500;
+import { orgOfWorkspace } from '../core/accounts.js';
 
 /** A new workspace's plan rates. */
 export const PLAN_RATES: PlanRates = { included_minutes: 100, included_texts: 100, minute_cents: 10, text_cents: 2 };
@@ -24,7 +20,7 @@ export const PLAN_RATES: PlanRates = { included_minutes: 100, included_texts: 10
 // ---- months ----
 
 /** `k` months after `anchorMs`: the anchor's day of the month (or the month's last day), at its time of day, UTC. */
-function addMonths(anchorMs: number, k: number): number {
+export function addMonths(anchorMs: number, k: number): number {
   const a = new Date(anchorMs);
   const month = new Date(Date.UTC(a.getUTCFullYear(), a.getUTCMonth() + k, 1));
   const lastDay = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 0)).getUTCDate();
@@ -43,7 +39,7 @@ function monthAt(anchorMs: number, now: number): { start: number; end: number } 
 
 // ---- the plan's rates: calls and texts on the workspace's numbers ----
 
-type Use = 'call' | 'text';
+export type Use = 'call' | 'text';
 
 /** What the workspace has used of its plan in the plan month (counted from its creation) that holds `now`. */
 export function usageAt(ws: Workspace, now: number): { start: number; end: number; call_seconds: number; texts: number } {
@@ -98,88 +94,4 @@ export function meterText(s: Session, text: TextRecord): void {
     reference_id: text.id,
     description: () => `Text ${text.id} from ${text.from_number}: beyond the plan's ${ws.plan.included_texts} texts at ${price(ws.plan.text_cents)} a text`,
   });
-}
-
-/** Why a call or text on the number is not connected now, or null when it is. */
-export function notConnected(s: Session, n: PhoneNumber, use: Use): 'line_suspended' | 'account_paused' | null {
-  if (n.line?.suspended) return 'line_suspended';
-  return mayUse(s, s.data.workspaces.find((w) => w.id === n.workspace_id)!, use) ? null : 'account_paused';
-}
-
-// ---- an AI number's line ----
-
-/** When the line is charged next; while suspended, when the month it owes fell due. */
-export const nextChargeAt = (n: PhoneNumber): string | null => (n.line ? iso(addMonths(Date.parse(n.line.anchor_at), n.line.months)) : null);
-
-const label = (n: PhoneNumber) => (n.phone_number ? `${n.phone_number} (${n.id})` : String(n.id));
-const day = (ms: number) => iso(ms).slice(0, 10);
-
-/**
- * Charges the line's month `k` (0: the first); false when the wallet cannot pay it. Both ends of the
- * month are counted from the anchor, so a month after a short one ends on the anchor's day again.
- */
-function payMonth(s: Session, n: PhoneNumber, k: number): boolean {
-  const anchor = Date.parse(n.line!.anchor_at);
-  return charge(s, n.workspace_id, LINE_CENTS_PER_MONTH, {
-    kind: 'line', reference_id: String(n.id),
-    description: `Line of AI number ${label(n)}, the month from ${day(addMonths(anchor, k))} to ${day(addMonths(anchor, k + 1))}`,
-  });
-}
-
-/** The timer of the line's next charge. */
-export function nextCharge(n: PhoneNumber): { atMs: number; type: string; payload: { id: number; at: string } } {
-  const at = nextChargeAt(n)!;
-  return { atMs: Date.parse(at), type: 'ainumber.line', payload: { id: n.id, at } };
-}
-
-function scheduleCharge(s: Session, n: PhoneNumber): void {
-  const t = nextCharge(n);
-  schedule(s, t.atMs, t.type, t.payload);
-}
-
-/** At purchase, or resuming, when the wallet can cover it (canCover): the line pays its first month and is charged monthly from now. */
-export function openLine(s: Session, n: PhoneNumber): void {
-  n.line = { anchor_at: iso(s.now), months: 1, suspended: false };
-  payMonth(s, n, 0);
-  scheduleCharge(s, n);
-}
-
-/** A month falls due: charged, or the number is suspended owing it. */
-export function chargeLine(s: Session, p: Record<string, unknown>): void {
-  const n = s.data.phone_numbers.find((x) => x.id === p.id);
-  if (!n?.line || n.line.suspended || nextChargeAt(n) !== p.at) return;
-  if (!payMonth(s, n, n.line.months)) {
-    n.line.suspended = true;
-    return;
-  }
-  n.line.months++;
-  scheduleCharge(s, n);
-}
-
-/**
- * Money may have come (the wallet set, auto-recharge turned on or its card fixed, a refund): each
- * suspended line of the organization's numbers, oldest first, pays the month it owes and resumes,
- * charged monthly from now on.
- */
-export function settleLines(s: Session, organizationId: string): void {
-  for (const n of s.data.phone_numbers) {
-    if (!n.line?.suspended) continue;
-    const org = orgOfWorkspace(s.data, n.workspace_id);
-    if (org.id !== organizationId || !canCover(org, LINE_CENTS_PER_MONTH)) continue;
-    openLine(s, n);
-  }
-}
-
-/** The line never worked (the number could not be wired up, or was released still provisioning): its month goes back to the wallet. */
-export function refundLine(s: Session, n: PhoneNumber, why: string): void {
-  if (!n.line) return;
-  refund(s, n.workspace_id, LINE_CENTS_PER_MONTH, { kind: 'line', reference_id: String(n.id), description: `Refund of the line of AI number ${label(n)}: ${why}` });
-  closeLine(s, n);
-  settleLines(s, orgOfWorkspace(s.data, n.workspace_id).id);
-}
-
-/** No more charges for the line (the number is released, or failed). */
-export function closeLine(s: Session, n: PhoneNumber): void {
-  cancelTimers(s, (type, p) => type === 'ainumber.line' && p.id === n.id);
-  n.line = null;
 }

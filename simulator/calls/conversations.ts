@@ -3,7 +3,7 @@
 // every call and text, and calls and texts on the workspace's numbers draw the plan (billing.ts).
 import { meterCall, meterText } from '../billing/plans.js';
 import { iso } from '../core/clock.js';
-import type { CallRecord, Contact, TextRecord, TranscriptTurn } from '../history/records.js';
+import { transcriptText, type CallRecord, type Contact, type TextRecord, type TranscriptTurn } from '../history/records.js';
 import type { CallStatus } from '../history/records.js';
 import { contactById, contactByPhone, newContact } from '../history/people.js';
 import type { Session } from '../core/session.js';
@@ -53,7 +53,6 @@ export function closeCall(
 }
 
 /** The plain-text transcript: lines labelled `AI:` and `User:` joined by newlines. */
-export const transcriptText = (turns: TranscriptTurn[]) => turns.map((t) => `${t.speaker === 'agent' ? 'AI' : 'User'}: ${t.text}`).join('\n');
 
 export const findCall = (s: Session, id: string) => asView(s.data, 'calls', recordIndex<CallRecord>(s.data, 'calls').byId.get(id));
 

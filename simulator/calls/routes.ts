@@ -1,7 +1,6 @@
 // Voice calls: POST /v1/voice/calls from a verified caller ID (masked as the caller), and hangup.
 // The destination's scenario number decides how the call goes (README).
 import { findCall, openCall } from './conversations.js';
-import { notConnected } from '../billing/plans.js';
 import { ApiError, notFound } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
 import { hangUp, isLive, runCall, type CallPlan } from './scripted-call.js';
@@ -9,6 +8,7 @@ import { contactByPhone, presentCall } from '../history/people.js';
 import { attemptOutcome, PROVIDER_CALL_ERROR, TIMING } from './scenarios.js';
 import { CallRecordSchema, type CallOut } from '../history/records.js';
 import { bool, dataOf, e164, freeInput, obj, uuid, type Infer } from '../core/schema.js';
+import { notConnected } from '../numbers/lines.js';
 
 const Body = obj({
   caller_id: e164({ description: 'a verified caller ID of the account, or one of the workspace\'s ready numbers; the call shows it', example: '+14155550100' }),

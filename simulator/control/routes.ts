@@ -1,6 +1,6 @@
 // The /_sim control plane: test helpers served only by the simulator, without an API key (a key,
 // when sent, picks its workspace; otherwise the seeded one). Not part of /v1.
-import { allowanceLeft, mayUse, settleLines, usageAt } from '../billing/plans.js';
+import { allowanceLeft, mayUse, usageAt } from '../billing/plans.js';
 import { advance, clockNow, iso, setMode } from '../core/clock.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Reply, type Resource } from '../core/http.js';
@@ -10,14 +10,14 @@ import type { CallRecord, EmailRecord, Suppression, TextRecord } from '../histor
 import { cents, LEDGER_KEPT, setWallet, usd } from '../billing/money.js';
 import { contactByEmail, contactByPhone, newContact, presentCall, presentContact, presentEmail, presentText } from '../history/people.js';
 import { AuditEntrySchema, CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, SUPPRESSION_REASONS, SuppressionSchema, TextRecordSchema, type CallStatus } from '../history/records.js';
-import { addApiKey, addWorkspace, seedData } from '../seed.js';
+import { addApiKey } from '../core/accounts.js';
 import { canonicalZone } from '../../src/formats.js';
 import { paginate, listParams } from '../core/pagination.js';
 import { nextDue } from '../core/scheduler.js';
-import { calendarTimers } from '../capabilities.js';
 import * as z from 'zod/mini';
 import { arr, BULK_MAX_BODY_BYTES, BULK_MAX_ITEMS, bool, dataOf, doc, e164, email, freeInput, int, isoTime, listOf, named, newFields, nullable, num, obj, oneOf, oneOrMany, record, str, timestamp, uuid, type Infer } from '../core/schema.js';
 import { clone } from '../store/tracker.js';
+import { settleLines } from '../numbers/lines.js';
 
 /** Any control-plane context: these helpers read only what every route has. */
 type AnyCtx = Ctx<any, any, any>;
@@ -112,7 +112,7 @@ type SimWorkspace = Infer<typeof SimWorkspaceSchema>;
 
 function clockView(c: AnyCtx): Infer<typeof SimClockSchema> {
   const due = nextDue(c.s);
-  const job = nextDue(c.s, (type) => !calendarTimers.has(type));
+  const job = nextDue(c.s, (type) => !c.world.calendarTimers.has(type));
   return { now: iso(c.s.now), mode: c.data.meta.clock.mode, next_due_at: due === null ? null : iso(due), next_job_due_at: job === null ? null : iso(job) };
 }
 
@@ -354,7 +354,7 @@ const routes = [
       const clock = b.clock !== undefined || b.now !== undefined
         ? setMode(current, b.clock ?? current.mode, b.now !== undefined ? Date.parse(b.now) : c.s.now)
         : current;
-      const fresh = seedData({ seed: b.seed ?? c.data.meta.seed, clock });
+      const fresh = c.world.seed({ seed: b.seed ?? c.data.meta.seed, clock });
       Object.assign(c.data, fresh);
       c.s.markDirty();
       return { body: { api_key: fresh.meta.default_api_key, workspace_id: fresh.meta.default_workspace_id, now: iso(clockNow(clock)) } };
@@ -426,7 +426,7 @@ const routes = [
     body: WorkspaceBody,
     responses: { 201: { description: 'Added', schema: NewWorkspace } },
     handler: (c) => {
-      const { workspace, key } = addWorkspace(c.data, c.s.rng, c.s.now, c.body.name ?? `Workspace ${c.data.workspaces.length + 1}`);
+      const { workspace, key } = c.world.addWorkspace(c.s, c.body.name ?? `Workspace ${c.data.workspaces.length + 1}`);
       return { status: 201, body: { workspace_id: workspace.id, api_key: key } satisfies Infer<typeof NewWorkspace> };
     },
   }),

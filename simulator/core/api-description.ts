@@ -1,5 +1,6 @@
 // GET /v1/openapi.json and GET /_sim/openapi.json: the API description, generated from the route
-// declarations on first request (openapi.ts is loaded only then) and kept for the process.
+// declarations on first request (openapi.ts is loaded only then) and kept for the process. It is
+// made for a set of resources (the composition root's: every capability's), never imports them.
 import type { Resource } from './http.js';
 import * as z from 'zod/mini';
 
@@ -8,13 +9,23 @@ const DOOR = ' The simulator\'s server answers only requests whose Host is a loo
   '(421 host_not_allowed otherwise), refuses requests from web pages not on a loopback address (403 origin_not_allowed), takes request bodies ' +
   'only as application/json (415 unsupported_media_type), and answers malformed HTTP with the error envelope (400 bad_request, 431 headers_too_large).';
 
-const documents = new Map<string, Promise<Record<string, unknown>>>();
+export type DocumentKind = 'api' | 'control';
 
-/** The /v1 description, or the /_sim control plane's. */
-export function apiDocument(which: 'api' | 'control'): Promise<Record<string, unknown>> {
-  let doc = documents.get(which);
-  if (!doc) {
-    doc = Promise.all([import('./openapi.js'), import('../capabilities.js').then((m) => m.allResources())]).then(([{ buildDocument }, resources]) =>
+/** The /v1 description, or the /_sim control plane's, of `resources` (loaded when first asked for), each made once. */
+export function describer(resources: () => Promise<readonly Resource[]>): (which: DocumentKind) => Promise<Record<string, unknown>> {
+  const documents = new Map<string, Promise<Record<string, unknown>>>();
+  return (which) => {
+    let doc = documents.get(which);
+    if (!doc) {
+      doc = Promise.all([import('./openapi.js'), resources()]).then(([{ buildDocument }, all]) => build(buildDocument, all, which));
+      documents.set(which, doc);
+    }
+    return doc;
+  };
+}
+
+function build(buildDocument: typeof import('./openapi.js').buildDocument, resources: readonly Resource[], which: DocumentKind): Record<string, unknown> {
+  return (
       which === 'api'
         ? buildDocument(resources, {
           prefix: '/v1/',
@@ -29,25 +40,23 @@ export function apiDocument(which: 'api' | 'control'): Promise<Record<string, un
           description: 'Test helpers served only by the simulator, without an API key (a key, when sent, picks its workspace): ' +
             'the clock, keys, the wallet and plan, fixtures, and the simulated other party. Not part of the /v1 API.' + DOOR,
         }));
-    documents.set(which, doc);
-  }
-  return doc;
 }
 
 const Document = z.record(z.string(), z.unknown()).check(z.meta({ description: 'An OpenAPI 3.1 document', examples: [{ openapi: '3.1.0', info: { title: 'API', version: '1.0.0' }, paths: {} }] }));
 
-export const apiDescription: Resource = {
+/** The routes that serve the two documents. */
+export const apiDescription = (document: (which: DocumentKind) => Promise<Record<string, unknown>>): Resource => ({
   tag: { name: 'API description', description: 'This document.' },
   routes: [
     {
       method: 'GET', path: '/v1/openapi.json', public: true, summary: 'The API description (OpenAPI 3.1, version 1.0.0)',
       responses: { 200: { description: 'The OpenAPI document', schema: Document } },
-      handler: async () => ({ body: await apiDocument('api') }),
+      handler: async () => ({ body: await document('api') }),
     },
     {
       method: 'GET', path: '/_sim/openapi.json', summary: 'The control plane description (OpenAPI 3.1)',
       responses: { 200: { description: 'The OpenAPI document', schema: Document } },
-      handler: async () => ({ body: await apiDocument('control') }),
+      handler: async () => ({ body: await document('control') }),
     },
   ],
-};
+});

@@ -6,15 +6,16 @@ import { ApiError, notFound, unauthorized, validationError } from './errors.js';
 import type { Transactor, AfterCommit, Auth, Ctx, Method, Reply, Resource, Route, SimRequest, SimResponse } from './http.js';
 import type { Fields } from './errors.js';
 import type { World } from './world.js';
-import { hashKey } from '../seed.js';
+import { hashKey } from './accounts.js';
 import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
 import { StoreFileError } from '../store/snapshot.js';
 import { removeWhere } from '../store/tracker.js';
 import { NEEDS_LOCK, type Session, type WorldSession as StoreSession, type WorldStore as Store } from './session.js';
 import * as z from 'zod/mini';
 import { BULK_MAX_BODY_BYTES, check, fromText, isPlainObject, newFields, takesMany } from './schema.js';
-import { DEFAULT_ORIGIN } from '../videos/links.js';
-import { afterCommitHooks, resourceTable, timers as allTimers, under, type ResourceEntry } from '../capabilities.js';
+import { DEFAULT_ORIGIN } from './http.js';
+import { under, type ResourceEntry } from './capability.js';
+import type { WorldServices } from './http.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** The largest body `route` accepts: more for one that takes an array of fixtures (bulk seeding). */
@@ -73,9 +74,21 @@ export interface AppOptions {
   rethrow?: (e: unknown) => boolean;
 }
 
-export function createApp(store: Store, extra: Resource[] = [], options: AppOptions = {}): App {
-  const timers: TimerHandlers = Object.assign({}, allTimers, ...extra.map((r) => r.timers));
-  const hooks: AfterCommit[] = [...afterCommitHooks, ...extra.flatMap((r) => (r.afterCommit ? [r.afterCommit] : []))];
+/**
+ * What the request pipeline is given of the world it serves, by the composition root (world.ts): the
+ * resource table, every transition, the after-commit work, and the world's own services to routes.
+ */
+export interface WorldDefinition {
+  resources: readonly ResourceEntry[];
+  timers: TimerHandlers;
+  afterCommit: readonly AfterCommit[];
+  services: WorldServices;
+}
+
+export function createApp(store: Store, world: WorldDefinition, extra: Resource[] = [], options: AppOptions = {}): App {
+  const timers: TimerHandlers = Object.assign({}, world.timers, ...extra.map((r) => r.timers));
+  const hooks: AfterCommit[] = [...world.afterCommit, ...extra.flatMap((r) => (r.afterCommit ? [r.afterCommit] : []))];
+  const resourceTable = world.resources;
   const extraRoutes = compile(extra.flatMap((r) => r.routes));
   const loaded = new Map<ResourceEntry, Promise<Compiled[]>>();
 
@@ -182,7 +195,7 @@ export function createApp(store: Store, extra: Resource[] = [], options: AppOpti
         }
         const input = validate(route, params, url.searchParams, body);
         const advance = (until: number) => runDue(s, until, timers, env);
-        const ctx: Ctx<any, any, any> = { s, data: s.data, auth, ...input, requestId, advance, origin: originOf(req), header: (name) => header(req, name) };
+        const ctx: Ctx<any, any, any> = { s, data: s.data, auth, ...input, requestId, advance, origin: originOf(req), header: (name) => header(req, name), world: world.services };
         const reply = await route.handler(ctx);
         const res = toResponse(reply, requestId);
         const idem = idemKey !== undefined && auth.key && res.status >= 200 && res.status < 300 && typeof res.body === 'string'
@@ -249,7 +262,7 @@ export function createApp(store: Store, extra: Resource[] = [], options: AppOpti
     const input = validate(route, params, query, (call.body ?? {}) as Record<string, unknown>);
     const ctx: Ctx<any, any, any> = {
       s, data: s.data, auth, ...input, requestId: newRequestId(), advance: (until: number) => runDue(s, until, timers, env),
-      origin: DEFAULT_ORIGIN, header: () => undefined,
+      origin: DEFAULT_ORIGIN, header: () => undefined, world: world.services,
     };
     const reply = await route.handler(ctx);
     return { status: reply.status ?? 200, body: reply.body };

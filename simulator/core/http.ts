@@ -3,10 +3,14 @@
 // validate every request and openapi.ts to describe the API. Types flow one way: routes → http.
 import type * as z from 'zod/mini';
 import type { ApiKey, World, Organization, Scope, User, Workspace } from './world.js';
+import type { ClockState } from './clock.js';
 import type { TimerHandlers } from './scheduler.js';
 import type { Session } from './session.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Where links point when no request says how the simulator is reached: `vmv sim serve`'s default address. */
+export const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';
 
 export interface SimRequest {
   method: string;
@@ -49,6 +53,18 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, never>, B = 
   header: (name: string) => string | undefined;
   /** runs every transition due by `untilMs`, in time order (the clock-advance control route) */
   advance: (untilMs: number) => Promise<number>;
+  /** what the world itself offers routes (the control plane's reset and new workspaces) */
+  world: WorldServices;
+}
+
+/** What the composition root (world.ts) offers routes of the world as a whole: core knows no capability. */
+export interface WorldServices {
+  /** a freshly seeded world (POST /_sim/reset) */
+  seed(o: { seed?: number; clock?: ClockState }): World;
+  /** a new organization, its owner and a workspace, with every capability's part, and a full-access key */
+  addWorkspace(s: Session, name: string): { workspace: Workspace; user: User; key: string };
+  /** the transitions that recur on the calendar (the clock's next_job_due_at leaves them out) */
+  calendarTimers: ReadonlySet<string>;
 }
 
 export interface Reply {

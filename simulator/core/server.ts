@@ -5,7 +5,7 @@
 import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { bodyTypeRefusal, hostPolicy, hostRefusal, originRefusal, type Refusal } from '../../src/http-gate.js';
-import { createApp, newRequestId, tooLarge, type App } from './app.js';
+import { newRequestId, tooLarge, type App } from './app.js';
 import { ApiError } from './errors.js';
 import { BULK_MAX_BODY_BYTES } from './schema.js';
 import type { SimResponse } from './http.js';
@@ -20,6 +20,8 @@ export interface RunningServer {
 
 export interface ServeOptions {
   store: Store;
+  /** the request handler over `store` (the composition root's createApp) */
+  app: App;
   host?: string;
   port?: number;
   /** host names (or addresses) answered beyond loopback names and the bound address; '*' answers any */
@@ -76,7 +78,7 @@ function readBody(req: IncomingMessage, routeLimit: Promise<number>): Promise<{ 
 }
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
-  const app = createApp(o.store);
+  const app = o.app;
   // One loop runs what falls due on a real clock: a tick at a time, then a timer for the next. A
   // request that arrives while a tick runs asks for another once it ends (`again`), never a second
   // loop: each loop would reschedule itself for ever, and a busy server ended up ticking (and

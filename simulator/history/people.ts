@@ -121,7 +121,3 @@ export function presentPerson(p: PersonSummary): PersonOut {
   return rest;
 }
 
-export function orgOfWorkspace(data: World, workspaceId: string) {
-  const ws = data.workspaces.find((w) => w.id === workspaceId)!;
-  return data.organizations.find((o) => o.id === ws.organization_id)!;
-}

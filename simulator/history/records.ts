@@ -187,6 +187,9 @@ export const DeliveryAttemptSchema = named('WebhookDeliveryAttempt', () => recor
   at: timestamp(),
 }), 'One attempt at delivering one event to one webhook.');
 
+/** A call's turns as one text (AI: … / User: …), as the call record and call.ended carry it. */
+export const transcriptText = (turns: TranscriptTurn[]) => turns.map((t) => `${t.speaker === 'agent' ? 'AI' : 'User'}: ${t.text}`).join('\n');
+
 // ---- as stored ----
 
 /** A contact as stored: the API's record plus the workspace it belongs to. */

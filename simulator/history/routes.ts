@@ -7,9 +7,7 @@ import type { CallRecord, EmailRecord, TextRecord } from './records.js';
 import { listParams, paginateSorted } from '../core/pagination.js';
 import { asView, firstAtLeast, mergeRecords, ms, recordIndex, recordsWithAddress, type HistoryRecord, type RecordUnit } from './indexes.js';
 import { raw } from '../store/tracker.js';
-import {
-  contactById, people, personKeys, presentCall, presentContact, presentEmail, presentPerson, presentText,
-} from './people.js';
+import { contactById, people, personKeys, presentCall, presentContact, presentEmail, presentPerson, presentText } from './people.js';
 import { CALL_STATUS_FILTERS, CallRecordSchema, ContactSchema, EmailRecordSchema, PersonSummarySchema, TextRecordSchema } from './records.js';
 import { dataOf, e164, EMAIL_ANY_CASE, listOf, obj, oneOf, qString, qTime, str, uuid, type Infer } from '../core/schema.js';
 

@@ -5,9 +5,9 @@
 // fields side by side; its output schema is the success reply's; its description is the route's.
 // So a tool, its route and the published description cannot drift (test/mcp.test.ts checks it).
 import { allResources } from '../capabilities.js';
-import { apiDocument } from '../core/api-description.js';
 import type { Route } from '../core/http.js';
 import { TOOLS, type Tool, type ToolCall } from '../assistant/tools.js';
+import { apiDocument } from '../capabilities.js';
 
 type Json = Record<string, any>;
 

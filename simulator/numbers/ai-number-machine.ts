@@ -1,9 +1,9 @@
 // An AI number's wiring and its line: provisioning takes a simulated minute; area code 555 cannot be
 // wired and fails, and its month is refunded (the line never worked). Each month after the purchase
 // the line is charged again, or the number is suspended (billing.ts).
-import { chargeLine, refundLine } from '../billing/plans.js';
 import { freshNumber } from './numbers.js';
 import type { TimerHandlers } from '../core/scheduler.js';
+import { chargeLine, refundLine } from './lines.js';
 
 export const WIRING_SECONDS = 60;
 export const UNWIREABLE_AREA_CODE = '555';

@@ -3,7 +3,6 @@
 // line is charged monthly (billing.ts); the agent is a view of the number's configuration.
 import { ApiError } from '../core/errors.js';
 import { route, type Ctx, type Resource } from '../core/http.js';
-import { LINE_CENTS_PER_MONTH, openLine } from '../billing/plans.js';
 import { canCover, price } from '../billing/money.js';
 import { newConfig } from './config.js';
 import { UNWIREABLE_AREA_CODE, WIRING_SECONDS } from './ai-number-machine.js';
@@ -11,6 +10,7 @@ import { agentVoice, AINumberSchema, aiNumberView, createNumber, findNumber, Num
 import { schedule } from '../core/scheduler.js';
 import { bool, dataOf, obj, str, type Infer } from '../core/schema.js';
 import { clone } from '../store/tracker.js';
+import { LINE_CENTS_PER_MONTH, openLine } from './lines.js';
 
 
 const Body = obj({

@@ -2,7 +2,6 @@
 import { iso } from '../core/clock.js';
 import { notFound } from '../core/errors.js';
 import type { Auth } from '../core/http.js';
-import { nextChargeAt } from '../billing/plans.js';
 import type { World, Workspace } from '../core/world.js';
 import type { PhoneNumber } from './records.js';
 import { effectiveSms, effectiveVoice, newConfig, stackSchema, type Stack, type StoredConfig, type VoiceSettings } from './config.js';
@@ -10,6 +9,7 @@ import * as z from 'zod/mini';
 import { bool, doc, e164, int, named, nullable, obj, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
 import type { Session } from '../core/session.js';
 import { clone } from '../store/tracker.js';
+import { nextChargeAt } from './lines.js';
 
 export function workspaceOf(s: Session, n: PhoneNumber): Workspace {
   return s.data.workspaces.find((w) => w.id === n.workspace_id)!;

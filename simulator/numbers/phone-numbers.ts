@@ -3,13 +3,13 @@ import { iso } from '../core/clock.js';
 import { validationError } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
 import { COUNTRIES, inventory, NUMBER_TYPES, TOLL_FREE } from '../calls/carrier.js';
-import { closeLine, refundLine } from '../billing/plans.js';
 import { applyPatch, configView, NumberConfiguration, patchSchema, VOICES, VoiceSchema } from './config.js';
 import { findNumber, findReadyNumber, NumberParams, numberTaken, PhoneNumberSchema, phoneNumberView } from './numbers.js';
 import { listParams, paginate } from '../core/pagination.js';
 import * as z from 'zod/mini';
 import { dataOf, doc, e164, int, listOf, named, nullable, obj, oneOf, qInt, record, str, timestamp, type Infer } from '../core/schema.js';
 import { removeWhere } from '../store/tracker.js';
+import { closeLine, refundLine } from './lines.js';
 
 type NumberCtx = Ctx<Infer<typeof NumberParams>>;
 

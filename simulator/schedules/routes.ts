@@ -8,9 +8,7 @@ import { route, type Ctx, type Resource } from '../core/http.js';
 import type { World } from '../core/world.js';
 import type { VideoScheduleRecord } from './records.js';
 import { listParams, paginate } from '../core/pagination.js';
-import {
-  arr, bool, check, dataOf, doc, freeObject, int, isPlainObject, listOf, named, newFields, nullable, obj, oneOf, record, str, timestamp, uuid, type Infer,
-} from '../core/schema.js';
+import { arr, bool, check, dataOf, doc, freeObject, int, isPlainObject, listOf, named, newFields, nullable, obj, oneOf, record, str, timestamp, uuid, type Infer } from '../core/schema.js';
 import { canonicalZone, instantOf, isDate, isPostingDay, localDay, nextPosting } from './calendar.js';
 import { candidates, picksTemplate } from './director.js';
 import { reschedule } from './machine.js';

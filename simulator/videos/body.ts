@@ -4,10 +4,7 @@
 import { type Fields, validationError } from '../core/errors.js';
 import type { NewVideo } from './machine.js';
 import { arr, bool, check, int, isPlainObject, newFields, num, obj, oneOf, str, type Infer } from '../core/schema.js';
-import {
-  AVATAR_LAYOUTS, BACKGROUND_MODES, DEFAULTS, defaultPreset, DURATION, FORMATS, MUSIC, secondsOfScript, SUBTITLE_STYLES, TEMPLATE_INFO, TEMPLATES, VIDEO_MODELS, wordCount,
-  type Template,
-} from './catalog.js';
+import { AVATAR_LAYOUTS, BACKGROUND_MODES, DEFAULTS, defaultPreset, DURATION, FORMATS, MUSIC, secondsOfScript, SUBTITLE_STYLES, TEMPLATE_INFO, TEMPLATES, VIDEO_MODELS, wordCount, type Template } from './catalog.js';
 
 const url = (description: string) => str({ min: 1, max: 2048, pattern: /^https?:\/\/[^\s]+$/i, patternMessage: 'must be an http(s) URL', description, example: 'https://acme.example.com/espresso' });
 const POSITIONS = ['top', 'middle', 'bottom'] as const;

@@ -6,8 +6,6 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const MEDIA_FILES = { video: 'video.mp4', thumbnail: 'thumbnail.png' } as const;
 export type MediaFile = (typeof MEDIA_FILES)[keyof typeof MEDIA_FILES];
 
-/** Where links point when no request says how the simulator is reached: `vmv sim serve`'s default address. */
-export const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';
 
 export const mediaPath = (videoId: string, file: MediaFile) => `/v1/media/videos/${encodeURIComponent(videoId)}/${file}`;
 

@@ -5,15 +5,12 @@
 import { iso } from '../core/clock.js';
 import type { PostRecord, SocialConnection, VideoRecord } from './records.js';
 import { canCover, charge } from '../billing/money.js';
-import { orgOfWorkspace } from '../history/people.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
-import {
-  compositeSeconds, PLATFORM_NAMES, priceOf, PUBLISH_SECONDS, renderSeconds, scenesFor, secondsOfScript, STAGE_SECONDS, TEMPLATE_INFO, WORDS_PER_SECOND, wordCount,
-  type Price, type Template,
-} from './catalog.js';
+import { compositeSeconds, PLATFORM_NAMES, priceOf, PUBLISH_SECONDS, renderSeconds, scenesFor, secondsOfScript, STAGE_SECONDS, TEMPLATE_INFO, WORDS_PER_SECOND, wordCount, type Price, type Template } from './catalog.js';
 import type { FailableStage, VideoState } from './records.js';
 import { slideshowSeconds, write, type Interview, type Scene, type Slide, type SlideSettings } from './writer.js';
+import { orgOfWorkspace } from '../core/accounts.js';
 
 /** Scenario markers in source_text: each fails its stage once; a retry then gets through. */
 export const FAIL_MARKERS: Record<FailableStage, string> = { researching: '#fail-research', rendering: '#fail-render', compositing: '#fail-composite' };

@@ -8,20 +8,13 @@ import { route, type Ctx, type Resource } from '../core/http.js';
 import type { SocialConnection, VideoRecord } from './records.js';
 import { listParams, paginate } from '../core/pagination.js';
 import { arr, bool, dataOf, doc, freeInput, int, isoTime, listOf, newFields, obj, oneOf, str, uuid, type Infer } from '../core/schema.js';
-import {
-  CAPTION_LIMITS, CAROUSEL_PLATFORMS, DEFAULTS, defaultPreset, DURATION, INTERVIEW_SPEAKERS, MUSIC, PLATFORM_NAMES, PLATFORMS,
-  TEMPLATES, TIKTOK_PRIVACY, VIDEO_STATES, type Platform, type Template,
-} from './catalog.js';
+import { CAPTION_LIMITS, CAROUSEL_PLATFORMS, DEFAULTS, defaultPreset, DURATION, INTERVIEW_SPEAKERS, MUSIC, PLATFORM_NAMES, PLATFORMS, TEMPLATES, TIKTOK_PRIVACY, VIDEO_STATES, type Platform, type Template } from './catalog.js';
 import { MEDIA_FILES, mediaPath, validSignature, type MediaFile } from './links.js';
-import {
-  MusicTrackSchema, PostSchema, SocialConnectionSchema, VideoQuoteSchema, VideoSchema,
-} from './records.js';
+import { MusicTrackSchema, PostSchema, SocialConnectionSchema, VideoQuoteSchema, VideoSchema } from './records.js';
 import { interviewWritten, sceneSeconds, scriptOfScenes, scriptOfSlides } from './writer.js';
-import {
-  cancelPost, cancelPostsOf, cannotPayMessage, failPostsOf, enter, makePost, newVideo, priceVideo, release, reprice, resume, usdText, type Content,
-} from './machine.js';
+import { cancelPost, cancelPostsOf, cannotPayMessage, failPostsOf, enter, makePost, newVideo, priceVideo, release, reprice, resume, usdText, type Content } from './machine.js';
 import { cancelTimers } from '../core/scheduler.js';
-import { addSocialConnection } from '../seed.js';
+import { addSocialConnection } from './social.js';
 import { CreateBody, checkSpoken, parseRecipe, videoInput, type CreateInput } from './body.js';
 import { postsOf, presentConnection, presentPost, presentVideo } from './present.js';
 import { clone, removeWhere } from '../store/tracker.js';
