@@ -6,7 +6,7 @@ import { assignmentsToPatch, merge } from '../../src/assign.js';
 import { choicesArg, intArg } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
-import { TEMPLATES } from '../../simulator/videos/catalog.js';
+import { TEMPLATES } from '../../simulator/vocabulary.js';
 import { resolve as resolveAccounts, toArg } from '../videos/post.js';
 import { overlay, readJsonObject, type Body } from '../videos/recipe.js';
 import { dateArg, daysArg, userZone, zoneArg } from './view.js';

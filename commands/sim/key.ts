@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, choicesArg, examples, type Shell } from '../../src/command.js';
 // a constant of the store's model (no state): the scopes a key can carry
-import { SCOPES } from '../../simulator/core/world.js';
+import { SCOPES } from '../../simulator/vocabulary.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {

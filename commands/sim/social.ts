@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, choiceArg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { PLATFORMS } from '../../simulator/videos/catalog.js';
+import { PLATFORMS } from '../../simulator/vocabulary.js';
 
 export function define(parent: Command, shell: Shell): void {
   const social = parent.command('social').description('Social accounts of the simulated workspace (one per platform is seeded)');

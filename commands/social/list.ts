@@ -4,7 +4,7 @@ import { action, choiceArg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
-import { PLATFORMS } from '../../simulator/videos/catalog.js';
+import { PLATFORMS } from '../../simulator/vocabulary.js';
 
 interface Connection { id: string; platform: string; name: string; handle: string; created_at: string }
 

@@ -5,7 +5,7 @@ import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
-import { TEMPLATE_INFO, TEMPLATES } from '../../simulator/videos/catalog.js';
+import { TEMPLATE_INFO, TEMPLATES } from '../../simulator/vocabulary.js';
 import { charges, recipeBody, withRecipe, type Body, type RecipeOptions } from './recipe.js';
 import { checkWritable, confirmCharge, followVideo, priceText, usd, withWait, type Quote, type Video } from './view.js';
 

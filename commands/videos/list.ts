@@ -4,7 +4,7 @@ import { action, choiceArg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
-import { TEMPLATES, VIDEO_STATES } from '../../simulator/videos/catalog.js';
+import { TEMPLATES, VIDEO_STATES } from '../../simulator/vocabulary.js';
 import { priceText, type Video } from './view.js';
 
 interface Options extends ListOptions { status?: string; template?: string }

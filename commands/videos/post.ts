@@ -5,7 +5,7 @@ import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
 import { dim, localTime } from '../../src/output.js';
-import { PLATFORM_NAMES, PLATFORMS, TIKTOK_PRIVACY, type Platform } from '../../simulator/videos/catalog.js';
+import { PLATFORM_NAMES, PLATFORMS, TIKTOK_PRIVACY, type Platform } from '../../simulator/vocabulary.js';
 import { type Post, videoPath } from './view.js';
 
 interface Options { to: string[]; at?: string; caption?: string; carousel?: boolean; privacy?: string }

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { choiceArg, collect, intArg, readFileArg } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
-import { AVATAR_LAYOUTS, BACKGROUND_MODES, DURATION, FORMATS, SUBTITLE_STYLES, TEMPLATES, VIDEO_MODELS } from '../../simulator/videos/catalog.js';
+import { AVATAR_LAYOUTS, BACKGROUND_MODES, DURATION, FORMATS, SUBTITLE_STYLES, TEMPLATES, VIDEO_MODELS } from '../../simulator/vocabulary.js';
 
 export interface RecipeOptions {
   file?: string; template?: string; preset?: string; format?: string; duration?: number; url?: string; text?: string;

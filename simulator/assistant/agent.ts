@@ -7,7 +7,7 @@
 // Anything else gets a reply listing these; `#fail-run` fails the run (a scenario).
 import { bestMatches } from '../core/fuzzy.js';
 import { E164, EMAIL_ANY_CASE } from '../core/schema.js';
-import type { Contact } from '../history/records.js';
+import type { Contact } from '../history/index.js';
 import type { World } from '../core/world.js';
 
 export type Intent =

@@ -8,12 +8,12 @@ import { ApiError } from '../core/errors.js';
 import type { ConversationRecord, RunStep } from './records.js';
 import { schedule, type TimerEnv, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
-import { addDays, instantOf, localDay } from '../schedules/calendar.js';
+import { addDays, instantOf, localDay } from '../schedules/index.js';
 import { emailDraft, emailRecipient, failsRun, helpReply, readMessage, type Intent } from './agent.js';
 import { TOOLS } from './tools.js';
-import { price } from '../billing/money.js';
-import { contactById } from '../history/people.js';
-import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS } from '../quick/jobs.js';
+import { price } from '../billing/index.js';
+import { contactById } from '../history/index.js';
+import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS } from '../quick/index.js';
 
 const THINK_SECONDS = 2;
 const ACT_SECONDS = 3;

@@ -4,9 +4,8 @@
 // assistant acts with. A tool's arguments are the route's: the path's {id} under the name given
 // here, the rest the query (GET) or the body. What a tool costs, or whether it can be undone,
 // decides whether the assistant waits for approval; the MCP server says it in the description.
-import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS } from '../quick/jobs.js';
-import { price } from '../billing/money.js';
-import { PER_RECIPIENT_CENTS } from '../quick/email.js';
+import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS, PER_RECIPIENT_CENTS } from '../quick/index.js';
+import { price } from '../billing/index.js';
 
 export interface ToolCall { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; query?: Record<string, any>; body?: unknown }
 

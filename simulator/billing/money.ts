@@ -4,10 +4,11 @@
 // accounts for every cent: charges, auto-recharge top-ups, refunds, and the wallet set by the
 // control plane.
 import { iso } from '../core/clock.js';
-import { keepLatest, type Organization } from '../core/world.js';
+import { type Organization } from '../core/world.js';
 import type { LedgerEntry } from './records.js';
 import type { Session } from '../core/session.js';
 import { orgOfWorkspace } from '../core/accounts.js';
+import { keepLatest } from '../core/logs.js';
 
 export const usd = (cents: number): number => Math.round(cents) / 100;
 export const cents = (dollars: number): number => Math.round(dollars * 100);

@@ -7,7 +7,7 @@
 // last day when the month is shorter: a line bought on January 31 is charged on February 28 (29),
 // March 31, April 30...
 import { iso } from '../core/clock.js';
-import type { CallRecord, TextRecord } from '../history/records.js';
+import type { CallRecord, TextRecord } from '../history/index.js';
 import type { PlanRates } from './records.js';
 import type { Workspace } from '../core/world.js';
 import { canCover, chargeUpTo, price } from './money.js';

@@ -1,14 +1,11 @@
 // The one place call and text records are created and moved on, whoever makes them (quick jobs,
 // voice calls, inbound traffic), so webhook events (call.started, call.ended, sms.received) cover
 // every call and text, and calls and texts on the workspace's numbers draw the plan (billing.ts).
-import { meterCall, meterText } from '../billing/plans.js';
+import { meterCall, meterText } from '../billing/index.js';
 import { iso } from '../core/clock.js';
-import { transcriptText, type CallRecord, type Contact, type TextRecord, type TranscriptTurn } from '../history/records.js';
-import type { CallStatus } from '../history/records.js';
-import { contactById, contactByPhone, newContact } from '../history/people.js';
+import { transcriptText, type CallRecord, type Contact, type TextRecord, type TranscriptTurn, type CallStatus, contactById, contactByPhone, newContact, asView, recordIndex } from '../history/index.js';
 import type { Session } from '../core/session.js';
-import { emitCallEvent, emitTextReceived } from '../webhooks/events.js';
-import { asView, recordIndex } from '../history/indexes.js';
+import { emitCallEvent, emitTextReceived } from '../webhooks/index.js';
 
 export interface CallStart {
   workspace_id: string;

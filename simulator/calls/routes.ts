@@ -4,11 +4,10 @@ import { findCall, openCall } from './conversations.js';
 import { ApiError, notFound } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
 import { hangUp, isLive, runCall, type CallPlan } from './scripted-call.js';
-import { contactByPhone, presentCall } from '../history/people.js';
+import { contactByPhone, presentCall, CallRecordSchema, type CallOut } from '../history/index.js';
 import { attemptOutcome, PROVIDER_CALL_ERROR, TIMING } from './scenarios.js';
-import { CallRecordSchema, type CallOut } from '../history/records.js';
 import { bool, dataOf, e164, freeInput, obj, uuid, type Infer } from '../core/schema.js';
-import { notConnected } from '../numbers/lines.js';
+import { notConnected } from '../numbers/index.js';
 
 const Body = obj({
   caller_id: e164({ description: 'a verified caller ID of the account, or one of the workspace\'s ready numbers; the call shows it', example: '+14155550100' }),

@@ -1,7 +1,7 @@
 // The simulated other party, decided by the last four digits of the destination (like a provider's
 // test numbers). Pure functions: given a number and an attempt, what happens and what is said.
 
-import type { CallTag } from '../history/records.js';
+import type { CallTag } from '../history/index.js';
 export type CallScenario = 'goal' | 'not_interested' | 'rings_out' | 'voicemail' | 'busy' | 'answers_second' | 'provider_fails' | 'callback';
 export type TextScenario = 'agrees' | 'declines' | 'silent' | 'agrees_late' | 'delivery_fails' | 'stop';
 

@@ -1,10 +1,9 @@
 // A call whose course is decided when it starts (voice calls and inbound calls): it rings, is
 // answered or not, talks, ends, and is reviewed, each step a timer on the simulator clock.
 // Hanging up cuts it short. Quick-job calls have their own machine (retries, targets).
-import type { CallStatus, CallTag } from '../history/records.js';
+import type { CallStatus, CallTag, CallRecord, TranscriptTurn } from '../history/index.js';
 import { iso } from '../core/clock.js';
 import { answerCall, closeCall, findCall } from './conversations.js';
-import type { CallRecord, TranscriptTurn } from '../history/records.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
 

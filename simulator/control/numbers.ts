@@ -1,19 +1,13 @@
 // Control plane for numbers: add a number of a stack, verify caller IDs, the workspace defaults
 // numbers inherit, what exists to assign (knowledge bases, FAQs, event types), and inbound calls.
-import { recordingWav } from '../history/audio.js';
-import { openCall } from '../calls/conversations.js';
+import { recordingWav, contactByPhone, presentCall, CALL_STATUSES, CallRecordSchema } from '../history/index.js';
+import { openCall, runCall } from '../calls/index.js';
 import { ApiError, notFound } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
-import { planInbound } from '../numbers/inbound-call.js';
-import { runCall } from '../calls/scripted-call.js';
-import { applyDefaultsPatch, DefaultsPatch, newConfig, stackSchema, VOICES, WorkspaceDefaultsSchema } from '../numbers/config.js';
-import { createNumber, freshNumber, numberTaken } from '../numbers/numbers.js';
-import { contactByPhone, presentCall } from '../history/people.js';
-import { CALL_STATUSES, CallRecordSchema } from '../history/records.js';
+import { planInbound, applyDefaultsPatch, DefaultsPatch, newConfig, stackSchema, VOICES, WorkspaceDefaultsSchema, createNumber, freshNumber, numberTaken, notConnected } from '../numbers/index.js';
 import { iso } from '../core/clock.js';
 import * as z from 'zod/mini';
 import { dataOf, doc, e164, int, named, nullable, obj, oneOf, record, str, type Infer } from '../core/schema.js';
-import { notConnected } from '../numbers/lines.js';
 
 const AddNumberBody = obj({
   stack: stackSchema(),

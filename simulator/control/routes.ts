@@ -1,15 +1,11 @@
 // The /_sim control plane: test helpers served only by the simulator, without an API key (a key,
 // when sent, picks its workspace; otherwise the seeded one). Not part of /v1.
-import { allowanceLeft, mayUse, usageAt } from '../billing/plans.js';
+import { allowanceLeft, mayUse, usageAt, LEDGER_KINDS, type LedgerEntry, cents, LEDGER_KEPT, setWallet, usd } from '../billing/index.js';
 import { advance, clockNow, iso, setMode } from '../core/clock.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Reply, type Resource } from '../core/http.js';
-import { LEDGER_KINDS, type LedgerEntry } from '../billing/records.js';
 import { SCOPES } from '../core/world.js';
-import type { CallRecord, EmailRecord, Suppression, TextRecord } from '../history/records.js';
-import { cents, LEDGER_KEPT, setWallet, usd } from '../billing/money.js';
-import { contactByEmail, contactByPhone, newContact, presentCall, presentContact, presentEmail, presentText } from '../history/people.js';
-import { AuditEntrySchema, CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, SUPPRESSION_REASONS, SuppressionSchema, TextRecordSchema, type CallStatus } from '../history/records.js';
+import { type CallRecord, type EmailRecord, type Suppression, type TextRecord, contactByEmail, contactByPhone, newContact, presentCall, presentContact, presentEmail, presentText, AuditEntrySchema, CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, ContactSchema, EmailRecordSchema, SUPPRESSION_REASONS, SuppressionSchema, TextRecordSchema, type CallStatus } from '../history/index.js';
 import { addApiKey } from '../core/accounts.js';
 import { canonicalZone } from '../../src/formats.js';
 import { paginate, listParams } from '../core/pagination.js';
@@ -17,7 +13,7 @@ import { nextDue } from '../core/scheduler.js';
 import * as z from 'zod/mini';
 import { arr, BULK_MAX_BODY_BYTES, BULK_MAX_ITEMS, bool, dataOf, doc, e164, email, freeInput, int, isoTime, listOf, named, newFields, nullable, num, obj, oneOf, oneOrMany, record, str, timestamp, uuid, type Infer } from '../core/schema.js';
 import { clone } from '../store/tracker.js';
-import { settleLines } from '../numbers/lines.js';
+import { settleLines } from '../numbers/index.js';
 
 /** Any control-plane context: these helpers read only what every route has. */
 type AnyCtx = Ctx<any, any, any>;

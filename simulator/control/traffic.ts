@@ -1,11 +1,9 @@
 // Control plane for simulated traffic: the shared sender pool, and texts sent as the other party.
 import { notFound } from '../core/errors.js';
 import { route, type Ctx, type Resource } from '../core/http.js';
-import { receiveNumberText } from '../numbers/number-text.js';
-import { receiveReply, threadFor } from '../quick/text-machine.js';
-import { presentText } from '../history/people.js';
-import { TextRecordSchema, type TextOut } from '../history/records.js';
-import { fill, poolView, SharedPoolNumberSchema } from '../quick/shared-pool.js';
+import { receiveNumberText } from '../numbers/index.js';
+import { receiveReply, threadFor, fill, poolView, SharedPoolNumberSchema } from '../quick/index.js';
+import { presentText, TextRecordSchema, type TextOut } from '../history/index.js';
 import * as z from 'zod/mini';
 import { dataOf, e164, int, obj, oneOf, str, type Infer } from '../core/schema.js';
 

@@ -7,7 +7,6 @@
 // appear only at the API edge.
 import type { ClockState } from './clock.js';
 import type { RngState } from './rng.js';
-import { raw, removeAt } from '../store/tracker.js';
 
 export const SCOPES = [
   'videos:read', 'videos:write', 'phone_numbers:read', 'phone_numbers:write', 'contacts:read',
@@ -91,21 +90,4 @@ export interface World {
   api_keys: ApiKey[];
   idempotency: IdempotencyRecord[];
   timers: Timer[];
-}
-
-/**
- * Keeps the latest `n` of workspace `workspaceId`'s entries in a log it has just appended one to: its
- * oldest goes (journaled as its place: a trim costs one entry, not the log).
- */
-export function keepLatest<T extends { workspace_id: string }>(log: T[], workspaceId: string, n: number): void {
-  if (log.length <= n) return;
-  const stored = raw(log);
-  let first = -1;
-  let mine = 0;
-  for (let i = 0; i < stored.length; i++) {
-    if (stored[i].workspace_id !== workspaceId) continue;
-    if (first < 0) first = i;
-    mine++;
-  }
-  if (mine > n) removeAt(log, [first]);
 }

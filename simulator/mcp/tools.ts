@@ -6,7 +6,7 @@
 // So a tool, its route and the published description cannot drift (test/mcp.test.ts checks it).
 import { allResources } from '../capabilities.js';
 import type { Route } from '../core/http.js';
-import { TOOLS, type Tool, type ToolCall } from '../assistant/tools.js';
+import { TOOLS, type Tool, type ToolCall } from '../assistant/index.js';
 import { apiDocument } from '../capabilities.js';
 
 type Json = Record<string, any>;

@@ -3,7 +3,7 @@
 // line is charged monthly (billing.ts); the agent is a view of the number's configuration.
 import { ApiError } from '../core/errors.js';
 import { route, type Ctx, type Resource } from '../core/http.js';
-import { canCover, price } from '../billing/money.js';
+import { canCover, price } from '../billing/index.js';
 import { newConfig } from './config.js';
 import { UNWIREABLE_AREA_CODE, WIRING_SECONDS } from './ai-number-machine.js';
 import { agentVoice, AINumberSchema, aiNumberView, createNumber, findNumber, NumberParams } from './numbers.js';

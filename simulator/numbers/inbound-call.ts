@@ -6,11 +6,9 @@
 // not answer; call-me-first rings the owner's phone(s) first; an enabled phone menu answers instead
 // of the AI; otherwise the AI agent answers, and its transfer rules (office hours in the number's
 // timezone) may hand the call to a person.
-import type { TranscriptTurn } from '../history/records.js';
-import type { CallStatus, CallTag } from '../history/records.js';
+import type { TranscriptTurn, CallStatus, CallTag } from '../history/index.js';
 import { effectiveVoice, withinHours, type StoredConfig, type TransferRule, type WorkspaceDefaults } from './config.js';
-import { callScenario } from '../calls/scenarios.js';
-import type { CallPlan } from '../calls/scripted-call.js';
+import { callScenario, type CallPlan } from '../calls/index.js';
 
 export interface InboundInput {
   config: StoredConfig;

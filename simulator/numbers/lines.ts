@@ -5,8 +5,7 @@ import { iso } from '../core/clock.js';
 import { cancelTimers, schedule } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
 import { orgOfWorkspace } from '../core/accounts.js';
-import { canCover, charge, refund } from '../billing/money.js';
-import { addMonths, mayUse, type Use } from '../billing/plans.js';
+import { canCover, charge, refund, addMonths, mayUse, type Use } from '../billing/index.js';
 import type { PhoneNumber } from './records.js';
 
 export const LINE_CENTS_PER_MONTH = 500;

@@ -2,14 +2,13 @@
 // settings say (auto-reply and its delay, stop words, stop_after_replies, max_replies_per_contact,
 // and SMS referrals), after the configured delay on the simulator clock; not while the number's
 // line is suspended or the account is paused for texts (billing.ts).
-import { ensureContact, isOptedOut, optOut, recordText } from '../calls/conversations.js';
+import { ensureContact, isOptedOut, optOut, recordText } from '../calls/index.js';
 import type { PhoneNumber } from './records.js';
-import type { TextRecord } from '../history/records.js';
+import { type TextRecord, recordIndex, recordsWithAddress } from '../history/index.js';
 import { effectiveSms, withinHours } from './config.js';
 import { workspaceOf } from './numbers.js';
 import { schedule, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
-import { recordIndex, recordsWithAddress } from '../history/indexes.js';
 import { notConnected } from './lines.js';
 
 const isStopWord = (body: string, words: string[]) => words.some((w) => w.trim().toLowerCase() === body.trim().toLowerCase());

@@ -2,7 +2,7 @@
 import { iso } from '../core/clock.js';
 import { validationError } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
-import { COUNTRIES, inventory, NUMBER_TYPES, TOLL_FREE } from '../calls/carrier.js';
+import { COUNTRIES, inventory, NUMBER_TYPES, TOLL_FREE } from '../calls/index.js';
 import { applyPatch, configView, NumberConfiguration, patchSchema, VOICES, VoiceSchema } from './config.js';
 import { findNumber, findReadyNumber, NumberParams, numberTaken, PhoneNumberSchema, phoneNumberView } from './numbers.js';
 import { listParams, paginate } from '../core/pagination.js';

@@ -1,13 +1,13 @@
 // Quick agent actions: POST /v1/quick/ai-calls and /ai-texts, the job read and cancel.
 import { iso } from '../core/clock.js';
-import { ensureContact } from '../calls/conversations.js';
+import { ensureContact } from '../calls/index.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource } from '../core/http.js';
 import type { QuickJob } from './jobs.js';
 import { cancelCalls, dial } from './call-machine.js';
 import { cancelTexts, startThread } from './text-machine.js';
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, creationView, jobView, newTarget, QuickActionJob, QuickActionJobCreated, TEXT_MESSAGE_CENTS } from './jobs.js';
-import { canCover, usd } from '../billing/money.js';
+import { canCover, usd } from '../billing/index.js';
 import { poolRoom, type PoolKind } from './shared-pool.js';
 import { arr, bool, dataOf, e164, int, obj, str, uuid, type Infer } from '../core/schema.js';
 

@@ -1,16 +1,14 @@
 // Quick AI calls: each target is dialled from a shared number, rings, and is answered, rings out,
 // reaches voicemail, is busy or fails as its scenario says; unanswered attempts are retried after
 // retry_delay_minutes until retry_attempts is spent. Every step is a timer on the simulator clock.
-import type { CallStatus } from '../history/records.js';
-import { closeCall, answerCall, findCall, openCall } from '../calls/conversations.js';
+import { type CallStatus, contactById } from '../history/index.js';
+import { closeCall, answerCall, findCall, openCall, attemptOutcome, callReview, callTranscript, substitute, TIMING } from '../calls/index.js';
 import type { QuickJob, QuickTarget } from './jobs.js';
-import { charge, chargeUpTo, price } from '../billing/money.js';
-import { attemptOutcome, callReview, callTranscript, substitute, TIMING } from '../calls/scenarios.js';
+import { charge, chargeUpTo, price } from '../billing/index.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
 import { draw, use } from './shared-pool.js';
 import type { Session } from '../core/session.js';
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, finish, isFinal, jobOf, POOL_LIMIT, WALLET_EMPTY } from './jobs.js';
-import { contactById } from '../history/people.js';
 
 type P = Record<string, unknown>;
 const at = (s: Session, seconds: number) => s.now + seconds * 1000;

@@ -2,13 +2,11 @@
 import { iso } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
-import type { Contact, EmailRecord } from '../history/records.js';
-import { canCover, charge, price, usd } from '../billing/money.js';
-import { contactByEmail, sameEmail } from '../history/people.js';
+import { type Contact, type EmailRecord, contactByEmail, sameEmail, firstAtLeast, recordIndex } from '../history/index.js';
+import { canCover, charge, price, usd } from '../billing/index.js';
 import { bestMatches } from '../core/fuzzy.js';
 import * as z from 'zod/mini';
 import { arr, dataOf, doc, EMAIL, EMAIL_ANY_CASE, email, named, newFields, nullable, num, obj, record, str, uuid, type Infer } from '../core/schema.js';
-import { firstAtLeast, recordIndex } from '../history/indexes.js';
 
 export const SERVICE_NAME = 'vmv';
 export const PER_RECIPIENT_CENTS = 1;

@@ -1,7 +1,7 @@
 // What quick call and quick text jobs share: finding a job and target, ending a target, ending the
 // job once every target is final, and the job as the API shows it (its schema: Quick action job).
 import { iso } from '../core/clock.js';
-import { usd } from '../billing/money.js';
+import { usd } from '../billing/index.js';
 import * as z from 'zod/mini';
 import { doc, e164, int, named, nullable, num, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
 import type { Session } from '../core/session.js';

@@ -1,17 +1,14 @@
 // Quick AI texts: an opener from a shared number (opt-out language appended for a new recipient),
 // then each reply is answered until the goal is met, max_messages outbound are sent, the recipient
 // is quiet for conversation_timeout_hours, or they text STOP.
-import { ensureContact, isOptedOut, optOut, recordText } from '../calls/conversations.js';
+import { ensureContact, isOptedOut, optOut, recordText, agentReply, classifyReply, OPT_OUT_TEXT, PROVIDER_TEXT_ERROR, scriptedReply, substitute, textOpener, textScenario } from '../calls/index.js';
 import type { QuickJob, QuickTarget } from './jobs.js';
-import type { TextRecord } from '../history/records.js';
-import { charge } from '../billing/money.js';
-import { agentReply, classifyReply, OPT_OUT_TEXT, PROVIDER_TEXT_ERROR, scriptedReply, substitute, textOpener, textScenario } from '../calls/scenarios.js';
+import { type TextRecord, recordIndex, recordsWithAddress, contactById } from '../history/index.js';
+import { charge } from '../billing/index.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
 import { draw, roomLeft, use } from './shared-pool.js';
 import type { Session } from '../core/session.js';
 import { finish, isFinal, jobOf, POOL_LIMIT, TEXT_MESSAGE_CENTS, WALLET_EMPTY } from './jobs.js';
-import { recordIndex, recordsWithAddress } from '../history/indexes.js';
-import { contactById } from '../history/people.js';
 
 /** Seconds the agent takes to answer a reply. */
 export const AGENT_REPLY_SECONDS = 30;

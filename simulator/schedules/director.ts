@@ -4,8 +4,7 @@
 // modelled on. Deterministic (the same schedule, day and profile give the same plan) and varied:
 // templates, angles and topics rotate with the day and the video's place in it, so no two videos
 // of a day and no two consecutive days are planned alike.
-import { defaultPreset, type Template } from '../videos/catalog.js';
-import { write, type SlideSettings, type Written } from '../videos/writer.js';
+import { defaultPreset, type Template, write, type SlideSettings, type Written } from '../videos/index.js';
 
 export interface MarketingProfile {
   business_name: string;

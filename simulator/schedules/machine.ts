@@ -9,8 +9,7 @@ import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js
 import type { Session } from '../core/session.js';
 import { nextPosting } from './calendar.js';
 import { planDay, type Pins, type PlannedVideo } from './director.js';
-import { videoInput } from '../videos/body.js';
-import { enter, newVideo } from '../videos/machine.js';
+import { videoInput, enter, newVideo } from '../videos/index.js';
 
 const timerOf = (sch: VideoScheduleRecord) => (type: string, p: Record<string, unknown>) => (type === 'schedule.plan' || type === 'schedule.post') && p.id === sch.id;
 

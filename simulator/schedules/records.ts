@@ -1,6 +1,6 @@
 // What video schedules keep: the schedules with the director's bookkeeping, the notices they send,
 // and the marketing profile the director reads.
-import type { Template } from '../videos/catalog.js';
+import type { Template } from '../videos/index.js';
 import type { MarketingProfile, PlannedVideo } from './director.js';
 
 /** A video schedule as stored: the API's record less what is derived (the estimate), plus the director's bookkeeping. */

@@ -12,11 +12,7 @@ import { arr, bool, check, dataOf, doc, freeObject, int, isPlainObject, listOf, 
 import { canonicalZone, instantOf, isDate, isPostingDay, localDay, nextPosting } from './calendar.js';
 import { candidates, picksTemplate } from './director.js';
 import { reschedule } from './machine.js';
-import { priceVideo } from '../videos/machine.js';
-import { checkMusic, recipe } from '../videos/body.js';
-import { DEFAULTS, defaultPreset, TEMPLATE_INFO, TEMPLATES, wordCount, type Template } from '../videos/catalog.js';
-import { presentVideo } from '../videos/present.js';
-import { VideoSchema } from '../videos/records.js';
+import { priceVideo, checkMusic, recipe, DEFAULTS, defaultPreset, TEMPLATE_INFO, TEMPLATES, wordCount, type Template, presentVideo, VideoSchema } from '../videos/index.js';
 import { removeWhere } from '../store/tracker.js';
 
 // ---- what a client sends ----

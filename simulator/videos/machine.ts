@@ -4,7 +4,7 @@
 // Posts publish at their time if the video is ready by then.
 import { iso } from '../core/clock.js';
 import type { PostRecord, SocialConnection, VideoRecord } from './records.js';
-import { canCover, charge } from '../billing/money.js';
+import { canCover, charge } from '../billing/index.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
 import { compositeSeconds, PLATFORM_NAMES, priceOf, PUBLISH_SECONDS, renderSeconds, scenesFor, secondsOfScript, STAGE_SECONDS, TEMPLATE_INFO, WORDS_PER_SECOND, wordCount, type Price, type Template } from './catalog.js';

@@ -9,12 +9,13 @@ import { randomUUID } from 'node:crypto';
 import { DELIVERY_TIMEOUT_MS, EVENT_HEADER, EVENT_ID_HEADER, postOnce, sign, SIGNATURE_HEADER, type PostResult } from '../../src/webhooks.js';
 import type { Transactor } from '../core/http.js';
 import { iso } from '../core/clock.js';
-import { keepLatest, type World } from '../core/world.js';
+import { type World } from '../core/world.js';
 import type { HostEntry, OutboxEntry } from './records.js';
 import { schedule, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
 import { clone, raw, removeAt, removeWhere } from '../store/tracker.js';
 import { resolveTarget } from './targets.js';
+import { keepLatest } from '../core/logs.js';
 
 /** When attempts 2, 3 and 4 fall due, counted from the first attempt. */
 export const RETRY_OFFSETS_MS = [60_000, 5 * 60_000, 30 * 60_000];

@@ -2,10 +2,9 @@
 // which puts one delivery per matching webhook in the outbox. Emission happens inside a transaction
 // (conversations.ts calls it); the HTTP happens after commit (delivery.ts).
 import { iso } from '../core/clock.js';
-import type { CallRecord, Contact, TextRecord } from '../history/records.js';
+import { type CallRecord, type Contact, type TextRecord, contactById } from '../history/index.js';
 import type { EventType, Webhook } from './records.js';
 import type { Session } from '../core/session.js';
-import { contactById } from '../history/people.js';
 
 export const CALL_EVENTS = ['call.started', 'call.ended'] as const satisfies readonly EventType[];
 

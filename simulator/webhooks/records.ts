@@ -1,7 +1,7 @@
 // What webhooks keep: the registered webhooks, the attempts waiting to be made, the delivery log, and
 // the simulator's hosts table.
 import type { Infer } from '../core/schema.js';
-import type { DeliveryAttemptSchema } from '../history/records.js';
+import type { DeliveryAttemptSchema } from '../history/index.js';
 
 export type EventType = 'call.started' | 'call.ended' | 'sms.received';
 

@@ -9,13 +9,12 @@ import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource, type Route } from '../core/http.js';
 import type { EventType, Webhook } from './records.js';
 import { listParams, paginate } from '../core/pagination.js';
-import { DeliveryAttemptSchema } from '../history/records.js';
+import { DeliveryAttemptSchema, transcriptText } from '../history/index.js';
 import { isLoopbackHost } from '../../src/webhooks.js';
 import * as z from 'zod/mini';
 import { arr, dataOf, doc, int, listOf, named, nullable, obj, oneOf, qString, record, str, timestamp, uuid, type Infer } from '../core/schema.js';
 import { literalAddress, refusedAs, tableName } from './targets.js';
 import { CALL_EVENTS, callEndedData, callEventId, callStartedData, enqueue, envelope, smsReceivedData, textEventId, type EventCall } from './events.js';
-import { transcriptText } from '../history/records.js';
 
 /** Per workspace and kind (the spec names 25 for call webhooks; the simulator caps text webhooks alike). */
 export const MAX_WEBHOOKS = 25;
