@@ -23,7 +23,9 @@ const common = {
   metafile: true,
   logLevel: 'warning',
   // some bundled CommonJS packages call require() for Node built-ins
-  banner: { js: "import { createRequire as __vmvCreateRequire } from 'node:module'; const require = __vmvCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __vmvCreateRequire } from 'node:module'; const require = __vmvCreateRequire(import.meta.url);",
+  },
 };
 const simulator = await build({ ...common, entryPoints: { simulator: 'simulator/index.ts' }, splitting: false });
 
@@ -45,12 +47,22 @@ const cli = await build({
   external: ['react-devtools-core'],
 });
 const outputs = { ...simulator.metafile.outputs, ...cli.metafile.outputs };
-writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify({ inputs: { ...simulator.metafile.inputs, ...cli.metafile.inputs }, outputs }));
+writeFileSync(
+  new URL('../dist/meta.json', import.meta.url),
+  JSON.stringify({ inputs: { ...simulator.metafile.inputs, ...cli.metafile.inputs }, outputs }),
+);
 
 // the library's TypeScript declarations: dist/types/ mirrors the sources, dist/index.d.ts is the door
-execFileSync(process.execPath, [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.build.json'],
+  { stdio: 'inherit' },
+);
 writeFileSync(new URL('../dist/index.d.ts', import.meta.url), "export * from './types/src/index.js';\n");
 
 const { apiDocument } = await import('../dist/simulator.js');
 writeFileSync(new URL('../openapi.json', import.meta.url), JSON.stringify(await apiDocument('api'), null, 2) + '\n');
-writeFileSync(new URL('../dist/control-openapi.json', import.meta.url), JSON.stringify(await apiDocument('control'), null, 2) + '\n');
+writeFileSync(
+  new URL('../dist/control-openapi.json', import.meta.url),
+  JSON.stringify(await apiDocument('control'), null, 2) + '\n',
+);

@@ -21,7 +21,18 @@ import { videos } from './videos/capability.js';
 import { webhooks } from './webhooks/capability.js';
 
 /** Every capability; their resources are described in this order, the API description's own before the control plane's. */
-export const CAPABILITIES: readonly Capability[] = [quick, numbers, calls, history, billing, webhooks, videos, schedules, assistant, control];
+export const CAPABILITIES: readonly Capability[] = [
+  quick,
+  numbers,
+  calls,
+  history,
+  billing,
+  webhooks,
+  videos,
+  schedules,
+  assistant,
+  control,
+];
 
 /** Every resource, loaded (the API description needs them all). */
 export const allResources = (): Promise<Resource[]> => Promise.all(resourceTable.map((e) => e.load()));
@@ -29,9 +40,15 @@ export const allResources = (): Promise<Resource[]> => Promise.all(resourceTable
 /** The API description of every resource: GET /v1/openapi.json and /_sim/openapi.json, the build's openapi.json. */
 export const apiDocument = describer(allResources);
 
-const describing: ResourceEntry = { prefixes: ['/v1/openapi.json', '/_sim/openapi.json'], load: async () => apiDescription(apiDocument) };
+const describing: ResourceEntry = {
+  prefixes: ['/v1/openapi.json', '/_sim/openapi.json'],
+  load: async () => apiDescription(apiDocument),
+};
 
-export const resourceTable: readonly ResourceEntry[] = CAPABILITIES.flatMap((c) => [...(c === control ? [describing] : []), ...(c.resources ?? [])]);
+export const resourceTable: readonly ResourceEntry[] = CAPABILITIES.flatMap((c) => [
+  ...(c === control ? [describing] : []),
+  ...(c.resources ?? []),
+]);
 
 export const machineTable: readonly MachineEntry[] = CAPABILITIES.flatMap((c) => c.machines ?? []);
 
@@ -40,8 +57,14 @@ export const calendarTimers: ReadonlySet<string> = new Set(machineTable.flatMap(
 
 /** Every transition: the machines' (each loaded when first needed) and the capabilities' own (webhook retries). */
 export const timers: TimerHandlers = Object.assign(
-  Object.fromEntries(machineTable.flatMap((m) => m.types.map((type) => [type, async (...a: Parameters<TimerHandlers[string]>) => (await m.load())[type](...a)]))),
+  Object.fromEntries(
+    machineTable.flatMap((m) =>
+      m.types.map((type) => [type, async (...a: Parameters<TimerHandlers[string]>) => (await m.load())[type](...a)]),
+    ),
+  ),
   ...CAPABILITIES.map((c) => c.timers ?? {}),
 );
 
-export const afterCommitHooks: readonly AfterCommit[] = CAPABILITIES.flatMap((c) => (c.afterCommit ? [c.afterCommit] : []));
+export const afterCommitHooks: readonly AfterCommit[] = CAPABILITIES.flatMap((c) =>
+  c.afterCommit ? [c.afterCommit] : [],
+);

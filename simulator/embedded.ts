@@ -14,7 +14,13 @@ export async function openEmbedded(file: string) {
     // a data file this process may not use is the command line's own problem (exit 2), not an API's answer
     const app = createApp(store, [], { rethrow: (e) => e instanceof StoreAccessError });
     const key = async (ss: WorldSession) => (await ss.begin()).data.meta.default_api_key;
-    sim = { app, defaultApiKey: async () => { const k = await store.withRead(key); return k === NEEDS_LOCK ? store.withLock(key) : k; } };
+    sim = {
+      app,
+      defaultApiKey: async () => {
+        const k = await store.withRead(key);
+        return k === NEEDS_LOCK ? store.withLock(key) : k;
+      },
+    };
     open.set(file, sim);
   }
   return sim;

@@ -4,7 +4,18 @@
 // second of the simulator's doors (index.ts is the first: everything that runs); a test and the
 // dependency rules (.dependency-cruiser.cjs) keep it free of anything but constants.
 export {
-  AVATAR_LAYOUTS, BACKGROUND_MODES, DURATION, FORMATS, PLATFORM_NAMES, PLATFORMS, SUBTITLE_STYLES, TEMPLATE_INFO, TEMPLATES, TIKTOK_PRIVACY, VIDEO_MODELS,
-  VIDEO_STATES, type Platform,
+  AVATAR_LAYOUTS,
+  BACKGROUND_MODES,
+  DURATION,
+  FORMATS,
+  PLATFORM_NAMES,
+  PLATFORMS,
+  SUBTITLE_STYLES,
+  TEMPLATE_INFO,
+  TEMPLATES,
+  TIKTOK_PRIVACY,
+  VIDEO_MODELS,
+  VIDEO_STATES,
+  type Platform,
 } from './videos/catalog.js';
 export { SCOPES, type Scope } from './core/world.js';

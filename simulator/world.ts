@@ -36,7 +36,13 @@ const accountParts: AccountParts = {
 
 /** The top-level values of a world and how each is journaled: core's, then each capability's. */
 const RECORDS = ['idempotency', 'timers', ...CAPABILITIES.flatMap((c) => c.collections?.records ?? [])];
-const VALUES = ['organizations', 'workspaces', 'users', 'api_keys', ...CAPABILITIES.flatMap((c) => c.collections?.values ?? [])];
+const VALUES = [
+  'organizations',
+  'workspaces',
+  'users',
+  'api_keys',
+  ...CAPABILITIES.flatMap((c) => c.collections?.values ?? []),
+];
 
 /**
  * The freshly seeded world: one organization with a 50.00 USD wallet, one workspace whose plan
@@ -48,7 +54,15 @@ export function seedData(o: SeedOptions = {}): World {
   const clock = o.clock ?? realClock();
   const world = {
     version: VERSION,
-    meta: { seed, rng: seedRng(seed), secret: randomBytes(32).toString('hex'), clock, default_api_key: '', default_workspace_id: '', next_seq: 1 },
+    meta: {
+      seed,
+      rng: seedRng(seed),
+      secret: randomBytes(32).toString('hex'),
+      clock,
+      default_api_key: '',
+      default_workspace_id: '',
+      next_seq: 1,
+    },
     ...Object.fromEntries([...VALUES, ...RECORDS].map((k) => [k, []])),
   } as unknown as World;
   const c: SeedContext = { rng: new Rng(world.meta.rng), nowMs: clockNow(clock) };
@@ -74,12 +88,26 @@ export function upgrade(world: World): World {
   return world;
 }
 
-const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a JSON array' : typeof v === 'object' ? 'a JSON object of another shape' : `a JSON ${typeof v}`);
+const describe = (v: unknown) =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'a JSON array'
+      : typeof v === 'object'
+        ? 'a JSON object of another shape'
+        : `a JSON ${typeof v}`;
 
 /** Whether a parsed document is a world this simulator reads: a version it knows, its meta and workspaces. */
 function refuse(doc: unknown): string | null {
   const d = doc as Partial<World> | null;
-  const ok = typeof d === 'object' && d !== null && !Array.isArray(d) && [1, 2, 3].includes(d.version as number) && typeof d.meta === 'object' && d.meta !== null && Array.isArray(d.workspaces);
+  const ok =
+    typeof d === 'object' &&
+    d !== null &&
+    !Array.isArray(d) &&
+    [1, 2, 3].includes(d.version as number) &&
+    typeof d.meta === 'object' &&
+    d.meta !== null &&
+    Array.isArray(d.workspaces);
   return ok ? null : `${describe(doc)}, not {"version": ${VERSION}, "meta": …}`;
 }
 
@@ -119,6 +147,7 @@ export function createApp(store: WorldStore, extra: Resource[] = [], options: Ap
 }
 
 /** `vmv sim serve`: the simulated world on `o.store`, over HTTP. */
-export const startServer = (o: Omit<ServeOptions, 'app'>): Promise<RunningServer> => serveHttp({ ...o, app: createApp(o.store) });
+export const startServer = (o: Omit<ServeOptions, 'app'>): Promise<RunningServer> =>
+  serveHttp({ ...o, app: createApp(o.store) });
 
 export type { App, RunningServer };

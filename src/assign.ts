@@ -20,7 +20,8 @@ export function assignmentsToPatch(args: string[], into: Record<string, Json> = 
     const eq = arg.indexOf('=');
     if (eq <= 0) throw usage(`"${arg}" is not an assignment: use section.field=value, e.g. voice.speed=1.2`);
     const path = arg.slice(0, eq).split('.');
-    if (path.some((p) => p === '' || FORBIDDEN.has(p))) throw usage(`"${arg.slice(0, eq)}" is not a usable field path.`);
+    if (path.some((p) => p === '' || FORBIDDEN.has(p)))
+      throw usage(`"${arg.slice(0, eq)}" is not a usable field path.`);
     let node: Record<string, Json> = into;
     for (const seg of path.slice(0, -1)) {
       if (!isObject(node[seg])) node[seg] = {};

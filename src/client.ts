@@ -4,7 +4,16 @@
 // network: nothing to retry).
 import { ApiCallError, type Envelope } from './errors.js';
 import { NetworkError, retryNote, unsureReply, type Failure, type Known, type Unsure } from './faults.js';
-import { decide, DEFAULT_POLICY, DEFAULT_RETRIES, faultOf, mayHaveApplied, retryAfterMs, type Fault, type Outcome } from './retry.js';
+import {
+  decide,
+  DEFAULT_POLICY,
+  DEFAULT_RETRIES,
+  faultOf,
+  mayHaveApplied,
+  retryAfterMs,
+  type Fault,
+  type Outcome,
+} from './retry.js';
 import { DEFAULT_REQUEST_TIMEOUT_S, type NetSettings, type Target } from './settings.js';
 
 export interface ApiResponse {
@@ -142,8 +151,15 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
   ]);
   const origin = new URL(target.baseUrl!);
   const prefix = origin.pathname.replace(/\/+$/, '');
-  const client = new Dispatcher(origin.origin, { connectTimeout: CONNECT_TIMEOUT_MS, ...(connections > 1 ? { connections } : {}) });
-  const policy = { ...DEFAULT_POLICY, retries: net.retries ?? DEFAULT_RETRIES, baseMs: net.retryBaseMs ?? DEFAULT_POLICY.baseMs };
+  const client = new Dispatcher(origin.origin, {
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    ...(connections > 1 ? { connections } : {}),
+  });
+  const policy = {
+    ...DEFAULT_POLICY,
+    retries: net.retries ?? DEFAULT_RETRIES,
+    baseMs: net.retryBaseMs ?? DEFAULT_POLICY.baseMs,
+  };
   const requestTimeoutMs = net.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_S * 1000;
   return {
     target,
@@ -159,10 +175,18 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
       // the same request, the same key, every attempt: a retried write is never applied twice
       const attempt = async (): Promise<ApiResponse | { fault: Fault; code: string }> => {
         try {
-          const res = await apiRequest.call(client, { path: prefix + url, method: method as 'GET', headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+          const res = await apiRequest.call(client, {
+            path: prefix + url,
+            method: method as 'GET',
+            headers,
+            body,
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+          });
           const buf = Buffer.from(await res.body.arrayBuffer());
           const h: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
           return toResponse(res.statusCode, h, buf);
         } catch (e) {
           const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
@@ -176,7 +200,8 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
         const outcome: Outcome = 'fault' in got ? got : { status: got.status, retryAfter: got.headers['retry-after'] };
         // a write that does the same however often it is sent is never "maybe applied": sending it
         // again is the answer; nor is one the simulator answered 503 store_busy (nothing applied)
-        const untouched = o.repeatable || ('status' in got && got.status === 503 && errorEnvelope(got).error.code === 'store_busy');
+        const untouched =
+          o.repeatable || ('status' in got && got.status === 503 && errorEnvelope(got).error.code === 'store_busy');
         unsure ||= mayHaveApplied(outcome) && !untouched;
         const d = decide({ method, path, hasKey: key !== undefined, repeatable: untouched }, outcome, retried, policy);
         if (d.retry) {
@@ -186,7 +211,16 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
         }
         if ('fault' in got) {
           const waitedMs = got.code === 'UND_ERR_CONNECT_TIMEOUT' ? CONNECT_TIMEOUT_MS : timeoutMs;
-          const failure: Failure = { ...got, baseUrl: target.baseUrl!, method, path, attempts: retried + 1, mayHaveApplied: unsure, key, waitedMs };
+          const failure: Failure = {
+            ...got,
+            baseUrl: target.baseUrl!,
+            method,
+            path,
+            attempts: retried + 1,
+            mayHaveApplied: unsure,
+            key,
+            waitedMs,
+          };
           throw new NetworkError(failure, o.known);
         }
         if (got.status >= 400 && unsure) got.unsure = { method, path, key };
@@ -209,7 +243,11 @@ async function embeddedClient(target: Target): Promise<ApiClient> {
       if (o.idempotencyKey && method !== 'GET') headers['idempotency-key'] = o.idempotencyKey;
       const body = payload(o, headers);
       const res = await sim.app.handle({ method, url: buildPath(path, o.query), headers, body });
-      return observed(method, buildPath(path, o.query), toResponse(res.status, res.headers, Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.body)));
+      return observed(
+        method,
+        buildPath(path, o.query),
+        toResponse(res.status, res.headers, Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.body)),
+      );
     },
     // deliveries the commands caused run in the background: finish them before the process ends
     close: () => sim.app.idle(),
@@ -220,14 +258,19 @@ async function embeddedClient(target: Target): Promise<ApiClient> {
  * The API's error envelope of an error reply; a reply without one (not JSON, or its code not one
  * `hasCode` takes: a string unless told) becomes http_<status>.
  */
-export function errorEnvelope(res: ApiResponse, hasCode: (code: unknown) => boolean = (code) => typeof code === 'string'): Envelope {
+export function errorEnvelope(
+  res: ApiResponse,
+  hasCode: (code: unknown) => boolean = (code) => typeof code === 'string',
+): Envelope {
   try {
     const env = res.json<Envelope>();
     if (hasCode(env?.error?.code)) return env;
   } catch {
     // not JSON: as below
   }
-  return { error: { code: `http_${res.status}`, message: `The service answered ${res.status} without an error body.` } };
+  return {
+    error: { code: `http_${res.status}`, message: `The service answered ${res.status} without an error body.` },
+  };
 }
 
 /** Sends a request and throws ApiCallError for an error reply. */
@@ -235,10 +278,18 @@ export async function call(client: ApiClient, method: string, path: string, o?: 
   const res = await client.request(method, path, o);
   if (res.status >= 400) {
     // here any code but an empty one will do, a string or not
-    const e = new ApiCallError(res.status, errorEnvelope(res, (code) => Boolean(code)), res.text(), unsureReply(res.unsure, o?.known));
+    const e = new ApiCallError(
+      res.status,
+      errorEnvelope(res, (code) => Boolean(code)),
+      res.text(),
+      unsureReply(res.unsure, o?.known),
+    );
     // a rate limit whose Retry-After was too long to wait for here: when to try again
     const after = res.status === 429 ? retryAfterMs(res.headers['retry-after'], Date.now()) : null;
-    if (after !== null) e.hint = [e.hint, `The service asks to wait ${Math.ceil(after / 1000)} s before trying again (Retry-After).`].filter(Boolean).join('\n');
+    if (after !== null)
+      e.hint = [e.hint, `The service asks to wait ${Math.ceil(after / 1000)} s before trying again (Retry-After).`]
+        .filter(Boolean)
+        .join('\n');
     throw e;
   }
   return res;

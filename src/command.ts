@@ -9,7 +9,10 @@ import type { IO } from './io.js';
 import type { Env } from './paths.js';
 
 /** What every command definition receives: the process's streams and environment. */
-export interface Shell { io: IO; env: Env }
+export interface Shell {
+  io: IO;
+  env: Env;
+}
 
 export type Run<O> = (ctx: Context, opts: O, args: string[]) => Promise<void>;
 
@@ -22,7 +25,11 @@ export function action<O>(shell: Shell, run: Run<O>) {
     try {
       const w = opts as { timeout?: string; advance?: boolean };
       // checked before the command sends anything: a refused --advance starts no job
-      if (w.timeout !== undefined || w.advance) await (await import('./wait.js')).prepareWait(ctx, cmd.options.some((x) => x.long === '--watch') ? '--watch' : '--wait');
+      if (w.timeout !== undefined || w.advance)
+        await (await import('./wait.js')).prepareWait(
+          ctx,
+          cmd.options.some((x) => x.long === '--watch') ? '--watch' : '--wait',
+        );
       await resolveTimes(ctx, opts as Record<string, unknown>);
       await run(ctx, opts, args);
     } finally {
@@ -36,7 +43,8 @@ export const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export function intArg(name: string, min: number, max: number) {
   return (v: string) => {
-    if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) throw usage(`${name} must be a whole number from ${min} to ${max}, got "${v}".`);
+    if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max)
+      throw usage(`${name} must be a whole number from ${min} to ${max}, got "${v}".`);
     return Number(v);
   };
 }
@@ -52,7 +60,8 @@ export function onOff(name: string) {
 export function numberArg(name: string, min: number) {
   return (v: string) => {
     const n = Number(v);
-    if (v.trim() === '' || !Number.isFinite(n) || n < min) throw usage(`${name} must be a number of at least ${min}, got "${v}".`);
+    if (v.trim() === '' || !Number.isFinite(n) || n < min)
+      throw usage(`${name} must be a number of at least ${min}, got "${v}".`);
     return n;
   };
 }
@@ -90,17 +99,33 @@ export function choiceArg(name: string, choices: readonly string[]) {
 }
 
 /** The fixed values a flag's parser takes (shell completion offers them). */
-export const choicesOf = (parser: unknown): readonly string[] | undefined => (parser as { choices?: readonly string[] } | undefined)?.choices;
+export const choicesOf = (parser: unknown): readonly string[] | undefined =>
+  (parser as { choices?: readonly string[] } | undefined)?.choices;
 
 /** Several of a fixed set, comma-separated or repeated (each once, in the order given). */
 export function choicesArg(name: string, choices: readonly string[]) {
   const one = choiceArg(name, choices);
-  return Object.assign((v: string, prev: string[] = []) => [...new Set([...prev, ...v.split(',').map((e) => e.trim()).filter(Boolean).map(one)])], { choices });
+  return Object.assign(
+    (v: string, prev: string[] = []) => [
+      ...new Set([
+        ...prev,
+        ...v
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean)
+          .map(one),
+      ]),
+    ],
+    { choices },
+  );
 }
 
 /** A time to be resolved against the target's "now" before the command runs (see resolveTimes). */
 export class RelativeTime {
-  constructor(readonly text: string, readonly at: (now: Date) => Date) {}
+  constructor(
+    readonly text: string,
+    readonly at: (now: Date) => Date,
+  ) {}
 }
 
 const UNIT_MS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
@@ -137,8 +162,12 @@ export function timeArg(name: string, o: { relative?: boolean; ahead?: boolean }
     }
     const ahead = o.ahead && v.startsWith('+') ? spanMs(v.slice(1)) : null;
     if (ahead !== null) return new RelativeTime(v, (now) => new Date(now.getTime() + ahead));
-    const forms = (relative ? ', or a time ago: 30m, 24h, 7d, today, yesterday' : '') + (o.ahead ? ', or a time from now: +30m, +1h, +2d' : '');
-    throw usage(`${name} takes an ISO 8601 time with Z or an offset (2026-01-31T09:00:00Z) or a date (2026-01-31)${forms}; got "${v}".`);
+    const forms =
+      (relative ? ', or a time ago: 30m, 24h, 7d, today, yesterday' : '') +
+      (o.ahead ? ', or a time from now: +30m, +1h, +2d' : '');
+    throw usage(
+      `${name} takes an ISO 8601 time with Z or an offset (2026-01-31T09:00:00Z) or a date (2026-01-31)${forms}; got "${v}".`,
+    );
   };
 }
 
@@ -201,8 +230,18 @@ export function addWaitOptions(c: Command): void {
   for (const sub of c.commands) addWaitOptions(sub);
   const wait = c.options.find((o) => o.long === '--wait' || o.long === '--watch')?.long;
   if (!wait || c.options.some((o) => o.long === '--timeout' || o.long === '--advance')) return;
-  c.addOption(new Option('--timeout <duration>', `with ${wait}: stop waiting after this much wall-clock time (90s, 5m, 1h); exit 6, the job continues`));
-  c.addOption(new Option('--advance', `with ${wait}, on a simulator with a manual clock: advance the clock to each next due transition until the job ends`));
+  c.addOption(
+    new Option(
+      '--timeout <duration>',
+      `with ${wait}: stop waiting after this much wall-clock time (90s, 5m, 1h); exit 6, the job continues`,
+    ),
+  );
+  c.addOption(
+    new Option(
+      '--advance',
+      `with ${wait}, on a simulator with a manual clock: advance the clock to each next due transition until the job ends`,
+    ),
+  );
 }
 
 /** A noun of the CLI (commands/index.ts lists them): its name, one line for `vmv --help`, and its verbs' module, loaded when needed. */

@@ -47,7 +47,8 @@ export async function openConfig(env: Env) {
 }
 
 function checkName(name: string): string {
-  if (!PROFILE_NAME.test(name)) throw usage(`"${name}" is not a usable profile name: letters, digits, _ . - (up to 64).`);
+  if (!PROFILE_NAME.test(name))
+    throw usage(`"${name}" is not a usable profile name: letters, digits, _ . - (up to 64).`);
   return name;
 }
 

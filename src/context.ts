@@ -2,7 +2,14 @@
 // client (created on first use, so commands that never call the API never load it), through which
 // each of the command's writes goes with an Idempotency-Key of its own.
 import type { Command } from 'commander';
-import { call, createClient, newIdempotencyKey, type ApiClient, type ApiResponse, type RequestOptions } from './client.js';
+import {
+  call,
+  createClient,
+  newIdempotencyKey,
+  type ApiClient,
+  type ApiResponse,
+  type RequestOptions,
+} from './client.js';
 import { ApiCallError } from './errors.js';
 import type { Known } from './faults.js';
 import { fieldFlagsOf } from './field-flags.js';
@@ -17,7 +24,11 @@ export class Context {
   /** request field → the flag or argument it came from, for naming it in a validation error */
   fieldFlags: Record<string, string> = {};
 
-  constructor(readonly io: IO, readonly env: Env, readonly globals: GlobalOptions) {}
+  constructor(
+    readonly io: IO,
+    readonly env: Env,
+    readonly globals: GlobalOptions,
+  ) {}
 
   static of(io: IO, env: Env, cmd: Command): Context {
     const ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions);
@@ -39,7 +50,9 @@ export class Context {
   client(): Promise<ApiClient> {
     // a retry is said on stderr, unless --json keeps stderr for the error document alone
     const onRetry = this.json ? undefined : (note: string) => this.io.err(dim(forStderr(this.io), note) + '\n');
-    return (this.clientP ??= Promise.resolve().then(() => createClient(this.target(), { ...resolveNet(this.globals, this.env), onRetry, connections: this.connections })));
+    return (this.clientP ??= Promise.resolve().then(() =>
+      createClient(this.target(), { ...resolveNet(this.globals, this.env), onRetry, connections: this.connections }),
+    ));
   }
 
   /** how many of the command's own writes have been sent (each takes the next key) */
@@ -55,7 +68,10 @@ export class Context {
    */
   private async ownKey(): Promise<{ key?: string; rerunKey?: string }> {
     const n = ++this.writes;
-    const base = await (this.baseKey ??= this.globals.idempotencyKey !== undefined ? Promise.resolve(this.globals.idempotencyKey) : newIdempotencyKey(this.target()));
+    const base = await (this.baseKey ??=
+      this.globals.idempotencyKey !== undefined
+        ? Promise.resolve(this.globals.idempotencyKey)
+        : newIdempotencyKey(this.target()));
     return base === undefined ? {} : { key: n === 1 ? base : await nthKey(base, n), rerunKey: base };
   }
 
@@ -69,14 +85,29 @@ export class Context {
   async call(method: string, path: string, o: RequestOptions = {}): Promise<ApiResponse> {
     const write = method !== 'GET' && method !== 'HEAD';
     const own = write && !('idempotencyKey' in o);
-    const { key, rerunKey } = own ? await this.ownKey() : { key: write ? o.idempotencyKey ?? (await newIdempotencyKey(this.target())) : undefined, rerunKey: undefined };
+    const { key, rerunKey } = own
+      ? await this.ownKey()
+      : {
+          key: write ? (o.idempotencyKey ?? (await newIdempotencyKey(this.target()))) : undefined,
+          rerunKey: undefined,
+        };
     try {
-      const res = await call(await this.client(), method, path, { ...o, idempotencyKey: key, known: { rerunKey, done: this.done } });
+      const res = await call(await this.client(), method, path, {
+        ...o,
+        idempotencyKey: key,
+        known: { rerunKey, done: this.done },
+      });
       if (own && this.target().kind === 'remote') this.noteDone(res, rerunKey);
       return res;
     } catch (e) {
       if (e instanceof ApiCallError) e.fieldFlags = this.fieldFlags;
-      if (e instanceof ApiCallError && e.code === 'idempotency_conflict' && own && this.globals.idempotencyKey !== undefined) e.hint = conflictHint(key!, e);
+      if (
+        e instanceof ApiCallError &&
+        e.code === 'idempotency_conflict' &&
+        own &&
+        this.globals.idempotencyKey !== undefined
+      )
+        e.hint = conflictHint(key!, e);
       throw e;
     }
   }
@@ -109,9 +140,12 @@ export class Context {
  * (`--at +1h`) or an answer to what is pending now is worked out anew on each run.
  */
 function conflictHint(key: string, e: ApiCallError): string {
-  const first = e.envelope.error.fields?.conflicts_with ?? (e.envelope.error as { conflicts_with?: unknown }).conflicts_with;
-  return `A request with Idempotency-Key ${key} was already applied${first ? ` (request ${String(first)})` : ''}, and this run's request is not the same ` +
-    '(what a command works out anew on each run, such as a relative time like --at +1h, differs): check what the first request did before sending this one without the key.';
+  const first =
+    e.envelope.error.fields?.conflicts_with ?? (e.envelope.error as { conflicts_with?: unknown }).conflicts_with;
+  return (
+    `A request with Idempotency-Key ${key} was already applied${first ? ` (request ${String(first)})` : ''}, and this run's request is not the same ` +
+    '(what a command works out anew on each run, such as a relative time like --at +1h, differs): check what the first request did before sending this one without the key.'
+  );
 }
 
 /** The longest Idempotency-Key the API takes. */

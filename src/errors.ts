@@ -27,21 +27,38 @@ export class CliError extends Error {
    * `hint` (what to do) and `details` (--json fields) may be added to where an error is given more
    * context on its way up: a wait names what continues (wait.ts), a keyed rerun what its key did (context.ts).
    */
-  constructor(message: string, readonly exitCode: number = EXIT.usage, public hint?: string, public details?: Record<string, unknown>) {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.usage,
+    public hint?: string,
+    public details?: Record<string, unknown>,
+  ) {
     super(message);
   }
 }
 
-export interface Envelope { error: { code: string; message: string; fields?: Record<string, string>; [k: string]: unknown } }
+export interface Envelope {
+  error: { code: string; message: string; fields?: Record<string, string>; [k: string]: unknown };
+}
 
 /** An error reply from the API (or the simulator's control plane). */
 export class ApiCallError extends CliError {
   /** request field → the flag it came from (set by Context.call), so errors name the flag */
   fieldFlags?: Record<string, string>;
   /** `unsure`: the hint and --json fields of a reply to a write that may have been applied all the same (a gateway's 502) */
-  constructor(readonly status: number, readonly envelope: Envelope, readonly rawBody: string, unsure?: { hint: string; details: Record<string, unknown> }) {
+  constructor(
+    readonly status: number,
+    readonly envelope: Envelope,
+    readonly rawBody: string,
+    unsure?: { hint: string; details: Record<string, unknown> },
+  ) {
     const auth = status === 401 || (status === 403 && envelope.error.code === 'forbidden');
-    super(envelope.error.message, auth ? EXIT.auth : EXIT.api, unsure?.hint ?? (auth ? authHint(status) : undefined), unsure?.details);
+    super(
+      envelope.error.message,
+      auth ? EXIT.auth : EXIT.api,
+      unsure?.hint ?? (auth ? authHint(status) : undefined),
+      unsure?.details,
+    );
   }
   get code() {
     return this.envelope.error.code;

@@ -40,9 +40,12 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 function happened(f: Failure): string {
   const tries = f.attempts > 1 ? ` (${f.attempts} attempts)` : '';
   const and = f.attempts > 1 ? `; ${f.attempts} attempts` : '';
-  if (f.fault === 'unreached' && isTlsFailure(f.code)) return `Could not reach ${f.baseUrl}: its TLS certificate was not accepted (${f.code}); nothing was sent`;
+  if (f.fault === 'unreached' && isTlsFailure(f.code))
+    return `Could not reach ${f.baseUrl}: its TLS certificate was not accepted (${f.code}); nothing was sent`;
   if (f.fault === 'unreached')
-    return f.code === 'UND_ERR_CONNECT_TIMEOUT' ? `Could not reach ${f.baseUrl}: no connection within ${seconds(f.waitedMs ?? 0)} (connect timeout${and})` : `Could not reach ${f.baseUrl}: ${f.code}${tries}`;
+    return f.code === 'UND_ERR_CONNECT_TIMEOUT'
+      ? `Could not reach ${f.baseUrl}: no connection within ${seconds(f.waitedMs ?? 0)} (connect timeout${and})`
+      : `Could not reach ${f.baseUrl}: ${f.code}${tries}`;
   if (f.fault === 'lost') return `The connection to ${f.baseUrl} was lost after the request was sent (${f.code}${and})`;
   return f.code === 'UND_ERR_BODY_TIMEOUT'
     ? `The reply from ${f.baseUrl} stopped arriving for ${seconds(f.waitedMs ?? 0)} (--request-timeout${and})`
@@ -57,12 +60,13 @@ export function unsureHint(f: Unsure, k: Known): string {
   const honoured = keyHonoured(f.path);
   if (f.key && honoured) {
     const sent = `Idempotency-Key: ${f.key}.`;
-    if (!k.rerunKey) return `${sent} Check whether it was applied before running it again: a request sent again with this key is not applied twice (keys are kept 24 hours).`;
+    if (!k.rerunKey)
+      return `${sent} Check whether it was applied before running it again: a request sent again with this key is not applied twice (keys are kept 24 hours).`;
     return `${sent} To retry safely, rerun the command with --idempotency-key ${k.rerunKey}: if it was applied, the service answers with its first reply (and the id) instead of applying it again (keys are kept 24 hours).`;
   }
   return honoured
-    ? 'It carried no Idempotency-Key, so it was not sent again: check whether it was applied before sending it again. With --idempotency-key KEY (vmv api: or -H \'Idempotency-Key: KEY\') a retry cannot apply it twice.'
-    : 'The simulator\'s control plane (/_sim) keeps no Idempotency-Keys, so it was not sent again: check whether it was applied before running it again.';
+    ? "It carried no Idempotency-Key, so it was not sent again: check whether it was applied before sending it again. With --idempotency-key KEY (vmv api: or -H 'Idempotency-Key: KEY') a retry cannot apply it twice."
+    : "The simulator's control plane (/_sim) keeps no Idempotency-Keys, so it was not sent again: check whether it was applied before running it again.";
 }
 
 /** A write of this command that went through before the failure: its id, and how to repeat the command safely. */
@@ -73,30 +77,45 @@ const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
 
 /** A request that got no reply, and what is known about whether it was applied. Exit 4. */
 export class NetworkError extends CliError {
-  constructor(readonly failure: Failure, known: Known = {}) {
+  constructor(
+    readonly failure: Failure,
+    known: Known = {},
+  ) {
     const f = failure;
     const unsure = f.mayHaveApplied && isWrite(f.method);
     const message = `${happened(f)}${unsure ? `: ${f.method} ${f.path} may have been applied.` : '.'}`;
     const hint = unsure
       ? unsureHint(f, known)
       : f.fault === 'unreached' && isTlsFailure(f.code)
-        ? 'Check the base URL (the certificate names the hosts it is for); a certificate from a private authority needs NODE_EXTRA_CA_CERTS pointing at that authority\'s certificate.'
+        ? "Check the base URL (the certificate names the hosts it is for); a certificate from a private authority needs NODE_EXTRA_CA_CERTS pointing at that authority's certificate."
         : f.fault === 'unreached'
-        ? 'Is the service (or `vmv sim serve`) running at that address? Check --base-url / VMV_BASE_URL.'
-        : `The service was reached but did not answer${f.fault === 'timeout' ? ' in time (allow longer with --request-timeout, e.g. 5m)' : ''}; reading again is safe.`;
+          ? 'Is the service (or `vmv sim serve`) running at that address? Check --base-url / VMV_BASE_URL.'
+          : `The service was reached but did not answer${f.fault === 'timeout' ? ' in time (allow longer with --request-timeout, e.g. 5m)' : ''}; reading again is safe.`;
     super(message, EXIT.network, known.done ? `${doneHint(known.done, !unsure)} ${hint}` : hint, {
-      reason: f.fault === 'unreached' ? (isTlsFailure(f.code) ? 'certificate_not_accepted' : 'could_not_connect') : f.fault === 'lost' ? 'connection_lost' : 'timed_out',
+      reason:
+        f.fault === 'unreached'
+          ? isTlsFailure(f.code)
+            ? 'certificate_not_accepted'
+            : 'could_not_connect'
+          : f.fault === 'lost'
+            ? 'connection_lost'
+            : 'timed_out',
       request: `${f.method} ${f.path}`,
       attempts: f.attempts,
       ...(isWrite(f.method) ? { may_have_been_applied: unsure } : {}),
       ...(unsure && f.key ? { idempotency_key: known.rerunKey ?? f.key } : {}),
-      ...(known.done ? { id: known.done.id, ...(!unsure && known.done.rerunKey ? { idempotency_key: known.done.rerunKey } : {}) } : {}),
+      ...(known.done
+        ? { id: known.done.id, ...(!unsure && known.done.rerunKey ? { idempotency_key: known.done.rerunKey } : {}) }
+        : {}),
     });
   }
 }
 
 /** The hint and --json fields of an error reply to a write that may have been applied (a gateway's 502/503/504), or none. */
-export function unsureReply(f: Unsure | undefined, known: Known = {}): { hint: string; details: Record<string, unknown> } | undefined {
+export function unsureReply(
+  f: Unsure | undefined,
+  known: Known = {},
+): { hint: string; details: Record<string, unknown> } | undefined {
   if (!f || !isWrite(f.method)) return undefined;
   return {
     hint: `${f.method} ${f.path} may have been applied. ${unsureHint(f, known)}`,
@@ -105,10 +124,22 @@ export function unsureReply(f: Unsure | undefined, known: Known = {}): { hint: s
 }
 
 /** One line on stderr before a retry: what failed, when it is sent again. */
-export function retryNote(method: string, path: string, outcome: Outcome, delayMs: number, retry: number, of: number): string {
-  const why = 'status' in outcome
-    ? `HTTP ${outcome.status}`
-    : outcome.fault === 'unreached' ? `could not connect: ${outcome.code}` : outcome.fault === 'lost' ? `connection lost: ${outcome.code}` : 'no reply in time';
+export function retryNote(
+  method: string,
+  path: string,
+  outcome: Outcome,
+  delayMs: number,
+  retry: number,
+  of: number,
+): string {
+  const why =
+    'status' in outcome
+      ? `HTTP ${outcome.status}`
+      : outcome.fault === 'unreached'
+        ? `could not connect: ${outcome.code}`
+        : outcome.fault === 'lost'
+          ? `connection lost: ${outcome.code}`
+          : 'no reply in time';
   const after = delayMs < 1000 ? `${Math.round(delayMs)} ms` : seconds(delayMs);
   return `Retrying ${method} ${path} in ${after} (${why}; retry ${retry} of ${of})`;
 }

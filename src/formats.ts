@@ -10,9 +10,20 @@ export const E164 = /^\+[1-9]\d{1,14}$/;
 export function isIsoTime(v: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2})))?$/.exec(v);
   if (!m) return false;
-  const [y, mo, d, h = 0, mi = 0, sec = 0, oh = 0, om = 0] = m.slice(1).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  const [y, mo, d, h = 0, mi = 0, sec = 0, oh = 0, om = 0] = m
+    .slice(1)
+    .map((x) => (x === undefined ? undefined : Number(x))) as number[];
   const day = new Date(Date.UTC(y, mo - 1, d));
-  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60 && oh < 24 && om < 60;
+  return (
+    day.getUTCFullYear() === y &&
+    day.getUTCMonth() === mo - 1 &&
+    day.getUTCDate() === d &&
+    h < 24 &&
+    mi < 60 &&
+    sec < 60 &&
+    oh < 24 &&
+    om < 60
+  );
 }
 
 /** A calendar date, YYYY-MM-DD, that exists. */
@@ -23,8 +34,27 @@ export function isDate(day: string): boolean {
 }
 
 /** IANA zone names: Area/Location (or Etc/…), and the handful of old names the database still keeps. */
-const IANA_AREA = /^(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)(\/[A-Za-z0-9_+-]+)+$/i;
-const IANA_OLD = new Set(['utc', 'gmt', 'uct', 'universal', 'zulu', 'greenwich', 'cet', 'eet', 'met', 'wet', 'est', 'hst', 'mst', 'est5edt', 'cst6cdt', 'mst7mdt', 'pst8pdt']);
+const IANA_AREA =
+  /^(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)(\/[A-Za-z0-9_+-]+)+$/i;
+const IANA_OLD = new Set([
+  'utc',
+  'gmt',
+  'uct',
+  'universal',
+  'zulu',
+  'greenwich',
+  'cet',
+  'eet',
+  'met',
+  'wet',
+  'est',
+  'hst',
+  'mst',
+  'est5edt',
+  'cst6cdt',
+  'mst7mdt',
+  'pst8pdt',
+]);
 
 /**
  * The IANA name of a zone the platform knows, as the user spelled it (letter case set right when

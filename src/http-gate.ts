@@ -8,7 +8,11 @@ import { isLoopbackHost } from './webhooks.js';
 
 export { isLoopbackHost };
 
-export interface Refusal { status: number; code: string; message: string }
+export interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+}
 
 /** The hosts a server answers to (the port of a Host header is not looked at). */
 export interface HostPolicy {
@@ -62,7 +66,11 @@ export function hostPolicy(bound: string, allowed: readonly string[], advice = '
 /** The hosts a policy answers to, in words. */
 export function describeHosts(p: HostPolicy): string {
   if (p.anyHost) return 'any host';
-  return ['loopback names', ...(p.anyAddress ? ['any IP address'] : []), ...[...p.names].filter((n) => !isLoopbackHost(n))].join(', ');
+  return [
+    'loopback names',
+    ...(p.anyAddress ? ['any IP address'] : []),
+    ...[...p.names].filter((n) => !isLoopbackHost(n)),
+  ].join(', ');
 }
 
 /**
@@ -72,13 +80,16 @@ export function describeHosts(p: HostPolicy): string {
  */
 export function hostRefusal(rawHeaders: readonly string[], policy: HostPolicy): Refusal | null {
   const hosts = rawHeaders.filter((v, i) => i % 2 === 1 && rawHeaders[i - 1].toLowerCase() === 'host');
-  if (hosts.length > 1) return { status: 400, code: 'bad_request', message: 'The request has more than one Host header.' };
+  if (hosts.length > 1)
+    return { status: 400, code: 'bad_request', message: 'The request has more than one Host header.' };
   const host = hosts[0];
   if (policy.anyHost && host) return null;
   const name = host ? normalHost(host) : null;
-  if (name !== null && (isLoopbackHost(name) || policy.names.has(name) || (policy.anyAddress && isAddress(name)))) return null;
+  if (name !== null && (isLoopbackHost(name) || policy.names.has(name) || (policy.anyAddress && isAddress(name))))
+    return null;
   return {
-    status: 421, code: 'host_not_allowed',
+    status: 421,
+    code: 'host_not_allowed',
     message: `${host ? `This server does not answer to the host ${JSON.stringify(host)}` : 'The request has no Host header'} (a defence against DNS rebinding).${policy.advice ? ` ${policy.advice}` : ''}`,
   };
 }
@@ -95,7 +106,8 @@ export function originRefusal(origin: string | undefined): Refusal | null {
   }
   if (host !== null && isLoopbackHost(host)) return null;
   return {
-    status: 403, code: 'origin_not_allowed',
+    status: 403,
+    code: 'origin_not_allowed',
     message: `Requests from the web page at ${JSON.stringify(origin)} are refused: only pages on a loopback address (localhost, 127.0.0.1, [::1]) may call this server.`,
   };
 }
@@ -108,12 +120,17 @@ export function originRefusal(origin: string | undefined): Refusal | null {
 export function bodyTypeRefusal(contentType: string | undefined, bodyBytes: number): Refusal | null {
   if (contentType === undefined && bodyBytes === 0) return null;
   const [type, ...params] = (contentType ?? '').split(';').map((p) => p.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/^"(.*)"$/, '$1');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/^"(.*)"$/, '$1');
   if (type === 'application/json' && (charset === undefined || charset === 'utf-8' || charset === 'utf8')) return null;
   return {
-    status: 415, code: 'unsupported_media_type',
-    message: contentType === undefined
-      ? 'The request body has no Content-Type: send it as application/json.'
-      : `The request body is ${JSON.stringify(contentType)}: send JSON as application/json (UTF-8).`,
+    status: 415,
+    code: 'unsupported_media_type',
+    message:
+      contentType === undefined
+        ? 'The request body has no Content-Type: send it as application/json.'
+        : `The request body is ${JSON.stringify(contentType)}: send JSON as application/json (UTF-8).`,
   };
 }

@@ -64,7 +64,9 @@ export interface BufferIO extends IO {
  * An IO whose output lands in strings; `tty` pretends every stream is a terminal, and aborting
  * `interrupt` is pressing Ctrl-C.
  */
-export async function bufferIO(o: { tty?: boolean; stdin?: string; color?: boolean; interrupt?: AbortSignal } = {}): Promise<BufferIO> {
+export async function bufferIO(
+  o: { tty?: boolean; stdin?: string; color?: boolean; interrupt?: AbortSignal } = {},
+): Promise<BufferIO> {
   const { Readable } = await import('node:stream');
   const out: Buffer[] = [];
   let err = '';

@@ -6,8 +6,17 @@ import type { Context } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { declareFieldAliases } from './field-flags.js';
 
-export interface ListOptions { limit?: number; cursor?: string; asc?: boolean; all?: boolean }
-export interface FilterOptions extends ListOptions { direction?: string; after?: string; before?: string }
+export interface ListOptions {
+  limit?: number;
+  cursor?: string;
+  asc?: boolean;
+  all?: boolean;
+}
+export interface FilterOptions extends ListOptions {
+  direction?: string;
+  after?: string;
+  before?: string;
+}
 
 export function withList(cmd: Command, o: { max?: number; order?: boolean } = {}): Command {
   cmd.option('--limit <n>', `results per page (1-${o.max ?? 100}, default 20)`, intArg('--limit', 1, o.max ?? 100));
@@ -21,7 +30,12 @@ export function withList(cmd: Command, o: { max?: number; order?: boolean } = {}
  * GET a list: one page, or with --all every page from the first (or --cursor) on, answered as one
  * list body: every item under `data`, the last page's meta without a cursor.
  */
-export async function fetchList(ctx: Context, o: ListOptions, path: string, req: RequestOptions = {}): Promise<ApiResponse> {
+export async function fetchList(
+  ctx: Context,
+  o: ListOptions,
+  path: string,
+  req: RequestOptions = {},
+): Promise<ApiResponse> {
   const first = await ctx.call('GET', path, req);
   if (!o.all) return first;
   const data: unknown[] = [];
@@ -31,7 +45,11 @@ export async function fetchList(ctx: Context, o: ListOptions, path: string, req:
     data.push(...page.data);
     const cursor = page.meta?.cursor;
     if (!cursor) break;
-    if (seen.has(cursor)) throw new CliError(`--all: the service answered the same cursor twice; stopped after ${seen.size + 1} pages.`, EXIT.api);
+    if (seen.has(cursor))
+      throw new CliError(
+        `--all: the service answered the same cursor twice; stopped after ${seen.size + 1} pages.`,
+        EXIT.api,
+      );
     seen.add(cursor);
     page = (await ctx.call('GET', path, { ...req, query: { ...req.query, cursor } })).json();
   }
@@ -43,8 +61,16 @@ export async function fetchList(ctx: Context, o: ListOptions, path: string, req:
 export function withFilters(cmd: Command, o: { max?: number } = {}): Command {
   withList(cmd, o);
   cmd.option('--direction <dir>', 'inbound or outbound', choiceArg('--direction', ['inbound', 'outbound']));
-  cmd.option('--after <time>', 'created after this time: ISO 8601, a date, or a time ago such as 24h, 7d, yesterday', timeArg('--after'));
-  cmd.option('--before <time>', 'created before this time: ISO 8601, a date, or a time ago such as 30m, today', timeArg('--before'));
+  cmd.option(
+    '--after <time>',
+    'created after this time: ISO 8601, a date, or a time ago such as 24h, 7d, yesterday',
+    timeArg('--after'),
+  );
+  cmd.option(
+    '--before <time>',
+    'created before this time: ISO 8601, a date, or a time ago such as 30m, today',
+    timeArg('--before'),
+  );
   // sent as created_after and created_before (listQuery)
   declareFieldAliases(cmd, { '--after': ['created_after'], '--before': ['created_before'] });
   return cmd;
@@ -61,4 +87,5 @@ export function listQuery(o: FilterOptions): Record<string, string | number | un
   };
 }
 
-export const truncate = (s: string | null | undefined, n: number) => (!s ? s : s.length > n ? s.slice(0, n - 1) + '…' : s);
+export const truncate = (s: string | null | undefined, n: number) =>
+  !s ? s : s.length > n ? s.slice(0, n - 1) + '…' : s;

@@ -13,26 +13,53 @@ import { VERSION } from './version.js';
 
 export function buildProgram(shell: Shell): Command {
   const program = new Command('vmv')
-    .description('AI voice calls, texts, email and videos from the command line, against the service or a local simulator.')
+    .description(
+      'AI voice calls, texts, email and videos from the command line, against the service or a local simulator.',
+    )
     .version(VERSION, '-V, --version')
-    .addOption(new Option('--json', 'print the API response body exactly as returned (an error: its JSON envelope on stderr)'))
-    .addOption(new Option('--base-url <url>', 'service base URL (env VMV_BASE_URL); without one, the embedded simulator'))
+    .addOption(
+      new Option('--json', 'print the API response body exactly as returned (an error: its JSON envelope on stderr)'),
+    )
+    .addOption(
+      new Option('--base-url <url>', 'service base URL (env VMV_BASE_URL); without one, the embedded simulator'),
+    )
     .addOption(new Option('--api-key <key>', 'API key (env VMV_API_KEY); prefer `vmv config set api_key -`'))
     .addOption(new Option('--profile <name>', 'settings profile to use (env VMV_PROFILE)'))
-    .addOption(new Option('--idempotency-key <key>', 'Idempotency-Key of the command\'s write (default on a base URL: a new UUID; a second write gets KEY-2, ...)'))
-    .addOption(new Option('--retries <n>', `retries of a request that failed on the network or got 429/502/503/504, where that cannot apply a write twice (env VMV_MAX_RETRIES; default ${DEFAULT_RETRIES})`).argParser(intArg('--retries', 0, MAX_RETRIES)))
-    .addOption(new Option('--request-timeout <duration>', `how long to wait for a reply (30s, 5m; env VMV_REQUEST_TIMEOUT; default ${DEFAULT_REQUEST_TIMEOUT_S}s, plus what an assistant message waits)`).argParser((v) => (requestTimeoutMs('--request-timeout', v), v)))
+    .addOption(
+      new Option(
+        '--idempotency-key <key>',
+        "Idempotency-Key of the command's write (default on a base URL: a new UUID; a second write gets KEY-2, ...)",
+      ),
+    )
+    .addOption(
+      new Option(
+        '--retries <n>',
+        `retries of a request that failed on the network or got 429/502/503/504, where that cannot apply a write twice (env VMV_MAX_RETRIES; default ${DEFAULT_RETRIES})`,
+      ).argParser(intArg('--retries', 0, MAX_RETRIES)),
+    )
+    .addOption(
+      new Option(
+        '--request-timeout <duration>',
+        `how long to wait for a reply (30s, 5m; env VMV_REQUEST_TIMEOUT; default ${DEFAULT_REQUEST_TIMEOUT_S}s, plus what an assistant message waits)`,
+      ).argParser((v) => (requestTimeoutMs('--request-timeout', v), v)),
+    )
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
       // global options are listed on the root's help and on each leaf command's (they apply to the
       // command run), not on the pages of groups such as `vmv quick`
       showGlobalOptions: true,
-      visibleGlobalOptions(cmd) { return cmd.commands.length ? [] : Help.prototype.visibleGlobalOptions.call(this, cmd); },
+      visibleGlobalOptions(cmd) {
+        return cmd.commands.length ? [] : Help.prototype.visibleGlobalOptions.call(this, cmd);
+      },
       // commander marks nothing: a required option says so at the end of its description
-      optionDescription(o) { return Help.prototype.optionDescription.call(this, o) + (o.mandatory ? ' (required)' : ''); },
+      optionDescription(o) {
+        return Help.prototype.optionDescription.call(this, o) + (o.mandatory ? ' (required)' : '');
+      },
     })
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Targets: with no base URL configured, commands run against the bundled simulator (data in
 ~/.local/share/vmv/sim.json, or VMV_SIM_DATA). \`vmv sim serve\` serves the same simulator over HTTP.
 
@@ -51,7 +78,8 @@ Exit codes:
        answer is an outcome), an AI number not provisioned, a video that failed
   6    --wait ran out of --timeout (the job continues; its id is printed on stdout)
   7    a confirmation was declined at the prompt
-  130  interrupted (Ctrl-C)`);
+  130  interrupted (Ctrl-C)`,
+    );
   for (const n of nouns) program.command(n.name).description(n.description);
   configure(program, shell);
   return program;
@@ -103,8 +131,14 @@ function wantsJson(argv: readonly string[]): boolean {
 
 /** The `code` of an error the CLI raises itself, in the API's envelope shape for --json. */
 const LOCAL_CODES: Record<number, string> = {
-  [EXIT.api]: 'error', [EXIT.usage]: 'usage_error', [EXIT.auth]: 'auth_error', [EXIT.network]: 'network_error',
-  [EXIT.failed]: 'job_failed', [EXIT.timeout]: 'wait_timeout', [EXIT.declined]: 'declined', [EXIT.interrupted]: 'interrupted',
+  [EXIT.api]: 'error',
+  [EXIT.usage]: 'usage_error',
+  [EXIT.auth]: 'auth_error',
+  [EXIT.network]: 'network_error',
+  [EXIT.failed]: 'job_failed',
+  [EXIT.timeout]: 'wait_timeout',
+  [EXIT.declined]: 'declined',
+  [EXIT.interrupted]: 'interrupted',
 };
 
 /** Commander shows the program's help for `vmv help foo` (and `vmv quick help foo`): make an unknown topic an error. */
@@ -135,12 +169,27 @@ type Internals = Command & { missingMandatoryOptionValue(o: Option): void; unkno
  */
 function missingOptions(c: Command): never {
   const all = [c, ...ancestors(c)].flatMap((x) => x.options);
-  const given = c.args.filter((a) => a.startsWith('--')).map((a) => a.split('=')[0]).filter((a) => !all.some((o) => o.long === a));
-  const missing = [c, ...ancestors(c)].flatMap((x) => x.options.filter((o) => o.mandatory && x.getOptionValue(o.attributeName()) === undefined));
-  for (const flag of given) if (closest(flag, all.flatMap((o) => (o.long ? [o.long] : [])))) (c as Internals).unknownOption(flag);
+  const given = c.args
+    .filter((a) => a.startsWith('--'))
+    .map((a) => a.split('=')[0])
+    .filter((a) => !all.some((o) => o.long === a));
+  const missing = [c, ...ancestors(c)].flatMap((x) =>
+    x.options.filter((o) => o.mandatory && x.getOptionValue(o.attributeName()) === undefined),
+  );
+  for (const flag of given)
+    if (
+      closest(
+        flag,
+        all.flatMap((o) => (o.long ? [o.long] : [])),
+      )
+    )
+      (c as Internals).unknownOption(flag);
   const names = missing.map((o) => `'${o.flags}'`).join(', ');
-  const guess = given.length === 1 && missing.length === 1 ? `\n(Did you mean ${missing[0].long} instead of ${given[0]}?)` : '';
-  c.error(`error: required option${missing.length > 1 ? 's' : ''} ${names} not specified${guess}`, { code: 'commander.missingMandatoryOptionValue' });
+  const guess =
+    given.length === 1 && missing.length === 1 ? `\n(Did you mean ${missing[0].long} instead of ${given[0]}?)` : '';
+  c.error(`error: required option${missing.length > 1 ? 's' : ''} ${names} not specified${guess}`, {
+    code: 'commander.missingMandatoryOptionValue',
+  });
   throw new Error('unreachable');
 }
 
@@ -149,7 +198,9 @@ const ancestors = (c: Command): Command[] => (c.parent ? [c.parent, ...ancestors
 function unknownTopic(cmd: Command, word: string): never {
   const names = cmd.commands.map((c) => c.name());
   const near = closest(word, names);
-  cmd.error(`error: unknown command '${word}'\n(${near ? `Did you mean ${near}?` : `Commands: ${names.join(', ')}`})`, { code: 'commander.unknownCommand' });
+  cmd.error(`error: unknown command '${word}'\n(${near ? `Did you mean ${near}?` : `Commands: ${names.join(', ')}`})`, {
+    code: 'commander.unknownCommand',
+  });
   throw new Error('unreachable');
 }
 
@@ -175,7 +226,8 @@ function distance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   return d[a.length][b.length];
 }
@@ -184,17 +236,39 @@ function report(out: IO, e: unknown, json = false): number {
   const io = forStderr(out);
   if (e instanceof CommanderError) {
     // help and version print and exit 0; everything else commander rejects is a usage error
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+      return EXIT.ok;
     if (e.code === 'commander.executeSubCommandAsync') return EXIT.ok;
-    if (json) return reportJson(io, { error: { code: LOCAL_CODES[EXIT.usage], message: e.message.replace(/^error: /, '') } }, EXIT.usage);
+    if (json)
+      return reportJson(
+        io,
+        { error: { code: LOCAL_CODES[EXIT.usage], message: e.message.replace(/^error: /, '') } },
+        EXIT.usage,
+      );
     io.err(e.message + '\n');
     return EXIT.usage;
   }
   // --json: the error as one JSON document on stderr, the API's envelope as received, or one in its shape
   // a write that may have been applied all the same: its key, beside the envelope's fields
-  if (json && e instanceof ApiCallError) return reportJson(io, e.details ? { ...e.envelope, error: { ...e.envelope.error, ...e.details } } : e.envelope, e.exitCode);
+  if (json && e instanceof ApiCallError)
+    return reportJson(
+      io,
+      e.details ? { ...e.envelope, error: { ...e.envelope.error, ...e.details } } : e.envelope,
+      e.exitCode,
+    );
   if (json && e instanceof CliError)
-    return reportJson(io, { error: { code: LOCAL_CODES[e.exitCode] ?? 'error', message: e.message, ...(e.hint ? { hint: e.hint } : {}), ...e.details } }, e.exitCode);
+    return reportJson(
+      io,
+      {
+        error: {
+          code: LOCAL_CODES[e.exitCode] ?? 'error',
+          message: e.message,
+          ...(e.hint ? { hint: e.hint } : {}),
+          ...e.details,
+        },
+      },
+      e.exitCode,
+    );
   if (e instanceof ApiCallError) {
     const { code, message, fields } = e.envelope.error;
     io.err(`${red(io, 'error')}: ${message} ${dim(io, `(${code}, HTTP ${e.status})`)}\n`);

@@ -16,7 +16,8 @@ export type Cell = string | number | boolean | null | undefined;
 export const cell = (v: Cell): string => (v === null || v === undefined || v === '' ? '-' : String(v));
 const width = (s: string) => [...s].length;
 /** Cuts a line to `max` columns with an ellipsis (for terminals only: piped values are never cut). */
-export const clip = (s: string, max: number) => (width(s) <= max ? s : [...s].slice(0, Math.max(1, max - 1)).join('') + '…');
+export const clip = (s: string, max: number) =>
+  width(s) <= max ? s : [...s].slice(0, Math.max(1, max - 1)).join('') + '…';
 const oneLine = (s: string) => s.replace(/[\t\r\n]+/g, ' ');
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -30,7 +31,8 @@ export function localTime(t: string): string {
 }
 
 /** A cell as shown: a time value becomes a friendly local time on a terminal, and stays as given when piped. */
-const shown = (io: IO, v: Cell): string => (io.stdoutTTY && typeof v === 'string' && ISO_TIME.test(v) ? localTime(v) : cell(v));
+const shown = (io: IO, v: Cell): string =>
+  io.stdoutTTY && typeof v === 'string' && ISO_TIME.test(v) ? localTime(v) : cell(v);
 
 export function table(io: IO, headers: string[], rows: Cell[][]): void {
   if (!io.stdoutTTY) {
@@ -54,8 +56,16 @@ export function alignedLines(io: IO, headers: string[], rows: Cell[][]): string[
   // the others are the data a reader copies (ids, numbers, addresses) and are never cut
   const last = widths.length - 1;
   const others = widths.slice(0, -1).reduce((x, w) => x + w + 2, 0);
-  widths[last] = Math.max(Math.min(10, widths[last]), width(headers[last]), Math.min(widths[last], io.columns - others));
-  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? clip(c, widths[i]) : clip(c, widths[i]).padEnd(widths[i]))).join('  ').trimEnd();
+  widths[last] = Math.max(
+    Math.min(10, widths[last]),
+    width(headers[last]),
+    Math.min(widths[last], io.columns - others),
+  );
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? clip(c, widths[i]) : clip(c, widths[i]).padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(headers.map((h) => h.toUpperCase())), ...text.map(line)];
 }
 

@@ -15,7 +15,12 @@ export async function noteManualClock(ctx: Context): Promise<void> {
   const res = await client.request('GET', '/_sim/clock').catch(() => null);
   if (res?.status !== 200) return; // not a simulator
   if (res.json().mode === 'manual')
-    ctx.io.err(yellow(forStderr(ctx.io), 'note: the simulator clock is manual, so this waits until it is advanced (vmv sim advance 1m from another shell; with --advance the command moves it itself).') + '\n');
+    ctx.io.err(
+      yellow(
+        forStderr(ctx.io),
+        'note: the simulator clock is manual, so this waits until it is advanced (vmv sim advance 1m from another shell; with --advance the command moves it itself).',
+      ) + '\n',
+    );
 }
 
 interface Follow<T> {
@@ -73,7 +78,13 @@ export const waitingHint = (ctx: Context, what: string) => ctx.io.err(dim(forStd
 export async function followRead<T>(
   ctx: Context,
   path: string,
-  o: { done: (body: T) => boolean; live: (body: T) => string[]; changes?: (body: T) => Map<string, string>; notes?: (body: T) => string; final: (body: T) => void },
+  o: {
+    done: (body: T) => boolean;
+    live: (body: T) => string[];
+    changes?: (body: T) => Map<string, string>;
+    notes?: (body: T) => string;
+    final: (body: T) => void;
+  },
 ): Promise<T> {
   const w = await (await import('./wait.js')).startWait(ctx, path);
   let last: { text: string; body: T };

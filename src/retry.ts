@@ -47,14 +47,25 @@ export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504])
  * Error codes of a connection that was never made, so nothing was sent (undici and node codes).
  * Everything else that ends a request without a reply may have come after it was sent.
  */
-const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const UNREACHED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**
  * TLS failures (a certificate not trusted, expired, for another name; a handshake refused): the
  * connection was never made, so nothing was sent, and sending again meets the same certificate.
  */
-export const isTlsFailure = (code: string): boolean => /^ERR_(TLS|SSL)_|CERT|^UNABLE_TO_|^DEPTH_ZERO_|SELF_SIGNED|^HOSTNAME_MISMATCH$/.test(code);
+export const isTlsFailure = (code: string): boolean =>
+  /^ERR_(TLS|SSL)_|CERT|^UNABLE_TO_|^DEPTH_ZERO_|SELF_SIGNED|^HOSTNAME_MISMATCH$/.test(code);
 
 export function faultOf(code: string): Fault {
   if (UNREACHED.has(code) || isTlsFailure(code)) return 'unreached';
@@ -69,14 +80,19 @@ export const keyHonoured = (path: string): boolean => path.startsWith('/v1/');
  * however often: idempotent by nature), and any write whose Idempotency-Key the target keeps.
  */
 export function repeatable(r: RetryRequest): boolean {
-  return !!r.repeatable || ['GET', 'HEAD', 'PUT', 'DELETE'].includes(r.method.toUpperCase()) || (r.hasKey && keyHonoured(r.path));
+  return (
+    !!r.repeatable ||
+    ['GET', 'HEAD', 'PUT', 'DELETE'].includes(r.method.toUpperCase()) ||
+    (r.hasKey && keyHonoured(r.path))
+  );
 }
 
 /** Whether the attempt may have reached the service (and a write been applied). */
 export const mayHaveReached = (o: Outcome): boolean => ('fault' in o ? o.fault !== 'unreached' : true);
 
 /** Whether a write the attempt carried may have been applied although no success came back. */
-export const mayHaveApplied = (o: Outcome): boolean => ('fault' in o ? o.fault !== 'unreached' : o.status === 502 || o.status === 503 || o.status === 504);
+export const mayHaveApplied = (o: Outcome): boolean =>
+  'fault' in o ? o.fault !== 'unreached' : o.status === 502 || o.status === 503 || o.status === 504;
 
 /** Milliseconds a Retry-After header asks for (delay-seconds or an HTTP-date); null when it is neither. */
 export function retryAfterMs(value: string | undefined, now: number): number | null {
@@ -97,7 +113,14 @@ export type Decision =
  * (a broken connection, no reply in time, 429/502/503/504) only when `repeatable`. The delay is
  * exponential backoff with full jitter, and at least what Retry-After asks, within the limit.
  */
-export function decide(r: RetryRequest, outcome: Outcome, retried: number, p: RetryPolicy, random: () => number = Math.random, now = Date.now()): Decision {
+export function decide(
+  r: RetryRequest,
+  outcome: Outcome,
+  retried: number,
+  p: RetryPolicy,
+  random: () => number = Math.random,
+  now = Date.now(),
+): Decision {
   if (!('fault' in outcome) && !RETRY_STATUSES.has(outcome.status)) return { retry: false, why: 'answered' };
   if ('fault' in outcome && isTlsFailure(outcome.code)) return { retry: false, why: 'certificate' };
   if (retried >= p.retries) return { retry: false, why: 'exhausted' };

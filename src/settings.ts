@@ -6,8 +6,14 @@ import { usage } from './errors.js';
 import { configFile, simDataFile, type Env } from './paths.js';
 import { DEFAULT_POLICY, DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
 
-export interface Profile { base_url?: string; api_key?: string }
-export interface SettingsFile { active_profile?: string; profiles?: Record<string, Profile> }
+export interface Profile {
+  base_url?: string;
+  api_key?: string;
+}
+export interface SettingsFile {
+  active_profile?: string;
+  profiles?: Record<string, Profile>;
+}
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -48,7 +54,10 @@ export function resolveTarget(g: GlobalOptions, rawEnv: Env): Target {
   const profile = explicit ?? settings.active_profile ?? 'default';
   const p = Object.hasOwn(settings.profiles ?? {}, profile) ? settings.profiles![profile] : undefined;
   if (explicit && !p && explicit !== 'default')
-    throw usage(`No profile named "${explicit}".`, 'List profiles with `vmv config list`; create one with `vmv config set base_url URL --profile NAME`.');
+    throw usage(
+      `No profile named "${explicit}".`,
+      'List profiles with `vmv config list`; create one with `vmv config set base_url URL --profile NAME`.',
+    );
   const rawBase = g.baseUrl ?? env.VMV_BASE_URL ?? p?.base_url ?? null;
   const baseUrl = rawBase ? normalizeBaseUrl(rawBase) : null;
   return {
@@ -76,11 +85,16 @@ export const DEFAULT_REQUEST_TIMEOUT_S = 60;
 export function resolveNet(g: GlobalOptions, env: Env): NetSettings {
   const whole = (name: string, v: string | undefined, max: number): number | undefined => {
     if (v === undefined || v === '') return undefined;
-    if (!/^\d+$/.test(v) || Number(v) > max) throw usage(`${name} must be a whole number from 0 to ${max}, got "${v}".`);
+    if (!/^\d+$/.test(v) || Number(v) > max)
+      throw usage(`${name} must be a whole number from 0 to ${max}, got "${v}".`);
     return Number(v);
   };
-  const timeout = g.requestTimeout !== undefined ? requestTimeoutMs('--request-timeout', g.requestTimeout)
-    : env.VMV_REQUEST_TIMEOUT ? requestTimeoutMs('VMV_REQUEST_TIMEOUT', env.VMV_REQUEST_TIMEOUT) : DEFAULT_REQUEST_TIMEOUT_S * 1000;
+  const timeout =
+    g.requestTimeout !== undefined
+      ? requestTimeoutMs('--request-timeout', g.requestTimeout)
+      : env.VMV_REQUEST_TIMEOUT
+        ? requestTimeoutMs('VMV_REQUEST_TIMEOUT', env.VMV_REQUEST_TIMEOUT)
+        : DEFAULT_REQUEST_TIMEOUT_S * 1000;
   return {
     retries: g.retries ?? whole('VMV_MAX_RETRIES', env.VMV_MAX_RETRIES, MAX_RETRIES) ?? DEFAULT_RETRIES,
     requestTimeoutMs: timeout,
@@ -107,7 +121,8 @@ export function normalizeBaseUrl(raw: string): string {
   } catch {
     throw usage(`The base URL "${raw}" is not a URL.`, 'Use a full URL such as http://127.0.0.1:4010.');
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw usage(`The base URL must use http or https, not ${u.protocol}`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw usage(`The base URL must use http or https, not ${u.protocol}`);
   return u.toString().replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 

@@ -10,7 +10,12 @@ import { forStderr } from './io.js';
 import { dim } from './output.js';
 
 /** The flags of a waiting command (the command's own options arrive with its globals). */
-export interface WaitFlags { wait?: boolean; watch?: boolean; timeout?: string; advance?: boolean }
+export interface WaitFlags {
+  wait?: boolean;
+  watch?: boolean;
+  timeout?: string;
+  advance?: boolean;
+}
 
 /** After a job ends, --advance also runs what falls due this soon after (summaries and tags: 5 s). */
 export const SETTLE_MS = 60_000;
@@ -62,7 +67,12 @@ async function plan(ctx: Context, waitFlag: string): Promise<Plan> {
 }
 
 /** GET /_sim/clock */
-export interface SimClock { mode: string; now: string; next_due_at: string | null; next_job_due_at?: string | null }
+export interface SimClock {
+  mode: string;
+  now: string;
+  next_due_at: string | null;
+  next_job_due_at?: string | null;
+}
 
 /**
  * Where --advance moves a manual clock: the next step of some job. What recurs on the calendar for
@@ -70,7 +80,8 @@ export interface SimClock { mode: string; now: string; next_due_at: string | nul
  * on a job that needs someone else (a reply) would jump month after month, charging lines. A
  * simulator older than next_job_due_at gives only next_due_at.
  */
-const nextJobDue = (c: SimClock): string | null => (c.next_job_due_at === undefined ? c.next_due_at : c.next_job_due_at);
+const nextJobDue = (c: SimClock): string | null =>
+  c.next_job_due_at === undefined ? c.next_due_at : c.next_job_due_at;
 
 /**
  * Moves a manual simulator clock, as read in `clock`, to the next step of some job (at least a
@@ -97,8 +108,10 @@ export async function advanceTo(ctx: Context, clock: SimClock, until = Infinity)
 async function moveAtLeast(ctx: Context, time: string): Promise<void> {
   // moving the clock is not the command's write: no --idempotency-key
   // (at least to a time: the same however often it is sent, so a failure is retried as a read is)
-  const move = (body: { now: string; at_least?: true }) => ctx.call('POST', '/_sim/clock', { body, idempotencyKey: undefined, repeatable: body.at_least });
-  const refuses = (e: unknown, field: string) => e instanceof ApiCallError && e.status === 400 && e.envelope.error.fields?.[field] !== undefined;
+  const move = (body: { now: string; at_least?: true }) =>
+    ctx.call('POST', '/_sim/clock', { body, idempotencyKey: undefined, repeatable: body.at_least });
+  const refuses = (e: unknown, field: string) =>
+    e instanceof ApiCallError && e.status === 400 && e.envelope.error.fields?.[field] !== undefined;
   try {
     await move({ now: time, at_least: true });
   } catch (e) {
@@ -131,7 +144,7 @@ async function checkAdvance(ctx: Context): Promise<void> {
   }
   if (clock.mode !== 'manual')
     throw usage(
-      '--advance moves a manual simulator clock, and this simulator\'s clock is real: its jobs move on their own.',
+      "--advance moves a manual simulator clock, and this simulator's clock is real: its jobs move on their own.",
       'Wait without --advance, or switch the clock first: vmv sim clock --manual.',
     );
 }
@@ -156,13 +169,16 @@ function continuing(e: unknown, id: string, note: string): CliError {
 
 /** What a read path shows (its id, and in words), and the command that follows it after the wait stops. */
 function subject(path: string): { what: string; follow: string; id: string } {
-  const [, kind, rawId] = /^\/v1\/(quick\/actions|quick\/ai-numbers|calls|videos|assistant\/conversations)\/([^/?]+)/.exec(path) ?? [];
+  const [, kind, rawId] =
+    /^\/v1\/(quick\/actions|quick\/ai-numbers|calls|videos|assistant\/conversations)\/([^/?]+)/.exec(path) ?? [];
   const id = rawId ? decodeURIComponent(rawId) : '';
   if (kind === 'quick/actions') return { id, what: `job ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
-  if (kind === 'quick/ai-numbers') return { id, what: `number ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
+  if (kind === 'quick/ai-numbers')
+    return { id, what: `number ${id}`, follow: `Follow it: vmv quick status ${id} --watch` };
   if (kind === 'calls') return { id, what: `call ${id}`, follow: `See it: vmv history call ${id}` };
   if (kind === 'videos') return { id, what: `video ${id}`, follow: `Follow it: vmv videos get ${id} --wait` };
-  if (kind === 'assistant/conversations') return { id, what: `the assistant's run in conversation ${id}`, follow: `See it: vmv assistant get ${id}` };
+  if (kind === 'assistant/conversations')
+    return { id, what: `the assistant's run in conversation ${id}`, follow: `See it: vmv assistant get ${id}` };
   return { id, what: 'the job', follow: `Read it: vmv api ${path}` };
 }
 
@@ -206,7 +222,9 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
   const left = p.deadline === null ? null : p.deadline - Date.now();
   if (left !== null && left <= 0) timedOut(); // spent while the job was started: stop at the first await
   const timer = left === null || left <= 0 ? null : setTimeout(timedOut, left);
-  const unregister = ctx.io.onInterrupt(() => end(`Stopped waiting (interrupted); ${what} continues.`, EXIT.interrupted));
+  const unregister = ctx.io.onInterrupt(() =>
+    end(`Stopped waiting (interrupted); ${what} continues.`, EXIT.interrupted),
+  );
   let settleUntil: number | null = null;
   let saidIdle = false;
   // steps in a row that found nothing due: one alone may be another process having run the job to
@@ -222,7 +240,12 @@ export async function startWait(ctx: Context, path: string): Promise<Waiter> {
       idle = moved ? 0 : idle + 1;
       if (idle >= 2 && !saidIdle && !ctx.json) {
         saidIdle = true;
-        ctx.io.err(dim(forStderr(ctx.io), 'note: nothing is due on the simulator clock; waiting for something else to move the job (vmv sim text, or Ctrl-C).') + '\n');
+        ctx.io.err(
+          dim(
+            forStderr(ctx.io),
+            'note: nothing is due on the simulator clock; waiting for something else to move the job (vmv sim text, or Ctrl-C).',
+          ) + '\n',
+        );
       }
       return moved;
     }

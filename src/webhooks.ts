@@ -17,7 +17,10 @@ export const headerOf = (headers: Record<string, string | string[] | undefined>,
 /** Hosts that are this machine: where the simulator accepts plain http, and where listen needs no tunnel. */
 export function isLoopbackHost(hostname: string): boolean {
   // as URLs and Host headers write it: any case, [brackets] round IPv6, a final dot on a name
-  const h = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const h = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   if (h === 'localhost') return true;
   const family = isIP(h);
   // 127.0.0.0/8 and ::1, and 127.0.0.0/8 written inside IPv6 (::ffff:127.0.0.1), which BlockList matches
@@ -44,7 +47,11 @@ export function sign(rawBody: string | Uint8Array, secret: string): string {
  * parsing) under `secret`. Compares in constant time; a missing or malformed header, or a missing
  * secret, is false.
  */
-export function verifySignature(rawBody: string | Uint8Array, signatureHeader: string | string[] | null | undefined, secret: string): boolean {
+export function verifySignature(
+  rawBody: string | Uint8Array,
+  signatureHeader: string | string[] | null | undefined,
+  secret: string,
+): boolean {
   // a receiver whose secret is not configured (an unset variable) rejects, rather than crashing
   if (typeof secret !== 'string' || secret === '') return false;
   const given = Array.isArray(signatureHeader) ? signatureHeader[0] : signatureHeader;
@@ -64,10 +71,17 @@ export interface PostResult {
  * whole exchange must finish within `timeoutMs`. With `addresses`, a host name is not looked up
  * again: the connection goes to those addresses only (the ones the caller judged). Never throws.
  */
-export async function postOnce(url: string, body: string | Uint8Array, headers: Record<string, string>, timeoutMs = DELIVERY_TIMEOUT_MS, addresses?: readonly string[]): Promise<PostResult> {
+export async function postOnce(
+  url: string,
+  body: string | Uint8Array,
+  headers: Record<string, string>,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+  addresses?: readonly string[],
+): Promise<PostResult> {
   const target = new URL(url);
   const pinned = addresses?.map((address) => ({ address, family: isIP(address) }));
-  const lookup: LookupFunction | undefined = pinned && ((_host, o, cb) => (o.all ? cb(null, pinned) : cb(null, pinned[0].address, pinned[0].family)));
+  const lookup: LookupFunction | undefined =
+    pinned && ((_host, o, cb) => (o.all ? cb(null, pinned) : cb(null, pinned[0].address, pinned[0].family)));
   const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise<PostResult>((resolve) => {
     let settled = false;
@@ -77,17 +91,21 @@ export async function postOnce(url: string, body: string | Uint8Array, headers: 
       clearTimeout(timer);
       resolve(r);
     };
-    const req = request(target, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
-      agent: false, // one connection per delivery: nothing keeps a CLI process alive afterwards
-      lookup,
-    }, (res) => {
-      const status = res.statusCode ?? 0;
-      res.on('data', () => {}); // the body is not needed, but must be drained to finish
-      res.on('error', (e) => done({ status, error: describe(e) }));
-      res.on('end', () => done({ status, error: failure(status, res.headers.location) }));
-    });
+    const req = request(
+      target,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
+        agent: false, // one connection per delivery: nothing keeps a CLI process alive afterwards
+        lookup,
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        res.on('data', () => {}); // the body is not needed, but must be drained to finish
+        res.on('error', (e) => done({ status, error: describe(e) }));
+        res.on('end', () => done({ status, error: failure(status, res.headers.location) }));
+      },
+    );
     const timer = setTimeout(() => {
       done({ status: null, error: `no response within ${timeoutMs / 1000} s` });
       req.destroy();

@@ -25,15 +25,42 @@ const settle = async (id: string) => {
   throw new Error('still working');
 };
 const askAndSettle = async (message: string) => settle((await ask(message)).conversation_id);
-const answerAll = async (c: { conversation_id: string; pending_approvals: { approval_id: string }[] }, approved: boolean | boolean[]) =>
-  send({ conversation_id: c.conversation_id, approvals: c.pending_approvals.map((p, i) => ({ approval_id: p.approval_id, approved: Array.isArray(approved) ? approved[i] : approved })) });
+const answerAll = async (
+  c: { conversation_id: string; pending_approvals: { approval_id: string }[] },
+  approved: boolean | boolean[],
+) =>
+  send({
+    conversation_id: c.conversation_id,
+    approvals: c.pending_approvals.map((p, i) => ({
+      approval_id: p.approval_id,
+      approved: Array.isArray(approved) ? approved[i] : approved,
+    })),
+  });
 const wallet = async () => (await sim.api('GET', '/_sim/workspace')).json.wallet_usd as number;
 
 describe('the conversation record and the state table', () => {
   it('a message is accepted: working, with every field of Part 2; the read adds the transcript', async () => {
     const c = await ask('how many calls did we get today?');
-    expect(Object.keys(c).sort()).toEqual(['actions', 'conversation_id', 'created_at', 'error', 'pending_approvals', 'reply', 'run_id', 'status', 'title', 'updated_at']);
-    expect(c).toMatchObject({ status: 'working', reply: '', actions: [], pending_approvals: [], error: null, title: 'how many calls did we get today?' });
+    expect(Object.keys(c).sort()).toEqual([
+      'actions',
+      'conversation_id',
+      'created_at',
+      'error',
+      'pending_approvals',
+      'reply',
+      'run_id',
+      'status',
+      'title',
+      'updated_at',
+    ]);
+    expect(c).toMatchObject({
+      status: 'working',
+      reply: '',
+      actions: [],
+      pending_approvals: [],
+      error: null,
+      title: 'how many calls did we get today?',
+    });
     expect(c.run_id).toMatch(/^run_/);
     const r = await read(c.conversation_id);
     expect(r.transcript).toEqual([{ role: 'user', content: 'how many calls did we get today?', at: T0 }]);
@@ -59,38 +86,64 @@ describe('the conversation record and the state table', () => {
     expect(c.pending_approvals).toHaveLength(1);
     const p = c.pending_approvals[0];
     expect(Object.keys(p).sort()).toEqual(['approval_id', 'input', 'reason', 'tool', 'tool_call_id']);
-    expect(p).toMatchObject({ tool: 'create_quick_ai_text', input: { to_numbers: ['+14155550100'], goal: 'ask whether Tuesday works' } });
+    expect(p).toMatchObject({
+      tool: 'create_quick_ai_text',
+      input: { to_numbers: ['+14155550100'], goal: 'ask whether Tuesday works' },
+    });
     expect(p.reason).toMatch(/0\.05 USD per message/);
     expect(await wallet()).toBe(50); // nothing done yet
     const r = await answerAll(c, true);
     expect(r.json.data).toMatchObject({ status: 'working', pending_approvals: [] });
     const done = await settle(c.conversation_id);
     expect(done.status).toBe('idle');
-    expect(done.actions).toEqual([expect.objectContaining({ tool_call_id: p.tool_call_id, tool: 'create_quick_ai_text', status: 'completed' })]);
+    expect(done.actions).toEqual([
+      expect.objectContaining({ tool_call_id: p.tool_call_id, tool: 'create_quick_ai_text', status: 'completed' }),
+    ]);
     const job = done.actions[0].output.data;
     expect((await sim.api('GET', `/v1/quick/actions/${job.id}`)).json.data.kind).toBe('ai_text');
     expect(await wallet()).toBe(49.95); // the opener, billed as through the API
     expect(done.reply).toContain(`quick action ${job.id}`);
   });
   it('approvals answered partly: 400 naming the missing ones; nothing changes', async () => {
-    const c = await askAndSettle('text +14155550100 and ask whether Tuesday works, then call +14155550101 to confirm the appointment');
-    expect(c.pending_approvals.map((p: { tool: string }) => p.tool)).toEqual(['create_quick_ai_text', 'create_quick_ai_call']);
-    const r = await send({ conversation_id: c.conversation_id, approvals: [{ approval_id: c.pending_approvals[0].approval_id, approved: true }] });
+    const c = await askAndSettle(
+      'text +14155550100 and ask whether Tuesday works, then call +14155550101 to confirm the appointment',
+    );
+    expect(c.pending_approvals.map((p: { tool: string }) => p.tool)).toEqual([
+      'create_quick_ai_text',
+      'create_quick_ai_call',
+    ]);
+    const r = await send({
+      conversation_id: c.conversation_id,
+      approvals: [{ approval_id: c.pending_approvals[0].approval_id, approved: true }],
+    });
     expect(r.status).toBe(400);
-    expect(r.json.error.fields.approvals).toBe(`must answer every pending approval in one request; not answered: ${c.pending_approvals[1].approval_id}`);
-    const unknown = await send({ conversation_id: c.conversation_id, approvals: [{ approval_id: 'apr_nope', approved: true }] });
+    expect(r.json.error.fields.approvals).toBe(
+      `must answer every pending approval in one request; not answered: ${c.pending_approvals[1].approval_id}`,
+    );
+    const unknown = await send({
+      conversation_id: c.conversation_id,
+      approvals: [{ approval_id: 'apr_nope', approved: true }],
+    });
     expect(Object.keys(unknown.json.error.fields).sort()).toEqual(['approvals', 'approvals[0].approval_id']);
     expect((await read(c.conversation_id)).status).toBe('awaiting_approval');
   });
   it('one declined: it is not done and the agent says so; the approved one is done', async () => {
-    const c = await askAndSettle('text +14155550100 and ask whether Tuesday works, then call +14155550101 to confirm the appointment');
+    const c = await askAndSettle(
+      'text +14155550100 and ask whether Tuesday works, then call +14155550101 to confirm the appointment',
+    );
     const r = await send({
       conversation_id: c.conversation_id,
-      approvals: [{ approval_id: c.pending_approvals[0].approval_id, approved: true }, { approval_id: c.pending_approvals[1].approval_id, approved: false, reason: 'not this week' }],
+      approvals: [
+        { approval_id: c.pending_approvals[0].approval_id, approved: true },
+        { approval_id: c.pending_approvals[1].approval_id, approved: false, reason: 'not this week' },
+      ],
     });
     expect(r.status).toBe(200);
     const done = await settle(c.conversation_id);
-    expect(done.actions.map((a: { tool: string; status: string }) => `${a.tool}:${a.status}`).sort()).toEqual(['create_quick_ai_call:declined', 'create_quick_ai_text:completed']);
+    expect(done.actions.map((a: { tool: string; status: string }) => `${a.tool}:${a.status}`).sort()).toEqual([
+      'create_quick_ai_call:declined',
+      'create_quick_ai_text:completed',
+    ]);
     expect(done.reply).toContain('I did not call +14155550101: you declined ("not this week").');
     expect((await sim.api('GET', '/v1/calls')).json.data).toEqual([]); // no call was placed
   });
@@ -104,7 +157,10 @@ describe('the conversation record and the state table', () => {
     expect([pending.status, pending.json.error.code]).toEqual([409, 'conflict']);
     expect(pending.json.error.message).toContain(p.pending_approvals[0].approval_id);
     // approvals with nothing pending
-    const none = await send({ conversation_id: c.conversation_id, approvals: [{ approval_id: 'apr_x', approved: true }] });
+    const none = await send({
+      conversation_id: c.conversation_id,
+      approvals: [{ approval_id: 'apr_x', approved: true }],
+    });
     expect([none.status, none.json.error.code]).toEqual([409, 'conflict']);
   });
   it('working → failed: error set; the next message is accepted and runs', async () => {
@@ -114,7 +170,11 @@ describe('the conversation record and the state table', () => {
     const next = await send({ conversation_id: c.conversation_id, message: 'what is on the video schedule?' });
     expect(next.json.data).toMatchObject({ status: 'working', error: null });
     expect((await settle(c.conversation_id)).reply).toBe('There are no video schedules.');
-    expect((await read(c.conversation_id)).transcript.map((t: { role: string }) => t.role)).toEqual(['user', 'user', 'assistant']);
+    expect((await read(c.conversation_id)).transcript.map((t: { role: string }) => t.role)).toEqual([
+      'user',
+      'user',
+      'assistant',
+    ]);
   });
   it('a message it does not understand gets a helpful idle reply, not a failure', async () => {
     const c = await askAndSettle('sing me a song');
@@ -127,7 +187,9 @@ describe('the send body, wait_seconds, scopes and the plan', () => {
   it('message or approvals, not both and not neither; approvals need conversation_id; unknown conversation 404', async () => {
     expect(Object.keys((await send({})).json.error.fields).sort()).toEqual(['approvals', 'message']);
     expect((await send({ message: 'hi', approvals: [{ approval_id: 'a', approved: true }] })).status).toBe(400);
-    expect((await send({ approvals: [{ approval_id: 'a', approved: true }] })).json.error.fields.conversation_id).toBe('is required with approvals');
+    expect((await send({ approvals: [{ approval_id: 'a', approved: true }] })).json.error.fields.conversation_id).toBe(
+      'is required with approvals',
+    );
     expect((await send({ message: 'hi', conversation_id: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' })).status).toBe(404);
     expect((await send({ message: 'hi', colour: 'red' })).json.error.fields.colour).toBeDefined();
   });
@@ -144,7 +206,9 @@ describe('the send body, wait_seconds, scopes and the plan', () => {
       expect(r.json.data.status).toBe('idle'); // thought for 2 s of real time, then answered
       expect(Date.now() - t).toBeGreaterThanOrEqual(1900);
       expect(Date.now() - t).toBeLessThan(10_000);
-      const quick = await real.api('POST', '/v1/assistant/messages', { body: { message: 'hello again', wait_seconds: 1 } });
+      const quick = await real.api('POST', '/v1/assistant/messages', {
+        body: { message: 'hello again', wait_seconds: 1 },
+      });
       expect(quick.json.data.status).toBe('working'); // wait_seconds passed first
     } finally {
       await real.stop();
@@ -158,7 +222,11 @@ describe('the send body, wait_seconds, scopes and the plan', () => {
     expect((await sim.api('GET', `/v1/assistant/conversations/${c.conversation_id}`, { key: r })).status).toBe(200);
     expect((await sim.api('GET', '/v1/assistant/conversations', { key: w })).status).toBe(403);
     await sim.api('PATCH', '/_sim/workspace', { body: { plan: { assistant: false } } });
-    for (const [m, p] of [['POST', '/v1/assistant/messages'], ['GET', '/v1/assistant/conversations'], ['GET', `/v1/assistant/conversations/${c.conversation_id}`]]) {
+    for (const [m, p] of [
+      ['POST', '/v1/assistant/messages'],
+      ['GET', '/v1/assistant/conversations'],
+      ['GET', `/v1/assistant/conversations/${c.conversation_id}`],
+    ]) {
       const x = await sim.api(m, p, { body: m === 'POST' ? { message: 'hi' } : undefined });
       expect([x.status, x.json.error.code], `${m} ${p}`).toEqual([403, 'plan_not_included']);
     }
@@ -170,16 +238,22 @@ describe('the send body, wait_seconds, scopes and the plan', () => {
     await sim.advance(10);
     await send({ conversation_id: a.conversation_id, message: 'again' });
     const list = (await sim.api('GET', '/v1/assistant/conversations')).json;
-    expect(list.data.map((c: { conversation_id: string }) => c.conversation_id)).toEqual([a.conversation_id, b.conversation_id]);
+    expect(list.data.map((c: { conversation_id: string }) => c.conversation_id)).toEqual([
+      a.conversation_id,
+      b.conversation_id,
+    ]);
     expect(list.meta.page_size).toBe(20);
   });
 });
 
-describe('what the agent understands, through the API\'s own operations', () => {
+describe("what the agent understands, through the API's own operations", () => {
   const fixture = (path: string, body: Record<string, unknown>) => sim.api('POST', path, { body });
   it('"call +1… to confirm the appointment" places a quick AI call once approved, billed as through the API', async () => {
     const c = await askAndSettle('call +14155550100 to confirm the appointment');
-    expect(c.pending_approvals[0]).toMatchObject({ tool: 'create_quick_ai_call', input: { to_numbers: ['+14155550100'], goal: 'confirm the appointment' } });
+    expect(c.pending_approvals[0]).toMatchObject({
+      tool: 'create_quick_ai_call',
+      input: { to_numbers: ['+14155550100'], goal: 'confirm the appointment' },
+    });
     expect(c.pending_approvals[0].reason).toMatch(/0\.20 USD per call placed/);
     await answerAll(c, true);
     const done = await settle(c.conversation_id);
@@ -198,47 +272,123 @@ describe('what the agent understands, through the API\'s own operations', () => 
     await fixture('/_sim/contacts', { name: 'Maria Garcia', email: 'mg@example.com' });
     const which = await askAndSettle('email Maria about the invoice');
     expect(which.status).toBe('idle');
-    expect(which.reply).toMatch(/^"Maria" could be 2 contacts: Maria Gonzalez \(maria@example\.com\), Maria Garcia \(mg@example\.com\)\. Which one\?/);
-    expect((await askAndSettle('email Zed Zebra about lunch')).reply).toMatch(/couldn't find a contact named "Zed Zebra"/);
+    expect(which.reply).toMatch(
+      /^"Maria" could be 2 contacts: Maria Gonzalez \(maria@example\.com\), Maria Garcia \(mg@example\.com\)\. Which one\?/,
+    );
+    expect((await askAndSettle('email Zed Zebra about lunch')).reply).toMatch(
+      /couldn't find a contact named "Zed Zebra"/,
+    );
   });
   it('"how many calls did we get yesterday?": inbound calls of the previous calendar day, in the workspace\'s time zone', async () => {
-    await fixture('/_sim/calls', { direction: 'inbound', from_number: '+14155550100', to_number: '+14155550199', created_at: '2026-01-04T03:00:00Z' });
-    await fixture('/_sim/calls', { direction: 'inbound', from_number: '+14155550101', to_number: '+14155550199', created_at: '2026-01-04T23:30:00Z' });
-    await fixture('/_sim/calls', { direction: 'outbound', from_number: '+14155550199', to_number: '+14155550100', created_at: '2026-01-04T12:00:00Z' });
-    await fixture('/_sim/calls', { direction: 'inbound', from_number: '+14155550102', to_number: '+14155550199', created_at: '2026-01-05T01:00:00Z' });
-    expect((await askAndSettle('How many calls did we get yesterday?')).reply).toBe('You got 2 inbound calls yesterday (2026-01-04, UTC).');
+    await fixture('/_sim/calls', {
+      direction: 'inbound',
+      from_number: '+14155550100',
+      to_number: '+14155550199',
+      created_at: '2026-01-04T03:00:00Z',
+    });
+    await fixture('/_sim/calls', {
+      direction: 'inbound',
+      from_number: '+14155550101',
+      to_number: '+14155550199',
+      created_at: '2026-01-04T23:30:00Z',
+    });
+    await fixture('/_sim/calls', {
+      direction: 'outbound',
+      from_number: '+14155550199',
+      to_number: '+14155550100',
+      created_at: '2026-01-04T12:00:00Z',
+    });
+    await fixture('/_sim/calls', {
+      direction: 'inbound',
+      from_number: '+14155550102',
+      to_number: '+14155550199',
+      created_at: '2026-01-05T01:00:00Z',
+    });
+    expect((await askAndSettle('How many calls did we get yesterday?')).reply).toBe(
+      'You got 2 inbound calls yesterday (2026-01-04, UTC).',
+    );
     // in New York yesterday (Jan 4 local) runs 05:00Z Jan 4 to 05:00Z Jan 5
     await sim.api('PATCH', '/_sim/workspace', { body: { time_zone: 'America/New_York' } });
-    expect((await askAndSettle('how many calls did we get yesterday?')).reply).toBe('You got 2 inbound calls yesterday (2026-01-04, America/New_York).');
-    expect((await sim.api('PATCH', '/_sim/workspace', { body: { time_zone: 'Mars/Base' } })).json.error.fields.time_zone).toBeDefined();
+    expect((await askAndSettle('how many calls did we get yesterday?')).reply).toBe(
+      'You got 2 inbound calls yesterday (2026-01-04, America/New_York).',
+    );
+    expect(
+      (await sim.api('PATCH', '/_sim/workspace', { body: { time_zone: 'Mars/Base' } })).json.error.fields.time_zone,
+    ).toBeDefined();
   });
   it('"who texted us today?" names the people who texted in', async () => {
     await fixture('/_sim/contacts', { name: 'Ada Lovelace', phone_number: '+14155550111' });
-    await fixture('/_sim/texts', { direction: 'inbound', from_number: '+14155550111', to_number: '+14155550199', body: 'Hi', created_at: '2026-01-05T08:00:00Z' });
-    await fixture('/_sim/texts', { direction: 'inbound', from_number: '+14155550112', to_number: '+14155550199', body: 'Yo', created_at: '2026-01-05T08:30:00Z' });
-    await fixture('/_sim/texts', { direction: 'inbound', from_number: '+14155550113', to_number: '+14155550199', body: 'Old', created_at: '2026-01-04T08:30:00Z' });
-    expect((await askAndSettle('who texted us today?')).reply).toBe('2 people texted you today: +14155550112, Ada Lovelace (+14155550111).');
+    await fixture('/_sim/texts', {
+      direction: 'inbound',
+      from_number: '+14155550111',
+      to_number: '+14155550199',
+      body: 'Hi',
+      created_at: '2026-01-05T08:00:00Z',
+    });
+    await fixture('/_sim/texts', {
+      direction: 'inbound',
+      from_number: '+14155550112',
+      to_number: '+14155550199',
+      body: 'Yo',
+      created_at: '2026-01-05T08:30:00Z',
+    });
+    await fixture('/_sim/texts', {
+      direction: 'inbound',
+      from_number: '+14155550113',
+      to_number: '+14155550199',
+      body: 'Old',
+      created_at: '2026-01-04T08:30:00Z',
+    });
+    expect((await askAndSettle('who texted us today?')).reply).toBe(
+      '2 people texted you today: +14155550112, Ada Lovelace (+14155550111).',
+    );
   });
   it('"what did +1… say on the last call?" reads the call\'s transcript (two free reads)', async () => {
     await fixture('/_sim/calls', {
-      direction: 'inbound', from_number: '+14155550100', to_number: '+14155550199', created_at: '2026-01-04T10:00:00Z',
-      transcript_turns: [{ speaker: 'agent', text: 'Acme, how can I help?' }, { speaker: 'person', text: 'Is the shop open on Sunday?' }],
+      direction: 'inbound',
+      from_number: '+14155550100',
+      to_number: '+14155550199',
+      created_at: '2026-01-04T10:00:00Z',
+      transcript_turns: [
+        { speaker: 'agent', text: 'Acme, how can I help?' },
+        { speaker: 'person', text: 'Is the shop open on Sunday?' },
+      ],
     });
     const c = await askAndSettle('What did +14155550100 say on the last call?');
     expect(c.actions.map((a: { tool: string }) => a.tool)).toEqual(['list_calls', 'get_call']);
-    expect(c.reply).toBe('On the last call with +14155550100 (2026-01-04T10:00:00.000Z) they said: "Is the shop open on Sunday?"');
+    expect(c.reply).toBe(
+      'On the last call with +14155550100 (2026-01-04T10:00:00.000Z) they said: "Is the shop open on Sunday?"',
+    );
   });
   it('"make a 30-second video about …" waits for approval with the quoted price; "what is on the video schedule?" reads schedules', async () => {
-    const quote = (await sim.api('POST', '/v1/videos/quote', { body: { template: 'talking_avatar', source_text: 'our cold brew', target_duration_seconds: 30 } })).json.data;
+    const quote = (
+      await sim.api('POST', '/v1/videos/quote', {
+        body: { template: 'talking_avatar', source_text: 'our cold brew', target_duration_seconds: 30 },
+      })
+    ).json.data;
     const c = await askAndSettle('make a 30-second video about our cold brew');
-    expect(c.pending_approvals[0]).toMatchObject({ tool: 'create_video', input: { template: 'talking_avatar', source_text: 'our cold brew', target_duration_seconds: 30 } });
+    expect(c.pending_approvals[0]).toMatchObject({
+      tool: 'create_video',
+      input: { template: 'talking_avatar', source_text: 'our cold brew', target_duration_seconds: 30 },
+    });
     expect(c.pending_approvals[0].reason).toContain(`about ${quote.price_usd} USD`);
     await answerAll(c, true);
     const done = await settle(c.conversation_id);
     expect((await sim.api('GET', '/v1/videos')).json.data[0].id).toBe(done.actions[0].output.data.id);
     const conn = (await sim.api('GET', '/v1/social-connections')).json.data[0].id;
-    await sim.api('POST', '/v1/video-schedules', { body: { name: 'Tips', days_of_week: [1, 3], post_hour: 9, time_zone: 'UTC', connection_ids: [conn], starts_on: '2026-01-06' } });
-    expect((await askAndSettle('what is on the video schedule?')).reply).toBe('1 video schedule:\n- Tips: next posts 1 video at 2026-01-07T09:00:00.000Z (UTC)');
+    await sim.api('POST', '/v1/video-schedules', {
+      body: {
+        name: 'Tips',
+        days_of_week: [1, 3],
+        post_hour: 9,
+        time_zone: 'UTC',
+        connection_ids: [conn],
+        starts_on: '2026-01-06',
+      },
+    });
+    expect((await askAndSettle('what is on the video schedule?')).reply).toBe(
+      '1 video schedule:\n- Tips: next posts 1 video at 2026-01-07T09:00:00.000Z (UTC)',
+    );
   });
   it('"change the greeting on number N to …" runs at once (free, reversible) through the number configuration', async () => {
     const n = (await fixture('/_sim/phone-numbers', { stack: 't2' })).json;
@@ -275,45 +425,75 @@ describe('review fixes', () => {
   });
   it('a greeting, a goal or a quoted text is never cut at its own punctuation or a "then" inside it', async () => {
     const n = (await fixture('/_sim/phone-numbers', { stack: 't2' })).json;
-    const g = await askAndSettle(`change the greeting on number ${n.id} to Hi, thanks for calling. Press 1 for sales, then 2 for support.`);
-    expect(g.reply).toBe(`I changed the greeting on number ${n.id} to "Hi, thanks for calling. Press 1 for sales, then 2 for support.".`);
-    const q = await askAndSettle(`change the greeting on number ${n.id} to "Thanks for calling Acme; how can we help?"`);
-    expect((await sim.api('GET', `/v1/phone-numbers/${n.id}/config`)).json.data.voice.greeting_message).toBe('Thanks for calling Acme; how can we help?');
+    const g = await askAndSettle(
+      `change the greeting on number ${n.id} to Hi, thanks for calling. Press 1 for sales, then 2 for support.`,
+    );
+    expect(g.reply).toBe(
+      `I changed the greeting on number ${n.id} to "Hi, thanks for calling. Press 1 for sales, then 2 for support.".`,
+    );
+    const q = await askAndSettle(
+      `change the greeting on number ${n.id} to "Thanks for calling Acme; how can we help?"`,
+    );
+    expect((await sim.api('GET', `/v1/phone-numbers/${n.id}/config`)).json.data.voice.greeting_message).toBe(
+      'Thanks for calling Acme; how can we help?',
+    );
     expect(q.actions).toHaveLength(1);
     const call = await askAndSettle('call +14155550100 to confirm the appointment with Dr. Smith at 3 p.m. Tuesday');
     expect(call.pending_approvals[0].input.goal).toBe('confirm the appointment with Dr. Smith at 3 p.m. Tuesday');
   });
   it('requests split at "Then" or a new sentence that begins one; polite openings are fine', async () => {
-    const c = await askAndSettle('How many calls did we get today? Then can you text +14155550100 and ask whether Tuesday works?');
+    const c = await askAndSettle(
+      'How many calls did we get today? Then can you text +14155550100 and ask whether Tuesday works?',
+    );
     expect(c.reply).toMatch(/^You got 0 inbound calls today/);
     expect(c.pending_approvals[0].input).toEqual({ to_numbers: ['+14155550100'], goal: 'ask whether Tuesday works' });
   });
   it('free actions run at once, before the costly ones are asked about; the reply says both', async () => {
     const n = (await fixture('/_sim/phone-numbers', { stack: 't2' })).json;
-    const c = await askAndSettle(`change the greeting on number ${n.id} to Welcome!; call +14155550100 to confirm the appointment`);
+    const c = await askAndSettle(
+      `change the greeting on number ${n.id} to Welcome!; call +14155550100 to confirm the appointment`,
+    );
     expect(c.status).toBe('awaiting_approval');
     expect(c.actions.map((a: { tool: string }) => a.tool)).toEqual(['update_phone_number_config']);
-    expect((await sim.api('GET', `/v1/phone-numbers/${n.id}/config`)).json.data.voice.greeting_message).toBe('Welcome!');
-    expect(c.reply).toMatch(/^I changed the greeting on number \d+ to "Welcome!"\.\nBefore I go on I need your approval to call \+14155550100\.$/);
+    expect((await sim.api('GET', `/v1/phone-numbers/${n.id}/config`)).json.data.voice.greeting_message).toBe(
+      'Welcome!',
+    );
+    expect(c.reply).toMatch(
+      /^I changed the greeting on number \d+ to "Welcome!"\.\nBefore I go on I need your approval to call \+14155550100\.$/,
+    );
   });
-  it('the sending key\'s scopes apply to the actions: what it may not do is said, not asked about or done', async () => {
-    const key = (await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['assistant:write', 'assistant:read'] } })).json.key;
-    const r = (await send({ message: 'who texted us today?; call +14155550100 to confirm the appointment' }, key)).json.data;
+  it("the sending key's scopes apply to the actions: what it may not do is said, not asked about or done", async () => {
+    const key = (await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['assistant:write', 'assistant:read'] } }))
+      .json.key;
+    const r = (await send({ message: 'who texted us today?; call +14155550100 to confirm the appointment' }, key)).json
+      .data;
     await sim.advance(10);
     const c = (await sim.api('GET', `/v1/assistant/conversations/${r.conversation_id}`, { key })).json.data;
     expect(c.status).toBe('idle');
     expect(c.actions).toEqual([]);
-    expect(c.reply).toBe('I can\'t list who texted today: This API key lacks the sms:read scope.\nI can\'t call +14155550100: This needs a full-access API key.');
+    expect(c.reply).toBe(
+      "I can't list who texted today: This API key lacks the sms:read scope.\nI can't call +14155550100: This needs a full-access API key.",
+    );
   });
   it('a blank message is 400; one with nothing to read gets the help reply; bad numbers and several addresses are asked back', async () => {
     expect((await send({ message: '   ' })).json.error.fields.message).toBe('must not be blank');
     expect((await askAndSettle(';')).reply).toMatch(/^I can't do ";" yet\. I can:/);
-    expect((await askAndSettle('text +00000000 and ask whether Tuesday works')).reply).toBe('+00000000 is not a phone number I can text: give it in E.164 form, such as +14155550100.');
-    expect((await askAndSettle('email ada@example.com and bob@example.com about the invoice')).reply).toMatch(/is not one email address I can write to/);
+    expect((await askAndSettle('text +00000000 and ask whether Tuesday works')).reply).toBe(
+      '+00000000 is not a phone number I can text: give it in E.164 form, such as +14155550100.',
+    );
+    expect((await askAndSettle('email ada@example.com and bob@example.com about the invoice')).reply).toMatch(
+      /is not one email address I can write to/,
+    );
   });
   it('"who texted us today?" reads every page of the day\'s texts', async () => {
     for (let i = 0; i < 105; i++)
-      await fixture('/_sim/texts', { direction: 'inbound', from_number: `+1415555${String(1000 + i)}`, to_number: '+14155550199', body: 'Hi', created_at: '2026-01-05T08:00:00Z' });
+      await fixture('/_sim/texts', {
+        direction: 'inbound',
+        from_number: `+1415555${String(1000 + i)}`,
+        to_number: '+14155550199',
+        body: 'Hi',
+        created_at: '2026-01-05T08:00:00Z',
+      });
     const c = await askAndSettle('who texted us today?');
     expect(c.reply).toMatch(/^105 people texted you today: /);
     expect(c.actions.map((a: { tool: string }) => a.tool)).toEqual(['list_messages', 'list_messages']);

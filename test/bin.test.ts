@@ -23,8 +23,17 @@ describe('bin/vmv', () => {
     expect(vmv(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it('the README\'s first command works with no configuration, on the embedded simulator in the user\'s data folder', () => {
-    const r = vmv(['email', 'send', '--to', 'ada@example.com', '--subject', 'Hello', '--body', 'First email from the simulator']);
+  it("the README's first command works with no configuration, on the embedded simulator in the user's data folder", () => {
+    const r = vmv([
+      'email',
+      'send',
+      '--to',
+      'ada@example.com',
+      '--subject',
+      'Hello',
+      '--body',
+      'First email from the simulator',
+    ]);
     expect(r.stderr).toContain('Sent to 1 recipient');
     expect(r.code).toBe(0);
     expect(existsSync(join(r.home, '.local/share/vmv/sim.json'))).toBe(true);
@@ -35,7 +44,11 @@ describe('bin/vmv', () => {
 
   it('a reader that goes away (| head) ends vmv quietly', () => {
     const home = tempDir();
-    const r = spawnSync('bash', ['-c', `set -o pipefail; ${process.execPath} ${BIN} numbers search --limit 50 | head -1`], { encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: home } });
+    const r = spawnSync(
+      'bash',
+      ['-c', `set -o pipefail; ${process.execPath} ${BIN} numbers search --limit 50 | head -1`],
+      { encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: home } },
+    );
     expect(r.stdout).toMatch(/^\+1\d{10}\t/);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -43,7 +56,16 @@ describe('bin/vmv', () => {
 
   it('a terminal gets colour, and NO_COLOR turns it off', () => {
     const home = tempDir();
-    const run = (extra: string) => spawnSync('script', ['-qec', `${extra} HOME=${home} ${process.execPath} ${BIN} history emails --email nobody@example.com`, '/dev/null'], { encoding: 'utf8', env: { PATH: process.env.PATH! } });
+    const run = (extra: string) =>
+      spawnSync(
+        'script',
+        [
+          '-qec',
+          `${extra} HOME=${home} ${process.execPath} ${BIN} history emails --email nobody@example.com`,
+          '/dev/null',
+        ],
+        { encoding: 'utf8', env: { PATH: process.env.PATH! } },
+      );
     vmv(['email', 'send', '--to', 'nobody@example.com', '--subject', 's', '--body', 'b'], { home });
     expect(run('').stdout).toContain('\u001b[1m');
     const plain = run('NO_COLOR=1');

@@ -7,7 +7,14 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { layout, transcriptLines, type Line, type View } from '../commands/assistant/ui/layout.js';
-import { initialState, reduce, WELCOME, type ChatAction, type ChatState, type Entry } from '../commands/assistant/ui/state.js';
+import {
+  initialState,
+  reduce,
+  WELCOME,
+  type ChatAction,
+  type ChatState,
+  type Entry,
+} from '../commands/assistant/ui/state.js';
 import type { Conversation, PendingApproval } from '../commands/assistant/view.js';
 
 const T0 = Date.parse('2026-01-05T09:00:00Z');
@@ -15,33 +22,72 @@ const ID = '0f1e2d3c-0000-4000-8000-000000000001';
 
 /** A conversation as the service answers it, with what the row needs changed. */
 const conversation = (o: Partial<Conversation> = {}): Conversation => ({
-  conversation_id: ID, title: 'who texted us today?', status: 'idle', run_id: 'run_1', reply: '', actions: [], pending_approvals: [],
-  error: null, updated_at: '2026-01-05T09:00:00Z', created_at: '2026-01-05T09:00:00Z', ...o,
+  conversation_id: ID,
+  title: 'who texted us today?',
+  status: 'idle',
+  run_id: 'run_1',
+  reply: '',
+  actions: [],
+  pending_approvals: [],
+  error: null,
+  updated_at: '2026-01-05T09:00:00Z',
+  created_at: '2026-01-05T09:00:00Z',
+  ...o,
 });
 
 const approval = (n: number, reason: string): PendingApproval => ({
-  approval_id: `apr_${n}`, tool_call_id: `call_${n}`, tool: 'create_quick_ai_text', input: { to_numbers: [`+1415555010${n}`], goal: 'ask whether Tuesday works' }, reason,
+  approval_id: `apr_${n}`,
+  tool_call_id: `call_${n}`,
+  tool: 'create_quick_ai_text',
+  input: { to_numbers: [`+1415555010${n}`], goal: 'ask whether Tuesday works' },
+  reason,
 });
 
-const REASON = 'Starts an AI text conversation with +14155550100 toward "ask whether Tuesday works": 0.05 USD per message the agent sends, from the wallet.';
+const REASON =
+  'Starts an AI text conversation with +14155550100 toward "ask whether Tuesday works": 0.05 USD per message the agent sends, from the wallet.';
 
 /** The state a chat is in after these actions, from its first screen. */
 const after = (...actions: ChatAction[]): ChatState => actions.reduce(reduce, initialState(WELCOME));
 
-const sent = (text: string, c: Partial<Conversation>): ChatAction => ({ type: 'sent', text, conversation: conversation(c), now: T0 });
-const asked = sent('text +14155550100 and +14155550101 and ask whether Tuesday works', {
-  status: 'awaiting_approval', reply: 'Before I go on I need your approval for these 2 actions.', pending_approvals: [approval(0, REASON), approval(1, REASON)],
+const sent = (text: string, c: Partial<Conversation>): ChatAction => ({
+  type: 'sent',
+  text,
+  conversation: conversation(c),
+  now: T0,
 });
-const titled = sent('a very long question about all the calls we got yesterday and the day before', { reply: 'ok', title: 'a very long question about all the calls we got yesterday and the day before' });
-const working = sent('how many calls did we get yesterday?', { status: 'working', title: 'how many calls did we get yesterday?' });
+const asked = sent('text +14155550100 and +14155550101 and ask whether Tuesday works', {
+  status: 'awaiting_approval',
+  reply: 'Before I go on I need your approval for these 2 actions.',
+  pending_approvals: [approval(0, REASON), approval(1, REASON)],
+});
+const titled = sent('a very long question about all the calls we got yesterday and the day before', {
+  reply: 'ok',
+  title: 'a very long question about all the calls we got yesterday and the day before',
+});
+const working = sent('how many calls did we get yesterday?', {
+  status: 'working',
+  title: 'how many calls did we get yesterday?',
+});
 const read: ChatAction = {
   type: 'read',
   conversation: conversation({
-    status: 'working', title: 'how many calls did we get yesterday?', reply: 'Looking at the calls of yesterday, inbound and outbound, one page at a time.',
-    actions: [{ tool_call_id: 'call_1', tool: 'list_calls', status: 'completed', input: { direction: 'inbound' }, output: {}, error: null }],
+    status: 'working',
+    title: 'how many calls did we get yesterday?',
+    reply: 'Looking at the calls of yesterday, inbound and outbound, one page at a time.',
+    actions: [
+      {
+        tool_call_id: 'call_1',
+        tool: 'list_calls',
+        status: 'completed',
+        input: { direction: 'inbound' },
+        output: {},
+        error: null,
+      },
+    ],
   }),
 };
-const CONFLICT = 'conflict (HTTP 409): The assistant is still working on this conversation; read it until it is idle, then send again. Another line of words to need a fourth.';
+const CONFLICT =
+  'conflict (HTTP 409): The assistant is still working on this conversation; read it until it is idle, then send again. Another line of words to need a fourth.';
 const talk = Array.from({ length: 6 }, (_, i) => sent(`question ${i + 1}`, { reply: `answer ${i + 1}` }));
 
 interface Row {
@@ -57,7 +103,8 @@ interface Row {
 const ROWS: Row[] = [
   {
     name: 'a new conversation: the welcome, the empty input line and the keys; the rows left over stay blank',
-    state: after(), size: { columns: 60, rows: 12 },
+    state: after(),
+    size: { columns: 60, rows: 12 },
     lines: [
       'vmv assistant · new conversation',
       '· Ask in plain English: "how many calls did we get',
@@ -75,7 +122,8 @@ const ROWS: Row[] = [
   },
   {
     name: 'a terminal smaller than 20x8 is drawn at 20x8: the header and the keys cut, the transcript says what is above it',
-    state: after(), size: { columns: 10, rows: 5 },
+    state: after(),
+    size: { columns: 10, rows: 5 },
     lines: [
       'vmv assistant · new…',
       '↑ 10 earlier lines (PgUp)',
@@ -89,7 +137,9 @@ const ROWS: Row[] = [
   },
   {
     name: 'the header: the title gives way to the id and the clock note',
-    state: after(titled), size: { columns: 100, rows: 8 }, view: { manualClock: true, advance: true },
+    state: after(titled),
+    size: { columns: 100, rows: 8 },
+    view: { manualClock: true, advance: true },
     lines: [
       'vmv assistant · a very long question abo… · 0f1e2d3c · manual clock: moved while the assistant works',
       '↑ 3 earlier lines (PgUp)',
@@ -103,7 +153,9 @@ const ROWS: Row[] = [
   },
   {
     name: 'the header, narrower: the clock note in its short form',
-    state: after(titled), size: { columns: 64, rows: 8 }, view: { manualClock: true, advance: false },
+    state: after(titled),
+    size: { columns: 64, rows: 8 },
+    view: { manualClock: true, advance: false },
     lines: [
       'vmv assistant · a very long question … · 0f1e2d3c · manual clock',
       '↑ 5 earlier lines (PgUp)',
@@ -117,7 +169,9 @@ const ROWS: Row[] = [
   },
   {
     name: 'the header, narrower still: the title and the id only',
-    state: after(titled), size: { columns: 50, rows: 8 }, view: { manualClock: true, advance: false },
+    state: after(titled),
+    size: { columns: 50, rows: 8 },
+    view: { manualClock: true, advance: false },
     lines: [
       'vmv assistant · a very long question about all th…',
       '↑ 6 earlier lines (PgUp)',
@@ -131,7 +185,9 @@ const ROWS: Row[] = [
   },
   {
     name: 'a run working: the spinner, for how long, the actions done and the clock; the end of its reply so far',
-    state: after(working, read), size: { columns: 60, rows: 12 }, view: { now: T0 + 12_500, tick: 3, manualClock: true, advance: true },
+    state: after(working, read),
+    size: { columns: 60, rows: 12 },
+    view: { now: T0 + 12_500, tick: 3, manualClock: true, advance: true },
     lines: [
       'vmv assistant · how many calls di… · 0f1e2d3c · manual clock',
       '↑ 3 earlier lines (PgUp)',
@@ -149,7 +205,9 @@ const ROWS: Row[] = [
   },
   {
     name: 'a run working on a manual clock the chat does not move',
-    state: after(working), size: { columns: 60, rows: 12 }, view: { now: T0 + 1_000, manualClock: true, advance: false },
+    state: after(working),
+    size: { columns: 60, rows: 12 },
+    view: { now: T0 + 1_000, manualClock: true, advance: false },
     lines: [
       'vmv assistant · how many calls di… · 0f1e2d3c · manual clock',
       '· Ask in plain English: "how many calls did we get',
@@ -167,7 +225,8 @@ const ROWS: Row[] = [
   },
   {
     name: 'an approval asked: which of how many, the tool, its reason and input; y or n, no input line',
-    state: after(asked), size: { columns: 60, rows: 16 },
+    state: after(asked),
+    size: { columns: 60, rows: 16 },
     lines: [
       'vmv assistant · who texted us today? · 0f1e2d3c',
       '↑ 2 earlier lines (PgUp)',
@@ -188,7 +247,8 @@ const ROWS: Row[] = [
   },
   {
     name: 'an approval on a short screen: its input goes first',
-    state: after(asked), size: { columns: 60, rows: 10 },
+    state: after(asked),
+    size: { columns: 60, rows: 10 },
     lines: [
       'vmv assistant · who texted us today? · 0f1e2d3c',
       '↑ 7 earlier lines (PgUp)',
@@ -203,7 +263,8 @@ const ROWS: Row[] = [
   },
   {
     name: 'an approval on a shorter screen: its reason keeps its start and its end (what it costs)',
-    state: after(asked), size: { columns: 60, rows: 8 },
+    state: after(asked),
+    size: { columns: 60, rows: 8 },
     lines: [
       'vmv assistant · who texted us today? · 0f1e2d3c',
       '↑ 8 earlier lines (PgUp)',
@@ -215,8 +276,9 @@ const ROWS: Row[] = [
     ],
   },
   {
-    name: 'a decline\'s reason being typed, on the input line after the question',
-    state: after(asked, { type: 'approve' }, { type: 'decline' }, { type: 'insert', text: 'not this week' }), size: { columns: 60, rows: 16 },
+    name: "a decline's reason being typed, on the input line after the question",
+    state: after(asked, { type: 'approve' }, { type: 'decline' }, { type: 'insert', text: 'not this week' }),
+    size: { columns: 60, rows: 16 },
     lines: [
       'vmv assistant · who texted us today? · 0f1e2d3c',
       '↑ 5 earlier lines (PgUp)',
@@ -238,7 +300,8 @@ const ROWS: Row[] = [
   },
   {
     name: 'every approval answered: the answers on their way',
-    state: after(asked, { type: 'approve' }, { type: 'approve' }), size: { columns: 60, rows: 12 },
+    state: after(asked, { type: 'approve' }, { type: 'approve' }),
+    size: { columns: 60, rows: 12 },
     lines: [
       'vmv assistant · who texted us today? · 0f1e2d3c',
       '↑ 5 earlier lines (PgUp)',
@@ -255,7 +318,8 @@ const ROWS: Row[] = [
   },
   {
     name: 'a notice: three lines at most, the third saying there is more',
-    state: after({ type: 'notice', kind: 'error', text: CONFLICT }), size: { columns: 40, rows: 14 },
+    state: after({ type: 'notice', kind: 'error', text: CONFLICT }),
+    size: { columns: 40, rows: 14 },
     lines: [
       'vmv assistant · new conversation',
       '· Ask in plain English: "how many calls',
@@ -275,7 +339,8 @@ const ROWS: Row[] = [
   },
   {
     name: 'a long transcript: its end, what is above it said',
-    state: after(...talk), size: { columns: 40, rows: 10 },
+    state: after(...talk),
+    size: { columns: 40, rows: 10 },
     lines: [
       'vmv assistant · who texted u… · 0f1e2d3c',
       '↑ 20 earlier lines (PgUp)',
@@ -291,7 +356,8 @@ const ROWS: Row[] = [
   },
   {
     name: 'a long transcript scrolled up: what is below it said too',
-    state: after(...talk, { type: 'scroll', by: 3, max: 100 }), size: { columns: 40, rows: 10 },
+    state: after(...talk, { type: 'scroll', by: 3, max: 100 }),
+    size: { columns: 40, rows: 10 },
     lines: [
       'vmv assistant · who texted u… · 0f1e2d3c',
       '↑ 17 earlier lines (PgUp)',
@@ -307,7 +373,11 @@ const ROWS: Row[] = [
   },
   {
     name: 'an input line wider than the screen: the part around the cursor',
-    state: after({ type: 'insert', text: 'text +14155550100 and ask whether Tuesday works for the meeting' }, { type: 'move', to: 'home' }, { type: 'move', to: 'right' }),
+    state: after(
+      { type: 'insert', text: 'text +14155550100 and ask whether Tuesday works for the meeting' },
+      { type: 'move', to: 'home' },
+      { type: 'move', to: 'right' },
+    ),
     size: { columns: 30, rows: 8 },
     lines: [
       'vmv assistant · new conversat…',
@@ -334,14 +404,28 @@ const ENTRIES: [Entry['kind'], string, Omit<Line, 'text'>][] = [
 ];
 
 describe('the transcript (transcriptLines)', () => {
-  it.each(ENTRIES)('%s: its first line starts with "%s", every line in its style, the next lines indented', (kind, prefix, style) => {
-    const lines = transcriptLines([{ kind: 'note', text: 'first' }, { kind, text: 'one two three four five six seven eight nine ten eleven' }], 20);
-    // a message of the user's after the first entry is set apart by a blank line
-    const own = lines.slice(kind === 'user' ? 2 : 1);
-    expect(own.map((l) => l.text)).toEqual([`${prefix}one two three four`, '  five six seven', '  eight nine ten', '  eleven']);
-    for (const l of own) expect(l).toEqual({ text: l.text, ...style });
-    if (kind === 'user') expect(lines[1]).toEqual({ text: '' });
-  });
+  it.each(ENTRIES)(
+    '%s: its first line starts with "%s", every line in its style, the next lines indented',
+    (kind, prefix, style) => {
+      const lines = transcriptLines(
+        [
+          { kind: 'note', text: 'first' },
+          { kind, text: 'one two three four five six seven eight nine ten eleven' },
+        ],
+        20,
+      );
+      // a message of the user's after the first entry is set apart by a blank line
+      const own = lines.slice(kind === 'user' ? 2 : 1);
+      expect(own.map((l) => l.text)).toEqual([
+        `${prefix}one two three four`,
+        '  five six seven',
+        '  eight nine ten',
+        '  eleven',
+      ]);
+      for (const l of own) expect(l).toEqual({ text: l.text, ...style });
+      if (kind === 'user') expect(lines[1]).toEqual({ text: '' });
+    },
+  );
 });
 
 describe('the chat screen (layout)', () => {
@@ -350,7 +434,8 @@ describe('the chat screen (layout)', () => {
     expect(screen.lines.map((l) => l.text)).toEqual(lines);
     expect(screen.cursor).toEqual(cursor);
     // (the transcript's notes of what is above and below it may be wider: the line drawing them cuts them)
-    for (const l of screen.lines) if (!/^[↑↓] /.test(l.text)) expect(stringWidth(l.text)).toBeLessThanOrEqual(Math.max(20, size.columns));
+    for (const l of screen.lines)
+      if (!/^[↑↓] /.test(l.text)) expect(stringWidth(l.text)).toBeLessThanOrEqual(Math.max(20, size.columns));
     expect(screen.lines.length).toBeLessThanOrEqual(Math.max(8, size.rows) - 1);
   });
 });

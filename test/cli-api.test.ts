@@ -23,7 +23,9 @@ describe('vmv api', () => {
   it('on a terminal, JSON is pretty-printed with a 2-space indent', async () => {
     const r = await both(['api', '/_sim/clock'], { tty: true });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`{\n  "now": "${T0}",\n  "mode": "manual",\n  "next_due_at": null,\n  "next_job_due_at": null\n}\n`);
+    expect(r.stdout).toBe(
+      `{\n  "now": "${T0}",\n  "mode": "manual",\n  "next_due_at": null,\n  "next_job_due_at": null\n}\n`,
+    );
   });
 
   it('/v1/openapi.json prints the API description', async () => {
@@ -39,17 +41,62 @@ describe('vmv api', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'notes.txt'), 'met at the conference\n');
     const r = await both([
-      'api', '/_sim/contacts', '-f', 'name=Grace Hopper', '-f', 'email=grace@navy.example', '-f', 'phone_number=+15550002001',
-      '-f', 'tags[]=vip', '-f', 'tags[]=42', '-F', `notes=@${join(dir, 'notes.txt')}`,
-      '-F', 'custom_fields[score]=5', '-F', 'custom_fields[ratio]=-1.5', '-F', 'custom_fields[active]=true', '-F', 'custom_fields[left]=false',
-      '-F', 'custom_fields[none]=null', '-F', 'custom_fields[zip]=+15550002001', '-f', 'custom_fields[raw]=7',
-      '-F', 'custom_fields[list][][n]=1', '-F', 'custom_fields[list][][m]=2', '-F', 'custom_fields[list][][n]=3', '-f', 'custom_fields[empty][]',
+      'api',
+      '/_sim/contacts',
+      '-f',
+      'name=Grace Hopper',
+      '-f',
+      'email=grace@navy.example',
+      '-f',
+      'phone_number=+15550002001',
+      '-f',
+      'tags[]=vip',
+      '-f',
+      'tags[]=42',
+      '-F',
+      `notes=@${join(dir, 'notes.txt')}`,
+      '-F',
+      'custom_fields[score]=5',
+      '-F',
+      'custom_fields[ratio]=-1.5',
+      '-F',
+      'custom_fields[active]=true',
+      '-F',
+      'custom_fields[left]=false',
+      '-F',
+      'custom_fields[none]=null',
+      '-F',
+      'custom_fields[zip]=+15550002001',
+      '-f',
+      'custom_fields[raw]=7',
+      '-F',
+      'custom_fields[list][][n]=1',
+      '-F',
+      'custom_fields[list][][m]=2',
+      '-F',
+      'custom_fields[list][][n]=3',
+      '-f',
+      'custom_fields[empty][]',
     ]);
     expect(r.code).toBe(0);
     const c = r.json.data;
-    expect(c).toMatchObject({ name: 'Grace Hopper', email: 'grace@navy.example', phone_number: '+15550002001', tags: ['vip', '42'], notes: 'met at the conference\n' });
+    expect(c).toMatchObject({
+      name: 'Grace Hopper',
+      email: 'grace@navy.example',
+      phone_number: '+15550002001',
+      tags: ['vip', '42'],
+      notes: 'met at the conference\n',
+    });
     expect(c.custom_fields).toEqual({
-      raw: '7', empty: [], score: 5, ratio: -1.5, active: true, left: false, none: null, zip: '+15550002001', list: [{ n: 1, m: 2 }, { n: 3 }],
+      raw: '7',
+      empty: [],
+      score: 5,
+      ratio: -1.5,
+      active: true,
+      left: false,
+      none: null,
+      zip: '+15550002001',
+      list: [{ n: 1, m: 2 }, { n: 3 }],
     });
     // the record as stored
     const got = await both(['api', `/v1/contacts/${c.id}`]);
@@ -57,10 +104,29 @@ describe('vmv api', () => {
   });
 
   it('POST /v1/quick/emails with -f arrays; -H adds headers (an Idempotency-Key replays)', async () => {
-    const args = ['api', 'POST', '/v1/quick/emails', '-f', 'to[]=ada@example.com', '-f', 'to[]=grace@example.com', '-f', 'subject=Hi', '-f', 'body=Hello there', '-H', 'Idempotency-Key: api-1'];
+    const args = [
+      'api',
+      'POST',
+      '/v1/quick/emails',
+      '-f',
+      'to[]=ada@example.com',
+      '-f',
+      'to[]=grace@example.com',
+      '-f',
+      'subject=Hi',
+      '-f',
+      'body=Hello there',
+      '-H',
+      'Idempotency-Key: api-1',
+    ];
     const a = await both(args);
     expect(a.code).toBe(0);
-    expect(a.json.data).toMatchObject({ kind: 'email', status: 'sent', sent_to: ['ada@example.com', 'grace@example.com'], cost_usd: 0.02 });
+    expect(a.json.data).toMatchObject({
+      kind: 'email',
+      status: 'sent',
+      sent_to: ['ada@example.com', 'grace@example.com'],
+      cost_usd: 0.02,
+    });
     await each(async (t) => {
       const b = await t.run([...args, '--include']);
       expect(b.stdout).toBe(a.stdout);
@@ -78,20 +144,25 @@ describe('vmv api', () => {
   });
 
   it('--input - sends standard input as the body (POST by default); fields then go to the query', async () => {
-    const r = await both(['api', '/_sim/contacts', '--input', '-'], { stdin: '{"name": "Ada Lovelace", "tags": ["math"]}' });
+    const r = await both(['api', '/_sim/contacts', '--input', '-'], {
+      stdin: '{"name": "Ada Lovelace", "tags": ["math"]}',
+    });
     expect(r.code).toBe(0);
     expect(r.json.data).toMatchObject({ name: 'Ada Lovelace', tags: ['math'] });
     const dir = tempDir();
     writeFileSync(join(dir, 'advance.json'), '{"seconds": 90}');
     const a = await both(['api', 'POST', '/_sim/clock/advance', '--input', join(dir, 'advance.json')]);
     expect(a.json.now).toBe('2026-01-05T09:01:30.000Z');
-    const q = await both(['api', '/v1/quick/emails', '--input', '-', '-f', 'bogus=1'], { stdin: '{"to": ["a@example.com"], "subject": "x", "body": "y"}' });
+    const q = await both(['api', '/v1/quick/emails', '--input', '-', '-f', 'bogus=1'], {
+      stdin: '{"to": ["a@example.com"], "subject": "x", "body": "y"}',
+    });
     expect(q.code).toBe(1);
     expect(q.json.error.fields).toEqual({ bogus: 'is not a known query parameter' });
   });
 
   it('--paginate follows meta.cursor over 3 pages and prints every item as one array', async () => {
-    for (const n of [1, 2, 3, 4, 5]) await both(['api', '/_sim/contacts', '-f', `name=Person ${n}`, '-f', `email=p${n}@example.com`]);
+    for (const n of [1, 2, 3, 4, 5])
+      await both(['api', '/_sim/contacts', '-f', `name=Person ${n}`, '-f', `email=p${n}@example.com`]);
     const r = await both(['api', '--paginate', '/v1/contacts?limit=2']);
     expect(r.code).toBe(0);
     expect(r.stdout.endsWith(']\n')).toBe(true);
@@ -149,13 +220,34 @@ describe('vmv api', () => {
   });
 
   it('writes a non-JSON body (audio/wav) raw, byte for byte', async () => {
-    const call = await both(['api', '/_sim/calls', '-f', 'direction=outbound', '-f', 'from_number=+15550000001', '-f', 'to_number=+15550000002', '-F', 'duration_seconds=3', '-F', 'has_recording=true']);
+    const call = await both([
+      'api',
+      '/_sim/calls',
+      '-f',
+      'direction=outbound',
+      '-f',
+      'from_number=+15550000001',
+      '-f',
+      'to_number=+15550000002',
+      '-F',
+      'duration_seconds=3',
+      '-F',
+      'has_recording=true',
+    ]);
     expect(call.code).toBe(0);
-    const bytes = await Promise.all([targets.embedded, targets.remote].map(async (t) => {
-      const io = await bufferIO();
-      expect(await main(['api', `/v1/calls/${call.json.data.id}/recording`], io, { PATH: process.env.PATH, HOME: process.env.HOME, ...t.env })).toBe(0);
-      return io.stdoutBytes();
-    }));
+    const bytes = await Promise.all(
+      [targets.embedded, targets.remote].map(async (t) => {
+        const io = await bufferIO();
+        expect(
+          await main(['api', `/v1/calls/${call.json.data.id}/recording`], io, {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            ...t.env,
+          }),
+        ).toBe(0);
+        return io.stdoutBytes();
+      }),
+    );
     expect(bytes[0].subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(bytes[0].readUInt32LE(4)).toBe(bytes[0].length - 8);
     expect(bytes[1].equals(bytes[0])).toBe(true);
@@ -170,12 +262,24 @@ describe('vmv api', () => {
       [['api', 'GET', '/v1/contacts', '-X', 'POST'], 'Give the method once'],
       [['api', '/_sim/contacts', '-f', 'name'], '-f "name": a field needs a value after "="'],
       [['api', '/_sim/contacts', '-F', 'a]b=1'], '-F "a]b=1": a field is key=value'],
-      [['api', '/_sim/contacts', '-f', 'name=a', '-f', 'name=b'], 'The field "name=b" conflicts with an earlier field at "name"'],
+      [
+        ['api', '/_sim/contacts', '-f', 'name=a', '-f', 'name=b'],
+        'The field "name=b" conflicts with an earlier field at "name"',
+      ],
       [['api', '/_sim/contacts', '-f', 'a=1', '-f', 'a[b]=2'], 'conflicts with an earlier field at "a"'],
-      [['api', 'POST', '/v1/contacts', '--paginate'], '--paginate follows the pages of a GET list; it cannot be used with POST'],
+      [
+        ['api', 'POST', '/v1/contacts', '--paginate'],
+        '--paginate follows the pages of a GET list; it cannot be used with POST',
+      ],
       [['api', '/v1/contacts', '--paginate', '--input', '-'], '--paginate cannot be used with --input'],
-      [['api', '/_sim/contacts', '--input', '/no/such/file.json'], '--input: cannot read /no/such/file.json: no such file'],
-      [['api', '/_sim/contacts', '-F', 'notes=@/no/such/file'], '-F notes=@/no/such/file: cannot read /no/such/file: no such file'],
+      [
+        ['api', '/_sim/contacts', '--input', '/no/such/file.json'],
+        '--input: cannot read /no/such/file.json: no such file',
+      ],
+      [
+        ['api', '/_sim/contacts', '-F', 'notes=@/no/such/file'],
+        '-F notes=@/no/such/file: cannot read /no/such/file: no such file',
+      ],
       [['api', '/_sim/contacts', '--input', '-', '-F', 'notes=@-'], 'Standard input can be read once'],
       [['api', '/v1/contacts', '-H', 'NoColon'], '-H takes "Name: value", got "NoColon"'],
       [['api', '/v1/contacts', '-H', 'Content-Length: 5'], 'vmv api sets this header itself'],

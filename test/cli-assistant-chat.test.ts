@@ -8,26 +8,58 @@ import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Chat, type ChatEnd, type ChatProps } from '../commands/assistant/ui/chat.js';
 import type { AssistantApi, ClockState } from '../commands/assistant/session.js';
-import type { Action, ApprovalAnswer, Conversation, ConversationWithTranscript, MessageBody, PendingApproval } from '../commands/assistant/view.js';
+import type {
+  Action,
+  ApprovalAnswer,
+  Conversation,
+  ConversationWithTranscript,
+  MessageBody,
+  PendingApproval,
+} from '../commands/assistant/view.js';
 import stringWidth from 'string-width';
 import { ApiCallError } from '../src/errors.js';
 
 const T0 = Date.parse('2026-01-05T09:00:00Z');
 
 /** What the stand-in assistant does for a message: actions done at once, approvals asked, the reply. */
-interface Plan { actions: Omit<Action, 'tool_call_id'>[]; approvals: Omit<PendingApproval, 'approval_id' | 'tool_call_id'>[]; reply: string }
+interface Plan {
+  actions: Omit<Action, 'tool_call_id'>[];
+  approvals: Omit<PendingApproval, 'approval_id' | 'tool_call_id'>[];
+  reply: string;
+}
 
 function planFor(message: string): Plan {
   if (/how many calls/i.test(message))
-    return { actions: [{ tool: 'list_calls', status: 'completed', input: { direction: 'inbound' }, output: { count: 2 }, error: null }], approvals: [], reply: 'You got 2 inbound calls yesterday.' };
+    return {
+      actions: [
+        { tool: 'list_calls', status: 'completed', input: { direction: 'inbound' }, output: { count: 2 }, error: null },
+      ],
+      approvals: [],
+      reply: 'You got 2 inbound calls yesterday.',
+    };
   const approvals: Plan['approvals'] = [];
   // "... about GOAL": the goal is in the input and the reason, as the service's are
   const goal = / about (.*)$/s.exec(message)?.[1];
   for (const m of message.matchAll(/(text|call) (\+\d+)/g))
-    approvals.push(m[1] === 'text'
-      ? { tool: 'create_quick_ai_text', input: { to_numbers: [m[2]], ...(goal ? { goal } : {}) }, reason: `Starts an AI text conversation with ${m[2]}${goal ? ` toward "${goal}"` : ''}: 0.05 USD per message the agent sends, from the wallet.` }
-      : { tool: 'create_quick_ai_call', input: { to_numbers: [m[2]] }, reason: `Places an AI call to ${m[2]}: 0.20 USD per call placed plus 0.20 USD a minute, from the wallet.` });
-  if (approvals.length) return { actions: [], approvals, reply: `Before I go on I need your approval for ${approvals.length === 1 ? 'this' : `these ${approvals.length} actions`}.` };
+    approvals.push(
+      m[1] === 'text'
+        ? {
+            tool: 'create_quick_ai_text',
+            input: { to_numbers: [m[2]], ...(goal ? { goal } : {}) },
+            reason: `Starts an AI text conversation with ${m[2]}${goal ? ` toward "${goal}"` : ''}: 0.05 USD per message the agent sends, from the wallet.`,
+          }
+        : {
+            tool: 'create_quick_ai_call',
+            input: { to_numbers: [m[2]] },
+            reason: `Places an AI call to ${m[2]}: 0.20 USD per call placed plus 0.20 USD a minute, from the wallet.`,
+          },
+    );
+  if (approvals.length)
+    return {
+      actions: [],
+      approvals,
+      reply: `Before I go on I need your approval for ${approvals.length === 1 ? 'this' : `these ${approvals.length} actions`}.`,
+    };
   return { actions: [], approvals: [], reply: 'I can text, call, email and read your history.' };
 }
 
@@ -51,16 +83,41 @@ class StandIn implements AssistantApi {
     const at = new Date((this.now += 1000)).toISOString();
     let c = b.conversation_id ? this.conversations.get(b.conversation_id) : undefined;
     if (b.message !== undefined) {
-      if (c?.status === 'working') this.conflict('The assistant is still working on this conversation; read it until it is idle, then send again.');
-      if (c?.status === 'awaiting_approval') this.conflict('Approvals are pending: answer every one of them with "approvals" before sending a message.');
+      if (c?.status === 'working')
+        this.conflict(
+          'The assistant is still working on this conversation; read it until it is idle, then send again.',
+        );
+      if (c?.status === 'awaiting_approval')
+        this.conflict('Approvals are pending: answer every one of them with "approvals" before sending a message.');
       if (!c) {
         const id = `00000000-0000-4000-8000-${String(++this.n).padStart(12, '0')}`;
-        c = { conversation_id: id, title: [...b.message.replace(/\s+/g, ' ')].slice(0, 60).join(''), status: 'idle', run_id: '', reply: '', actions: [], pending_approvals: [], error: null, updated_at: at, created_at: at, transcript: [], steps: [] };
+        c = {
+          conversation_id: id,
+          title: [...b.message.replace(/\s+/g, ' ')].slice(0, 60).join(''),
+          status: 'idle',
+          run_id: '',
+          reply: '',
+          actions: [],
+          pending_approvals: [],
+          error: null,
+          updated_at: at,
+          created_at: at,
+          transcript: [],
+          steps: [],
+        };
         this.conversations.set(id, c);
       }
       const conv = c;
       const plan = planFor(b.message);
-      Object.assign(conv, { status: 'working', run_id: `run_${++this.n}`, reply: '', actions: [], pending_approvals: [], error: null, updated_at: at });
+      Object.assign(conv, {
+        status: 'working',
+        run_id: `run_${++this.n}`,
+        reply: '',
+        actions: [],
+        pending_approvals: [],
+        error: null,
+        updated_at: at,
+      });
       conv.transcript.push({ role: 'user', content: b.message, at });
       const k = this.n;
       conv.steps = [
@@ -68,7 +125,11 @@ class StandIn implements AssistantApi {
         () => {
           if (plan.approvals.length) {
             conv.status = 'awaiting_approval';
-            conv.pending_approvals = plan.approvals.map((p, i) => ({ ...p, approval_id: `apr_${k}_${i}`, tool_call_id: `call_${k}_a${i}` }));
+            conv.pending_approvals = plan.approvals.map((p, i) => ({
+              ...p,
+              approval_id: `apr_${k}_${i}`,
+              tool_call_id: `call_${k}_a${i}`,
+            }));
           } else {
             conv.status = 'idle';
             conv.transcript.push({ role: 'assistant', content: plan.reply, at });
@@ -83,7 +144,11 @@ class StandIn implements AssistantApi {
     if (c.status !== 'awaiting_approval') this.conflict('No approval is pending in this conversation.');
     if (this.refuseAnswers) {
       this.refuseAnswers = false;
-      throw new ApiCallError(400, { error: { code: 'validation_error', message: 'Every pending approval must be answered, in one request.' } }, '');
+      throw new ApiCallError(
+        400,
+        { error: { code: 'validation_error', message: 'Every pending approval must be answered, in one request.' } },
+        '',
+      );
     }
     const conv = c;
     this.answers.push(b.approvals!);
@@ -92,11 +157,20 @@ class StandIn implements AssistantApi {
     conv.steps = [
       ...pending.map((p) => () => {
         const a = b.approvals!.find((x) => x.approval_id === p.approval_id)!;
-        conv.actions.push({ tool_call_id: p.tool_call_id, tool: p.tool, input: p.input, status: a.approved ? 'completed' : 'declined', output: a.approved ? {} : null, error: a.approved ? null : `declined${a.reason ? `: ${a.reason}` : ''}` });
+        conv.actions.push({
+          tool_call_id: p.tool_call_id,
+          tool: p.tool,
+          input: p.input,
+          status: a.approved ? 'completed' : 'declined',
+          output: a.approved ? {} : null,
+          error: a.approved ? null : `declined${a.reason ? `: ${a.reason}` : ''}`,
+        });
       }),
       () => {
         conv.status = 'idle';
-        conv.reply = conv.actions.map((a) => (a.status === 'completed' ? `Done: ${a.tool}.` : `I did not do ${a.tool}: you declined.`)).join(' ');
+        conv.reply = conv.actions
+          .map((a) => (a.status === 'completed' ? `Done: ${a.tool}.` : `I did not do ${a.tool}: you declined.`))
+          .join(' ');
         conv.transcript.push({ role: 'assistant', content: conv.reply, at });
       },
     ];
@@ -141,10 +215,19 @@ afterEach(() => {
 function start(o: Partial<ChatProps> = {}) {
   const api = (o.api as StandIn | undefined) ?? new StandIn();
   const ended: ChatEnd[] = [];
-  app = render(createElement(Chat, {
-    api, advance: false, manualClock: false, color: false, pollMs: 5, paceMs: 0,
-    size: { columns: 100, rows: 24 }, onExit: (e) => void ended.push(e), ...o,
-  }));
+  app = render(
+    createElement(Chat, {
+      api,
+      advance: false,
+      manualClock: false,
+      color: false,
+      pollMs: 5,
+      paceMs: 0,
+      size: { columns: 100, rows: 24 },
+      onExit: (e) => void ended.push(e),
+      ...o,
+    }),
+  );
   const frame = () => app!.lastFrame() ?? '';
   /** waits until the screen shows `what` (and returns it) */
   const until = async (what: string | RegExp, ms = 3000) => {
@@ -172,7 +255,10 @@ const words = (s: string) => s.replace(/\s+/g, ' ');
 /** The frame's lines: none wider than the screen, no more of them than its rows. */
 function fits(frame: string, size: { columns: number; rows: number }): string[] {
   const lines = frame.split('\n');
-  for (const l of lines) expect(stringWidth(l), `a line wider than ${size.columns} columns:\n${l}\n\nin\n${frame}`).toBeLessThanOrEqual(size.columns);
+  for (const l of lines)
+    expect(stringWidth(l), `a line wider than ${size.columns} columns:\n${l}\n\nin\n${frame}`).toBeLessThanOrEqual(
+      size.columns,
+    );
   expect(lines.length, `more lines than ${size.rows} rows:\n${frame}`).toBeLessThanOrEqual(size.rows);
   return lines;
 }
@@ -250,10 +336,12 @@ describe('approvals', () => {
     await until('reason › too expensive');
     await type(ENTER);
     f = await until('I did not do create_quick_ai_call: you declined.');
-    expect(api.answers).toEqual([[
-      { approval_id: 'apr_2_0', approved: true },
-      { approval_id: 'apr_2_1', approved: false, reason: 'too expensive' },
-    ]]);
+    expect(api.answers).toEqual([
+      [
+        { approval_id: 'apr_2_0', approved: true },
+        { approval_id: 'apr_2_1', approved: false, reason: 'too expensive' },
+      ],
+    ]);
     expect(f).toContain('· declined: create_quick_ai_call to_numbers=+14155550101 (too expensive)');
     expect(f).toContain('✓ create_quick_ai_text to_numbers=+14155550100');
     expect(f).toContain('– create_quick_ai_call to_numbers=+14155550101 (declined: too expensive; not done)');
@@ -267,7 +355,12 @@ describe('approvals', () => {
     await until('Why not? (told to the assistant; Enter to skip)');
     await type(ENTER);
     await until('I did not do create_quick_ai_call: you declined.');
-    expect(api.answers).toEqual([[{ approval_id: 'apr_2_0', approved: true }, { approval_id: 'apr_2_1', approved: false }]]);
+    expect(api.answers).toEqual([
+      [
+        { approval_id: 'apr_2_0', approved: true },
+        { approval_id: 'apr_2_1', approved: false },
+      ],
+    ]);
   });
 
   it('a decline without a reason (Enter skips it); other keys only say which ones answer', async () => {
@@ -288,7 +381,9 @@ describe('approvals', () => {
     await type('text +14155550100', ENTER);
     await until('Approval: create_quick_ai_text');
     await type('y');
-    await until(/validation_error \(HTTP 400\): Every pending approval must be answered, in one request\. — answer\s+again\./);
+    await until(
+      /validation_error \(HTTP 400\): Every pending approval must be answered, in one request\. — answer\s+again\./,
+    );
     await until('y approve · n decline');
     await type('y');
     await until('Done: create_quick_ai_text.');
@@ -306,7 +401,7 @@ describe('approvals', () => {
   });
 });
 
-describe('the chat\'s commands and leaving it', () => {
+describe("the chat's commands and leaving it", () => {
   it('/help, /list, /new, /open ID (its first characters), an unknown one', async () => {
     const { until, type, frame } = start();
     await type('/help', ENTER);
@@ -410,7 +505,9 @@ describe('approvals, as keys come and as others answer them (review of bea6357, 
     await api.post({ conversation_id: id, approvals: [{ approval_id: 'apr_2_0', approved: true }] }); // another shell
     await type('y');
     const f = await until('Done: create_quick_ai_text.');
-    expect(words(f)).toMatch(/conflict \(HTTP 409\): No approval is pending in this conversation\. — read again: (the assistant is working on it|it is idle)\./);
+    expect(words(f)).toMatch(
+      /conflict \(HTTP 409\): No approval is pending in this conversation\. — read again: (the assistant is working on it|it is idle)\./,
+    );
     expect(f).not.toContain('answer again');
     expect(f).toContain('✓ create_quick_ai_text to_numbers=+14155550100');
     expect(f.split('\n').at(-1)).toMatch(/^Enter send/);
@@ -422,15 +519,20 @@ describe('approvals, as keys come and as others answer them (review of bea6357, 
     expect(ended).toEqual([{ conversationId: id }]);
   });
 
-  it('a run started elsewhere while the chat was idle: the message\'s 409 reads the conversation again, and the chat follows that run (the line kept)', async () => {
+  it("a run started elsewhere while the chat was idle: the message's 409 reads the conversation again, and the chat follows that run (the line kept)", async () => {
     const { api, until, type } = start();
     await type('hello', ENTER);
     await until('I can text, call');
     api.hold = true;
-    await api.post({ conversation_id: '00000000-0000-4000-8000-000000000001', message: 'how many calls did we get yesterday?' });
+    await api.post({
+      conversation_id: '00000000-0000-4000-8000-000000000001',
+      message: 'how many calls did we get yesterday?',
+    });
     await type('and today?', ENTER);
     const f = await until(/working · \d+s/);
-    expect(words(f)).toContain('conflict (HTTP 409): The assistant is still working on this conversation; read it until it is idle, then send again. — read again: the assistant is working on it.');
+    expect(words(f)).toContain(
+      'conflict (HTTP 409): The assistant is still working on this conversation; read it until it is idle, then send again. — read again: the assistant is working on it.',
+    );
     expect(f).toContain('› and today?');
     api.hold = false;
     await until('You got 2 inbound calls yesterday.');
@@ -451,7 +553,9 @@ describe('a paste (review item 8)', () => {
     const { api, until, type } = start();
     await type('how many calls did we get yesterday?\rand who texted us today?\r');
     const f = await until('You got 2 inbound calls yesterday.');
-    expect([...api.conversations.values()][0].transcript[0].content).toBe('how many calls did we get yesterday?\nand who texted us today?');
+    expect([...api.conversations.values()][0].transcript[0].content).toBe(
+      'how many calls did we get yesterday?\nand who texted us today?',
+    );
     expect(f).toContain('› how many calls did we get yesterday?\n  and who texted us today?\n');
   });
 
@@ -464,7 +568,7 @@ describe('a paste (review item 8)', () => {
     await until('You got 2 inbound calls yesterday.');
   });
 
-  it('a reason and its Enter in one piece (tmux send-keys \'not now\' Enter) answer the decline', async () => {
+  it("a reason and its Enter in one piece (tmux send-keys 'not now' Enter) answer the decline", async () => {
     const { api, until, type } = start();
     await type('text +14155550100', ENTER);
     await until('Approval: create_quick_ai_text');
@@ -480,7 +584,8 @@ describe('the screen keeps within the terminal (review items 6, 9, 12)', () => {
   const size = { columns: 60, rows: 20 };
 
   it('a message in Chinese with emoji at 60x20: every line within the width, nothing lost, the header stays; the input line shows its end', async () => {
-    const message = '请帮我查一下昨天我们接到了多少个电话😀🎉谢谢你的帮助我非常感激你为我们做的一切工作真的非常感谢你们的团队';
+    const message =
+      '请帮我查一下昨天我们接到了多少个电话😀🎉谢谢你的帮助我非常感激你为我们做的一切工作真的非常感谢你们的团队';
     const { until, type, frame } = start({ size });
     await type(message);
     await until('团队');
@@ -499,7 +604,7 @@ describe('the screen keeps within the terminal (review items 6, 9, 12)', () => {
     await until('› 好的x ok');
   });
 
-  it('a long approval at 60x20: the header, the approval\'s title, its y/n and the keys stay on the screen; the reason is cut to fit, saying so', async () => {
+  it("a long approval at 60x20: the header, the approval's title, its y/n and the keys stay on the screen; the reason is cut to fit, saying so", async () => {
     const goal = `confirm ${'the appointment on Tuesday at ten in the morning, '.repeat(13)}thanks`;
     const { until, type } = start({ size });
     await type(`text +14155550100 about ${goal}`, ENTER);
@@ -507,13 +612,17 @@ describe('the screen keeps within the terminal (review items 6, 9, 12)', () => {
     const lines = fits(f, size);
     expect(lines[0]).toMatch(/^vmv assistant · text \+14155550100 about confirm .*· 00000000$/);
     // its start and its end (what it costs); between them a gap, which the line before it marks
-    expect(words(f)).toContain('Approval: create_quick_ai_text Starts an AI text conversation with +14155550100 toward "confirm the appointment on Tuesday');
-    expect(words(f)).toMatch(/ … (\w+ )+the morning, thanks": 0\.05 USD per message the agent sends, from the wallet\. y approve · n decline/);
+    expect(words(f)).toContain(
+      'Approval: create_quick_ai_text Starts an AI text conversation with +14155550100 toward "confirm the appointment on Tuesday',
+    );
+    expect(words(f)).toMatch(
+      / … (\w+ )+the morning, thanks": 0\.05 USD per message the agent sends, from the wallet\. y approve · n decline/,
+    );
     expect(lines.at(-2)).toBe('y approve · n decline');
     expect(lines.at(-1)).toBe('y approve · n decline · Ctrl-C leave');
   });
 
-  it('a long title gives way in the header: the conversation\'s id and the clock note stay', async () => {
+  it("a long title gives way in the header: the conversation's id and the clock note stay", async () => {
     const { until, type } = start({ size, manualClock: true, advance: true });
     await type('please tell me how many calls did we get yesterday, and the day before that too', ENTER);
     const f = await until('You got 2 inbound calls');

@@ -77,7 +77,10 @@ async function session(t: Target, args: string[], o: { tty?: boolean; screen?: b
     }
   };
   return {
-    io, stdin, screen, code,
+    io,
+    stdin,
+    screen,
+    code,
     interrupt: () => ac.abort(),
     /** waits for `what` on stderr */
     until: (what: RegExp | string) => wait(what, () => io.stderr()),
@@ -100,13 +103,19 @@ const status = async (t: Target, id: string) => (await t.run(['assistant', 'get'
 describe('send on a terminal: Ctrl-C at the y/N prompt (review item 4)', () => {
   it('stops there: exit 130, the id alone on stdout; nothing more is asked or read, and nothing was answered', async () => {
     for (const t of Object.values(targets)) {
-      const s = await session(t, ['assistant', 'send', `${TEXT} then call +14155550101 to confirm the appointment`, '--advance'], { tty: true });
+      const s = await session(
+        t,
+        ['assistant', 'send', `${TEXT} then call +14155550101 to confirm the appointment`, '--advance'],
+        { tty: true },
+      );
       await s.until('Approve (1 of 2)');
       s.interrupt();
       expect(await s.code, t.name).toBe(130);
       const id = s.io.stdout().trim();
       expect(id).toMatch(UUID);
-      expect(s.io.stderr()).toContain(`Stopped waiting (interrupted); the assistant's run in conversation ${id} continues.`);
+      expect(s.io.stderr()).toContain(
+        `Stopped waiting (interrupted); the assistant's run in conversation ${id} continues.`,
+      );
       // what is typed now answers nothing: the question was taken back, standard input let go
       s.stdin.write('n\n');
       await sleep(50);
@@ -118,7 +127,7 @@ describe('send on a terminal: Ctrl-C at the y/N prompt (review item 4)', () => {
   });
 });
 
-describe('the chat\'s line mode lets standard input go however it ends (review item 3)', () => {
+describe("the chat's line mode lets standard input go however it ends (review item 3)", () => {
   it.each([
     ['a failed run', 5, 'hello #fail-run'],
     ['approvals nobody answers', 7, TEXT],
@@ -147,10 +156,16 @@ describe('the chat\'s line mode lets standard input go however it ends (review i
 
   it('a real process ends with the chat, its standard input still open (a pipe whose writer is not done)', async () => {
     for (const t of Object.values(targets)) {
-      const child = spawn(process.execPath, [BIN, 'assistant', 'chat'], { env: { ...process.env, ...t.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'assistant', 'chat'], {
+        env: { ...process.env, ...t.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       child.stdin.write('hello #fail-run\n');
       const started = Date.now();
-      const code = await Promise.race([new Promise((r) => child.once('exit', r)), sleep(5000).then(() => 'still running after 5 s')]);
+      const code = await Promise.race([
+        new Promise((r) => child.once('exit', r)),
+        sleep(5000).then(() => 'still running after 5 s'),
+      ]);
       child.stdin.end();
       child.kill();
       expect(code, t.name).toBe(5);
@@ -160,7 +175,7 @@ describe('the chat\'s line mode lets standard input go however it ends (review i
 });
 
 describe('the full-screen chat, run by the command', () => {
-  it('Ctrl-C while the run works: exit 130, and the conversation\'s id alone on stdout (review item 5)', async () => {
+  it("Ctrl-C while the run works: exit 130, and the conversation's id alone on stdout (review item 5)", async () => {
     for (const t of Object.values(targets)) {
       const s = await session(t, ['assistant', 'chat', '--no-auto-advance'], { screen: true });
       await s.onScreen('Ask in plain English');
@@ -170,7 +185,9 @@ describe('the full-screen chat, run by the command', () => {
       expect(await s.code, t.name).toBe(130);
       const id = s.io.stdout().trim();
       expect(id).toMatch(UUID);
-      expect(s.io.stderr()).toContain(`Left the chat while the assistant was working; it goes on in conversation ${id}.`);
+      expect(s.io.stderr()).toContain(
+        `Left the chat while the assistant was working; it goes on in conversation ${id}.`,
+      );
       expect((await status(t, id)).status).toBe('working');
     }
   });
@@ -189,7 +206,10 @@ describe('the full-screen chat, run by the command', () => {
       await s.type('\u0015', '/quit', '\r');
       expect(await s.code, `${t.name}: ${s.io.stderr()}`).toBe(0);
       const id = JSON.parse((await t.run(['assistant', 'list', '--json'])).stdout).data[0].conversation_id;
-      expect(await status(t, id)).toMatchObject({ status: 'idle', actions: [{ tool: 'create_quick_ai_text', status: 'completed' }] });
+      expect(await status(t, id)).toMatchObject({
+        status: 'idle',
+        actions: [{ tool: 'create_quick_ai_text', status: 'completed' }],
+      });
     }
   });
 

@@ -14,7 +14,16 @@ const HOOK = new URL('./fixtures/assistant/record-loads.mjs', import.meta.url).p
 /** the packages of the terminal UI: ink, React and what only they use */
 const UI_PACKAGES = /(^|\/)node_modules\/(ink|react|react-reconciler|scheduler|yoga-layout)\//;
 
-interface Meta { outputs: Record<string, { entryPoint?: string; inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }> }
+interface Meta {
+  outputs: Record<
+    string,
+    {
+      entryPoint?: string;
+      inputs: Record<string, unknown>;
+      imports: { path: string; kind: string; external?: boolean }[];
+    }
+  >;
+}
 
 let meta: Meta;
 let uiOutputs: string[];
@@ -23,7 +32,9 @@ beforeAll(() => {
   const file = join(ROOT, 'dist/meta.json');
   if (!existsSync(file)) throw new Error('dist/meta.json is missing: run `npm run build` first');
   meta = JSON.parse(readFileSync(file, 'utf8'));
-  uiOutputs = Object.keys(meta.outputs).filter((o) => o.endsWith('.js') && Object.keys(meta.outputs[o].inputs).some((i) => UI_PACKAGES.test(i)));
+  uiOutputs = Object.keys(meta.outputs).filter(
+    (o) => o.endsWith('.js') && Object.keys(meta.outputs[o].inputs).some((i) => UI_PACKAGES.test(i)),
+  );
   dir = tempDir();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,12 +43,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function staticClosure(out: string, seen = new Set<string>()): Set<string> {
   if (seen.has(out)) return seen;
   seen.add(out);
-  for (const i of meta.outputs[out]?.imports ?? []) if (i.kind === 'import-statement' && !i.external && meta.outputs[i.path]) staticClosure(i.path, seen);
+  for (const i of meta.outputs[out]?.imports ?? [])
+    if (i.kind === 'import-statement' && !i.external && meta.outputs[i.path]) staticClosure(i.path, seen);
   return seen;
 }
 
 describe('the bundle', () => {
-  it('keeps ink and React in the chat UI\'s chunk (and ink\'s devtools, loaded only with DEV=true), apart from every other', () => {
+  it("keeps ink and React in the chat UI's chunk (and ink's devtools, loaded only with DEV=true), apart from every other", () => {
     const ui = Object.keys(meta.outputs).find((o) => meta.outputs[o].entryPoint === 'commands/assistant/ui/chat.tsx');
     expect(ui, 'a chunk of its own for the chat UI').toBeDefined();
     expect(uiOutputs).toContain(ui);
@@ -47,7 +59,8 @@ describe('the bundle', () => {
     for (const o of uiOutputs) expect([ui, 'node_modules/ink/build/devtools.js']).toContain(o === ui ? ui : entry(o));
     // no chunk but the UI's own loads one of them when it loads
     for (const out of Object.keys(meta.outputs).filter((o) => o.endsWith('.js') && !uiOutputs.includes(o)))
-      for (const reached of staticClosure(out)) expect(uiOutputs, `${out} statically loads ${reached}`).not.toContain(reached);
+      for (const reached of staticClosure(out))
+        expect(uiOutputs, `${out} statically loads ${reached}`).not.toContain(reached);
     // and the UI chunk is imported (dynamically) by the assistant's verbs only
     const importers = Object.keys(meta.outputs).filter((o) => meta.outputs[o].imports.some((i) => i.path === ui));
     expect(importers.length).toBeGreaterThan(0);
@@ -62,24 +75,51 @@ describe('the bundle', () => {
 function loads(args: string[], o: { stdin?: string } = {}): { code: number | null; loaded: string[]; stderr: string } {
   const log = join(dir, `loads-${Math.random().toString(36).slice(2)}.txt`);
   const r = spawnSync(process.execPath, ['--import', pathToFileURL(HOOK).href, BIN, ...args], {
-    cwd: ROOT, input: o.stdin ?? '', encoding: 'utf8',
-    env: { ...process.env, VMV_LOAD_LOG: log, VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'config'), VMV_BASE_URL: '', VMV_API_KEY: '', NO_COLOR: '1' },
+    cwd: ROOT,
+    input: o.stdin ?? '',
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      VMV_LOAD_LOG: log,
+      VMV_SIM_DATA: join(dir, 'sim.json'),
+      VMV_CONFIG_DIR: join(dir, 'config'),
+      VMV_BASE_URL: '',
+      VMV_API_KEY: '',
+      NO_COLOR: '1',
+    },
   });
   const dist = pathToFileURL(join(ROOT, 'dist')).href + '/';
-  const loaded = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith(dist)).map((u) => `dist/${u.slice(dist.length)}`) : [];
+  const loaded = existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((u) => u.startsWith(dist))
+        .map((u) => `dist/${u.slice(dist.length)}`)
+    : [];
   return { code: r.status, loaded, stderr: r.stderr };
 }
 
 describe('what a command loads', () => {
-  it('the hook sees the chunks a command loads (the chat UI\'s, when it is imported)', () => {
+  it("the hook sees the chunks a command loads (the chat UI's, when it is imported)", () => {
     const r = loads(['contacts', 'list']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.loaded).toContain('dist/cli.js');
     expect(r.loaded.some((f) => /^dist\/contacts-/.test(f))).toBe(true);
     const ui = uiOutputs.find((o) => meta.outputs[o].entryPoint === 'commands/assistant/ui/chat.tsx')!;
-    const direct = spawnSync(process.execPath, ['--import', pathToFileURL(HOOK).href, '-e', `await import(${JSON.stringify(pathToFileURL(join(ROOT, ui)).href)})`, '--input-type=module'], {
-      cwd: ROOT, encoding: 'utf8', env: { ...process.env, VMV_LOAD_LOG: join(dir, 'direct.txt') },
-    });
+    const direct = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        pathToFileURL(HOOK).href,
+        '-e',
+        `await import(${JSON.stringify(pathToFileURL(join(ROOT, ui)).href)})`,
+        '--input-type=module',
+      ],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, VMV_LOAD_LOG: join(dir, 'direct.txt') },
+      },
+    );
     expect(direct.status, direct.stderr).toBe(0);
     expect(readFileSync(join(dir, 'direct.txt'), 'utf8')).toContain(ui.replace(/^dist\//, '/dist/'));
   });

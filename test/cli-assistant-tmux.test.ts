@@ -15,10 +15,12 @@ const SOCKET = `vmv-test-${process.pid}`;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 
-const tmux = (...args: string[]) => spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { env, encoding: 'utf8' });
+const tmux = (...args: string[]) =>
+  spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { env, encoding: 'utf8' });
 const vmv = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8' });
 /** The terminal's screen, lines the terminal wrapped joined again (-J) */
-const screen = (session: string, o: { escapes?: boolean } = {}) => tmux('capture-pane', '-p', '-J', ...(o.escapes ? ['-e'] : []), '-t', session).stdout;
+const screen = (session: string, o: { escapes?: boolean } = {}) =>
+  tmux('capture-pane', '-p', '-J', ...(o.escapes ? ['-e'] : []), '-t', session).stdout;
 /** The screen's words, however the chat wrapped them */
 const words = (s: string) => s.replace(/\s+/g, ' ');
 
@@ -47,7 +49,10 @@ function run(session: string, args: string[], extraEnv = '', size = { columns: 1
 
 /** Where the terminal's cursor is, and whether it shows. */
 const cursor = (session: string) => {
-  const [x, y, shown] = tmux('display', '-p', '-t', session, '#{cursor_x},#{cursor_y},#{cursor_flag}').stdout.trim().split(',').map(Number);
+  const [x, y, shown] = tmux('display', '-p', '-t', session, '#{cursor_x},#{cursor_y},#{cursor_flag}')
+    .stdout.trim()
+    .split(',')
+    .map(Number);
   return { x, y, shown: shown === 1 };
 };
 
@@ -59,7 +64,8 @@ describe.skipIf(!hasTmux)('vmv assistant chat in a terminal (tmux)', () => {
     dir = tempDir();
     env = { ...process.env, VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'config'), TMUX: '' };
     // ink draws only the last frame where it thinks it runs in CI; a person is at this terminal
-    for (const k of ['CI', 'CONTINUOUS_INTEGRATION', 'NO_COLOR', 'FORCE_COLOR', 'VMV_BASE_URL', 'VMV_API_KEY']) delete env[k];
+    for (const k of ['CI', 'CONTINUOUS_INTEGRATION', 'NO_COLOR', 'FORCE_COLOR', 'VMV_BASE_URL', 'VMV_API_KEY'])
+      delete env[k];
     expect(vmv('sim', 'reset', '--clock', 'manual', '--now', T0).status).toBe(0);
   });
   afterAll(() => {
@@ -99,7 +105,11 @@ describe.skipIf(!hasTmux)('vmv assistant chat in a terminal (tmux)', () => {
     await until('plain', '[exit 0]');
     // the service has it: the action was taken, the conversation is idle
     const list = JSON.parse(vmv('assistant', 'list', '--json').stdout).data;
-    expect(list[0]).toMatchObject({ status: 'idle', title: 'how many calls did we get yesterday?', actions: [{ tool: 'create_quick_ai_text', status: 'completed' }] });
+    expect(list[0]).toMatchObject({
+      status: 'idle',
+      title: 'how many calls did we get yesterday?',
+      actions: [{ tool: 'create_quick_ai_text', status: 'completed' }],
+    });
   });
 
   it('colours without NO_COLOR; Ctrl-C while the assistant works exits 130 and says how to resume', async () => {
@@ -111,7 +121,9 @@ describe.skipIf(!hasTmux)('vmv assistant chat in a terminal (tmux)', () => {
     expect(screen('colour', { escapes: true })).toMatch(/\u001b\[[0-9;]*3[0-7][0-9;]*m/);
     key('colour', 'C-c');
     const s = await until('colour', '[exit 130]');
-    const id = /Left the chat while the assistant was working; it goes on in conversation ([0-9a-f-]{36})\./.exec(s)?.[1];
+    const id = /Left the chat while the assistant was working; it goes on in conversation ([0-9a-f-]{36})\./.exec(
+      s,
+    )?.[1];
     expect(id).toBeDefined();
     expect(s).toMatch(/Resume it: vmv assistant chat --conversation [0-9a-f-]{36}/);
     // the id alone on stdout, as every wait Ctrl-C stops prints it
@@ -122,7 +134,8 @@ describe.skipIf(!hasTmux)('vmv assistant chat in a terminal (tmux)', () => {
     const size = { columns: 60, rows: 20 };
     chat('wide', [], 'NO_COLOR=1', size);
     await until('wide', 'Ask in plain English');
-    const message = '请帮我查一下昨天我们接到了多少个电话😀🎉谢谢你的帮助，我非常感激你为我们做的一切工作 how many calls did we get yesterday?';
+    const message =
+      '请帮我查一下昨天我们接到了多少个电话😀🎉谢谢你的帮助，我非常感激你为我们做的一切工作 how many calls did we get yesterday?';
     type('wide', message);
     await until('wide', 'did we get yesterday?');
     expect(cursor('wide').shown).toBe(true);
@@ -146,7 +159,11 @@ describe.skipIf(!hasTmux)('vmv assistant chat in a terminal (tmux)', () => {
   });
 
   it('send on a terminal: Ctrl-C at the y/N prompt exits 130 at once; nothing more is asked', async () => {
-    run('send', ['assistant', 'send', `${TEXT} then call +14155550101 to confirm the appointment`, '--advance'], 'NO_COLOR=1');
+    run(
+      'send',
+      ['assistant', 'send', `${TEXT} then call +14155550101 to confirm the appointment`, '--advance'],
+      'NO_COLOR=1',
+    );
     await until('send', 'Approve (1 of 2)');
     key('send', 'C-c');
     const s = await until('send', '[exit 130]', 3000);

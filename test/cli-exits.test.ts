@@ -69,7 +69,9 @@ describe('each exit code', () => {
   });
 
   it('4 network', async () => {
-    const r = await cli(['contacts', 'list'], { env: { VMV_BASE_URL: 'http://127.0.0.1:1', VMV_API_KEY: 'sk_x', VMV_CONFIG_DIR: join(tempDir(), 'c') } });
+    const r = await cli(['contacts', 'list'], {
+      env: { VMV_BASE_URL: 'http://127.0.0.1:1', VMV_API_KEY: 'sk_x', VMV_CONFIG_DIR: join(tempDir(), 'c') },
+    });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('Could not reach http://127.0.0.1:1');
   });
@@ -79,31 +81,78 @@ describe('each exit code', () => {
       it('5: calls place --wait that ends FAILED, BUSY or NO_ANSWER; 0 when COMPLETED', async () => {
         const t = targets[name];
         expect((await t.run(['sim', 'caller-id', '+14155550100'])).code).toBe(0);
-        const failed = await whileAdvancing(t, ['calls', 'place', '--caller-id', '+14155550100', '--to', '+12025550106', '--wait']);
+        const failed = await whileAdvancing(t, [
+          'calls',
+          'place',
+          '--caller-id',
+          '+14155550100',
+          '--to',
+          '+12025550106',
+          '--wait',
+        ]);
         expect(failed.code).toBe(5);
         expect(failed.stdout).toContain('status\tFAILED');
         expect(failed.stderr).toMatch(/error: Call [0-9a-f-]{36} ended FAILED \(SIP 503/);
-        const busy = await whileAdvancing(t, ['calls', 'place', '--caller-id', '+14155550100', '--to', '+12025550104', '--wait', '--json']);
+        const busy = await whileAdvancing(t, [
+          'calls',
+          'place',
+          '--caller-id',
+          '+14155550100',
+          '--to',
+          '+12025550104',
+          '--wait',
+          '--json',
+        ]);
         expect(busy.code).toBe(5);
         expect(busy.json.data.status).toBe('BUSY');
-        expect((await whileAdvancing(t, ['calls', 'place', '--caller-id', '+14155550100', '--to', '+12025550102', '--wait'])).code).toBe(5);
-        const ok = await whileAdvancing(t, ['calls', 'place', '--caller-id', '+14155550100', '--to', '+12025550100', '--wait']);
+        expect(
+          (await whileAdvancing(t, ['calls', 'place', '--caller-id', '+14155550100', '--to', '+12025550102', '--wait']))
+            .code,
+        ).toBe(5);
+        const ok = await whileAdvancing(t, [
+          'calls',
+          'place',
+          '--caller-id',
+          '+14155550100',
+          '--to',
+          '+12025550100',
+          '--wait',
+        ]);
         expect(ok.code).toBe(0);
         expect(ok.stdout).toContain('status\tCOMPLETED');
       });
 
       it('5: quick call --wait with a target that failed; no answer is an outcome, exit 0', async () => {
-        const r = await whileAdvancing(targets[name], ['quick', 'call', '+12025550106', '--goal', 'x', '--retry-attempts', '0', '--wait']);
+        const r = await whileAdvancing(targets[name], [
+          'quick',
+          'call',
+          '+12025550106',
+          '--goal',
+          'x',
+          '--retry-attempts',
+          '0',
+          '--wait',
+        ]);
         expect(r.code).toBe(5);
         expect(r.stderr).toContain('1 of 1 targets failed');
-        const unanswered = await whileAdvancing(targets[name], ['quick', 'call', '+12025550102', '--goal', 'x', '--retry-attempts', '0', '--wait']);
+        const unanswered = await whileAdvancing(targets[name], [
+          'quick',
+          'call',
+          '+12025550102',
+          '--goal',
+          'x',
+          '--retry-attempts',
+          '0',
+          '--wait',
+        ]);
         expect(unanswered.code).toBe(0);
       });
 
       it('1: webhooks test to a receiver that is down, with the error on stderr', async () => {
         const t = targets[name];
         const port = await closedPort();
-        const id = (await t.run(['webhooks', 'create', '--url', `http://127.0.0.1:${port}/hooks`, '--json'])).json.data.id;
+        const id = (await t.run(['webhooks', 'create', '--url', `http://127.0.0.1:${port}/hooks`, '--json'])).json.data
+          .id;
         const r = await t.run(['webhooks', 'test', id]);
         expect(r.code).toBe(1);
         expect(r.stderr).toContain('error: Not delivered: ECONNREFUSED');
@@ -136,9 +185,18 @@ describe('each exit code', () => {
 
 describe('flags are checked before any request: exit 2 naming the flag', () => {
   const cases: [string[], string][] = [
-    [['calls', 'place', '--caller-id', '+14155550100', '--to', '12025550106'], '--to must be an E.164 phone number such as +14155550100, got "12025550106"'],
-    [['calls', 'place', '--caller-id', '4155550100', '--to', '+12025550106'], '--caller-id must be an E.164 phone number'],
-    [['quick', 'call', '+12025550100', '202555', '--goal', 'x'], '<numbers...> must be an E.164 phone number such as +14155550100, got "202555"'],
+    [
+      ['calls', 'place', '--caller-id', '+14155550100', '--to', '12025550106'],
+      '--to must be an E.164 phone number such as +14155550100, got "12025550106"',
+    ],
+    [
+      ['calls', 'place', '--caller-id', '4155550100', '--to', '+12025550106'],
+      '--caller-id must be an E.164 phone number',
+    ],
+    [
+      ['quick', 'call', '+12025550100', '202555', '--goal', 'x'],
+      '<numbers...> must be an E.164 phone number such as +14155550100, got "202555"',
+    ],
     [['quick', 'text', 'ada', '--goal', 'x'], '<numbers...> must be an E.164 phone number'],
     [['sim', 'text', '--from', '555', '--to', '+14155550150', '--body', 'hi'], '--from must be an E.164 phone number'],
     [['sim', 'call', '--from', '+12025550100', '--to', 'x'], '--to must be an E.164 phone number'],
@@ -147,23 +205,38 @@ describe('flags are checked before any request: exit 2 naming the flag', () => {
     [['sim', 'caller-id', '12'], '<number> must be an E.164 phone number'],
     [['history', 'calls', '--phone', '555-0100'], '--phone must be an E.164 phone number'],
     [['history', 'texts', '--phone', 'ada'], '--phone must be an E.164 phone number'],
-    [['history', 'calls', '--after', 'soon'], '--after takes an ISO 8601 time with Z or an offset (2026-01-31T09:00:00Z) or a date (2026-01-31), or a time ago: 30m, 24h, 7d, today, yesterday; got "soon"'],
+    [
+      ['history', 'calls', '--after', 'soon'],
+      '--after takes an ISO 8601 time with Z or an offset (2026-01-31T09:00:00Z) or a date (2026-01-31), or a time ago: 30m, 24h, 7d, today, yesterday; got "soon"',
+    ],
     [['history', 'texts', '--before', '2026-01-05T09:00'], '--before takes an ISO 8601 time'],
     [['history', 'emails', '--email', 'a@example.com', '--after', '2026-02-30'], '--after takes an ISO 8601 time'],
     [['history', 'calls', '--after', '5'], '--after takes an ISO 8601 time'],
-    [['sim', 'reset', '--now', '24h'], '--now takes an ISO 8601 time with Z or an offset (2026-01-31T09:00:00Z) or a date (2026-01-31); got "24h"'],
+    [
+      ['sim', 'reset', '--now', '24h'],
+      '--now takes an ISO 8601 time with Z or an offset (2026-01-31T09:00:00Z) or a date (2026-01-31); got "24h"',
+    ],
     [['sim', 'clock', '--set', 'yesterday'], '--set takes an ISO 8601 time'],
     [['quick', 'number', '--area-code', '41'], '--area-code must be a 3-digit area code such as 415, got "41"'],
     [['numbers', 'search', '--area-code', '4155'], '--area-code must be a 3-digit area code'],
-    [['history', 'calls', '--status', 'done'], '--status takes one of completed, voicemail, failed, busy, canceled, in_progress, ringing, queued, no_answer; got "done"'],
+    [
+      ['history', 'calls', '--status', 'done'],
+      '--status takes one of completed, voicemail, failed, busy, canceled, in_progress, ringing, queued, no_answer; got "done"',
+    ],
     [['history', 'texts', '--direction', 'up'], '--direction takes one of inbound, outbound; got "up"'],
     [['numbers', 'search', '--type', 'cheap'], '--type takes one of local, tollFree, mobile, national; got "cheap"'],
     [['sim', 'number', '--stack', 't3'], '--stack takes one of t1, t2; got "t3"'],
     [['numbers', 'config', 'get', '1', '--section', 'nope'], '--section takes one of name, is_active,'],
-    [['sim', 'suppress', 'a@example.com', '--reason', 'spam'], '--reason takes one of unsubscribe, bounce, complaint; got "spam"'],
+    [
+      ['sim', 'suppress', 'a@example.com', '--reason', 'spam'],
+      '--reason takes one of unsubscribe, bounce, complaint; got "spam"',
+    ],
     [['sim', 'pool', '--fill', 'emails'], '--fill takes one of calls, texts; got "emails"'],
     [['sim', 'reset', '--clock', 'fast'], '--clock takes one of real, manual; got "fast"'],
-    [['webhooks', 'create', '--url', 'https://example.com', '--events', 'call.started,call.answered'], '--events takes one of call.started, call.ended; got "call.answered"'],
+    [
+      ['webhooks', 'create', '--url', 'https://example.com', '--events', 'call.started,call.answered'],
+      '--events takes one of call.started, call.ended; got "call.answered"',
+    ],
   ];
   for (const name of NAMES) {
     it(`${name}: each bad value`, async () => {
@@ -185,7 +258,9 @@ describe('flags are checked before any request: exit 2 naming the flag', () => {
     const r = await both(['calls', 'place', '--caller-id', '+14155550100', '--to', '+1 202-555-0100', '--json']);
     expect(r.code).toBe(0);
     expect(r.json.data.to_number).toBe('+12025550100');
-    expect((await both(['history', 'calls', '--status', 'RINGING', '--direction', 'Outbound', '--json'])).json.data).toHaveLength(1);
+    expect(
+      (await both(['history', 'calls', '--status', 'RINGING', '--direction', 'Outbound', '--json'])).json.data,
+    ).toHaveLength(1);
     expect((await both(['numbers', 'search', '--type', 'tollfree', '--limit', '1'])).code).toBe(0);
   });
 });
@@ -227,25 +302,32 @@ describe('times', () => {
     await both(['sim', 'caller-id', '+14155550100']);
     const id = (await both(['calls', 'place', '--caller-id', '+14155550100', '--to', '+12025550100'])).stdout.trim();
     await both(['sim', 'advance', '2d']);
-    const ids = async (...args: string[]) => (await both(['history', 'calls', ...args, '--json'])).json.data.map((c: any) => c.id);
+    const ids = async (...args: string[]) =>
+      (await both(['history', 'calls', ...args, '--json'])).json.data.map((c: any) => c.id);
     expect(await ids('--after', '3d')).toEqual([id]);
     expect(await ids('--after', '1d')).toEqual([]);
     expect(await ids('--before', '1d')).toEqual([id]);
     expect(await ids('--after', 'today')).toEqual([]);
   });
 
-  it('on a real service (no /_sim/clock) relative times use this machine\'s clock', async () => {
+  it("on a real service (no /_sim/clock) relative times use this machine's clock", async () => {
     const seen: string[] = [];
     const api = await listen((req, res) => {
       seen.push(req.url!);
-      if (req.url!.startsWith('/v1/calls')) res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"meta":{"has_more":false}}');
-      else res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"Not found."}}');
+      if (req.url!.startsWith('/v1/calls'))
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"meta":{"has_more":false}}');
+      else
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end('{"error":{"code":"not_found","message":"Not found."}}');
     });
     const prev = exchanges.observe;
     exchanges.observe = undefined; // not the simulator: its replies are not checked against the description
     try {
       const before = Date.now();
-      const r = await cli(['history', 'calls', '--after', '24h', '--json'], { env: { VMV_BASE_URL: api.url, VMV_API_KEY: 'sk_x', VMV_CONFIG_DIR: join(tempDir(), 'c') } });
+      const r = await cli(['history', 'calls', '--after', '24h', '--json'], {
+        env: { VMV_BASE_URL: api.url, VMV_API_KEY: 'sk_x', VMV_CONFIG_DIR: join(tempDir(), 'c') },
+      });
       expect(r.code).toBe(0);
       expect(seen[0]).toBe('/_sim/clock');
       const sent = Date.parse(new URLSearchParams(seen[1].split('?')[1]).get('created_after')!);
@@ -262,7 +344,9 @@ describe('a server-side validation error names the flag its field came from', ()
   it('a body field of a flag, and an item of the numbers argument', async () => {
     const r = await both(['calls', 'place', '--caller-id', '+14155550199', '--to', '+12025550100']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('(caller_id_not_verified, HTTP 422)\n  --caller-id (caller_id): is not a verified caller ID of this account\n');
+    expect(r.stderr).toContain(
+      '(caller_id_not_verified, HTTP 422)\n  --caller-id (caller_id): is not a verified caller ID of this account\n',
+    );
     const dup = await both(['quick', 'call', '+12025550100', '+12025550100', '--goal', 'x']);
     expect(dup.code).toBe(1);
     expect(dup.stderr).toContain('  <numbers...> (to_numbers[1]): repeats to_numbers[0]\n');
@@ -299,23 +383,42 @@ describe('help and required options', () => {
     const foo = await cli(['help', 'foo']);
     expect(foo.code).toBe(2);
     expect(foo.stdout).toBe('');
-    expect(foo.stderr).toBe('error: unknown command \'foo\'\n(Commands: quick, email, videos, schedules, assistant, posts, social, numbers, calls, history, contacts, webhooks, sim, config, mcp, api, completion)\n');
+    expect(foo.stderr).toBe(
+      "error: unknown command 'foo'\n(Commands: quick, email, videos, schedules, assistant, posts, social, numbers, calls, history, contacts, webhooks, sim, config, mcp, api, completion)\n",
+    );
     const typo = await cli(['help', 'quik']);
-    expect(typo).toMatchObject({ code: 2, stderr: 'error: unknown command \'quik\'\n(Did you mean quick?)\n' });
-    expect(await cli(['quick', 'help', 'cal'])).toMatchObject({ code: 2, stderr: 'error: unknown command \'cal\'\n(Did you mean call?)\n' });
-    expect(await cli(['help', 'numbers', 'confg'])).toMatchObject({ code: 2, stderr: 'error: unknown command \'confg\'\n(Did you mean config?)\n' });
+    expect(typo).toMatchObject({ code: 2, stderr: "error: unknown command 'quik'\n(Did you mean quick?)\n" });
+    expect(await cli(['quick', 'help', 'cal'])).toMatchObject({
+      code: 2,
+      stderr: "error: unknown command 'cal'\n(Did you mean call?)\n",
+    });
+    expect(await cli(['help', 'numbers', 'confg'])).toMatchObject({
+      code: 2,
+      stderr: "error: unknown command 'confg'\n(Did you mean config?)\n",
+    });
     expect((await cli(['help', 'quick'])).code).toBe(0);
     expect((await cli(['quick', 'help', 'call'])).stdout).toContain('Usage: vmv quick call');
   });
 
   it('a missing required option: a mistyped flag is named with the closest one; else every missing one', async () => {
     const typo = await cli(['calls', 'place', '--caller-idd', '+14155550100', '--to', '+12025550100']);
-    expect(typo).toMatchObject({ code: 2, stderr: 'error: unknown option \'--caller-idd\'\n(Did you mean --caller-id?)\n' });
+    expect(typo).toMatchObject({
+      code: 2,
+      stderr: "error: unknown option '--caller-idd'\n(Did you mean --caller-id?)\n",
+    });
     const other = await cli(['calls', 'place', '--caller-id', '+14155550100', '--destination', '+12025550100']);
-    expect(other).toMatchObject({ code: 2, stderr: 'error: required option \'--to <number>\' not specified\n(Did you mean --to instead of --destination?)\n' });
+    expect(other).toMatchObject({
+      code: 2,
+      stderr: "error: required option '--to <number>' not specified\n(Did you mean --to instead of --destination?)\n",
+    });
     const none = await cli(['calls', 'place']);
-    expect(none).toMatchObject({ code: 2, stderr: 'error: required options \'--caller-id <number>\', \'--to <number>\' not specified\n' });
-    expect(await cli(['sim', 'text', '--from', '+12025550100', '--to', '+14155550150', '--bodyy', 'hi'])).toMatchObject({ code: 2, stderr: 'error: unknown option \'--bodyy\'\n(Did you mean --body?)\n' });
+    expect(none).toMatchObject({
+      code: 2,
+      stderr: "error: required options '--caller-id <number>', '--to <number>' not specified\n",
+    });
+    expect(await cli(['sim', 'text', '--from', '+12025550100', '--to', '+14155550150', '--bodyy', 'hi'])).toMatchObject(
+      { code: 2, stderr: "error: unknown option '--bodyy'\n(Did you mean --body?)\n" },
+    );
   });
 });
 
@@ -333,13 +436,13 @@ async function closedPort(): Promise<number> {
 }
 
 describe('help topics and flag names, a level deeper', () => {
-  it('vmv help quick call shows the leaf command\'s help', async () => {
+  it("vmv help quick call shows the leaf command's help", async () => {
     const r = await cli(['help', 'quick', 'call']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: vmv quick call /);
   });
 
-  it('a repeatable flag\'s server error names the flag (--tag for tags[0]); scopes and countries are checked locally', async () => {
+  it("a repeatable flag's server error names the flag (--tag for tags[0]); scopes and countries are checked locally", async () => {
     const dir = tempDir();
     const env = { VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' };
     const r = await cli(['sim', 'contact', '--name', 'Z', '--tag', ''], { env });
@@ -348,6 +451,9 @@ describe('help topics and flag names, a level deeper', () => {
     const scope = await cli(['sim', 'key', '--scope', 'bogus'], { env });
     expect(scope).toMatchObject({ code: 2, stderr: expect.stringContaining('--scope takes one of videos:read') });
     const country = await cli(['numbers', 'search', '--country', 'USA'], { env });
-    expect(country).toMatchObject({ code: 2, stderr: expect.stringContaining('--country takes a 2-letter country code') });
+    expect(country).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--country takes a 2-letter country code'),
+    });
   });
 });

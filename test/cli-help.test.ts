@@ -76,7 +76,7 @@ function vmvLines(line: string): string[][] {
     if (word !== null) tokens.push(word);
     word = null;
   };
-  for (let i = 0; i < src.length;) {
+  for (let i = 0; i < src.length; ) {
     const c = src[i];
     const op = ['&&', '||', '|', ';', '>', '<'].find((o) => src.startsWith(o, i));
     if (c === ' ') {
@@ -89,7 +89,7 @@ function vmvLines(line: string): string[][] {
     } else if (c === '"') {
       let j = i + 1;
       let s = '';
-      while (src[j] !== '"') s += src[j] === '\\' ? src[++j] : src[j], j++;
+      while (src[j] !== '"') (s += src[j] === '\\' ? src[++j] : src[j]), j++;
       word = (word ?? '') + s;
       i = j + 1;
     } else if (op) {
@@ -123,7 +123,11 @@ function examplesOf(help: string): string[] {
 describe('help of every leaf command', () => {
   it('the tree is the whole CLI: every noun, and the commands under groups', () => {
     expect(leaves.length).toBeGreaterThan(50);
-    for (const n of nouns) expect([...leaves, ...groups].some((p) => p[0] === n.name), n.name).toBe(true);
+    for (const n of nouns)
+      expect(
+        [...leaves, ...groups].some((p) => p[0] === n.name),
+        n.name,
+      ).toBe(true);
     expect(leaves).toContainEqual(['numbers', 'config', 'set']);
     expect(leaves).toContainEqual(['sim', 'workspace', 'create']);
   });
@@ -159,7 +163,9 @@ describe('help of every leaf command', () => {
       for (const o of c.options) {
         // an option's entry runs from its flags to the next entry (its description may wrap)
         const entry = own.slice(own.indexOf(`  ${o.flags}`)).split(/\n  -/)[0];
-        expect(entry.replace(/\s+/g, ' ').includes('(required)'), `vmv ${pathOf(c).join(' ')} ${o.flags}`).toBe(o.mandatory);
+        expect(entry.replace(/\s+/g, ' ').includes('(required)'), `vmv ${pathOf(c).join(' ')} ${o.flags}`).toBe(
+          o.mandatory,
+        );
         if (o.mandatory) marked++;
       }
     }
@@ -193,7 +199,10 @@ describe('global options', () => {
 // ---- completion ----
 
 function vmvProcess(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: tempDir(), NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH!, HOME: tempDir(), NO_COLOR: '1' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -229,17 +238,29 @@ describe('vmv completion', () => {
       for (const n of nouns) expect(scripts[sh], `${sh}: ${n.name}`).toContain(n.name);
       for (const c of descendants(program)) {
         expect(scripts[sh], `${sh}: ${pathOf(c).join(' ')}`).toContain(pathOf(c).join(' '));
-        for (const f of longFlags(c)) expect(scripts[sh], `${sh}: ${pathOf(c).join(' ')} ${f}`).toContain(sh === 'fish' ? `-l '${f.slice(2)}'` : f);
+        for (const f of longFlags(c))
+          expect(scripts[sh], `${sh}: ${pathOf(c).join(' ')} ${f}`).toContain(sh === 'fish' ? `-l '${f.slice(2)}'` : f);
       }
     }
   });
 
   /** Runs the bash completion function on command lines (the last word is the one completed). */
   function bashComplete(lines: string[][], source = `source ${join(dir, 'bash')}`): string[][] {
-    const body = lines.map((words) => `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _vmv_completion; echo "\${COMPREPLY[*]}"`).join('\n');
-    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `${source}\n${body}`], { encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: tempDir() } });
+    const body = lines
+      .map(
+        (words) =>
+          `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _vmv_completion; echo "\${COMPREPLY[*]}"`,
+      )
+      .join('\n');
+    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `${source}\n${body}`], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH!, HOME: tempDir() },
+    });
     expect(r.stderr).toBe('');
-    return r.stdout.split('\n').slice(0, lines.length).map((l) => l.split(' ').filter(Boolean));
+    return r.stdout
+      .split('\n')
+      .slice(0, lines.length)
+      .map((l) => l.split(' ').filter(Boolean));
   }
 
   it('bash: `vmv qu<TAB>` completes to quick, a subcommand and a flag complete, after global flags and flag values too', () => {
@@ -257,8 +278,17 @@ describe('vmv completion', () => {
       ['vmv', 'history', 'texts', '--direction', ''],
     ]);
     expect(out).toEqual([
-      ['quick'], ['call', 'cancel'], ['--goal'], ['set'], ['quick'], ['--wait'], ['bash', 'zsh', 'fish'], ['numbers'], ['--json'],
-      ['in_progress'], ['inbound', 'outbound'],
+      ['quick'],
+      ['call', 'cancel'],
+      ['--goal'],
+      ['set'],
+      ['quick'],
+      ['--wait'],
+      ['bash', 'zsh', 'fish'],
+      ['numbers'],
+      ['--json'],
+      ['in_progress'],
+      ['inbound', 'outbound'],
     ]);
   });
 
@@ -267,10 +297,17 @@ describe('vmv completion', () => {
     const cases: [string[], string[]][] = [];
     for (const c of [program, ...descendants(program)]) {
       const path = pathOf(c);
-      if (c.commands.length) cases.push([['vmv', ...path, ''], [...c.commands.map((s) => s.name()), 'help']]);
+      if (c.commands.length)
+        cases.push([
+          ['vmv', ...path, ''],
+          [...c.commands.map((s) => s.name()), 'help'],
+        ]);
       cases.push([['vmv', ...path, '--'], longFlags(c)]);
     }
-    const out = bashComplete(cases.map(([line]) => line), `source <(${process.execPath} ${BIN} completion bash)`);
+    const out = bashComplete(
+      cases.map(([line]) => line),
+      `source <(${process.execPath} ${BIN} completion bash)`,
+    );
     cases.forEach(([line, expected], i) => {
       for (const e of expected) expect(out[i], line.join(' ')).toContain(e);
     });
@@ -300,9 +337,18 @@ describe('vmv completion', () => {
   it('zsh: the completion function offers nouns, subcommands, flags and values (when zsh is installed)', () => {
     if (!has('zsh')) return;
     // compadd/_describe/_files stand in for the completion system: they print the candidates
-    const stubs = 'compdef(){}; _describe(){ local a; for a in ${(P)4}; do print -r -- ${a%%:*}; done }; compadd(){ [[ $1 == -a ]] && print -rl -- ${(P)2} }; _files(){ print FILES }';
+    const stubs =
+      'compdef(){}; _describe(){ local a; for a in ${(P)4}; do print -r -- ${a%%:*}; done }; compadd(){ [[ $1 == -a ]] && print -rl -- ${(P)2} }; _files(){ print FILES }';
     const complete = (words: string[]) => {
-      const r = spawnSync('zsh', ['-f', '-c', `${stubs}; source ${join(dir, 'zsh')}; words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _vmv`], { encoding: 'utf8' });
+      const r = spawnSync(
+        'zsh',
+        [
+          '-f',
+          '-c',
+          `${stubs}; source ${join(dir, 'zsh')}; words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _vmv`,
+        ],
+        { encoding: 'utf8' },
+      );
       expect(r.stderr).toBe('');
       const cur = words[words.length - 1];
       return r.stdout.split('\n').filter((c) => c && c.startsWith(cur));
@@ -318,9 +364,15 @@ describe('vmv completion', () => {
   it('fish: complete -C offers nouns, subcommands, flags and values (when fish is installed)', () => {
     if (!has('fish')) return;
     const complete = (line: string) => {
-      const r = spawnSync('fish', ['--no-config', '-c', `source ${join(dir, 'fish')}; complete -C '${line}'`], { encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: tempDir() } });
+      const r = spawnSync('fish', ['--no-config', '-c', `source ${join(dir, 'fish')}; complete -C '${line}'`], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH!, HOME: tempDir() },
+      });
       expect(r.stderr).toBe('');
-      return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+      return r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]);
     };
     expect(complete('vmv qu')).toEqual(['quick']);
     expect(complete('vmv quick ca')).toEqual(['call', 'cancel']);

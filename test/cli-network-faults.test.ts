@@ -31,7 +31,9 @@ type Fault =
   /** not forwarded, never answered */
   | 'hang'
   /** 502 and 504: forwarded (the simulator acts on it), then the gateway's error; 503: not forwarded */
-  | 502 | 503 | 504
+  | 502
+  | 503
+  | 504
   /** not forwarded: 429 with Retry-After: 1 */
   | 429
   /** not forwarded: the simulator's own 503 store_busy (its store busy: nothing applied) */
@@ -39,7 +41,13 @@ type Fault =
   /** not forwarded: 429 with Retry-After: 30, longer than vmv waits */
   | '429long';
 
-interface Seen { line: string; key?: string; at: number; fault?: Fault; replay?: string }
+interface Seen {
+  line: string;
+  key?: string;
+  at: number;
+  fault?: Fault;
+  replay?: string;
+}
 
 interface Proxy {
   url: string;
@@ -59,9 +67,19 @@ async function startProxy(upstream: string): Promise<Proxy> {
   const held = new Set<ServerResponse>();
   const forward = (method: string, url: string, headers: IncomingHttpHeaders, body: Buffer) =>
     new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-      const r = httpRequest({ host: up.hostname, port: up.port, method, path: url, headers: { ...headers, host: up.host, connection: 'close' }, agent: false }, async (res) => {
-        resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(await res.toArray()) });
-      });
+      const r = httpRequest(
+        {
+          host: up.hostname,
+          port: up.port,
+          method,
+          path: url,
+          headers: { ...headers, host: up.host, connection: 'close' },
+          agent: false,
+        },
+        async (res) => {
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(await res.toArray()) });
+        },
+      );
       r.on('error', reject);
       r.end(body);
     });
@@ -73,16 +91,35 @@ async function startProxy(upstream: string): Promise<Proxy> {
     const s: Seen = { line, key: req.headers['idempotency-key'] as string | undefined, at: Date.now(), fault };
     seen.push(s);
     if (fault === 'hang') return void held.add(res);
-    if (fault === 503) return void res.writeHead(503, { 'content-type': 'application/json' }).end(envelope('unavailable', 'Try again shortly.'));
-    if (fault === 429) return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end(envelope('rate_limited', 'Slow down.'));
-    if (fault === '429long') return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30', 'request-id': 'req_slow' }).end(envelope('rate_limited', 'Slow down.'));
-    if (fault === 'busy') return void res.writeHead(503, { 'content-type': 'application/json', 'request-id': 'req_busy' }).end(envelope('store_busy', 'The data file is busy; retry the request.'));
+    if (fault === 503)
+      return void res
+        .writeHead(503, { 'content-type': 'application/json' })
+        .end(envelope('unavailable', 'Try again shortly.'));
+    if (fault === 429)
+      return void res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
+        .end(envelope('rate_limited', 'Slow down.'));
+    if (fault === '429long')
+      return void res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '30', 'request-id': 'req_slow' })
+        .end(envelope('rate_limited', 'Slow down.'));
+    if (fault === 'busy')
+      return void res
+        .writeHead(503, { 'content-type': 'application/json', 'request-id': 'req_busy' })
+        .end(envelope('store_busy', 'The data file is busy; retry the request.'));
     const answer = await forward(req.method!, req.url!, req.headers, body);
     s.replay = answer.headers['idempotency-replay'] as string | undefined;
     if (fault === 'stall') return void held.add(res);
     if (fault === 'drop') return void req.socket.destroy();
-    if (fault === 502 || fault === 504) return void res.writeHead(fault, { 'content-type': 'text/html' }).end('<h1>Gateway error</h1>');
-    const { connection: _c, 'keep-alive': _k, 'transfer-encoding': _t, 'content-length': _l, ...headers } = answer.headers;
+    if (fault === 502 || fault === 504)
+      return void res.writeHead(fault, { 'content-type': 'text/html' }).end('<h1>Gateway error</h1>');
+    const {
+      connection: _c,
+      'keep-alive': _k,
+      'transfer-encoding': _t,
+      'content-length': _l,
+      ...headers
+    } = answer.headers;
     res.writeHead(answer.status, headers).end(answer.body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -90,11 +127,12 @@ async function startProxy(upstream: string): Promise<Proxy> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     plan: (match, ...faults) => void planned.push(...faults.map((fault) => ({ match, fault }))),
     seen,
-    close: () => new Promise<void>((r) => {
-      for (const res of held) res.destroy();
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const res of held) res.destroy();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -120,7 +158,14 @@ beforeEach(async () => {
 });
 afterEach(() => proxy.close());
 
-const env = (extra: Record<string, string> = {}) => ({ VMV_BASE_URL: proxy.url, VMV_API_KEY: sim.key, VMV_CONFIG_DIR: config, NO_COLOR: '1', VMV_RETRY_BASE_MS: '1', ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  VMV_BASE_URL: proxy.url,
+  VMV_API_KEY: sim.key,
+  VMV_CONFIG_DIR: config,
+  NO_COLOR: '1',
+  VMV_RETRY_BASE_MS: '1',
+  ...extra,
+});
 const vmv = (args: string[], extra?: Record<string, string>) => cli(args, { env: env(extra) });
 
 /** The simulator's ledger entries of a kind (email, quick_call, ...): what was charged. */
@@ -143,7 +188,9 @@ describe('a lost reply is retried with the same key: charged once', () => {
     expect(sent[0].key).toMatch(/^[0-9a-f-]{36}$/);
     expect(sent[1].key).toBe(sent[0].key);
     expect(sent[1].replay).toBe('true');
-    expect(r.stderr).toMatch(/^Retrying POST \/v1\/quick\/emails in \d+ ms \(connection lost: UND_ERR_SOCKET; retry 1 of 2\)$/m);
+    expect(r.stderr).toMatch(
+      /^Retrying POST \/v1\/quick\/emails in \d+ ms \(connection lost: UND_ERR_SOCKET; retry 1 of 2\)$/m,
+    );
     const paid = await charges('email');
     expect(paid).toHaveLength(1);
     expect(r.stdout).toBe(`${paid[0].reference_id}\n`);
@@ -186,7 +233,9 @@ describe('a lost reply is retried with the same key: charged once', () => {
     const r = await vmv(['sim', 'contact', '--name', 'Busy Once']);
     expect(r.code, r.stderr).toBe(0);
     expect(at('POST /_sim/contacts')).toHaveLength(2);
-    expect((await sim.api('GET', '/v1/contacts')).json.data.filter((c: { name: string }) => c.name === 'Busy Once')).toHaveLength(1);
+    expect(
+      (await sim.api('GET', '/v1/contacts')).json.data.filter((c: { name: string }) => c.name === 'Busy Once'),
+    ).toHaveLength(1);
     proxy.plan('POST /_sim/contacts', 'busy', 'busy', 'busy');
     const again = await vmv(['sim', 'contact', '--name', 'Busy Always']);
     expect(again.code).toBe(1);
@@ -203,7 +252,10 @@ describe('a lost reply is retried with the same key: charged once', () => {
 
   it('a client for many callers (vmv mcp) sends side by side: a request held open does not hold up the next', async () => {
     proxy.plan('GET /v1/contacts', 'hang');
-    const client = await createClient({ kind: 'remote', baseUrl: proxy.url, apiKey: sim.key, profile: 'default', dataFile: '' }, { connections: 8, retries: 0 });
+    const client = await createClient(
+      { kind: 'remote', baseUrl: proxy.url, apiKey: sim.key, profile: 'default', dataFile: '' },
+      { connections: 8, retries: 0 },
+    );
     const held = client.request('GET', '/v1/contacts').catch(() => null);
     const next = await client.request('GET', '/v1/calls');
     expect(next.status).toBe(200);
@@ -222,13 +274,21 @@ describe('a lost reply is retried with the same key: charged once', () => {
 });
 
 describe('a failure says what happened, and how to check and retry without paying twice', () => {
-  it('the user reruns with the printed key until exit 0: one charge, the first email\'s id', async () => {
+  it("the user reruns with the printed key until exit 0: one charge, the first email's id", async () => {
     proxy.plan(SEND, 'drop', 'drop');
     const first = await vmv([...EMAIL, '--retries', '0', '--json']);
     expect(first.code).toBe(4);
     const err = JSON.parse(first.stderr).error;
-    expect(err).toMatchObject({ code: 'network_error', reason: 'connection_lost', request: SEND, attempts: 1, may_have_been_applied: true });
-    expect(err.message).toBe(`The connection to ${proxy.url} was lost after the request was sent (UND_ERR_SOCKET): POST /v1/quick/emails may have been applied.`);
+    expect(err).toMatchObject({
+      code: 'network_error',
+      reason: 'connection_lost',
+      request: SEND,
+      attempts: 1,
+      may_have_been_applied: true,
+    });
+    expect(err.message).toBe(
+      `The connection to ${proxy.url} was lost after the request was sent (UND_ERR_SOCKET): POST /v1/quick/emails may have been applied.`,
+    );
     expect(err.message).not.toMatch(/running/);
     const key = err.idempotency_key;
     expect(key).toBe(at(SEND)[0].key);
@@ -237,7 +297,8 @@ describe('a failure says what happened, and how to check and retry without payin
     expect(await charges('email')).toHaveLength(1);
 
     const runs = [first];
-    while (runs[runs.length - 1].code !== 0 && runs.length < 5) runs.push(await vmv([...EMAIL, '--retries', '0', '--idempotency-key', key]));
+    while (runs[runs.length - 1].code !== 0 && runs.length < 5)
+      runs.push(await vmv([...EMAIL, '--retries', '0', '--idempotency-key', key]));
     expect(runs.map((r) => r.code)).toEqual([4, 4, 0]);
     expect(runs[1].stderr).toContain(`Idempotency-Key: ${key}.`);
     const paid = await charges('email');
@@ -251,8 +312,12 @@ describe('a failure says what happened, and how to check and retry without payin
     const r = await vmv([...EMAIL, '--request-timeout', '1', '--retries', '0']);
     expect(r.code).toBe(4);
     const key = at(SEND)[0].key!;
-    expect(r.stderr).toContain(`error: No reply from ${proxy.url} within 1 s (--request-timeout): POST /v1/quick/emails may have been applied.\n`);
-    expect(r.stderr).toContain(`Idempotency-Key: ${key}. To retry safely, rerun the command with --idempotency-key ${key}`);
+    expect(r.stderr).toContain(
+      `error: No reply from ${proxy.url} within 1 s (--request-timeout): POST /v1/quick/emails may have been applied.\n`,
+    );
+    expect(r.stderr).toContain(
+      `Idempotency-Key: ${key}. To retry safely, rerun the command with --idempotency-key ${key}`,
+    );
     expect(await charges('email')).toHaveLength(1);
     const again = await vmv([...EMAIL, '--idempotency-key', key]);
     expect(again.code, again.stderr).toBe(0);
@@ -273,14 +338,19 @@ describe('a failure says what happened, and how to check and retry without payin
     const r = await cli([...EMAIL, '--json'], { env: { ...env(), VMV_BASE_URL: await closedPort() } });
     expect(r.code).toBe(4);
     const err = JSON.parse(r.stderr).error;
-    expect(err).toMatchObject({ code: 'network_error', reason: 'could_not_connect', attempts: 3, may_have_been_applied: false });
+    expect(err).toMatchObject({
+      code: 'network_error',
+      reason: 'could_not_connect',
+      attempts: 3,
+      may_have_been_applied: false,
+    });
     expect(err.message).toMatch(/^Could not reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED \(3 attempts\)\.$/);
     expect(err.hint).toContain('running at that address');
     expect(err.idempotency_key).toBeUndefined();
     expect(await charges('email')).toHaveLength(0);
   });
 
-  it('a gateway\'s 502 every time: exit 1, and the write may have been applied, with its key', async () => {
+  it("a gateway's 502 every time: exit 1, and the write may have been applied, with its key", async () => {
     proxy.plan(SEND, 502, 502);
     const r = await vmv([...EMAIL, '--retries', '1', '--json']);
     expect(r.code).toBe(1);
@@ -298,11 +368,26 @@ describe('a failure says what happened, and how to check and retry without payin
 
   it('a wait whose polls fail names the job its write created', async () => {
     proxy.plan('GET /v1/quick/actions/', 'drop', 'drop');
-    const r = await vmv(['quick', 'call', '+14155550100', '--goal', 'Confirm Tuesday', '--wait', '--retries', '1', '--json']);
+    const r = await vmv([
+      'quick',
+      'call',
+      '+14155550100',
+      '--goal',
+      'Confirm Tuesday',
+      '--wait',
+      '--retries',
+      '1',
+      '--json',
+    ]);
     expect(r.code).toBe(4);
     const id = (await charges('quick_call'))[0].reference_id;
     const err = JSON.parse(r.stderr).error;
-    expect(err).toMatchObject({ reason: 'connection_lost', request: `GET /v1/quick/actions/${id}`, id, idempotency_key: at('POST /v1/quick/ai-calls')[0].key });
+    expect(err).toMatchObject({
+      reason: 'connection_lost',
+      request: `GET /v1/quick/actions/${id}`,
+      id,
+      idempotency_key: at('POST /v1/quick/ai-calls')[0].key,
+    });
     expect(err.hint).toContain(`This command's write went through before the failure: ${id}.`);
   });
 });
@@ -316,12 +401,24 @@ describe('what is not retried', () => {
     expect(r.stderr).toContain('POST /_sim/contacts may have been applied.');
     expect(r.stderr).toContain('keeps no Idempotency-Keys, so it was not sent again: check whether it was applied');
     expect(r.stderr).not.toContain('Retrying');
-    const grace = (await sim.api('GET', '/v1/contacts?limit=100')).json.data.filter((c: { name: string }) => c.name === 'Grace Hopper');
+    const grace = (await sim.api('GET', '/v1/contacts?limit=100')).json.data.filter(
+      (c: { name: string }) => c.name === 'Grace Hopper',
+    );
     expect(grace).toHaveLength(1);
   });
 
   it('vmv api POST without a key: not sent again after a lost reply; with one, retried and charged once', async () => {
-    const args = ['api', 'POST', '/v1/quick/emails', '-f', 'to[]=ada@example.com', '-f', 'subject=Hi', '-f', 'body=Hello'];
+    const args = [
+      'api',
+      'POST',
+      '/v1/quick/emails',
+      '-f',
+      'to[]=ada@example.com',
+      '-f',
+      'subject=Hi',
+      '-f',
+      'body=Hello',
+    ];
     proxy.plan(SEND, 'drop');
     const bare = await vmv(args);
     expect(bare.code).toBe(4);
@@ -333,7 +430,14 @@ describe('what is not retried', () => {
     proxy.plan(SEND, 'drop');
     const keyed = await vmv([...args, '-H', 'Idempotency-Key: mail-1']);
     expect(keyed.code, keyed.stderr).toBe(0);
-    expect(at(SEND).slice(1).map((s) => [s.key, s.replay])).toEqual([['mail-1', undefined], ['mail-1', 'true']]);
+    expect(
+      at(SEND)
+        .slice(1)
+        .map((s) => [s.key, s.replay]),
+    ).toEqual([
+      ['mail-1', undefined],
+      ['mail-1', 'true'],
+    ]);
     expect(JSON.parse(keyed.stdout).data.id).toBe((await charges('email'))[0].reference_id);
     expect(await charges('email')).toHaveLength(2); // the keyless one, and this one once
   });
@@ -350,13 +454,35 @@ describe('what is not retried', () => {
 describe('a certificate not accepted', () => {
   it('is "could not reach" (nothing was sent), named as the certificate, and not retried', async () => {
     const dir = tempDir();
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { encoding: 'utf8' });
-    if (made.status !== 0) return void console.log('cli-network-faults: openssl is missing; the certificate test is skipped');
+    const made = spawnSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+      ],
+      { encoding: 'utf8' },
+    );
+    if (made.status !== 0)
+      return void console.log('cli-network-faults: openssl is missing; the certificate test is skipped');
     let requests = 0;
-    const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
-      requests++;
-      res.end('{}');
-    });
+    const server = createHttpsServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (_req, res) => {
+        requests++;
+        res.end('{}');
+      },
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -364,7 +490,9 @@ describe('a certificate not accepted', () => {
       expect(r.code).toBe(4);
       const err = JSON.parse(r.stderr).error;
       expect(err).toMatchObject({ reason: 'certificate_not_accepted', attempts: 1, may_have_been_applied: false });
-      expect(err.message).toMatch(new RegExp(`^Could not reach ${url}: its TLS certificate was not accepted \\(\\w+\\); nothing was sent\\.$`));
+      expect(err.message).toMatch(
+        new RegExp(`^Could not reach ${url}: its TLS certificate was not accepted \\(\\w+\\); nothing was sent\\.$`),
+      );
       expect(err.hint).toContain('NODE_EXTRA_CA_CERTS');
       expect(requests).toBe(0);
     } finally {
@@ -373,19 +501,32 @@ describe('a certificate not accepted', () => {
   });
 });
 
-describe('a rerun whose request is not the first one\'s', () => {
+describe("a rerun whose request is not the first one's", () => {
   it('is 409 idempotency_conflict, and the hint says the key did its work and what differs', async () => {
     expect((await vmv([...EMAIL, '--idempotency-key', 'rerun-1'])).code).toBe(0);
-    const r = await vmv(['email', 'send', '--to', 'ada@example.com', '--subject', 'Hello', '--body', 'Another body', '--idempotency-key', 'rerun-1']);
+    const r = await vmv([
+      'email',
+      'send',
+      '--to',
+      'ada@example.com',
+      '--subject',
+      'Hello',
+      '--body',
+      'Another body',
+      '--idempotency-key',
+      'rerun-1',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('(idempotency_conflict, HTTP 409)');
-    expect(r.stderr).toMatch(/A request with Idempotency-Key rerun-1 was already applied \(request [^)]+\), and this run's request is not the same/);
+    expect(r.stderr).toMatch(
+      /A request with Idempotency-Key rerun-1 was already applied \(request [^)]+\), and this run's request is not the same/,
+    );
     expect(await charges('email')).toHaveLength(1);
   });
 });
 
 describe('keys', () => {
-  it('each of a command\'s writes has its own: KEY, KEY-2, ...; a write apart from the command\'s a UUID of its own', async () => {
+  it("each of a command's writes has its own: KEY, KEY-2, ...; a write apart from the command's a UUID of its own", async () => {
     const ctx = new Context(await bufferIO(), env(), { idempotencyKey: 'k' });
     await ctx.call('POST', '/_sim/contacts', { body: { name: 'One' } });
     await ctx.call('POST', '/_sim/clock/advance', { body: { seconds: 1 }, idempotencyKey: undefined });
@@ -395,7 +536,7 @@ describe('keys', () => {
     expect(proxy.seen.map((s) => s.key)).toEqual(['k', expect.stringMatching(/^[0-9a-f-]{36}$/), 'k-2', undefined]);
   });
 
-  it('a KEY too long to take -2 within the API\'s 255 characters: the later writes take its SHA-256 and -n, the same on every rerun', async () => {
+  it("a KEY too long to take -2 within the API's 255 characters: the later writes take its SHA-256 and -n, the same on every rerun", async () => {
     const long = 'x'.repeat(255);
     for (let run = 0; run < 2; run++) {
       const ctx = new Context(await bufferIO(), env(), { idempotencyKey: long });
@@ -410,11 +551,17 @@ describe('keys', () => {
   it('an MCP tool call that writes carries a key of its own: a lost reply is retried, charged once', async () => {
     proxy.plan(SEND, 'drop');
     const tool = (await mcpTools()).find((t) => t.name === 'send_quick_email')!;
-    const client = await createClient({ kind: 'remote', baseUrl: proxy.url, apiKey: sim.key, profile: 'default', dataFile: '' }, { retryBaseMs: 1 });
+    const client = await createClient(
+      { kind: 'remote', baseUrl: proxy.url, apiKey: sim.key, profile: 'default', dataFile: '' },
+      { retryBaseMs: 1 },
+    );
     const r = await callTool(tool, { to: ['ada@example.com'], subject: 'Hi', body: 'Hello' }, client);
     await client.close();
     expect(r.isError).toBeFalsy();
-    expect(at(SEND).map((s) => [s.key, s.replay])).toEqual([[expect.stringMatching(/^[0-9a-f-]{36}$/), undefined], [at(SEND)[0].key, 'true']]);
+    expect(at(SEND).map((s) => [s.key, s.replay])).toEqual([
+      [expect.stringMatching(/^[0-9a-f-]{36}$/), undefined],
+      [at(SEND)[0].key, 'true'],
+    ]);
     expect(await charges('email')).toHaveLength(1);
   });
 
@@ -425,7 +572,9 @@ describe('keys', () => {
     expect((await client.request('GET', '/v1/contacts')).status).toBe(200);
     await client.close();
     expect(at('GET /v1/contacts')).toHaveLength(2);
-    expect(await newIdempotencyKey(remote)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(await newIdempotencyKey(remote)).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(await newIdempotencyKey({ ...remote, kind: 'embedded', baseUrl: null })).toBeUndefined();
   });
 });

@@ -9,7 +9,9 @@ const { targets, both } = useTargets({ resetEach: true });
 
 const dir = tempDir();
 const EDITOR = join(dir, 'edit.mjs');
-writeFileSync(EDITOR, `
+writeFileSync(
+  EDITOR,
+  `
 import { readFileSync, writeFileSync } from 'node:fs';
 const f = process.argv[2];
 const c = JSON.parse(readFileSync(f, 'utf8'));
@@ -17,11 +19,14 @@ if (process.env.EDIT_MODE === 'change') { c.voice.greeting_message = 'Edited gre
 if (process.env.EDIT_MODE === 'break') { writeFileSync(f, '{ not json'); process.exit(0); }
 if (process.env.EDIT_MODE === 'ivr') { c.ivr.enabled = true; c.ivr.greeting = 'Hi'; c.ivr.menus = [{ name: 'Main', options: [{ key: '1', label: 'sales', action: { type: 'hangup' } }] }]; }
 writeFileSync(f, JSON.stringify(c, null, 2));
-`);
+`,
+);
 
 describe('numbers', () => {
   it('sim number adds numbers; numbers list shows them; voices by stack', async () => {
-    const a = (await both(['sim', 'number', '--stack', 't1', '--phone', '+14155550123', '--name', 'Front desk'])).stdout.trim();
+    const a = (
+      await both(['sim', 'number', '--stack', 't1', '--phone', '+14155550123', '--name', 'Front desk'])
+    ).stdout.trim();
     expect(a).toMatch(/^\d+$/);
     await both(['sim', 'number', '--stack', 't2']);
     const list = await both(['numbers', 'list']);
@@ -70,20 +75,42 @@ describe('numbers config', () => {
 
   it('set changes only the fields given, from assignments, a file and standard input', async () => {
     const id = (await both(['sim', 'number', '--stack', 't1'])).stdout.trim();
-    const r = await both(['numbers', 'config', 'set', id, 'call_settings.recording_enabled=false', 'voice.speed=1.2', 'voice.greeting_message=Hello there', 'is_active=false']);
+    const r = await both([
+      'numbers',
+      'config',
+      'set',
+      id,
+      'call_settings.recording_enabled=false',
+      'voice.speed=1.2',
+      'voice.greeting_message=Hello there',
+      'is_active=false',
+    ]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`Updated number ${id}: call_settings.recording_enabled, voice.speed, voice.greeting_message, is_active\n`);
+    expect(r.stderr).toBe(
+      `Updated number ${id}: call_settings.recording_enabled, voice.speed, voice.greeting_message, is_active\n`,
+    );
     const c = JSON.parse((await both(['numbers', 'config', 'get', id])).stdout);
-    expect(c).toMatchObject({ is_active: false, call_settings: { recording_enabled: false, transcription_enabled: true }, voice: { speed: 1.2, greeting_message: 'Hello there', inherits_workspace_default: false } });
+    expect(c).toMatchObject({
+      is_active: false,
+      call_settings: { recording_enabled: false, transcription_enabled: true },
+      voice: { speed: 1.2, greeting_message: 'Hello there', inherits_workspace_default: false },
+    });
     const file = join(dir, 'patch.json');
     writeFileSync(file, JSON.stringify({ transfers: { primary_transfer_number: '+12025550100' } }));
-    expect((await both(['numbers', 'config', 'set', id, '--file', file, 'transfers.office_hours_only=true'])).code).toBe(0);
-    expect((await both(['numbers', 'config', 'set', id, '--file', '-'], { stdin: '{"name":"From stdin"}' })).code).toBe(0);
+    expect(
+      (await both(['numbers', 'config', 'set', id, '--file', file, 'transfers.office_hours_only=true'])).code,
+    ).toBe(0);
+    expect((await both(['numbers', 'config', 'set', id, '--file', '-'], { stdin: '{"name":"From stdin"}' })).code).toBe(
+      0,
+    );
     const after = JSON.parse((await both(['numbers', 'config', 'get', id])).stdout);
-    expect(after).toMatchObject({ name: 'From stdin', transfers: { primary_transfer_number: '+12025550100', office_hours_only: true } });
+    expect(after).toMatchObject({
+      name: 'From stdin',
+      transfers: { primary_transfer_number: '+12025550100', office_hours_only: true },
+    });
   });
 
-  it('set reports the API\'s per-field errors (exit 1) and refuses bad assignments (exit 2)', async () => {
+  it("set reports the API's per-field errors (exit 1) and refuses bad assignments (exit 2)", async () => {
     const id = (await both(['sim', 'number', '--stack', 't1'])).stdout.trim();
     const hd = await both(['numbers', 'config', 'set', id, 'call_settings.hd_voice_enabled=true', 'voice.pitch=3']);
     expect(hd.code).toBe(1);
@@ -107,7 +134,11 @@ describe('numbers config', () => {
     // the phone menu's first enabling: the whole edited ivr section is sent (defaults included)
     targets.embedded.env.EDIT_MODE = targets.remote.env.EDIT_MODE = 'ivr';
     expect((await both(['numbers', 'config', 'edit', id], { tty: true })).code).toBe(0);
-    expect(JSON.parse((await both(['numbers', 'config', 'get', id, '--section', 'ivr'])).stdout)).toMatchObject({ enabled: true, timeout_seconds: 8, max_attempts: 3 });
+    expect(JSON.parse((await both(['numbers', 'config', 'get', id, '--section', 'ivr'])).stdout)).toMatchObject({
+      enabled: true,
+      timeout_seconds: 8,
+      max_attempts: 3,
+    });
     targets.embedded.env.EDIT_MODE = targets.remote.env.EDIT_MODE = 'break';
     expect((await both(['numbers', 'config', 'edit', id], { tty: true })).code).toBe(2);
     expect((await both(['numbers', 'config', 'edit', id])).code).toBe(2); // no terminal
@@ -119,28 +150,61 @@ describe('calls and simulated callers', () => {
     const bad = await both(['calls', 'place', '--caller-id', '+12025551111', '--to', '+12025550100']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('(caller_id_not_verified, HTTP 422)');
-    expect(await both(['sim', 'caller-id', '+12025551111'])).toMatchObject({ stdout: '', stderr: 'Verified +12025551111\n' });
-    const id = (await both(['calls', 'place', '--caller-id', '+12025551111', '--to', '+12025550100', '--metadata', '{"ticket":7}'])).stdout.trim();
+    expect(await both(['sim', 'caller-id', '+12025551111'])).toMatchObject({
+      stdout: '',
+      stderr: 'Verified +12025551111\n',
+    });
+    const id = (
+      await both([
+        'calls',
+        'place',
+        '--caller-id',
+        '+12025551111',
+        '--to',
+        '+12025550100',
+        '--metadata',
+        '{"ticket":7}',
+      ])
+    ).stdout.trim();
     expect((await both(['history', 'call', id])).stdout).toContain('status\tRINGING');
     const h = await both(['calls', 'hangup', id]);
     expect(h).toMatchObject({ stdout: '', stderr: `Call ${id} ended: CANCELED\n` });
     expect((await both(['calls', 'hangup', id])).code).toBe(1);
-    expect((await both(['calls', 'place', '--caller-id', '+12025551111', '--to', '+12025550100', '--metadata', 'nope'])).code).toBe(2);
+    expect(
+      (await both(['calls', 'place', '--caller-id', '+12025551111', '--to', '+12025550100', '--metadata', 'nope']))
+        .code,
+    ).toBe(2);
   });
 
   it('sim call rings a workspace number and says who answers', async () => {
     const n = (await both(['sim', 'number', '--stack', 't2', '--phone', '+14155550199'])).stdout.trim();
     await both(['numbers', 'config', 'set', n, 'transfers.primary_transfer_number="+12025550100"']);
-    const r = await both(['sim', 'call', '--from', '+12025559000', '--to', '+14155550199', '--says', 'Can I speak to a person?']);
+    const r = await both([
+      'sim',
+      'call',
+      '--from',
+      '+12025559000',
+      '--to',
+      '+14155550199',
+      '--says',
+      'Can I speak to a person?',
+    ]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^Ringing: the AI agent answers; goes to \+12025550100; ends COMPLETED \(transferred\)\.$/m);
+    expect(r.stderr).toMatch(
+      /^Ringing: the AI agent answers; goes to \+12025550100; ends COMPLETED \(transferred\)\.$/m,
+    );
     await both(['sim', 'advance', '5m']);
-    expect((await both(['history', 'calls', '--direction', 'inbound'])).stdout).toMatch(/\tinbound\tCOMPLETED\t\+12025559000\t\+14155550199\t/);
+    expect((await both(['history', 'calls', '--direction', 'inbound'])).stdout).toMatch(
+      /\tinbound\tCOMPLETED\t\+12025559000\t\+14155550199\t/,
+    );
   });
 
   it('sim defaults shows and changes what numbers inherit', async () => {
     const r = await both(['sim', 'defaults', 'voice.farewell_message=See you!', 'sms.reply_delay_seconds=5']);
-    expect(JSON.parse(r.stdout)).toMatchObject({ voice: { farewell_message: 'See you!' }, sms: { reply_delay_seconds: 5 } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      voice: { farewell_message: 'See you!' },
+      sms: { reply_delay_seconds: 5 },
+    });
     expect((await both(['sim', 'defaults', 'voice.speed=9'])).code).toBe(1);
   });
 });

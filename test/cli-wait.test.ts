@@ -23,7 +23,9 @@ describe('--timeout', () => {
     const id = /job (\S+) continues/.exec(r.stderr)![1];
     expect(r.stdout).toBe(`${id}\n`); // what continues, for a script: JOB=$(vmv ... --wait --timeout 5m)
     expect(r.stderr).toContain('the simulator clock is manual');
-    expect(r.stderr).toContain(`error: Stopped waiting after 0.3s (--timeout); job ${id} continues.\nFollow it: vmv quick status ${id} --watch\n`);
+    expect(r.stderr).toContain(
+      `error: Stopped waiting after 0.3s (--timeout); job ${id} continues.\nFollow it: vmv quick status ${id} --watch\n`,
+    );
     expect((await both(['quick', 'status', id, '--json'])).json.data.status).toBe('running');
     // with --json stderr is one JSON document (no notes), and it names the job
     const j = await both(['quick', 'call', '+12025550100', '--goal', 'x', '--wait', '--timeout', '0.1s', '--json']);
@@ -44,7 +46,17 @@ describe('--timeout', () => {
     expect(s.stdout.endsWith(`${id}\n`)).toBe(true);
     const cid = (await both(['sim', 'caller-id', '+12025550199', '--json'])).code;
     expect(cid).toBe(0);
-    const c = await both(['calls', 'place', '--caller-id', '+12025550199', '--to', '+12025550100', '--wait', '--timeout', '0.1s']);
+    const c = await both([
+      'calls',
+      'place',
+      '--caller-id',
+      '+12025550199',
+      '--to',
+      '+12025550100',
+      '--wait',
+      '--timeout',
+      '0.1s',
+    ]);
     expect(c.code).toBe(6);
     expect(c.stderr).toMatch(/call (\S+) continues\.\nSee it: vmv history call \1\n$/);
   });
@@ -57,14 +69,29 @@ describe('--timeout', () => {
     const alone = await both(['quick', 'call', '+12025550100', '--goal', 'x', '--timeout', '5m']);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain('--timeout applies to a wait: add --wait.');
-    expect((await both(['quick', 'status', 'x', '--advance'])).stderr).toContain('--advance applies to a wait: add --watch.');
+    expect((await both(['quick', 'status', 'x', '--advance'])).stderr).toContain(
+      '--advance applies to a wait: add --watch.',
+    );
     expect((await both(['history', 'calls', '--json'])).json.data).toEqual([]); // no job was started
   });
 });
 
 describe('--advance', () => {
   it('drives a quick call to completion on a manual clock in one command; the call record is then complete', async () => {
-    const r = await both(['quick', 'call', '+12025550100', '+12025550102', '--goal', 'Confirm Tuesday', '--retry-attempts', '1', '--retry-delay-minutes', '2', '--wait', '--advance']);
+    const r = await both([
+      'quick',
+      'call',
+      '+12025550100',
+      '+12025550102',
+      '--goal',
+      'Confirm Tuesday',
+      '--retry-attempts',
+      '1',
+      '--retry-delay-minutes',
+      '2',
+      '--wait',
+      '--advance',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(''); // no "waits until it is advanced" note: it advances itself
     expect(r.stdout).toContain('status\tcompleted');
@@ -82,7 +109,7 @@ describe('--advance', () => {
     expect(Date.parse(clock.now) - Date.parse(T0)).toBeLessThan(10 * 60_000);
   });
 
-  it('what recurs on the calendar (an AI number\'s monthly line) is never jumped to: the wait moves only through the job\'s own steps', async () => {
+  it("what recurs on the calendar (an AI number's monthly line) is never jumped to: the wait moves only through the job's own steps", async () => {
     expect((await both(['quick', 'number', '--area-code', '212', '--wait', '--advance'])).code).toBe(0);
     const before = (await both(['sim', 'clock', '--json'])).json;
     expect(before.next_due_at).not.toBeNull(); // the line's next month
@@ -102,13 +129,32 @@ describe('--advance', () => {
     expect(n.code).toBe(0);
     expect(n.stdout).toContain('status\tready');
     await both(['sim', 'caller-id', '+12025550199']);
-    const c = await both(['calls', 'place', '--caller-id', '+12025550199', '--to', '+12025550100', '--wait', '--advance']);
+    const c = await both([
+      'calls',
+      'place',
+      '--caller-id',
+      '+12025550199',
+      '--to',
+      '+12025550100',
+      '--wait',
+      '--advance',
+    ]);
     expect(c.code).toBe(0);
     expect(c.stdout).toMatch(/^status\tCOMPLETED$/m);
   });
 
   it('--timeout still applies with --advance', async () => {
-    const r = await both(['quick', 'call', '+12025550100', '--goal', 'x', '--wait', '--advance', '--timeout', '0.001s']);
+    const r = await both([
+      'quick',
+      'call',
+      '+12025550100',
+      '--goal',
+      'x',
+      '--wait',
+      '--advance',
+      '--timeout',
+      '0.001s',
+    ]);
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/Stopped waiting after 0\.001s \(--timeout\); job \S+ continues/);
   });
@@ -118,7 +164,7 @@ describe('--advance', () => {
     const r = await both(['quick', 'call', '+12025550100', '--goal', 'x', '--wait', '--advance']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('--advance moves a manual simulator clock, and this simulator\'s clock is real');
+    expect(r.stderr).toContain("--advance moves a manual simulator clock, and this simulator's clock is real");
     expect(r.stderr).toContain('vmv sim clock --manual');
     expect((await both(['history', 'calls', '--json'])).json.data).toEqual([]);
   });
@@ -137,7 +183,12 @@ describe('--advance', () => {
       });
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const env = { VMV_BASE_URL: url, VMV_API_KEY: 'sk_live_x', VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
+      const env = {
+        VMV_BASE_URL: url,
+        VMV_API_KEY: 'sk_live_x',
+        VMV_CONFIG_DIR: join(tempDir(), 'cfg'),
+        NO_COLOR: '1',
+      };
       // this stand-in for the service is not held to the simulator's API description
       const observe = exchanges.observe;
       exchanges.observe = undefined;
@@ -145,7 +196,9 @@ describe('--advance', () => {
         status = 404;
         const r = await cli(['quick', 'call', '+12025550100', '--goal', 'x', '--wait', '--advance'], { env });
         expect(r.code).toBe(2);
-        expect(r.stderr).toContain(`--advance drives a simulator's clock, and ${url} is not a simulator (GET /_sim/clock answered HTTP 404).`);
+        expect(r.stderr).toContain(
+          `--advance drives a simulator's clock, and ${url} is not a simulator (GET /_sim/clock answered HTTP 404).`,
+        );
         expect(seen.every((x) => x === 'GET /_sim/clock')).toBe(true);
         // a key refused is an authentication problem (exit 3), and still nothing is started
         status = 401;
@@ -165,10 +218,14 @@ describe('Ctrl-C during a wait', () => {
     it(`${name}: says the job continues and how to follow it; exit 130`, async () => {
       const stop = new AbortController();
       setTimeout(() => stop.abort(), 100);
-      const r = await targets[name].run(['quick', 'call', '+12025550100', '--goal', 'x', '--wait'], { interrupt: stop.signal });
+      const r = await targets[name].run(['quick', 'call', '+12025550100', '--goal', 'x', '--wait'], {
+        interrupt: stop.signal,
+      });
       expect(r.code).toBe(130);
       const id = /job (\S+) continues/.exec(r.stderr)![1];
-      expect(r.stderr).toContain(`Stopped waiting (interrupted); job ${id} continues.\nFollow it: vmv quick status ${id} --watch\n`);
+      expect(r.stderr).toContain(
+        `Stopped waiting (interrupted); job ${id} continues.\nFollow it: vmv quick status ${id} --watch\n`,
+      );
       expect((await targets[name].run(['quick', 'status', id, '--json'])).json.data.status).toBe('running');
       const watch = await targets[name].run(['quick', 'status', id, '--watch'], { interrupt: AbortSignal.abort() });
       expect(watch.code).toBe(130);
@@ -177,11 +234,22 @@ describe('Ctrl-C during a wait', () => {
 
   it('bin/vmv: SIGINT while waiting exits 130 with the message, the job left running', async () => {
     const dir = tempDir();
-    const env = { PATH: process.env.PATH!, HOME: dir, VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' };
+    const env = {
+      PATH: process.env.PATH!,
+      HOME: dir,
+      VMV_SIM_DATA: join(dir, 'sim.json'),
+      VMV_CONFIG_DIR: join(dir, 'cfg'),
+      NO_COLOR: '1',
+    };
     expect((await cli(['sim', 'reset', '--clock', 'manual', '--now', T0], { env })).code).toBe(0);
-    const p = spawn(process.execPath, [BIN, 'quick', 'call', '+12025550100', '--goal', 'x', '--wait'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [BIN, 'quick', 'call', '+12025550100', '--goal', 'x', '--wait'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
-    const noted = new Promise<void>((resolve) => p.stderr!.on('data', (d) => (stderr += d, stderr.includes('clock is manual') && resolve())));
+    const noted = new Promise<void>((resolve) =>
+      p.stderr!.on('data', (d) => ((stderr += d), stderr.includes('clock is manual') && resolve())),
+    );
     const exited = new Promise<number | null>((resolve) => p.once('exit', (code) => resolve(code)));
     await noted;
     p.kill('SIGINT');
@@ -200,7 +268,9 @@ describe('destructive actions: asked on a terminal, --yes without one', () => {
     expect(refused.stderr).toContain(`To release number ${id} without a terminal, pass --yes.`);
     const no = await both(['numbers', 'release', id], { tty: true, stdin: 'no\n' });
     expect(no.code).toBe(7);
-    expect(no.stderr).toBe(`Release number ${id}? Its call data and recordings are deleted; this cannot be undone. Type "release" to confirm: error: Not released.\n`);
+    expect(no.stderr).toBe(
+      `Release number ${id}? Its call data and recordings are deleted; this cannot be undone. Type "release" to confirm: error: Not released.\n`,
+    );
     expect((await both(['numbers', 'release', id], { tty: true })).code).toBe(7); // no answer at all
     expect((await both(['numbers', 'list'])).stdout).toContain(id);
     expect((await both(['numbers', 'release', id], { tty: true, stdin: 'release\n' })).code).toBe(0);
@@ -211,7 +281,9 @@ describe('destructive actions: asked on a terminal, --yes without one', () => {
 
   it('webhooks delete', async () => {
     let id = '';
-    for (const name of NAMES) id = (await targets[name].run(['webhooks', 'create', '--url', 'http://127.0.0.1:9/hooks', '--json'])).json.data.id;
+    for (const name of NAMES)
+      id = (await targets[name].run(['webhooks', 'create', '--url', 'http://127.0.0.1:9/hooks', '--json'])).json.data
+        .id;
     const refused = await both(['webhooks', 'delete', id]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`To delete call webhook ${id} without a terminal, pass --yes.`);
@@ -220,13 +292,19 @@ describe('destructive actions: asked on a terminal, --yes without one', () => {
     expect(no.stderr).toContain('Type "delete" to confirm: error: Not deleted.');
     expect((await both(['webhooks', 'list'])).stdout).toContain(id);
     expect((await both(['webhooks', 'delete', id], { tty: true, stdin: 'delete\n' })).code).toBe(0);
-    for (const name of NAMES) id = (await targets[name].run(['webhooks', 'create', '--url', 'http://127.0.0.1:9/hooks', '--json'])).json.data.id;
+    for (const name of NAMES)
+      id = (await targets[name].run(['webhooks', 'create', '--url', 'http://127.0.0.1:9/hooks', '--json'])).json.data
+        .id;
     expect((await both(['webhooks', 'delete', id, '--yes'])).code).toBe(0);
     expect((await both(['webhooks', 'list'])).stdout).toBe('');
   });
 
   it('config delete', async () => {
-    const profiles = async () => (await both(['config', 'list'])).stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+    const profiles = async () =>
+      (await both(['config', 'list'])).stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]);
     await both(['config', 'set', 'base_url', 'http://127.0.0.1:9', '--profile', 'staging']);
     const refused = await both(['config', 'delete', 'staging']);
     expect(refused.code).toBe(2);
@@ -240,12 +318,14 @@ describe('destructive actions: asked on a terminal, --yes without one', () => {
     expect(await profiles()).not.toContain('staging');
   });
 
-  it('sim reset: the simulator\'s own state goes without --yes when there is no terminal; asked on one', async () => {
+  it("sim reset: the simulator's own state goes without --yes when there is no terminal; asked on one", async () => {
     const data = async () => (await both(['numbers', 'list'])).stdout;
     await both(['sim', 'number', '--stack', 't2']);
     const no = await both(['sim', 'reset', '--clock', 'manual', '--now', T0], { tty: true, stdin: 'no\n' });
     expect(no.code).toBe(7);
-    expect(no.stderr).toContain('Reset the simulator? Every record is replaced by the freshly seeded state. Type "reset" to confirm: error: Not reset.');
+    expect(no.stderr).toContain(
+      'Reset the simulator? Every record is replaced by the freshly seeded state. Type "reset" to confirm: error: Not reset.',
+    );
     expect(await data()).not.toBe('');
     for (const t of Object.values(targets)) {
       // piped, no --yes: goes ahead (the remote target then takes the new key, as reset() does)
@@ -256,7 +336,10 @@ describe('destructive actions: asked on a terminal, --yes without one', () => {
     expect(await data()).toBe('');
     await both(['sim', 'number', '--stack', 't2']);
     for (const t of Object.values(targets)) {
-      const r = await t.run(['sim', 'reset', '--clock', 'manual', '--now', T0, '--json'], { tty: true, stdin: 'reset\n' });
+      const r = await t.run(['sim', 'reset', '--clock', 'manual', '--now', T0, '--json'], {
+        tty: true,
+        stdin: 'reset\n',
+      });
       expect(r.code).toBe(0);
       if (t.name === 'remote') t.env.VMV_API_KEY = r.json.api_key;
       const y = await t.run(['sim', 'reset', '--clock', 'manual', '--now', T0, '--json', '--yes'], { tty: true });

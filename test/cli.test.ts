@@ -14,21 +14,53 @@ describe('the same commands on both targets', () => {
   });
 
   it('sim contact adds contacts; contacts list and get read them', async () => {
-    const a = await both(['sim', 'contact', '--name', 'Grace Hopper', '--email', 'grace@navy.example', '--phone', '+15550002001', '--tag', 'vip']);
+    const a = await both([
+      'sim',
+      'contact',
+      '--name',
+      'Grace Hopper',
+      '--email',
+      'grace@navy.example',
+      '--phone',
+      '+15550002001',
+      '--tag',
+      'vip',
+    ]);
     expect(a.code).toBe(0);
     const id = a.stdout.trim();
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     await both(['sim', 'contact', '--name', 'John Smith', '--email', 'john.smith@example.com']);
     await both(['sim', 'contact', '--name', 'John Doe', '--email', 'john.doe@example.com']);
     const list = await both(['contacts', 'list']);
-    expect(list.stdout.split('\n').map((l) => l.split('\t')[1]).filter(Boolean)).toEqual(['John Doe', 'John Smith', 'Grace Hopper']); // newest first
-    expect(list.stdout.split('\n')[2].split('\t').slice(0, 4)).toEqual([id, 'Grace Hopper', '+15550002001', 'grace@navy.example']);
+    expect(
+      list.stdout
+        .split('\n')
+        .map((l) => l.split('\t')[1])
+        .filter(Boolean),
+    ).toEqual(['John Doe', 'John Smith', 'Grace Hopper']); // newest first
+    expect(list.stdout.split('\n')[2].split('\t').slice(0, 4)).toEqual([
+      id,
+      'Grace Hopper',
+      '+15550002001',
+      'grace@navy.example',
+    ]);
     const get = await both(['contacts', 'get', id, '--json']);
     expect(get.json.data).toMatchObject({ id, name: 'Grace Hopper', tags: ['vip'] });
   });
 
-  it('email send: piped output is the new email\'s id alone, the summary and recipients go to stderr', async () => {
-    const r = await both(['email', 'send', '--to', 'grace hoper', '--to', 'ada@example.com', '--subject', 'Hello', '--body', 'Hi!']);
+  it("email send: piped output is the new email's id alone, the summary and recipients go to stderr", async () => {
+    const r = await both([
+      'email',
+      'send',
+      '--to',
+      'grace hoper',
+      '--to',
+      'ada@example.com',
+      '--subject',
+      'Hello',
+      '--body',
+      'Hi!',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
     expect(r.stderr).toMatch(/Sent to 2 recipients for 0\.02 USD/);
@@ -36,22 +68,67 @@ describe('the same commands on both targets', () => {
   });
 
   it('email send --json prints the API body exactly', async () => {
-    const r = await both(['email', 'send', '--to', 'ada@example.com', '--subject', 'Again', '--body', 'x', '--from-name', 'Ada', '--json']);
+    const r = await both([
+      'email',
+      'send',
+      '--to',
+      'ada@example.com',
+      '--subject',
+      'Again',
+      '--body',
+      'x',
+      '--from-name',
+      'Ada',
+      '--json',
+    ]);
     expect(Object.keys(r.json)).toEqual(['data']);
-    expect(r.json.data).toMatchObject({ kind: 'email', status: 'sent', from: 'Ada via vmv', sent_to: ['ada@example.com'], cost_usd: 0.01 });
+    expect(r.json.data).toMatchObject({
+      kind: 'email',
+      status: 'sent',
+      from: 'Ada via vmv',
+      sent_to: ['ada@example.com'],
+      cost_usd: 0.01,
+    });
     expect(r.stdout).toBe(JSON.stringify(r.json) + '\n');
   });
 
   it('email send --body-file - reads the body from standard input', async () => {
-    const r = await both(['email', 'send', '--to', 'ada@example.com', '--subject', 'From stdin', '--body-file', '-', '--json'], { stdin: 'line one\nline two\n' });
+    const r = await both(
+      ['email', 'send', '--to', 'ada@example.com', '--subject', 'From stdin', '--body-file', '-', '--json'],
+      { stdin: 'line one\nline two\n' },
+    );
     expect(r.code).toBe(0);
     const hist = await both(['history', 'emails', '--email', 'ada@example.com', '--json']);
     expect(hist.json.data[0]).toMatchObject({ subject: 'From stdin', body: 'line one\nline two\n' });
   });
 
   it('--idempotency-key replays instead of sending twice', async () => {
-    const a = await both(['email', 'send', '--to', 'once@example.com', '--subject', 'Once', '--body', 'x', '--idempotency-key', 'cli-1', '--json']);
-    const b = await both(['email', 'send', '--to', 'once@example.com', '--subject', 'Once', '--body', 'x', '--idempotency-key', 'cli-1', '--json']);
+    const a = await both([
+      'email',
+      'send',
+      '--to',
+      'once@example.com',
+      '--subject',
+      'Once',
+      '--body',
+      'x',
+      '--idempotency-key',
+      'cli-1',
+      '--json',
+    ]);
+    const b = await both([
+      'email',
+      'send',
+      '--to',
+      'once@example.com',
+      '--subject',
+      'Once',
+      '--body',
+      'x',
+      '--idempotency-key',
+      'cli-1',
+      '--json',
+    ]);
     expect(b.stdout).toBe(a.stdout);
     const hist = await both(['history', 'emails', '--email', 'once@example.com', '--json']);
     expect(hist.json.data).toHaveLength(1);
@@ -84,7 +161,14 @@ describe('the same commands on both targets', () => {
     const people = await both(['history', 'people', '--json']);
     expect(people.json.data.find((p: any) => p.name === 'Grace Hopper')).toMatchObject({ email_count: 1 });
     const emails = await both(['history', 'emails', '--email', 'grace@navy.example']);
-    expect(emails.stdout.split('\n')[0].split('\t').slice(1, 7)).toEqual([T0, 'outbound', 'quick', 'Acme Sandbox via vmv', 'grace@navy.example', 'Hello']);
+    expect(emails.stdout.split('\n')[0].split('\t').slice(1, 7)).toEqual([
+      T0,
+      'outbound',
+      'quick',
+      'Acme Sandbox via vmv',
+      'grace@navy.example',
+      'Hello',
+    ]);
     const wallet = await both(['sim', 'wallet']);
     expect(wallet.stdout).toBe('balance\t49.95 USD\nauto-recharge\toff\ncard\tworks\n');
   });
@@ -93,18 +177,47 @@ describe('the same commands on both targets', () => {
     const r = await both(['sim', 'advance', '1h30m']);
     expect(r).toMatchObject({ stdout: '', stderr: 'Clock advanced 5400 s; now 2026-01-05T10:30:00.000Z\n' });
     expect((await both(['sim', 'advance', '2x'])).code).toBe(2);
-    const after = await both(['history', 'emails', '--email', 'ada@example.com', '--after', '2026-01-05T10:00:00Z', '--json']);
+    const after = await both([
+      'history',
+      'emails',
+      '--email',
+      'ada@example.com',
+      '--after',
+      '2026-01-05T10:00:00Z',
+      '--json',
+    ]);
     expect(after.json.data).toEqual([]);
   });
 
   it('sim wallet --set and --auto-recharge change the wallet', async () => {
-    const r = await both(['sim', 'wallet', '--set', '0.01', '--auto-recharge', 'on', '--recharge-amount', '5', '--recharge-threshold', '1']);
+    const r = await both([
+      'sim',
+      'wallet',
+      '--set',
+      '0.01',
+      '--auto-recharge',
+      'on',
+      '--recharge-amount',
+      '5',
+      '--recharge-threshold',
+      '1',
+    ]);
     expect(r.stdout).toBe('balance\t0.01 USD\nauto-recharge\ton: 5.00 USD when below 1.00 USD\ncard\tworks\n');
     expect((await both(['sim', 'wallet', '--auto-recharge', 'maybe'])).code).toBe(2);
   });
 
   it('sim workspace set/show change the plan and limits', async () => {
-    const r = await both(['sim', 'workspace', 'set', '--content', 'off', '--video-credits', '0', '--recordings', 'off']);
+    const r = await both([
+      'sim',
+      'workspace',
+      'set',
+      '--content',
+      'off',
+      '--video-credits',
+      '0',
+      '--recordings',
+      'off',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('plan\tcontent no, assistant yes, video credits 0 cents');
     expect(r.stdout).toContain('recordings\trefused by compliance settings');

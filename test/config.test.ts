@@ -18,7 +18,13 @@ describe('vmv config', () => {
   it('with no configuration the target is the embedded simulator', async () => {
     const env = fresh();
     const r = await cli(['config', 'get', '--json'], { env });
-    expect(r.json).toEqual({ profile: 'default', target: 'embedded', base_url: null, api_key: null, sim_data: env.VMV_SIM_DATA });
+    expect(r.json).toEqual({
+      profile: 'default',
+      target: 'embedded',
+      base_url: null,
+      api_key: null,
+      sim_data: env.VMV_SIM_DATA,
+    });
   });
 
   it('set stores base_url and api_key (from stdin) in a 0600 file in a 0700 folder; get masks the key', async () => {
@@ -53,16 +59,26 @@ describe('vmv config', () => {
     await cli(['config', 'set', 'base_url', sim.url, '--profile', 'staging'], { env });
     await cli(['config', 'set', 'api_key', sim.key, '--profile', 'staging'], { env });
     const list = await cli(['config', 'list'], { env });
-    expect(list.stdout).toBe(`default\tyes\t(embedded simulator)\t-\nstaging\tno\t${sim.url}\tsk_sim_…${sim.key.slice(-4)}\n`);
+    expect(list.stdout).toBe(
+      `default\tyes\t(embedded simulator)\t-\nstaging\tno\t${sim.url}\tsk_sim_…${sim.key.slice(-4)}\n`,
+    );
     expect((await cli(['config', 'get', 'base_url', '--profile', 'staging'], { env })).stdout).toBe(`${sim.url}\n`);
-    expect((await cli(['config', 'get', 'base_url'], { env: { ...env, VMV_PROFILE: 'staging' } })).stdout).toBe(`${sim.url}\n`);
+    expect((await cli(['config', 'get', 'base_url'], { env: { ...env, VMV_PROFILE: 'staging' } })).stdout).toBe(
+      `${sim.url}\n`,
+    );
     const bad = await cli(['contacts', 'list', '--profile', 'nope'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('No profile named "nope"');
     await cli(['config', 'use', 'staging'], { env });
-    expect((await cli(['config', 'get', '--json'], { env })).json).toMatchObject({ profile: 'staging', target: 'remote' });
+    expect((await cli(['config', 'get', '--json'], { env })).json).toMatchObject({
+      profile: 'staging',
+      target: 'remote',
+    });
     await cli(['config', 'unset', 'base_url'], { env });
-    expect((await cli(['config', 'get', '--json'], { env })).json).toMatchObject({ profile: 'staging', target: 'embedded' });
+    expect((await cli(['config', 'get', '--json'], { env })).json).toMatchObject({
+      profile: 'staging',
+      target: 'embedded',
+    });
     expect((await cli(['config', 'delete', 'staging', '--yes'], { env })).code).toBe(0);
     expect((await cli(['config', 'get', '--json'], { env })).json.profile).toBe('default');
     expect((await cli(['config', 'set', 'base_url', 'http://x', '--profile', '../evil'], { env })).code).toBe(2);
@@ -73,9 +89,13 @@ describe('vmv config', () => {
     await cli(['config', 'set', 'base_url', 'http://127.0.0.1:1'], { env });
     const fromEnv = await cli(['config', 'get', 'base_url'], { env: { ...env, VMV_BASE_URL: 'http://127.0.0.1:2' } });
     expect(fromEnv.stdout).toBe('http://127.0.0.1:2\n');
-    const fromFlag = await cli(['config', 'get', 'base_url', '--base-url', 'http://127.0.0.1:3'], { env: { ...env, VMV_BASE_URL: 'http://127.0.0.1:2' } });
+    const fromFlag = await cli(['config', 'get', 'base_url', '--base-url', 'http://127.0.0.1:3'], {
+      env: { ...env, VMV_BASE_URL: 'http://127.0.0.1:2' },
+    });
     expect(fromFlag.stdout).toBe('http://127.0.0.1:3\n');
-    const key = await cli(['config', 'get', 'api_key', '--api-key', 'sk_sim_flagkey1234'], { env: { ...env, VMV_API_KEY: 'sk_sim_envkey5678' } });
+    const key = await cli(['config', 'get', 'api_key', '--api-key', 'sk_sim_flagkey1234'], {
+      env: { ...env, VMV_API_KEY: 'sk_sim_envkey5678' },
+    });
     expect(key.stdout).toBe('sk_sim_…1234\n');
     expect((await cli(['contacts', 'list', '--base-url', 'ftp://x'], { env })).code).toBe(2);
   });

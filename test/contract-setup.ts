@@ -5,9 +5,17 @@ import { exchanges } from '../src/client.js';
 import { recordExchange, takeViolations } from './contract.js';
 
 exchanges.observe = (method, url, res) =>
-  recordExchange({ method, url, status: res.status, contentType: res.headers['content-type'], headers: res.headers, body: res.body });
+  recordExchange({
+    method,
+    url,
+    status: res.status,
+    contentType: res.headers['content-type'],
+    headers: res.headers,
+    body: res.body,
+  });
 
-const noViolations = async () => expect(await takeViolations(), 'responses that do not match the API description').toEqual([]);
+const noViolations = async () =>
+  expect(await takeViolations(), 'responses that do not match the API description').toEqual([]);
 afterEach(noViolations);
 // what set-up and tear-down hooks received too
 afterAll(noViolations);

@@ -36,7 +36,10 @@ const errorCodes = (doc: Json, res: Json): string[] => {
 };
 const operations = (doc: Json) =>
   Object.entries(doc.paths as Json).flatMap(([path, item]) =>
-    Object.entries(item as Json).filter(([m]) => METHODS.includes(m)).map(([method, op]) => ({ path, method: method.toUpperCase(), op: op as Json })));
+    Object.entries(item as Json)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([method, op]) => ({ path, method: method.toUpperCase(), op: op as Json })),
+  );
 
 describe('the document', () => {
   it('is OpenAPI 3.1 with info.version 1.0.0', () => {
@@ -59,14 +62,21 @@ describe('the document', () => {
     expect(remote.json).toEqual(api);
     const app = createApp(new Store(`${tempDir()}/sim.json`));
     const embedded = await app.handle({ method: 'GET', url: '/v1/openapi.json', headers: {} });
-    recordExchange({ method: 'GET', url: '/v1/openapi.json', status: embedded.status, contentType: embedded.headers['content-type'], headers: embedded.headers, body: embedded.body });
+    recordExchange({
+      method: 'GET',
+      url: '/v1/openapi.json',
+      status: embedded.status,
+      contentType: embedded.headers['content-type'],
+      headers: embedded.headers,
+      body: embedded.body,
+    });
     expect(embedded.status).toBe(200);
     expect(JSON.parse(String(embedded.body))).toEqual(api);
     // it needs no key and ignores one sent, even a wrong one
     expect((await sim.api('GET', '/v1/openapi.json', { key: 'vmv_sk_wrong' })).status).toBe(200);
   });
 
-  it('covers every route the simulator serves: /v1 in the API description, /_sim in the control plane\'s', async () => {
+  it("covers every route the simulator serves: /v1 in the API description, /_sim in the control plane's", async () => {
     const resources = await allResources();
     for (const res of resources) {
       for (const r of res.routes) {
@@ -75,13 +85,17 @@ describe('the document', () => {
       }
     }
     const served = new Set(resources.flatMap((res) => res.routes.map((r) => `${r.method} ${r.path}`)));
-    for (const o of [...operations(api), ...operations(control)]) expect(served, `${o.method} ${o.path}`).toContain(`${o.method} ${o.path}`);
+    for (const o of [...operations(api), ...operations(control)])
+      expect(served, `${o.method} ${o.path}`).toContain(`${o.method} ${o.path}`);
   });
 
-  it('finds each route through its resource\'s prefixes (resources load on first request)', async () => {
+  it("finds each route through its resource's prefixes (resources load on first request)", async () => {
     for (const entry of resourceTable) {
       for (const r of (await entry.load()).routes) {
-        expect(entry.prefixes.some((p) => under(r.path, p)), `${r.method} ${r.path} lies under ${entry.prefixes.join(', ')}`).toBe(true);
+        expect(
+          entry.prefixes.some((p) => under(r.path, p)),
+          `${r.method} ${r.path} lies under ${entry.prefixes.join(', ')}`,
+        ).toBe(true);
       }
     }
   });
@@ -104,7 +118,7 @@ describe('the document', () => {
     }
   });
 
-  it('lists every error response with its codes, and the conventions\' errors on every operation', () => {
+  it("lists every error response with its codes, and the conventions' errors on every operation", () => {
     for (const { path, method, op } of operations(api)) {
       const at = `${method} ${path}`;
       for (const [status, res] of Object.entries(op.responses as Json)) {
@@ -122,7 +136,10 @@ describe('the document', () => {
   });
 
   it('has an example for every body, request and response, and each example is valid against its schema', () => {
-    for (const [name, doc] of [['api', api], ['control', control]] as const) {
+    for (const [name, doc] of [
+      ['api', api],
+      ['control', control],
+    ] as const) {
       const ajv = new Ajv2020({ strict: false, allErrors: true });
       addFormats(ajv);
       ajv.addSchema({ ...doc, $id: `${name}.json` });
@@ -130,9 +147,11 @@ describe('the document', () => {
         const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
         const base = `${name}.json#/paths/${esc(path)}/${method.toLowerCase()}`;
         const media: [string, Json][] = [];
-        if (op.requestBody) media.push([`${base}/requestBody/content/application~1json`, op.requestBody.content['application/json']]);
+        if (op.requestBody)
+          media.push([`${base}/requestBody/content/application~1json`, op.requestBody.content['application/json']]);
         for (const [status, res] of Object.entries(op.responses as Json)) {
-          for (const [type, m] of Object.entries((res.content ?? {}) as Json)) if (type === 'application/json') media.push([`${base}/responses/${status}/content/${esc(type)}`, m]);
+          for (const [type, m] of Object.entries((res.content ?? {}) as Json))
+            if (type === 'application/json') media.push([`${base}/responses/${status}/content/${esc(type)}`, m]);
         }
         for (const [ref, m] of media) {
           expect(m.example, ref).toBeDefined();
@@ -144,7 +163,7 @@ describe('the document', () => {
   });
 });
 
-describe('the spec\'s endpoints of the capabilities built so far are in the document, with the scope the spec names', () => {
+describe("the spec's endpoints of the capabilities built so far are in the document, with the scope the spec names", () => {
   // [method, path, scope]: the scope the spec names, or full access where it names none (README)
   const FULL = 'full_access';
   const SPEC: [string, string, string][] = [
@@ -221,7 +240,15 @@ describe('the contract check', () => {
   const good = async () => {
     const r = await sim.api('POST', '/v1/quick/emails', { body: { to: ['a@example.com'], subject: 'S', body: 'B' } });
     expect(r.status).toBe(200);
-    return { method: 'POST', url: '/v1/quick/emails', status: 200, contentType: r.headers.get('content-type')!, headers: Object.fromEntries(r.headers), body: r.bytes, json: r.json };
+    return {
+      method: 'POST',
+      url: '/v1/quick/emails',
+      status: 200,
+      contentType: r.headers.get('content-type')!,
+      headers: Object.fromEntries(r.headers),
+      body: r.bytes,
+      json: r.json,
+    };
   };
   const withBody = (x: Exchange, json: unknown): Exchange => ({ ...x, body: JSON.stringify(json) });
 
@@ -235,19 +262,28 @@ describe('the contract check', () => {
     const { cost_usd: _drop, ...missing } = x.json.data;
     expect(checker.check(withBody(x, { data: missing })).join('\n')).toMatch(/cost_usd/);
     expect(checker.check(withBody(x, { data: { ...x.json.data, surprise: 1 } })).join('\n')).toMatch(/surprise/);
-    expect(checker.check(withBody(x, { data: { ...x.json.data, sent_to: 'a@example.com' } })).join('\n')).toMatch(/sent_to/);
+    expect(checker.check(withBody(x, { data: { ...x.json.data, sent_to: 'a@example.com' } })).join('\n')).toMatch(
+      /sent_to/,
+    );
     expect(checker.check(withBody(x, { data: { ...x.json.data, kind: 'text' } }))).not.toEqual([]);
   });
 
   it('fails an undocumented status, an undocumented error code, a wrong content type and an unknown operation', async () => {
     const x = await good();
     expect(checker.check({ ...x, status: 201 }).join('\n')).toMatch(/status 201 is not documented/);
-    expect(checker.check({ ...x, status: 400, body: JSON.stringify({ error: { code: 'made_up', message: 'x' } }) })).not.toEqual([]);
+    expect(
+      checker.check({ ...x, status: 400, body: JSON.stringify({ error: { code: 'made_up', message: 'x' } }) }),
+    ).not.toEqual([]);
     expect(checker.check({ ...x, contentType: 'text/plain' }).join('\n')).toMatch(/content type/);
     expect(checker.check({ ...x, url: '/v1/quick/nothing-here' }).join('\n')).toMatch(/no operation/);
     const { 'request-id': _id, ...headers } = x.headers;
     expect(checker.check({ ...x, headers }).join('\n')).toMatch(/required header Request-Id is missing/);
-    const lost = { ...x, url: '/v1/nothing', status: 404, body: JSON.stringify({ error: { code: 'forbidden', message: 'x' } }) };
+    const lost = {
+      ...x,
+      url: '/v1/nothing',
+      status: 404,
+      body: JSON.stringify({ error: { code: 'forbidden', message: 'x' } }),
+    };
     expect(checker.check(lost).join('\n')).toMatch(/answers not_found/);
   });
 });
@@ -256,7 +292,9 @@ describe('every route declares its query: unknown parameters are refused on writ
   it('POST /v1/quick/emails?dry_run=true is 400 and sends and charges nothing', async () => {
     await sim.reset();
     const before = (await sim.api('GET', '/_sim/workspace')).json.wallet_usd;
-    const r = await sim.api('POST', '/v1/quick/emails?dry_run=true', { body: { to: ['a@example.com'], subject: 'S', body: 'B' } });
+    const r = await sim.api('POST', '/v1/quick/emails?dry_run=true', {
+      body: { to: ['a@example.com'], subject: 'S', body: 'B' },
+    });
     expect(r.status).toBe(400);
     expect(r.json.error.fields).toEqual({ dry_run: 'is not a known query parameter' });
     expect((await sim.api('GET', '/_sim/workspace')).json.wallet_usd).toBe(before);
@@ -265,13 +303,19 @@ describe('every route declares its query: unknown parameters are refused on writ
 
   it('problems in the query and the body are reported together in one 400', async () => {
     const r = await sim.api('POST', '/v1/quick/emails?x=1', { body: { to: [], subject: 'S', body: 'B', extra: true } });
-    expect(r.json.error.fields).toEqual({ x: 'is not a known query parameter', to: 'must have at least one item', extra: 'is not a known field' });
+    expect(r.json.error.fields).toEqual({
+      x: 'is not a known query parameter',
+      to: 'must have at least one item',
+      extra: 'is not a known field',
+    });
   });
 });
 
 describe('validation reads as before the schemas moved to zod', () => {
   it('names the expected type and what was sent; query values are text, so only the expectation', async () => {
-    const body = await sim.api('POST', '/v1/voice/calls/webhooks', { body: { url: 'https://example.com/h', phone_number_id: 'seven' } });
+    const body = await sim.api('POST', '/v1/voice/calls/webhooks', {
+      body: { url: 'https://example.com/h', phone_number_id: 'seven' },
+    });
     expect(body.json.error.fields).toEqual({ phone_number_id: 'must be an integer, got string' });
     const q = await sim.api('GET', '/v1/calls?limit=ten&cursor=');
     expect(q.json.error.fields).toEqual({ limit: 'must be an integer', cursor: 'must be 1 to 1000 characters' });
@@ -280,9 +324,15 @@ describe('validation reads as before the schemas moved to zod', () => {
   });
 
   it('reports an unknown field at any depth by its path, and __proto__ is never merged', async () => {
-    const r = await sim.api('POST', '/v1/quick/emails', { raw: '{"to":["a@example.com"],"subject":"S","body":"B","__proto__":{"x":1},"nested":{"a":1}}', headers: { 'content-type': 'application/json' } });
+    const r = await sim.api('POST', '/v1/quick/emails', {
+      raw: '{"to":["a@example.com"],"subject":"S","body":"B","__proto__":{"x":1},"nested":{"a":1}}',
+      headers: { 'content-type': 'application/json' },
+    });
     // (a literal `{__proto__: ...}` would set a prototype, not a key: compare entries)
-    expect(Object.entries(r.json.error.fields)).toEqual([['__proto__', 'is not a known field'], ['nested', 'is not a known field']]);
+    expect(Object.entries(r.json.error.fields)).toEqual([
+      ['__proto__', 'is not a known field'],
+      ['nested', 'is not a known field'],
+    ]);
     expect(r.json.error.fields.nested).toBe('is not a known field');
   });
 
@@ -297,24 +347,44 @@ describe('validation reads as before the schemas moved to zod', () => {
   });
 
   it('an integer out of its declared range names the declared bound, not the safe-integer range', async () => {
-    const r = await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+14155550100'], goal: 'g', retry_attempts: 1e21, retry_delay_minutes: -1e21 } });
-    expect(r.json.error.fields).toEqual({ retry_attempts: 'must be at most 10', retry_delay_minutes: 'must be at least 1' });
+    const r = await sim.api('POST', '/v1/quick/ai-calls', {
+      body: { to_numbers: ['+14155550100'], goal: 'g', retry_attempts: 1e21, retry_delay_minutes: -1e21 },
+    });
+    expect(r.json.error.fields).toEqual({
+      retry_attempts: 'must be at most 10',
+      retry_delay_minutes: 'must be at least 1',
+    });
   });
 
   it('lists problems object by object: unknown fields, then missing ones, then the rest; a query in the order written', async () => {
     const n = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } })).json;
     const r = await sim.api('PATCH', `/v1/phone-numbers/${n.id}/config`, {
-      body: { transfers: { rules: [{ condition: 'after_hours', action: 'voicemail', priority: 'high' }, { condition: 'after_hours' }] }, zzz: 1 },
+      body: {
+        transfers: {
+          rules: [{ condition: 'after_hours', action: 'voicemail', priority: 'high' }, { condition: 'after_hours' }],
+        },
+        zzz: 1,
+      },
     });
-    expect(Object.keys(r.json.error.fields)).toEqual(['zzz', 'transfers.rules[0].priority', 'transfers.rules[1].action']);
+    expect(Object.keys(r.json.error.fields)).toEqual([
+      'zzz',
+      'transfers.rules[0].priority',
+      'transfers.rules[1].action',
+    ]);
     const q = await sim.api('GET', '/v1/phone-numbers/search?area_code=41&limit=0&type=x&country=USA');
     expect(Object.keys(q.json.error.fields)).toEqual(['area_code', 'limit', 'type', 'country']);
   });
 
   it('keeps __proto__ out of free-form objects, and stores nested free-form values as sent', async () => {
-    const bad = await sim.api('POST', '/_sim/contacts', { raw: '{"name":"P","custom_fields":{"__proto__":{"admin":true}}}', headers: { 'content-type': 'application/json' } });
+    const bad = await sim.api('POST', '/_sim/contacts', {
+      raw: '{"name":"P","custom_fields":{"__proto__":{"admin":true}}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.json.error.fields).toEqual(Object.fromEntries([['custom_fields.__proto__', 'is not an allowed key']]));
-    const ok = await sim.api('POST', '/_sim/contacts', { raw: '{"name":"Q","custom_fields":{"a":{"constructor":"Bob"}}}', headers: { 'content-type': 'application/json' } });
+    const ok = await sim.api('POST', '/_sim/contacts', {
+      raw: '{"name":"Q","custom_fields":{"a":{"constructor":"Bob"}}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(ok.status).toBe(201);
     expect(ok.json.data.custom_fields).toEqual({ a: { constructor: 'Bob' } });
   });
@@ -324,7 +394,8 @@ describe('records stay within their own schemas', () => {
   it('an AI number of a 200-character business gets a configuration name of at most 100', async () => {
     await sim.reset();
     const business = 'B'.repeat(200);
-    const n = (await sim.api('POST', '/v1/quick/ai-numbers', { body: { area_code: '415', business_name: business } })).json.data;
+    const n = (await sim.api('POST', '/v1/quick/ai-numbers', { body: { area_code: '415', business_name: business } }))
+      .json.data;
     await sim.advance(120);
     const config = await sim.api('GET', `/v1/phone-numbers/${n.id}/config`);
     expect(config.status).toBe(200);

@@ -20,7 +20,13 @@ export interface Exchange {
   body: Buffer | string;
 }
 
-interface Operation { re: RegExp; template: string; method: string; doc: 'api' | 'control'; op: Json }
+interface Operation {
+  re: RegExp;
+  template: string;
+  method: string;
+  doc: 'api' | 'control';
+  op: Json;
+}
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
@@ -37,10 +43,12 @@ export class ContractChecker {
       this.ajv.addSchema({ ...doc, $id: `${which}.json` });
       for (const [template, item] of Object.entries(doc.paths as Record<string, Json>)) {
         const re = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`);
-        for (const [method, op] of Object.entries(item)) this.ops.push({ re, template, method: method.toUpperCase(), doc: which, op });
+        for (const [method, op] of Object.entries(item))
+          this.ops.push({ re, template, method: method.toUpperCase(), doc: which, op });
       }
     }
-    const ref = docs.api.paths['/v1/openapi.json'].get.responses['500'].content['application/json'].schema.$ref as string;
+    const ref = docs.api.paths['/v1/openapi.json'].get.responses['500'].content['application/json'].schema
+      .$ref as string;
     const envelope = structuredClone(docs.api.components.schemas[ref.split('/').pop()!]);
     delete envelope.properties.error.properties.code.enum;
     this.anyError = this.ajv.compile(envelope);
@@ -60,20 +68,25 @@ export class ContractChecker {
         const problems = this.validate(this.anyError, x, label);
         const code = problems.length ? null : JSON.parse(String(x.body)).error.code;
         const expected = x.status === 404 ? 'not_found' : 'method_not_allowed';
-        if (code !== null && code !== expected) problems.push(`${label}: a request to no route answers ${expected}, not ${code}`);
+        if (code !== null && code !== expected)
+          problems.push(`${label}: a request to no route answers ${expected}, not ${code}`);
         return problems;
       }
       return [`${label}: the document has no operation for this request`];
     }
     const responses = op.op.responses as Json;
     const response = responses[String(x.status)];
-    if (!response) return [`${label}: status ${x.status} is not documented for ${x.method} ${op.template} (documented: ${Object.keys(responses).join(', ')})`];
+    if (!response)
+      return [
+        `${label}: status ${x.status} is not documented for ${x.method} ${op.template} (documented: ${Object.keys(responses).join(', ')})`,
+      ];
     const missing = this.missingHeaders(op.doc, response, x);
     if (missing.length) return missing.map((h) => `${label}: the required header ${h} is missing`);
     const content = response.content as Json | undefined;
     if (!content) return x.body.length === 0 ? [] : [`${label}: the document declares no body, the response has one`];
     const type = (x.contentType ?? '').split(';')[0].trim();
-    if (!Object.hasOwn(content, type)) return [`${label}: content type ${type || '(none)'} is not among ${Object.keys(content).join(', ')}`];
+    if (!Object.hasOwn(content, type))
+      return [`${label}: content type ${type || '(none)'} is not among ${Object.keys(content).join(', ')}`];
     if (type !== 'application/json') return [];
     const pointer = `${op.doc}.json#/paths/${escape(op.template)}/${op.method.toLowerCase()}/responses/${x.status}/content/${escape(type)}/schema`;
     const problems = this.validate(pointer, x, label);
@@ -84,10 +97,12 @@ export class ContractChecker {
   private missingHeaders(doc: 'api' | 'control', response: Json, x: Exchange): string[] {
     if (!x.headers) return [];
     const components = (doc === 'api' ? this.docs.api : this.docs.control).components?.headers ?? {};
-    return Object.entries((response.headers ?? {}) as Json).filter(([name, h]) => {
-      const decl = h.$ref ? components[String(h.$ref).split('/').pop()!] : h;
-      return decl?.required && !Object.hasOwn(x.headers!, name.toLowerCase());
-    }).map(([name]) => name);
+    return Object.entries((response.headers ?? {}) as Json)
+      .filter(([name, h]) => {
+        const decl = h.$ref ? components[String(h.$ref).split('/').pop()!] : h;
+        return decl?.required && !Object.hasOwn(x.headers!, name.toLowerCase());
+      })
+      .map(([name]) => name);
   }
 
   private validate(ref: string | ValidateFunction, x: Exchange, label: string): string[] {
@@ -100,7 +115,9 @@ export class ContractChecker {
     const validate = typeof ref === 'string' ? this.ajv.getSchema(ref) : ref;
     if (!validate) return [`${label}: no schema at ${ref}`];
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((e) => `${label}: ${e.instancePath || '(body)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+    return (validate.errors ?? []).map(
+      (e) => `${label}: ${e.instancePath || '(body)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+    );
   }
 }
 
@@ -108,7 +125,9 @@ const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 let checker: Promise<ContractChecker> | null = null;
 export function contractChecker(): Promise<ContractChecker> {
-  checker ??= Promise.all([apiDocument('api'), apiDocument('control')]).then(([api, control]) => new ContractChecker({ api, control }));
+  checker ??= Promise.all([apiDocument('api'), apiDocument('control')]).then(
+    ([api, control]) => new ContractChecker({ api, control }),
+  );
   return checker;
 }
 

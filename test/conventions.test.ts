@@ -33,7 +33,7 @@ describe('Bearer authentication', () => {
     expect((await sim.api('GET', '/v1/contacts', { key: old })).status).toBe(401);
     expect((await sim.api('GET', '/v1/contacts')).status).toBe(200);
   });
-  it('403 forbidden for a key without the endpoint\'s scope; the scope grants it', async () => {
+  it("403 forbidden for a key without the endpoint's scope; the scope grants it", async () => {
     const calls = await newKey(['calls:read']);
     const r = await sim.api('GET', '/v1/contacts', { key: calls });
     expect(r.status).toBe(403);
@@ -49,13 +49,19 @@ describe('Bearer authentication', () => {
     expect(r.status).toBe(403);
     expect(r.json.error.code).toBe('forbidden');
   });
-  it('no key reaches another workspace\'s records', async () => {
+  it("no key reaches another workspace's records", async () => {
     const other = (await sim.api('POST', '/_sim/workspaces', { body: { name: 'Other' } })).json;
-    const contact = (await sim.api('POST', '/_sim/contacts', { body: { name: 'Private Person', email: 'p@x.example' } })).json.data;
+    const contact = (
+      await sim.api('POST', '/_sim/contacts', { body: { name: 'Private Person', email: 'p@x.example' } })
+    ).json.data;
     const r = await sim.api('GET', `/v1/contacts/${contact.id}`, { key: other.api_key });
     expect(r.status).toBe(404);
     expect((await sim.api('GET', '/v1/contacts', { key: other.api_key })).json.data).toEqual([]);
-    const call = (await sim.api('POST', '/_sim/calls', { body: { direction: 'outbound', from_number: '+15550000001', to_number: '+15550000002', has_recording: true } })).json.data;
+    const call = (
+      await sim.api('POST', '/_sim/calls', {
+        body: { direction: 'outbound', from_number: '+15550000001', to_number: '+15550000002', has_recording: true },
+      })
+    ).json.data;
     expect((await sim.api('GET', `/v1/calls/${call.id}`, { key: other.api_key })).status).toBe(404);
     expect((await sim.api('GET', `/v1/calls/${call.id}/recording`, { key: other.api_key })).status).toBe(404);
     // and the other workspace's wallet is its own
@@ -99,16 +105,22 @@ describe('the error envelope', () => {
     });
   });
   it('an oversized body → 413 in the envelope, and the server keeps serving', async () => {
-    const r = await sim.api('POST', '/v1/quick/emails', { raw: JSON.stringify({ ...email, body: 'x'.repeat(1_100_000) }) });
+    const r = await sim.api('POST', '/v1/quick/emails', {
+      raw: JSON.stringify({ ...email, body: 'x'.repeat(1_100_000) }),
+    });
     expect(r.status).toBe(413);
     expect(r.json.error.code).toBe('payload_too_large');
     expect((await sim.api('GET', '/_sim/health')).status).toBe(200);
   });
   it('__proto__ in a body is an unknown field and pollutes nothing', async () => {
-    const r = await sim.api('POST', '/v1/quick/emails', { raw: JSON.stringify(email).replace('{', '{"__proto__":{"polluted":true},') });
+    const r = await sim.api('POST', '/v1/quick/emails', {
+      raw: JSON.stringify(email).replace('{', '{"__proto__":{"polluted":true},'),
+    });
     expect(r.status).toBe(400);
     expect(r.json.error.fields.__proto__).toBe('is not a known field');
-    const c = await sim.api('POST', '/_sim/contacts', { raw: '{"name":"X","custom_fields":{"__proto__":{"admin":true},"plan":"gold"}}' });
+    const c = await sim.api('POST', '/_sim/contacts', {
+      raw: '{"name":"X","custom_fields":{"__proto__":{"admin":true},"plan":"gold"}}',
+    });
     expect(c.status).toBe(400);
     expect(c.json.error.fields['custom_fields.__proto__']).toBeDefined();
   });
@@ -173,13 +185,26 @@ describe('Idempotency-Key', () => {
 describe('the list envelope', () => {
   const seedCalls = async (n: number) => {
     for (let i = 0; i < n; i++) {
-      await sim.api('POST', '/_sim/calls', { body: { direction: 'outbound', from_number: '+15550000001', to_number: `+1555100${String(i).padStart(4, '0')}` } });
+      await sim.api('POST', '/_sim/calls', {
+        body: {
+          direction: 'outbound',
+          from_number: '+15550000001',
+          to_number: `+1555100${String(i).padStart(4, '0')}`,
+        },
+      });
       await sim.advance(60);
     }
   };
   const seedTexts = async (n: number) => {
     for (let i = 0; i < n; i++) {
-      await sim.api('POST', '/_sim/texts', { body: { direction: 'inbound', from_number: `+1555200${String(i).padStart(4, '0')}`, to_number: '+15550000001', body: `t${i}` } });
+      await sim.api('POST', '/_sim/texts', {
+        body: {
+          direction: 'inbound',
+          from_number: `+1555200${String(i).padStart(4, '0')}`,
+          to_number: '+15550000001',
+          body: `t${i}`,
+        },
+      });
       await sim.advance(1);
     }
   };
@@ -240,12 +265,21 @@ describe('the list envelope', () => {
     await seedTexts(3);
     const cur = (await sim.api('GET', '/v1/messages?limit=1')).json.meta.cursor as string;
     const tampered = cur.slice(0, -2) + (cur.endsWith('AA') ? 'BB' : 'AA');
-    expect((await sim.api('GET', `/v1/messages?cursor=${encodeURIComponent(tampered)}`)).json.error.fields.cursor).toBeDefined();
-    expect((await sim.api('GET', `/v1/calls?cursor=${encodeURIComponent(cur)}`)).json.error.fields.cursor).toBeDefined();
-    expect((await sim.api('GET', `/v1/messages?direction=outbound&cursor=${encodeURIComponent(cur)}`)).json.error.fields.cursor).toBeDefined();
+    expect(
+      (await sim.api('GET', `/v1/messages?cursor=${encodeURIComponent(tampered)}`)).json.error.fields.cursor,
+    ).toBeDefined();
+    expect(
+      (await sim.api('GET', `/v1/calls?cursor=${encodeURIComponent(cur)}`)).json.error.fields.cursor,
+    ).toBeDefined();
+    expect(
+      (await sim.api('GET', `/v1/messages?direction=outbound&cursor=${encodeURIComponent(cur)}`)).json.error.fields
+        .cursor,
+    ).toBeDefined();
   });
   it('unknown and repeated query parameters are 400', async () => {
-    expect((await sim.api('GET', '/v1/messages?colour=red')).json.error.fields.colour).toBe('is not a known query parameter');
+    expect((await sim.api('GET', '/v1/messages?colour=red')).json.error.fields.colour).toBe(
+      'is not a known query parameter',
+    );
     expect((await sim.api('GET', '/v1/messages?limit=1&limit=2')).json.error.fields.limit).toBe('must be given once');
   });
   it('starts at the fixed manual-clock time', async () => {
@@ -257,7 +291,9 @@ describe('the list envelope', () => {
 function recordRaw(request: string, reply: string): void {
   const m = /^HTTP\/1\.1 (\d+)[^\r]*\r\n([\s\S]*?)\r\n\r\n([\s\S]*)$/.exec(reply);
   if (!m) return; // nothing came back: the request was not run
-  const headers = Object.fromEntries(m[2].split('\r\n').map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    m[2].split('\r\n').map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   const [method, url] = request.split(' ');
   recordExchange({ method, url, status: Number(m[1]), contentType: headers['content-type'], headers, body: m[3] });
 }
@@ -282,7 +318,10 @@ describe('hostile and malformed requests never reach a 500', () => {
 
   it('a request whose body is cut off is not run', async () => {
     const before = sim.key;
-    await raw(`POST /_sim/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"seed":`, true);
+    await raw(
+      `POST /_sim/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"seed":`,
+      true,
+    );
     expect((await sim.api('GET', '/v1/contacts', { key: before })).status).toBe(200); // no reset happened
   });
   it('a malformed percent-escape in a path is 404', async () => {
@@ -323,7 +362,7 @@ describe('hostile and malformed requests never reach a 500', () => {
     for (const ok of ['2026-01-31', '2026-01-31T09:00Z', '2026-01-31T09:00:00+02:00', '2026-01-31T09:00:00.123Z'])
       expect((await sim.api('GET', `/v1/calls?created_after=${encodeURIComponent(ok)}`)).status, ok).toBe(200);
   });
-  it('a workspace\'s key cannot mint keys for another workspace', async () => {
+  it("a workspace's key cannot mint keys for another workspace", async () => {
     const other = (await sim.api('POST', '/_sim/workspaces', { body: {} })).json;
     const ws1 = (await sim.api('GET', '/_sim/workspace')).json.id;
     const r = await sim.api('POST', '/_sim/api-keys', { key: other.api_key, body: { workspace_id: ws1 } });
@@ -331,8 +370,14 @@ describe('hostile and malformed requests never reach a 500', () => {
   });
   it('the same body with keys in another order is the same body for Idempotency-Key', async () => {
     const h = { 'idempotency-key': 'order-1' };
-    const a = await sim.api('POST', '/v1/quick/emails', { headers: h, raw: JSON.stringify({ to: ['a@example.com'], subject: 's', body: 'b' }) });
-    const b = await sim.api('POST', '/v1/quick/emails', { headers: h, raw: JSON.stringify({ body: 'b', subject: 's', to: ['a@example.com'] }) });
+    const a = await sim.api('POST', '/v1/quick/emails', {
+      headers: h,
+      raw: JSON.stringify({ to: ['a@example.com'], subject: 's', body: 'b' }),
+    });
+    const b = await sim.api('POST', '/v1/quick/emails', {
+      headers: h,
+      raw: JSON.stringify({ body: 'b', subject: 's', to: ['a@example.com'] }),
+    });
     expect(b.status).toBe(200);
     expect(b.headers.get('idempotency-replay')).toBe('true');
     expect(b.text).toBe(a.text);

@@ -27,7 +27,11 @@ export interface Sim {
   /** what the server wrote on stderr so far (warnings, the request log without --quiet) */
   stderr(): string;
   stop(signal?: NodeJS.Signals): Promise<void>;
-  api(method: string, path: string, o?: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string> }): Promise<Res>;
+  api(
+    method: string,
+    path: string,
+    o?: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string> },
+  ): Promise<Res>;
   /** resets to the seeded state (a manual clock back at its start); updates `key` */
   reset(): Promise<void>;
   advance(seconds: number): Promise<void>;
@@ -35,14 +39,43 @@ export interface Sim {
   flush(): Promise<void>;
 }
 
-export interface Res { status: number; headers: Headers; text: string; json: any; bytes: Buffer }
+export interface Res {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+  bytes: Buffer;
+}
 
-export async function startSim(o: { clock?: 'manual' | 'real'; now?: string; data?: string; extraArgs?: string[]; env?: Record<string, string> } = {}): Promise<Sim> {
+export async function startSim(
+  o: {
+    clock?: 'manual' | 'real';
+    now?: string;
+    data?: string;
+    extraArgs?: string[];
+    env?: Record<string, string>;
+  } = {},
+): Promise<Sim> {
   const dir = o.data ? null : tempDir();
   const data = o.data ?? join(dir!, 'sim.json');
-  const args = [BIN, 'sim', 'serve', '--port', '0', '--json', '--quiet', '--data', data, '--clock', o.clock ?? 'manual'];
+  const args = [
+    BIN,
+    'sim',
+    'serve',
+    '--port',
+    '0',
+    '--json',
+    '--quiet',
+    '--data',
+    data,
+    '--clock',
+    o.clock ?? 'manual',
+  ];
   if ((o.clock ?? 'manual') === 'manual') args.push('--now', o.now ?? T0);
-  const proc = spawn(process.execPath, [...args, ...(o.extraArgs ?? [])], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...o.env } });
+  const proc = spawn(process.execPath, [...args, ...(o.extraArgs ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', ...o.env },
+  });
   let stderr = '';
   proc.stderr!.on('data', (d) => (stderr += d));
   const first = await new Promise<{ url: string; api_key: string }>((resolve, reject) => {
@@ -63,7 +96,8 @@ export async function startSim(o: { clock?: 'manual' | 'real'; now?: string; dat
       }
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
-    api: (method, path, a = {}) => request(first.url, method, path, { ...a, key: a.key === undefined ? sim.key : a.key, simulator: true }),
+    api: (method, path, a = {}) =>
+      request(first.url, method, path, { ...a, key: a.key === undefined ? sim.key : a.key, simulator: true }),
     async reset() {
       const manual = (o.clock ?? 'manual') === 'manual';
       const r = await sim.api('POST', '/_sim/reset', { body: manual ? { clock: 'manual', now: o.now ?? T0 } : {} });
@@ -91,12 +125,20 @@ export async function request(
   let body: string | undefined = o.raw;
   if (o.body !== undefined) body = JSON.stringify(o.body);
   // a raw body is JSON text too, unless a test says otherwise (fetch would call a string text/plain)
-  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+    headers['content-type'] = 'application/json';
   const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
   const bytes = Buffer.from(await res.arrayBuffer());
   // the simulator's answers are checked against its description (other servers: webhook receivers)
   if (o.simulator) {
-    recordExchange({ method, url: path, status: res.status, contentType: res.headers.get('content-type') ?? undefined, headers: Object.fromEntries(res.headers), body: bytes });
+    recordExchange({
+      method,
+      url: path,
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? undefined,
+      headers: Object.fromEntries(res.headers),
+      body: bytes,
+    });
   }
   const text = bytes.toString('utf8');
   let json: any;
@@ -112,7 +154,10 @@ export async function request(
  * One HTTP/1.1 exchange written on a socket as given (what fetch will not send: another Host, a
  * malformed request); status 0 when nothing came back. The server's reply is read to its end.
  */
-export function rawHttp(url: string, payload: string | Buffer): Promise<{ status: number; headers: Record<string, string>; text: string; json: any }> {
+export function rawHttp(
+  url: string,
+  payload: string | Buffer,
+): Promise<{ status: number; headers: Record<string, string>; text: string; json: any }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -122,7 +167,12 @@ export function rawHttp(url: string, payload: string | Buffer): Promise<{ status
     const done = () => {
       const reply = Buffer.concat(chunks).toString('utf8');
       const m = /^HTTP\/1\.1 (\d+)[^\r]*\r\n([\s\S]*?)\r\n\r\n([\s\S]*)$/.exec(reply);
-      const headers = Object.fromEntries((m?.[2] ?? '').split('\r\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        (m?.[2] ?? '')
+          .split('\r\n')
+          .filter(Boolean)
+          .map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       let json: any;
       try {
         json = JSON.parse(m?.[3] ?? '');
@@ -136,13 +186,26 @@ export function rawHttp(url: string, payload: string | Buffer): Promise<{ status
   });
 }
 
-export interface CliResult { code: number; stdout: string; stderr: string; json: any }
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
 
 /** Runs the CLI in-process through main() with captured streams; aborting `interrupt` is Ctrl-C. */
-export async function cli(args: string[], o: { env?: Record<string, string | undefined>; tty?: boolean; stdin?: string; interrupt?: AbortSignal } = {}): Promise<CliResult> {
+export async function cli(
+  args: string[],
+  o: { env?: Record<string, string | undefined>; tty?: boolean; stdin?: string; interrupt?: AbortSignal } = {},
+): Promise<CliResult> {
   const io = await bufferIO({ tty: o.tty, stdin: o.stdin, interrupt: o.interrupt });
   // (retries back off for a millisecond, not half a second: a knob for tests, README "Network faults and retries")
-  const code = await main(args, io, { PATH: process.env.PATH, HOME: process.env.HOME, VMV_RETRY_BASE_MS: '1', ...o.env });
+  const code = await main(args, io, {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    VMV_RETRY_BASE_MS: '1',
+    ...o.env,
+  });
   let json: any;
   try {
     json = JSON.parse(io.stdout());
@@ -208,13 +271,21 @@ export function useTargets(o: { resetEach?: boolean } = {}) {
     await targets.embedded.close();
     await targets.remote.close();
   });
-  if (o.resetEach) beforeEach(async () => {
-    for (const t of Object.values(targets)) await t.reset();
-  });
-  async function both(args: string[], opts: { tty?: boolean; stdin?: string; interrupt?: AbortSignal } = {}): Promise<CliResult> {
+  if (o.resetEach)
+    beforeEach(async () => {
+      for (const t of Object.values(targets)) await t.reset();
+    });
+  async function both(
+    args: string[],
+    opts: { tty?: boolean; stdin?: string; interrupt?: AbortSignal } = {},
+  ): Promise<CliResult> {
     const e = await targets.embedded.run(args, opts);
     const r = await targets.remote.run(args, opts);
-    expect({ code: e.code, stdout: e.stdout, stderr: e.stderr }, `embedded vs remote: vmv ${args.join(' ')}`).toEqual({ code: r.code, stdout: r.stdout, stderr: r.stderr });
+    expect({ code: e.code, stdout: e.stdout, stderr: e.stderr }, `embedded vs remote: vmv ${args.join(' ')}`).toEqual({
+      code: r.code,
+      stdout: r.stdout,
+      stderr: r.stderr,
+    });
     return e;
   }
   return { targets, both };

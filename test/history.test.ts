@@ -14,18 +14,40 @@ const BOB = '+15550002002';
 const STRANGER = '+15550002999';
 
 async function seed() {
-  const ada = (await sim.api('POST', '/_sim/contacts', { body: { name: 'Ada Lovelace', phone_number: ADA, email: 'ada@example.com' } })).json.data;
+  const ada = (
+    await sim.api('POST', '/_sim/contacts', {
+      body: { name: 'Ada Lovelace', phone_number: ADA, email: 'ada@example.com' },
+    })
+  ).json.data;
   const bob = (await sim.api('POST', '/_sim/contacts', { body: { name: 'Bob Byte', phone_number: BOB } })).json.data;
   const call = async (body: Record<string, unknown>) => (await sim.api('POST', '/_sim/calls', { body })).json.data;
   const text = async (body: Record<string, unknown>) => (await sim.api('POST', '/_sim/texts', { body })).json.data;
-  const c1 = await call({ direction: 'outbound', from_number: OUR, to_number: ADA, status: 'COMPLETED', duration_seconds: 65, has_recording: true,
-    summary: 'Booked a demo.', tags: ['booking_requested'], transcript_turns: [{ speaker: 'agent', text: 'Hi Ada', seconds_from_start: 0 }, { speaker: 'person', text: 'Hello', seconds_from_start: 1.5 }] });
+  const c1 = await call({
+    direction: 'outbound',
+    from_number: OUR,
+    to_number: ADA,
+    status: 'COMPLETED',
+    duration_seconds: 65,
+    has_recording: true,
+    summary: 'Booked a demo.',
+    tags: ['booking_requested'],
+    transcript_turns: [
+      { speaker: 'agent', text: 'Hi Ada', seconds_from_start: 0 },
+      { speaker: 'person', text: 'Hello', seconds_from_start: 1.5 },
+    ],
+  });
   await sim.advance(60);
   const c2 = await call({ direction: 'inbound', from_number: BOB, to_number: OUR, status: 'VOICEMAIL' });
   await sim.advance(60);
   const c3 = await call({ direction: 'outbound', from_number: OUR, to_number: STRANGER, status: 'BUSY' });
   await sim.advance(60);
-  const t1 = await text({ direction: 'outbound', from_number: OUR, to_number: ADA, body: 'Hello Ada', sender: 'ai_agent' });
+  const t1 = await text({
+    direction: 'outbound',
+    from_number: OUR,
+    to_number: ADA,
+    body: 'Hello Ada',
+    sender: 'ai_agent',
+  });
   await sim.advance(60);
   const t2 = await text({ direction: 'inbound', from_number: ADA, to_number: OUR, body: 'Hi back' });
   await sim.advance(60);
@@ -33,7 +55,9 @@ async function seed() {
   await sim.advance(60);
   await sim.api('POST', '/v1/quick/emails', { body: { to: ['Ada Lovelace'], subject: 'Notes', body: 'Attached.' } });
   await sim.advance(60);
-  await sim.api('POST', '/_sim/emails', { body: { direction: 'inbound', from_address: 'ADA@example.com', to: 'sales@acme.example', subject: 'Re: Notes' } });
+  await sim.api('POST', '/_sim/emails', {
+    body: { direction: 'inbound', from_address: 'ADA@example.com', to: 'sales@acme.example', subject: 'Re: Notes' },
+  });
   return { ada, bob, c1, c2, c3, t1, t2, t3 };
 }
 
@@ -49,16 +73,33 @@ describe('people and contacts lists', () => {
     const people = a.json.data;
     expect(people.map((p: any) => p.name)).toEqual(['Ada Lovelace', STRANGER, 'Bob Byte']);
     expect(people[0]).toEqual({
-      contact_id: ada.id, name: 'Ada Lovelace', phone_number: ADA, email: 'ada@example.com',
-      call_count: 1, text_count: 2, email_count: 2, first_contacted_at: T0, last_contacted_at: '2026-01-05T09:07:00.000Z',
+      contact_id: ada.id,
+      name: 'Ada Lovelace',
+      phone_number: ADA,
+      email: 'ada@example.com',
+      call_count: 1,
+      text_count: 2,
+      email_count: 2,
+      first_contacted_at: T0,
+      last_contacted_at: '2026-01-05T09:07:00.000Z',
     });
-    expect(people[1]).toMatchObject({ contact_id: null, phone_number: STRANGER, call_count: 1, text_count: 1, email_count: 0 });
+    expect(people[1]).toMatchObject({
+      contact_id: null,
+      phone_number: STRANGER,
+      call_count: 1,
+      text_count: 1,
+      email_count: 0,
+    });
     expect(people[2]).toMatchObject({ contact_id: bob.id, call_count: 1, text_count: 0 });
     expect(a.json.meta).toMatchObject({ page_size: 20, total_results: 3 });
   });
   it('a number that belongs to a contact is folded into that contact even when the record came first', async () => {
-    await sim.api('POST', '/_sim/texts', { body: { direction: 'inbound', from_number: '+15557777777', to_number: OUR, body: 'hi' } });
-    const c = (await sim.api('POST', '/_sim/contacts', { body: { name: 'Late Contact', phone_number: '+15557777777' } })).json.data;
+    await sim.api('POST', '/_sim/texts', {
+      body: { direction: 'inbound', from_number: '+15557777777', to_number: OUR, body: 'hi' },
+    });
+    const c = (
+      await sim.api('POST', '/_sim/contacts', { body: { name: 'Late Contact', phone_number: '+15557777777' } })
+    ).json.data;
     const people = (await sim.api('GET', '/v1/history/people')).json.data;
     expect(people).toHaveLength(1);
     expect(people[0]).toMatchObject({ contact_id: c.id, text_count: 1 });
@@ -75,12 +116,47 @@ describe('people and contacts lists', () => {
     const { ada } = await seed();
     const r = await sim.api('GET', `/v1/contacts/${ada.id}`);
     expect(r.status).toBe(200);
-    const keys = ['id', 'name', 'first_name', 'last_name', 'phone_number', 'email', 'company', 'job_title', 'location', 'preferred_language', 'notes',
-      'industry', 'date_of_birth', 'subscription_plan', 'purchase_history', 'product_preferences', 'tags', 'custom_fields', 'consent',
-      'first_inbound_call_at', 'first_inbound_text_at', 'first_inbound_email_at', 'crm', 'created_at', 'updated_at'];
+    const keys = [
+      'id',
+      'name',
+      'first_name',
+      'last_name',
+      'phone_number',
+      'email',
+      'company',
+      'job_title',
+      'location',
+      'preferred_language',
+      'notes',
+      'industry',
+      'date_of_birth',
+      'subscription_plan',
+      'purchase_history',
+      'product_preferences',
+      'tags',
+      'custom_fields',
+      'consent',
+      'first_inbound_call_at',
+      'first_inbound_text_at',
+      'first_inbound_email_at',
+      'crm',
+      'created_at',
+      'updated_at',
+    ];
     expect(Object.keys(r.json.data).sort()).toEqual(keys.sort());
-    expect(r.json.data).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', tags: [], custom_fields: {}, crm: null });
-    expect(Object.keys(r.json.data.consent).sort()).toEqual(['email_opted_in', 'email_subscribed', 'sms_opted_in', 'voice_opted_in']);
+    expect(r.json.data).toMatchObject({
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      tags: [],
+      custom_fields: {},
+      crm: null,
+    });
+    expect(Object.keys(r.json.data.consent).sort()).toEqual([
+      'email_opted_in',
+      'email_subscribed',
+      'sms_opted_in',
+      'voice_opted_in',
+    ]);
     expect((await sim.api('GET', '/v1/contacts/nope')).status).toBe(404);
   });
 });
@@ -100,7 +176,9 @@ describe('calls', () => {
     expect(both.json.error.fields.contact_id).toMatch(/not both/);
     expect(ids(await sim.api('GET', `/v1/history/calls?contact_id=${ada.id}`))).toEqual([c1.id]);
     expect(ids(await sim.api('GET', `/v1/history/calls?phone_number=${encodeURIComponent(ADA)}`))).toEqual([c1.id]);
-    expect((await sim.api('GET', '/v1/history/calls?phone_number=5550002001')).json.error.fields.phone_number).toMatch(/E\.164/);
+    expect((await sim.api('GET', '/v1/history/calls?phone_number=5550002001')).json.error.fields.phone_number).toMatch(
+      /E\.164/,
+    );
     expect((await sim.api('GET', '/v1/history/calls?contact_id=no-such')).status).toBe(404);
   });
   it('/v1/calls accepts direction, created_after, created_before and one person', async () => {
@@ -113,7 +191,7 @@ describe('calls', () => {
     expect((await sim.api('GET', '/v1/calls?direction=sideways')).json.error.fields.direction).toBeDefined();
     expect((await sim.api('GET', '/v1/calls?created_after=yesterday')).json.error.fields.created_after).toBeDefined();
   });
-  it('the status filter\'s lower-case values match upper-case record statuses', async () => {
+  it("the status filter's lower-case values match upper-case record statuses", async () => {
     const { c1, c2, c3 } = await seed();
     expect(ids(await sim.api('GET', '/v1/calls?status=completed'))).toEqual([c1.id]);
     expect(ids(await sim.api('GET', '/v1/calls?status=voicemail'))).toEqual([c2.id]);
@@ -127,10 +205,22 @@ describe('calls', () => {
     const b = (await sim.api('GET', `/v1/history/calls/${c1.id}`)).json.data;
     expect(b).toEqual(a);
     expect(a).toMatchObject({
-      id: c1.id, direction: 'outbound', status: 'COMPLETED', from_number: OUR, to_number: ADA, duration_seconds: 65,
-      summary: 'Booked a demo.', transcript: 'AI: Hi Ada\nUser: Hello', tags: ['booking_requested'], has_recording: true,
-      recording_url: `/v1/calls/${c1.id}/recording`, created_at: T0,
-      transcript_turns: [{ speaker: 'agent', text: 'Hi Ada', seconds_from_start: 0 }, { speaker: 'person', text: 'Hello', seconds_from_start: 1.5 }],
+      id: c1.id,
+      direction: 'outbound',
+      status: 'COMPLETED',
+      from_number: OUR,
+      to_number: ADA,
+      duration_seconds: 65,
+      summary: 'Booked a demo.',
+      transcript: 'AI: Hi Ada\nUser: Hello',
+      tags: ['booking_requested'],
+      has_recording: true,
+      recording_url: `/v1/calls/${c1.id}/recording`,
+      created_at: T0,
+      transcript_turns: [
+        { speaker: 'agent', text: 'Hi Ada', seconds_from_start: 0 },
+        { speaker: 'person', text: 'Hello', seconds_from_start: 1.5 },
+      ],
     });
     expect((await sim.api('GET', '/v1/calls/not-a-call')).status).toBe(404);
   });
@@ -180,7 +270,9 @@ describe('texts', () => {
     const { ada, t1, t2, t3 } = await seed();
     expect((await sim.api('GET', '/v1/history/texts')).status).toBe(400);
     expect(ids(await sim.api('GET', `/v1/history/texts?contact_id=${ada.id}`))).toEqual([t2.id, t1.id]);
-    expect(ids(await sim.api('GET', `/v1/history/texts?phone_number=${encodeURIComponent(STRANGER)}`))).toEqual([t3.id]);
+    expect(ids(await sim.api('GET', `/v1/history/texts?phone_number=${encodeURIComponent(STRANGER)}`))).toEqual([
+      t3.id,
+    ]);
     expect(ids(await sim.api('GET', `/v1/messages?contact_id=${ada.id}&direction=inbound`))).toEqual([t2.id]);
     expect((await sim.api('GET', '/v1/messages?status=completed')).status).toBe(400); // status is a calls filter
   });
@@ -197,7 +289,10 @@ describe('emails', () => {
   it('by contact or address, both directions, quick emails included, newest first', async () => {
     const { ada } = await seed();
     const r = await sim.api('GET', `/v1/emails?contact_id=${ada.id}`);
-    expect(r.json.data.map((e: any) => [e.direction, e.source])).toEqual([['inbound', 'inbox'], ['outbound', 'quick']]);
+    expect(r.json.data.map((e: any) => [e.direction, e.source])).toEqual([
+      ['inbound', 'inbox'],
+      ['outbound', 'quick'],
+    ]);
     expect((await sim.api('GET', '/v1/history/emails?email=ada@example.com')).json.data).toEqual(r.json.data);
     expect((await sim.api('GET', '/v1/emails?email=ada@example.com&direction=outbound')).json.data).toHaveLength(1);
   });
@@ -207,7 +302,8 @@ describe('reads are free', () => {
   it('no read changes the wallet', async () => {
     await seed();
     const before = (await sim.api('GET', '/_sim/workspace')).json.wallet_usd;
-    for (const p of ['/v1/contacts', '/v1/calls', '/v1/messages', '/v1/emails?email=ada@example.com']) await sim.api('GET', p);
+    for (const p of ['/v1/contacts', '/v1/calls', '/v1/messages', '/v1/emails?email=ada@example.com'])
+      await sim.api('GET', p);
     expect((await sim.api('GET', '/_sim/workspace')).json.wallet_usd).toBe(before);
   });
 });

@@ -16,7 +16,9 @@ const email = (k: number) => `person${k}@example.com`;
 
 /** The same request answered by a new process reading the data file (indexes built from scratch). */
 async function fresh(path: string): Promise<unknown> {
-  const r = await cli(['api', 'GET', path], { env: { VMV_SIM_DATA: sim.data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' } });
+  const r = await cli(['api', 'GET', path], {
+    env: { VMV_SIM_DATA: sim.data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' },
+  });
   expect(r.code, r.stderr).toBe(0);
   return r.json;
 }
@@ -33,19 +35,44 @@ describe('indexes kept in step', () => {
     for (let i = 0; i < 24; i++) {
       const k = i % 6;
       if (i % 5 === 0) await sim.advance(60);
-      if (i === 7 || i === 15) contacts.push((await post('/_sim/contacts', { name: `Person ${k}`, phone_number: phone(k), email: email(k).toUpperCase() })).id);
-      await post('/_sim/calls', { direction: i % 2 ? 'inbound' : 'outbound', from_number: i % 2 ? phone(k) : OUR, to_number: i % 2 ? OUR : phone(k), status: i % 3 ? 'COMPLETED' : 'BUSY' });
+      if (i === 7 || i === 15)
+        contacts.push(
+          (await post('/_sim/contacts', { name: `Person ${k}`, phone_number: phone(k), email: email(k).toUpperCase() }))
+            .id,
+        );
+      await post('/_sim/calls', {
+        direction: i % 2 ? 'inbound' : 'outbound',
+        from_number: i % 2 ? phone(k) : OUR,
+        to_number: i % 2 ? OUR : phone(k),
+        status: i % 3 ? 'COMPLETED' : 'BUSY',
+      });
       await post('/_sim/texts', { direction: 'inbound', from_number: phone(k + 1), to_number: OUR, body: `t${i}` });
-      await post('/_sim/emails', { direction: 'outbound', from_address: 'team@acme.example', to: email(k + 2), subject: `e${i}` });
+      await post('/_sim/emails', {
+        direction: 'outbound',
+        from_address: 'team@acme.example',
+        to: email(k + 2),
+        subject: `e${i}`,
+      });
       expect((await sim.api('GET', '/v1/history/people?limit=100')).status).toBe(200);
     }
     // a fixture dated in the past lands in the middle of the time order
-    await post('/_sim/calls', { direction: 'outbound', from_number: OUR, to_number: phone(9), created_at: '2026-01-05T09:01:30Z' });
+    await post('/_sim/calls', {
+      direction: 'outbound',
+      from_number: OUR,
+      to_number: phone(9),
+      created_at: '2026-01-05T09:01:30Z',
+    });
     const paths = [
-      '/v1/history/people?limit=100', '/v1/contacts?limit=7', '/v1/calls?limit=50', '/v1/calls?limit=5&order=asc',
-      `/v1/calls?contact_id=${contacts[0]}`, `/v1/calls?phone_number=${encodeURIComponent(phone(3))}&status=busy`,
-      `/v1/messages?contact_id=${contacts[1]}&limit=100`, `/v1/messages?created_after=2026-01-05T09:02:00Z&created_before=2026-01-05T09:04:00Z&limit=100`,
-      `/v1/emails?email=${encodeURIComponent(email(3).toUpperCase())}&limit=100`, `/v1/emails?contact_id=${contacts[1]}&direction=outbound`,
+      '/v1/history/people?limit=100',
+      '/v1/contacts?limit=7',
+      '/v1/calls?limit=50',
+      '/v1/calls?limit=5&order=asc',
+      `/v1/calls?contact_id=${contacts[0]}`,
+      `/v1/calls?phone_number=${encodeURIComponent(phone(3))}&status=busy`,
+      `/v1/messages?contact_id=${contacts[1]}&limit=100`,
+      `/v1/messages?created_after=2026-01-05T09:02:00Z&created_before=2026-01-05T09:04:00Z&limit=100`,
+      `/v1/emails?email=${encodeURIComponent(email(3).toUpperCase())}&limit=100`,
+      `/v1/emails?contact_id=${contacts[1]}&direction=outbound`,
     ];
     for (const path of paths) {
       const served = (await sim.api('GET', path)).json;
@@ -65,16 +92,24 @@ describe('indexes kept in step', () => {
     const one = await startSim({ data });
     // enough texts that the snapshot keeps them apart, parsed only when used (64 KiB and more), from
     // enough people that they are saved in parts (2,000 a part)
-    const many = Array.from({ length: 4100 }, (_, i) => ({ direction: 'inbound', from_number: `+1555${String(1000000 + i)}`, to_number: OUR, body: `hello ${i}` }));
+    const many = Array.from({ length: 4100 }, (_, i) => ({
+      direction: 'inbound',
+      from_number: `+1555${String(1000000 + i)}`,
+      to_number: OUR,
+      body: `hello ${i}`,
+    }));
     expect((await one.api('POST', '/_sim/texts', { body: many })).status).toBe(201);
     await one.api('POST', '/_sim/contacts', { body: { name: 'Late contact', phone_number: '+15551000001' } });
-    await one.api('POST', '/_sim/calls', { body: { direction: 'outbound', from_number: OUR, to_number: '+15551000002' } });
+    await one.api('POST', '/_sim/calls', {
+      body: { direction: 'outbound', from_number: OUR, to_number: '+15551000002' },
+    });
     /** Every person, page by page (cursors are signed with the store's secret: any process takes them). */
     const everyone = async (get: (path: string) => Promise<any>) => {
       const out: unknown[] = [];
       let page = await get('/v1/history/people?limit=100');
       out.push(...page.data);
-      while (page.meta.cursor) out.push(...(page = await get(`/v1/history/people?limit=100&cursor=${page.meta.cursor}`)).data);
+      while (page.meta.cursor)
+        out.push(...(page = await get(`/v1/history/people?limit=100&cursor=${page.meta.cursor}`)).data);
       return { total: page.meta.total_results, out };
     };
     const served = await everyone(async (path) => (await one.api('GET', path)).json);
@@ -90,7 +125,9 @@ describe('indexes kept in step', () => {
     const two = await startSim({ data });
     try {
       expect(await everyone(async (path) => (await two.api('GET', path)).json)).toEqual(served);
-      await two.api('POST', '/_sim/texts', { body: { direction: 'inbound', from_number: phone(7), to_number: OUR, body: 'new' } });
+      await two.api('POST', '/_sim/texts', {
+        body: { direction: 'inbound', from_number: phone(7), to_number: OUR, body: 'new' },
+      });
       const after = (await two.api('GET', '/v1/history/people?limit=100')).json;
       expect(after.meta.total_results).toBe(4101);
       expect(await embedded('/v1/history/people?limit=100')).toEqual(after);
@@ -108,7 +145,9 @@ describe('indexes kept in step', () => {
         seen.push(...r.json.data.map((t: { id: string }) => t.id));
         cursor = r.json.meta.cursor;
       } while (cursor);
-      const all = (await sim.api('GET', `/v1/messages?limit=100&order=${order}`)).json.data.map((t: { id: string }) => t.id);
+      const all = (await sim.api('GET', `/v1/messages?limit=100&order=${order}`)).json.data.map(
+        (t: { id: string }) => t.id,
+      );
       expect(seen).toEqual(all);
       expect(new Set(seen).size).toBe(all.length);
     }

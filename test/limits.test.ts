@@ -48,7 +48,12 @@ function unbounded(doc: Json): string[] {
   for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
     for (const [method, op] of Object.entries(item)) {
       const where = `${method.toUpperCase()} ${path}`;
-      for (const p of (op.parameters ?? []) as Json[]) walk(p.$ref ? (doc.components.parameters[p.$ref.split('/').pop()].schema as Json) : p.schema, `${where} ${p.in ?? 'header'} ${p.name ?? p.$ref}`, new Set());
+      for (const p of (op.parameters ?? []) as Json[])
+        walk(
+          p.$ref ? (doc.components.parameters[p.$ref.split('/').pop()].schema as Json) : p.schema,
+          `${where} ${p.in ?? 'header'} ${p.name ?? p.$ref}`,
+          new Set(),
+        );
       const body = op.requestBody?.content?.['application/json']?.schema;
       if (body) walk(body, `${where} body`, new Set());
     }
@@ -64,11 +69,32 @@ describe('every value a client sends has a bound in the API description', () => 
         '/v1/x/{id}': {
           post: {
             parameters: [{ name: 'id', in: 'path', schema: { type: 'string' } }],
-            requestBody: { content: { 'application/json': { schema: { type: 'object', properties: {
-              tags: { $ref: '#/components/schemas/Tags' }, meta: { type: 'object', additionalProperties: {} }, kind: { type: 'string', enum: ['a'] },
-              ok: { type: 'array', maxItems: 2, items: { anyOf: [{ type: 'string', maxLength: 5 }, { type: 'null' }] } },
-              note: { type: ['string', 'null'] }, pair: { type: 'array', maxItems: 2, prefixItems: [{ type: 'string', maxLength: 1 }, { type: 'string' }], items: false },
-            } } } } },
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      tags: { $ref: '#/components/schemas/Tags' },
+                      meta: { type: 'object', additionalProperties: {} },
+                      kind: { type: 'string', enum: ['a'] },
+                      ok: {
+                        type: 'array',
+                        maxItems: 2,
+                        items: { anyOf: [{ type: 'string', maxLength: 5 }, { type: 'null' }] },
+                      },
+                      note: { type: ['string', 'null'] },
+                      pair: {
+                        type: 'array',
+                        maxItems: 2,
+                        prefixItems: [{ type: 'string', maxLength: 1 }, { type: 'string' }],
+                        items: false,
+                      },
+                    },
+                  },
+                },
+              },
+            },
           },
         },
       },
@@ -93,31 +119,50 @@ beforeAll(async () => (sim = await startSim()));
 afterAll(() => sim.stop());
 beforeEach(() => sim.reset());
 
-const keys = (n: number, value: (i: number) => unknown = (i) => i) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, value(i)]));
+const keys = (n: number, value: (i: number) => unknown = (i) => i) =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, value(i)]));
 
 describe('free-form JSON: call metadata', () => {
   const call = async (metadata: unknown) => {
     await sim.api('POST', '/_sim/caller-ids', { body: { phone_number: '+12025551111' } });
-    return sim.api('POST', '/v1/voice/calls', { body: { caller_id: '+12025551111', destination: '+12025550100', metadata } });
+    return sim.api('POST', '/v1/voice/calls', {
+      body: { caller_id: '+12025551111', destination: '+12025550100', metadata },
+    });
   };
   it('over the bounds: 400 naming each field and its limit; nothing is placed', async () => {
     // what was stored before there were bounds
-    expect((await call({ long: 'x'.repeat(900_000) })).json.error.fields).toEqual({ 'metadata.long': 'must be at most 500 characters (got 900000)', metadata: 'must be at most 8192 bytes as JSON (got 900011)' });
-    expect((await call({ many: Array.from({ length: 100_000 }, () => 1) })).json.error.fields).toEqual({ 'metadata.many': 'must have at most 50 items (got 100000)', metadata: 'must be at most 8192 bytes as JSON (got 200010)' });
+    expect((await call({ long: 'x'.repeat(900_000) })).json.error.fields).toEqual({
+      'metadata.long': 'must be at most 500 characters (got 900000)',
+      metadata: 'must be at most 8192 bytes as JSON (got 900011)',
+    });
+    expect((await call({ many: Array.from({ length: 100_000 }, () => 1) })).json.error.fields).toEqual({
+      'metadata.many': 'must have at most 50 items (got 100000)',
+      metadata: 'must be at most 8192 bytes as JSON (got 200010)',
+    });
     const r = await call({ ['k'.repeat(41)]: 1, deep: { a: { b: { c: 1 } } }, list: [[[1]]], wide: keys(51) });
     expect(r.status).toBe(400);
     expect(r.json.error.fields).toEqual({
       [`metadata.${'k'.repeat(41)}`]: 'is a key of 41 characters: keys have at most 40',
       'metadata.deep.a.b': 'must be a string, number, true/false or null: objects and lists nest at most 3 levels deep',
-      'metadata.list[0][0]': 'must be a string, number, true/false or null: objects and lists nest at most 3 levels deep',
+      'metadata.list[0][0]':
+        'must be a string, number, true/false or null: objects and lists nest at most 3 levels deep',
       'metadata.wide': 'must have at most 50 keys (got 51)',
     });
     expect((await call(keys(51))).json.error.fields).toEqual({ metadata: 'must have at most 50 keys (got 51)' });
-    expect((await call(keys(20, () => 'x'.repeat(500)))).json.error.fields).toEqual({ metadata: 'must be at most 8192 bytes as JSON (got 10171)' });
+    expect((await call(keys(20, () => 'x'.repeat(500)))).json.error.fields).toEqual({
+      metadata: 'must be at most 8192 bytes as JSON (got 10171)',
+    });
     expect((await sim.api('GET', '/v1/calls')).json.data).toEqual([]);
   });
   it('at the bounds: kept on the call as sent', async () => {
-    const at = { ...keys(45), text: 'x'.repeat(500), ['k'.repeat(40)]: null, deep: { a: { b: 1 }, l: [true, 'y'] }, list: Array.from({ length: 50 }, (_, i) => i), obj: keys(50) };
+    const at = {
+      ...keys(45),
+      text: 'x'.repeat(500),
+      ['k'.repeat(40)]: null,
+      deep: { a: { b: 1 }, l: [true, 'y'] },
+      list: Array.from({ length: 50 }, (_, i) => i),
+      obj: keys(50),
+    };
     expect(Object.keys(at)).toHaveLength(50);
     const r = await call(at);
     expect(r.json.error).toBeUndefined();
@@ -125,9 +170,14 @@ describe('free-form JSON: call metadata', () => {
     expect((await sim.api('GET', `/v1/calls/${r.json.data.id}`)).json.data.metadata).toEqual(at);
   });
   it('contact custom fields have the same bounds', async () => {
-    const r = await sim.api('POST', '/_sim/contacts', { body: { name: 'Ada', custom_fields: { plan: 'x'.repeat(501), ok: 'gold' } } });
+    const r = await sim.api('POST', '/_sim/contacts', {
+      body: { name: 'Ada', custom_fields: { plan: 'x'.repeat(501), ok: 'gold' } },
+    });
     expect(r.json.error.fields).toEqual({ 'custom_fields.plan': 'must be at most 500 characters (got 501)' });
-    expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'Ada', custom_fields: { plan: 'x'.repeat(500) } } })).status).toBe(201);
+    expect(
+      (await sim.api('POST', '/_sim/contacts', { body: { name: 'Ada', custom_fields: { plan: 'x'.repeat(500) } } }))
+        .status,
+    ).toBe(201);
   });
 });
 
@@ -135,16 +185,29 @@ describe('qualification.collect_fields: at most as many items as there are conta
   const all = ['name', 'email', 'phone_number', 'company', 'job_title', 'address'];
   it('over the bound: 400 naming the limit; at it, kept', async () => {
     const id = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't1' } })).json.id as number;
-    const patch = (collect_fields: unknown) => sim.api('PATCH', `/v1/phone-numbers/${id}/config`, { body: { qualification: { collect_fields } } });
-    expect((await patch(Array.from({ length: 100_000 }, () => 'name'))).json.error.fields).toEqual({ 'qualification.collect_fields': 'must have at most 6 items (got 100000)' });
-    expect((await patch([...all, 'name'])).json.error.fields).toEqual({ 'qualification.collect_fields': 'must have at most 6 items (got 7)' });
+    const patch = (collect_fields: unknown) =>
+      sim.api('PATCH', `/v1/phone-numbers/${id}/config`, { body: { qualification: { collect_fields } } });
+    expect((await patch(Array.from({ length: 100_000 }, () => 'name'))).json.error.fields).toEqual({
+      'qualification.collect_fields': 'must have at most 6 items (got 100000)',
+    });
+    expect((await patch([...all, 'name'])).json.error.fields).toEqual({
+      'qualification.collect_fields': 'must have at most 6 items (got 7)',
+    });
     expect((await patch(all)).json.data.qualification.collect_fields).toEqual(all);
   });
   it('a list of choices names each choice once: a repeat is 400 naming the first (and the booking days alike)', async () => {
     const id = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't1' } })).json.id as number;
-    const r = await sim.api('PATCH', `/v1/phone-numbers/${id}/config`, { body: { qualification: { collect_fields: ['name', 'email', 'name'] }, booking: { bookable_days: ['mon', 'mon'] } } });
+    const r = await sim.api('PATCH', `/v1/phone-numbers/${id}/config`, {
+      body: {
+        qualification: { collect_fields: ['name', 'email', 'name'] },
+        booking: { bookable_days: ['mon', 'mon'] },
+      },
+    });
     expect(r.status).toBe(400);
-    expect(r.json.error.fields).toEqual({ 'qualification.collect_fields[2]': 'repeats qualification.collect_fields[0]', 'booking.bookable_days[1]': 'repeats booking.bookable_days[0]' });
+    expect(r.json.error.fields).toEqual({
+      'qualification.collect_fields[2]': 'repeats qualification.collect_fields[0]',
+      'booking.bookable_days[1]': 'repeats booking.bookable_days[0]',
+    });
     const doc = (await sim.api('GET', '/v1/openapi.json')).json;
     expect(JSON.stringify(doc)).toContain('"uniqueItems":true');
   });
@@ -158,6 +221,8 @@ describe('the Idempotency-Key header: 1 to 255 characters, as the API descriptio
     expect(long.json.error.fields).toEqual({ 'Idempotency-Key': 'must be 1 to 255 characters (got 256)' });
     expect((await sim.api('GET', '/v1/sms/webhooks')).json.data).toEqual([]);
     expect(readFileSync(sim.data, 'utf8')).not.toContain('b'.repeat(256));
-    expect((await sim.api('POST', '/v1/sms/webhooks', { body, headers: { 'idempotency-key': 'b'.repeat(255) } })).status).toBe(201);
+    expect(
+      (await sim.api('POST', '/v1/sms/webhooks', { body, headers: { 'idempotency-key': 'b'.repeat(255) } })).status,
+    ).toBe(201);
   });
 });

@@ -21,25 +21,78 @@ import { BIN, cli, startSim, T0, tempDir, type Sim } from './helpers.js';
 
 /** The issue's names, then the videos' and video schedules' under the same naming. */
 const NAMES = [
-  'list_contacted_people', 'get_contact', 'get_call_transcripts', 'get_text_history', 'get_email_history', 'list_calls', 'get_call',
-  'get_call_recording', 'list_messages', 'list_emails', 'list_contacts', 'get_phone_number_config', 'update_phone_number_config',
-  'list_phone_number_voices', 'ask_assistant', 'get_assistant_conversation', 'list_assistant_conversations',
-  'create_quick_ai_call', 'create_quick_ai_text', 'create_quick_ai_number', 'send_quick_email', 'get_quick_action', 'cancel_quick_action',
-  'quote_video', 'create_video', 'list_videos', 'get_video', 'approve_video', 'retry_video', 'delete_video', 'list_video_music',
-  'list_social_connections', 'post_video', 'list_video_posts', 'cancel_video_post',
-  'create_video_schedule', 'list_video_schedules', 'get_video_schedule', 'update_video_schedule', 'delete_video_schedule',
-  'skip_video_schedule_day', 'list_video_schedule_videos',
+  'list_contacted_people',
+  'get_contact',
+  'get_call_transcripts',
+  'get_text_history',
+  'get_email_history',
+  'list_calls',
+  'get_call',
+  'get_call_recording',
+  'list_messages',
+  'list_emails',
+  'list_contacts',
+  'get_phone_number_config',
+  'update_phone_number_config',
+  'list_phone_number_voices',
+  'ask_assistant',
+  'get_assistant_conversation',
+  'list_assistant_conversations',
+  'create_quick_ai_call',
+  'create_quick_ai_text',
+  'create_quick_ai_number',
+  'send_quick_email',
+  'get_quick_action',
+  'cancel_quick_action',
+  'quote_video',
+  'create_video',
+  'list_videos',
+  'get_video',
+  'approve_video',
+  'retry_video',
+  'delete_video',
+  'list_video_music',
+  'list_social_connections',
+  'post_video',
+  'list_video_posts',
+  'cancel_video_post',
+  'create_video_schedule',
+  'list_video_schedules',
+  'get_video_schedule',
+  'update_video_schedule',
+  'delete_video_schedule',
+  'skip_video_schedule_day',
+  'list_video_schedule_videos',
 ];
-const SPENDING = ['ask_assistant', 'create_quick_ai_call', 'create_quick_ai_text', 'create_quick_ai_number', 'send_quick_email', 'create_video', 'approve_video',
-  'create_video_schedule', 'update_video_schedule'];
-const DESTRUCTIVE = ['ask_assistant', 'update_phone_number_config', 'cancel_quick_action', 'delete_video', 'cancel_video_post', 'update_video_schedule', 'delete_video_schedule'];
+const SPENDING = [
+  'ask_assistant',
+  'create_quick_ai_call',
+  'create_quick_ai_text',
+  'create_quick_ai_number',
+  'send_quick_email',
+  'create_video',
+  'approve_video',
+  'create_video_schedule',
+  'update_video_schedule',
+];
+const DESTRUCTIVE = [
+  'ask_assistant',
+  'update_phone_number_config',
+  'cancel_quick_action',
+  'delete_video',
+  'cancel_video_post',
+  'update_video_schedule',
+  'delete_video_schedule',
+];
 /** list_* tools whose route does not take limit and cursor (none: every list route uses the list conventions). */
 const UNPAGED_LISTS: string[] = [];
 
 const ADA = '+15550002001';
 const OUR = '+15550001000';
-const SOURCE = 'Our espresso bar opens Monday on Main Street. We roast our own beans every morning. Come taste the difference.';
-const SCRIPT = 'Our espresso bar opens Monday on Main Street. We roast our own beans every morning, so every cup tastes fresh. Come say hi!';
+const SOURCE =
+  'Our espresso bar opens Monday on Main Street. We roast our own beans every morning. Come taste the difference.';
+const SCRIPT =
+  'Our espresso bar opens Monday on Main Street. We roast our own beans every morning, so every cup tastes fresh. Come say hi!';
 
 let sim: Sim;
 let tools: McpTool[];
@@ -68,7 +121,11 @@ afterEach(async () => {
   await api.close();
 });
 
-async function call(name: string, args: Record<string, unknown> = {}, o?: Parameters<Client['callTool']>[2]): Promise<CallToolResult> {
+async function call(
+  name: string,
+  args: Record<string, unknown> = {},
+  o?: Parameters<Client['callTool']>[2],
+): Promise<CallToolResult> {
   called.add(name);
   return (await mcp.callTool({ name, arguments: args }, undefined, o)) as CallToolResult;
 }
@@ -79,9 +136,16 @@ async function ok(name: string, args: Record<string, unknown> = {}): Promise<any
   expect(r.content[0]).toMatchObject({ type: 'text' });
   return r.structuredContent;
 }
-const textOf = (r: CallToolResult) => r.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
+const textOf = (r: CallToolResult) =>
+  r.content
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('\n');
 /** A failed call's error, as its first content block (the API's envelope) says it. */
-async function failed(name: string, args: Record<string, unknown>): Promise<{ code: string; message: string; fields?: Record<string, string> }> {
+async function failed(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ code: string; message: string; fields?: Record<string, string> }> {
   const r = await call(name, args);
   expect(r.isError, JSON.stringify(r.content)).toBe(true);
   expect(r.structuredContent).toBeUndefined();
@@ -102,17 +166,39 @@ async function until(id: string, state: string) {
 
 /** History fixtures through the control plane: Ada, two calls (the first recorded), texts, emails, a t2 number. */
 async function seed() {
-  const ada = (await sim.api('POST', '/_sim/contacts', { body: { name: 'Ada Lovelace', phone_number: ADA, email: 'ada@example.com' } })).json.data;
-  const c1 = (await sim.api('POST', '/_sim/calls', {
-    body: {
-      direction: 'outbound', from_number: OUR, to_number: ADA, duration_seconds: 65, has_recording: true, summary: 'Booked a demo.',
-      transcript_turns: [{ speaker: 'agent', text: 'Hi Ada', seconds_from_start: 0 }, { speaker: 'person', text: 'Hello', seconds_from_start: 1.5 }],
-    },
-  })).json.data;
+  const ada = (
+    await sim.api('POST', '/_sim/contacts', {
+      body: { name: 'Ada Lovelace', phone_number: ADA, email: 'ada@example.com' },
+    })
+  ).json.data;
+  const c1 = (
+    await sim.api('POST', '/_sim/calls', {
+      body: {
+        direction: 'outbound',
+        from_number: OUR,
+        to_number: ADA,
+        duration_seconds: 65,
+        has_recording: true,
+        summary: 'Booked a demo.',
+        transcript_turns: [
+          { speaker: 'agent', text: 'Hi Ada', seconds_from_start: 0 },
+          { speaker: 'person', text: 'Hello', seconds_from_start: 1.5 },
+        ],
+      },
+    })
+  ).json.data;
   await sim.advance(60);
-  const c2 = (await sim.api('POST', '/_sim/calls', { body: { direction: 'inbound', from_number: ADA, to_number: OUR, status: 'VOICEMAIL' } })).json.data;
-  await sim.api('POST', '/_sim/texts', { body: { direction: 'inbound', from_number: ADA, to_number: OUR, body: 'Hi back' } });
-  await sim.api('POST', '/_sim/emails', { body: { direction: 'inbound', from_address: 'ada@example.com', to: 'sales@acme.example', subject: 'Re: Notes' } });
+  const c2 = (
+    await sim.api('POST', '/_sim/calls', {
+      body: { direction: 'inbound', from_number: ADA, to_number: OUR, status: 'VOICEMAIL' },
+    })
+  ).json.data;
+  await sim.api('POST', '/_sim/texts', {
+    body: { direction: 'inbound', from_number: ADA, to_number: OUR, body: 'Hi back' },
+  });
+  await sim.api('POST', '/_sim/emails', {
+    body: { direction: 'inbound', from_address: 'ada@example.com', to: 'sales@acme.example', subject: 'Re: Notes' },
+  });
   const number = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } })).json;
   await sim.advance(60);
   return { ada, c1, c2, number };
@@ -135,20 +221,45 @@ describe('tools/list', () => {
   });
 
   it('path ids are named arguments, required', async () => {
-    const ids = Object.fromEntries((await mcp.listTools()).tools.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {}).filter((k) => k.endsWith('_id') && (t.inputSchema.required ?? []).includes(k))]));
+    const ids = Object.fromEntries(
+      (await mcp.listTools()).tools.map((t) => [
+        t.name,
+        Object.keys(t.inputSchema.properties ?? {}).filter(
+          (k) => k.endsWith('_id') && (t.inputSchema.required ?? []).includes(k),
+        ),
+      ]),
+    );
     expect(ids).toMatchObject({
-      get_contact: ['contact_id'], get_call: ['call_id'], get_call_recording: ['call_id'], get_phone_number_config: ['phone_number_id'],
-      update_phone_number_config: ['phone_number_id'], list_phone_number_voices: ['phone_number_id'], get_assistant_conversation: ['conversation_id'],
-      get_quick_action: ['job_id'], cancel_quick_action: ['job_id'], get_video: ['video_id'], approve_video: ['video_id'], retry_video: ['video_id'],
-      delete_video: ['video_id'], post_video: ['video_id'], list_video_posts: ['video_id'], cancel_video_post: ['post_id'], get_video_schedule: ['schedule_id'],
-      update_video_schedule: ['schedule_id'], delete_video_schedule: ['schedule_id'], skip_video_schedule_day: ['schedule_id'], list_video_schedule_videos: ['schedule_id'],
+      get_contact: ['contact_id'],
+      get_call: ['call_id'],
+      get_call_recording: ['call_id'],
+      get_phone_number_config: ['phone_number_id'],
+      update_phone_number_config: ['phone_number_id'],
+      list_phone_number_voices: ['phone_number_id'],
+      get_assistant_conversation: ['conversation_id'],
+      get_quick_action: ['job_id'],
+      cancel_quick_action: ['job_id'],
+      get_video: ['video_id'],
+      approve_video: ['video_id'],
+      retry_video: ['video_id'],
+      delete_video: ['video_id'],
+      post_video: ['video_id'],
+      list_video_posts: ['video_id'],
+      cancel_video_post: ['post_id'],
+      get_video_schedule: ['schedule_id'],
+      update_video_schedule: ['schedule_id'],
+      delete_video_schedule: ['schedule_id'],
+      skip_video_schedule_day: ['schedule_id'],
+      list_video_schedule_videos: ['schedule_id'],
     });
     const phone = (await mcp.listTools()).tools.find((t) => t.name === 'get_phone_number_config')!;
     expect(phone.inputSchema.properties!.phone_number_id).toMatchObject({ type: 'integer' });
   });
 
   it('every list_* tool takes limit and cursor', async () => {
-    for (const t of (await mcp.listTools()).tools.filter((x) => x.name.startsWith('list_') && !UNPAGED_LISTS.includes(x.name))) {
+    for (const t of (await mcp.listTools()).tools.filter(
+      (x) => x.name.startsWith('list_') && !UNPAGED_LISTS.includes(x.name),
+    )) {
       expect(Object.keys(t.inputSchema.properties!), t.name).toEqual(expect.arrayContaining(['limit', 'cursor']));
     }
   });
@@ -156,12 +267,17 @@ describe('tools/list', () => {
   it('annotations tell the truth: reads are read-only, writes never; the destructive ones say so', async () => {
     for (const t of (await mcp.listTools()).tools) {
       const read = t.name.startsWith('get_') || t.name.startsWith('list_') || t.name === 'quote_video';
-      expect(t.annotations, t.name).toMatchObject({ readOnlyHint: read, destructiveHint: DESTRUCTIVE.includes(t.name) });
+      expect(t.annotations, t.name).toMatchObject({
+        readOnlyHint: read,
+        destructiveHint: DESTRUCTIVE.includes(t.name),
+      });
       if (read) expect(t.annotations!.idempotentHint, t.name).toBe(true);
     }
     const byName = Object.fromEntries((await mcp.listTools()).tools.map((t) => [t.name, t]));
-    for (const n of ['create_quick_ai_call', 'create_quick_ai_text', 'send_quick_email', 'post_video']) expect(byName[n].annotations!.openWorldHint, n).toBe(true);
-    for (const n of ['list_calls', 'get_call', 'update_phone_number_config']) expect(byName[n].annotations!.openWorldHint, n).toBe(false);
+    for (const n of ['create_quick_ai_call', 'create_quick_ai_text', 'send_quick_email', 'post_video'])
+      expect(byName[n].annotations!.openWorldHint, n).toBe(true);
+    for (const n of ['list_calls', 'get_call', 'update_phone_number_config'])
+      expect(byName[n].annotations!.openWorldHint, n).toBe(false);
   });
 
   it('every tool that spends money says so, and how much, first; the others are free', async () => {
@@ -172,7 +288,9 @@ describe('tools/list', () => {
     }
     const byName = Object.fromEntries((await mcp.listTools()).tools.map((t) => [t.name, t.description!]));
     // the route descriptions' own pricing sentences
-    expect(byName.create_quick_ai_call).toContain('Spends money: 0.20 USD per call placed (each retry is a new call) plus 0.20 USD per minute of conversation');
+    expect(byName.create_quick_ai_call).toContain(
+      'Spends money: 0.20 USD per call placed (each retry is a new call) plus 0.20 USD per minute of conversation',
+    );
     expect(byName.create_quick_ai_text).toContain('Spends money: 0.05 USD per outbound message');
     expect(byName.create_quick_ai_number).toContain('Spends money: 5.00 USD per month for the line');
     expect(byName.send_quick_email).toContain('Spends money: 0.01 USD per recipient sent to');
@@ -180,9 +298,16 @@ describe('tools/list', () => {
 
   it('ask_assistant waits 45 seconds unless told otherwise, at most 240', async () => {
     const t = (await mcp.listTools()).tools.find((x) => x.name === 'ask_assistant')!;
-    expect(t.inputSchema.properties!.wait_seconds).toMatchObject({ type: 'integer', minimum: 0, maximum: 240, default: 45 });
+    expect(t.inputSchema.properties!.wait_seconds).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+      maximum: 240,
+      default: 45,
+    });
     expect((t.inputSchema.properties!.wait_seconds as { description: string }).description).toMatch(/default 45/);
-    expect(Object.keys(t.inputSchema.properties!)).toEqual(expect.arrayContaining(['message', 'approvals', 'conversation_id']));
+    expect(Object.keys(t.inputSchema.properties!)).toEqual(
+      expect.arrayContaining(['message', 'approvals', 'conversation_id']),
+    );
   });
 });
 
@@ -196,7 +321,7 @@ function resolve(s: unknown, components: Record<string, unknown>): any {
 }
 
 describe('one definition: a tool, its route and GET /v1/openapi.json cannot drift', () => {
-  it('each input schema is its operation\'s path id, query parameters and body fields; each output schema its success reply', async () => {
+  it("each input schema is its operation's path id, query parameters and body fields; each output schema its success reply", async () => {
     const doc = (await sim.api('GET', '/v1/openapi.json')).json;
     const components = doc.components.schemas;
     const listed = Object.fromEntries((await mcp.listTools()).tools.map((t) => [t.name, t]));
@@ -207,7 +332,10 @@ describe('one definition: a tool, its route and GET /v1/openapi.json cannot drif
       for (const p of op.parameters ?? []) {
         if (p.$ref) continue;
         const name = p.in === 'path' ? t.idArg! : p.name;
-        properties[name] = { ...resolve(p.schema, components), ...(p.description ? { description: p.description } : {}) };
+        properties[name] = {
+          ...resolve(p.schema, components),
+          ...(p.description ? { description: p.description } : {}),
+        };
         if (p.in === 'path' || p.required) required.push(name);
       }
       const body = resolve(op.requestBody?.content['application/json'].schema, components);
@@ -220,17 +348,31 @@ describe('one definition: a tool, its route and GET /v1/openapi.json cannot drif
         delete input.properties[k].description;
         delete properties[k].description;
       }
-      if (t.idArg && !op.parameters.find((p: any) => p.in === 'path').description) delete input.properties[t.idArg].description;
-      expect(input, t.name).toEqual({ type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false });
+      if (t.idArg && !op.parameters.find((p: any) => p.in === 'path').description)
+        delete input.properties[t.idArg].description;
+      expect(input, t.name).toEqual({
+        type: 'object',
+        properties,
+        ...(required.length ? { required } : {}),
+        additionalProperties: false,
+      });
 
       const [status, reply] = Object.entries(op.responses).find(([s]) => s.startsWith('2')) as [string, any];
       if (t.name === 'get_call_recording') expect(Object.keys(reply.content)).toEqual(['audio/wav']);
-      else if (status === '204') expect(listed[t.name].outputSchema, t.name).toEqual({ type: 'object', properties: {}, additionalProperties: false });
-      else expect(listed[t.name].outputSchema, t.name).toEqual(resolve(reply.content['application/json'].schema, components));
+      else if (status === '204')
+        expect(listed[t.name].outputSchema, t.name).toEqual({
+          type: 'object',
+          properties: {},
+          additionalProperties: false,
+        });
+      else
+        expect(listed[t.name].outputSchema, t.name).toEqual(
+          resolve(reply.content['application/json'].schema, components),
+        );
     }
   });
 
-  it('the description is the route\'s summary and description', async () => {
+  it("the description is the route's summary and description", async () => {
     const doc = (await sim.api('GET', '/v1/openapi.json')).json;
     for (const t of (await mcp.listTools()).tools.filter((x) => !SPENDING.includes(x.name))) {
       const m = tools.find((x) => x.name === t.name)!;
@@ -245,12 +387,20 @@ describe('every tool against the simulator', () => {
     const { ada, c1, c2 } = await seed();
     const people = await ok('list_contacted_people', { limit: 10 });
     expect(people.data.find((p: any) => p.contact_id === ada.id)).toMatchObject({ name: 'Ada Lovelace' });
-    expect((await ok('get_contact', { contact_id: ada.id })).data).toMatchObject({ id: ada.id, name: 'Ada Lovelace', email: 'ada@example.com' });
+    expect((await ok('get_contact', { contact_id: ada.id })).data).toMatchObject({
+      id: ada.id,
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+    });
     const transcripts = await ok('get_call_transcripts', { phone_number: ADA });
     expect(transcripts.data.map((c: any) => c.id)).toEqual([c2.id, c1.id]);
     expect(transcripts.data[1].transcript).toBe('AI: Hi Ada\nUser: Hello');
-    expect((await ok('get_text_history', { contact_id: ada.id })).data).toEqual([expect.objectContaining({ body: 'Hi back', direction: 'inbound' })]);
-    expect((await ok('get_email_history', { email: 'ada@example.com' })).data).toEqual([expect.objectContaining({ subject: 'Re: Notes' })]);
+    expect((await ok('get_text_history', { contact_id: ada.id })).data).toEqual([
+      expect.objectContaining({ body: 'Hi back', direction: 'inbound' }),
+    ]);
+    expect((await ok('get_email_history', { email: 'ada@example.com' })).data).toEqual([
+      expect.objectContaining({ subject: 'Re: Notes' }),
+    ]);
 
     const first = await call('list_calls', { limit: 1 });
     const page1 = first.structuredContent as any;
@@ -263,10 +413,18 @@ describe('every tool against the simulator', () => {
     expect((await ok('list_calls', { status: 'voicemail' })).data.map((c: any) => c.id)).toEqual([c2.id]);
 
     const one = await call('get_call', { call_id: c1.id });
-    expect((one.structuredContent as any).data).toMatchObject({ id: c1.id, summary: 'Booked a demo.', has_recording: true });
+    expect((one.structuredContent as any).data).toMatchObject({
+      id: c1.id,
+      summary: 'Booked a demo.',
+      has_recording: true,
+    });
     expect(textOf(one)).toMatch(/^The call record:\nid: /);
-    expect((await ok('list_messages', { direction: 'inbound' })).data).toEqual([expect.objectContaining({ body: 'Hi back' })]);
-    expect((await ok('list_emails', { contact_id: ada.id })).data).toEqual([expect.objectContaining({ subject: 'Re: Notes' })]);
+    expect((await ok('list_messages', { direction: 'inbound' })).data).toEqual([
+      expect.objectContaining({ body: 'Hi back' }),
+    ]);
+    expect((await ok('list_emails', { contact_id: ada.id })).data).toEqual([
+      expect.objectContaining({ subject: 'Re: Notes' }),
+    ]);
     const contacts = await ok('list_contacts', { limit: 1 });
     expect(contacts.meta.page_size).toBe(1);
   });
@@ -283,16 +441,24 @@ describe('every tool against the simulator', () => {
     expect(Buffer.from(audio.data, 'base64').equals(download.bytes)).toBe(true);
     // the call without one: the API's 404
     const { c2 } = { c2: (await sim.api('GET', '/v1/calls?status=voicemail')).json.data[0] };
-    expect(await failed('get_call_recording', { call_id: c2.id })).toMatchObject({ code: 'not_found', message: 'This call has no recording.' });
+    expect(await failed('get_call_recording', { call_id: c2.id })).toMatchObject({
+      code: 'not_found',
+      message: 'This call has no recording.',
+    });
   });
 
   it('number configuration: read, change, voices', async () => {
     const { number } = await seed();
     const config = await ok('get_phone_number_config', { phone_number_id: number.id });
     expect(config.data).toMatchObject({ id: number.id, phone_number: number.phone_number, stack: 't2' });
-    const changed = await ok('update_phone_number_config', { phone_number_id: number.id, voice: { greeting_message: 'Thanks for calling Acme!' } });
+    const changed = await ok('update_phone_number_config', {
+      phone_number_id: number.id,
+      voice: { greeting_message: 'Thanks for calling Acme!' },
+    });
     expect(changed.data.voice.greeting_message).toBe('Thanks for calling Acme!');
-    expect((await ok('get_phone_number_config', { phone_number_id: String(number.id) })).data.voice.greeting_message).toBe('Thanks for calling Acme!');
+    expect(
+      (await ok('get_phone_number_config', { phone_number_id: String(number.id) })).data.voice.greeting_message,
+    ).toBe('Thanks for calling Acme!');
     const voices = await ok('list_phone_number_voices', { phone_number_id: number.id });
     expect(voices.data.length).toBeGreaterThan(0);
     expect(voices.data[0]).toMatchObject({ id: expect.any(String), stack: 't2' });
@@ -301,18 +467,28 @@ describe('every tool against the simulator', () => {
   it('quick actions: a call job read and canceled, a text job, an AI number, an email; each charges the wallet', async () => {
     const wallet = async () => (await sim.api('GET', '/_sim/workspace')).json.wallet_usd as number;
     const before = await wallet();
-    const job = (await ok('create_quick_ai_call', { to_numbers: ['+14155550102'], goal: 'Confirm Tuesday', retry_attempts: 1 })).data;
-    expect(job).toMatchObject({ kind: 'ai_call', status: 'running', target_count: 1, status_url: `/v1/quick/actions/${job.id}` });
+    const job = (
+      await ok('create_quick_ai_call', { to_numbers: ['+14155550102'], goal: 'Confirm Tuesday', retry_attempts: 1 })
+    ).data;
+    expect(job).toMatchObject({
+      kind: 'ai_call',
+      status: 'running',
+      target_count: 1,
+      status_url: `/v1/quick/actions/${job.id}`,
+    });
     expect((await ok('get_quick_action', { job_id: job.id })).data).toMatchObject({ id: job.id, status: 'running' });
     const canceled = (await ok('cancel_quick_action', { job_id: job.id })).data;
     expect(canceled.targets[0].status).toBe('canceled');
     expect(await wallet()).toBeCloseTo(before - 0.2, 2);
 
-    const text = (await ok('create_quick_ai_text', { to_numbers: ['+14155550100'], goal: 'Ask whether Tuesday works' })).data;
+    const text = (await ok('create_quick_ai_text', { to_numbers: ['+14155550100'], goal: 'Ask whether Tuesday works' }))
+      .data;
     expect(text).toMatchObject({ kind: 'ai_text', status: 'running' });
     const aiNumber = (await ok('create_quick_ai_number', { area_code: '415', name: 'Front desk' })).data;
     expect(aiNumber).toMatchObject({ status: 'provisioning', phone_number: null });
-    const email = (await ok('send_quick_email', { to: ['ada@example.com', 'bob@example.com'], subject: 'Hello', body: 'Hi there' })).data;
+    const email = (
+      await ok('send_quick_email', { to: ['ada@example.com', 'bob@example.com'], subject: 'Hello', body: 'Hi there' })
+    ).data;
     expect(email).toMatchObject({ status: 'sent', sent_to: ['ada@example.com', 'bob@example.com'], cost_usd: 0.02 });
     expect(await wallet()).toBeCloseTo(before - 0.2 - 0.05 - 5 - 0.02, 2);
   });
@@ -326,9 +502,15 @@ describe('every tool against the simulator', () => {
     await until(v.id, 'script_review');
     expect((await ok('approve_video', { video_id: v.id })).data.status).toBe('rendering');
     await until(v.id, 'ready');
-    expect((await ok('get_video', { video_id: v.id })).data).toMatchObject({ id: v.id, status: 'ready', video_url: expect.any(String) });
+    expect((await ok('get_video', { video_id: v.id })).data).toMatchObject({
+      id: v.id,
+      status: 'ready',
+      video_url: expect.any(String),
+    });
 
-    const broken = (await ok('create_video', { template: 'talking_avatar', script: SCRIPT, source_text: `${SOURCE} #fail-render` })).data;
+    const broken = (
+      await ok('create_video', { template: 'talking_avatar', script: SCRIPT, source_text: `${SOURCE} #fail-render` })
+    ).data;
     await until(broken.id, 'failed');
     expect((await ok('retry_video', { video_id: broken.id })).data).toMatchObject({ status: 'rendering', error: null });
     const listed = await ok('list_videos', { limit: 5 });
@@ -340,20 +522,35 @@ describe('every tool against the simulator', () => {
     const accounts = (await ok('list_social_connections', { platform: 'tiktok' })).data;
     expect(accounts).toEqual([expect.objectContaining({ platform: 'tiktok' })]);
     const later = new Date(Date.parse(T0) + 3 * 86400_000).toISOString();
-    const posts = (await ok('post_video', { video_id: v.id, connection_ids: [accounts[0].id], scheduled_for: later })).data;
+    const posts = (await ok('post_video', { video_id: v.id, connection_ids: [accounts[0].id], scheduled_for: later }))
+      .data;
     expect(posts).toEqual([expect.objectContaining({ status: 'scheduled', connection_id: accounts[0].id })]);
     expect((await ok('list_video_posts', { video_id: v.id })).data.map((p: any) => p.id)).toEqual([posts[0].id]);
-    expect((await ok('cancel_video_post', { post_id: posts[0].id })).data).toMatchObject({ id: posts[0].id, status: 'canceled' });
+    expect((await ok('cancel_video_post', { post_id: posts[0].id })).data).toMatchObject({
+      id: posts[0].id,
+      status: 'canceled',
+    });
   });
 
   it('video schedules: create, list, read, skip, pause, its videos, delete', async () => {
     const tiktok = (await sim.api('GET', '/v1/social-connections?platform=tiktok')).json.data[0].id;
-    const s = (await ok('create_video_schedule', { name: 'Espresso tips', days_of_week: [1, 3, 5], post_hour: 9, time_zone: 'America/New_York', connection_ids: [tiktok] })).data;
+    const s = (
+      await ok('create_video_schedule', {
+        name: 'Espresso tips',
+        days_of_week: [1, 3, 5],
+        post_hour: 9,
+        time_zone: 'America/New_York',
+        connection_ids: [tiktok],
+      })
+    ).data;
     expect(s).toMatchObject({ name: 'Espresso tips', status: 'active', next_run_at: expect.any(String) });
     expect((await ok('list_video_schedules', { status: 'active' })).data.map((x: any) => x.id)).toEqual([s.id]);
     expect((await ok('get_video_schedule', { schedule_id: s.id })).data.id).toBe(s.id);
     expect((await ok('skip_video_schedule_day', { schedule_id: s.id })).data.skipped_days).toHaveLength(1);
-    expect((await ok('update_video_schedule', { schedule_id: s.id, status: 'paused' })).data).toMatchObject({ status: 'paused', next_run_at: null });
+    expect((await ok('update_video_schedule', { schedule_id: s.id, status: 'paused' })).data).toMatchObject({
+      status: 'paused',
+      next_run_at: null,
+    });
     expect((await ok('list_video_schedule_videos', { schedule_id: s.id, limit: 10 })).data).toEqual([]);
     expect(await ok('delete_video_schedule', { schedule_id: s.id })).toEqual({});
     expect(await failed('get_video_schedule', { schedule_id: s.id })).toMatchObject({ code: 'not_found' });
@@ -367,32 +564,50 @@ describe('ask_assistant', () => {
     expect(Date.now() - t).toBeLessThan(5000); // 45 s by default, but a manual clock never waits
     const c = (asked.structuredContent as any).data;
     expect(c).toMatchObject({ status: 'working', pending_approvals: [] });
-    expect(textOf(asked)).toContain(`Still working: read it again with get_assistant_conversation (conversation_id "${c.conversation_id}")`);
+    expect(textOf(asked)).toContain(
+      `Still working: read it again with get_assistant_conversation (conversation_id "${c.conversation_id}")`,
+    );
     await sim.advance(2);
     const waiting = await call('get_assistant_conversation', { conversation_id: c.conversation_id });
     const w = (waiting.structuredContent as any).data;
-    expect(w).toMatchObject({ status: 'awaiting_approval', pending_approvals: [expect.objectContaining({ tool: 'create_quick_ai_text' })] });
+    expect(w).toMatchObject({
+      status: 'awaiting_approval',
+      pending_approvals: [expect.objectContaining({ tool: 'create_quick_ai_text' })],
+    });
     expect(w.transcript).toEqual([expect.objectContaining({ role: 'user' })]);
     const approvalId = w.pending_approvals[0].approval_id;
     expect(textOf(waiting)).toContain(`${approvalId} (create_quick_ai_text)`);
     expect(textOf(waiting)).toContain(`ask_assistant with conversation_id "${c.conversation_id}" and approvals`);
 
     // a message while approvals are pending: the API's 409
-    expect(await failed('ask_assistant', { conversation_id: c.conversation_id, message: 'hello?' })).toMatchObject({ code: 'conflict' });
-    const approved = (await ok('ask_assistant', { conversation_id: c.conversation_id, approvals: [{ approval_id: approvalId, approved: true }] })).data;
+    expect(await failed('ask_assistant', { conversation_id: c.conversation_id, message: 'hello?' })).toMatchObject({
+      code: 'conflict',
+    });
+    const approved = (
+      await ok('ask_assistant', {
+        conversation_id: c.conversation_id,
+        approvals: [{ approval_id: approvalId, approved: true }],
+      })
+    ).data;
     expect(approved).toMatchObject({ status: 'working', pending_approvals: [] });
     await sim.advance(3);
     const done = (await ok('get_assistant_conversation', { conversation_id: c.conversation_id })).data;
     expect(done.status).toBe('idle');
     expect(done.actions).toEqual([expect.objectContaining({ tool: 'create_quick_ai_text', status: 'completed' })]);
     expect(done.reply).toMatch(/I started an AI text to \+14155550100/);
-    expect((await ok('list_assistant_conversations', { limit: 5 })).data.map((x: any) => x.conversation_id)).toEqual([c.conversation_id]);
+    expect((await ok('list_assistant_conversations', { limit: 5 })).data.map((x: any) => x.conversation_id)).toEqual([
+      c.conversation_id,
+    ]);
   });
 
   it('on a real clock it waits for the run (reporting progress to a client that asks), or not at all with wait_seconds 0', async () => {
     await sim.api('POST', '/_sim/clock', { body: { mode: 'real' } });
     const progress: number[] = [];
-    const r = await call('ask_assistant', { message: 'how many calls did we get today?' }, { onprogress: (p) => progress.push(p.progress), resetTimeoutOnProgress: true });
+    const r = await call(
+      'ask_assistant',
+      { message: 'how many calls did we get today?' },
+      { onprogress: (p) => progress.push(p.progress), resetTimeoutOnProgress: true },
+    );
     const c = (r.structuredContent as any).data;
     expect(c).toMatchObject({ status: 'idle', reply: expect.stringMatching(/^You got 0 inbound calls today/) });
     expect(progress.length).toBeGreaterThan(3); // every 200 ms here, for ~5 s
@@ -402,47 +617,73 @@ describe('ask_assistant', () => {
   }, 20_000);
 });
 
-describe('errors are tool results with isError, in the API\'s words', () => {
-  it('a wrong type and an unknown field: validation_error with the fields the API\'s 400 names', async () => {
+describe("errors are tool results with isError, in the API's words", () => {
+  it("a wrong type and an unknown field: validation_error with the fields the API's 400 names", async () => {
     const args = { to_numbers: 5, goal: 'x', bogus: true };
     const e = await failed('create_quick_ai_call', args);
     const http = await sim.api('POST', '/v1/quick/ai-calls', { body: args });
     expect(http.status).toBe(400);
     expect({ error: e }).toEqual(http.json);
-    expect(e).toEqual({ code: 'validation_error', message: 'The request is invalid.', fields: { bogus: 'is not a known field', to_numbers: 'must be an array, got number' } });
+    expect(e).toEqual({
+      code: 'validation_error',
+      message: 'The request is invalid.',
+      fields: { bogus: 'is not a known field', to_numbers: 'must be an array, got number' },
+    });
     // a list's query: as the API words a query's problems
-    expect(await failed('list_calls', { limit: 'many', colour: 'red' })).toMatchObject({ code: 'validation_error', fields: { limit: 'must be an integer', colour: 'is not a known query parameter' } });
+    expect(await failed('list_calls', { limit: 'many', colour: 'red' })).toMatchObject({
+      code: 'validation_error',
+      fields: { limit: 'must be an integer', colour: 'is not a known query parameter' },
+    });
   });
 
   it('what would not reach the API as itself (a list, an object or null in a path or query; an empty, dot or slashed id) is refused in its words', async () => {
-    expect((await failed('get_phone_number_config', { phone_number_id: { a: 1 } })).fields).toEqual({ phone_number_id: 'must be an integer' });
+    expect((await failed('get_phone_number_config', { phone_number_id: { a: 1 } })).fields).toEqual({
+      phone_number_id: 'must be an integer',
+    });
     expect((await failed('get_call', { call_id: [1] })).fields).toEqual({ call_id: 'must be a string' });
     expect((await failed('list_calls', { limit: null })).fields).toEqual({ limit: 'must be an integer' });
-    for (const id of ['', '.', '..', 'a/b']) expect((await failed('list_video_schedule_videos', { schedule_id: id })).fields, id).toEqual({ schedule_id: 'must be an id (not empty, not . or .., no /)' });
+    for (const id of ['', '.', '..', 'a/b'])
+      expect((await failed('list_video_schedule_videos', { schedule_id: id })).fields, id).toEqual({
+        schedule_id: 'must be an id (not empty, not . or .., no /)',
+      });
   });
 
   it('a path id is named as the tool names it; a missing one is required', async () => {
-    expect(await failed('get_phone_number_config', { phone_number_id: 'abc' })).toEqual({ code: 'validation_error', message: 'The request is invalid.', fields: { phone_number_id: 'must be an integer' } });
+    expect(await failed('get_phone_number_config', { phone_number_id: 'abc' })).toEqual({
+      code: 'validation_error',
+      message: 'The request is invalid.',
+      fields: { phone_number_id: 'must be an integer' },
+    });
     expect((await failed('get_call', {})).fields).toEqual({ call_id: 'is required' });
     const r = await call('get_call', { call_id: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toContain('not_found (HTTP 404): No call 3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90 in this workspace.');
+    expect(textOf(r)).toContain(
+      'not_found (HTTP 404): No call 3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90 in this workspace.',
+    );
   });
 
-  it('the API\'s other refusals: a conflict, an empty wallet', async () => {
+  it("the API's other refusals: a conflict, an empty wallet", async () => {
     await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 0, auto_recharge: false } });
-    expect(await failed('send_quick_email', { to: ['ada@example.com'], subject: 'Hi', body: 'Hello' })).toMatchObject({ code: 'insufficient_funds' });
+    expect(await failed('send_quick_email', { to: ['ada@example.com'], subject: 'Hi', body: 'Hello' })).toMatchObject({
+      code: 'insufficient_funds',
+    });
   });
 
-  it('an unknown tool is the protocol\'s own error (the spec\'s -32602)', async () => {
+  it("an unknown tool is the protocol's own error (the spec's -32602)", async () => {
     await expect(mcp.callTool({ name: 'make_coffee', arguments: {} })).rejects.toThrow(/Unknown tool: make_coffee/);
   });
 });
 
 describe('documentation', () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('\n### MCP server\n'), readme.indexOf('\n### ', readme.indexOf('\n### MCP server\n') + 5));
-  const spendingIn = (text: string) => [...(/Tools that spend money[^\n]*(?:\n(?!\n)[^\n]*)*/.exec(text)?.[0] ?? '').matchAll(/`?([a-z]+(?:_[a-z]+)+)`?/g)].map((m) => m[1]).filter((n) => NAMES.includes(n));
+  const section = readme.slice(
+    readme.indexOf('\n### MCP server\n'),
+    readme.indexOf('\n### ', readme.indexOf('\n### MCP server\n') + 5),
+  );
+  const spendingIn = (text: string) =>
+    [...(/Tools that spend money[^\n]*(?:\n(?!\n)[^\n]*)*/.exec(text)?.[0] ?? '').matchAll(/`?([a-z]+(?:_[a-z]+)+)`?/g)]
+      .map((m) => m[1])
+      .filter((n) => NAMES.includes(n));
 
   it('README: the client configuration, every tool, and exactly the tools that spend money', () => {
     expect(section).toContain('"command": "vmv"');
@@ -457,8 +698,13 @@ describe('documentation', () => {
     expect(spendingIn(r.stdout).sort()).toEqual([...SPENDING].sort());
   });
 
-  it('only `vmv mcp` loads the SDK: neither the program nor the mcp noun\'s own module imports it', () => {
-    const meta = JSON.parse(readFileSync(new URL('../dist/meta.json', import.meta.url), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown>; imports?: { path: string; kind: string }[]; entryPoint?: string }> };
+  it("only `vmv mcp` loads the SDK: neither the program nor the mcp noun's own module imports it", () => {
+    const meta = JSON.parse(readFileSync(new URL('../dist/meta.json', import.meta.url), 'utf8')) as {
+      outputs: Record<
+        string,
+        { inputs: Record<string, unknown>; imports?: { path: string; kind: string }[]; entryPoint?: string }
+      >;
+    };
     const staticClosure = (start: string) => {
       const seen = new Set<string>();
       const visit = (f: string) => {
@@ -469,7 +715,12 @@ describe('documentation', () => {
       visit(start);
       return [...seen];
     };
-    const loadsSdk = (files: string[]) => files.some((f) => Object.keys(meta.outputs[f].inputs).some((i) => i.includes('@modelcontextprotocol') || i.includes('zod/v4/classic')));
+    const loadsSdk = (files: string[]) =>
+      files.some((f) =>
+        Object.keys(meta.outputs[f].inputs).some(
+          (i) => i.includes('@modelcontextprotocol') || i.includes('zod/v4/classic'),
+        ),
+      );
     const cli = Object.keys(meta.outputs).find((f) => meta.outputs[f].entryPoint === 'src/cli.ts')!;
     expect(loadsSdk(staticClosure(cli))).toBe(false);
     const noun = Object.keys(meta.outputs).find((f) => meta.outputs[f].entryPoint === 'commands/mcp/index.ts')!;
@@ -481,16 +732,28 @@ describe('documentation', () => {
 });
 
 describe('vmv mcp as a child process on stdio (the embedded simulator)', () => {
-  it('lists exactly the tools and calls them on the data file; the recording is the download\'s bytes; errors in the API\'s words', async () => {
+  it("lists exactly the tools and calls them on the data file; the recording is the download's bytes; errors in the API's words", async () => {
     const dir = tempDir();
     const data = join(dir, 'sim.json');
     // the same data file served over HTTP too: fixtures through its control plane, the reference download
     const http = await startSim({ data });
     try {
-      const call = (await http.api('POST', '/_sim/calls', { body: { direction: 'outbound', from_number: OUR, to_number: ADA, has_recording: true, summary: 'Booked.' } })).json.data;
+      const call = (
+        await http.api('POST', '/_sim/calls', {
+          body: { direction: 'outbound', from_number: OUR, to_number: ADA, has_recording: true, summary: 'Booked.' },
+        })
+      ).json.data;
       const transport = new StdioClientTransport({
-        command: process.execPath, args: [BIN, 'mcp'], stderr: 'pipe',
-        env: { PATH: process.env.PATH ?? '', HOME: dir, VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' },
+        command: process.execPath,
+        args: [BIN, 'mcp'],
+        stderr: 'pipe',
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: dir,
+          VMV_SIM_DATA: data,
+          VMV_CONFIG_DIR: join(dir, 'config'),
+          NO_COLOR: '1',
+        },
       });
       let stderr = '';
       transport.stderr!.on('data', (d) => (stderr += d));
@@ -499,13 +762,23 @@ describe('vmv mcp as a child process on stdio (the embedded simulator)', () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(NAMES);
       const read = (await client.callTool({ name: 'get_call', arguments: { call_id: call.id } })) as CallToolResult;
       expect((read.structuredContent as any).data).toMatchObject({ id: call.id, summary: 'Booked.' });
-      const rec = (await client.callTool({ name: 'get_call_recording', arguments: { call_id: call.id } })) as CallToolResult;
+      const rec = (await client.callTool({
+        name: 'get_call_recording',
+        arguments: { call_id: call.id },
+      })) as CallToolResult;
       const audio = rec.content.find((c) => c.type === 'audio') as { data: string; mimeType: string };
-      expect(Buffer.from(audio.data, 'base64').equals((await http.api('GET', `/v1/calls/${call.id}/recording`)).bytes)).toBe(true);
-      const bad = (await client.callTool({ name: 'create_quick_ai_call', arguments: { to_numbers: 5, goal: 'x', bogus: true } })) as CallToolResult;
+      expect(
+        Buffer.from(audio.data, 'base64').equals((await http.api('GET', `/v1/calls/${call.id}/recording`)).bytes),
+      ).toBe(true);
+      const bad = (await client.callTool({
+        name: 'create_quick_ai_call',
+        arguments: { to_numbers: 5, goal: 'x', bogus: true },
+      })) as CallToolResult;
       expect(bad.isError).toBe(true);
       // the embedded simulator in the SDK's process words its 400 exactly as the server does
-      expect(JSON.parse((bad.content[0] as { text: string }).text)).toEqual((await http.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: 5, goal: 'x', bogus: true } })).json);
+      expect(JSON.parse((bad.content[0] as { text: string }).text)).toEqual(
+        (await http.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: 5, goal: 'x', bogus: true } })).json,
+      );
       await client.close();
       expect(stderr).toMatch(/^vmv mcp: serving 42 tools on stdio; target the embedded simulator/m);
       expect(stderr).toMatch(/^vmv mcp: get_call_recording: ok/m);
@@ -517,18 +790,31 @@ describe('vmv mcp as a child process on stdio (the embedded simulator)', () => {
   it('stdout carries protocol messages only; closing stdin ends it with exit 0', async () => {
     const dir = tempDir();
     const child = spawn(process.execPath, [BIN, 'mcp'], {
-      env: { PATH: process.env.PATH ?? '', HOME: dir, VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        VMV_SIM_DATA: join(dir, 'sim.json'),
+        VMV_CONFIG_DIR: join(dir, 'config'),
+        NO_COLOR: '1',
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const lines: string[] = [];
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
-    const answered = new Promise<void>((resolve) => createInterface({ input: child.stdout }).on('line', (l) => {
-      lines.push(l);
-      if (JSON.parse(l).id === 3) resolve();
-    }));
+    const answered = new Promise<void>((resolve) =>
+      createInterface({ input: child.stdout }).on('line', (l) => {
+        lines.push(l);
+        if (JSON.parse(l).id === 3) resolve();
+      }),
+    );
     const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + '\n');
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_contacts', arguments: { limit: 2 } } });
@@ -536,16 +822,28 @@ describe('vmv mcp as a child process on stdio (the embedded simulator)', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.stdin.end();
     expect(await exited).toBe(0);
-    expect(lines.map((l) => JSON.parse(l)).map((m) => [m.jsonrpc, m.id])).toEqual([['2.0', 1], ['2.0', 2], ['2.0', 3]]);
+    expect(lines.map((l) => JSON.parse(l)).map((m) => [m.jsonrpc, m.id])).toEqual([
+      ['2.0', 1],
+      ['2.0', 2],
+      ['2.0', 3],
+    ]);
     const result = JSON.parse(lines[2]).result;
     expect(result.structuredContent.meta.page_size).toBe(2);
     expect(stderr).toMatch(/list_contacts: ok/);
   });
 
   /** `bin/vmv mcp` fed `input` in one write with stdin closed right after: its stdout's messages, stderr and exit code. */
-  async function oneShot(input: string): Promise<{ env: Record<string, string>; messages: any[]; stderr: string; code: number | null }> {
+  async function oneShot(
+    input: string,
+  ): Promise<{ env: Record<string, string>; messages: any[]; stderr: string; code: number | null }> {
     const dir = tempDir();
-    const env = { PATH: process.env.PATH ?? '', HOME: dir, VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      VMV_SIM_DATA: join(dir, 'sim.json'),
+      VMV_CONFIG_DIR: join(dir, 'config'),
+      NO_COLOR: '1',
+    };
     const child = spawn(process.execPath, [BIN, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -553,37 +851,72 @@ describe('vmv mcp as a child process on stdio (the embedded simulator)', () => {
     child.stderr.on('data', (d) => (stderr += d));
     const code = new Promise<number | null>((resolve) => child.once('close', resolve));
     child.stdin.end(input);
-    return { env, stderr, code: await code, messages: stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+    return {
+      env,
+      stderr,
+      code: await code,
+      messages: stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    };
   }
-  const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } };
+  const INIT = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } },
+  };
   const lines = (...m: unknown[]) => m.map((x) => JSON.stringify(x)).join('\n');
 
   it('a one-shot pipe (stdin closed right after the requests): every request is answered before it exits 0, the email charged once', async () => {
-    const r = await oneShot(lines(
-      INIT,
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'send_quick_email', arguments: { to: ['ada@example.com'], subject: 'Hello', body: 'Hi there' } } },
-      { jsonrpc: '2.0', id: 3, method: 'tools/list' },
-    ) + '\n');
+    const r = await oneShot(
+      lines(
+        INIT,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: {
+            name: 'send_quick_email',
+            arguments: { to: ['ada@example.com'], subject: 'Hello', body: 'Hi there' },
+          },
+        },
+        { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+      ) + '\n',
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.messages.map((m) => m.id).sort()).toEqual([1, 2, 3]);
     const byId = Object.fromEntries(r.messages.map((m) => [m.id, m]));
     expect(byId[1].result.serverInfo.name).toBe('vmv');
     expect(byId[2].result.structuredContent.data).toMatchObject({ status: 'sent', sent_to: ['ada@example.com'] });
     expect(byId[3].result.tools).toHaveLength(NAMES.length);
-    const ledger = (await cli(['api', '/_sim/ledger', '--paginate'], { env: r.env })).json as { kind: string; reference_id: string }[];
-    expect(ledger.filter((e) => e.kind === 'email')).toEqual([expect.objectContaining({ reference_id: byId[2].result.structuredContent.data.id })]);
+    const ledger = (await cli(['api', '/_sim/ledger', '--paginate'], { env: r.env })).json as {
+      kind: string;
+      reference_id: string;
+    }[];
+    expect(ledger.filter((e) => e.kind === 'email')).toEqual([
+      expect.objectContaining({ reference_id: byId[2].result.structuredContent.data.id }),
+    ]);
   });
 
   it('a last request without its newline is answered too; one the client cancelled is not waited for', async () => {
-    const r = await oneShot(lines(
-      INIT,
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_contacts', arguments: { limit: 1 } } },
-      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ask_assistant', arguments: { message: 'how many calls did we get yesterday?' } } },
-      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'changed my mind' } },
-      { jsonrpc: '2.0', id: 4, method: 'tools/list' },
-    ));
+    const r = await oneShot(
+      lines(
+        INIT,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_contacts', arguments: { limit: 1 } } },
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'ask_assistant', arguments: { message: 'how many calls did we get yesterday?' } },
+        },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'changed my mind' } },
+        { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+      ),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.messages.map((m) => m.id).sort()).toEqual([1, 2, 4]);
     expect(r.stderr).not.toContain('unanswered');
@@ -594,7 +927,10 @@ describe('vmv mcp as a child process on stdio (the embedded simulator)', () => {
     const { transport, answered } = tracked(new StdioServerTransport(input, output));
     let finish!: () => void;
     const server = new Server({ name: 'stuck', version: '1' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => new Promise((resolve) => (finish = () => resolve({ tools: [] }))));
+    server.setRequestHandler(
+      ListToolsRequestSchema,
+      () => new Promise((resolve) => (finish = () => resolve({ tools: [] }))),
+    );
     await server.connect(transport);
     input.write(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }) + '\n');
     const started = Date.now();

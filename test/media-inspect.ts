@@ -48,8 +48,10 @@ function boxes(buf: Buffer, from: number, to: number, where: string): Box[] {
     } else if (size === 0) {
       size = to - at; // to the end of the enclosing space
     }
-    if (size < content - at) throw new Error(`MP4 ${where}: box '${type}' at offset ${at} has an impossible size ${size}`);
-    if (at + size > to) throw new Error(`MP4 ${where}: box '${type}' at offset ${at} claims ${size} bytes, only ${to - at} remain`);
+    if (size < content - at)
+      throw new Error(`MP4 ${where}: box '${type}' at offset ${at} has an impossible size ${size}`);
+    if (at + size > to)
+      throw new Error(`MP4 ${where}: box '${type}' at offset ${at} claims ${size} bytes, only ${to - at} remain`);
     out.push({ type, start: at, content, end: at + size });
     at += size;
   }
@@ -65,13 +67,15 @@ function one(list: Box[], type: string, path: string): Box {
 }
 
 function need(box: Box, bytes: number, path: string): void {
-  if (box.end - box.content < bytes) throw new Error(`MP4: '${path}' has ${box.end - box.content} bytes of content, needs ${bytes}`);
+  if (box.end - box.content < bytes)
+    throw new Error(`MP4: '${path}' has ${box.end - box.content} bytes of content, needs ${bytes}`);
 }
 
 /** Reads an MP4: the file type, the movie header and the first video track. */
 export function inspectMp4(buf: Buffer): Mp4Info {
   const top = boxes(buf, 0, buf.length, 'file');
-  if (top[0]?.type !== 'ftyp') throw new Error(`MP4: the file starts with '${top[0]?.type ?? 'nothing'}', not an 'ftyp' box`);
+  if (top[0]?.type !== 'ftyp')
+    throw new Error(`MP4: the file starts with '${top[0]?.type ?? 'nothing'}', not an 'ftyp' box`);
   const ftyp = top[0];
   need(ftyp, 8, 'ftyp');
   if ((ftyp.end - ftyp.content) % 4 !== 0) throw new Error('MP4: ftyp brands are not whole four-character codes');
@@ -86,7 +90,8 @@ export function inspectMp4(buf: Buffer): Mp4Info {
   const mvhdVersion = buf[mvhd.content];
   need(mvhd, mvhdVersion === 1 ? 32 : 20, 'moov/mvhd');
   const timescale = buf.readUInt32BE(mvhd.content + (mvhdVersion === 1 ? 20 : 12));
-  const duration = mvhdVersion === 1 ? Number(buf.readBigUInt64BE(mvhd.content + 24)) : buf.readUInt32BE(mvhd.content + 16);
+  const duration =
+    mvhdVersion === 1 ? Number(buf.readBigUInt64BE(mvhd.content + 24)) : buf.readUInt32BE(mvhd.content + 16);
   if (timescale === 0) throw new Error('MP4: moov/mvhd has a timescale of 0');
 
   // the first track whose handler is 'vide'
@@ -125,7 +130,8 @@ export function inspectMp4(buf: Buffer): Mp4Info {
   if (entry.type === 'avc1' || entry.type === 'avc3') {
     const avcC = one(boxes(buf, entry.content + 78, entry.end, `stsd/${entry.type}`), 'avcC', `stsd/${entry.type}`);
     need(avcC, 4, `${entry.type}/avcC`);
-    if (buf[avcC.content] !== 1) throw new Error(`MP4: ${entry.type}/avcC has configuration version ${buf[avcC.content]}, not 1`);
+    if (buf[avcC.content] !== 1)
+      throw new Error(`MP4: ${entry.type}/avcC has configuration version ${buf[avcC.content]}, not 1`);
     avcProfile = buf[avcC.content + 1];
   }
 
@@ -141,8 +147,11 @@ export function inspectMp4(buf: Buffer): Mp4Info {
   const wide = stco.type === 'co64';
   need(stco, 8 + chunks * (wide ? 8 : 4), `stbl/${stco.type}`);
   for (let i = 0; i < chunks; i++) {
-    const at = wide ? Number(buf.readBigUInt64BE(stco.content + 8 + i * 8)) : buf.readUInt32BE(stco.content + 8 + i * 4);
-    if (!mdats.some((m) => at >= m.content && at < m.end)) throw new Error(`MP4: chunk ${i + 1} at offset ${at} is not inside an mdat box`);
+    const at = wide
+      ? Number(buf.readBigUInt64BE(stco.content + 8 + i * 8))
+      : buf.readUInt32BE(stco.content + 8 + i * 4);
+    if (!mdats.some((m) => at >= m.content && at < m.end))
+      throw new Error(`MP4: chunk ${i + 1} at offset ${at} is not inside an mdat box`);
   }
 
   return {
@@ -166,7 +175,8 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 export function imageSize(buf: Buffer): { type: 'png' | 'jpeg'; width: number; height: number } {
   if (buf.subarray(0, 8).equals(PNG_SIGNATURE)) {
     if (buf.length < 33) throw new Error(`PNG: ${buf.length} bytes, too short for an IHDR chunk`);
-    if (buf.toString('latin1', 12, 16) !== 'IHDR' || buf.readUInt32BE(8) !== 13) throw new Error('PNG: the first chunk is not a 13-byte IHDR');
+    if (buf.toString('latin1', 12, 16) !== 'IHDR' || buf.readUInt32BE(8) !== 13)
+      throw new Error('PNG: the first chunk is not a 13-byte IHDR');
     const width = buf.readUInt32BE(16);
     const height = buf.readUInt32BE(20);
     if (!width || !height) throw new Error(`PNG: IHDR says ${width}x${height}`);
@@ -177,11 +187,18 @@ export function imageSize(buf: Buffer): { type: 'png' | 'jpeg'; width: number; h
     while (at + 4 <= buf.length) {
       if (buf[at] !== 0xff) throw new Error(`JPEG: expected a marker at offset ${at}`);
       const marker = buf[at + 1];
-      if (marker === 0xff) { at++; continue; } // fill byte
-      if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { at += 2; continue; } // no length
+      if (marker === 0xff) {
+        at++;
+        continue;
+      } // fill byte
+      if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+        at += 2;
+        continue;
+      } // no length
       if (marker === 0xd9 || marker === 0xda) break; // end of image, or scan data before any frame header
       const length = buf.readUInt16BE(at + 2);
-      if (length < 2 || at + 2 + length > buf.length) throw new Error(`JPEG: segment 0x${marker.toString(16)} at offset ${at} runs past the end`);
+      if (length < 2 || at + 2 + length > buf.length)
+        throw new Error(`JPEG: segment 0x${marker.toString(16)} at offset ${at} runs past the end`);
       if (marker >= 0xc0 && marker <= 0xc2) {
         if (length < 7) throw new Error('JPEG: frame header too short');
         const height = buf.readUInt16BE(at + 5);
@@ -213,9 +230,17 @@ export function pngChunks(buf: Buffer): PngChunk[] {
     if (buf.length - at < 12) throw new Error(`PNG: ${buf.length - at} stray bytes at offset ${at}`);
     const length = buf.readUInt32BE(at);
     const type = buf.toString('latin1', at + 4, at + 8);
-    if (at + 12 + length > buf.length) throw new Error(`PNG: chunk '${type}' at offset ${at} claims ${length} bytes, only ${buf.length - at - 12} remain`);
+    if (at + 12 + length > buf.length)
+      throw new Error(
+        `PNG: chunk '${type}' at offset ${at} claims ${length} bytes, only ${buf.length - at - 12} remain`,
+      );
     const crc = buf.readUInt32BE(at + 8 + length);
-    out.push({ type, data: buf.subarray(at + 8, at + 8 + length), crc, crcOk: crc32(buf.subarray(at + 4, at + 8 + length)) === crc });
+    out.push({
+      type,
+      data: buf.subarray(at + 8, at + 8 + length),
+      crc,
+      crcOk: crc32(buf.subarray(at + 4, at + 8 + length)) === crc,
+    });
     at += 12 + length;
     if (type === 'IEND') break;
   }
@@ -235,12 +260,17 @@ export function decodePng(buf: Buffer): { width: number; height: number; pixel(x
   const height = ihdr.readUInt32BE(4);
   const [depth, colour, , , interlace] = ihdr.subarray(8);
   if (depth !== 8 || (colour !== 2 && colour !== 6) || interlace !== 0) {
-    throw new Error(`PNG: decodePng reads 8-bit RGB/RGBA without interlace, not depth ${depth} colour type ${colour} interlace ${interlace}`);
+    throw new Error(
+      `PNG: decodePng reads 8-bit RGB/RGBA without interlace, not depth ${depth} colour type ${colour} interlace ${interlace}`,
+    );
   }
   const bpp = colour === 6 ? 4 : 3;
   const stride = width * bpp;
   const raw = inflateSync(Buffer.concat(chunks.filter((c) => c.type === 'IDAT').map((c) => c.data)));
-  if (raw.length !== height * (1 + stride)) throw new Error(`PNG: image data inflates to ${raw.length} bytes, ${width}x${height} needs ${height * (1 + stride)}`);
+  if (raw.length !== height * (1 + stride))
+    throw new Error(
+      `PNG: image data inflates to ${raw.length} bytes, ${width}x${height} needs ${height * (1 + stride)}`,
+    );
   const px = Buffer.alloc(height * stride);
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (1 + stride)];
@@ -251,16 +281,28 @@ export function decodePng(buf: Buffer): { width: number; height: number; pixel(x
       const c = i >= bpp && y > 0 ? px[(y - 1) * stride + i - bpp] : 0; // up-left
       let predicted: number;
       switch (filter) {
-        case 0: predicted = 0; break;
-        case 1: predicted = a; break;
-        case 2: predicted = b; break;
-        case 3: predicted = (a + b) >> 1; break;
+        case 0:
+          predicted = 0;
+          break;
+        case 1:
+          predicted = a;
+          break;
+        case 2:
+          predicted = b;
+          break;
+        case 3:
+          predicted = (a + b) >> 1;
+          break;
         case 4: {
-          const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+          const p = a + b - c,
+            pa = Math.abs(p - a),
+            pb = Math.abs(p - b),
+            pc = Math.abs(p - c);
           predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
           break;
         }
-        default: throw new Error(`PNG: row ${y} has unknown filter type ${filter}`);
+        default:
+          throw new Error(`PNG: row ${y} has unknown filter type ${filter}`);
       }
       px[y * stride + i] = (line[i] + predicted) & 0xff;
     }

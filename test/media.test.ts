@@ -5,7 +5,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLIP_SECONDS, THUMBNAIL_TYPE, VIDEO_TYPE, thumbnailFile, videoFile, type VideoFormat } from '../simulator/videos/media/index.js';
+import {
+  CLIP_SECONDS,
+  THUMBNAIL_TYPE,
+  VIDEO_TYPE,
+  thumbnailFile,
+  videoFile,
+  type VideoFormat,
+} from '../simulator/videos/media/index.js';
 import { decodePng, imageSize, inspectMp4, pngChunks } from './media-inspect.js';
 
 const FORMATS: { format: VideoFormat; width: number; height: number; ratio: [number, number] }[] = [
@@ -63,7 +70,9 @@ describe.each(FORMATS)('the $format thumbnail', ({ format, width, height }) => {
   });
   it("shows the clip's blue, lighter at the top, with a white play button in the middle", () => {
     const png = decodePng(file);
-    const cx = Math.floor(width / 2), cy = Math.floor(height / 2), r = Math.min(width, height) * 0.16;
+    const cx = Math.floor(width / 2),
+      cy = Math.floor(height / 2),
+      r = Math.min(width, height) * 0.16;
     const blue = (p: number[]) => p[2] > 100 && p[2] > p[0] + 50;
     const white = (p: number[]) => p.every((v) => v === 255);
     const [top, bottom] = [png.pixel(0, 0), png.pixel(width - 1, height - 1)];
@@ -86,22 +95,40 @@ describe('a player opens the clips (ffprobe; skipped where ffmpeg is not install
   const probe = (file: Buffer, name: string, ...args: string[]) => {
     const path = join(dir, name);
     writeFileSync(path, file);
-    const r = spawnSync('ffprobe', ['-v', 'error', ...args, '-show_streams', '-of', 'json', path], { encoding: 'utf8' });
-    return { status: r.status, errors: r.stderr, streams: JSON.parse(r.stdout || '{"streams":[]}').streams as Record<string, unknown>[] };
+    const r = spawnSync('ffprobe', ['-v', 'error', ...args, '-show_streams', '-of', 'json', path], {
+      encoding: 'utf8',
+    });
+    return {
+      status: r.status,
+      errors: r.stderr,
+      streams: JSON.parse(r.stdout || '{"streams":[]}').streams as Record<string, unknown>[],
+    };
   };
 
-  it.skipIf(!ffprobe).each(FORMATS)('ffprobe decodes every frame of the $format clip without an error', ({ format, width, height }) => {
-    const r = probe(videoFile(format), `${format}.mp4`, '-count_frames');
-    expect(r.errors).toBe('');
-    expect(r.status).toBe(0);
-    expect(r.streams).toHaveLength(1); // no audio track
-    expect(r.streams[0]).toMatchObject({ codec_name: 'h264', width, height, pix_fmt: 'yuv420p', nb_read_frames: String(CLIP_SECONDS * FPS) });
-  });
-  it.skipIf(!ffprobe).each(FORMATS)('ffprobe reads the $format thumbnail as a PNG of its size', ({ format, width, height }) => {
-    const r = probe(thumbnailFile(format), `${format}.png`);
-    expect(r.errors).toBe('');
-    expect(r.streams[0]).toMatchObject({ codec_name: 'png', width, height });
-  });
+  it.skipIf(!ffprobe).each(FORMATS)(
+    'ffprobe decodes every frame of the $format clip without an error',
+    ({ format, width, height }) => {
+      const r = probe(videoFile(format), `${format}.mp4`, '-count_frames');
+      expect(r.errors).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.streams).toHaveLength(1); // no audio track
+      expect(r.streams[0]).toMatchObject({
+        codec_name: 'h264',
+        width,
+        height,
+        pix_fmt: 'yuv420p',
+        nb_read_frames: String(CLIP_SECONDS * FPS),
+      });
+    },
+  );
+  it.skipIf(!ffprobe).each(FORMATS)(
+    'ffprobe reads the $format thumbnail as a PNG of its size',
+    ({ format, width, height }) => {
+      const r = probe(thumbnailFile(format), `${format}.png`);
+      expect(r.errors).toBe('');
+      expect(r.streams[0]).toMatchObject({ codec_name: 'png', width, height });
+    },
+  );
 });
 
 describe('the inspectors refuse what is not a well-formed file', () => {
@@ -109,7 +136,9 @@ describe('the inspectors refuse what is not a well-formed file', () => {
   const thumb = thumbnailFile('vertical');
 
   it('inspectMp4: a cut-short file, a file without ftyp, and no moov are errors saying so', () => {
-    expect(() => inspectMp4(mp4.subarray(0, 500))).toThrow(/MP4 file: box 'moov' at offset \d+ claims \d+ bytes, only \d+ remain/);
+    expect(() => inspectMp4(mp4.subarray(0, 500))).toThrow(
+      /MP4 file: box 'moov' at offset \d+ claims \d+ bytes, only \d+ remain/,
+    );
     expect(() => inspectMp4(thumb)).toThrow(/MP4/);
     const ftypOnly = mp4.subarray(0, mp4.readUInt32BE(0));
     expect(() => inspectMp4(ftypOnly)).toThrow("MP4: no 'moov' box in the file");
@@ -120,10 +149,14 @@ describe('the inspectors refuse what is not a well-formed file', () => {
     const jpeg = Buffer.from('ffd8ffe000104a46494600010100000100010000ffc0000b080003000201011100ffd9', 'hex');
     expect(imageSize(jpeg)).toEqual({ type: 'jpeg', width: 2, height: 3 });
   });
-  it('pngChunks: a flipped bit fails that chunk\'s CRC only; a cut-short PNG is an error', () => {
+  it("pngChunks: a flipped bit fails that chunk's CRC only; a cut-short PNG is an error", () => {
     const bent = Buffer.from(thumb);
     bent[50] ^= 1; // in the IDAT data (the signature and IHDR take 33 bytes, IDAT's header 8)
-    expect(pngChunks(bent).map((c) => [c.type, c.crcOk])).toEqual([['IHDR', true], ['IDAT', false], ['IEND', true]]);
+    expect(pngChunks(bent).map((c) => [c.type, c.crcOk])).toEqual([
+      ['IHDR', true],
+      ['IDAT', false],
+      ['IEND', true],
+    ]);
     expect(() => decodePng(bent)).toThrow("PNG: chunk 'IDAT' fails its CRC");
     expect(() => pngChunks(thumb.subarray(0, thumb.length - 4))).toThrow(/PNG: 8 stray bytes at offset/);
   });

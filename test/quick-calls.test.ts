@@ -9,7 +9,8 @@ afterAll(() => sim.stop());
 beforeEach(() => sim.reset());
 
 const N = (suffix: string) => `+1202555${suffix}`;
-const create = (body: Record<string, unknown>) => sim.api('POST', '/v1/quick/ai-calls', { body: { goal: 'Confirm the Tuesday 3pm appointment', ...body } });
+const create = (body: Record<string, unknown>) =>
+  sim.api('POST', '/v1/quick/ai-calls', { body: { goal: 'Confirm the Tuesday 3pm appointment', ...body } });
 const job = async (id: string) => (await sim.api('GET', `/v1/quick/actions/${id}`)).json.data;
 const wallet = async () => (await sim.api('GET', '/_sim/workspace')).json.wallet_usd as number;
 const call = async (id: string) => (await sim.api('GET', `/v1/calls/${id}`)).json.data;
@@ -21,12 +22,31 @@ describe('creation', () => {
     const r = await create({ to_numbers: [N('0100')] });
     expect(r.status).toBe(201);
     const d = r.json.data;
-    expect(Object.keys(d).sort()).toEqual(['from_number', 'id', 'kind', 'pricing', 'status', 'status_url', 'target_count']);
-    expect(d).toMatchObject({ kind: 'ai_call', status: 'running', target_count: 1, status_url: `/v1/quick/actions/${d.id}` });
+    expect(Object.keys(d).sort()).toEqual([
+      'from_number',
+      'id',
+      'kind',
+      'pricing',
+      'status',
+      'status_url',
+      'target_count',
+    ]);
+    expect(d).toMatchObject({
+      kind: 'ai_call',
+      status: 'running',
+      target_count: 1,
+      status_url: `/v1/quick/actions/${d.id}`,
+    });
     expect(d.pricing).toMatchObject({ start_fee_usd: 0.2, per_minute_usd: 0.2 });
     expect(d.from_number).toMatch(/^\+1415555015\d$/);
     const j = await job(d.id);
-    expect(j.targets[0]).toMatchObject({ to_number: N('0100'), from_number: d.from_number, status: 'in_progress', live_call_status: 'ringing', attempts: 1 });
+    expect(j.targets[0]).toMatchObject({
+      to_number: N('0100'),
+      from_number: d.from_number,
+      status: 'in_progress',
+      live_call_status: 'ringing',
+      attempts: 1,
+    });
     expect((await call(j.targets[0].last_call_id)).status).toBe('RINGING');
     expect(await wallet()).toBe(49.8); // placed-call fee charged when placed
   });
@@ -51,12 +71,20 @@ describe('creation', () => {
     await bad({ ...ok, voicemail_enabled: 'yes' }, 'voicemail_enabled');
     await bad({ ...ok, goal: '' }, 'goal');
     await bad({ ...ok, callback_url: 'x' }, 'callback_url');
-    expect((await calls())).toEqual([]);
+    expect(await calls()).toEqual([]);
   });
 
   it('explains every bad field at once, in the words it always had', async () => {
     const r = await sim.api('POST', '/v1/quick/ai-calls', {
-      body: { to_numbers: [N('0100'), 5], goal: '', retry_attempts: 1.5, retry_delay_minutes: '10', max_call_duration_seconds: 7201, voicemail_enabled: 'yes', callback_url: 'x' },
+      body: {
+        to_numbers: [N('0100'), 5],
+        goal: '',
+        retry_attempts: 1.5,
+        retry_delay_minutes: '10',
+        max_call_duration_seconds: 7201,
+        voicemail_enabled: 'yes',
+        callback_url: 'x',
+      },
     });
     expect(r.json.error.fields).toEqual({
       'to_numbers[1]': 'must be a string, got number',
@@ -67,12 +95,16 @@ describe('creation', () => {
       voicemail_enabled: 'must be true or false, got string',
       callback_url: 'is not a known field',
     });
-    const dup = await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: [N('0100'), N('0101'), N('0100')], goal: 'x' } });
+    const dup = await sim.api('POST', '/v1/quick/ai-calls', {
+      body: { to_numbers: [N('0100'), N('0101'), N('0100')], goal: 'x' },
+    });
     expect(dup.json.error.fields).toEqual({ 'to_numbers[2]': 'repeats to_numbers[0]' });
-    expect((await sim.api('POST', '/v1/quick/actions/nope/cancel', { body: { now: true } })).json.error.fields).toEqual({ now: 'is not a known field' });
+    expect((await sim.api('POST', '/v1/quick/actions/nope/cancel', { body: { now: true } })).json.error.fields).toEqual(
+      { now: 'is not a known field' },
+    );
   });
 
-  it('a job read of another workspace\'s job, or of nothing, is 404', async () => {
+  it("a job read of another workspace's job, or of nothing, is 404", async () => {
     const id = (await create({ to_numbers: [N('0100')] })).json.data.id;
     const other = (await sim.api('POST', '/_sim/workspaces', { body: {} })).json.api_key;
     expect((await sim.api('GET', `/v1/quick/actions/${id}`, { key: other })).status).toBe(404);
@@ -82,7 +114,13 @@ describe('creation', () => {
 
 describe('scenario numbers', () => {
   it('0100 answers and the goal is achieved: ringing, in progress, ended; billed by the second; review after', async () => {
-    const id = (await create({ to_numbers: [N('0100')], contact_name: 'Ada', opening_message: 'Hello {{CONTACT_NAME}}, it is Acme calling.' })).json.data.id;
+    const id = (
+      await create({
+        to_numbers: [N('0100')],
+        contact_name: 'Ada',
+        opening_message: 'Hello {{CONTACT_NAME}}, it is Acme calling.',
+      })
+    ).json.data.id;
     await sim.advance(6);
     let t = (await job(id)).targets[0];
     expect(t).toMatchObject({ status: 'in_progress', live_call_status: 'in_progress' });
@@ -90,17 +128,47 @@ describe('scenario numbers', () => {
     await sim.advance(52);
     const j = await job(id);
     t = j.targets[0];
-    expect(t).toMatchObject({ status: 'completed', live_call_status: null, goal_achieved: true, end_reason: 'goal_achieved', attempts: 1, summary: null });
-    expect(j).toMatchObject({ status: 'completed', completed_at: at(58), counts: { total: 1, completed: 1, pending: 0, in_progress: 0, no_answer: 0, failed: 0, opted_out: 0, canceled: 0 } });
+    expect(t).toMatchObject({
+      status: 'completed',
+      live_call_status: null,
+      goal_achieved: true,
+      end_reason: 'goal_achieved',
+      attempts: 1,
+      summary: null,
+    });
+    expect(j).toMatchObject({
+      status: 'completed',
+      completed_at: at(58),
+      counts: {
+        total: 1,
+        completed: 1,
+        pending: 0,
+        in_progress: 0,
+        no_answer: 0,
+        failed: 0,
+        opted_out: 0,
+        canceled: 0,
+      },
+    });
     const c = await call(t.last_call_id);
-    expect(c).toMatchObject({ direction: 'outbound', status: 'COMPLETED', duration_seconds: 52, has_recording: true, summary: '', tags: [] });
+    expect(c).toMatchObject({
+      direction: 'outbound',
+      status: 'COMPLETED',
+      duration_seconds: 52,
+      has_recording: true,
+      summary: '',
+      tags: [],
+    });
     expect(c.transcript_turns[0]).toEqual({ speaker: 'person', text: 'Hello?', seconds_from_start: 0 });
     expect(c.transcript_turns[1]).toMatchObject({ speaker: 'agent', text: 'Hello Ada, it is Acme calling.' });
     expect(c.transcript.split('\n')[1]).toBe('AI: Hello Ada, it is Acme calling.');
     expect(await wallet()).toBe(49.63); // 0.20 placed + 52 s at 0.20/min = 0.17
     expect((await job(id)).cost_usd).toBe(0.37);
     await sim.advance(5); // summary and tags arrive a few simulated seconds after the end
-    expect(await call(t.last_call_id)).toMatchObject({ summary: expect.stringContaining('agreed'), tags: ['interested'] });
+    expect(await call(t.last_call_id)).toMatchObject({
+      summary: expect.stringContaining('agreed'),
+      tags: ['interested'],
+    });
     expect((await job(id)).targets[0].summary).toMatch(/agreed/);
     const audio = await sim.api('GET', `/v1/calls/${t.last_call_id}/recording`);
     expect(audio.status).toBe(200);
@@ -130,22 +198,39 @@ describe('scenario numbers', () => {
     await sim.advance(600 - 1);
     expect((await job(id)).targets[0].attempts).toBe(1);
     await sim.advance(1);
-    expect((await job(id)).targets[0]).toMatchObject({ status: 'in_progress', live_call_status: 'ringing', attempts: 2 });
+    expect((await job(id)).targets[0]).toMatchObject({
+      status: 'in_progress',
+      live_call_status: 'ringing',
+      attempts: 2,
+    });
     await sim.advance(30 + 600 + 30);
     const j = await job(id);
     expect(j.targets[0]).toMatchObject({ status: 'no_answer', attempts: 3, end_reason: 'max_attempts' });
     expect(j.status).toBe('completed');
     const records = await calls();
-    expect(records.map((c: any) => [c.status, c.created_at])).toEqual([['NO_ANSWER', at(0)], ['NO_ANSWER', at(630)], ['NO_ANSWER', at(1260)]]);
+    expect(records.map((c: any) => [c.status, c.created_at])).toEqual([
+      ['NO_ANSWER', at(0)],
+      ['NO_ANSWER', at(630)],
+      ['NO_ANSWER', at(1260)],
+    ]);
     expect(await wallet()).toBe(49.4); // each retry is a new placed call
     expect((await sim.api('GET', `/v1/calls/${records[0].id}/recording`)).status).toBe(404);
     expect((await sim.api('GET', '/v1/calls?status=no_answer')).json.data).toHaveLength(3);
     await sim.advance(86400);
-    expect((await calls())).toHaveLength(3); // nothing more
+    expect(await calls()).toHaveLength(3); // nothing more
   });
 
   it('0103 reaches voicemail every time; with voicemail_enabled the message is left, substituted', async () => {
-    const id = (await create({ to_numbers: [N('0103')], retry_attempts: 1, retry_delay_minutes: 5, voicemail_enabled: true, voicemail_message: 'Hi {{CONTACT_NAME}}, please call Acme back.', contact_name: 'Ada' })).json.data.id;
+    const id = (
+      await create({
+        to_numbers: [N('0103')],
+        retry_attempts: 1,
+        retry_delay_minutes: 5,
+        voicemail_enabled: true,
+        voicemail_message: 'Hi {{CONTACT_NAME}}, please call Acme back.',
+        contact_name: 'Ada',
+      })
+    ).json.data.id;
     await sim.advance(20);
     expect((await job(id)).targets[0].live_call_status).toBe('voicemail');
     await sim.advance(3600);
@@ -154,7 +239,11 @@ describe('scenario numbers', () => {
     const records = await calls();
     expect(records).toHaveLength(2);
     for (const c of records) {
-      expect(c).toMatchObject({ status: 'VOICEMAIL', has_recording: true, transcript: 'AI: Hi Ada, please call Acme back.' });
+      expect(c).toMatchObject({
+        status: 'VOICEMAIL',
+        has_recording: true,
+        transcript: 'AI: Hi Ada, please call Acme back.',
+      });
       expect(c.duration_seconds).toBeGreaterThanOrEqual(5);
     }
   });
@@ -163,7 +252,12 @@ describe('scenario numbers', () => {
     const id = (await create({ to_numbers: [N('0103')], retry_attempts: 0 })).json.data.id;
     await sim.advance(20);
     expect((await job(id)).targets[0]).toMatchObject({ status: 'no_answer', end_reason: 'voicemail' });
-    expect((await calls())[0]).toMatchObject({ status: 'VOICEMAIL', has_recording: false, transcript: '', duration_seconds: 0 });
+    expect((await calls())[0]).toMatchObject({
+      status: 'VOICEMAIL',
+      has_recording: false,
+      transcript: '',
+      duration_seconds: 0,
+    });
   });
 
   it('0104 is busy every time', async () => {
@@ -177,7 +271,12 @@ describe('scenario numbers', () => {
   it('0105 does not answer the first attempt, then answers and achieves the goal', async () => {
     const id = (await create({ to_numbers: [N('0105')], retry_delay_minutes: 2 })).json.data.id;
     await sim.advance(30 + 120 + 6 + 52);
-    expect((await job(id)).targets[0]).toMatchObject({ status: 'completed', attempts: 2, goal_achieved: true, end_reason: 'goal_achieved' });
+    expect((await job(id)).targets[0]).toMatchObject({
+      status: 'completed',
+      attempts: 2,
+      goal_achieved: true,
+      end_reason: 'goal_achieved',
+    });
     expect((await calls()).map((c: any) => c.status)).toEqual(['NO_ANSWER', 'COMPLETED']);
   });
 
@@ -187,7 +286,7 @@ describe('scenario numbers', () => {
     expect((await job(id)).targets[0]).toMatchObject({ status: 'no_answer', attempts: 1, end_reason: 'max_attempts' });
   });
 
-  it('0106: the provider fails the call; end_reason is the provider\'s error text; no retry', async () => {
+  it("0106: the provider fails the call; end_reason is the provider's error text; no retry", async () => {
     const id = (await create({ to_numbers: [N('0106')] })).json.data.id;
     await sim.advance(3600);
     const t = (await job(id)).targets[0];
@@ -220,7 +319,11 @@ describe('cancel', () => {
     const id = (await create({ to_numbers: [N('0100'), N('0102'), N('0104')], retry_delay_minutes: 10 })).json.data.id;
     await sim.advance(6); // 0100 connected, 0102 ringing, 0104 busy and waiting to retry
     const before = await job(id);
-    expect(before.targets.map((t: any) => [t.status, t.live_call_status])).toEqual([['in_progress', 'in_progress'], ['in_progress', 'ringing'], ['pending', null]]);
+    expect(before.targets.map((t: any) => [t.status, t.live_call_status])).toEqual([
+      ['in_progress', 'in_progress'],
+      ['in_progress', 'ringing'],
+      ['pending', null],
+    ]);
     const r = await sim.api('POST', `/v1/quick/actions/${id}/cancel`, { body: {} });
     expect(r.status).toBe(200);
     expect(r.json.data.status).toBe('running'); // until the connected call ends
@@ -243,13 +346,19 @@ describe('cancel', () => {
     expect((await job(id)).targets[0].live_call_status).toBe('voicemail');
     await sim.api('POST', `/v1/quick/actions/${id}/cancel`, { body: {} });
     await sim.advance(3600);
-    expect((await job(id))).toMatchObject({ status: 'canceled', targets: [{ status: 'canceled', attempts: 1 }] });
+    expect(await job(id)).toMatchObject({ status: 'canceled', targets: [{ status: 'canceled', attempts: 1 }] });
     expect((await calls()).map((c: any) => c.status)).toEqual(['VOICEMAIL']);
     expect((await sim.api('GET', '/v1/calls?status=in_progress')).json.data).toEqual([]);
   });
 
   it('a voicemail message is cut at max_call_duration_seconds', async () => {
-    await create({ to_numbers: [N('0103')], voicemail_enabled: true, retry_attempts: 0, max_call_duration_seconds: 10, voicemail_message: 'word '.repeat(100).trim() });
+    await create({
+      to_numbers: [N('0103')],
+      voicemail_enabled: true,
+      retry_attempts: 0,
+      max_call_duration_seconds: 10,
+      voicemail_message: 'word '.repeat(100).trim(),
+    });
     await sim.advance(60);
     expect((await calls())[0].duration_seconds).toBe(10);
   });
@@ -266,8 +375,14 @@ describe('the shared pool', () => {
   it('has numbers of different ages with the daily call ceilings 15/40/75 and 500 texts', async () => {
     const pool = (await sim.api('GET', '/_sim/shared-pool')).json.data;
     expect(pool.map((n: any) => [n.stage, n.limits.calls, n.limits.texts])).toEqual([
-      ['new', 15, 500], ['new', 15, 500], ['second_week', 40, 500], ['second_week', 40, 500], ['second_week', 40, 500],
-      ['warmed', 75, 500], ['warmed', 75, 500], ['warmed', 75, 500],
+      ['new', 15, 500],
+      ['new', 15, 500],
+      ['second_week', 40, 500],
+      ['second_week', 40, 500],
+      ['second_week', 40, 500],
+      ['warmed', 75, 500],
+      ['warmed', 75, 500],
+      ['warmed', 75, 500],
     ]);
     expect(pool[0].today).toEqual({ date: '2026-01-05', calls: 0, texts: 0 });
   });
@@ -275,13 +390,18 @@ describe('the shared pool', () => {
   it('each leg draws at random among numbers with room, weighted by room left: the same every run', async () => {
     const run = async () => {
       await sim.reset();
-      const id = (await create({ to_numbers: Array.from({ length: 12 }, (_, i) => N(`02${String(i).padStart(2, '0')}`)) })).json.data.id;
+      const id = (
+        await create({ to_numbers: Array.from({ length: 12 }, (_, i) => N(`02${String(i).padStart(2, '0')}`)) })
+      ).json.data.id;
       return (await job(id)).targets.map((t: any) => t.from_number);
     };
     const a = await run();
     expect(await run()).toEqual(a);
     expect(new Set(a).size).toBeGreaterThan(2); // spread over the pool
-    const used = (await sim.api('GET', '/_sim/shared-pool')).json.data.reduce((n: number, x: any) => n + x.today.calls, 0);
+    const used = (await sim.api('GET', '/_sim/shared-pool')).json.data.reduce(
+      (n: number, x: any) => n + x.today.calls,
+      0,
+    );
     expect(used).toBe(12);
   });
 
@@ -310,7 +430,11 @@ describe('the shared pool', () => {
     await sim.api('POST', '/_sim/shared-pool/fill', { body: { kind: 'calls', leave: 1 } });
     const id = (await create({ to_numbers: [N('0102')], retry_attempts: 1, retry_delay_minutes: 1 })).json.data.id;
     await sim.advance(30 + 60);
-    expect((await job(id)).targets[0]).toMatchObject({ status: 'failed', attempts: 1, end_reason: 'shared_pool_daily_limit' });
+    expect((await job(id)).targets[0]).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      end_reason: 'shared_pool_daily_limit',
+    });
     // the next UTC day every number has room again
     await sim.advance(15 * 3600);
     expect((await create({ to_numbers: [N('0100')] })).status).toBe(201);
@@ -319,7 +443,11 @@ describe('the shared pool', () => {
 
   it('numbers age: a new number reaches its second-week ceiling after 7 days', async () => {
     await sim.advance(5 * 86400);
-    expect((await sim.api('GET', '/_sim/shared-pool')).json.data[0]).toMatchObject({ age_days: 7, stage: 'second_week', limits: { calls: 40 } });
+    expect((await sim.api('GET', '/_sim/shared-pool')).json.data[0]).toMatchObject({
+      age_days: 7,
+      stage: 'second_week',
+      limits: { calls: 40 },
+    });
   });
 
   it('a texts-only fill leaves calls alone', async () => {
@@ -334,7 +462,11 @@ describe('the wallet', () => {
     await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 0.3 } });
     const id = (await create({ to_numbers: [N('0100'), N('0101')] })).json.data.id;
     let j = await job(id);
-    expect(j.targets[1]).toMatchObject({ status: 'failed', attempts: 0, end_reason: expect.stringMatching(/^Account paused/) });
+    expect(j.targets[1]).toMatchObject({
+      status: 'failed',
+      attempts: 0,
+      end_reason: expect.stringMatching(/^Account paused/),
+    });
     await sim.advance(60);
     j = await job(id);
     expect(j.targets[0]).toMatchObject({ status: 'completed', goal_achieved: true });
@@ -343,7 +475,9 @@ describe('the wallet', () => {
   });
 
   it('with auto-recharge the job carries on', async () => {
-    await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 0.3, auto_recharge: { enabled: true, amount_usd: 10, threshold_usd: 1 } } });
+    await sim.api('PATCH', '/_sim/workspace', {
+      body: { wallet_usd: 0.3, auto_recharge: { enabled: true, amount_usd: 10, threshold_usd: 1 } },
+    });
     const id = (await create({ to_numbers: [N('0100'), N('0101')] })).json.data.id;
     await sim.advance(60);
     expect((await job(id)).targets.map((t: any) => t.status)).toEqual(['completed', 'completed']);
@@ -364,7 +498,12 @@ describe('records', () => {
     await create({ to_numbers: [N('0100'), N('0101')] });
     await sim.advance(60);
     const people = (await sim.api('GET', '/v1/history/people')).json.data;
-    expect(people.map((p: any) => [p.name, p.call_count])).toEqual(expect.arrayContaining([[N('0100'), 1], ['Bob Known', 1]]));
+    expect(people.map((p: any) => [p.name, p.call_count])).toEqual(
+      expect.arrayContaining([
+        [N('0100'), 1],
+        ['Bob Known', 1],
+      ]),
+    );
     expect(people.every((p: any) => p.contact_id !== null)).toBe(true);
     const byPhone = await sim.api('GET', `/v1/history/calls?phone_number=${encodeURIComponent(N('0100'))}`);
     expect(byPhone.json.data).toHaveLength(1);

@@ -14,12 +14,23 @@ const contact = async (name: string, email?: string | null) =>
 const wallet = async () => (await sim.api('GET', '/_sim/workspace')).json.wallet_usd as number;
 
 describe('the result object (Part 2)', () => {
-  it('has exactly the spec\'s fields, kind email, status sent', async () => {
+  it("has exactly the spec's fields, kind email, status sent", async () => {
     const r = await send({ ...base, to: ['ada@example.com', 'bob@example.org'] });
     expect(r.status).toBe(200);
     const d = r.json.data;
     expect(Object.keys(r.json)).toEqual(['data']);
-    expect(Object.keys(d).sort()).toEqual(['cost_usd', 'from', 'id', 'kind', 'pricing', 'recipients', 'reply_to', 'sent_to', 'status', 'suppressed']);
+    expect(Object.keys(d).sort()).toEqual([
+      'cost_usd',
+      'from',
+      'id',
+      'kind',
+      'pricing',
+      'recipients',
+      'reply_to',
+      'sent_to',
+      'status',
+      'suppressed',
+    ]);
     expect(d.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(d.kind).toBe('email');
     expect(d.status).toBe('sent');
@@ -28,13 +39,14 @@ describe('the result object (Part 2)', () => {
     expect(d.cost_usd).toBe(0.02);
     expect(d.pricing.per_recipient_usd).toBe(0.01);
     expect(typeof d.pricing.note).toBe('string');
-    for (const rec of d.recipients) expect(Object.keys(rec).sort()).toEqual(['contact_id', 'contact_name', 'email', 'input']);
+    for (const rec of d.recipients)
+      expect(Object.keys(rec).sort()).toEqual(['contact_id', 'contact_name', 'email', 'input']);
   });
   it('goes from "<workspace name> via <service>", or "<from_name> via <service>"', async () => {
     expect((await send(base)).json.data.from).toBe('Acme Sandbox via vmv');
     expect((await send({ ...base, from_name: 'Ada at Acme' })).json.data.from).toBe('Ada at Acme via vmv');
   });
-  it('replies go to reply_to, by default the email of the API key\'s owner', async () => {
+  it("replies go to reply_to, by default the email of the API key's owner", async () => {
     const owner = (await sim.api('GET', '/_sim/workspace')).json.owner.email;
     expect((await send(base)).json.data.reply_to).toBe(owner);
     expect((await send({ ...base, reply_to: 'help@acme.example' })).json.data.reply_to).toBe('help@acme.example');
@@ -82,9 +94,23 @@ describe('field bounds (Part 4 table and Limits); unknown fields rejected', () =
     await bad({ ...base, from_name: 'n'.repeat(61) }, 'from_name');
     expect((await send({ ...base, from_name: 'n'.repeat(60) })).status).toBe(200);
   });
-  it('reply_to: at most 254 and the spec\'s pattern', async () => {
-    for (const ok of ['a.b+c@mail.example.com', 'x@y.io']) expect((await send({ ...base, reply_to: ok })).status).toBe(200);
-    for (const no of ['no-at-sign.example.com', 'a b@example.com', 'a@b', 'a@example.c', 'a@example.COM', 'a<b@example.com', 'a@exa,mple.com', 'a;b@example.com', '"a"@example.com', 'a@b@example.com', 'a:b@example.com', '(a)@example.com'])
+  it("reply_to: at most 254 and the spec's pattern", async () => {
+    for (const ok of ['a.b+c@mail.example.com', 'x@y.io'])
+      expect((await send({ ...base, reply_to: ok })).status).toBe(200);
+    for (const no of [
+      'no-at-sign.example.com',
+      'a b@example.com',
+      'a@b',
+      'a@example.c',
+      'a@example.COM',
+      'a<b@example.com',
+      'a@exa,mple.com',
+      'a;b@example.com',
+      '"a"@example.com',
+      'a@b@example.com',
+      'a:b@example.com',
+      '(a)@example.com',
+    ])
       await bad({ ...base, reply_to: no }, 'reply_to');
     await bad({ ...base, reply_to: `${'a'.repeat(245)}@example.com` }, 'reply_to');
   });
@@ -98,11 +124,13 @@ describe('field bounds (Part 4 table and Limits); unknown fields rejected', () =
 });
 
 describe('contact names', () => {
-  it('match case-insensitively and use the contact\'s email on file', async () => {
+  it("match case-insensitively and use the contact's email on file", async () => {
     const grace = await contact('Grace Hopper', 'grace@navy.example');
     const r = await send({ ...base, to: ['grace hopper'] });
     expect(r.status).toBe(200);
-    expect(r.json.data.recipients).toEqual([{ input: 'grace hopper', email: 'grace@navy.example', contact_id: grace.id, contact_name: 'Grace Hopper' }]);
+    expect(r.json.data.recipients).toEqual([
+      { input: 'grace hopper', email: 'grace@navy.example', contact_id: grace.id, contact_name: 'Grace Hopper' },
+    ]);
     expect(r.json.data.sent_to).toEqual(['grace@navy.example']);
   });
   it('tolerate small typos', async () => {
@@ -123,10 +151,15 @@ describe('contact names', () => {
     const r = await send({ ...base, to: ['John'] });
     expect(r.status).toBe(422);
     expect(r.json.error.fields['to[0]']).toMatch(/could be 2 contacts/);
-    expect(r.json.error.candidates).toEqual([{ input: 'John', contacts: [
-      { id: a.id, name: 'John Smith', email: 'john.smith@example.com' },
-      { id: b.id, name: 'John Doe', email: 'john.doe@example.com' },
-    ] }]);
+    expect(r.json.error.candidates).toEqual([
+      {
+        input: 'John',
+        contacts: [
+          { id: a.id, name: 'John Smith', email: 'john.smith@example.com' },
+          { id: b.id, name: 'John Doe', email: 'john.doe@example.com' },
+        ],
+      },
+    ]);
     // the full name settles it
     expect((await send({ ...base, to: ['John Doe'] })).json.data.sent_to).toEqual(['john.doe@example.com']);
   });
@@ -195,7 +228,9 @@ describe('billing: 0.01 USD per recipient sent to, from the wallet', () => {
     expect(await wallet()).toBe(0);
   });
   it('auto-recharge tops the wallet up instead of refusing', async () => {
-    await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 0, auto_recharge: { enabled: true, amount_usd: 10, threshold_usd: 1 } } });
+    await sim.api('PATCH', '/_sim/workspace', {
+      body: { wallet_usd: 0, auto_recharge: { enabled: true, amount_usd: 10, threshold_usd: 1 } },
+    });
     expect((await send(base)).status).toBe(200);
     expect(await wallet()).toBe(9.99);
   });
@@ -222,7 +257,15 @@ describe('email history', () => {
     const sent = (await send({ ...base, to: ['Grace Hopper'], subject: 'Hi Grace' })).json.data;
     const byContact = (await sim.api('GET', `/v1/emails?contact_id=${g.id}`)).json.data;
     expect(byContact).toHaveLength(1);
-    expect(byContact[0]).toMatchObject({ source: 'quick', direction: 'outbound', to: 'grace@navy.example', subject: 'Hi Grace', quick_email_id: sent.id, contact_id: g.id, created_at: T0 });
+    expect(byContact[0]).toMatchObject({
+      source: 'quick',
+      direction: 'outbound',
+      to: 'grace@navy.example',
+      subject: 'Hi Grace',
+      quick_email_id: sent.id,
+      contact_id: g.id,
+      created_at: T0,
+    });
     const viaHistory = (await sim.api('GET', '/v1/history/emails?email=grace@navy.example')).json.data;
     expect(viaHistory).toEqual(byContact);
   });

@@ -8,12 +8,15 @@ afterAll(() => sim.stop());
 beforeEach(() => sim.reset());
 
 const N = (suffix: string) => `+1202555${suffix}`;
-const create = (body: Record<string, unknown>) => sim.api('POST', '/v1/quick/ai-texts', { body: { goal: 'Confirm the Tuesday 3pm appointment', ...body } });
+const create = (body: Record<string, unknown>) =>
+  sim.api('POST', '/v1/quick/ai-texts', { body: { goal: 'Confirm the Tuesday 3pm appointment', ...body } });
 const job = async (id: string) => (await sim.api('GET', `/v1/quick/actions/${id}`)).json.data;
 const wallet = async () => (await sim.api('GET', '/_sim/workspace')).json.wallet_usd as number;
 const texts = async (phone?: string) =>
-  (await sim.api('GET', `/v1/messages?order=asc&limit=100${phone ? `&phone_number=${encodeURIComponent(phone)}` : ''}`)).json.data;
-const inbound = (from: string, to: string, body: string) => sim.api('POST', '/_sim/inbound/texts', { body: { from, to, body } });
+  (await sim.api('GET', `/v1/messages?order=asc&limit=100${phone ? `&phone_number=${encodeURIComponent(phone)}` : ''}`))
+    .json.data;
+const inbound = (from: string, to: string, body: string) =>
+  sim.api('POST', '/_sim/inbound/texts', { body: { from, to, body } });
 
 describe('quick texts', () => {
   it('0100: the opener (with opt-out language for a new recipient), a reply agreeing, the goal achieved', async () => {
@@ -26,16 +29,36 @@ describe('quick texts', () => {
     expect(t).toMatchObject({ status: 'in_progress', messages_sent: 1, messages_received: 0, attempts: 1 });
     let thread = await texts(N('0100'));
     expect(thread).toHaveLength(1);
-    expect(thread[0]).toMatchObject({ direction: 'outbound', sender: 'ai_agent', from_number: t.from_number, status: 'delivered', quick_action_id: id });
-    expect(thread[0].body).toBe("Hi! I'm reaching out to confirm the Tuesday 3pm appointment. Would that work for you? Reply STOP to opt out.");
+    expect(thread[0]).toMatchObject({
+      direction: 'outbound',
+      sender: 'ai_agent',
+      from_number: t.from_number,
+      status: 'delivered',
+      quick_action_id: id,
+    });
+    expect(thread[0].body).toBe(
+      "Hi! I'm reaching out to confirm the Tuesday 3pm appointment. Would that work for you? Reply STOP to opt out.",
+    );
     expect(await wallet()).toBe(49.95);
     await sim.advance(120);
     thread = await texts(N('0100'));
-    expect(thread[1]).toMatchObject({ direction: 'inbound', sender: 'contact', body: 'Yes, that works for me!', from_number: N('0100'), to_number: t.from_number });
+    expect(thread[1]).toMatchObject({
+      direction: 'inbound',
+      sender: 'contact',
+      body: 'Yes, that works for me!',
+      from_number: N('0100'),
+      to_number: t.from_number,
+    });
     await sim.advance(30);
     const j = await job(id);
     t = j.targets[0];
-    expect(t).toMatchObject({ status: 'completed', goal_achieved: true, end_reason: 'goal_achieved', messages_sent: 2, messages_received: 1 });
+    expect(t).toMatchObject({
+      status: 'completed',
+      goal_achieved: true,
+      end_reason: 'goal_achieved',
+      messages_sent: 2,
+      messages_received: 1,
+    });
     expect(j.status).toBe('completed');
     expect((await texts(N('0100')))[2]).toMatchObject({ direction: 'outbound', sender: 'ai_agent' });
     expect(await wallet()).toBe(49.9); // replies are free
@@ -52,7 +75,13 @@ describe('quick texts', () => {
   it('0101 replies declining: the thread ends answered, goal not achieved', async () => {
     const id = (await create({ to_numbers: [N('0101')] })).json.data.id;
     await sim.advance(90 + 30);
-    expect((await job(id)).targets[0]).toMatchObject({ status: 'completed', goal_achieved: false, end_reason: 'answered', messages_sent: 2, messages_received: 1 });
+    expect((await job(id)).targets[0]).toMatchObject({
+      status: 'completed',
+      goal_achieved: false,
+      end_reason: 'answered',
+      messages_sent: 2,
+      messages_received: 1,
+    });
   });
 
   it('0102 never replies: the thread ends after conversation_timeout_hours of quiet', async () => {
@@ -60,7 +89,11 @@ describe('quick texts', () => {
     await sim.advance(2 * 3600 - 1);
     expect((await job(id)).targets[0].status).toBe('in_progress');
     await sim.advance(1);
-    expect((await job(id)).targets[0]).toMatchObject({ status: 'no_answer', end_reason: 'max_attempts', messages_sent: 1 });
+    expect((await job(id)).targets[0]).toMatchObject({
+      status: 'no_answer',
+      end_reason: 'max_attempts',
+      messages_sent: 1,
+    });
   });
 
   it('the default quiet timeout is 24 hours', async () => {
@@ -83,7 +116,7 @@ describe('quick texts', () => {
     expect((await job(c)).targets[0]).toMatchObject({ status: 'no_answer', messages_received: 0 });
   });
 
-  it('0106: delivery fails with the provider\'s error text', async () => {
+  it("0106: delivery fails with the provider's error text", async () => {
     const id = (await create({ to_numbers: [N('0106')] })).json.data.id;
     const t = (await job(id)).targets[0];
     expect(t.status).toBe('failed');
@@ -94,7 +127,12 @@ describe('quick texts', () => {
   it('0107 replies STOP: opted out at once, the thread ends, and later jobs do not text the number', async () => {
     const id = (await create({ to_numbers: [N('0107')] })).json.data.id;
     await sim.advance(60);
-    expect((await job(id)).targets[0]).toMatchObject({ status: 'opted_out', end_reason: 'opted_out', messages_sent: 1, messages_received: 1 });
+    expect((await job(id)).targets[0]).toMatchObject({
+      status: 'opted_out',
+      end_reason: 'opted_out',
+      messages_sent: 1,
+      messages_received: 1,
+    });
     await sim.advance(3600);
     expect(await texts(N('0107'))).toHaveLength(2); // no answer to STOP
     const again = (await create({ to_numbers: [N('0107')] })).json.data.id;
@@ -115,11 +153,21 @@ describe('quick texts', () => {
     await inbound(N('0102'), from, 'Hmm, what time again?');
     await sim.advance(30);
     t = (await job(id)).targets[0];
-    expect(t).toMatchObject({ status: 'completed', end_reason: 'max_messages', messages_sent: 3, messages_received: 2 });
+    expect(t).toMatchObject({
+      status: 'completed',
+      end_reason: 'max_messages',
+      messages_sent: 3,
+      messages_received: 2,
+    });
     await inbound(N('0102'), from, 'Sure');
     await sim.advance(30);
     // after the thread ended a text is recorded, not answered, and the target's final state stands
-    expect((await job(id)).targets[0]).toMatchObject({ status: 'completed', end_reason: 'max_messages', messages_sent: 3, messages_received: 2 });
+    expect((await job(id)).targets[0]).toMatchObject({
+      status: 'completed',
+      end_reason: 'max_messages',
+      messages_sent: 3,
+      messages_received: 2,
+    });
     expect(await texts(N('0102'))).toHaveLength(6);
   });
 
@@ -128,7 +176,11 @@ describe('quick texts', () => {
     const from = (await job(id)).targets[0].from_number;
     await inbound(N('0102'), from, 'Maybe?');
     await sim.advance(30 + 3600);
-    expect((await job(id)).targets[0]).toMatchObject({ status: 'completed', end_reason: 'answered', goal_achieved: false });
+    expect((await job(id)).targets[0]).toMatchObject({
+      status: 'completed',
+      end_reason: 'answered',
+      goal_achieved: false,
+    });
   });
 
   it('cancel stops remaining replies: targets end canceled, nothing more is sent', async () => {
@@ -155,10 +207,12 @@ describe('quick texts', () => {
     expect(r.json.error.message).toBe('Every shared texting number has reached its daily volume limit');
     expect((await create({ to_numbers: [N('0100')], max_messages: 0 })).json.error.fields.max_messages).toBeDefined();
     expect((await create({ to_numbers: ['12'] })).json.error.fields['to_numbers[0]']).toBeDefined();
-    expect((await sim.api('POST', '/v1/quick/ai-texts', { body: { to_numbers: [N('0100')] } })).json.error.fields.goal).toBe('is required');
+    expect(
+      (await sim.api('POST', '/v1/quick/ai-texts', { body: { to_numbers: [N('0100')] } })).json.error.fields.goal,
+    ).toBe('is required');
   });
 
-  it('each outbound message counts against its shared number\'s 500 a day', async () => {
+  it("each outbound message counts against its shared number's 500 a day", async () => {
     await create({ to_numbers: [N('0100')] });
     await sim.advance(150);
     const pool = (await sim.api('GET', '/_sim/shared-pool')).json.data;
@@ -188,7 +242,13 @@ describe('AI numbers', () => {
     const r = await buy({ area_code: '415', business_name: 'Acme Dental', handle_texts: true });
     expect(r.status).toBe(201);
     const n = r.json.data;
-    expect(n).toMatchObject({ status: 'provisioning', phone_number: null, handles_calls: true, handles_texts: true, sms_registered: false });
+    expect(n).toMatchObject({
+      status: 'provisioning',
+      phone_number: null,
+      handles_calls: true,
+      handles_texts: true,
+      sms_registered: false,
+    });
     expect(Number.isInteger(n.id)).toBe(true);
     expect(Object.keys(n.agent).sort()).toEqual(['greeting', 'id', 'language', 'name', 'prompt', 'voice']);
     expect(n.agent.greeting).toMatch(/Acme Dental/);
@@ -198,14 +258,19 @@ describe('AI numbers', () => {
     expect(ready.status).toBe('ready');
     expect(ready.phone_number).toMatch(/^\+1415[2-9]\d{6}$/);
     const list = (await sim.api('GET', '/v1/phone-numbers')).json;
-    expect(list.data).toEqual([expect.objectContaining({ id: n.id, phone_number: ready.phone_number, status: 'ready' })]);
+    expect(list.data).toEqual([
+      expect.objectContaining({ id: n.id, phone_number: ready.phone_number, status: 'ready' }),
+    ]);
     expect(await wallet()).toBe(45); // 5 USD for the line's month
   });
 
   it('area code 555 cannot be wired: failed, and the line is refunded', async () => {
     const n = (await buy({ area_code: '555' })).json.data;
     await sim.advance(60);
-    expect((await sim.api('GET', `/v1/quick/ai-numbers/${n.id}`)).json.data).toMatchObject({ status: 'failed', phone_number: null });
+    expect((await sim.api('GET', `/v1/quick/ai-numbers/${n.id}`)).json.data).toMatchObject({
+      status: 'failed',
+      phone_number: null,
+    });
     expect(await wallet()).toBe(50);
   });
 
@@ -223,7 +288,9 @@ describe('AI numbers', () => {
 
   it('explains a bad id and bad fields in the words they always had', async () => {
     for (const id of ['abc', '1.5', '-1', '1234567890123456', '123456789012345678901234']) {
-      expect((await sim.api('GET', `/v1/quick/ai-numbers/${id}`)).json.error.fields, id).toEqual({ id: 'must be an integer' });
+      expect((await sim.api('GET', `/v1/quick/ai-numbers/${id}`)).json.error.fields, id).toEqual({
+        id: 'must be an integer',
+      });
     }
     expect((await buy({ area_code: '123', name: '', handle_calls: null, other: 1 })).json.error.fields).toEqual({
       area_code: 'must be a 3-digit North American area code such as 415 (first digit 2-9)',
@@ -240,7 +307,10 @@ describe('AI numbers', () => {
     expect((await inbound('+12025559876', phone, 'Are you open Saturday?')).status).toBe(201);
     await sim.advance(20);
     const thread = await texts('+12025559876');
-    expect(thread.map((t: any) => [t.direction, t.sender])).toEqual([['inbound', 'contact'], ['outbound', 'ai_agent']]);
+    expect(thread.map((t: any) => [t.direction, t.sender])).toEqual([
+      ['inbound', 'contact'],
+      ['outbound', 'ai_agent'],
+    ]);
     expect(thread[1].body).toMatch(/Acme Dental/);
     const people = (await sim.api('GET', '/v1/contacts')).json.data;
     expect(people[0]).toMatchObject({ name: '+12025559876', phone_number: '+12025559876' });

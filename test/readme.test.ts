@@ -21,8 +21,21 @@ function blocks(heading: string): string[] {
 
 function bash(script: string) {
   const dir = tempDir();
-  const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
-  return { dir, ...spawnSync('bash', ['-c', `set -euo pipefail\ncd ${JSON.stringify(dir)}\n${script}`], { env, encoding: 'utf8', timeout: 60_000 }) };
+  const env = {
+    PATH: `${bin}:${process.env.PATH}`,
+    HOME: dir,
+    VMV_SIM_DATA: join(dir, 'sim.json'),
+    VMV_CONFIG_DIR: join(dir, 'config'),
+    NO_COLOR: '1',
+  };
+  return {
+    dir,
+    ...spawnSync('bash', ['-c', `set -euo pipefail\ncd ${JSON.stringify(dir)}\n${script}`], {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    }),
+  };
 }
 
 describe('README', () => {
@@ -35,7 +48,7 @@ describe('README', () => {
     expect(r.stderr).toMatch(/Saved \d+ bytes of audio\/wav to call\.wav/);
   });
 
-  it('the walkthrough\'s video: quoted, made to the MP4 on a manual clock, posted and published', () => {
+  it("the walkthrough's video: quoted, made to the MP4 on a manual clock, posted and published", () => {
     const [email, call, , , , video] = blocks('## A five-minute walkthrough');
     const r = bash([email, call, video].join('\n'));
     expect(r.status, r.stderr).toBe(0);

@@ -4,8 +4,17 @@ import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Received { method: string; path: string; headers: IncomingHttpHeaders; body: Buffer; json: any }
-export interface Answer { status: number; headers?: Record<string, string> }
+export interface Received {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  json: any;
+}
+export interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+}
 
 export interface Receiver {
   url: string;
@@ -25,15 +34,17 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     port: 0,
     received: [],
     answer: () => ({ status: 200 }),
-    waitFor: (n) => new Promise((resolve) => {
-      const check = () => resolve(r.received);
-      if (r.received.length >= n) check();
-      else waiters.push({ n, resolve: check });
-    }),
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    waitFor: (n) =>
+      new Promise((resolve) => {
+        const check = () => resolve(r.received);
+        if (r.received.length >= n) check();
+        else waiters.push({ n, resolve: check });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -71,7 +82,11 @@ export function pythonVerifies(body: Buffer, signature: string, secret: string):
     "expected = hmac.new(os.environ['SECRET'].encode(), body, hashlib.sha256).hexdigest()",
     "print('valid' if hmac.compare_digest(expected, os.environ['SIGNATURE']) else 'invalid')",
   ].join('\n');
-  const r = spawnSync('python3', ['-c', script], { input: body, env: { ...process.env, SECRET: secret, SIGNATURE: signature }, encoding: 'utf8' });
+  const r = spawnSync('python3', ['-c', script], {
+    input: body,
+    env: { ...process.env, SECRET: secret, SIGNATURE: signature },
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`python3 failed: ${r.stderr}`);
   return r.stdout.trim() === 'valid';
 }

@@ -35,8 +35,20 @@ const table: [string, RetryRequest, Outcome, number, true | string][] = [
   ['a /_sim write, keyed, after a lost reply (the control plane keeps no keys)', keyedSim, lost, 0, 'unsafe'],
   ['a /_sim write never sent', keyedSim, { fault: 'unreached', code: 'UND_ERR_CONNECT_TIMEOUT' }, 1, true],
   ['a /_sim write after a 503', keyedSim, status(503), 0, 'unsafe'],
-  ['a certificate not accepted: nothing was sent, and the next attempt meets the same certificate', bareV1, { fault: 'unreached', code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, 0, 'certificate'],
-  ['a /_sim write the caller knows to be repeatable (the clock to at least a time) after a 503', { ...keyedSim, repeatable: true }, status(503), 0, true],
+  [
+    'a certificate not accepted: nothing was sent, and the next attempt meets the same certificate',
+    bareV1,
+    { fault: 'unreached', code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
+    0,
+    'certificate',
+  ],
+  [
+    'a /_sim write the caller knows to be repeatable (the clock to at least a time) after a 503',
+    { ...keyedSim, repeatable: true },
+    status(503),
+    0,
+    true,
+  ],
   ['a repeatable /_sim write after a lost reply', { ...keyedSim, repeatable: true }, lost, 1, true],
   ['a DELETE without a key after a lost reply (idempotent by nature)', del, lost, 0, true],
   ['a PUT on /_sim after a lost reply (idempotent by nature)', putSim, lost, 0, true],
@@ -89,12 +101,23 @@ describe('decide', () => {
 
 describe('faultOf and retryAfterMs', () => {
   const cases: [string, string][] = [
-    ['ECONNREFUSED', 'unreached'], ['ENOTFOUND', 'unreached'], ['EAI_AGAIN', 'unreached'], ['UND_ERR_CONNECT_TIMEOUT', 'unreached'],
-    ['UND_ERR_SOCKET', 'lost'], ['ECONNRESET', 'lost'], ['EPIPE', 'lost'], ['', 'lost'],
-    ['UND_ERR_HEADERS_TIMEOUT', 'timeout'], ['UND_ERR_BODY_TIMEOUT', 'timeout'],
+    ['ECONNREFUSED', 'unreached'],
+    ['ENOTFOUND', 'unreached'],
+    ['EAI_AGAIN', 'unreached'],
+    ['UND_ERR_CONNECT_TIMEOUT', 'unreached'],
+    ['UND_ERR_SOCKET', 'lost'],
+    ['ECONNRESET', 'lost'],
+    ['EPIPE', 'lost'],
+    ['', 'lost'],
+    ['UND_ERR_HEADERS_TIMEOUT', 'timeout'],
+    ['UND_ERR_BODY_TIMEOUT', 'timeout'],
     // a TLS handshake that failed: no connection, nothing sent
-    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'unreached'], ['SELF_SIGNED_CERT_IN_CHAIN', 'unreached'], ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'unreached'],
-    ['CERT_HAS_EXPIRED', 'unreached'], ['ERR_TLS_CERT_ALTNAME_INVALID', 'unreached'], ['ERR_SSL_WRONG_VERSION_NUMBER', 'unreached'],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'unreached'],
+    ['SELF_SIGNED_CERT_IN_CHAIN', 'unreached'],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'unreached'],
+    ['CERT_HAS_EXPIRED', 'unreached'],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'unreached'],
+    ['ERR_SSL_WRONG_VERSION_NUMBER', 'unreached'],
   ];
   for (const [code, fault] of cases) it(`${code || '(no code)'} → ${fault}`, () => expect(faultOf(code)).toBe(fault));
 

@@ -16,16 +16,29 @@ const ran: { name: string; at: string }[] = [];
 const probe: Resource = {
   routes: [
     {
-      method: 'POST', path: '/_test/schedule', summary: 'Schedule named events', responses: { 200: { description: 'Scheduled' } },
-      body: z.strictObject({ events: z.array(z.strictObject({ name: z.string(), in_seconds: z.number(), cancels: z.optional(z.string()) })) }),
+      method: 'POST',
+      path: '/_test/schedule',
+      summary: 'Schedule named events',
+      responses: { 200: { description: 'Scheduled' } },
+      body: z.strictObject({
+        events: z.array(z.strictObject({ name: z.string(), in_seconds: z.number(), cancels: z.optional(z.string()) })),
+      }),
       handler: (c) => {
         for (const e of c.body.events as { name: string; in_seconds: number; cancels?: string }[])
-          schedule(c.s, c.s.now + e.in_seconds * 1000, 'probe', e.cancels ? { name: e.name, cancels: e.cancels } : { name: e.name });
+          schedule(
+            c.s,
+            c.s.now + e.in_seconds * 1000,
+            'probe',
+            e.cancels ? { name: e.name, cancels: e.cancels } : { name: e.name },
+          );
         return { body: {} };
       },
     },
     {
-      method: 'POST', path: '/_test/cancel', summary: 'Cancel named events', responses: { 200: { description: 'Cancelled' } },
+      method: 'POST',
+      path: '/_test/cancel',
+      summary: 'Cancel named events',
+      responses: { 200: { description: 'Cancelled' } },
       body: z.strictObject({ names: z.array(z.string()) }),
       handler: (c) => {
         const names = c.body.names as string[];
@@ -55,8 +68,21 @@ async function setup(file: string | null = null) {
 /** Calls the app in-process; the simulator's own replies are checked against the API description. */
 async function caller(app: ReturnType<typeof createApp>) {
   return async (method: string, url: string, body?: unknown) => {
-    const r = await app.handle({ method, url, headers: {}, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!url.startsWith('/_test/')) recordExchange({ method, url, status: r.status, contentType: r.headers['content-type'], headers: r.headers, body: r.body });
+    const r = await app.handle({
+      method,
+      url,
+      headers: {},
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!url.startsWith('/_test/'))
+      recordExchange({
+        method,
+        url,
+        status: r.status,
+        contentType: r.headers['content-type'],
+        headers: r.headers,
+        body: r.body,
+      });
     return JSON.parse(String(r.body));
   };
 }
@@ -66,7 +92,14 @@ const at = (seconds: number) => new Date(Date.parse('2026-01-05T09:00:00Z') + se
 describe('the scheduler', () => {
   it('advance runs every due transition in time order, at its own time, then replies', async () => {
     const { call } = await setup();
-    await call('POST', '/_test/schedule', { events: [{ name: 'c', in_seconds: 30 }, { name: 'a', in_seconds: 10 }, { name: 'b', in_seconds: 10 }, { name: 'late', in_seconds: 120 }] });
+    await call('POST', '/_test/schedule', {
+      events: [
+        { name: 'c', in_seconds: 30 },
+        { name: 'a', in_seconds: 10 },
+        { name: 'b', in_seconds: 10 },
+        { name: 'late', in_seconds: 120 },
+      ],
+    });
     expect((await call('GET', '/_sim/clock')).next_due_at).toBe('2026-01-05T09:00:10.000Z');
     const r = await call('POST', '/_sim/clock/advance', { seconds: 60 });
     expect(r.now).toBe('2026-01-05T09:01:00.000Z');
@@ -82,7 +115,10 @@ describe('the scheduler', () => {
     const { call } = await setup();
     await call('POST', '/_test/schedule', { events: [{ name: 'chain', in_seconds: 1 }] });
     await call('POST', '/_sim/clock/advance', { seconds: 10 });
-    expect(ran).toEqual([{ name: 'chain', at: '2026-01-05T09:00:01.000Z' }, { name: 'chained', at: '2026-01-05T09:00:06.000Z' }]);
+    expect(ran).toEqual([
+      { name: 'chain', at: '2026-01-05T09:00:01.000Z' },
+      { name: 'chained', at: '2026-01-05T09:00:06.000Z' },
+    ]);
   });
 
   it('whatever fell due runs before the next request is answered', async () => {
@@ -97,14 +133,19 @@ describe('the scheduler', () => {
 // on a data file, the queue built by one request is kept for the next (a memory store clones the data per request)
 const dataFile = () => join(tempDir(), 'sim.json');
 
-describe('the scheduler\'s queue', () => {
+describe("the scheduler's queue", () => {
   // 500 events at 50 distinct times, scheduled in a scrambled order over several requests
   const events = Array.from({ length: 500 }, (_, k) => ({ name: `e${k}`, in_seconds: ((k * 37) % 50) + 1 }));
-  const expected = (evs: typeof events) => [...evs].map((e, k) => ({ e, k })).sort((a, b) => a.e.in_seconds - b.e.in_seconds || a.k - b.k).map(({ e }) => ({ name: e.name, at: at(e.in_seconds) }));
+  const expected = (evs: typeof events) =>
+    [...evs]
+      .map((e, k) => ({ e, k }))
+      .sort((a, b) => a.e.in_seconds - b.e.in_seconds || a.k - b.k)
+      .map(({ e }) => ({ name: e.name, at: at(e.in_seconds) }));
 
   it('runs many timers in time order, ties in scheduling order, each at its own due time', async () => {
     const { call } = await setup(dataFile());
-    for (let k = 0; k < events.length; k += 100) await call('POST', '/_test/schedule', { events: events.slice(k, k + 100) });
+    for (let k = 0; k < events.length; k += 100)
+      await call('POST', '/_test/schedule', { events: events.slice(k, k + 100) });
     expect((await call('GET', '/_sim/clock')).next_due_at).toBe(at(1));
     // in steps, so a step ends between due times and the next one carries on from the queue
     await call('POST', '/_sim/clock/advance', { seconds: 20.5 });
@@ -116,16 +157,31 @@ describe('the scheduler\'s queue', () => {
 
   it('a cancelled timer never runs, and the next due time skips it', async () => {
     const { call } = await setup(dataFile());
-    await call('POST', '/_test/schedule', { events: [{ name: 'a', in_seconds: 5 }, { name: 'b', in_seconds: 10 }, { name: 'c', in_seconds: 15 }] });
+    await call('POST', '/_test/schedule', {
+      events: [
+        { name: 'a', in_seconds: 5 },
+        { name: 'b', in_seconds: 10 },
+        { name: 'c', in_seconds: 15 },
+      ],
+    });
     await call('POST', '/_test/cancel', { names: ['a'] });
     expect((await call('GET', '/_sim/clock')).next_due_at).toBe(at(10));
     await call('POST', '/_sim/clock/advance', { seconds: 60 });
-    expect(ran).toEqual([{ name: 'b', at: at(10) }, { name: 'c', at: at(15) }]);
+    expect(ran).toEqual([
+      { name: 'b', at: at(10) },
+      { name: 'c', at: at(15) },
+    ]);
   });
 
   it('a transition that cancels a later one due in the same advance stops it', async () => {
     const { call } = await setup(dataFile());
-    await call('POST', '/_test/schedule', { events: [{ name: 'first', in_seconds: 1, cancels: 'second' }, { name: 'second', in_seconds: 2 }, { name: 'third', in_seconds: 3 }] });
+    await call('POST', '/_test/schedule', {
+      events: [
+        { name: 'first', in_seconds: 1, cancels: 'second' },
+        { name: 'second', in_seconds: 2 },
+        { name: 'third', in_seconds: 3 },
+      ],
+    });
     await call('POST', '/_sim/clock/advance', { seconds: 10 });
     expect(ran.map((r) => r.name)).toEqual(['first', 'third']);
   });
@@ -154,7 +210,9 @@ describe('the scheduler\'s queue', () => {
     const file = dataFile();
     const one = await setup(file);
     // rows in an order a heap reorders: the queue's places must be the rows', not the heap's
-    await one.call('POST', '/_test/schedule', { events: [50, 10, 40, 20, 30, 5].map((n) => ({ name: `t${n}`, in_seconds: n })) });
+    await one.call('POST', '/_test/schedule', {
+      events: [50, 10, 40, 20, 30, 5].map((n) => ({ name: `t${n}`, in_seconds: n })),
+    });
     const other = await caller(createApp(new Store(file), [probe]));
     expect((await other('GET', '/_sim/clock')).next_due_at).toBe(at(5));
     await other('POST', '/_sim/clock/advance', { seconds: 60 });
@@ -165,7 +223,12 @@ describe('the scheduler\'s queue', () => {
   it('timers are kept in the data file: another process sees them, and what it scheduled or ran', async () => {
     const file = dataFile();
     const one = await setup(file);
-    await one.call('POST', '/_test/schedule', { events: [{ name: 'x', in_seconds: 10 }, { name: 'y', in_seconds: 30 }] });
+    await one.call('POST', '/_test/schedule', {
+      events: [
+        { name: 'x', in_seconds: 10 },
+        { name: 'y', in_seconds: 30 },
+      ],
+    });
     expect((await one.call('GET', '/_sim/clock')).next_due_at).toBe(at(10)); // process one has built its queue
     // (read as a new process would: the snapshot and the journal beside it)
     const stored = await new Store(file).withLock(async (ss) => (await ss.begin()).data.timers);

@@ -16,9 +16,18 @@ const keyCount = () => new Store(sim.data).withLock(async (ss) => (await ss.begi
 
 /** A request written as is, its reply checked against the API description like every other. */
 async function raw(method: string, path: string, headers: Record<string, string>, body = '', url = sim.url) {
-  const head = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const head = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   const r = await rawHttp(url, `${method} ${path} HTTP/1.1\r\n${head}\r\n${body}`);
-  recordExchange({ method, url: path, status: r.status, contentType: r.headers['content-type'], headers: r.headers, body: r.text });
+  recordExchange({
+    method,
+    url: path,
+    status: r.status,
+    contentType: r.headers['content-type'],
+    headers: r.headers,
+    body: r.text,
+  });
   return r;
 }
 
@@ -37,13 +46,25 @@ describe('the Host a request names: loopback names and the bound address only (D
     expect(await keyCount()).toBe(before);
     // the same name with the simulator's port, and a /v1 route with a valid key
     const port = new URL(sim.url).port;
-    expect((await raw('GET', '/v1/contacts', { host: `attacker.example:${port}`, authorization: `Bearer ${sim.key}` })).status).toBe(421);
+    expect(
+      (await raw('GET', '/v1/contacts', { host: `attacker.example:${port}`, authorization: `Bearer ${sim.key}` }))
+        .status,
+    ).toBe(421);
   });
   it('two Host headers are 400 bad_request, whichever comes first (node would read only the first)', async () => {
-    for (const [a, b] of [['127.0.0.1', 'attacker.example'], ['attacker.example', '127.0.0.1']]) {
-      const r = await rawHttp(sim.url, `GET /_sim/health HTTP/1.1\r\nHost: ${a}\r\nHost: ${b}\r\nConnection: close\r\n\r\n`);
+    for (const [a, b] of [
+      ['127.0.0.1', 'attacker.example'],
+      ['attacker.example', '127.0.0.1'],
+    ]) {
+      const r = await rawHttp(
+        sim.url,
+        `GET /_sim/health HTTP/1.1\r\nHost: ${a}\r\nHost: ${b}\r\nConnection: close\r\n\r\n`,
+      );
       expect(r.status).toBe(400);
-      expect(r.json.error).toMatchObject({ code: 'bad_request', message: 'The request has more than one Host header.' });
+      expect(r.json.error).toMatchObject({
+        code: 'bad_request',
+        message: 'The request has more than one Host header.',
+      });
     }
   });
   it('a request without a Host is 421 too', async () => {
@@ -52,13 +73,24 @@ describe('the Host a request names: loopback names and the bound address only (D
     expect(r.json.error.message).toMatch(/no Host header/);
   });
   it('loopback names are answered, with any port', async () => {
-    for (const host of [hostOf(sim.url), 'localhost', 'LOCALHOST:4010', 'localhost.', '127.0.0.1', '127.8.9.10:80', '[::1]', '[::1]:9', '[::ffff:127.0.0.1]']) {
+    for (const host of [
+      hostOf(sim.url),
+      'localhost',
+      'LOCALHOST:4010',
+      'localhost.',
+      '127.0.0.1',
+      '127.8.9.10:80',
+      '[::1]',
+      '[::1]:9',
+      '[::ffff:127.0.0.1]',
+    ]) {
       const before = await keyCount();
       const r = await raw('POST', '/_sim/api-keys', { host, 'content-type': 'application/json' }, '{}');
       expect(r.status, host).toBe(201);
       expect(await keyCount()).toBe(before + 1);
     }
-    for (const host of ['localhost.attacker.example', '127.0.0.1.attacker.example', 'evil.localhost']) expect((await raw('GET', '/_sim/health', { host })).status, host).toBe(421);
+    for (const host of ['localhost.attacker.example', '127.0.0.1.attacker.example', 'evil.localhost'])
+      expect((await raw('GET', '/_sim/health', { host })).status, host).toBe(421);
   });
 });
 
@@ -78,7 +110,8 @@ describe('--allow-host and VMV_SIM_ALLOW_HOSTS: more names to answer to', () => 
   it('VMV_SIM_ALLOW_HOSTS (comma-separated) when no --allow-host is given', async () => {
     const other = await startSim({ env: { VMV_SIM_ALLOW_HOSTS: 'a.test, b.test' } });
     try {
-      for (const host of ['a.test', 'b.test']) expect((await raw('GET', '/_sim/health', { host }, '', other.url)).status, host).toBe(200);
+      for (const host of ['a.test', 'b.test'])
+        expect((await raw('GET', '/_sim/health', { host }, '', other.url)).status, host).toBe(200);
       expect((await raw('GET', '/_sim/health', { host: 'c.test' }, '', other.url)).status).toBe(421);
     } finally {
       await other.stop();
@@ -99,7 +132,9 @@ describe('--allow-host and VMV_SIM_ALLOW_HOSTS: more names to answer to', () => 
     for (const bad of ['http://sim.test', 'sim.test:4010', 'a b']) {
       const r = await cli(['sim', 'serve', '--port', '0', '--allow-host', bad]);
       expect(r.code, bad).toBe(2);
-      expect(r.stderr).toContain(`--allow-host takes a host name or IP address without scheme or port (or '*'), got "${bad}"`);
+      expect(r.stderr).toContain(
+        `--allow-host takes a host name or IP address without scheme or port (or '*'), got "${bad}"`,
+      );
     }
   });
 });
@@ -107,7 +142,10 @@ describe('--allow-host and VMV_SIM_ALLOW_HOSTS: more names to answer to', () => 
 describe('Origin: only web pages on a loopback address may call', () => {
   it('a foreign Origin is 403 origin_not_allowed on the control plane: a text/plain reset from a web page resets nothing', async () => {
     const before = sim.key;
-    const r = await sim.api('POST', '/_sim/reset', { raw: '{}', headers: { origin: 'https://attacker.example', 'content-type': 'text/plain' } });
+    const r = await sim.api('POST', '/_sim/reset', {
+      raw: '{}',
+      headers: { origin: 'https://attacker.example', 'content-type': 'text/plain' },
+    });
     expect(r.status).toBe(403);
     expect(r.json.error.code).toBe('origin_not_allowed');
     expect(r.json.error.message).toContain('"https://attacker.example"');
@@ -120,10 +158,16 @@ describe('Origin: only web pages on a loopback address may call', () => {
     expect(read.json.error.code).toBe('origin_not_allowed');
     const emails = () => sim.api('GET', '/v1/emails?email=ada%40example.com').then((r) => r.json.data.length);
     const sent = await emails();
-    const write = await sim.api('POST', '/v1/quick/emails', { body: { to: ['ada@example.com'], subject: 'Hi', body: 'Hello' }, headers: origin });
+    const write = await sim.api('POST', '/v1/quick/emails', {
+      body: { to: ['ada@example.com'], subject: 'Hi', body: 'Hello' },
+      headers: origin,
+    });
     expect(write.status).toBe(403);
     expect(await emails()).toBe(sent);
-    expect((await sim.api('POST', '/v1/quick/emails', { body: { to: ['ada@example.com'], subject: 'Hi', body: 'Hello' } })).status).toBe(200);
+    expect(
+      (await sim.api('POST', '/v1/quick/emails', { body: { to: ['ada@example.com'], subject: 'Hi', body: 'Hello' } }))
+        .status,
+    ).toBe(200);
     expect(await emails()).toBe(sent + 1); // the same request from no web page is sent
   });
   it('Origin: null (a sandboxed frame, a file) and other schemes are refused', async () => {
@@ -149,7 +193,10 @@ describe('request bodies: application/json only (415 unsupported_media_type)', (
   });
   it('a form-encoded body is 415, and so is a body without Content-Type', async () => {
     const contacts = (await sim.api('GET', '/v1/contacts')).json.data.length;
-    const form = await sim.api('POST', '/_sim/contacts', { raw: 'name=Eve', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await sim.api('POST', '/_sim/contacts', {
+      raw: 'name=Eve',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(415);
     const bare = await raw('POST', '/_sim/contacts', { host: hostOf(sim.url) }, '{"name":"Eve"}');
     expect(bare.status).toBe(415);
@@ -157,13 +204,33 @@ describe('request bodies: application/json only (415 unsupported_media_type)', (
     expect((await sim.api('GET', '/v1/contacts')).json.data.length).toBe(contacts);
   });
   it('application/*+json and charsets other than UTF-8 are refused; a write declaring a non-JSON type is refused even without a body', async () => {
-    const refused = ['application/merge-patch+json', 'application/vnd.api+json', 'application/json; charset=iso-8859-1', 'multipart/form-data; boundary=x'];
-    for (const type of refused) expect((await sim.api('PATCH', '/_sim/workspace', { raw: '{"name":"X"}', headers: { 'content-type': type } })).status, type).toBe(415);
-    expect((await raw('POST', '/_sim/reset', { host: hostOf(sim.url), 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415);
+    const refused = [
+      'application/merge-patch+json',
+      'application/vnd.api+json',
+      'application/json; charset=iso-8859-1',
+      'multipart/form-data; boundary=x',
+    ];
+    for (const type of refused)
+      expect(
+        (await sim.api('PATCH', '/_sim/workspace', { raw: '{"name":"X"}', headers: { 'content-type': type } })).status,
+        type,
+      ).toBe(415);
+    expect(
+      (await raw('POST', '/_sim/reset', { host: hostOf(sim.url), 'content-type': 'application/x-www-form-urlencoded' }))
+        .status,
+    ).toBe(415);
   });
   it('application/json with a UTF-8 charset is taken, and a write without a body needs no Content-Type', async () => {
     for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"'])
-      expect((await sim.api('PATCH', '/_sim/workspace', { raw: '{"name":"Acme Sandbox"}', headers: { 'content-type': type } })).status, type).toBe(200);
+      expect(
+        (
+          await sim.api('PATCH', '/_sim/workspace', {
+            raw: '{"name":"Acme Sandbox"}',
+            headers: { 'content-type': type },
+          })
+        ).status,
+        type,
+      ).toBe(200);
     const reset = await raw('POST', '/_sim/reset', { host: hostOf(sim.url) });
     expect(reset.status).toBe(200);
     sim.key = reset.json.api_key;
@@ -189,7 +256,11 @@ describe('malformed HTTP gets the error envelope', () => {
     const r = await rawHttp(sim.url, `GET /_sim/health HTTP/1.1\r\n${host()}X-Bad: a\x01b\r\n\r\n`);
     expectEnvelope(r, 400, 'bad_request');
     expect(r.json.error.message).toMatch(/^The request is not valid HTTP\/1\.1: .*header/i);
-    expectEnvelope(await rawHttp(sim.url, `GET /_sim/health HTTP/1.1\r\n${host()}Bad Header: x\r\n\r\n`), 400, 'bad_request');
+    expectEnvelope(
+      await rawHttp(sim.url, `GET /_sim/health HTTP/1.1\r\n${host()}Bad Header: x\r\n\r\n`),
+      400,
+      'bad_request',
+    );
   });
   it('headers over 16 KiB are 431 headers_too_large', async () => {
     const r = await rawHttp(sim.url, `GET /_sim/health HTTP/1.1\r\n${host()}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
@@ -200,7 +271,14 @@ describe('malformed HTTP gets the error envelope', () => {
     const chunked = `POST /_sim/contacts HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
     expectEnvelope(await rawHttp(sim.url, `${chunked}e\r\n{"name":"Eve"}\r\nzz\r\n\r\n`), 400, 'bad_request');
     expectEnvelope(await rawHttp(sim.url, `${chunked}zz\r\n{"name":"Eve"}\r\n0\r\n\r\n`), 400, 'bad_request');
-    expectEnvelope(await rawHttp(sim.url, `POST /_sim/contacts HTTP/1.1\r\n${host()}Content-Type: application/json\r\nContent-Length: 14\r\nTransfer-Encoding: chunked\r\n\r\n{"name":"Eve"}`), 400, 'bad_request');
+    expectEnvelope(
+      await rawHttp(
+        sim.url,
+        `POST /_sim/contacts HTTP/1.1\r\n${host()}Content-Type: application/json\r\nContent-Length: 14\r\nTransfer-Encoding: chunked\r\n\r\n{"name":"Eve"}`,
+      ),
+      400,
+      'bad_request',
+    );
     expect((await sim.api('GET', '/v1/contacts')).json.data.length).toBe(contacts);
   });
   it('the server keeps serving afterwards', async () => {

@@ -67,7 +67,7 @@ describe('vmv sim serve --clock real', () => {
   });
 });
 
-describe('the real clock\'s loop', () => {
+describe("the real clock's loop", () => {
   it('is one loop however many requests arrive while it ticks: idle, a busy server looks at what is due about once a second', async () => {
     const { startServer } = await import('../simulator/world.js');
     const { Store } = await import('../simulator/world.js');
@@ -80,7 +80,15 @@ describe('the real clock\'s loop', () => {
     try {
       // requests arriving 16 at a time, many while a tick runs
       for (let round = 0; round < 20; round++)
-        await Promise.all(Array.from({ length: 16 }, () => fetch(`${running.url}/_sim/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' })));
+        await Promise.all(
+          Array.from({ length: 16 }, () =>
+            fetch(`${running.url}/_sim/contacts`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: '{"name":"x"}',
+            }),
+          ),
+        );
       await new Promise((r) => setTimeout(r, 200));
       ticks = 0;
       // wall time: the loop polls the real clock once a second when nothing is due

@@ -3,23 +3,53 @@
 // write — through `vmv sim serve` and the CLI as processes. What must hold: no acknowledged write is
 // lost, what cannot be read is never overwritten, and every failure is a message naming the file.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { appendFileSync, chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../simulator/world.js';
 import { BIN, startSim, T0, tempDir } from './helpers.js';
 
 /** The CLI as a process on data file `data` (the embedded target). */
-function vmv(args: string[], data: string, o: { uid?: number; input?: string } = {}): SpawnSyncReturns<string> & { ms: number } {
-  const env: NodeJS.ProcessEnv = { ...process.env, VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
+function vmv(
+  args: string[],
+  data: string,
+  o: { uid?: number; input?: string } = {},
+): SpawnSyncReturns<string> & { ms: number } {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    VMV_SIM_DATA: data,
+    VMV_CONFIG_DIR: join(tempDir(), 'cfg'),
+    NO_COLOR: '1',
+  };
   delete env.VMV_BASE_URL;
   const t = performance.now();
-  const r = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', timeout: 30_000, uid: o.uid, input: o.input });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    env,
+    encoding: 'utf8',
+    timeout: 30_000,
+    uid: o.uid,
+    input: o.input,
+  });
   return Object.assign(r, { ms: performance.now() - t });
 }
 
 /** The contacts' names in a data file, as a new process reads it (snapshot and journal). */
-const contactNames = async (file: string) => new Store(file).withLock(async (ss) => (await ss.begin()).data.contacts.map((c) => c.name ?? ''));
+const contactNames = async (file: string) =>
+  new Store(file).withLock(async (ss) => (await ss.begin()).data.contacts.map((c) => c.name ?? ''));
 const journalOf = (file: string) => `${file}.journal`;
 const keyOf = (file: string) => new Store(file).withLock(async (ss) => (await ss.begin()).data.meta.default_api_key);
 const tmpFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.tmp'));
@@ -30,16 +60,29 @@ async function world(n: number, prefix = 'c'): Promise<string> {
   const store = new Store(data);
   const { createApp } = await import('../simulator/world.js');
   const app = createApp(store);
-  await app.handle({ method: 'POST', url: '/_sim/reset', headers: {}, body: JSON.stringify({ clock: 'manual', now: T0 }) });
+  await app.handle({
+    method: 'POST',
+    url: '/_sim/reset',
+    headers: {},
+    body: JSON.stringify({ clock: 'manual', now: T0 }),
+  });
   for (let i = 0; i < n; i++) {
-    const r = await app.handle({ method: 'POST', url: '/_sim/contacts', headers: {}, body: JSON.stringify({ name: `${prefix}-${i}` }) });
+    const r = await app.handle({
+      method: 'POST',
+      url: '/_sim/contacts',
+      headers: {},
+      body: JSON.stringify({ name: `${prefix}-${i}` }),
+    });
     expect(r.status).toBe(201);
   }
   return data;
 }
 
 /** Every file beside a data file, as bytes: to prove a refusal changed nothing. */
-const filesOf = (data: string) => Object.fromEntries(readdirSync(join(data, '..')).map((f) => [f, readFileSync(join(data, '..', f)).toString('base64')]));
+const filesOf = (data: string) =>
+  Object.fromEntries(
+    readdirSync(join(data, '..')).map((f) => [f, readFileSync(join(data, '..', f)).toString('base64')]),
+  );
 
 // ---- a real full disk: a small tmpfs (root only) ----
 
@@ -61,7 +104,8 @@ const canMount = (() => {
   mounts.length = 0;
   return d !== null;
 })();
-if (!canMount) console.log('store-faults: the full-disk and read-only file system tests need root (mount -t tmpfs); skipped here');
+if (!canMount)
+  console.log('store-faults: the full-disk and read-only file system tests need root (mount -t tmpfs); skipped here');
 
 describe.skipIf(!canMount)('a full disk (a 2 MiB tmpfs)', () => {
   it('refuses writes it cannot make whole (507 naming the disk and the file), loses no acknowledged write, and carries on once space returns', async () => {
@@ -72,7 +116,9 @@ describe.skipIf(!canMount)('a full disk (a 2 MiB tmpfs)', () => {
     try {
       writeFileSync(filler, Buffer.alloc(256 * 1024));
       // a journal over 1 MiB asks for a compaction, which needs room for a whole new snapshot
-      const bulk = await sim.api('POST', '/_sim/contacts', { body: Array.from({ length: 2500 }, (_, i) => ({ name: `bulk-${i}`, email: `bulk-${i}@example.com` })) });
+      const bulk = await sim.api('POST', '/_sim/contacts', {
+        body: Array.from({ length: 2500 }, (_, i) => ({ name: `bulk-${i}`, email: `bulk-${i}@example.com` })),
+      });
       expect(bulk.status).toBe(201);
       const acked: string[] = [];
       const refused: string[] = [];
@@ -128,7 +174,9 @@ describe.skipIf(!canMount)('a full disk (a 2 MiB tmpfs)', () => {
     expect(r.stderr).toMatch(/has no room to fold the journal into .* The journal keeps every change/);
     expect(r.stderr).not.toMatch(/send the request again|Nothing was applied/);
     expect(tmpFiles(dir)).toEqual([]);
-    const ledger = JSON.parse(vmv(['api', '/_sim/ledger?limit=100'], data).stdout).data.filter((e: { kind: string }) => e.kind === 'email');
+    const ledger = JSON.parse(vmv(['api', '/_sim/ledger?limit=100'], data).stdout).data.filter(
+      (e: { kind: string }) => e.kind === 'email',
+    );
     expect(ledger).toHaveLength(1);
   });
 
@@ -136,14 +184,24 @@ describe.skipIf(!canMount)('a full disk (a 2 MiB tmpfs)', () => {
     const dir = tmpfs('256k')!;
     const data = join(dir, 'sim.json');
     expect(vmv(['sim', 'contact', '--name', 'first'], data).status).toBe(0);
-    writeFileSync(join(dir, 'filler'), Buffer.alloc(Math.max(0, Number(spawnSync('df', ['-B1', '--output=avail', dir], { encoding: 'utf8' }).stdout.split('\n')[1]) - 512)));
+    writeFileSync(
+      join(dir, 'filler'),
+      Buffer.alloc(
+        Math.max(
+          0,
+          Number(spawnSync('df', ['-B1', '--output=avail', dir], { encoding: 'utf8' }).stdout.split('\n')[1]) - 512,
+        ),
+      ),
+    );
     const r = vmv(['email', 'send', '--to', 'ada@example.com', '--subject', 'x', '--body', 'y'.repeat(4000)], data);
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/The disk holding .* is full/);
     expect(r.stderr).toContain('(insufficient_storage, HTTP 507)');
     expect(tmpFiles(dir)).toEqual([]);
     rmSync(join(dir, 'filler'));
-    expect(JSON.parse(vmv(['history', 'emails', '--email', 'ada@example.com', '--json'], data).stdout).data).toEqual([]);
+    expect(JSON.parse(vmv(['history', 'emails', '--email', 'ada@example.com', '--json'], data).stdout).data).toEqual(
+      [],
+    );
   });
 });
 
@@ -156,7 +214,10 @@ describe('a damaged journal is refused, never cut or written over', () => {
     lines[4] = lines[4].slice(0, 40) + '#' + lines[4].slice(41); // one byte of an entry flipped: not JSON any more
     writeFileSync(journalOf(data), lines.join('\n'));
     const before = filesOf(data);
-    for (const args of [['contacts', 'list'], ['sim', 'contact', '--name', 'new']]) {
+    for (const args of [
+      ['contacts', 'list'],
+      ['sim', 'contact', '--name', 'new'],
+    ]) {
       const r = vmv(args, data);
       expect(r.status, r.stderr).toBe(1);
       expect(r.stderr).toContain(`journal ${journalOf(data)} is damaged: line 5`);
@@ -169,11 +230,26 @@ describe('a damaged journal is refused, never cut or written over', () => {
 
   // (lines[k] is line k + 1 of the journal and, past the header, entry k)
   it.each([
-    ['a line deleted', (l: string[], k: number) => l.splice(k, 1), (k: number) => `line ${k + 1} \\(byte \\d+\\) is entry ${k + 1} where entry ${k} belongs`],
-    ['a line repeated', (l: string[], k: number) => l.splice(k, 0, l[k]), (k: number) => `line ${k + 2} \\(byte \\d+\\) is entry ${k} where entry ${k + 1} belongs`],
-    ['two lines swapped', (l: string[], k: number) => l.splice(k, 2, l[k + 1], l[k]), (k: number) => `line ${k + 1} \\(byte \\d+\\) is entry ${k + 1} where entry ${k} belongs`],
-    ['a byte changed inside a string (still valid JSON)', (l: string[], k: number) => void (l[k] = l[k].replace('"c-2"', '"c-X"')),
-      (k: number) => `line ${k + 1} \\(byte \\d+\\) is an entry whose bytes changed \\(its checksum does not match\\)`],
+    [
+      'a line deleted',
+      (l: string[], k: number) => l.splice(k, 1),
+      (k: number) => `line ${k + 1} \\(byte \\d+\\) is entry ${k + 1} where entry ${k} belongs`,
+    ],
+    [
+      'a line repeated',
+      (l: string[], k: number) => l.splice(k, 0, l[k]),
+      (k: number) => `line ${k + 2} \\(byte \\d+\\) is entry ${k} where entry ${k + 1} belongs`,
+    ],
+    [
+      'two lines swapped',
+      (l: string[], k: number) => l.splice(k, 2, l[k + 1], l[k]),
+      (k: number) => `line ${k + 1} \\(byte \\d+\\) is entry ${k + 1} where entry ${k} belongs`,
+    ],
+    [
+      'a byte changed inside a string (still valid JSON)',
+      (l: string[], k: number) => void (l[k] = l[k].replace('"c-2"', '"c-X"')),
+      (k: number) => `line ${k + 1} \\(byte \\d+\\) is an entry whose bytes changed \\(its checksum does not match\\)`,
+    ],
   ])('%s: still JSON, but not the journal written; refused', async (_what, edit, why) => {
     const data = await world(6);
     const lines = readFileSync(journalOf(data), 'utf8').split('\n');
@@ -194,7 +270,11 @@ describe('a damaged journal is refused, never cut or written over', () => {
     const r = vmv(['contacts', 'list', '--json'], data);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout).data.map((c: { name: string }) => c.name).sort()).toEqual(['c-0', 'c-1', 'c-2']);
+    expect(
+      JSON.parse(r.stdout)
+        .data.map((c: { name: string }) => c.name)
+        .sort(),
+    ).toEqual(['c-0', 'c-1', 'c-2']);
     expect(vmv(['sim', 'contact', '--name', 'next'], data).status).toBe(0);
     expect((await contactNames(data)).sort()).toEqual(['c-0', 'c-1', 'c-2', 'next']);
   });
@@ -210,12 +290,17 @@ describe('a damaged journal is refused, never cut or written over', () => {
     const { createApp } = await import('../simulator/world.js');
     const app = createApp(new Store(data));
     const many = Array.from({ length: 600 }, (_, i) => ({ name: `person-${i}`, email: `p${i}@example.com` }));
-    expect((await app.handle({ method: 'POST', url: '/_sim/contacts', headers: {}, body: JSON.stringify(many) })).status).toBe(201);
+    expect(
+      (await app.handle({ method: 'POST', url: '/_sim/contacts', headers: {}, body: JSON.stringify(many) })).status,
+    ).toBe(201);
     await new Store(data).compact();
     const text = readFileSync(data, 'utf8');
     expect(JSON.parse(text.slice(0, text.indexOf('\n')).replace(/,$/, '}')).store.lazy).toHaveProperty('contacts');
     // (a people list reads the people saved beside the data; adding a contact reads the contacts)
-    for (const [from, to, part] of [['"person-42"', '"person-4X"', 'its part "contacts"'], ['"Acme Sandbox"', '"Acme Sandbos"', 'its first part']]) {
+    for (const [from, to, part] of [
+      ['"person-42"', '"person-4X"', 'its part "contacts"'],
+      ['"Acme Sandbox"', '"Acme Sandbos"', 'its first part'],
+    ]) {
       writeFileSync(data, text.replace(from, to));
       const r = vmv(['sim', 'contact', '--name', 'more'], data);
       expect(r.status).toBe(1);
@@ -239,7 +324,10 @@ describe('a damaged journal is refused, never cut or written over', () => {
     const data = await world(3);
     appendFileSync(journalOf(data), 'garbage that is not an entry\n{"ops":[]}\n');
     const before = filesOf(data);
-    const serve = spawnSync(process.execPath, [BIN, 'sim', 'serve', '--port', '0', '--data', data], { encoding: 'utf8', timeout: 10_000 });
+    const serve = spawnSync(process.execPath, [BIN, 'sim', 'serve', '--port', '0', '--data', data], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     expect(serve.status).toBe(1);
     expect(serve.stderr).toContain('is damaged: line');
     expect(filesOf(data)).toEqual(before);
@@ -270,12 +358,20 @@ describe('a damaged journal is refused, never cut or written over', () => {
     const after = lines.length - 1 - (n + 1); // complete lines after the damaged one (the last is empty)
     const dry = vmv(['sim', 'repair', '--dry-run', '--json'], data);
     expect(dry.status, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ needed: true, dry_run: true, copy: null, damaged: { line: n + 1, reason: 'not valid JSON' }, after });
+    expect(JSON.parse(dry.stdout)).toMatchObject({
+      needed: true,
+      dry_run: true,
+      copy: null,
+      damaged: { line: n + 1, reason: 'not valid JSON' },
+      after,
+    });
     expect(readFileSync(journalOf(data))).toEqual(original);
 
     const r = vmv(['sim', 'repair'], data);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`those before line ${n + 1} (not valid JSON); set aside that line and the ${after} journal entries after it (lines ${n + 2} to ${n + 1 + after}).`);
+    expect(r.stderr).toContain(
+      `those before line ${n + 1} (not valid JSON); set aside that line and the ${after} journal entries after it (lines ${n + 2} to ${n + 1 + after}).`,
+    );
     const copy = readdirSync(join(data, '..')).find((f) => /^sim\.json\.journal\.damaged-\d{8}T\d{6}Z$/.test(f))!;
     expect(readFileSync(join(data, '..', copy))).toEqual(original);
     expect(statSync(join(data, '..', copy)).mode & 0o777).toBe(0o600);
@@ -298,7 +394,12 @@ describe('a damaged journal is refused, never cut or written over', () => {
     // whatever state the repair leaves, the job runs on from it and the ledger and the wallet agree
     vmv(['sim', 'advance', '1h'], data);
     const ws = JSON.parse(vmv(['sim', 'workspace', 'show', '--json'], data).stdout);
-    const ledger = JSON.parse(vmv(['api', '/_sim/ledger?limit=100'], data).stdout).data as { kind: string; reference_id: string; description: string; wallet_cents: number }[];
+    const ledger = JSON.parse(vmv(['api', '/_sim/ledger?limit=100'], data).stdout).data as {
+      kind: string;
+      reference_id: string;
+      description: string;
+      wallet_cents: number;
+    }[];
     const spent = ledger.reduce((sum, e) => sum + e.wallet_cents, 0);
     expect(5000 - Math.round(ws.wallet_usd * 100)).toBe(spent);
     // each thing paid for once: no charge for the same thing twice
@@ -309,18 +410,21 @@ describe('a damaged journal is refused, never cut or written over', () => {
   it.each([
     ['a header whose generation lost a character', (j: string) => j.replace(/"generation":"(\w)/, '"generation":"')],
     ['a journal of garbage', () => 'lorem ipsum dolor sit amet\nconsectetur\n'],
-  ])('%s: every entry would be ignored, so the store refuses to open; repair sets the journal aside whole', async (_what, damage) => {
-    const data = await world(3);
-    writeFileSync(journalOf(data), damage(readFileSync(journalOf(data), 'utf8')));
-    const before = filesOf(data);
-    const r = vmv(['contacts', 'list'], data);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/is damaged: line 1 (says it follows snapshot generation|is not a journal header)/);
-    expect(filesOf(data)).toEqual(before);
-    const fixed = vmv(['sim', 'repair'], data);
-    expect(fixed.stderr).toMatch(/Set the whole journal aside/);
-    expect(vmv(['contacts', 'list'], data).status).toBe(0);
-  });
+  ])(
+    '%s: every entry would be ignored, so the store refuses to open; repair sets the journal aside whole',
+    async (_what, damage) => {
+      const data = await world(3);
+      writeFileSync(journalOf(data), damage(readFileSync(journalOf(data), 'utf8')));
+      const before = filesOf(data);
+      const r = vmv(['contacts', 'list'], data);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/is damaged: line 1 (says it follows snapshot generation|is not a journal header)/);
+      expect(filesOf(data)).toEqual(before);
+      const fixed = vmv(['sim', 'repair'], data);
+      expect(fixed.stderr).toMatch(/Set the whole journal aside/);
+      expect(vmv(['contacts', 'list'], data).status).toBe(0);
+    },
+  );
 
   it('an empty data file beside a journal: even a read is refused (a fresh world would write over the journal); repair starts afresh and keeps the journal', async () => {
     const data = await world(3);
@@ -328,7 +432,9 @@ describe('a damaged journal is refused, never cut or written over', () => {
     const journal = readFileSync(journalOf(data));
     const r = vmv(['contacts', 'list'], data);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain(`The simulator's data file ${data} is missing or empty, but its journal ${journalOf(data)} holds`);
+    expect(r.stderr).toContain(
+      `The simulator's data file ${data} is missing or empty, but its journal ${journalOf(data)} holds`,
+    );
     expect(readFileSync(journalOf(data))).toEqual(journal);
     expect(readFileSync(data, 'utf8')).toBe('');
     const fixed = vmv(['sim', 'repair'], data);
@@ -387,55 +493,72 @@ describe('a data file that is a symbolic link', () => {
       await sim.stop(); // a clean stop folds the journal into a new snapshot
     }
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(JSON.parse(readFileSync(join(real, 'sim.json'), 'utf8')).contacts.map((c: { name: string }) => c.name).sort()).toEqual(['embedded', 'through-the-link']);
+    expect(
+      JSON.parse(readFileSync(join(real, 'sim.json'), 'utf8'))
+        .contacts.map((c: { name: string }) => c.name)
+        .sort(),
+    ).toEqual(['embedded', 'through-the-link']);
     expect((await contactNames(link)).sort()).toEqual(['embedded', 'through-the-link']);
   });
 });
 
 describe('a data file the process may not use fails at once, naming the file and the permission (exit 2)', () => {
-  it.skipIf(!canMount)('a read-only file system: a write fails in well under a second, a read still works; sim serve exits 2', async () => {
-    const dir = tmpfs('1m')!;
-    const data = join(dir, 'sim.json');
-    expect(vmv(['sim', 'contact', '--name', 'before'], data).status).toBe(0);
-    await new Store(data).compact();
-    expect(spawnSync('mount', ['-o', 'remount,ro', dir]).status).toBe(0);
-    const w = vmv(['sim', 'contact', '--name', 'after'], data);
-    expect(w.status, w.stderr).toBe(2);
-    expect(w.stderr).toContain(`The simulator cannot use its data file ${data}: ${dir} is on a read-only file system (EROFS)`);
-    expect(w.stderr).not.toMatch(/internal_error|Warning|at .*\.js/);
-    expect(w.ms).toBeLessThan(5_000); // (it waited 51 s before)
-    const r = vmv(['contacts', 'list', '--json'], data);
-    expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).data.map((c: { name: string }) => c.name)).toEqual(['before']);
-    const serve = spawnSync(process.execPath, [BIN, 'sim', 'serve', '--port', '0', '--data', data], { encoding: 'utf8', timeout: 10_000 });
-    expect(serve.status).toBe(2);
-    expect(serve.stderr).toContain('read-only file system (EROFS)');
-    // a copy of it can still be taken (it is only read)
-    const out = join(tempDir(), 'copy.json');
-    const ex = vmv(['sim', 'export', out], data);
-    expect(ex.status, ex.stderr).toBe(0);
-    expect(await contactNames(out)).toEqual(['before']);
-  });
+  it.skipIf(!canMount)(
+    'a read-only file system: a write fails in well under a second, a read still works; sim serve exits 2',
+    async () => {
+      const dir = tmpfs('1m')!;
+      const data = join(dir, 'sim.json');
+      expect(vmv(['sim', 'contact', '--name', 'before'], data).status).toBe(0);
+      await new Store(data).compact();
+      expect(spawnSync('mount', ['-o', 'remount,ro', dir]).status).toBe(0);
+      const w = vmv(['sim', 'contact', '--name', 'after'], data);
+      expect(w.status, w.stderr).toBe(2);
+      expect(w.stderr).toContain(
+        `The simulator cannot use its data file ${data}: ${dir} is on a read-only file system (EROFS)`,
+      );
+      expect(w.stderr).not.toMatch(/internal_error|Warning|at .*\.js/);
+      expect(w.ms).toBeLessThan(5_000); // (it waited 51 s before)
+      const r = vmv(['contacts', 'list', '--json'], data);
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).data.map((c: { name: string }) => c.name)).toEqual(['before']);
+      const serve = spawnSync(process.execPath, [BIN, 'sim', 'serve', '--port', '0', '--data', data], {
+        encoding: 'utf8',
+        timeout: 10_000,
+      });
+      expect(serve.status).toBe(2);
+      expect(serve.stderr).toContain('read-only file system (EROFS)');
+      // a copy of it can still be taken (it is only read)
+      const out = join(tempDir(), 'copy.json');
+      const ex = vmv(['sim', 'export', out], data);
+      expect(ex.status, ex.stderr).toBe(0);
+      expect(await contactNames(out)).toEqual(['before']);
+    },
+  );
 
-  it.skipIf(process.getuid?.() !== 0)('a folder the user may not write: permission denied (EACCES), at once', async () => {
-    const dir = tempDir();
-    const data = join(dir, 'sim.json');
-    expect(vmv(['sim', 'contact', '--name', 'x'], data).status).toBe(0);
-    chmodSync(dir, 0o755);
-    // as another user, who may read the folder but not write in it
-    chownSync(data, 65534, 65534);
-    chownSync(journalOf(data), 65534, 65534);
-    const w = vmv(['sim', 'contact', '--name', 'y'], data, { uid: 65534 });
-    expect(w.status, w.stderr).toBe(2);
-    expect(w.stderr).toMatch(/cannot use its data file .*: permission denied \(EACCES\)/);
-    expect(w.ms).toBeLessThan(5_000);
-  });
+  it.skipIf(process.getuid?.() !== 0)(
+    'a folder the user may not write: permission denied (EACCES), at once',
+    async () => {
+      const dir = tempDir();
+      const data = join(dir, 'sim.json');
+      expect(vmv(['sim', 'contact', '--name', 'x'], data).status).toBe(0);
+      chmodSync(dir, 0o755);
+      // as another user, who may read the folder but not write in it
+      chownSync(data, 65534, 65534);
+      chownSync(journalOf(data), 65534, 65534);
+      const w = vmv(['sim', 'contact', '--name', 'y'], data, { uid: 65534 });
+      expect(w.status, w.stderr).toBe(2);
+      expect(w.stderr).toMatch(/cannot use its data file .*: permission denied \(EACCES\)/);
+      expect(w.ms).toBeLessThan(5_000);
+    },
+  );
 
   it('a directory given as the data file is named as such', () => {
     const dir = tempDir();
     const r = vmv(['sim', 'contact', '--name', 'x'], dir);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`${dir} is a directory, not a data file: point --data (VMV_SIM_DATA) at a file, such as ${join(dir, 'sim.json')}`);
+    expect(r.stderr).toContain(
+      `${dir} is a directory, not a data file: point --data (VMV_SIM_DATA) at a file, such as ${join(dir, 'sim.json')}`,
+    );
   });
 });
 
@@ -458,7 +581,8 @@ describe('vmv sim export and import', () => {
   it('export copies the whole world (journal included) while a server writes to it; the copy is a data file of its own', async () => {
     const sim = await startSim();
     try {
-      for (let i = 0; i < 20; i++) expect((await sim.api('POST', '/_sim/contacts', { body: { name: `live-${i}` } })).status).toBe(201);
+      for (let i = 0; i < 20; i++)
+        expect((await sim.api('POST', '/_sim/contacts', { body: { name: `live-${i}` } })).status).toBe(201);
       await sim.advance(3600);
       expect(existsSync(journalOf(sim.data))).toBe(true);
       const out = join(tempDir(), 'world.json');
@@ -492,13 +616,24 @@ describe('vmv sim export and import', () => {
       // the world's own key is its key now
       const key = await new Store(fixture).withLock(async (ss) => (await ss.begin()).data.meta.default_api_key);
       const listed = await sim.api('GET', '/v1/contacts?limit=100', { key });
-      expect(listed.json.data.map((c: { name: string }) => c.name).sort()).toEqual(['fixture-0', 'fixture-1', 'fixture-2', 'fixture-3']);
+      expect(listed.json.data.map((c: { name: string }) => c.name).sort()).toEqual([
+        'fixture-0',
+        'fixture-1',
+        'fixture-2',
+        'fixture-3',
+      ]);
       // (the control plane refuses a key that is not the world's: the imported world has its own)
       expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'after-import' }, key: null })).status).toBe(201);
     } finally {
       await sim.stop();
     }
-    expect((await contactNames(sim.data)).sort()).toEqual(['after-import', 'fixture-0', 'fixture-1', 'fixture-2', 'fixture-3']);
+    expect((await contactNames(sim.data)).sort()).toEqual([
+      'after-import',
+      'fixture-0',
+      'fixture-1',
+      'fixture-2',
+      'fixture-3',
+    ]);
     // from standard input (an export piped) into a new file: no question
     const fresh = join(tempDir(), 'new.json');
     const piped = vmv(['sim', 'export', '-'], fixture).stdout;

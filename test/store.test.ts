@@ -15,20 +15,29 @@ const WRITER = new URL('./fixtures/writer.mjs', import.meta.url).pathname;
 
 /** A test resource: POST /_test/tick schedules `count` timers, one a second from now on. */
 const ticker: Resource = {
-  routes: [{
-    method: 'POST', path: '/_test/tick', summary: 'Schedule timers', responses: { 200: { description: 'Scheduled' } },
-    body: z.strictObject({ count: z.number() }),
-    handler: (c) => {
-      for (let i = 1; i <= (c.body.count as number); i++) schedule(c.s, c.s.now + i * 1000, 'tick', { i });
-      return { body: {} };
+  routes: [
+    {
+      method: 'POST',
+      path: '/_test/tick',
+      summary: 'Schedule timers',
+      responses: { 200: { description: 'Scheduled' } },
+      body: z.strictObject({ count: z.number() }),
+      handler: (c) => {
+        for (let i = 1; i <= (c.body.count as number); i++) schedule(c.s, c.s.now + i * 1000, 'tick', { i });
+        return { body: {} };
+      },
     },
-  }],
+  ],
   timers: { tick: () => undefined },
 };
 
 function writer(file: string, prefix: string, count: number, compactEvery?: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [WRITER, file, prefix, String(count), ...(compactEvery ? [String(compactEvery)] : [])], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn(
+      process.execPath,
+      [WRITER, file, prefix, String(count), ...(compactEvery ? [String(compactEvery)] : [])],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let err = '';
     p.stderr.on('data', (d) => (err += d));
     p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${prefix} exited ${code}: ${err}`))));
@@ -36,7 +45,8 @@ function writer(file: string, prefix: string, count: number, compactEvery?: numb
 }
 
 /** The contacts' names in a data file, as a new process would load it (snapshot and journal). */
-const contactNames = async (file: string) => (await new Store(file).withLock(async (ss) => (await ss.begin()).data.contacts.map((c) => c.name ?? "")));
+const contactNames = async (file: string) =>
+  await new Store(file).withLock(async (ss) => (await ss.begin()).data.contacts.map((c) => c.name ?? ''));
 
 describe('concurrent writers on one data file', () => {
   it('two embedded processes writing 200 records each leave all 400', async () => {
@@ -79,22 +89,27 @@ describe('crash safety', () => {
       const sim = await startSim({ data });
       let stop = false;
       // four concurrent writers keep requests in flight when the kill lands
-      const writers = Array.from({ length: 4 }, (_, w) => (async () => {
-        for (let i = 0; !stop; i++) {
-          const name = `r${round}-w${w}-${i}`;
-          try {
-            const r = await sim.api('POST', '/_sim/contacts', { body: { name } });
-            if (r.status === 201) acked.push(name);
-          } catch {
-            return; // the connection died with the server
+      const writers = Array.from({ length: 4 }, (_, w) =>
+        (async () => {
+          for (let i = 0; !stop; i++) {
+            const name = `r${round}-w${w}-${i}`;
+            try {
+              const r = await sim.api('POST', '/_sim/contacts', { body: { name } });
+              if (r.status === 201) acked.push(name);
+            } catch {
+              return; // the connection died with the server
+            }
           }
-        }
-      })());
-      while (acked.filter((n) => n.startsWith(`r${round}-`)).length < 40 + round * 25) await new Promise((r) => setTimeout(r, 2));
+        })(),
+      );
+      while (acked.filter((n) => n.startsWith(`r${round}-`)).length < 40 + round * 25)
+        await new Promise((r) => setTimeout(r, 2));
       sim.proc.kill('SIGKILL');
       stop = true;
       await Promise.all(writers);
-      await new Promise((r) => sim.proc.exitCode !== null || sim.proc.signalCode !== null ? r(null) : sim.proc.once('exit', r));
+      await new Promise((r) =>
+        sim.proc.exitCode !== null || sim.proc.signalCode !== null ? r(null) : sim.proc.once('exit', r),
+      );
       const names = new Set(await contactNames(data)); // parses: never a torn file
       for (const n of acked) expect(names.has(n), `acknowledged ${n} is on disk`).toBe(true);
     }
@@ -127,7 +142,7 @@ describe('a data file that is not a simulator store', () => {
     ['an empty object', '{}', /holds a JSON object of another shape/],
     ['an array', '[]', /holds a JSON array/],
     ['null', 'null', /holds null/],
-    ['someone\'s package.json', '{"name": "app", "version": "1.0.0"}', /holds a JSON object of another shape/],
+    ["someone's package.json", '{"name": "app", "version": "1.0.0"}', /holds a JSON object of another shape/],
   ])('%s is refused naming the file and how to start fresh, and left as it was', async (_what, content, why) => {
     const file = join(tempDir(), 'sim.json');
     writeFileSync(file, content);
@@ -156,9 +171,17 @@ describe('the journal', () => {
     const sim = await startSim({ data });
     const sizes: number[] = [];
     for (let i = 0; i < 300; i++) {
-      const before = (() => { try { return statSync(journalOf(data)).size; } catch { return 0; } })();
+      const before = (() => {
+        try {
+          return statSync(journalOf(data)).size;
+        } catch {
+          return 0;
+        }
+      })();
       const body = { template: 'slideshow', source_text: 'hello world' };
-      expect((await sim.api('POST', '/v1/videos/quote', { body, headers: { 'idempotency-key': `k${i}` } })).status).toBe(200);
+      expect(
+        (await sim.api('POST', '/v1/videos/quote', { body, headers: { 'idempotency-key': `k${i}` } })).status,
+      ).toBe(200);
       sizes.push(statSync(journalOf(data)).size - before);
     }
     await sim.stop();
@@ -170,7 +193,8 @@ describe('the journal', () => {
     const costOfOne = async (waiting: number) => {
       const file = join(tempDir(), 'sim.json');
       const app = createApp(new Store(file), [ticker]);
-      const call = (method: string, url: string, body?: unknown) => app.handle({ method, url, headers: {}, body: body === undefined ? undefined : JSON.stringify(body) });
+      const call = (method: string, url: string, body?: unknown) =>
+        app.handle({ method, url, headers: {}, body: body === undefined ? undefined : JSON.stringify(body) });
       await call('POST', '/_sim/reset', { clock: 'manual', now: '2026-01-05T09:00:00Z' });
       expect((await call('POST', '/_test/tick', { count: waiting })).status).toBe(200);
       const before = statSync(journalOf(file)).size;
@@ -182,7 +206,7 @@ describe('the journal', () => {
     expect(many).toBeLessThan(few + 200);
   });
 
-  it('a charge once the workspace\'s ledger keeps its 1,000 latest entries journals the new entry and one place, not the ledger', async () => {
+  it("a charge once the workspace's ledger keeps its 1,000 latest entries journals the new entry and one place, not the ledger", async () => {
     const data = join(tempDir(), 'sim.json');
     const sim = await startSim({ data });
     try {
@@ -234,7 +258,10 @@ describe('the journal', () => {
     expect(whole.endsWith('\n')).toBe(true);
     appendFileSync(journalOf(data), '{"ops":[["push","contacts",[{"id":"torn","name":"tor');
     const env = { ...process.env, VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
-    const r = spawnSync(process.execPath, [BIN, 'contacts', 'list', '--limit', '100', '--json'], { env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [BIN, 'contacts', 'list', '--limit', '100', '--json'], {
+      env,
+      encoding: 'utf8',
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain(`the journal ${journalOf(data)}`);
     expect(r.stderr).toMatch(/half-written last entry, never acknowledged/);
@@ -333,7 +360,11 @@ describe('reads without the lock', () => {
         expect(read.status).toBe(200);
         expect(read.json.data.map((p: { name: string }) => p.name)).toEqual(['before']);
         const env = { ...process.env, VMV_SIM_DATA: sim.data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
-        const embedded = spawnSync(process.execPath, [BIN, 'contacts', 'list', '--json'], { env, encoding: 'utf8', timeout: 10_000 });
+        const embedded = spawnSync(process.execPath, [BIN, 'contacts', 'list', '--json'], {
+          env,
+          encoding: 'utf8',
+          timeout: 10_000,
+        });
         expect(embedded.status, embedded.stderr).toBe(0);
         expect(JSON.parse(embedded.stdout).data).toHaveLength(1);
         expect(performance.now() - t).toBeLessThan(5_000);

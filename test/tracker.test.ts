@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { World } from '../simulator/core/world.js';
 import { applyOps, removeWhere, Tracker, type Op } from '../simulator/store/tracker.js';
 
-interface Rec { id: string; n: number }
+interface Rec {
+  id: string;
+  n: number;
+}
 const recs = (n: number): Rec[] => Array.from({ length: n }, (_, i) => ({ id: `r${i}`, n: i }));
 /** A data object with one record collection (contacts) and one whole value (meta). */
 const dataOf = (n: number) => ({ contacts: recs(n), meta: { next_seq: 1 } }) as unknown as World;
@@ -15,34 +18,83 @@ const SHAPE = { recordUnits: new Set(['contacts', 'timers']), keyFields: new Set
 
 /** What a transaction does to the view of a 10-record collection. */
 const CASES: [string, (c: Rec[]) => void, (ops: Op[]) => void][] = [
-  ['push', (c) => c.push({ id: 'new', n: 99 }), (ops) => expect(ops).toEqual([['push', 'contacts', [{ id: 'new', n: 99 }]]])],
-  ['a field of one record', (c) => void (c[3].n = 33), (ops) => expect(ops).toEqual([['put', 'contacts', 3, { id: 'r3', n: 33 }]])],
+  [
+    'push',
+    (c) => c.push({ id: 'new', n: 99 }),
+    (ops) => expect(ops).toEqual([['push', 'contacts', [{ id: 'new', n: 99 }]]]),
+  ],
+  [
+    'a field of one record',
+    (c) => void (c[3].n = 33),
+    (ops) => expect(ops).toEqual([['put', 'contacts', 3, { id: 'r3', n: 33 }]]),
+  ],
   ['pop', (c) => void c.pop(), (ops) => expect(ops).toEqual([['trunc', 'contacts', 9]])],
-  ['a swap with the last, then pop (the scheduler removing a row)', (c) => {
-    c[2] = c[9];
-    c.pop();
-  }, (ops) => expect(ops).toEqual([['trunc', 'contacts', 9], ['put', 'contacts', 2, { id: 'r9', n: 9 }]])],
-  ['removeWhere of two records', (c) => void removeWhere(c, (r) => r.n === 1 || r.n === 7), (ops) => expect(ops).toEqual([['del', 'contacts', [1, 7]]])],
-  ['push, then remove an older record', (c) => {
-    c.push({ id: 'new', n: 99 });
-    removeWhere(c, (r) => r.n === 0);
-  }, (ops) => expect(ops).toEqual([['del', 'contacts', [0]], ['push', 'contacts', [{ id: 'new', n: 99 }]]])],
-  ['push, then remove the record just pushed', (c) => {
-    c.push({ id: 'new', n: 99 });
-    removeWhere(c, (r) => r.id === 'new');
-  }, (ops) => expect(ops).toEqual([])],
-  ['a change, then a removal before it (its place moves)', (c) => {
-    c[5].n = 55;
-    removeWhere(c, (r) => r.n === 1);
-  }, (ops) => expect(ops).toEqual([['del', 'contacts', [1]], ['put', 'contacts', 4, { id: 'r5', n: 55 }]])],
+  [
+    'a swap with the last, then pop (the scheduler removing a row)',
+    (c) => {
+      c[2] = c[9];
+      c.pop();
+    },
+    (ops) =>
+      expect(ops).toEqual([
+        ['trunc', 'contacts', 9],
+        ['put', 'contacts', 2, { id: 'r9', n: 9 }],
+      ]),
+  ],
+  [
+    'removeWhere of two records',
+    (c) => void removeWhere(c, (r) => r.n === 1 || r.n === 7),
+    (ops) => expect(ops).toEqual([['del', 'contacts', [1, 7]]]),
+  ],
+  [
+    'push, then remove an older record',
+    (c) => {
+      c.push({ id: 'new', n: 99 });
+      removeWhere(c, (r) => r.n === 0);
+    },
+    (ops) =>
+      expect(ops).toEqual([
+        ['del', 'contacts', [0]],
+        ['push', 'contacts', [{ id: 'new', n: 99 }]],
+      ]),
+  ],
+  [
+    'push, then remove the record just pushed',
+    (c) => {
+      c.push({ id: 'new', n: 99 });
+      removeWhere(c, (r) => r.id === 'new');
+    },
+    (ops) => expect(ops).toEqual([]),
+  ],
+  [
+    'a change, then a removal before it (its place moves)',
+    (c) => {
+      c[5].n = 55;
+      removeWhere(c, (r) => r.n === 1);
+    },
+    (ops) =>
+      expect(ops).toEqual([
+        ['del', 'contacts', [1]],
+        ['put', 'contacts', 4, { id: 'r5', n: 55 }],
+      ]),
+  ],
   ['splice from the middle (every later record moves)', (c) => void c.splice(4, 2), () => undefined],
   ['sort', (c) => void c.sort((a, b) => b.n - a.n), () => undefined],
   ['unshift', (c) => void c.unshift({ id: 'first', n: -1 }), () => undefined],
-  ['pop twice, then push', (c) => {
-    c.pop();
-    c.pop();
-    c.push({ id: 'new', n: 99 });
-  }, (ops) => expect(ops).toEqual([['trunc', 'contacts', 9], ['trunc', 'contacts', 8], ['push', 'contacts', [{ id: 'new', n: 99 }]]])],
+  [
+    'pop twice, then push',
+    (c) => {
+      c.pop();
+      c.pop();
+      c.push({ id: 'new', n: 99 });
+    },
+    (ops) =>
+      expect(ops).toEqual([
+        ['trunc', 'contacts', 9],
+        ['trunc', 'contacts', 8],
+        ['push', 'contacts', [{ id: 'new', n: 99 }]],
+      ]),
+  ],
   ['reverse', (c) => void c.reverse(), () => undefined],
 ];
 
@@ -111,7 +163,12 @@ describe('random transactions (a property test)', () => {
       c.pop();
     },
     (c, r) => c.length > 0 && void (c[Math.floor(r() * c.length)].n = Math.floor(r() * 1000)),
-    (c, r) => void c.splice(Math.floor(r() * (c.length + 1)), Math.floor(r() * 3), ...(r() < 0.5 ? [{ id: `s${made++}`, n: -made }] : [])),
+    (c, r) =>
+      void c.splice(
+        Math.floor(r() * (c.length + 1)),
+        Math.floor(r() * 3),
+        ...(r() < 0.5 ? [{ id: `s${made++}`, n: -made }] : []),
+      ),
     (c) => void c.sort((a, b) => a.n - b.n),
     (c) => void c.reverse(),
     (c) => void c.shift(),

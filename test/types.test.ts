@@ -17,14 +17,24 @@ function diagnostics(sources: Record<string, string>): Record<string, string[]> 
     return join(dir, `${name}.ts`);
   });
   const program = ts.createProgram(files, {
-    module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022,
-    strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(root, 'node_modules/@types')],
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    types: ['node'],
+    typeRoots: [join(root, 'node_modules/@types')],
   });
   const all = ts.getPreEmitDiagnostics(program);
-  return Object.fromEntries(Object.keys(sources).map((name) => [
-    name,
-    all.filter((d) => !d.file || d.file.fileName === join(dir, `${name}.ts`)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
-  ]));
+  return Object.fromEntries(
+    Object.keys(sources).map((name) => [
+      name,
+      all
+        .filter((d) => !d.file || d.file.fileName === join(dir, `${name}.ts`))
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    ]),
+  );
 }
 
 describe('dist/index.d.ts', () => {

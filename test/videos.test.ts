@@ -9,13 +9,25 @@ beforeAll(async () => (sim = await startSim()));
 afterAll(() => sim.stop());
 beforeEach(() => sim.reset());
 
-const SOURCE = 'Our espresso bar opens Monday on Main Street. We roast our own beans every morning. Come taste the difference.';
-const SCRIPT = 'Our espresso bar opens Monday on Main Street. We roast our own beans every morning, so every cup tastes fresh. Come say hi!';
-const TEMPLATES = ['talking_avatar', 'remotion', 'freeform_ai', 'meme_hook', 'interview', 'phone_mockup', 'slideshow', 'real_footage'];
+const SOURCE =
+  'Our espresso bar opens Monday on Main Street. We roast our own beans every morning. Come taste the difference.';
+const SCRIPT =
+  'Our espresso bar opens Monday on Main Street. We roast our own beans every morning, so every cup tastes fresh. Come say hi!';
+const TEMPLATES = [
+  'talking_avatar',
+  'remotion',
+  'freeform_ai',
+  'meme_hook',
+  'interview',
+  'phone_mockup',
+  'slideshow',
+  'real_footage',
+];
 const OWN_SCRIPT = ['talking_avatar', 'meme_hook', 'phone_mockup', 'real_footage'];
 const WRITES_OWN = ['remotion', 'freeform_ai', 'interview', 'slideshow'];
 
-const create = (body: Record<string, unknown>) => sim.api('POST', '/v1/videos', { body: { source_text: SOURCE, ...body } });
+const create = (body: Record<string, unknown>) =>
+  sim.api('POST', '/v1/videos', { body: { source_text: SOURCE, ...body } });
 const made = async (body: Record<string, unknown>) => {
   const r = await create(body);
   expect(r.status, r.text).toBe(201);
@@ -52,7 +64,8 @@ async function until(id: string, state: string, limit = 7200): Promise<number> {
   }
   throw new Error(`${id} did not reach ${state} within ${limit} s`);
 }
-const connections = async () => (await sim.api('GET', '/v1/social-connections')).json.data as { id: string; platform: string; handle: string }[];
+const connections = async () =>
+  (await sim.api('GET', '/v1/social-connections')).json.data as { id: string; platform: string; handle: string }[];
 const connection = async (platform: string) => (await connections()).find((c) => c.platform === platform)!.id;
 
 describe('the plan gate: every endpoint answers 403 plan_not_included on a plan without Content', () => {
@@ -72,13 +85,18 @@ describe('the plan gate: every endpoint answers 403 plan_not_included on a plan 
   ])('%s %s', async (method, path, body) => {
     const v = await made({ template: 'slideshow', script_review: 'manual' });
     const conn = await connection('tiktok');
-    expect((await sim.api('PATCH', '/_sim/workspace', { body: { plan: { content: false } } })).json.plan.content).toBe(false);
+    expect((await sim.api('PATCH', '/_sim/workspace', { body: { plan: { content: false } } })).json.plan.content).toBe(
+      false,
+    );
     const b = body ? JSON.parse(JSON.stringify(body).replace('CONN', conn)) : undefined;
     const r = await sim.api(method, path.replace('VID', v.id), { body: b });
     expect(r.status).toBe(403);
     expect(r.json.error.code).toBe('plan_not_included');
     // the gate comes before validation: a bad body on such a plan is still 403
-    if (method === 'POST') expect((await sim.api(method, path.replace('VID', v.id), { body: { nonsense: 1 } })).json.error.code).toBe('plan_not_included');
+    if (method === 'POST')
+      expect((await sim.api(method, path.replace('VID', v.id), { body: { nonsense: 1 } })).json.error.code).toBe(
+        'plan_not_included',
+      );
   });
   it('and answers again once Content is back', async () => {
     await sim.api('PATCH', '/_sim/workspace', { body: { plan: { content: false } } });
@@ -88,12 +106,17 @@ describe('the plan gate: every endpoint answers 403 plan_not_included on a plan 
   it('the scopes: videos:read reads and quotes, videos:write makes', async () => {
     const read = (await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['videos:read'] } })).json.key;
     expect((await sim.api('GET', '/v1/videos', { key: read })).status).toBe(200);
-    expect((await sim.api('POST', '/v1/videos/quote', { key: read, body: { template: 'slideshow', source_text: 'x' } })).status).toBe(200);
+    expect(
+      (await sim.api('POST', '/v1/videos/quote', { key: read, body: { template: 'slideshow', source_text: 'x' } }))
+        .status,
+    ).toBe(200);
     const r = await sim.api('POST', '/v1/videos', { key: read, body: { template: 'slideshow', source_text: 'x' } });
     expect(r.status).toBe(403);
     expect(r.json.error.code).toBe('forbidden');
     const write = (await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['videos:write'] } })).json.key;
-    expect((await sim.api('POST', '/v1/videos', { key: write, body: { template: 'slideshow', source_text: 'x' } })).status).toBe(201);
+    expect(
+      (await sim.api('POST', '/v1/videos', { key: write, body: { template: 'slideshow', source_text: 'x' } })).status,
+    ).toBe(201);
   });
 });
 
@@ -102,21 +125,34 @@ describe('the creation body', () => {
     const presets: Record<string, string> = {};
     for (const t of TEMPLATES) presets[t] = (await made({ template: t, script_review: 'manual' })).preset;
     expect(presets).toEqual({
-      talking_avatar: 'site-capture', remotion: 'diagram', freeform_ai: 'cinematic', meme_hook: 'reaction',
-      interview: 'two-way', phone_mockup: 'hand', slideshow: 'captioned', real_footage: 'caption',
+      talking_avatar: 'site-capture',
+      remotion: 'diagram',
+      freeform_ai: 'cinematic',
+      meme_hook: 'reaction',
+      interview: 'two-way',
+      phone_mockup: 'hand',
+      slideshow: 'captioned',
+      real_footage: 'caption',
     });
   });
-  it('refuses a preset the template does not have, naming the template\'s presets; takes the spec\'s remotion presets', async () => {
+  it("refuses a preset the template does not have, naming the template's presets; takes the spec's remotion presets", async () => {
     const r = await create({ template: 'remotion', preset: 'karaoke' });
     expect(r.status).toBe(400);
     expect(r.json.error.fields.preset).toBe('must be one of diagram, imessage, site-demo for remotion');
-    for (const p of ['imessage', 'diagram', 'site-demo']) expect((await made({ template: 'remotion', preset: p })).preset).toBe(p);
+    for (const p of ['imessage', 'diagram', 'site-demo'])
+      expect((await made({ template: 'remotion', preset: p })).preset).toBe(p);
   });
   it('needs source_url or source_text: a 400 naming both when neither is sent', async () => {
     const r = await sim.api('POST', '/v1/videos', { body: { template: 'talking_avatar' } });
     expect(r.status).toBe(400);
     expect(Object.keys(r.json.error.fields).sort()).toEqual(['source_text', 'source_url']);
-    expect((await sim.api('POST', '/v1/videos', { body: { template: 'talking_avatar', source_url: 'https://acme.example.com/espresso' } })).status).toBe(201);
+    expect(
+      (
+        await sim.api('POST', '/v1/videos', {
+          body: { template: 'talking_avatar', source_url: 'https://acme.example.com/espresso' },
+        })
+      ).status,
+    ).toBe(201);
   });
   it.each(WRITES_OWN)('refuses an own script with %s (a template that writes its own)', async (t) => {
     const r = await create({ template: t, script: SCRIPT });
@@ -142,33 +178,79 @@ describe('the creation body', () => {
     const bad = await create({ template: 'slideshow', music: { library: 'builtin', track_id: 'trk_nope' } });
     expect(bad.status).toBe(400);
     expect(bad.json.error.fields['music.track_id']).toMatch(/music list/);
-    expect((await create({ template: 'slideshow', music: { library: 'elsewhere', track_id: t.track_id } })).json.error.fields['music.library']).toBeDefined();
+    expect(
+      (await create({ template: 'slideshow', music: { library: 'elsewhere', track_id: t.track_id } })).json.error
+        .fields['music.library'],
+    ).toBeDefined();
   });
   it('refuses unknown fields, and lists every problem of a body in one 400', async () => {
-    const r = await sim.api('POST', '/v1/videos', { body: { template: 'slideshow', colour: 'red', format: 'square', script: 'x', target_duration_seconds: 2 } });
+    const r = await sim.api('POST', '/v1/videos', {
+      body: { template: 'slideshow', colour: 'red', format: 'square', script: 'x', target_duration_seconds: 2 },
+    });
     expect(r.status).toBe(400);
-    expect(Object.keys(r.json.error.fields).sort()).toEqual(['colour', 'format', 'script', 'source_text', 'source_url', 'target_duration_seconds']);
+    expect(Object.keys(r.json.error.fields).sort()).toEqual([
+      'colour',
+      'format',
+      'script',
+      'source_text',
+      'source_url',
+      'target_duration_seconds',
+    ]);
     expect(r.json.error.fields.script).toMatch(/slideshow writes its own script/);
     // the cross-field problems come with the structural ones
-    const both = await sim.api('POST', '/v1/videos', { body: { template: 'slideshow', script: 'x', preset: 'nope', music: { track_id: 'zz' } } });
-    expect(Object.keys(both.json.error.fields).sort()).toEqual(['music.track_id', 'preset', 'script', 'source_text', 'source_url']);
+    const both = await sim.api('POST', '/v1/videos', {
+      body: { template: 'slideshow', script: 'x', preset: 'nope', music: { track_id: 'zz' } },
+    });
+    expect(Object.keys(both.json.error.fields).sort()).toEqual([
+      'music.track_id',
+      'preset',
+      'script',
+      'source_text',
+      'source_url',
+    ]);
   });
   it('accepts every documented setting, keeps them on the record, and ignores those the template does not use', async () => {
     const settings = {
-      avatar_provider: 'heygen', replica_id: 'r_1', avatar_id: 'a_1', voice_id: 'v_1', avatar_layout: 'circle',
-      background_mode: 'image', background_image: 'https://acme.example.com/bg.png', b_roll: true, subtitle_style: 'karaoke',
-      demo_focus: 'the booking flow', subtitles: { enabled: true, position: 'bottom', highlight_color: '#ffcc00' },
-      video_model: 'veo-3', slide_settings: { transition: 'fade' }, clip: { query: 'surprised cat', duration_seconds: 3 },
+      avatar_provider: 'heygen',
+      replica_id: 'r_1',
+      avatar_id: 'a_1',
+      voice_id: 'v_1',
+      avatar_layout: 'circle',
+      background_mode: 'image',
+      background_image: 'https://acme.example.com/bg.png',
+      b_roll: true,
+      subtitle_style: 'karaoke',
+      demo_focus: 'the booking flow',
+      subtitles: { enabled: true, position: 'bottom', highlight_color: '#ffcc00' },
+      video_model: 'veo-3',
+      slide_settings: { transition: 'fade' },
+      clip: { query: 'surprised cat', duration_seconds: 3 },
     };
     const v = await made({
-      template: 'talking_avatar', format: 'horizontal', target_duration_seconds: 45, source_url: 'https://acme.example.com/espresso',
-      source_image_urls: ['https://acme.example.com/a.png'], source_video_urls: ['https://acme.example.com/a.mp4'],
-      caption: 'Opening Monday', hashtags: ['#coffee', 'mainstreet'], max_price_cents: 5000,
-      demo_login: { url: 'https://acme.example.com/login', username: 'demo', password: 'hunter2' }, ...settings,
+      template: 'talking_avatar',
+      format: 'horizontal',
+      target_duration_seconds: 45,
+      source_url: 'https://acme.example.com/espresso',
+      source_image_urls: ['https://acme.example.com/a.png'],
+      source_video_urls: ['https://acme.example.com/a.mp4'],
+      caption: 'Opening Monday',
+      hashtags: ['#coffee', 'mainstreet'],
+      max_price_cents: 5000,
+      demo_login: { url: 'https://acme.example.com/login', username: 'demo', password: 'hunter2' },
+      ...settings,
     });
-    expect(v.settings).toEqual({ ...settings, demo_login: { url: 'https://acme.example.com/login', username: 'demo', password: '********' } });
+    expect(v.settings).toEqual({
+      ...settings,
+      demo_login: { url: 'https://acme.example.com/login', username: 'demo', password: '********' },
+    });
     expect(JSON.stringify(await get(v.id))).not.toContain('hunter2');
-    expect(v).toMatchObject({ format: 'horizontal', target_duration_seconds: 45, caption: 'Opening Monday', hashtags: ['#coffee', 'mainstreet'], max_price_cents: 5000 });
+    expect(v).toMatchObject({
+      format: 'horizontal',
+      target_duration_seconds: 45,
+      caption: 'Opening Monday',
+      hashtags: ['#coffee', 'mainstreet'],
+      max_price_cents: 5000,
+    });
     expect(v.source_image_urls).toEqual(['https://acme.example.com/a.png']);
   });
   it('a script must have words to speak and make at most 600 seconds; a source text must have words', async () => {
@@ -176,12 +258,21 @@ describe('the creation body', () => {
     expect(blank.json.error.fields.script).toBe('must contain words to speak');
     const long = await create({ template: 'talking_avatar', script: 'word '.repeat(1600) });
     expect(long.json.error.fields.script).toBe('makes a 640-second video at 150 words a minute; at most 600 seconds');
-    expect((await sim.api('POST', '/v1/videos', { body: { template: 'slideshow', source_text: '   ' } })).json.error.fields.source_text).toBe('must contain words');
+    expect(
+      (await sim.api('POST', '/v1/videos', { body: { template: 'slideshow', source_text: '   ' } })).json.error.fields
+        .source_text,
+    ).toBe('must contain words');
     expect((await sim.api('GET', '/v1/videos')).json.data).toHaveLength(0);
   });
   it('defaults: vertical, 30 seconds, automatic review', async () => {
     const v = await made({ template: 'remotion' });
-    expect(v).toMatchObject({ format: 'vertical', target_duration_seconds: 30, script_review: 'auto', max_price_cents: null, status: 'queued' });
+    expect(v).toMatchObject({
+      format: 'vertical',
+      target_duration_seconds: 30,
+      script_review: 'auto',
+      max_price_cents: null,
+      status: 'queued',
+    });
   });
 });
 
@@ -203,7 +294,11 @@ describe('the written content: scenes, slides or interview parts as the template
     expect([talk.scenes, talk.slides, talk.interview]).toEqual([null, null, null]);
     expect(talk.script).toMatch(/espresso/i);
   });
-  it.each([['two-way', 2], ['three-way', 3], ['four-way', 4]])('interview %s has %i speakers', async (preset, n) => {
+  it.each([
+    ['two-way', 2],
+    ['three-way', 3],
+    ['four-way', 4],
+  ])('interview %s has %i speakers', async (preset, n) => {
     const v = await written('interview', { preset });
     expect(v.interview.speakers).toHaveLength(n);
     expect(new Set(v.interview.parts.map((p: { speaker: number }) => p.speaker)).size).toBe(n);
@@ -215,13 +310,18 @@ describe('the written content: scenes, slides or interview parts as the template
       expect(v.seconds).toBeGreaterThanOrEqual(seconds * 0.85);
       expect(v.seconds).toBeLessThanOrEqual(seconds * 1.2);
     }
-    const fromUrl = await written('remotion', { source_text: undefined, source_url: 'https://www.acme-coffee.com/menu/cold-brew' });
+    const fromUrl = await written('remotion', {
+      source_text: undefined,
+      source_url: 'https://www.acme-coffee.com/menu/cold-brew',
+    });
     expect(fromUrl.script).toMatch(/cold brew/);
   });
   it('slide_settings shape a slideshow: slide_count and seconds_per_slide, in the quote as in the slides', async () => {
     const q = await quote({ template: 'slideshow', slide_settings: { slide_count: 3, seconds_per_slide: 4 } });
     expect(q).toMatchObject({ seconds: 12, estimated: true });
-    const v = await written('slideshow', { slide_settings: { slide_count: 3, seconds_per_slide: 4, transition: 'fade' } });
+    const v = await written('slideshow', {
+      slide_settings: { slide_count: 3, seconds_per_slide: 4, transition: 'fade' },
+    });
     expect(v.price_cents).toBe(q.price_cents);
     expect(v.slides.map((s: { seconds: number }) => s.seconds)).toEqual([4, 4, 4]);
     expect(v.seconds).toBe(12);
@@ -234,7 +334,7 @@ describe('the written content: scenes, slides or interview parts as the template
   });
 });
 
-describe('pricing (Part 4\'s five rules)', () => {
+describe("pricing (Part 4's five rules)", () => {
   it('a quote with an own script is exact and equals what creation charges', async () => {
     const q = await quote({ template: 'talking_avatar', script: SCRIPT });
     expect(q.estimated).toBe(false);
@@ -271,7 +371,10 @@ describe('pricing (Part 4\'s five rules)', () => {
     await quote({ template: 'talking_avatar', script: SCRIPT });
     expect((await sim.api('GET', '/v1/videos')).json.data).toHaveLength(0);
     const after = await workspace();
-    expect([after.wallet_usd, after.plan.video_credits_cents]).toEqual([before.wallet_usd, before.plan.video_credits_cents]);
+    expect([after.wallet_usd, after.plan.video_credits_cents]).toEqual([
+      before.wallet_usd,
+      before.plan.video_credits_cents,
+    ]);
   });
   it('charges plan video credits first, then the wallet, once; both visible in /_sim/workspace', async () => {
     await setMoney({ credits: 100, wallet: 50 });
@@ -280,7 +383,13 @@ describe('pricing (Part 4\'s five rules)', () => {
     const ws = await workspace();
     expect(ws.plan.video_credits_cents).toBe(0);
     expect(Math.round(ws.wallet_usd * 100)).toBe(5000 - (v.price_cents - 100));
-    expect(ws.ledger[0]).toMatchObject({ kind: 'video', reference_id: v.id, credits_cents: 100, wallet_cents: v.price_cents - 100, credits_after_cents: 0 });
+    expect(ws.ledger[0]).toMatchObject({
+      kind: 'video',
+      reference_id: v.id,
+      credits_cents: 100,
+      wallet_cents: v.price_cents - 100,
+      credits_after_cents: 0,
+    });
     // the whole pipeline charges nothing more
     await until(v.id, 'ready');
     expect((await workspace()).ledger).toHaveLength(1);
@@ -301,7 +410,11 @@ describe('pricing (Part 4\'s five rules)', () => {
     expect((await sim.api('GET', '/v1/videos')).json.data).toHaveLength(0);
     const ws = await workspace();
     // the only movement: the wallet set to 0 through the control plane
-    expect([ws.plan.video_credits_cents, ws.wallet_usd, ws.ledger.map((e: any) => e.kind)]).toEqual([10, 0, ['wallet_set']]);
+    expect([ws.plan.video_credits_cents, ws.wallet_usd, ws.ledger.map((e: any) => e.kind)]).toEqual([
+      10,
+      0,
+      ['wallet_set'],
+    ]);
   });
   it('auto-recharge pays what credits do not', async () => {
     await setMoney({ credits: 0, wallet: 0, autoRecharge: true });
@@ -328,7 +441,9 @@ describe('pricing (Part 4\'s five rules)', () => {
     expect(r.status).toBe(400);
     expect(r.json.error.fields.max_price_cents).toMatch(/above max_price_cents/);
     expect((await sim.api('GET', '/v1/videos')).json.data).toHaveLength(0);
-    expect((await made({ template: 'talking_avatar', script: SCRIPT, max_price_cents: q.price_cents })).status).toBe('rendering');
+    expect((await made({ template: 'talking_avatar', script: SCRIPT, max_price_cents: q.price_cents })).status).toBe(
+      'rendering',
+    );
   });
   it('auto review over the cap: held in script_review with error, nothing charged; approve with a higher cap (or none) releases it', async () => {
     const held = async () => {
@@ -369,7 +484,11 @@ describe('pricing (Part 4\'s five rules)', () => {
     await sim.api('POST', `/v1/videos/${v.id}/posts`, { body: { connection_ids: [await connection('tiktok')] } });
     await sim.advance(120);
     const after = await workspace();
-    expect([after.wallet_usd, after.plan.video_credits_cents, after.ledger.length]).toEqual([before.wallet_usd, before.plan.video_credits_cents, before.ledger.length]);
+    expect([after.wallet_usd, after.plan.video_credits_cents, after.ledger.length]).toEqual([
+      before.wallet_usd,
+      before.plan.video_credits_cents,
+      before.ledger.length,
+    ]);
   });
 });
 
@@ -401,9 +520,15 @@ describe('the pipeline on the simulator clock (Part 3)', () => {
     await until(v.id, 'script_review');
     await sim.advance(86400);
     expect((await get(v.id)).status).toBe('script_review');
-    const r = await sim.api('POST', `/v1/videos/${v.id}/approve`, { body: { script: 'Short and sweet: come try our espresso.' } });
+    const r = await sim.api('POST', `/v1/videos/${v.id}/approve`, {
+      body: { script: 'Short and sweet: come try our espresso.' },
+    });
     expect(r.status).toBe(200);
-    expect(r.json.data).toMatchObject({ status: 'rendering', script: 'Short and sweet: come try our espresso.', estimated: false });
+    expect(r.json.data).toMatchObject({
+      status: 'rendering',
+      script: 'Short and sweet: come try our espresso.',
+      estimated: false,
+    });
     expect(r.json.data.seconds).toBe(3);
     expect(r.json.data.billed_cents).toBe(r.json.data.price_cents);
   });
@@ -413,26 +538,46 @@ describe('the pipeline on the simulator clock (Part 3)', () => {
     const wrong = await sim.api('POST', `/v1/videos/${free.id}/approve`, { body: { script: 'x' } });
     expect(wrong.status).toBe(400);
     expect(wrong.json.error.fields.script).toMatch(/edited through `scenes`/);
-    const r = await sim.api('POST', `/v1/videos/${free.id}/approve`, { body: { scenes: [{ narration: 'One scene only, about espresso.' }] } });
+    const r = await sim.api('POST', `/v1/videos/${free.id}/approve`, {
+      body: { scenes: [{ narration: 'One scene only, about espresso.' }] },
+    });
     expect(r.json.data.scenes).toHaveLength(1);
     expect(r.json.data.line_items.map((i: { label: string }) => i.label)).toContain('AI scenes: 1 at 30¢');
     const show = await made({ template: 'slideshow', script_review: 'manual' });
     await until(show.id, 'script_review');
-    const s = await sim.api('POST', `/v1/videos/${show.id}/approve`, { body: { slides: [{ text: 'One' }, { text: 'Two', seconds: 3 }] } });
-    expect(s.json.data.slides).toEqual([{ title: 'Slide 1', text: 'One', seconds: 5 }, { title: 'Slide 2', text: 'Two', seconds: 3 }]);
+    const s = await sim.api('POST', `/v1/videos/${show.id}/approve`, {
+      body: { slides: [{ text: 'One' }, { text: 'Two', seconds: 3 }] },
+    });
+    expect(s.json.data.slides).toEqual([
+      { title: 'Slide 1', text: 'One', seconds: 5 },
+      { title: 'Slide 2', text: 'Two', seconds: 3 },
+    ]);
     expect(s.json.data.seconds).toBe(8);
     const talk = await made({ template: 'interview', script_review: 'manual' });
     await until(talk.id, 'script_review');
-    const bad = await sim.api('POST', `/v1/videos/${talk.id}/approve`, { body: { interview: { parts: [{ speaker: 3, text: 'Hi' }] } } });
+    const bad = await sim.api('POST', `/v1/videos/${talk.id}/approve`, {
+      body: { interview: { parts: [{ speaker: 3, text: 'Hi' }] } },
+    });
     expect(bad.json.error.fields['interview.parts[0].speaker']).toMatch(/below 2/);
-    const i = await sim.api('POST', `/v1/videos/${talk.id}/approve`, { body: { interview: { parts: [{ speaker: 0, text: 'Hi there' }, { speaker: 1, text: 'Hello' }] } } });
+    const i = await sim.api('POST', `/v1/videos/${talk.id}/approve`, {
+      body: {
+        interview: {
+          parts: [
+            { speaker: 0, text: 'Hi there' },
+            { speaker: 1, text: 'Hello' },
+          ],
+        },
+      },
+    });
     expect(i.json.data.script).toBe('Alex: Hi there\nSam: Hello');
   });
   it('approve refuses edits with no words or that make a video over 600 seconds, leaving it as it was', async () => {
     const v = await made({ template: 'talking_avatar', script_review: 'manual' });
     await until(v.id, 'script_review');
     const before = await get(v.id);
-    expect((await sim.api('POST', `/v1/videos/${v.id}/approve`, { body: { script: '...' } })).json.error.fields.script).toBe('must contain words to speak');
+    expect(
+      (await sim.api('POST', `/v1/videos/${v.id}/approve`, { body: { script: '...' } })).json.error.fields.script,
+    ).toBe('must contain words to speak');
     const free = await made({ template: 'freeform_ai', script_review: 'manual' });
     await until(free.id, 'script_review');
     const scenes = Array.from({ length: 20 }, () => ({ narration: 'word '.repeat(80) }));
@@ -497,7 +642,11 @@ describe('the pipeline on the simulator clock (Part 3)', () => {
     expect((await sim.api('DELETE', `/v1/videos/${queued.id}`)).status).toBe(204);
     expect((await sim.api('GET', `/v1/videos/${queued.id}`)).status).toBe(404);
     const rendering = await made({ template: 'talking_avatar', script: SCRIPT });
-    const post = (await sim.api('POST', `/v1/videos/${rendering.id}/posts`, { body: { connection_ids: [await connection('x')], scheduled_for: '2026-01-06T09:00:00Z' } })).json.data[0];
+    const post = (
+      await sim.api('POST', `/v1/videos/${rendering.id}/posts`, {
+        body: { connection_ids: [await connection('x')], scheduled_for: '2026-01-06T09:00:00Z' },
+      })
+    ).json.data[0];
     expect((await sim.api('DELETE', `/v1/videos/${rendering.id}`)).status).toBe(204);
     expect((await sim.api('DELETE', `/v1/videos/${rendering.id}`)).status).toBe(404);
     await sim.advance(2 * 86400);
@@ -518,7 +667,9 @@ describe('the pipeline on the simulator clock (Part 3)', () => {
     expect(page.meta.cursor).toBeDefined();
     const next = (await sim.api('GET', `/v1/videos?limit=2&cursor=${page.meta.cursor}`)).json;
     expect(next.data.map((v: { id: string }) => v.id)).toEqual([ids[0]]);
-    expect((await sim.api('GET', '/v1/videos?template=remotion')).json.data.map((v: { id: string }) => v.id)).toEqual([ids[1]]);
+    expect((await sim.api('GET', '/v1/videos?template=remotion')).json.data.map((v: { id: string }) => v.id)).toEqual([
+      ids[1],
+    ]);
     expect((await sim.api('GET', '/v1/videos?status=ready')).json.data).toEqual([]);
     expect((await sim.api('GET', '/v1/videos?status=done')).json.error.fields.status).toBeDefined();
   });
@@ -526,7 +677,10 @@ describe('the pipeline on the simulator clock (Part 3)', () => {
 
 describe('the media: signed links, a real MP4 and thumbnail', () => {
   const fetchLink = (url: string) => fetch(url.replace(/^http:\/\/[^/]+/, sim.url));
-  it.each([['vertical', 360, 640], ['horizontal', 640, 360]])('%s: an H.264 MP4 and PNG of %ix%i, needing no key', async (format, w, h) => {
+  it.each([
+    ['vertical', 360, 640],
+    ['horizontal', 640, 360],
+  ])('%s: an H.264 MP4 and PNG of %ix%i, needing no key', async (format, w, h) => {
     const v = await made({ template: 'slideshow', format });
     await until(v.id, 'ready');
     const x = await get(v.id);
@@ -549,7 +703,11 @@ describe('the media: signed links, a real MP4 and thumbnail', () => {
     const url = (await get(v.id)).video_url.replace(/^http:\/\/[^/]+/, sim.url);
     const whole = Buffer.from(await (await fetch(url)).arrayBuffer());
     const head = await fetch(url, { method: 'HEAD' });
-    expect([head.status, head.headers.get('content-length'), head.headers.get('accept-ranges')]).toEqual([200, String(whole.length), 'bytes']);
+    expect([head.status, head.headers.get('content-length'), head.headers.get('accept-ranges')]).toEqual([
+      200,
+      String(whole.length),
+      'bytes',
+    ]);
     expect((await head.arrayBuffer()).byteLength).toBe(0);
     const part = await fetch(url, { headers: { range: 'bytes=4-11' } });
     expect(part.status).toBe(206);
@@ -560,7 +718,7 @@ describe('the media: signed links, a real MP4 and thumbnail', () => {
     const past = await fetch(url, { headers: { range: `bytes=${whole.length}-` } });
     expect([past.status, past.headers.get('content-range')]).toEqual([416, `bytes */${whole.length}`]);
   });
-  it('a tampered link is 403; links do not expire; a deleted video\'s link is 404', async () => {
+  it("a tampered link is 403; links do not expire; a deleted video's link is 404", async () => {
     const v = await made({ template: 'slideshow' });
     expect(v.video_url).toBeNull();
     await until(v.id, 'ready');
@@ -580,7 +738,12 @@ describe('the media: signed links, a real MP4 and thumbnail', () => {
 
 describe('social connections and posts', () => {
   const readyVideo = async (extra: Record<string, unknown> = {}) => {
-    const v = await made({ template: 'slideshow', caption: 'Opening Monday', hashtags: ['coffee', '#mainstreet'], ...extra });
+    const v = await made({
+      template: 'slideshow',
+      caption: 'Opening Monday',
+      hashtags: ['coffee', '#mainstreet'],
+      ...extra,
+    });
     await until(v.id, 'ready');
     return v;
   };
@@ -588,8 +751,17 @@ describe('social connections and posts', () => {
 
   it('one connection per platform is seeded; /_sim adds and removes them', async () => {
     const seeded = await connections();
-    expect(seeded.map((c) => c.platform).sort()).toEqual(['facebook', 'instagram', 'linkedin', 'tiktok', 'x', 'youtube']);
-    const added = await sim.api('POST', '/_sim/social-connections', { body: { platform: 'tiktok', name: 'Acme Coffee' } });
+    expect(seeded.map((c) => c.platform).sort()).toEqual([
+      'facebook',
+      'instagram',
+      'linkedin',
+      'tiktok',
+      'x',
+      'youtube',
+    ]);
+    const added = await sim.api('POST', '/_sim/social-connections', {
+      body: { platform: 'tiktok', name: 'Acme Coffee' },
+    });
     expect(added.status).toBe(201);
     expect(added.json.data).toMatchObject({ platform: 'tiktok', name: 'Acme Coffee', handle: '@acme-coffee' });
     expect((await sim.api('GET', '/v1/social-connections?platform=tiktok')).json.data).toHaveLength(2);
@@ -603,19 +775,41 @@ describe('social connections and posts', () => {
     const posts = r.json.data;
     expect(posts).toHaveLength(2);
     for (const p of posts) {
-      expect(Object.keys(p).sort()).toEqual(['caption', 'connection_id', 'created_at', 'error', 'id', 'media_type', 'permalink', 'platform', 'published_at', 'scheduled_for', 'settings', 'status', 'updated_at', 'video_id']);
-      expect(p).toMatchObject({ status: 'scheduled', scheduled_for: null, permalink: null, caption: 'Opening Monday #coffee #mainstreet' });
+      expect(Object.keys(p).sort()).toEqual([
+        'caption',
+        'connection_id',
+        'created_at',
+        'error',
+        'id',
+        'media_type',
+        'permalink',
+        'platform',
+        'published_at',
+        'scheduled_for',
+        'settings',
+        'status',
+        'updated_at',
+        'video_id',
+      ]);
+      expect(p).toMatchObject({
+        status: 'scheduled',
+        scheduled_for: null,
+        permalink: null,
+        caption: 'Opening Monday #coffee #mainstreet',
+      });
     }
     await sim.advance(60);
     const listed = (await sim.api('GET', `/v1/videos/${v.id}/posts`)).json.data;
     expect(listed.map((p: { status: string }) => p.status)).toEqual(['published', 'published']);
     const tiktok = listed.find((p: { platform: string }) => p.platform === 'tiktok');
     expect(tiktok.permalink).toMatch(/^https:\/\/www\.tiktok\.com\/@acme-sandbox\/video\/\d{19}$/);
-    expect(listed.find((p: { platform: string }) => p.platform === 'youtube').permalink).toMatch(/^https:\/\/youtube\.com\/shorts\//);
+    expect(listed.find((p: { platform: string }) => p.platform === 'youtube').permalink).toMatch(
+      /^https:\/\/youtube\.com\/shorts\//,
+    );
     expect(tiktok.published_at).toBe('2026-01-05T' + tiktok.published_at.slice(11));
     expect((await get(v.id)).posts).toHaveLength(2);
   });
-  it('without a caption or hashtags a post\'s caption is null', async () => {
+  it("without a caption or hashtags a post's caption is null", async () => {
     const v = await made({ template: 'slideshow' });
     await until(v.id, 'ready');
     expect((await post(v.id, { connection_ids: [await connection('tiktok')] })).json.data[0].caption).toBeNull();
@@ -633,7 +827,8 @@ describe('social connections and posts', () => {
     expect(past.status).toBe(400);
     expect(past.json.error.fields.scheduled_for).toMatch(/future/);
     const at = '2026-01-06T17:00:00.000Z';
-    const p = (await post(v.id, { connection_ids: [await connection('x')], scheduled_for: at, caption: 'Tomorrow!' })).json.data[0];
+    const p = (await post(v.id, { connection_ids: [await connection('x')], scheduled_for: at, caption: 'Tomorrow!' }))
+      .json.data[0];
     expect(p).toMatchObject({ status: 'scheduled', scheduled_for: at, caption: 'Tomorrow!' });
     await sim.api('POST', '/_sim/clock', { body: { now: '2026-01-06T16:59:59Z' } });
     expect((await sim.api('GET', `/v1/videos/${v.id}/posts`)).json.data[0].status).toBe('scheduled');
@@ -646,7 +841,8 @@ describe('social connections and posts', () => {
     const v = await made({ template: 'talking_avatar', script: 'Try our espresso today.' });
     const t = await until(v.id, 'compositing');
     const clock = (await sim.api('GET', '/_sim/clock')).json;
-    const p = (await post(v.id, { connection_ids: [await connection('x')], scheduled_for: clock.next_due_at })).json.data[0];
+    const p = (await post(v.id, { connection_ids: [await connection('x')], scheduled_for: clock.next_due_at })).json
+      .data[0];
     expect(t).toBeGreaterThan(0);
     await sim.advance(3600);
     const x = (await sim.api('GET', `/v1/videos/${v.id}/posts`)).json.data[0];
@@ -656,7 +852,9 @@ describe('social connections and posts', () => {
   });
   it('a scheduled post of a video not ready by then fails with a reason', async () => {
     const v = await made({ template: 'talking_avatar', script_review: 'manual' });
-    const p = (await post(v.id, { connection_ids: [await connection('instagram')], scheduled_for: '2026-01-05T10:00:00Z' })).json.data[0];
+    const p = (
+      await post(v.id, { connection_ids: [await connection('instagram')], scheduled_for: '2026-01-05T10:00:00Z' })
+    ).json.data[0];
     await sim.advance(3600);
     const x = (await sim.api('GET', `/v1/videos/${v.id}/posts`)).json.data[0];
     expect(x.id).toBe(p.id);
@@ -665,7 +863,9 @@ describe('social connections and posts', () => {
   });
   it('DELETE /v1/posts/{id} cancels a scheduled post; a published one cannot be cancelled (409)', async () => {
     const v = await readyVideo();
-    const later = (await post(v.id, { connection_ids: [await connection('linkedin')], scheduled_for: '2026-01-07T09:00:00Z' })).json.data[0];
+    const later = (
+      await post(v.id, { connection_ids: [await connection('linkedin')], scheduled_for: '2026-01-07T09:00:00Z' })
+    ).json.data[0];
     const c = await sim.api('DELETE', `/v1/posts/${later.id}`);
     expect(c.json.data.status).toBe('canceled');
     expect((await sim.api('DELETE', `/v1/posts/${later.id}`)).json.data.status).toBe('canceled');
@@ -679,7 +879,10 @@ describe('social connections and posts', () => {
   });
   it('media_type carousel: slideshow on TikTok or Instagram only', async () => {
     const show = await readyVideo();
-    const ok = await post(show.id, { connection_ids: [await connection('tiktok'), await connection('instagram')], media_type: 'carousel' });
+    const ok = await post(show.id, {
+      connection_ids: [await connection('tiktok'), await connection('instagram')],
+      media_type: 'carousel',
+    });
     expect(ok.status).toBe(201);
     expect(ok.json.data.map((p: { media_type: string }) => p.media_type)).toEqual(['carousel', 'carousel']);
     const yt = await post(show.id, { connection_ids: [await connection('youtube')], media_type: 'carousel' });
@@ -701,16 +904,27 @@ describe('social connections and posts', () => {
     });
     const long = await post(v.id, { connection_ids: [await connection('x')], caption: 'x'.repeat(281) });
     expect(long.json.error.fields.caption).toMatch(/X takes at most 280/);
-    const per = await post(v.id, { connection_ids: [tiktok, await connection('x')], caption: 'x'.repeat(281), captions: { x: 'Short for X' }, settings: { tiktok: { privacy_level: 'SELF_ONLY' } } });
+    const per = await post(v.id, {
+      connection_ids: [tiktok, await connection('x')],
+      caption: 'x'.repeat(281),
+      captions: { x: 'Short for X' },
+      settings: { tiktok: { privacy_level: 'SELF_ONLY' } },
+    });
     expect(per.status).toBe(201);
     expect(per.json.data.map((p: { caption: string }) => p.caption)).toEqual(['x'.repeat(281), 'Short for X']);
     expect(per.json.data[0].settings).toEqual({ privacy_level: 'SELF_ONLY' });
-    expect((await post(v.id, { connection_ids: [tiktok], settings: { tiktok: { privacy_level: 'everyone' } } })).status).toBe(400);
-    expect((await post(v.id, { connection_ids: [tiktok], settings: { myspace: {} } })).json.error.fields['settings.myspace']).toBeDefined();
+    expect(
+      (await post(v.id, { connection_ids: [tiktok], settings: { tiktok: { privacy_level: 'everyone' } } })).status,
+    ).toBe(400);
+    expect(
+      (await post(v.id, { connection_ids: [tiktok], settings: { myspace: {} } })).json.error.fields['settings.myspace'],
+    ).toBeDefined();
   });
   it('an account disconnected (DELETE /_sim/social-connections) fails its scheduled posts with a reason', async () => {
     const v = await readyVideo();
-    const added = (await sim.api('POST', '/_sim/social-connections', { body: { platform: 'instagram', name: 'Acme Two' } })).json.data;
+    const added = (
+      await sim.api('POST', '/_sim/social-connections', { body: { platform: 'instagram', name: 'Acme Two' } })
+    ).json.data;
     const p = (await post(v.id, { connection_ids: [added.id], scheduled_for: '2026-01-06T09:00:00Z' })).json.data[0];
     await sim.api('DELETE', `/_sim/social-connections/${added.id}`);
     const x = (await sim.api('GET', `/v1/videos/${v.id}/posts`)).json.data.find((y: { id: string }) => y.id === p.id);

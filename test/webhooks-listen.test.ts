@@ -41,15 +41,25 @@ class Lines {
   }
 }
 
-interface Listen { proc: ChildProcess; out: Lines; err: Lines; exited: Promise<number | null>; stop(signal: NodeJS.Signals): Promise<number | null> }
+interface Listen {
+  proc: ChildProcess;
+  out: Lines;
+  err: Lines;
+  exited: Promise<number | null>;
+  stop(signal: NodeJS.Signals): Promise<number | null>;
+}
 
 function listen(args: string[], env: Record<string, string>): Listen {
   const proc = spawn(process.execPath, [BIN, 'webhooks', 'listen', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH!, HOME: tempDir(), NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH!, HOME: tempDir(), NO_COLOR: '1', ...env },
   });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const l: Listen = {
-    proc, out: new Lines(proc.stdout!), err: new Lines(proc.stderr!), exited,
+    proc,
+    out: new Lines(proc.stdout!),
+    err: new Lines(proc.stderr!),
+    exited,
     stop: (signal) => (proc.kill(signal), exited),
   };
   running.push(l);
@@ -59,7 +69,8 @@ function listen(args: string[], env: Record<string, string>): Listen {
 const running: Listen[] = [];
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
-  for (const l of running.splice(0)) if (l.proc.exitCode === null && l.proc.signalCode === null) await l.stop('SIGKILL');
+  for (const l of running.splice(0))
+    if (l.proc.exitCode === null && l.proc.signalCode === null) await l.stop('SIGKILL');
   for (const c of cleanup.splice(0)) await c();
 });
 
@@ -74,17 +85,22 @@ async function started<T extends Sim | Receiver>(x: Promise<T>): Promise<T> {
 }
 
 describe('vmv webhooks listen', () => {
-  it('against sim serve: forwards a call\'s events byte for byte, survives the forward target being down, checks signatures, drops duplicates, and removes its webhooks on SIGINT', async () => {
+  it("against sim serve: forwards a call's events byte for byte, survives the forward target being down, checks signatures, drops duplicates, and removes its webhooks on SIGINT", async () => {
     const sim = await started(startSim());
     const direct = await started(startReceiver()); // an ordinary webhook, to compare the bytes with
     await sim.api('POST', CALLS, { body: { url: `${direct.url}/direct` } });
     let forward = await started(startReceiver());
     const port = forward.port;
 
-    const l = listen(['--forward-to', `${forward.url}/in`, '--print-secret', '--base-url', sim.url, '--api-key', sim.key], { VMV_CONFIG_DIR: join(tempDir(), 'cfg') });
+    const l = listen(
+      ['--forward-to', `${forward.url}/in`, '--print-secret', '--base-url', sim.url, '--api-key', sim.key],
+      { VMV_CONFIG_DIR: join(tempDir(), 'cfg') },
+    );
     const ready = await l.err.next(/^Ready: receiving events at /);
     const listenUrl = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(ready)![1];
-    const callHook = /^Registered call webhook (\S+) for call\.started, call\.ended$/.exec(l.err.find(/^Registered call webhook/)!)![1];
+    const callHook = /^Registered call webhook (\S+) for call\.started, call\.ended$/.exec(
+      l.err.find(/^Registered call webhook/)!,
+    )![1];
     const callSecret = /: (whsec_[0-9a-f]{48})$/.exec(l.err.find(/^Signing secret of call webhook/)!)![1];
     expect(l.err.find(/^Registered text webhook \S+ for sms\.received$/)).toBeDefined();
     expect(l.err.all).toContain(`Forwarding events to ${forward.url}/in`);
@@ -92,10 +108,14 @@ describe('vmv webhooks listen', () => {
     expect((await sim.api('GET', TEXTS)).json.data.map((w: any) => w.url)).toEqual([listenUrl]);
 
     // call.started: printed, and forwarded unchanged
-    const job = (await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550100'], goal: 'Confirm Tuesday' } })).json.data;
+    const job = (
+      await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550100'], goal: 'Confirm Tuesday' } })
+    ).json.data;
     const callId = (await sim.api('GET', `/v1/quick/actions/${job.id}`)).json.data.targets[0].last_call_id;
     const startedLine = await l.out.next(/call\.started/);
-    expect(startedLine).toBe(`2026-01-05T09:00:00.000Z  call.started  evt_${callId}_started  call ${callId}  outbound ${job.from_number} -> +12025550100  RINGING`);
+    expect(startedLine).toBe(
+      `2026-01-05T09:00:00.000Z  call.started  evt_${callId}_started  call ${callId}  outbound ${job.from_number} -> +12025550100  RINGING`,
+    );
     expect(await l.err.next(/^forwarded/)).toBe(`forwarded evt_${callId}_started to ${forward.url}/in: 200`);
     const [fwd] = await forward.waitFor(1);
     expect(fwd.path).toBe('/in');
@@ -108,28 +128,44 @@ describe('vmv webhooks listen', () => {
     // the forward target goes down: the event is still printed, the failure reported, listen keeps running
     await forward.close();
     await sim.advance(58);
-    expect(await l.out.next(/call\.ended/)).toContain(`evt_${callId}_ended  call ${callId}  outbound ${job.from_number} -> +12025550100  COMPLETED 52s hangup`);
-    expect(await l.err.next(/^could not forward/)).toBe(`could not forward evt_${callId}_ended to http://127.0.0.1:${port}/in: ECONNREFUSED`);
+    expect(await l.out.next(/call\.ended/)).toContain(
+      `evt_${callId}_ended  call ${callId}  outbound ${job.from_number} -> +12025550100  COMPLETED 52s hangup`,
+    );
+    expect(await l.err.next(/^could not forward/)).toBe(
+      `could not forward evt_${callId}_ended to http://127.0.0.1:${port}/in: ECONNREFUSED`,
+    );
     expect(l.proc.exitCode).toBeNull();
     // the listener answered 200 all the same: the service does not retry
-    expect((await sim.api('GET', `/_sim/webhook-deliveries?event_id=evt_${callId}_ended`)).json.data.map((d: any) => d.status_code)).toEqual([200, 200]);
+    expect(
+      (await sim.api('GET', `/_sim/webhook-deliveries?event_id=evt_${callId}_ended`)).json.data.map(
+        (d: any) => d.status_code,
+      ),
+    ).toEqual([200, 200]);
 
     // back up: the next event is forwarded again
     forward = await started(startReceiver(port));
     const test = await sim.api('POST', `${CALLS}/${callHook}/test`);
     expect(await l.out.next(/\(test\)$/)).toContain(`call.ended  ${test.json.data.event_id}`);
-    expect(await l.err.next(/^forwarded evt_.*: 200$/)).toBe(`forwarded ${test.json.data.event_id} to ${forward.url}/in: 200`);
+    expect(await l.err.next(/^forwarded evt_.*: 200$/)).toBe(
+      `forwarded ${test.json.data.event_id} to ${forward.url}/in: 200`,
+    );
 
     // a bad or missing signature is answered 400 and reported; nothing is printed or forwarded
     const endedBody = direct.received[1].body.toString();
-    const forged = await request(listenUrl.slice(0, -1), 'POST', '/', { raw: endedBody.replace('COMPLETED', 'FAILED'), headers: { 'x-service-event-id': 'evt_forged', 'x-service-signature-256': sign(endedBody, callSecret) } });
+    const forged = await request(listenUrl.slice(0, -1), 'POST', '/', {
+      raw: endedBody.replace('COMPLETED', 'FAILED'),
+      headers: { 'x-service-event-id': 'evt_forged', 'x-service-signature-256': sign(endedBody, callSecret) },
+    });
     expect(forged.status).toBe(400);
     expect(await l.err.next(/^rejected/)).toBe('rejected a delivery (evt_forged): bad signature; answered 400');
     expect((await request(listenUrl.slice(0, -1), 'POST', '/', { raw: endedBody })).status).toBe(400);
     expect(await l.err.next(/no signature/)).toBe(`rejected a delivery (no event id): no signature; answered 400`);
 
     // a duplicate event id is acknowledged and dropped
-    const dup = await request(listenUrl.slice(0, -1), 'POST', '/', { raw: endedBody, headers: { 'x-service-signature-256': sign(endedBody, callSecret) } });
+    const dup = await request(listenUrl.slice(0, -1), 'POST', '/', {
+      raw: endedBody,
+      headers: { 'x-service-signature-256': sign(endedBody, callSecret) },
+    });
     expect(dup.status).toBe(200);
     expect(await l.err.next(/^dropped/)).toBe(`dropped a duplicate of evt_${callId}_ended`);
     expect(l.out.all).toHaveLength(3);
@@ -137,7 +173,10 @@ describe('vmv webhooks listen', () => {
 
     // Ctrl-C: both webhooks removed, exit 0
     expect(await l.stop('SIGINT')).toBe(0);
-    expect(l.err.all.slice(-2)).toEqual([`Removed call webhook ${callHook}`, expect.stringMatching(/^Removed text webhook /)]);
+    expect(l.err.all.slice(-2)).toEqual([
+      `Removed call webhook ${callHook}`,
+      expect.stringMatching(/^Removed text webhook /),
+    ]);
     expect((await sim.api('GET', CALLS)).json.data.map((w: any) => w.url)).toEqual([`${direct.url}/direct`]);
     expect((await sim.api('GET', TEXTS)).json.data).toEqual([]);
   });
@@ -158,11 +197,22 @@ describe('vmv webhooks listen', () => {
     expect((await cli(['webhooks', 'list', '--json'], { env })).json.data).toHaveLength(0);
 
     // the embedded CLI delivers before it returns; listen prints one JSON object per line
-    const sent = await cli(['sim', 'text', '--from', '+12025550177', '--to', phone, '--body', 'Open on Saturday?', '--json'], { env });
+    const sent = await cli(
+      ['sim', 'text', '--from', '+12025550177', '--to', phone, '--body', 'Open on Saturday?', '--json'],
+      { env },
+    );
     const event = JSON.parse(await l.out.next(/sms\.received/));
     expect(event).toMatchObject({
-      id: `evt_${sent.json.data.id}_received`, type: 'sms.received', test: false,
-      data: { message_id: sent.json.data.id, from: '+12025550177', to: phone, phone_number_id: number, body: 'Open on Saturday?' },
+      id: `evt_${sent.json.data.id}_received`,
+      type: 'sms.received',
+      test: false,
+      data: {
+        message_id: sent.json.data.id,
+        from: '+12025550177',
+        to: phone,
+        phone_number_id: number,
+        body: 'Open on Saturday?',
+      },
     });
     // call events are not subscribed to
     await cli(['quick', 'call', '+12025550100', '--goal', 'x'], { env });
@@ -173,11 +223,16 @@ describe('vmv webhooks listen', () => {
     expect((await cli(['webhooks', 'list', '--sms', '--json'], { env })).json.data).toEqual([]);
   });
 
-  it('when its output\'s reader goes away (listen --json | head -n1) it still removes its webhooks', async () => {
+  it("when its output's reader goes away (listen --json | head -n1) it still removes its webhooks", async () => {
     const sim = await started(startSim());
-    const proc = spawn('bash', ['-c', `${process.execPath} ${BIN} webhooks listen --json --base-url ${sim.url} --api-key ${sim.key} | head -n1`], {
-      stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH!, HOME: tempDir(), NO_COLOR: '1', VMV_CONFIG_DIR: join(tempDir(), 'cfg') },
-    });
+    const proc = spawn(
+      'bash',
+      ['-c', `${process.execPath} ${BIN} webhooks listen --json --base-url ${sim.url} --api-key ${sim.key} | head -n1`],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { PATH: process.env.PATH!, HOME: tempDir(), NO_COLOR: '1', VMV_CONFIG_DIR: join(tempDir(), 'cfg') },
+      },
+    );
     const err = new Lines(proc.stderr!);
     const exited = new Promise((resolve) => proc.once('exit', resolve));
     await err.next(/^Ready/);
@@ -190,10 +245,16 @@ describe('vmv webhooks listen', () => {
   });
 
   it('refuses what it cannot do, before registering anything', () => {
-    const run = (args: string[]) => spawnSync(process.execPath, [BIN, 'webhooks', 'listen', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: tempDir(), NO_COLOR: '1' } });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [BIN, 'webhooks', 'listen', ...args], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH!, HOME: tempDir(), NO_COLOR: '1' },
+      });
     const remote = run(['--base-url', 'https://api.example.com', '--api-key', 'sk_test']);
     expect(remote.status).toBe(2);
-    expect(remote.stderr).toContain('--public-url is needed: the service at https://api.example.com cannot reach this machine\'s loopback address.');
+    expect(remote.stderr).toContain(
+      "--public-url is needed: the service at https://api.example.com cannot reach this machine's loopback address.",
+    );
     const events = run(['--events', 'call.started,call.answered']);
     expect(events.status).toBe(2);
     expect(events.stderr).toContain('--events takes call.started, call.ended, sms.received, got "call.answered"');
@@ -202,7 +263,7 @@ describe('vmv webhooks listen', () => {
 });
 
 describe('the receiver answers only its own hosts and loopback web pages (like sim serve)', () => {
-  it('a foreign Host is 421, two Hosts 400, a foreign Origin 403, each reported; deliveries through the tunnel\'s host are taken, whatever their Content-Type (the signature proves them)', async () => {
+  it("a foreign Host is 421, two Hosts 400, a foreign Origin 403, each reported; deliveries through the tunnel's host are taken, whatever their Content-Type (the signature proves them)", async () => {
     const { startReceiver: startListenReceiver } = await import('../commands/webhooks/receiver.js');
     const io = await bufferIO();
     const receiver = await startListenReceiver({ io, json: true, publicUrl: 'https://abc.tunnel.test/hooks', port: 0 });
@@ -211,9 +272,27 @@ describe('the receiver answers only its own hosts and loopback web pages (like s
     receiver.secrets.push(secret);
     const url = `http://127.0.0.1:${receiver.port}`;
     const deliver = (headers: Record<string, string>, id: string, type = 'application/json') => {
-      const body = JSON.stringify({ id, type: 'call.started', created_at: '2026-01-05T09:00:00.000Z', test: true, data: {} });
-      const head = { host: `127.0.0.1:${receiver.port}`, 'content-type': type, 'x-service-signature-256': sign(body, secret), 'content-length': String(body.length), connection: 'close', ...headers };
-      return rawHttp(url, `POST / HTTP/1.1\r\n${Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`);
+      const body = JSON.stringify({
+        id,
+        type: 'call.started',
+        created_at: '2026-01-05T09:00:00.000Z',
+        test: true,
+        data: {},
+      });
+      const head = {
+        host: `127.0.0.1:${receiver.port}`,
+        'content-type': type,
+        'x-service-signature-256': sign(body, secret),
+        'content-length': String(body.length),
+        connection: 'close',
+        ...headers,
+      };
+      return rawHttp(
+        url,
+        `POST / HTTP/1.1\r\n${Object.entries(head)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('')}\r\n${body}`,
+      );
     };
 
     expect((await deliver({}, 'evt_1')).status).toBe(200);
@@ -225,9 +304,24 @@ describe('the receiver answers only its own hosts and loopback web pages (like s
     expect((await deliver({ origin: 'null' }, 'evt_5')).status).toBe(403);
     expect((await deliver({}, 'evt_6', 'text/plain')).status).toBe(200);
     expect((await deliver({ origin: 'http://localhost:3000' }, 'evt_7')).status).toBe(200);
-    const twice = await rawHttp(url, `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: abc.tunnel.test\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    const twice = await rawHttp(
+      url,
+      `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: abc.tunnel.test\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
     expect(twice.status).toBe(400);
-    expect(io.stdout().trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['evt_1', 'evt_2', 'evt_6', 'evt_7']);
-    expect(io.stderr().split('\n').filter((l) => l.startsWith('refused a request:')).map((l) => /\(answered (\d+)\)$/.exec(l)![1])).toEqual(['421', '403', '403', '400']);
+    expect(
+      io
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(['evt_1', 'evt_2', 'evt_6', 'evt_7']);
+    expect(
+      io
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('refused a request:'))
+        .map((l) => /\(answered (\d+)\)$/.exec(l)![1]),
+    ).toEqual(['421', '403', '403', '400']);
   });
 });

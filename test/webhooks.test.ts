@@ -33,7 +33,9 @@ const register = async (body: Record<string, unknown>, path = CALLS) => {
   return r.json.data as { id: string; secret: string };
 };
 const quickCall = async (to = '+12025550100') => {
-  const r = await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: [to], goal: 'Confirm Tuesday', contact_name: 'Ada Lovelace' } });
+  const r = await sim.api('POST', '/v1/quick/ai-calls', {
+    body: { to_numbers: [to], goal: 'Confirm Tuesday', contact_name: 'Ada Lovelace' },
+  });
   expect(r.status, r.text).toBe(201);
   await sim.flush(); // API replies never wait for deliveries; a control-plane request does
   return (await sim.api('GET', `/v1/quick/actions/${r.json.data.id}`)).json.data.targets[0].last_call_id as string;
@@ -43,7 +45,10 @@ const log = async (query = '') => (await sim.api('GET', `/_sim/webhook-deliverie
 const aiNumber = async (area = '415') => {
   const r = await sim.api('POST', '/v1/quick/ai-numbers', { body: { area_code: area, handle_texts: true } });
   await sim.advance(60);
-  return (await sim.api('GET', `/v1/quick/ai-numbers/${r.json.data.id}`)).json.data as { id: number; phone_number: string };
+  return (await sim.api('GET', `/v1/quick/ai-numbers/${r.json.data.id}`)).json.data as {
+    id: number;
+    phone_number: string;
+  };
 };
 const textTo = (to: string, from = '+12025550177', body = 'Do you open on Saturdays?') =>
   sim.api('POST', '/_sim/inbound/texts', { body: { from, to, body } });
@@ -53,8 +58,13 @@ describe('registration', () => {
     const r = await sim.api('POST', CALLS, { body: { url: 'https://example.com/hooks', description: 'CRM sync' } });
     expect(r.status).toBe(201);
     expect(r.json.data).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: 'https://example.com/hooks', events: ['call.started', 'call.ended'],
-      phone_number_id: null, description: 'CRM sync', created_at: T0, secret: expect.stringMatching(/^whsec_[0-9a-f]{48}$/),
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      url: 'https://example.com/hooks',
+      events: ['call.started', 'call.ended'],
+      phone_number_id: null,
+      description: 'CRM sync',
+      created_at: T0,
+      secret: expect.stringMatching(/^whsec_[0-9a-f]{48}$/),
     });
     const list = await sim.api('GET', CALLS);
     expect(list.status).toBe(200);
@@ -77,28 +87,60 @@ describe('registration', () => {
     const n = await aiNumber();
     const r = await sim.api('POST', TEXTS, { body: { url: 'https://example.com/sms', phone_number_id: n.id } });
     expect(r.status).toBe(201);
-    expect(r.json.data).toEqual({ id: expect.any(String), url: 'https://example.com/sms', phone_number_id: n.id, created_at: at(60), secret: expect.stringMatching(/^whsec_/) });
-    expect((await sim.api('GET', TEXTS)).json.data).toEqual([{ id: r.json.data.id, url: 'https://example.com/sms', phone_number_id: n.id, created_at: at(60) }]);
+    expect(r.json.data).toEqual({
+      id: expect.any(String),
+      url: 'https://example.com/sms',
+      phone_number_id: n.id,
+      created_at: at(60),
+      secret: expect.stringMatching(/^whsec_/),
+    });
+    expect((await sim.api('GET', TEXTS)).json.data).toEqual([
+      { id: r.json.data.id, url: 'https://example.com/sms', phone_number_id: n.id, created_at: at(60) },
+    ]);
     expect((await sim.api('GET', CALLS)).json.data).toEqual([]);
     const del = await sim.api('DELETE', `${TEXTS}/${r.json.data.id}`);
     expect(del.json).toEqual({ data: { id: r.json.data.id, deleted: true } });
     expect((await sim.api('DELETE', `${TEXTS}/${r.json.data.id}`)).status).toBe(404);
-    expect((await sim.api('POST', TEXTS, { body: { url: 'https://example.com/sms', events: ['sms.received'] } })).json.error.fields).toEqual({ events: 'is not a known field' });
+    expect(
+      (await sim.api('POST', TEXTS, { body: { url: 'https://example.com/sms', events: ['sms.received'] } })).json.error
+        .fields,
+    ).toEqual({ events: 'is not a known field' });
   });
 
   it('the url must be http(s): https anywhere, http only on loopback hosts', async () => {
-    for (const url of ['https://example.com/h', 'http://127.0.0.1:9/h', 'http://127.4.5.6/h', 'http://localhost:8080/h', 'http://[::1]:3000/h', 'HTTPS://EXAMPLE.COM'])
+    for (const url of [
+      'https://example.com/h',
+      'http://127.0.0.1:9/h',
+      'http://127.4.5.6/h',
+      'http://localhost:8080/h',
+      'http://[::1]:3000/h',
+      'HTTPS://EXAMPLE.COM',
+    ])
       expect((await sim.api('POST', CALLS, { body: { url } })).status, url).toBe(201);
-    for (const url of ['http://example.com/h', 'http://10.0.0.1/h', 'http://127.0.0.1.example.com/h', 'ftp://example.com/h', 'example.com/hooks', '/hooks', '', 'https://user:pw@example.com/', 42]) {
+    for (const url of [
+      'http://example.com/h',
+      'http://10.0.0.1/h',
+      'http://127.0.0.1.example.com/h',
+      'ftp://example.com/h',
+      'example.com/hooks',
+      '/hooks',
+      '',
+      'https://user:pw@example.com/',
+      42,
+    ]) {
       const r = await sim.api('POST', CALLS, { body: { url } });
       expect(r.status, String(url)).toBe(400);
       expect(Object.keys(r.json.error.fields)).toEqual(['url']);
     }
     // the URL parser drops tabs and line breaks anywhere: such a URL is refused, not stored as sent
     for (const url of ['http://loc\nalhost/h', 'https://exa\tmple.com/h', 'https://example.com/h\r\nX-Evil: 1'])
-      expect((await sim.api('POST', CALLS, { body: { url } })).json.error.fields, JSON.stringify(url)).toEqual({ url: 'must not contain control characters (tabs, line breaks)' });
+      expect((await sim.api('POST', CALLS, { body: { url } })).json.error.fields, JSON.stringify(url)).toEqual({
+        url: 'must not contain control characters (tabs, line breaks)',
+      });
     expect((await sim.api('POST', CALLS, { body: {} })).json.error.fields).toEqual({ url: 'is required' });
-    expect((await sim.api('POST', TEXTS, { body: { url: 'http://example.com/' } })).json.error.fields.url).toContain('https');
+    expect((await sim.api('POST', TEXTS, { body: { url: 'http://example.com/' } })).json.error.fields.url).toContain(
+      'https',
+    );
   });
 
   it('events, phone_number_id and description are checked; unknown fields are 400', async () => {
@@ -115,7 +157,9 @@ describe('registration', () => {
     await bad({ phone_number_id: 1001 }, 'phone_number_id'); // no such number in this workspace
     await bad({ description: 'x'.repeat(501) }, 'description');
     await bad({ secret: 'whsec_mine' }, 'secret');
-    const r = await sim.api('POST', CALLS, { body: { url: 'https://example.com/', events: ['call.ended', 'call.ended'] } });
+    const r = await sim.api('POST', CALLS, {
+      body: { url: 'https://example.com/', events: ['call.ended', 'call.ended'] },
+    });
     expect(r.json.data.events).toEqual(['call.ended']);
   });
 
@@ -136,8 +180,18 @@ describe('registration', () => {
   it('needs a full-access key; another workspace sees, deletes and tests none of them', async () => {
     const w = await register({});
     const scoped = (await sim.api('POST', '/_sim/api-keys', { body: { scopes: ['calls:read', 'sms:read'] } })).json.key;
-    for (const [m, p] of [['POST', CALLS], ['GET', CALLS], ['DELETE', `${CALLS}/${w.id}`], ['POST', `${CALLS}/${w.id}/test`], ['POST', TEXTS], ['GET', TEXTS]] as const)
-      expect((await sim.api(m, p, { key: scoped, body: m === 'GET' ? undefined : { url: 'https://example.com/' } })).status, `${m} ${p}`).toBe(403);
+    for (const [m, p] of [
+      ['POST', CALLS],
+      ['GET', CALLS],
+      ['DELETE', `${CALLS}/${w.id}`],
+      ['POST', `${CALLS}/${w.id}/test`],
+      ['POST', TEXTS],
+      ['GET', TEXTS],
+    ] as const)
+      expect(
+        (await sim.api(m, p, { key: scoped, body: m === 'GET' ? undefined : { url: 'https://example.com/' } })).status,
+        `${m} ${p}`,
+      ).toBe(403);
     const other = (await sim.api('POST', '/_sim/workspaces', { body: {} })).json.api_key;
     expect((await sim.api('GET', CALLS, { key: other })).json.data).toEqual([]);
     expect((await sim.api('DELETE', `${CALLS}/${w.id}`, { key: other })).status).toBe(404);
@@ -156,7 +210,7 @@ describe('registration', () => {
 });
 
 describe('call events', () => {
-  it('a quick call delivers call.started, then call.ended, signed (checked here and by python3\'s hmac)', async () => {
+  it("a quick call delivers call.started, then call.ended, signed (checked here and by python3's hmac)", async () => {
     const { secret } = await register({});
     const callId = await quickCall();
     // the first delivery is immediate: it has arrived when the request that made the call replies
@@ -164,7 +218,10 @@ describe('call events', () => {
     await sim.advance(58); // rings 6 s, talks 52 s
     expect(rx.received).toHaveLength(2);
     const [started, ended] = rx.received;
-    for (const [r, type, suffix] of [[started, 'call.started', 'started'], [ended, 'call.ended', 'ended']] as const) {
+    for (const [r, type, suffix] of [
+      [started, 'call.started', 'started'],
+      [ended, 'call.ended', 'ended'],
+    ] as const) {
       expect(r.method).toBe('POST');
       expect(r.path).toBe('/hooks');
       expect(r.headers['content-type']).toBe('application/json');
@@ -174,23 +231,57 @@ describe('call events', () => {
       expect(sig).toBe(createHmac('sha256', secret).update(r.body).digest('hex'));
       expect(verifySignature(r.body, sig, secret)).toBe(true);
       expect(pythonVerifies(r.body, sig, secret)).toBe(true);
-      expect(pythonVerifies(r.body, sig, secret.replace(/.$/, (c) => (c === '0' ? '1' : '0')))).toBe(false);
+      expect(
+        pythonVerifies(
+          r.body,
+          sig,
+          secret.replace(/.$/, (c) => (c === '0' ? '1' : '0')),
+        ),
+      ).toBe(false);
       expect(Object.keys(r.json)).toEqual(['id', 'type', 'created_at', 'test', 'data']);
     }
     const contact = started.json.data.contact;
-    expect(contact).toEqual({ id: expect.any(String), name: 'Ada Lovelace', phone_number: '+12025550100', email: null });
+    expect(contact).toEqual({
+      id: expect.any(String),
+      name: 'Ada Lovelace',
+      phone_number: '+12025550100',
+      email: null,
+    });
     expect(started.json).toEqual({
-      id: `evt_${callId}_started`, type: 'call.started', created_at: T0, test: false,
+      id: `evt_${callId}_started`,
+      type: 'call.started',
+      created_at: T0,
+      test: false,
       data: {
-        call: { id: callId, direction: 'outbound', status: 'RINGING', from_number: expect.stringMatching(/^\+1415555015\d$/), to_number: '+12025550100', phone_number_id: null, started_at: null, ended_at: null, duration_seconds: null },
+        call: {
+          id: callId,
+          direction: 'outbound',
+          status: 'RINGING',
+          from_number: expect.stringMatching(/^\+1415555015\d$/),
+          to_number: '+12025550100',
+          phone_number_id: null,
+          started_at: null,
+          ended_at: null,
+          duration_seconds: null,
+        },
         contact,
       },
     });
     const record = (await sim.api('GET', `/v1/calls/${callId}`)).json.data;
     expect(ended.json).toEqual({
-      id: `evt_${callId}_ended`, type: 'call.ended', created_at: at(58), test: false,
+      id: `evt_${callId}_ended`,
+      type: 'call.ended',
+      created_at: at(58),
+      test: false,
       data: {
-        call: { ...started.json.data.call, status: 'COMPLETED', started_at: at(6), ended_at: at(58), duration_seconds: 52, end_reason: 'hangup' },
+        call: {
+          ...started.json.data.call,
+          status: 'COMPLETED',
+          started_at: at(6),
+          ended_at: at(58),
+          duration_seconds: 52,
+          end_reason: 'hangup',
+        },
         contact,
         transcript: record.transcript,
         transcript_turns: record.transcript_turns,
@@ -200,32 +291,54 @@ describe('call events', () => {
     // the recording, summary and tags are not included
     expect(ended.body.toString()).not.toMatch(/summary|tags|recording/);
     expect(await log()).toEqual([
-      { event_id: `evt_${callId}_started`, type: 'call.started', url: `${rx.url}/hooks`, attempt: 1, status_code: 200, error: null, at: T0 },
-      { event_id: `evt_${callId}_ended`, type: 'call.ended', url: `${rx.url}/hooks`, attempt: 1, status_code: 200, error: null, at: at(58) },
+      {
+        event_id: `evt_${callId}_started`,
+        type: 'call.started',
+        url: `${rx.url}/hooks`,
+        attempt: 1,
+        status_code: 200,
+        error: null,
+        at: T0,
+      },
+      {
+        event_id: `evt_${callId}_ended`,
+        type: 'call.ended',
+        url: `${rx.url}/hooks`,
+        attempt: 1,
+        status_code: 200,
+        error: null,
+        at: at(58),
+      },
     ]);
   });
 
   it('every attempt of a call gets its events: a busy line retried, and a call canceled while ringing', async () => {
     await register({});
-    const r = await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550104', '+12025550102'], goal: 'x', retry_attempts: 1, retry_delay_minutes: 1 } });
+    const r = await sim.api('POST', '/v1/quick/ai-calls', {
+      body: { to_numbers: ['+12025550104', '+12025550102'], goal: 'x', retry_attempts: 1, retry_delay_minutes: 1 },
+    });
     await sim.advance(2 + 60);
     const types = rx.received.map((x) => `${x.json.type} ${x.json.data.call.to_number} ${x.json.data.call.status}`);
     expect(types).toEqual([
-      'call.started +12025550104 RINGING', 'call.started +12025550102 RINGING',
-      'call.ended +12025550104 BUSY', 'call.ended +12025550102 NO_ANSWER', 'call.started +12025550104 RINGING',
+      'call.started +12025550104 RINGING',
+      'call.started +12025550102 RINGING',
+      'call.ended +12025550104 BUSY',
+      'call.ended +12025550102 NO_ANSWER',
+      'call.started +12025550104 RINGING',
     ]);
     await sim.api('POST', `/v1/quick/actions/${r.json.data.id}/cancel`, { body: {} });
     await sim.flush();
-    expect(rx.received.slice(5).map((x) => `${x.json.type} ${x.json.data.call.status} ${x.json.data.call.end_reason}`)).toEqual([
-      'call.ended CANCELED canceled',
-    ]);
+    expect(
+      rx.received.slice(5).map((x) => `${x.json.type} ${x.json.data.call.status} ${x.json.data.call.end_reason}`),
+    ).toEqual(['call.ended CANCELED canceled']);
     // a call that never connected: started when it was placed, ended when it gave up, 0 s (issue 14, item 4)
     const busy = rx.received[2].json.data.call;
     expect(busy).toMatchObject({ duration_seconds: 0, end_reason: 'busy' });
     expect(busy.started_at).toBe(rx.received[0].json.created_at);
     expect(Date.parse(busy.ended_at)).toBeGreaterThan(Date.parse(busy.started_at));
     for (const e of rx.received.filter((x) => x.json.type === 'call.ended'))
-      for (const k of ['started_at', 'ended_at', 'duration_seconds']) expect(e.json.data.call[k], `${e.json.data.call.status} ${k}`).not.toBeNull();
+      for (const k of ['started_at', 'ended_at', 'duration_seconds'])
+        expect(e.json.data.call[k], `${e.json.data.call.status} ${k}`).not.toBeNull();
     expect(rx.received[2].json.data).toMatchObject({ transcript: '', transcript_turns: [] });
   });
 
@@ -237,7 +350,7 @@ describe('call events', () => {
     expect(rx.received.map((r) => r.json.id)).toEqual([`evt_${callId}_ended`]);
   });
 
-  it('phone_number_id: a filtered call webhook does not get calls from shared numbers; another workspace\'s call reaches no one here', async () => {
+  it("phone_number_id: a filtered call webhook does not get calls from shared numbers; another workspace's call reaches no one here", async () => {
     const n = await aiNumber();
     await register({ phone_number_id: n.id });
     await quickCall();
@@ -252,7 +365,7 @@ describe('call events', () => {
 });
 
 describe('sms.received', () => {
-  it('a text to an AI number arrives signed, with the number\'s id and the (new) contact', async () => {
+  it("a text to an AI number arrives signed, with the number's id and the (new) contact", async () => {
     const n = await aiNumber();
     const { secret } = await register({}, TEXTS);
     const sent = await textTo(n.phone_number);
@@ -265,9 +378,17 @@ describe('sms.received', () => {
     expect(verifySignature(r.body, r.headers['x-service-signature-256'], secret)).toBe(true);
     expect(pythonVerifies(r.body, r.headers['x-service-signature-256'] as string, secret)).toBe(true);
     expect(r.json).toEqual({
-      id: `evt_${messageId}_received`, type: 'sms.received', created_at: at(60), test: false,
+      id: `evt_${messageId}_received`,
+      type: 'sms.received',
+      created_at: at(60),
+      test: false,
       data: {
-        message_id: messageId, from: '+12025550177', to: n.phone_number, phone_number_id: n.id, body: 'Do you open on Saturdays?', received_at: at(60),
+        message_id: messageId,
+        from: '+12025550177',
+        to: n.phone_number,
+        phone_number_id: n.id,
+        body: 'Do you open on Saturdays?',
+        received_at: at(60),
         contact: { id: expect.any(String), name: '+12025550177', phone_number: '+12025550177', email: null },
       },
     });
@@ -278,11 +399,17 @@ describe('sms.received', () => {
 
   it('a reply on a quick text thread (a shared number) arrives with phone_number_id null; the scripted reply too', async () => {
     await register({}, TEXTS);
-    const job = (await sim.api('POST', '/v1/quick/ai-texts', { body: { to_numbers: ['+12025550100'], goal: 'Book a visit' } })).json.data;
+    const job = (
+      await sim.api('POST', '/v1/quick/ai-texts', { body: { to_numbers: ['+12025550100'], goal: 'Book a visit' } })
+    ).json.data;
     expect(rx.received).toHaveLength(0); // the opener is outbound
     await sim.advance(120); // 0100 replies after 2 minutes
     expect(rx.received).toHaveLength(1);
-    expect(rx.received[0].json.data).toMatchObject({ from: '+12025550100', to: job.from_number, phone_number_id: null });
+    expect(rx.received[0].json.data).toMatchObject({
+      from: '+12025550100',
+      to: job.from_number,
+      phone_number_id: null,
+    });
     await textTo(job.from_number, '+12025550100', 'One more thing');
     expect(rx.received.map((r) => r.json.data.body)).toEqual([expect.any(String), 'One more thing']);
   });
@@ -318,9 +445,17 @@ describe('retries', () => {
     expect(new Set(rx.received.map((r) => r.body.toString())).size).toBe(1);
     expect(new Set(rx.received.map((r) => r.headers['x-service-signature-256'])).size).toBe(1);
     const id = `evt_${callId}_started`;
-    expect(await log()).toEqual([0, 1, 5, 30].map((m, i) => ({
-      event_id: id, type: 'call.started', url: `${rx.url}/hooks`, attempt: i + 1, status_code: 500, error: 'HTTP 500', at: at(m * 60),
-    })));
+    expect(await log()).toEqual(
+      [0, 1, 5, 30].map((m, i) => ({
+        event_id: id,
+        type: 'call.started',
+        url: `${rx.url}/hooks`,
+        attempt: i + 1,
+        status_code: 500,
+        error: 'HTTP 500',
+        at: at(m * 60),
+      })),
+    );
     expect((await sim.api('GET', '/_sim/clock')).json.next_due_at).toBeNull();
   });
 
@@ -330,7 +465,12 @@ describe('retries', () => {
     await quickCall();
     await sim.advance(3600);
     expect(rx.received).toHaveLength(4);
-    expect((await log()).map((d) => [d.attempt, d.at, d.status_code])).toEqual([[1, at(0), 503], [2, at(60), 503], [3, at(300), 503], [4, at(1800), 503]]);
+    expect((await log()).map((d) => [d.attempt, d.at, d.status_code])).toEqual([
+      [1, at(0), 503],
+      [2, at(60), 503],
+      [3, at(300), 503],
+      [4, at(1800), 503],
+    ]);
   });
 
   it('a success ends the retries', async () => {
@@ -338,7 +478,11 @@ describe('retries', () => {
     await register({ events: ['call.started'] });
     await quickCall();
     await sim.advance(3600);
-    expect((await log()).map((d) => [d.attempt, d.status_code, d.error])).toEqual([[1, 500, 'HTTP 500'], [2, 500, 'HTTP 500'], [3, 204, null]]);
+    expect((await log()).map((d) => [d.attempt, d.status_code, d.error])).toEqual([
+      [1, 500, 'HTTP 500'],
+      [2, 500, 'HTTP 500'],
+      [3, 204, null],
+    ]);
   });
 
   it('a redirect is not followed and counts as a failure', async () => {
@@ -350,7 +494,11 @@ describe('retries', () => {
       await sim.advance(60);
       expect(rx.received).toHaveLength(2);
       expect(elsewhere.received).toHaveLength(0);
-      expect((await log())[0]).toMatchObject({ attempt: 1, status_code: 302, error: `redirect to ${elsewhere.url}/moved not followed` });
+      expect((await log())[0]).toMatchObject({
+        attempt: 1,
+        status_code: 302,
+        error: `redirect to ${elsewhere.url}/moved not followed`,
+      });
     } finally {
       await elsewhere.close();
     }
@@ -363,7 +511,10 @@ describe('retries', () => {
     await register({ url, events: ['call.started'] });
     await quickCall();
     await sim.advance(60);
-    expect((await log()).map((d) => [d.attempt, d.status_code, d.error])).toEqual([[1, null, 'ECONNREFUSED'], [2, null, 'ECONNREFUSED']]);
+    expect((await log()).map((d) => [d.attempt, d.status_code, d.error])).toEqual([
+      [1, null, 'ECONNREFUSED'],
+      [2, null, 'ECONNREFUSED'],
+    ]);
   });
 
   it('an attempt without a response in time fails (10 s for the simulator; shortened here)', async () => {
@@ -398,7 +549,7 @@ describe('retries', () => {
   });
 });
 
-describe('the library\'s verifySignature', () => {
+describe("the library's verifySignature", () => {
   it('is exported by the built package, checks the raw body exactly, and refuses malformed headers', async () => {
     const lib = '../dist/index.js'; // the package's "exports" entry, as users import it
     const { verifySignature: verify } = (await import(lib)) as { verifySignature: typeof verifySignature };
@@ -410,7 +561,8 @@ describe('the library\'s verifySignature', () => {
     expect(verify(body, [sig], secret)).toBe(true);
     expect(verify(Buffer.from('{"id": "evt_1","type":"call.started"}'), sig, secret)).toBe(false); // re-serialised JSON is another body
     expect(verify(body, sig, 'whsec_0124')).toBe(false);
-    for (const bad of [undefined, null, '', 'sha256=' + sig, sig.slice(0, 63), sig + '0', 'z'.repeat(64)]) expect(verify(body, bad as string, secret)).toBe(false);
+    for (const bad of [undefined, null, '', 'sha256=' + sig, sig.slice(0, 63), sig + '0', 'z'.repeat(64)])
+      expect(verify(body, bad as string, secret)).toBe(false);
   });
 });
 
@@ -425,10 +577,25 @@ describe('test sends', () => {
     expect(got.headers['x-service-event']).toBe('call.ended');
     expect(verifySignature(got.body, got.headers['x-service-signature-256'], w.secret)).toBe(true);
     expect(pythonVerifies(got.body, got.headers['x-service-signature-256'] as string, w.secret)).toBe(true);
-    expect(got.json).toMatchObject({ type: 'call.ended', test: true, created_at: T0, data: { call: { status: 'COMPLETED', duration_seconds: 12 }, transcript: expect.stringMatching(/^AI: /) } });
+    expect(got.json).toMatchObject({
+      type: 'call.ended',
+      test: true,
+      created_at: T0,
+      data: { call: { status: 'COMPLETED', duration_seconds: 12 }, transcript: expect.stringMatching(/^AI: /) },
+    });
     expect(got.json.id).toBe(`evt_${got.json.data.call.id}_ended`);
     expect(Object.keys(got.json.data)).toEqual(['call', 'contact', 'transcript', 'transcript_turns']);
-    expect(await log()).toEqual([{ event_id: got.json.id, type: 'call.ended', url: `${rx.url}/hooks`, attempt: 1, status_code: 200, error: null, at: T0 }]);
+    expect(await log()).toEqual([
+      {
+        event_id: got.json.id,
+        type: 'call.ended',
+        url: `${rx.url}/hooks`,
+        attempt: 1,
+        status_code: 200,
+        error: null,
+        at: T0,
+      },
+    ]);
   });
 
   it('call.started when that is the only subscribed event; the number filter shows in the sample', async () => {
@@ -436,8 +603,18 @@ describe('test sends', () => {
     const w = await register({ events: ['call.started'], phone_number_id: n.id });
     await sim.api('POST', `${CALLS}/${w.id}/test`);
     expect(rx.received[0].json).toMatchObject({
-      type: 'call.started', test: true,
-      data: { call: { status: 'RINGING', started_at: null, ended_at: null, duration_seconds: null, phone_number_id: n.id, from_number: n.phone_number } },
+      type: 'call.started',
+      test: true,
+      data: {
+        call: {
+          status: 'RINGING',
+          started_at: null,
+          ended_at: null,
+          duration_seconds: null,
+          phone_number_id: n.id,
+          from_number: n.phone_number,
+        },
+      },
     });
   });
 
@@ -447,7 +624,11 @@ describe('test sends', () => {
     expect(r.json.data.type).toBe('sms.received');
     const [got] = rx.received;
     expect(verifySignature(got.body, got.headers['x-service-signature-256'], w.secret)).toBe(true);
-    expect(got.json).toMatchObject({ type: 'sms.received', test: true, data: { message_id: expect.any(String), phone_number_id: null, contact: { name: 'Sample Contact' } } });
+    expect(got.json).toMatchObject({
+      type: 'sms.received',
+      test: true,
+      data: { message_id: expect.any(String), phone_number_id: null, contact: { name: 'Sample Contact' } },
+    });
     expect(got.json.id).toBe(`evt_${got.json.data.message_id}_received`);
     expect((await sim.api('POST', `${TEXTS}/nope/test`)).status).toBe(404);
     expect((await sim.api('POST', `${TEXTS}/${w.id}/test`, { body: { type: 'x' } })).status).toBe(400);
@@ -468,9 +649,14 @@ describe('on a real clock', () => {
     const real = await startSim({ clock: 'real' });
     try {
       await real.api('POST', CALLS, { body: { url: `${rx.url}/real` } });
-      await real.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550104'], goal: 'x', retry_attempts: 0 } });
+      await real.api('POST', '/v1/quick/ai-calls', {
+        body: { to_numbers: ['+12025550104'], goal: 'x', retry_attempts: 0 },
+      });
       const got = await rx.waitFor(2);
-      expect(got.map((r) => `${r.json.type} ${r.json.data.call.status}`)).toEqual(['call.started RINGING', 'call.ended BUSY']);
+      expect(got.map((r) => `${r.json.type} ${r.json.data.call.status}`)).toEqual([
+        'call.started RINGING',
+        'call.ended BUSY',
+      ]);
     } finally {
       await real.stop();
     }
@@ -500,24 +686,40 @@ describe('events for every kind of call (after the merge with voice calls and in
   it('a voice call from a verified caller ID delivers call.started then call.ended, signed', async () => {
     const hook = await register({});
     await sim.api('POST', '/_sim/caller-ids', { body: { phone_number: '+12025551111' } });
-    const call = (await sim.api('POST', '/v1/voice/calls', { body: { caller_id: '+12025551111', destination: '+12025550100' } })).json.data;
+    const call = (
+      await sim.api('POST', '/v1/voice/calls', { body: { caller_id: '+12025551111', destination: '+12025550100' } })
+    ).json.data;
     await sim.advance(120);
     await sim.flush();
     const mine = rx.received.filter((e) => JSON.parse(e.body.toString()).data.call.id === call.id);
     expect(mine.map((e) => e.headers['x-service-event'])).toEqual(['call.started', 'call.ended']);
-    for (const e of mine) expect(verifySignature(e.body.toString(), e.headers['x-service-signature-256'] as string, hook.secret)).toBe(true);
-    expect(JSON.parse(mine[1].body.toString()).data.call).toMatchObject({ direction: 'outbound', status: 'COMPLETED', duration_seconds: 52 });
+    for (const e of mine)
+      expect(verifySignature(e.body.toString(), e.headers['x-service-signature-256'] as string, hook.secret)).toBe(
+        true,
+      );
+    expect(JSON.parse(mine[1].body.toString()).data.call).toMatchObject({
+      direction: 'outbound',
+      status: 'COMPLETED',
+      duration_seconds: 52,
+    });
   });
 
   it('an inbound call to a number delivers both events with its phone_number_id; transcript null when transcription is off', async () => {
     await register({});
     const n = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } })).json;
-    await sim.api('PATCH', `/v1/phone-numbers/${n.id}/config`, { body: { call_settings: { transcription_enabled: false } } });
+    await sim.api('PATCH', `/v1/phone-numbers/${n.id}/config`, {
+      body: { call_settings: { transcription_enabled: false } },
+    });
     await sim.api('POST', '/_sim/inbound/calls', { body: { from: '+12025559000', to: n.phone_number } });
     await sim.advance(300);
     const events = rx.received.map((e) => JSON.parse(e.body.toString()));
     expect(events.map((e) => e.type)).toEqual(['call.started', 'call.ended']);
-    expect(events[0].data.call).toMatchObject({ direction: 'inbound', phone_number_id: n.id, status: 'RINGING', started_at: null });
+    expect(events[0].data.call).toMatchObject({
+      direction: 'inbound',
+      phone_number_id: n.id,
+      status: 'RINGING',
+      started_at: null,
+    });
     expect(events[1].data.transcript).toBeNull();
     expect(events[1].data.transcript_turns).toEqual([]);
     expect(events[1].data.call.status).toBe('COMPLETED');
@@ -526,12 +728,19 @@ describe('events for every kind of call (after the merge with voice calls and in
   it('a voice call placed from a number without transcription has neither transcript nor turns', async () => {
     await register({});
     const n = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } })).json;
-    await sim.api('PATCH', `/v1/phone-numbers/${n.id}/config`, { body: { call_settings: { transcription_enabled: false } } });
-    const call = (await sim.api('POST', '/v1/voice/calls', { body: { caller_id: n.phone_number, destination: '+12025550100' } })).json.data;
+    await sim.api('PATCH', `/v1/phone-numbers/${n.id}/config`, {
+      body: { call_settings: { transcription_enabled: false } },
+    });
+    const call = (
+      await sim.api('POST', '/v1/voice/calls', { body: { caller_id: n.phone_number, destination: '+12025550100' } })
+    ).json.data;
     await sim.advance(120);
     const ended = rx.received.map((e) => JSON.parse(e.body.toString())).find((e) => e.type === 'call.ended');
     expect(ended.data).toMatchObject({ transcript: null, transcript_turns: [] });
-    expect((await sim.api('GET', `/v1/calls/${call.id}`)).json.data).toMatchObject({ transcript: '', transcript_turns: [] });
+    expect((await sim.api('GET', `/v1/calls/${call.id}`)).json.data).toMatchObject({
+      transcript: '',
+      transcript_turns: [],
+    });
   });
 
   it('verifySignature is false, not a crash, without a secret; a URL with spaces around it is refused', async () => {
@@ -611,30 +820,61 @@ describe('where deliveries may go (issue 14, item 6): public addresses, and this
         expect(r.json.error.code).toBe('validation_error');
         expect(Object.keys(r.json.error.fields), url).toEqual(['url']);
         expect(r.json.error.fields.url, url).toMatch(/^must not point at \S+, /);
-        expect(r.json.error.fields.url, url).toContain(`, ${rule}: webhook targets must be public (loopback is allowed for local receivers)`);
+        expect(r.json.error.fields.url, url).toContain(
+          `, ${rule}: webhook targets must be public (loopback is allowed for local receivers)`,
+        );
       }
     }
-    expect((await sim.api('POST', CALLS, { body: { url: 'https://[::ffff:10.0.0.1]/h' } })).json.error.fields.url).toMatch(/^must not point at ::ffff:a00:1, /);
+    expect(
+      (await sim.api('POST', CALLS, { body: { url: 'https://[::ffff:10.0.0.1]/h' } })).json.error.fields.url,
+    ).toMatch(/^must not point at ::ffff:a00:1, /);
     expect((await sim.api('GET', CALLS)).json.data).toEqual([]);
     expect((await sim.api('GET', TEXTS)).json.data).toEqual([]);
   });
 
   it('plain http is refused off this machine, naming the rule; https to a public address or name, and loopback over http or https, are accepted', async () => {
-    for (const url of ['http://example.com/h', 'http://8.8.8.8/h', 'http://[2606:4700:4700::1111]/h', 'http://localhost.example.com/h']) {
+    for (const url of [
+      'http://example.com/h',
+      'http://8.8.8.8/h',
+      'http://[2606:4700:4700::1111]/h',
+      'http://localhost.example.com/h',
+    ]) {
       const r = await sim.api('POST', CALLS, { body: { url } });
       expect(r.status, url).toBe(400);
-      expect(r.json.error.fields, url).toEqual({ url: 'must use https; plain http is accepted only for 127.0.0.0/8, localhost and [::1]' });
+      expect(r.json.error.fields, url).toEqual({
+        url: 'must use https; plain http is accepted only for 127.0.0.0/8, localhost and [::1]',
+      });
     }
     const accepted = [
-      'https://example.com/h', 'https://8.8.8.8/h', 'https://[2606:4700:4700::1111]/h',
+      'https://example.com/h',
+      'https://8.8.8.8/h',
+      'https://[2606:4700:4700::1111]/h',
       // the neighbours of refused ranges
-      'https://172.32.0.1/h', 'https://172.15.255.255/h', 'https://100.128.0.1/h', 'https://100.63.255.255/h', 'https://223.255.255.255/h',
-      'https://[2000::1]/h', 'https://[2a00:1450:4001::1]/h', 'https://[64:ff9b::8.8.8.8]/h', 'https://[::ffff:8.8.8.8]/h',
+      'https://172.32.0.1/h',
+      'https://172.15.255.255/h',
+      'https://100.128.0.1/h',
+      'https://100.63.255.255/h',
+      'https://223.255.255.255/h',
+      'https://[2000::1]/h',
+      'https://[2a00:1450:4001::1]/h',
+      'https://[64:ff9b::8.8.8.8]/h',
+      'https://[::ffff:8.8.8.8]/h',
       // this machine
-      'http://127.0.0.1:3000/h', 'http://127.255.255.254/h', 'http://localhost:8080/h', 'http://[::1]:3000/h', 'http://2130706433/h', 'http://0x7f.1/h',
-      'https://127.0.0.1/h', 'https://localhost/h', 'https://[::1]/h', 'https://[::ffff:127.0.0.1]/h',
+      'http://127.0.0.1:3000/h',
+      'http://127.255.255.254/h',
+      'http://localhost:8080/h',
+      'http://[::1]:3000/h',
+      'http://2130706433/h',
+      'http://0x7f.1/h',
+      'https://127.0.0.1/h',
+      'https://localhost/h',
+      'https://[::1]/h',
+      'https://[::ffff:127.0.0.1]/h',
       // loopback however it is written: a final dot, IPv4 inside IPv6
-      'http://localhost./h', 'http://127.0.0.1./h', 'http://[::ffff:7f00:1]/h', 'http://[::ffff:127.9.9.9]/h',
+      'http://localhost./h',
+      'http://127.0.0.1./h',
+      'http://[::ffff:7f00:1]/h',
+      'http://[::ffff:127.9.9.9]/h',
     ];
     for (const url of accepted) {
       for (const path of [CALLS, TEXTS]) {
@@ -653,10 +893,17 @@ describe('where deliveries may go (issue 14, item 6): public addresses, and this
       const w = await register({ url: `https://hooks.example.test:${port.port}/hooks` });
       const t = await sim.api('POST', `${CALLS}/${w.id}/test`);
       expect(t.status).toBe(200);
-      expect(await log()).toEqual([{
-        event_id: t.json.data.event_id, type: 'call.ended', url: `https://hooks.example.test:${port.port}/hooks`, attempt: 1, status_code: null,
-        error: 'refused: hooks.example.test resolves to 10.20.30.40, a private address (10.0.0.0/8)', at: T0,
-      }]);
+      expect(await log()).toEqual([
+        {
+          event_id: t.json.data.event_id,
+          type: 'call.ended',
+          url: `https://hooks.example.test:${port.port}/hooks`,
+          attempt: 1,
+          status_code: null,
+          error: 'refused: hooks.example.test resolves to 10.20.30.40, a private address (10.0.0.0/8)',
+          at: T0,
+        },
+      ]);
       expect(port.connections).toBe(0);
       // the same name resolving to this machine only: the attempt connects, to the address the table gives (TLS then fails: a counter is no https server)
       await setHost('hooks.example.test', ['127.0.0.1']);
@@ -677,7 +924,13 @@ describe('where deliveries may go (issue 14, item 6): public addresses, and this
       await register({ url: `https://hooks.example.test:${port.port}/`, events: ['call.started'] });
       await quickCall();
       await sim.advance(5 * 60); // attempts 1 (+0), 2 (+1 min), 3 (+5 min)
-      expect((await log()).map((d) => [d.attempt, d.status_code, d.error])).toEqual([1, 2, 3].map((n) => [n, null, 'refused: hooks.example.test resolves to fd00::7, a unique local (private) address (fc00::/7)']));
+      expect((await log()).map((d) => [d.attempt, d.status_code, d.error])).toEqual(
+        [1, 2, 3].map((n) => [
+          n,
+          null,
+          'refused: hooks.example.test resolves to fd00::7, a unique local (private) address (fc00::/7)',
+        ]),
+      );
       expect(port.connections).toBe(0);
       await setHost('hooks.example.test', ['127.0.0.1']);
       await sim.advance(25 * 60); // attempt 4 (+30 min), the last
@@ -690,7 +943,14 @@ describe('where deliveries may go (issue 14, item 6): public addresses, and this
   });
 
   it('a name in the hosts table is judged by the table, every IPv4 and IPv6 form alike; an event to a loopback name is delivered', async () => {
-    for (const [address, rule] of [['192.168.7.7', '192.168.0.0/16'], ['::ffff:172.20.0.1', '172.16.0.0/12'], ['169.254.1.1', '169.254.0.0/16'], ['fe80::9', 'fe80::/10'], ['0.0.0.0', '0.0.0.0/8'], ['::', '::/128']] as const) {
+    for (const [address, rule] of [
+      ['192.168.7.7', '192.168.0.0/16'],
+      ['::ffff:172.20.0.1', '172.16.0.0/12'],
+      ['169.254.1.1', '169.254.0.0/16'],
+      ['fe80::9', 'fe80::/10'],
+      ['0.0.0.0', '0.0.0.0/8'],
+      ['::', '::/128'],
+    ] as const) {
       await setHost('api.partner.test', [address]);
       const w = await register({ url: 'https://api.partner.test/hooks' }, TEXTS);
       await sim.api('POST', `${TEXTS}/${w.id}/test`);
@@ -713,7 +973,8 @@ describe('where deliveries may go (issue 14, item 6): public addresses, and this
     await setHost('a.example.test', ['198.51.100.1']);
     await setHost('hooks.example.test', ['8.8.8.8']);
     expect((await sim.api('GET', '/_sim/hosts')).json.data).toEqual([
-      { name: 'a.example.test', addresses: ['198.51.100.1'] }, { name: 'hooks.example.test', addresses: ['8.8.8.8'] },
+      { name: 'a.example.test', addresses: ['198.51.100.1'] },
+      { name: 'hooks.example.test', addresses: ['8.8.8.8'] },
     ]);
     expect((await setHost('bücher.example', ['8.8.4.4'])).json.data.name).toBe('xn--bcher-kva.example');
     expect((await sim.api('DELETE', '/_sim/hosts/HOOKS.example.test')).status).toBe(204);
@@ -725,26 +986,45 @@ describe('where deliveries may go (issue 14, item 6): public addresses, and this
     };
     await bad('localhost', { addresses: ['10.0.0.1'] }, { name: 'always means this machine and cannot be mapped' });
     await bad('LocalHost.', { addresses: ['10.0.0.1'] }, { name: 'always means this machine and cannot be mapped' });
-    await bad('10.0.0.1', { addresses: ['8.8.8.8'] }, { name: 'is an address, not a name: a URL with an address is judged by that address' });
+    await bad(
+      '10.0.0.1',
+      { addresses: ['8.8.8.8'] },
+      { name: 'is an address, not a name: a URL with an address is judged by that address' },
+    );
     await bad('[::1]', { addresses: ['8.8.8.8'] }, { name: 'must be a host name such as hooks.example.com' });
     for (const name of ['a b.test', 'a/b.test', 'user@a.test', 'a.test:443', 'foo.123'])
       await bad(name, { addresses: ['8.8.8.8'] }, { name: 'must be a host name such as hooks.example.com' });
     await bad('x'.repeat(254), { addresses: ['8.8.8.8'] }, { name: 'must be at most 253 characters (got 254)' });
     const ADDRESS = 'must be an IPv4 or IPv6 address such as 93.184.215.14 or 2606:2800:21f:cb07::1';
-    await bad('ok.test', { addresses: ['010.0.0.1', 'fe80::1%eth0', 'example.com', '1.2.3'] }, { 'addresses[0]': ADDRESS, 'addresses[1]': ADDRESS, 'addresses[2]': ADDRESS, 'addresses[3]': ADDRESS });
+    await bad(
+      'ok.test',
+      { addresses: ['010.0.0.1', 'fe80::1%eth0', 'example.com', '1.2.3'] },
+      { 'addresses[0]': ADDRESS, 'addresses[1]': ADDRESS, 'addresses[2]': ADDRESS, 'addresses[3]': ADDRESS },
+    );
     await bad('ok.test', { addresses: [] }, { addresses: 'must have at least one item' });
     await bad('ok.test', {}, { addresses: 'is required' });
-    await bad('ok.test', { addresses: Array.from({ length: 17 }, (_, i) => `8.8.8.${i}`) }, { addresses: 'must have at most 16 items (got 17)' });
+    await bad(
+      'ok.test',
+      { addresses: Array.from({ length: 17 }, (_, i) => `8.8.8.${i}`) },
+      { addresses: 'must have at most 16 items (got 17)' },
+    );
     await sim.reset();
     expect((await sim.api('GET', '/_sim/hosts')).json).toEqual({ data: [] });
   });
 
   it('the hosts table holds at most 1000 names: one more is 409, a name already in it can still change', async () => {
     for (let i = 0; i < 1000; i += 50)
-      await Promise.all(Array.from({ length: 50 }, (_, j) => sim.api('PUT', `/_sim/hosts/h${i + j}.test`, { body: { addresses: ['8.8.8.8'] } })));
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          sim.api('PUT', `/_sim/hosts/h${i + j}.test`, { body: { addresses: ['8.8.8.8'] } }),
+        ),
+      );
     const over = await sim.api('PUT', '/_sim/hosts/one-more.test', { body: { addresses: ['8.8.8.8'] } });
     expect(over.status).toBe(409);
-    expect(over.json.error).toMatchObject({ code: 'hosts_limit_exceeded', message: expect.stringContaining('at most 1000 names') });
+    expect(over.json.error).toMatchObject({
+      code: 'hosts_limit_exceeded',
+      message: expect.stringContaining('at most 1000 names'),
+    });
     expect((await sim.api('PUT', '/_sim/hosts/h7.test', { body: { addresses: ['1.1.1.1'] } })).status).toBe(200);
     expect((await sim.api('GET', '/_sim/hosts')).json.data).toHaveLength(1000);
   });

@@ -9,7 +9,15 @@ import { unsureReply, type Known } from '../../src/faults.js';
 import { forStderr } from '../../src/io.js';
 import { bold, dim } from '../../src/output.js';
 
-interface Options { method?: string; rawField?: string[]; field?: string[]; input?: string; header?: string[]; paginate?: boolean; include?: boolean }
+interface Options {
+  method?: string;
+  rawField?: string[];
+  field?: string[];
+  input?: string;
+  header?: string[];
+  paginate?: boolean;
+  include?: boolean;
+}
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** headers the transport sets itself */
@@ -21,13 +29,30 @@ export function register(cmd: Command, shell: Shell): void {
     .usage('[METHOD] PATH [options]')
     .allowExcessArguments(true)
     .option('-X, --method <method>', 'the HTTP method, instead of the METHOD argument')
-    .option('-f, --raw-field <key=value>', 'add a string field to the JSON body (the query string for GET); repeatable', collect)
-    .option('-F, --field <key=value>', 'add a typed field: true, false, null and numbers become JSON values, @file a file\'s text, @- standard input; repeatable', collect)
-    .option('--input <file>', 'send this file as the request body (- for standard input); fields then go to the query string')
-    .option('-H, --header <header>', '"Name: value" request header, added or overriding (e.g. Authorization, Idempotency-Key); "Name:" removes one; repeatable', collect)
+    .option(
+      '-f, --raw-field <key=value>',
+      'add a string field to the JSON body (the query string for GET); repeatable',
+      collect,
+    )
+    .option(
+      '-F, --field <key=value>',
+      "add a typed field: true, false, null and numbers become JSON values, @file a file's text, @- standard input; repeatable",
+      collect,
+    )
+    .option(
+      '--input <file>',
+      'send this file as the request body (- for standard input); fields then go to the query string',
+    )
+    .option(
+      '-H, --header <header>',
+      '"Name: value" request header, added or overriding (e.g. Authorization, Idempotency-Key); "Name:" removes one; repeatable',
+      collect,
+    )
     .option('--paginate', 'GET every page of a list (following meta.cursor) and print all items as one JSON array')
     .option('-i, --include', 'print the status line and response headers to stderr')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 METHOD is GET, POST, PUT, PATCH or DELETE (default GET; POST when fields or --input are given).
 PATH is a path on the target, e.g. /v1/contacts?limit=5 or /_sim/clock (the leading slash is optional).
 
@@ -43,35 +68,57 @@ Retries (on a base URL; --retries): a request that never reached the service is 
 a lost reply, no reply in time, 429, 502, 503 or 504, so are GET, PUT and DELETE, but a POST or
 PATCH only when it carries an Idempotency-Key on a /v1 path (--idempotency-key KEY, or -H
 'Idempotency-Key: KEY'). Unlike other commands, vmv api adds no key of its own: a write sent
-without one is never sent twice.`)
-    .addHelpText('after', examples(
-      'vmv api /v1/contacts',
-      'vmv api /v1/openapi.json > openapi.json',
-      'vmv api GET /v1/calls -f status=completed -F limit=5',
-      'vmv api POST /v1/quick/emails -f \'to[]=ada@example.com\' -f subject=Hi -f body=\'Hello there\'',
-      'vmv api /_sim/contacts -f name=\'Grace Hopper\' -f \'tags[]=vip\' -F \'custom_fields[score]=5\'',
-      'echo \'{"seconds": 3600}\' | vmv api POST /_sim/clock/advance --input -',
-      'vmv api --paginate \'/v1/contacts?limit=100\' | jq length',
-      'vmv api -i /v1/contacts -H \'Authorization: Bearer sk_other\'',
-      'vmv api POST /v1/quick/emails --input mail.json -H \'Idempotency-Key: mail-1\'',
-      'vmv api POST /v1/quick/emails --input mail.json --idempotency-key mail-1 --retries 5',
-      'vmv api /v1/calls/ID/recording > call.wav',
-    ))
+without one is never sent twice.`,
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv api /v1/contacts',
+        'vmv api /v1/openapi.json > openapi.json',
+        'vmv api GET /v1/calls -f status=completed -F limit=5',
+        "vmv api POST /v1/quick/emails -f 'to[]=ada@example.com' -f subject=Hi -f body='Hello there'",
+        "vmv api /_sim/contacts -f name='Grace Hopper' -f 'tags[]=vip' -F 'custom_fields[score]=5'",
+        'echo \'{"seconds": 3600}\' | vmv api POST /_sim/clock/advance --input -',
+        "vmv api --paginate '/v1/contacts?limit=100' | jq length",
+        "vmv api -i /v1/contacts -H 'Authorization: Bearer sk_other'",
+        "vmv api POST /v1/quick/emails --input mail.json -H 'Idempotency-Key: mail-1'",
+        'vmv api POST /v1/quick/emails --input mail.json --idempotency-key mail-1 --retries 5',
+        'vmv api /v1/calls/ID/recording > call.wav',
+      ),
+    )
     .action(action(shell, (ctx, o: Options) => run(ctx, o, cmd.args)));
 }
 
-interface Field { spec: string; typed: boolean }
-interface Prepared { method: string; url: string; body?: unknown; rawBody?: Buffer; headers: Record<string, string | null> }
+interface Field {
+  spec: string;
+  typed: boolean;
+}
+interface Prepared {
+  method: string;
+  url: string;
+  body?: unknown;
+  rawBody?: Buffer;
+  headers: Record<string, string | null>;
+}
 
 export async function run(ctx: Context, o: Options, args: string[]): Promise<void> {
   const req = await prepare(ctx, o, args);
   const client = await ctx.client();
   // a raw tool sends what it is given: no key of its own, so a write without one is not sent again
   // once it may have reached the service; with one (--idempotency-key, -H), a rerun with it is safe
-  const key = req.headers['idempotency-key'] === undefined ? ctx.globals.idempotencyKey : req.headers['idempotency-key'] ?? undefined;
+  const key =
+    req.headers['idempotency-key'] === undefined
+      ? ctx.globals.idempotencyKey
+      : (req.headers['idempotency-key'] ?? undefined);
   const known = { rerunKey: key };
   const send = (url: string) =>
-    client.request(req.method, url, { body: req.body, rawBody: req.rawBody, headers: req.headers, idempotencyKey: ctx.globals.idempotencyKey, known });
+    client.request(req.method, url, {
+      body: req.body,
+      rawBody: req.rawBody,
+      headers: req.headers,
+      idempotencyKey: ctx.globals.idempotencyKey,
+      known,
+    });
   const statusText = o.include ? (await import('node:http')).STATUS_CODES : {};
   const head = (res: ApiResponse) => {
     if (!o.include) return;
@@ -107,11 +154,17 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<voi
       page = undefined;
     }
     if (!Array.isArray(page?.data))
-      throw usage(`--paginate: GET ${path} did not answer a list (an object with a "data" array); run it without --paginate.`);
+      throw usage(
+        `--paginate: GET ${path} did not answer a list (an object with a "data" array); run it without --paginate.`,
+      );
     items.push(...page.data);
     const cursor = page.meta?.cursor;
     if (typeof cursor !== 'string' || cursor === '') break;
-    if (seen.has(cursor)) throw new CliError(`--paginate: the service answered the same cursor twice; stopped after ${seen.size + 1} pages.`, EXIT.api);
+    if (seen.has(cursor))
+      throw new CliError(
+        `--paginate: the service answered the same cursor twice; stopped after ${seen.size + 1} pages.`,
+        EXIT.api,
+      );
     seen.add(cursor);
     const q = new URLSearchParams(search);
     q.set('cursor', cursor);
@@ -122,22 +175,32 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<voi
 
 /** Checks the command line and builds the request: every usage error comes before anything is sent. */
 async function prepare(ctx: Context, o: Options, args: string[]): Promise<Prepared> {
-  if (args.length > 2) throw usage(`Too many arguments: vmv api takes [METHOD] PATH, got ${args.map((a) => `"${a}"`).join(' ')}.`);
+  if (args.length > 2)
+    throw usage(`Too many arguments: vmv api takes [METHOD] PATH, got ${args.map((a) => `"${a}"`).join(' ')}.`);
   if (args.length === 1 && METHODS.includes(args[0].toUpperCase()) && !args[0].includes('/'))
     throw usage(`Give the PATH after the method, e.g. vmv api ${args[0].toUpperCase()} /v1/contacts.`);
   const [given, rawPath] = args.length >= 2 ? args : [undefined, args[0]];
   if (rawPath === undefined) throw usage('Give the PATH to request, e.g. vmv api /v1/contacts.');
-  if (given !== undefined && o.method !== undefined) throw usage('Give the method once: as the METHOD argument or with --method.');
+  if (given !== undefined && o.method !== undefined)
+    throw usage('Give the method once: as the METHOD argument or with --method.');
   const named = given ?? o.method;
-  if (named !== undefined && !METHODS.includes(named.toUpperCase())) throw usage(`Unknown method "${named}": use GET, POST, PUT, PATCH or DELETE.`);
+  if (named !== undefined && !METHODS.includes(named.toUpperCase()))
+    throw usage(`Unknown method "${named}": use GET, POST, PUT, PATCH or DELETE.`);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(rawPath))
-    throw usage('PATH is a path such as /v1/contacts, not a URL: the target comes from --base-url (or VMV_BASE_URL, or the profile).');
+    throw usage(
+      'PATH is a path such as /v1/contacts, not a URL: the target comes from --base-url (or VMV_BASE_URL, or the profile).',
+    );
   // characters a request target cannot hold are percent-encoded; the rest is sent as typed
   let url = (rawPath.startsWith('/') ? '' : '/') + rawPath.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
 
-  const fields: Field[] = [...(o.rawField ?? []).map((spec) => ({ spec, typed: false })), ...(o.field ?? []).map((spec) => ({ spec, typed: true }))];
-  const method = named?.toUpperCase() ?? (o.paginate ? 'GET' : fields.length > 0 || o.input !== undefined ? 'POST' : 'GET');
-  if (o.paginate && method !== 'GET') throw usage(`--paginate follows the pages of a GET list; it cannot be used with ${method}.`);
+  const fields: Field[] = [
+    ...(o.rawField ?? []).map((spec) => ({ spec, typed: false })),
+    ...(o.field ?? []).map((spec) => ({ spec, typed: true })),
+  ];
+  const method =
+    named?.toUpperCase() ?? (o.paginate ? 'GET' : fields.length > 0 || o.input !== undefined ? 'POST' : 'GET');
+  if (o.paginate && method !== 'GET')
+    throw usage(`--paginate follows the pages of a GET list; it cannot be used with ${method}.`);
   if (o.paginate && o.input !== undefined) throw usage('--paginate cannot be used with --input.');
   const stdinReaders = (o.input === '-' ? 1 : 0) + fields.filter((f) => f.typed && f.spec.endsWith('=@-')).length;
   if (stdinReaders > 1) throw usage('Standard input can be read once: give @- or --input - to one of them only.');
@@ -147,7 +210,8 @@ async function prepare(ctx: Context, o: Options, args: string[]): Promise<Prepar
     const i = h.indexOf(':');
     const name = i > 0 ? h.slice(0, i).trim() : '';
     const value = h.slice(i + 1).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(value)) throw usage(`-H takes "Name: value", got "${h}".`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(value))
+      throw usage(`-H takes "Name: value", got "${h}".`);
     if (RESERVED.includes(name.toLowerCase())) throw usage(`-H ${name}: vmv api sets this header itself.`);
     headers[name.toLowerCase()] = value === '' ? null : value;
   }
@@ -169,7 +233,13 @@ async function prepare(ctx: Context, o: Options, args: string[]): Promise<Prepar
   return { method, url, body, rawBody, headers };
 }
 
-interface ParsedField { spec: string; key: string; parts: string[]; value: unknown; hasValue: boolean }
+interface ParsedField {
+  spec: string;
+  key: string;
+  parts: string[];
+  value: unknown;
+  hasValue: boolean;
+}
 
 async function parseField(ctx: Context, f: Field): Promise<ParsedField> {
   const flag = f.typed ? '-F' : '-f';
@@ -179,7 +249,8 @@ async function parseField(ctx: Context, f: Field): Promise<ParsedField> {
   if (!m) throw usage(`${flag} "${f.spec}": a field is key=value, with a[b] for nested keys and a[] for arrays.`);
   const parts = [m[1], ...[...m[2].matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1])];
   if (eq < 0) {
-    if (parts[parts.length - 1] !== '') throw usage(`${flag} "${f.spec}": a field needs a value after "=" (key=value).`);
+    if (parts[parts.length - 1] !== '')
+      throw usage(`${flag} "${f.spec}": a field needs a value after "=" (key=value).`);
     return { spec: f.spec, key, parts, value: undefined, hasValue: false };
   }
   const raw = f.spec.slice(eq + 1);
@@ -209,7 +280,9 @@ async function readText(file: string, what: string): Promise<string> {
 async function readBytes(file: string, what: string): Promise<Buffer> {
   const { readFile } = await import('node:fs/promises');
   return readFile(file).catch((e: NodeJS.ErrnoException) => {
-    throw usage(`${what}: cannot read ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message}.`);
+    throw usage(
+      `${what}: cannot read ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message}.`,
+    );
   });
 }
 
@@ -287,5 +360,10 @@ function failure(ctx: Context, res: ApiResponse, known: Known = {}): CliError {
   const env = errorEnvelope(res);
   const { exitCode } = new ApiCallError(res.status, env, '');
   const unsure = unsureReply(res.unsure, known);
-  return new CliError(`${env.error.message} ${dim(forStderr(ctx.io), `(${env.error.code}, HTTP ${res.status})`)}`, exitCode, unsure?.hint, unsure?.details);
+  return new CliError(
+    `${env.error.message} ${dim(forStderr(ctx.io), `(${env.error.code}, HTTP ${res.status})`)}`,
+    exitCode,
+    unsure?.hint,
+    unsure?.details,
+  );
 }

@@ -9,17 +9,38 @@ import { pollInterval } from '../../src/poll.js';
 import { policyOf, withPolicy } from './flags.js';
 import { contextApi } from './session.js';
 
-export interface ChatFlags { conversation?: string; approveAll?: boolean; declineAll?: boolean; reason?: string; autoAdvance: boolean }
+export interface ChatFlags {
+  conversation?: string;
+  approveAll?: boolean;
+  declineAll?: boolean;
+  reason?: string;
+  autoAdvance: boolean;
+}
 
 export function define(parent: Command, shell: Shell): void {
-  withPolicy(parent.command('chat').description('Chat with the assistant: a full-screen chat on a terminal, line by line otherwise (each input line a message, each reply on stdout)')
-    .option('--conversation <id>', 'resume this conversation (default: a new one)'), { reason: true })
-    .option('--no-auto-advance', 'on a simulator with a manual clock, leave the clock alone (by default the chat moves it while the assistant works, or nothing would move)')
+  withPolicy(
+    parent
+      .command('chat')
+      .description(
+        'Chat with the assistant: a full-screen chat on a terminal, line by line otherwise (each input line a message, each reply on stdout)',
+      )
+      .option('--conversation <id>', 'resume this conversation (default: a new one)'),
+    { reason: true },
+  )
+    .option(
+      '--no-auto-advance',
+      'on a simulator with a manual clock, leave the clock alone (by default the chat moves it while the assistant works, or nothing would move)',
+    )
     .hook('preAction', (cmd) => {
       const o = cmd.opts<ChatFlags>();
-      if (o.reason !== undefined && !o.declineAll) throw usage('--reason is told to the assistant with each decline: add --decline-all (on a terminal, n asks for a reason).');
+      if (o.reason !== undefined && !o.declineAll)
+        throw usage(
+          '--reason is told to the assistant with each decline: add --decline-all (on a terminal, n asks for a reason).',
+        );
     })
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 On a terminal: Enter sends (a paste of several lines is one message), ↑/↓ recall what you sent,
 PgUp/PgDn scroll. While the assistant works you see each action as it completes; an action that
 costs money or cannot be undone is shown with its cost for approval: y approves, n declines (then
@@ -31,11 +52,12 @@ Without a terminal (or with --json: one JSON conversation per reply; /list print
 --approve-all / --decline-all, or end the chat with exit 7 and the conversation id on stdout; a
 failed run ends it with exit 5.
 ${examples(
-    'printf "how many calls did we get yesterday?\\nwho texted us today?\\n" | vmv assistant chat',
-    'echo "text +14155550100 and ask whether Tuesday works" | vmv assistant chat --approve-all > reply.txt',
-    'vmv assistant chat',
-    'vmv assistant chat --conversation "$ID"',
-  )}`)
+  'printf "how many calls did we get yesterday?\\nwho texted us today?\\n" | vmv assistant chat',
+  'echo "text +14155550100 and ask whether Tuesday works" | vmv assistant chat --approve-all > reply.txt',
+  'vmv assistant chat',
+  'vmv assistant chat --conversation "$ID"',
+)}`,
+    )
     .action(action(shell, run));
 }
 
@@ -52,16 +74,35 @@ export async function run(ctx: Context, o: ChatFlags): Promise<void> {
     delete process.env.CONTINUOUS_INTEGRATION;
     const { runChat } = await import('./ui/chat.js');
     const end = await runChat({
-      api, streams, resumed, advance, manualClock: clock?.mode === 'manual', policy: policyOf(o), reason: o.reason,
-      color: ctx.io.color, pollMs: Math.min(pollInterval(ctx), 500), paceMs: Math.min(pollInterval(ctx), 300),
+      api,
+      streams,
+      resumed,
+      advance,
+      manualClock: clock?.mode === 'manual',
+      policy: policyOf(o),
+      reason: o.reason,
+      color: ctx.io.color,
+      pollMs: Math.min(pollInterval(ctx), 500),
+      paceMs: Math.min(pollInterval(ctx), 300),
     });
     if (end.interrupted && end.conversationId) {
       // as every wait Ctrl-C stops: what goes on is named alone on stdout (the screen is already left)
       ctx.io.out(`${end.conversationId}\n`);
-      throw new CliError(`Left the chat while the assistant ${end.interrupted}; it goes on in conversation ${end.conversationId}.`, EXIT.interrupted, `Resume it: vmv assistant chat --conversation ${end.conversationId}`, { id: end.conversationId });
+      throw new CliError(
+        `Left the chat while the assistant ${end.interrupted}; it goes on in conversation ${end.conversationId}.`,
+        EXIT.interrupted,
+        `Resume it: vmv assistant chat --conversation ${end.conversationId}`,
+        { id: end.conversationId },
+      );
     }
     return;
   }
   const { runLines } = await import('./line.js');
-  await runLines(ctx, api, { resumed, advance, manualClock: clock?.mode === 'manual', policy: policyOf(o), reason: o.reason });
+  await runLines(ctx, api, {
+    resumed,
+    advance,
+    manualClock: clock?.mode === 'manual',
+    policy: policyOf(o),
+    reason: o.reason,
+  });
 }

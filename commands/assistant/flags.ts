@@ -10,7 +10,10 @@ export const DEFAULT_WAIT_S = 120;
 
 /** --wait DURATION: seconds or 90s, 5m; 0 does not wait. */
 export function waitOption(): Option {
-  return new Option('--wait <duration>', 'how long to wait for the run to stop working: seconds, or 90s, 5m; past it exit 6 and the run goes on; 0: do not wait (prints the conversation id)')
+  return new Option(
+    '--wait <duration>',
+    'how long to wait for the run to stop working: seconds, or 90s, 5m; past it exit 6 and the run goes on; 0: do not wait (prints the conversation id)',
+  )
     .default(DEFAULT_WAIT_S, `${DEFAULT_WAIT_S}s`)
     .argParser((v: string) => {
       try {
@@ -23,20 +26,42 @@ export function waitOption(): Option {
 
 /** --approve-all, --decline-all (one of them) and --reason. */
 export function withPolicy(cmd: Command, o: { reason: boolean; decline?: boolean }): Command {
-  cmd.addOption(new Option('--approve-all', 'approve every action the assistant asks approval for (they cost money or cannot be undone)').conflicts('declineAll'));
-  cmd.addOption(new Option('--decline-all', 'decline every action the assistant asks approval for (it says what it did not do)').conflicts('approveAll'));
-  if (o.reason) cmd.option('--reason <text>', `with --decline-all${o.decline ? ' or --decline' : ''}: why, told to the assistant`);
+  cmd.addOption(
+    new Option(
+      '--approve-all',
+      'approve every action the assistant asks approval for (they cost money or cannot be undone)',
+    ).conflicts('declineAll'),
+  );
+  cmd.addOption(
+    new Option(
+      '--decline-all',
+      'decline every action the assistant asks approval for (it says what it did not do)',
+    ).conflicts('approveAll'),
+  );
+  if (o.reason)
+    cmd.option('--reason <text>', `with --decline-all${o.decline ? ' or --decline' : ''}: why, told to the assistant`);
   return cmd;
 }
 
-export const policyOf = (o: { approveAll?: boolean; declineAll?: boolean }): Policy | undefined => (o.approveAll ? 'approve' : o.declineAll ? 'decline' : undefined);
+export const policyOf = (o: { approveAll?: boolean; declineAll?: boolean }): Policy | undefined =>
+  o.approveAll ? 'approve' : o.declineAll ? 'decline' : undefined;
 
 /**
  * send and approve, before anything is sent: --wait 0 does not wait, so flags that act while waiting
  * have nothing to do with it; --reason goes with a decline.
  */
-export function checkFlags(o: { wait?: number; advance?: boolean; approveAll?: boolean; declineAll?: boolean; reason?: string; decline?: string[] }): void {
-  if (o.reason !== undefined && !o.declineAll && !o.decline?.length) throw usage(`--reason is told to the assistant with a decline: add --decline-all${o.decline ? ' or --decline APPROVAL_ID' : ''}.`);
+export function checkFlags(o: {
+  wait?: number;
+  advance?: boolean;
+  approveAll?: boolean;
+  declineAll?: boolean;
+  reason?: string;
+  decline?: string[];
+}): void {
+  if (o.reason !== undefined && !o.declineAll && !o.decline?.length)
+    throw usage(
+      `--reason is told to the assistant with a decline: add --decline-all${o.decline ? ' or --decline APPROVAL_ID' : ''}.`,
+    );
   if (o.wait !== 0) return;
   const flag = o.advance ? '--advance' : o.approveAll ? '--approve-all' : o.declineAll ? '--decline-all' : null;
   if (flag) throw usage(`--wait 0 does not wait for the run, so ${flag} would have nothing to do: drop one of them.`);

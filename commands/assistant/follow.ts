@@ -9,7 +9,14 @@ import { dim, red, yellow } from '../../src/output.js';
 import { noteManualClock, pollInterval } from '../../src/poll.js';
 import { idShown, startWait } from '../../src/wait.js';
 import { conversationPath, followRun, newActions, type AssistantApi } from './session.js';
-import { actionText, approvalText, continueHint, type ApprovalAnswer, type Conversation, type PendingApproval } from './view.js';
+import {
+  actionText,
+  approvalText,
+  continueHint,
+  type ApprovalAnswer,
+  type Conversation,
+  type PendingApproval,
+} from './view.js';
 
 export type Policy = 'approve' | 'decline';
 
@@ -41,13 +48,20 @@ export const say = (ctx: Context, line: string) => {
  * an API or network error its own (the run goes on in each case, and the conversation's id is
  * printed alone on stdout).
  */
-export async function settle(ctx: Context, api: AssistantApi, first: Conversation, o: Settle, seen = new Set<string>()): Promise<Conversation> {
+export async function settle(
+  ctx: Context,
+  api: AssistantApi,
+  first: Conversation,
+  o: Settle,
+  seen = new Set<string>(),
+): Promise<Conversation> {
   const err = forStderr(ctx.io);
   const id = first.conversation_id;
   const w = await startWait(ctx, conversationPath(id));
   let deadline = o.waitSeconds === null ? null : Date.now() + o.waitSeconds * 1000;
   const show = (c: Conversation) => {
-    for (const a of newActions(c.actions, seen)) say(ctx, (a.status === 'completed' ? dim : a.status === 'failed' ? red : yellow)(err, actionText(a)));
+    for (const a of newActions(c.actions, seen))
+      say(ctx, (a.status === 'completed' ? dim : a.status === 'failed' ? red : yellow)(err, actionText(a)));
   };
   let c = first;
   show(c);
@@ -55,10 +69,19 @@ export async function settle(ctx: Context, api: AssistantApi, first: Conversatio
     if (o.noteClock && !o.advance && c.status === 'working') await noteManualClock(ctx);
     for (;;) {
       if (c.status === 'working') {
-        c = await w.race(followRun(api, c, { advance: o.advance, pollMs: pollInterval(ctx), pause: w.pause, deadline, onRead: show }));
+        c = await w.race(
+          followRun(api, c, { advance: o.advance, pollMs: pollInterval(ctx), pause: w.pause, deadline, onRead: show }),
+        );
         if (c.status === 'working') {
           if (!ctx.json) ctx.io.out(`${id}\n`);
-          throw idShown(new CliError(`Stopped waiting after ${o.waitSeconds}s (--wait); the assistant's run in conversation ${id} goes on.`, EXIT.timeout, `See it: vmv assistant get ${id}`, { id }));
+          throw idShown(
+            new CliError(
+              `Stopped waiting after ${o.waitSeconds}s (--wait); the assistant's run in conversation ${id} goes on.`,
+              EXIT.timeout,
+              `See it: vmv assistant get ${id}`,
+              { id },
+            ),
+          );
         }
       }
       if (c.status !== 'awaiting_approval') return c;
@@ -91,8 +114,13 @@ async function answer(ctx: Context, c: Conversation, o: Settle, signal: AbortSig
   const pending = c.pending_approvals;
   if (o.policy) {
     const flag = o.policy === 'approve' ? '--approve-all' : '--decline-all';
-    for (const p of pending) say(ctx, dim(err, `${o.policy === 'approve' ? 'approved' : 'declined'} (${flag}): ${approvalText(p)}`));
-    return pending.map((p) => ({ approval_id: p.approval_id, approved: o.policy === 'approve', ...(o.policy === 'decline' && o.reason ? { reason: o.reason } : {}) }));
+    for (const p of pending)
+      say(ctx, dim(err, `${o.policy === 'approve' ? 'approved' : 'declined'} (${flag}): ${approvalText(p)}`));
+    return pending.map((p) => ({
+      approval_id: p.approval_id,
+      approved: o.policy === 'approve',
+      ...(o.policy === 'decline' && o.reason ? { reason: o.reason } : {}),
+    }));
   }
   if (o.ask && ctx.io.stdinTTY && ctx.io.stderrTTY && !ctx.json) return askEach(ctx, c, pending, signal);
   if (!ctx.json) {
@@ -102,19 +130,32 @@ async function answer(ctx: Context, c: Conversation, o: Settle, signal: AbortSig
     for (const p of pending) ctx.io.err(`${yellow(err, 'approval')} ${p.approval_id}: ${approvalText(p)}\n`);
   }
   const n = pending.length;
-  throw idShown(new CliError(`The assistant waits for your approval of ${n === 1 ? 'an action' : `${n} actions`} in conversation ${c.conversation_id}; ${n === 1 ? 'it was' : 'they were'} not done.`,
-    EXIT.declined, o.answerHint(c.conversation_id), { id: c.conversation_id, approval_ids: pending.map((p) => p.approval_id) }));
+  throw idShown(
+    new CliError(
+      `The assistant waits for your approval of ${n === 1 ? 'an action' : `${n} actions`} in conversation ${c.conversation_id}; ${n === 1 ? 'it was' : 'they were'} not done.`,
+      EXIT.declined,
+      o.answerHint(c.conversation_id),
+      { id: c.conversation_id, approval_ids: pending.map((p) => p.approval_id) },
+    ),
+  );
 }
 
 /** On a terminal: each approval with what it costs, y to approve; anything else declines, then an optional reason. */
-async function askEach(ctx: Context, c: Conversation, pending: PendingApproval[], signal: AbortSignal): Promise<ApprovalAnswer[]> {
+async function askEach(
+  ctx: Context,
+  c: Conversation,
+  pending: PendingApproval[],
+  signal: AbortSignal,
+): Promise<ApprovalAnswer[]> {
   const { ask } = await import('../../src/prompt.js');
   const err = forStderr(ctx.io);
   if (c.reply) ctx.io.err(c.reply + '\n');
   const answers: ApprovalAnswer[] = [];
   for (const [i, p] of pending.entries()) {
     const of = pending.length > 1 ? ` (${i + 1} of ${pending.length})` : '';
-    const yes = /^y(es)?$/i.test((await ask(ctx.io, `${yellow(err, `Approve${of}`)} ${approvalText(p)} [y/N] `, { signal })).trim());
+    const yes = /^y(es)?$/i.test(
+      (await ask(ctx.io, `${yellow(err, `Approve${of}`)} ${approvalText(p)} [y/N] `, { signal })).trim(),
+    );
     if (yes) {
       answers.push({ approval_id: p.approval_id, approved: true });
       continue;
@@ -134,15 +175,29 @@ export async function finish(ctx: Context, c: Conversation): Promise<void> {
   if (ctx.json) ctx.emit(await ctx.call('GET', conversationPath(c.conversation_id)), () => {});
   else if (c.status === 'working' || c.status === 'awaiting_approval') {
     ctx.io.out(`${c.conversation_id}\n`);
-    say(ctx, dim(forStderr(ctx.io), `conversation ${c.conversation_id}: ${c.status.replace('_', ' ')}. See it: vmv assistant get ${c.conversation_id}`));
+    say(
+      ctx,
+      dim(
+        forStderr(ctx.io),
+        `conversation ${c.conversation_id}: ${c.status.replace('_', ' ')}. See it: vmv assistant get ${c.conversation_id}`,
+      ),
+    );
   } else if (c.status === 'idle') {
     ctx.io.out(c.reply.endsWith('\n') ? c.reply : `${c.reply}\n`);
-    say(ctx, dim(forStderr(ctx.io), `conversation ${c.conversation_id} · continue it: vmv assistant send --conversation ${c.conversation_id} "..."`));
+    say(
+      ctx,
+      dim(
+        forStderr(ctx.io),
+        `conversation ${c.conversation_id} · continue it: vmv assistant send --conversation ${c.conversation_id} "..."`,
+      ),
+    );
   }
   if (c.status === 'failed') throw failedRun(c);
 }
 
 /** A failed run as a command's error (exit 5): its error, and how to go on in the conversation. */
 export function failedRun(c: Conversation): CliError {
-  return new CliError(c.error ?? 'The assistant\'s run failed.', EXIT.failed, continueHint(c.conversation_id), { id: c.conversation_id });
+  return new CliError(c.error ?? "The assistant's run failed.", EXIT.failed, continueHint(c.conversation_id), {
+    id: c.conversation_id,
+  });
 }

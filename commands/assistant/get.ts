@@ -6,15 +6,24 @@ import { conversationPath } from './session.js';
 import { printConversation, type ConversationWithTranscript } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('get').argument('<id>', 'conversation id')
-    .description('A conversation: its state, latest reply, the current run\'s actions and pending approvals, and the transcript (free)')
-    .addHelpText('after', examples(
-      'vmv assistant get "$ID"',
-      'vmv assistant get "$ID" --json | jq -r \'.data.pending_approvals[] | [.approval_id, .reason] | @tsv\'',
-    ))
+  parent
+    .command('get')
+    .argument('<id>', 'conversation id')
+    .description(
+      "A conversation: its state, latest reply, the current run's actions and pending approvals, and the transcript (free)",
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv assistant get "$ID"',
+        'vmv assistant get "$ID" --json | jq -r \'.data.pending_approvals[] | [.approval_id, .reason] | @tsv\'',
+      ),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, _o: object, [id]: string[]): Promise<void> {
-  ctx.emit(await ctx.call('GET', conversationPath(id)), (b: { data: ConversationWithTranscript }) => printConversation(ctx, b.data));
+  ctx.emit(await ctx.call('GET', conversationPath(id)), (b: { data: ConversationWithTranscript }) =>
+    printConversation(ctx, b.data),
+  );
 }

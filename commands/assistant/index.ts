@@ -11,7 +11,8 @@ import { define as send } from './send.js';
 
 /** Request fields named otherwise than their flag or argument (see src/field-flags.ts). */
 export const fieldAliases: FieldAliases = {
-  '--conversation': ['conversation_id'], '<message>': ['message'],
+  '--conversation': ['conversation_id'],
+  '<message>': ['message'],
 };
 
 export function register(assistant: Command, shell: Shell): void {

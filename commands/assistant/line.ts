@@ -33,9 +33,15 @@ export async function runLines(ctx: Context, api: AssistantApi, o: LineOptions):
   const chat: LineChat = { ctx, api, o, id: null, seen: new Set() };
   const err = forStderr(ctx.io);
   if (o.manualClock)
-    say(ctx, yellow(err, o.advance
-      ? 'note: the simulator clock is manual: the chat advances it while the assistant works (--no-auto-advance leaves it alone).'
-      : 'note: the simulator clock is manual and --no-auto-advance leaves it alone: a run moves on when it is advanced (vmv sim advance 1m from another shell).'));
+    say(
+      ctx,
+      yellow(
+        err,
+        o.advance
+          ? 'note: the simulator clock is manual: the chat advances it while the assistant works (--no-auto-advance leaves it alone).'
+          : 'note: the simulator clock is manual and --no-auto-advance leaves it alone: a run moves on when it is advanced (vmv sim advance 1m from another shell).',
+      ),
+    );
   if (o.resumed) await open(chat, o.resumed);
   const { createInterface } = await import('node:readline');
   const lines = createInterface({ input: ctx.io.stdin, terminal: false });
@@ -68,26 +74,51 @@ async function message(chat: LineChat, line: string): Promise<void> {
 /** Follows a run to its end and prints it: the reply (or with --json the conversation); a failed run ends the chat. */
 async function conclude(chat: LineChat, c: Conversation): Promise<void> {
   const { ctx, api, o } = chat;
-  const last = await settle(ctx, api, c, {
-    waitSeconds: null, advance: o.advance, policy: o.policy, reason: o.reason, ask: false,
-    answerHint: (cid) => `Answer: vmv assistant approve ${cid} [--decline APPROVAL_ID ...], or run the chat with --approve-all or --decline-all.`,
-  }, chat.seen);
-  if (ctx.json) ctx.io.out(JSON.stringify((await ctx.call('GET', conversationPath(last.conversation_id))).json()) + '\n');
+  const last = await settle(
+    ctx,
+    api,
+    c,
+    {
+      waitSeconds: null,
+      advance: o.advance,
+      policy: o.policy,
+      reason: o.reason,
+      ask: false,
+      answerHint: (cid) =>
+        `Answer: vmv assistant approve ${cid} [--decline APPROVAL_ID ...], or run the chat with --approve-all or --decline-all.`,
+    },
+    chat.seen,
+  );
+  if (ctx.json)
+    ctx.io.out(JSON.stringify((await ctx.call('GET', conversationPath(last.conversation_id))).json()) + '\n');
   else if (last.status === 'idle') ctx.io.out(last.reply.endsWith('\n') ? last.reply : `${last.reply}\n`);
   if (last.status === 'failed') throw failedRun(last);
 }
 
 async function open(chat: LineChat, c: ConversationWithTranscript): Promise<void> {
   chat.id = c.conversation_id;
-  chat.seen = new Set(c.status === 'working' || c.status === 'awaiting_approval' ? [] : c.actions.map((a) => a.tool_call_id));
+  chat.seen = new Set(
+    c.status === 'working' || c.status === 'awaiting_approval' ? [] : c.actions.map((a) => a.tool_call_id),
+  );
   say(chat.ctx, dim(forStderr(chat.ctx.io), `conversation ${chat.id}: ${c.title} (${c.status.replace('_', ' ')})`));
   if (c.status === 'working' || c.status === 'awaiting_approval') await conclude(chat, c);
 }
 
 /** A chat command that could not be done: said on stderr (with --json, as an error's JSON document), and the chat goes on. */
 function refuse(ctx: Context, e: unknown): void {
-  if (ctx.json) ctx.io.err(JSON.stringify(e instanceof ApiCallError ? e.envelope : { error: { code: 'usage_error', message: (e as Error).message } }) + '\n');
-  else ctx.io.err(red(forStderr(ctx.io), e instanceof ApiCallError ? `${e.message} (${e.code}, HTTP ${e.status})` : (e as Error).message) + '\n');
+  if (ctx.json)
+    ctx.io.err(
+      JSON.stringify(
+        e instanceof ApiCallError ? e.envelope : { error: { code: 'usage_error', message: (e as Error).message } },
+      ) + '\n',
+    );
+  else
+    ctx.io.err(
+      red(
+        forStderr(ctx.io),
+        e instanceof ApiCallError ? `${e.message} (${e.code}, HTTP ${e.status})` : (e as Error).message,
+      ) + '\n',
+    );
 }
 
 /** What each chat command does in the line chat; /quit ends it. */
@@ -106,7 +137,12 @@ const LINE_COMMANDS: Record<Slash['name'], (chat: LineChat, arg: string) => Prom
   list: async ({ ctx }) => {
     const res = await ctx.call('GET', '/v1/assistant/conversations', { query: { limit: 20 } });
     if (ctx.json) ctx.io.out(JSON.stringify(res.json()) + '\n');
-    else table(ctx.io, ['id', 'status', 'updated', 'title'], res.json<{ data: Conversation[] }>().data.map((c) => [c.conversation_id, c.status, c.updated_at, c.title]));
+    else
+      table(
+        ctx.io,
+        ['id', 'status', 'updated', 'title'],
+        res.json<{ data: Conversation[] }>().data.map((c) => [c.conversation_id, c.status, c.updated_at, c.title]),
+      );
   },
   open: async (chat, arg) => {
     let c: ConversationWithTranscript;

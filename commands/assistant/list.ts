@@ -7,18 +7,31 @@ import { moreHint, table } from '../../src/output.js';
 import type { Conversation } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('list').description('Assistant conversations, most recently updated first (--asc: least recently first; free)'))
-    .addHelpText('after', examples(
-      'vmv assistant list',
-      'vmv assistant list --all --json | jq -r \'.data[] | select(.status == "awaiting_approval") | .conversation_id\'',
-    ))
+  withList(
+    parent
+      .command('list')
+      .description('Assistant conversations, most recently updated first (--asc: least recently first; free)'),
+  )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv assistant list',
+        'vmv assistant list --all --json | jq -r \'.data[] | select(.status == "awaiting_approval") | .conversation_id\'',
+      ),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: ListOptions): Promise<void> {
-  const res = await fetchList(ctx, o, '/v1/assistant/conversations', { query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined } });
+  const res = await fetchList(ctx, o, '/v1/assistant/conversations', {
+    query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined },
+  });
   ctx.emit(res, (b: { data: Conversation[]; meta?: { cursor?: string } }) => {
-    table(ctx.io, ['id', 'status', 'pending', 'updated', 'title'], b.data.map((c) => [c.conversation_id, c.status, c.pending_approvals.length || null, c.updated_at, c.title]));
+    table(
+      ctx.io,
+      ['id', 'status', 'pending', 'updated', 'title'],
+      b.data.map((c) => [c.conversation_id, c.status, c.pending_approvals.length || null, c.updated_at, c.title]),
+    );
     moreHint(ctx.io, b.meta);
   });
 }

@@ -6,26 +6,47 @@ import { checkFlags, DEFAULT_WAIT_S, policyOf, waitOption, withPolicy } from './
 import { finish, settle } from './follow.js';
 import { contextApi } from './session.js';
 
-interface Options { conversation?: string; wait?: number; approveAll?: boolean; declineAll?: boolean; reason?: string; advance?: boolean }
+interface Options {
+  conversation?: string;
+  wait?: number;
+  approveAll?: boolean;
+  declineAll?: boolean;
+  reason?: string;
+  advance?: boolean;
+}
 
 export function define(parent: Command, shell: Shell): void {
-  withPolicy(parent.command('send').argument('<message>', 'what to ask, in plain English').description('Send the assistant a message and print its reply once the run stops working (actions that cost money or cannot be undone wait for approval)')
-    .option('--conversation <id>', 'continue this conversation (default: start a new one; its id is said on stderr)')
-    .addOption(waitOption()), { reason: true })
-    .option('--advance', 'on a simulator with a manual clock: advance the clock to each next due transition until the run stops working')
+  withPolicy(
+    parent
+      .command('send')
+      .argument('<message>', 'what to ask, in plain English')
+      .description(
+        'Send the assistant a message and print its reply once the run stops working (actions that cost money or cannot be undone wait for approval)',
+      )
+      .option('--conversation <id>', 'continue this conversation (default: start a new one; its id is said on stderr)')
+      .addOption(waitOption()),
+    { reason: true },
+  )
+    .option(
+      '--advance',
+      'on a simulator with a manual clock: advance the clock to each next due transition until the run stops working',
+    )
     .hook('preAction', (cmd) => checkFlags(cmd.opts()))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 The reply goes to stdout, each action on stderr as it completes. Approvals: --approve-all or
 --decline-all answer them; otherwise a terminal asks for each (y approves), and without one the
 command stops with exit 7, the conversation id alone on stdout (answer with vmv assistant approve).
 A failed run exits 5.
 ${examples(
-    'vmv assistant send "how many calls did we get yesterday?"',
-    'vmv assistant send "text +14155550100 and ask whether Tuesday works" --approve-all --advance',
-    'ID=$(vmv assistant send "who texted us today?" --json | jq -r .data.conversation_id)',
-    'vmv assistant send "and yesterday?" --conversation "$ID"',
-    'vmv assistant send "call +14155550100 to confirm the appointment" --decline-all --reason "not today"',
-  )}`)
+  'vmv assistant send "how many calls did we get yesterday?"',
+  'vmv assistant send "text +14155550100 and ask whether Tuesday works" --approve-all --advance',
+  'ID=$(vmv assistant send "who texted us today?" --json | jq -r .data.conversation_id)',
+  'vmv assistant send "and yesterday?" --conversation "$ID"',
+  'vmv assistant send "call +14155550100 to confirm the appointment" --decline-all --reason "not today"',
+)}`,
+    )
     .action(action(shell, run));
 }
 
@@ -42,7 +63,8 @@ export async function run(ctx: Context, o: Options, [message]: string[]): Promis
     reason: o.reason,
     ask: true,
     noteClock: true,
-    answerHint: (cid) => `Answer: vmv assistant approve ${cid} [--decline APPROVAL_ID ...] (or send with --approve-all or --decline-all)`,
+    answerHint: (cid) =>
+      `Answer: vmv assistant approve ${cid} [--decline APPROVAL_ID ...] (or send with --approve-all or --decline-all)`,
   });
   await finish(ctx, last);
 }

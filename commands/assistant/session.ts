@@ -6,7 +6,9 @@ import type { Context } from '../../src/context.js';
 import type { Conversation, ConversationWithTranscript, MessageBody } from './view.js';
 import { advanceTo, type SimClock } from '../../src/wait.js';
 
-export interface ClockState extends SimClock { mode: 'manual' | 'real' }
+export interface ClockState extends SimClock {
+  mode: 'manual' | 'real';
+}
 
 export interface AssistantApi {
   /** POST /v1/assistant/messages: a message, or the answers to every pending approval */
@@ -32,10 +34,14 @@ export function contextApi(ctx: Context, o: { own?: 'message' | 'approvals' } = 
   const api: AssistantApi = {
     post: async (body) => {
       const own = o.own !== undefined && body[o.own] !== undefined;
-      return (await ctx.call('POST', '/v1/assistant/messages', own ? { body } : { body, idempotencyKey: undefined })).json<{ data: Conversation }>().data;
+      return (
+        await ctx.call('POST', '/v1/assistant/messages', own ? { body } : { body, idempotencyKey: undefined })
+      ).json<{ data: Conversation }>().data;
     },
     get: async (id) => (await ctx.call('GET', conversationPath(id))).json<{ data: ConversationWithTranscript }>().data,
-    list: async (limit = 10) => (await ctx.call('GET', '/v1/assistant/conversations', { query: { limit } })).json<{ data: Conversation[] }>().data,
+    list: async (limit = 10) =>
+      (await ctx.call('GET', '/v1/assistant/conversations', { query: { limit } })).json<{ data: Conversation[] }>()
+        .data,
     async clock() {
       const res = await (await ctx.client()).request('GET', '/_sim/clock').catch(() => null);
       if (res?.status !== 200) return null;
@@ -88,7 +94,10 @@ export async function followRun(api: AssistantApi, c: Conversation, f: Follow): 
 }
 
 /** The actions of a read not seen before (by tool_call_id), recording them as seen. */
-export function newActions<T extends { tool_call_id: string; status: string }>(actions: readonly T[], seen: Set<string>): T[] {
+export function newActions<T extends { tool_call_id: string; status: string }>(
+  actions: readonly T[],
+  seen: Set<string>,
+): T[] {
   const fresh = actions.filter((a) => !seen.has(a.tool_call_id));
   for (const a of fresh) seen.add(a.tool_call_id);
   return fresh;

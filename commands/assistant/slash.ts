@@ -3,7 +3,11 @@
 import type { AssistantApi } from './session.js';
 import type { Conversation } from './view.js';
 
-export interface Slash { name: 'new' | 'list' | 'open' | 'help' | 'quit'; args?: string; help: string }
+export interface Slash {
+  name: 'new' | 'list' | 'open' | 'help' | 'quit';
+  args?: string;
+  help: string;
+}
 
 export const SLASH: readonly Slash[] = [
   { name: 'new', help: 'start a new conversation (one that is working goes on)' },
@@ -19,7 +23,10 @@ export const KEYS: readonly [string, string][] = [
   ['↑ ↓', 'earlier lines you sent (history)'],
   ['PgUp PgDn', 'scroll the transcript'],
   ['y / n', 'approve / decline the action shown (n then asks for an optional reason; Enter skips it)'],
-  ['Ctrl-C', 'leave: exit 0, or 130 while the assistant works or waits for approvals (it goes on; its id is printed; resume with --conversation)'],
+  [
+    'Ctrl-C',
+    'leave: exit 0, or 130 while the assistant works or waits for approvals (it goes on; its id is printed; resume with --conversation)',
+  ],
 ];
 
 export const helpLines = (o: { keys: boolean }): string[] => [
@@ -34,7 +41,8 @@ export function parseSlash(line: string): { slash: Slash; arg: string } | { erro
   if (!t.startsWith('/') || t.startsWith('//')) return null;
   const [word, ...rest] = t.slice(1).split(/\s+/);
   const slash = SLASH.find((s) => s.name === word.toLowerCase());
-  if (!slash) return { error: `Unknown command /${word}. /help lists them (to send a message starting with /, type //).` };
+  if (!slash)
+    return { error: `Unknown command /${word}. /help lists them (to send a message starting with /, type //).` };
   const arg = rest.join(' ');
   if (slash.args && !arg) return { error: `/${slash.name} takes ${slash.args}: /${slash.name} ${slash.args}` };
   if (!slash.args && arg) return { error: `/${slash.name} takes nothing after it.` };
@@ -52,10 +60,13 @@ export async function resolveConversation(api: AssistantApi, arg: string): Promi
   const recent: Conversation[] = await api.list(100);
   const hits = recent.filter((c) => c.conversation_id.startsWith(arg.toLowerCase()));
   if (hits.length === 1) return hits[0].conversation_id;
-  throw new Error(hits.length === 0
-    ? `No recent conversation starts with "${arg}" (/list shows them).`
-    : `"${arg}" starts ${hits.length} conversations: type more of the id.`);
+  throw new Error(
+    hits.length === 0
+      ? `No recent conversation starts with "${arg}" (/list shows them).`
+      : `"${arg}" starts ${hits.length} conversations: type more of the id.`,
+  );
 }
 
 /** A conversation as one line of /list: short id, status, when, title. */
-export const listLine = (c: Conversation, when: (t: string) => string) => `${c.conversation_id.slice(0, 8)}  ${c.status.padEnd(17)}  ${when(c.updated_at)}  ${c.title}`;
+export const listLine = (c: Conversation, when: (t: string) => string) =>
+  `${c.conversation_id.slice(0, 8)}  ${c.status.padEnd(17)}  ${when(c.updated_at)}  ${c.title}`;

@@ -1,6 +1,11 @@
 // What the assistant verbs share: the records' types (from the API's own schemas, type-only: nothing
 // of them is loaded), an action or an approval in one line, and a conversation as `get` prints it.
-import type { ActionOut, ConversationOut, ConversationWithTranscriptOut, PendingApprovalOut } from '../../simulator/assistant/records.js';
+import type {
+  ActionOut,
+  ConversationOut,
+  ConversationWithTranscriptOut,
+  PendingApprovalOut,
+} from '../../simulator/assistant/records.js';
 import type { Context } from '../../src/context.js';
 import { bold, dim, fields, localTime, nested, type Cell } from '../../src/output.js';
 
@@ -9,7 +14,11 @@ export type ConversationWithTranscript = ConversationWithTranscriptOut;
 export type Action = ActionOut;
 export type PendingApproval = PendingApprovalOut;
 
-export interface ApprovalAnswer { approval_id: string; approved: boolean; reason?: string }
+export interface ApprovalAnswer {
+  approval_id: string;
+  approved: boolean;
+  reason?: string;
+}
 
 /** The body of POST /v1/assistant/messages: exactly one of message and approvals. */
 export interface MessageBody {
@@ -22,12 +31,14 @@ export interface MessageBody {
 /** How an action ended, as one character: done, failed, declined (not done). */
 const MARK: Record<string, string> = { completed: '✓', failed: '✗', declined: '–' };
 
-const word = (v: unknown): string => (typeof v === 'string' ? (v === '' || /[\s"]/.test(v) ? JSON.stringify(v) : v) : String(v));
+const word = (v: unknown): string =>
+  typeof v === 'string' ? (v === '' || /[\s"]/.test(v) ? JSON.stringify(v) : v) : String(v);
 
 /** An input's fields as key=value, a nested object's by their dotted path (voice.greeting_message=...), nothing left out. */
 function pairs(v: unknown, key: string): string[] {
   if (Array.isArray(v)) {
-    if (v.every((x) => x === null || typeof x !== 'object')) return [`${key}=${v.length ? v.map(word).join(',') : '[]'}`];
+    if (v.every((x) => x === null || typeof x !== 'object'))
+      return [`${key}=${v.length ? v.map(word).join(',') : '[]'}`];
     return v.flatMap((x, i) => pairs(x, `${key}[${i}]`));
   }
   if (v !== null && typeof v === 'object') {
@@ -51,7 +62,12 @@ export function inputText(input: Record<string, unknown> | null | undefined, max
 export function actionText(a: Action): string {
   const input = inputText(a.input, 80);
   // a declined action's error carries the reason given ("declined: not this week")
-  const why = a.status === 'failed' && a.error ? `: ${a.error}` : a.status === 'declined' ? ` (${a.error ?? 'declined'}; not done)` : '';
+  const why =
+    a.status === 'failed' && a.error
+      ? `: ${a.error}`
+      : a.status === 'declined'
+        ? ` (${a.error ?? 'declined'}; not done)`
+        : '';
   return `${MARK[a.status] ?? '?'} ${a.tool}${input ? ` ${input}` : ''}${why}`;
 }
 
@@ -59,28 +75,57 @@ export function actionText(a: Action): string {
 export const approvalText = (p: PendingApproval) => `${p.tool}: ${p.reason}`;
 
 /** What to type to go on with a conversation, for the messages that end a command. */
-export const continueHint = (id: string) => `Continue it: vmv assistant send --conversation ${id} "..." (or vmv assistant chat --conversation ${id})`;
+export const continueHint = (id: string) =>
+  `Continue it: vmv assistant send --conversation ${id} "..." (or vmv assistant chat --conversation ${id})`;
 
 /** One conversation, as `vmv assistant get` shows it: its fields and reply, its actions and pending approvals, then the transcript. */
 export function printConversation(ctx: Context, c: ConversationWithTranscript): void {
   const { io } = ctx;
   const pairs: [string, Cell][] = [
-    ['id', c.conversation_id], ['title', c.title], ['status', c.status], ['run', c.run_id], ['error', c.error],
-    ['updated', c.updated_at], ['created', c.created_at],
+    ['id', c.conversation_id],
+    ['title', c.title],
+    ['status', c.status],
+    ['run', c.run_id],
+    ['error', c.error],
+    ['updated', c.updated_at],
+    ['created', c.created_at],
   ];
   // piped, the reply is one value like any other; a terminal shows it as written, below the fields
   if (!io.stdoutTTY) pairs.push(['reply', c.reply]);
   fields(io, pairs);
-  if (io.stdoutTTY && c.reply) io.out(`\n${bold(io, c.status === 'working' ? 'Reply so far' : 'Reply')}\n${indent(c.reply)}\n`);
-  if (c.actions.length > 0) nested(io, 'action', ['tool call', 'tool', 'status', 'input', 'error'], c.actions.map((a) => [a.tool_call_id, a.tool, a.status, inputText(a.input), a.error]));
-  if (c.pending_approvals.length > 0) nested(io, 'approval', ['approval', 'tool', 'reason'], c.pending_approvals.map((p) => [p.approval_id, p.tool, p.reason]));
+  if (io.stdoutTTY && c.reply)
+    io.out(`\n${bold(io, c.status === 'working' ? 'Reply so far' : 'Reply')}\n${indent(c.reply)}\n`);
+  if (c.actions.length > 0)
+    nested(
+      io,
+      'action',
+      ['tool call', 'tool', 'status', 'input', 'error'],
+      c.actions.map((a) => [a.tool_call_id, a.tool, a.status, inputText(a.input), a.error]),
+    );
+  if (c.pending_approvals.length > 0)
+    nested(
+      io,
+      'approval',
+      ['approval', 'tool', 'reason'],
+      c.pending_approvals.map((p) => [p.approval_id, p.tool, p.reason]),
+    );
   if (c.transcript.length === 0) return;
   if (!io.stdoutTTY) {
-    nested(io, 'message', [], c.transcript.map((m) => [m.at, m.role, m.content]));
+    nested(
+      io,
+      'message',
+      [],
+      c.transcript.map((m) => [m.at, m.role, m.content]),
+    );
     return;
   }
   io.out(`\n${bold(io, 'Transcript')}\n`);
-  for (const m of c.transcript) io.out(`${dim(io, localTime(m.at))}  ${bold(io, m.role === 'user' ? 'you' : 'assistant')}\n${indent(m.content)}\n`);
+  for (const m of c.transcript)
+    io.out(`${dim(io, localTime(m.at))}  ${bold(io, m.role === 'user' ? 'you' : 'assistant')}\n${indent(m.content)}\n`);
 }
 
-const indent = (s: string) => s.split('\n').map((l) => `  ${l}`).join('\n');
+const indent = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');

@@ -4,12 +4,22 @@ import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('hangup').argument('<id>', 'call id').description('End a ringing or in-progress call')
-    .addHelpText('after', examples('CALL=$(vmv calls place --caller-id +14155550123 --to +14155550100)', 'vmv calls hangup "$CALL"'))
+  parent
+    .command('hangup')
+    .argument('<id>', 'call id')
+    .description('End a ringing or in-progress call')
+    .addHelpText(
+      'after',
+      examples('CALL=$(vmv calls place --caller-id +14155550123 --to +14155550100)', 'vmv calls hangup "$CALL"'),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {
   const res = await ctx.call('POST', `/v1/voice/calls/${encodeURIComponent(id)}/hangup`);
-  ctx.emit(res, ({ data }: any) => ctx.io.err(`Call ${data.id} ended: ${data.status}${data.duration_seconds !== null ? ` after ${data.duration_seconds} s` : ''}\n`));
+  ctx.emit(res, ({ data }: any) =>
+    ctx.io.err(
+      `Call ${data.id} ended: ${data.status}${data.duration_seconds !== null ? ` after ${data.duration_seconds} s` : ''}\n`,
+    ),
+  );
 }

@@ -6,26 +6,43 @@ import { CliError, EXIT, usage } from '../../src/errors.js';
 import { fields } from '../../src/output.js';
 import { followRead } from '../../src/poll.js';
 
-interface Options { callerId: string; to: string; record: boolean; metadata?: string; wait?: boolean }
+interface Options {
+  callerId: string;
+  to: string;
+  record: boolean;
+  metadata?: string;
+  wait?: boolean;
+}
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('place').description('Place a call from a verified caller ID (shown to the person called)')
+  parent
+    .command('place')
+    .description('Place a call from a verified caller ID (shown to the person called)')
     .requiredOption('--caller-id <number>', 'verified E.164 caller ID', e164Arg('--caller-id'))
     .requiredOption('--to <number>', 'E.164 destination', e164Arg('--to'))
     .option('--no-record', 'do not record the call')
     .option('--metadata <json>', 'a JSON object kept with the call')
     .option('--wait', 'wait until the call has ended, then show it; exit 5 unless it completed')
-    .addHelpText('after', examples(
-      'vmv sim caller-id +14155550123',
-      'vmv calls place --caller-id +14155550123 --to +14155550100 --wait',
-      'vmv calls place --caller-id +14155550123 --to +14155550100 --no-record --metadata \'{"ticket":"T-1042"}\'',
-    ))
+    .addHelpText(
+      'after',
+      examples(
+        'vmv sim caller-id +14155550123',
+        'vmv calls place --caller-id +14155550123 --to +14155550100 --wait',
+        'vmv calls place --caller-id +14155550123 --to +14155550100 --no-record --metadata \'{"ticket":"T-1042"}\'',
+      ),
+    )
     .action(action(shell, run));
 }
 
-const render = (ctx: Context) => (c: any) => fields(ctx.io, [
-  ['id', c.id], ['status', c.status], ['from', c.from_number], ['to', c.to_number], ['duration', c.duration_seconds === null ? null : `${c.duration_seconds} s`], ['end reason', c.end_reason],
-]);
+const render = (ctx: Context) => (c: any) =>
+  fields(ctx.io, [
+    ['id', c.id],
+    ['status', c.status],
+    ['from', c.from_number],
+    ['to', c.to_number],
+    ['duration', c.duration_seconds === null ? null : `${c.duration_seconds} s`],
+    ['end reason', c.end_reason],
+  ]);
 
 export async function run(ctx: Context, o: Options): Promise<void> {
   let metadata: unknown;
@@ -36,7 +53,9 @@ export async function run(ctx: Context, o: Options): Promise<void> {
       throw usage('--metadata must be a JSON object, e.g. \'{"ticket": 42}\'.');
     }
   }
-  const res = await ctx.call('POST', '/v1/voice/calls', { body: { caller_id: o.callerId, destination: o.to, record: o.record, metadata } });
+  const res = await ctx.call('POST', '/v1/voice/calls', {
+    body: { caller_id: o.callerId, destination: o.to, record: o.record, metadata },
+  });
   const id = res.json().data.id as string;
   if (!o.wait) return ctx.emit(res, () => ctx.io.out(`${id}\n`));
   const { data } = await followRead<{ data: any }>(ctx, `/v1/calls/${id}`, {
@@ -44,5 +63,6 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     live: (b) => [`call ${id}: ${b.data.status}`],
     final: (b) => render(ctx)(b.data),
   });
-  if (data.status !== 'COMPLETED') throw new CliError(`Call ${id} ended ${data.status} (${data.end_reason}).`, EXIT.failed);
+  if (data.status !== 'COMPLETED')
+    throw new CliError(`Call ${id} ended ${data.status} (${data.end_reason}).`, EXIT.failed);
 }

@@ -14,7 +14,9 @@ const last = (n: Node) => n.path[n.path.length - 1];
 /** single-quoted for bash and zsh */
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
-const HEADER = (shell: string) => `# ${shell} completion for vmv, generated from its command tree by \`vmv completion ${shell}\`.
+const HEADER = (
+  shell: string,
+) => `# ${shell} completion for vmv, generated from its command tree by \`vmv completion ${shell}\`.
 # Regenerate it after upgrading vmv. Install: see "Shell completion" in vmv's README.`;
 
 /** `case` entries of the values a flag or a positional argument takes, where the tree knows them */
@@ -22,7 +24,8 @@ function valueCases(root: Node, line: (pattern: string, values: string[]) => str
   const exact: string[] = [];
   const rest: string[] = [];
   for (const n of all(root)) {
-    for (const f of n.options) if (f.choices?.length) for (const name of f.names) exact.push(line(sq(`${key(n)}|${name}`), f.choices));
+    for (const f of n.options)
+      if (f.choices?.length) for (const name of f.names) exact.push(line(sq(`${key(n)}|${name}`), f.choices));
     n.args.forEach((a, i) => {
       if (!a.choices?.length) return;
       exact.push(line(sq(`${key(n)}|#${i}`), a.choices));
@@ -33,11 +36,17 @@ function valueCases(root: Node, line: (pattern: string, values: string[]) => str
   return [...exact, ...rest];
 }
 
-const names = (flags: Flag[], which: (f: Flag) => boolean = () => true) => flags.filter(which).flatMap((f) => f.names).join(' ');
+const names = (flags: Flag[], which: (f: Flag) => boolean = () => true) =>
+  flags
+    .filter(which)
+    .flatMap((f) => f.names)
+    .join(' ');
 
 function bash(root: Node): string {
-  const nodes = all(root).map((n) =>
-    `    ${sq(key(n))}) _vmv_cmds=${sq(n.commands.map(last).join(' '))} _vmv_opts=${sq(names(n.options))} _vmv_vopts=${sq(names(n.options, (f) => f.value))} ;;`);
+  const nodes = all(root).map(
+    (n) =>
+      `    ${sq(key(n))}) _vmv_cmds=${sq(n.commands.map(last).join(' '))} _vmv_opts=${sq(names(n.options))} _vmv_vopts=${sq(names(n.options, (f) => f.value))} ;;`,
+  );
   const values = valueCases(root, (p, v) => `    ${p}) _vmv_vals=${sq(v.join(' '))} ;;`);
   return `${HEADER('bash')}
 
@@ -104,13 +113,15 @@ complete -o default -F _vmv_completion vmv
 
 function zsh(root: Node): string {
   const described = (name: string, description: string) => sq(`${name.replace(/:/g, '\\:')}:${oneLine(description)}`);
-  const nodes = all(root).map((n) => [
-    `    (${sq(key(n))})`,
-    `      cmds=(${n.commands.map((c) => described(last(c), c.description)).join(' ')})`,
-    `      cmdnames=${sq(` ${n.commands.map(last).join(' ')} `)}`,
-    `      opts=(${n.options.flatMap((f) => f.names.map((name) => described(name, f.description))).join(' ')})`,
-    `      vopts=${sq(` ${names(n.options, (f) => f.value)} `)} ;;`,
-  ].join('\n'));
+  const nodes = all(root).map((n) =>
+    [
+      `    (${sq(key(n))})`,
+      `      cmds=(${n.commands.map((c) => described(last(c), c.description)).join(' ')})`,
+      `      cmdnames=${sq(` ${n.commands.map(last).join(' ')} `)}`,
+      `      opts=(${n.options.flatMap((f) => f.names.map((name) => described(name, f.description))).join(' ')})`,
+      `      vopts=${sq(` ${names(n.options, (f) => f.value)} `)} ;;`,
+    ].join('\n'),
+  );
   const values = valueCases(root, (p, v) => `    (${p}) vals=(${v.map(sq).join(' ')}) ;;`);
   return `#compdef vmv
 ${HEADER('zsh')}
@@ -172,20 +183,29 @@ if [[ \${funcstack[1]} == _vmv ]]; then _vmv "$@"; else compdef _vmv vmv; fi
 function fish(root: Node): string {
   /** single-quoted for fish */
   const fq = (s: string) => `'${s.replace(/[\\']/g, '\\$&')}'`;
-  const nodes = all(root).map((n) =>
-    `        case ${fq(key(n))}\n            set -g __vmv_cmds ${n.commands.map((c) => fq(last(c))).join(' ')}\n            set -g __vmv_vopts ${n.options.filter((f) => f.value).flatMap((f) => f.names.map(fq)).join(' ')}`);
-  const flag = (f: Flag) => [
-    ...f.names.map((n) => (n.startsWith('--') ? `-l ${fq(n.slice(2))}` : `-s ${fq(n.slice(1))}`)),
-    f.choices?.length ? `-x -a ${fq(f.choices.join(' '))}` : f.value ? '-r' : '',
-    `-d ${fq(oneLine(f.description))}`,
-  ].filter(Boolean).join(' ');
+  const nodes = all(root).map(
+    (n) =>
+      `        case ${fq(key(n))}\n            set -g __vmv_cmds ${n.commands.map((c) => fq(last(c))).join(' ')}\n            set -g __vmv_vopts ${n.options
+        .filter((f) => f.value)
+        .flatMap((f) => f.names.map(fq))
+        .join(' ')}`,
+  );
+  const flag = (f: Flag) =>
+    [
+      ...f.names.map((n) => (n.startsWith('--') ? `-l ${fq(n.slice(2))}` : `-s ${fq(n.slice(1))}`)),
+      f.choices?.length ? `-x -a ${fq(f.choices.join(' '))}` : f.value ? '-r' : '',
+      `-d ${fq(oneLine(f.description))}`,
+    ]
+      .filter(Boolean)
+      .join(' ');
   const lines: string[] = [];
   const rootNames = new Set(root.options.flatMap((f) => f.names));
   for (const f of root.options) lines.push(`complete -c vmv ${flag(f)}`);
   for (const n of all(root)) {
     const at = `-n ${fq(`__vmv_at ${fq(key(n))}`)}`;
     for (const c of n.commands) lines.push(`complete -c vmv ${at} -a ${fq(last(c))} -d ${fq(oneLine(c.description))}`);
-    for (const f of n.options) if (!f.names.every((x) => rootNames.has(x))) lines.push(`complete -c vmv ${at} ${flag(f)}`);
+    for (const f of n.options)
+      if (!f.names.every((x) => rootNames.has(x))) lines.push(`complete -c vmv ${at} ${flag(f)}`);
     const choices = n.args.flatMap((a) => a.choices ?? []);
     if (choices.length) lines.push(`complete -c vmv ${at} -a ${fq(choices.join(' '))}`);
     else if (n.args.length && !n.commands.length) lines.push(`complete -c vmv ${at} -F`);

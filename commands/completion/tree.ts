@@ -28,14 +28,18 @@ export interface Flag {
 }
 
 export function tree(program: Command): Node {
-  const flagsOf = (c: Command, global: boolean): Flag[] => c.createHelp().visibleOptions(c).map((o) => ({
-    names: [o.short, o.long].filter((n): n is string => !!n),
-    value: o.required || o.optional,
-    // commander's own .choices(), or the values a vmv parser takes (choiceArg)
-    choices: o.argChoices ?? (choicesOf((o as { parseArg?: unknown }).parseArg) as string[] | undefined),
-    description: o.description,
-    global,
-  }));
+  const flagsOf = (c: Command, global: boolean): Flag[] =>
+    c
+      .createHelp()
+      .visibleOptions(c)
+      .map((o) => ({
+        names: [o.short, o.long].filter((n): n is string => !!n),
+        value: o.required || o.optional,
+        // commander's own .choices(), or the values a vmv parser takes (choiceArg)
+        choices: o.argChoices ?? (choicesOf((o as { parseArg?: unknown }).parseArg) as string[] | undefined),
+        description: o.description,
+        global,
+      }));
   const globals = flagsOf(program, true);
   const walk = (c: Command, path: string[], siblings: string[]): Node => {
     const own = path.length ? flagsOf(c, false) : globals;
@@ -49,7 +53,10 @@ export function tree(program: Command): Node {
       commands: subs.map((s) => walk(s, [...path, s.name()], subNames)),
       options: [...own, ...globals.filter((g) => !g.names.some((n) => names.has(n)))],
       // commander's help command takes the name of a sibling
-      args: c.registeredArguments.map((a) => ({ choices: a.argChoices ?? (c.name() === 'help' ? siblings : undefined), variadic: a.variadic })),
+      args: c.registeredArguments.map((a) => ({
+        choices: a.argChoices ?? (c.name() === 'help' ? siblings : undefined),
+        variadic: a.variadic,
+      })),
     };
   };
   return walk(program, [], []);

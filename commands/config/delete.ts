@@ -6,7 +6,10 @@ import { openConfig } from '../../src/config-store.js';
 import { usage } from '../../src/errors.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('delete').argument('<profile>', 'profile name').description('Delete a profile and its settings')
+  parent
+    .command('delete')
+    .argument('<profile>', 'profile name')
+    .description('Delete a profile and its settings')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .addHelpText('after', examples('vmv config delete staging'))
     .action(action(shell, run));
@@ -15,7 +18,12 @@ export function define(parent: Command, shell: Shell): void {
 export async function run(ctx: Context, o: { yes?: boolean }, [profile]: string[]): Promise<void> {
   const store = await openConfig(ctx.env);
   if (!Object.hasOwn(store.profiles(), profile)) throw usage(`No profile named "${profile}".`);
-  await (await import('../../src/confirm.js')).confirmDestructive(ctx, o.yes, { verb: 'delete', done: 'deleted', subject: `profile "${profile}"`, consequence: 'Its settings, API key included, are removed.' });
+  await (await import('../../src/confirm.js')).confirmDestructive(ctx, o.yes, {
+    verb: 'delete',
+    done: 'deleted',
+    subject: `profile "${profile}"`,
+    consequence: 'Its settings, API key included, are removed.',
+  });
   store.deleteProfile(profile);
   ctx.io.err(`Deleted profile "${profile}".\n`);
 }

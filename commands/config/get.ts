@@ -7,7 +7,10 @@ import { fields } from '../../src/output.js';
 import { maskKey } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('get').argument('[key]', 'base_url or api_key').description('Show the settings in effect (the API key masked)')
+  parent
+    .command('get')
+    .argument('[key]', 'base_url or api_key')
+    .description('Show the settings in effect (the API key masked)')
     .addHelpText('after', examples('vmv config get', 'vmv config get base_url'))
     .action(action(shell, run));
 }
@@ -27,6 +30,12 @@ export async function run(ctx: Context, _o: unknown, [key]: string[]): Promise<v
     return;
   }
   if (ctx.json) ctx.io.out(JSON.stringify(view) + '\n');
-  else fields(ctx.io, [['profile', view.profile], ['target', view.target === 'embedded' ? 'embedded simulator' : 'remote'],
-    ['base_url', view.base_url], ['api_key', view.api_key ?? (t.kind === 'embedded' ? '(the simulator\'s own)' : '(none)')], ['sim data', view.sim_data]]);
+  else
+    fields(ctx.io, [
+      ['profile', view.profile],
+      ['target', view.target === 'embedded' ? 'embedded simulator' : 'remote'],
+      ['base_url', view.base_url],
+      ['api_key', view.api_key ?? (t.kind === 'embedded' ? "(the simulator's own)" : '(none)')],
+      ['sim data', view.sim_data],
+    ]);
 }

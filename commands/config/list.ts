@@ -6,7 +6,9 @@ import { table } from '../../src/output.js';
 import { maskKey, readSettings, type Profile } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('list').description('List settings profiles')
+  parent
+    .command('list')
+    .description('List settings profiles')
     .addHelpText('after', examples('vmv config list'))
     .action(action(shell, run));
 }
@@ -15,7 +17,17 @@ export async function run(ctx: Context): Promise<void> {
   const s = readSettings(ctx.env);
   const active = s.active_profile ?? 'default';
   const profiles: Record<string, Profile> = { default: {}, ...s.profiles };
-  const rows = Object.entries(profiles).map(([name, p]) => ({ name, active: name === active, base_url: p.base_url ?? null, api_key: p.api_key ? maskKey(p.api_key) : null }));
+  const rows = Object.entries(profiles).map(([name, p]) => ({
+    name,
+    active: name === active,
+    base_url: p.base_url ?? null,
+    api_key: p.api_key ? maskKey(p.api_key) : null,
+  }));
   if (ctx.json) ctx.io.out(JSON.stringify({ data: rows }) + '\n');
-  else table(ctx.io, ['profile', 'active', 'base url', 'api key'], rows.map((r) => [r.name, r.active ? 'yes' : 'no', r.base_url ?? '(embedded simulator)', r.api_key]));
+  else
+    table(
+      ctx.io,
+      ['profile', 'active', 'base url', 'api key'],
+      rows.map((r) => [r.name, r.active ? 'yes' : 'no', r.base_url ?? '(embedded simulator)', r.api_key]),
+    );
 }

@@ -7,9 +7,18 @@ import { usage } from '../../src/errors.js';
 import { maskKey, normalizeBaseUrl } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('set').argument('<key>', 'base_url or api_key').argument('[value]', 'the value; "-" reads it from standard input')
+  parent
+    .command('set')
+    .argument('<key>', 'base_url or api_key')
+    .argument('[value]', 'the value; "-" reads it from standard input')
     .description('Store a setting in the profile (--profile, default: the active one)')
-    .addHelpText('after', examples('printf %s "$KEY" | vmv config set api_key -', 'vmv --profile staging config set base_url http://127.0.0.1:4010'))
+    .addHelpText(
+      'after',
+      examples(
+        'printf %s "$KEY" | vmv config set api_key -',
+        'vmv --profile staging config set base_url http://127.0.0.1:4010',
+      ),
+    )
     .action(action(shell, run));
 }
 
@@ -18,7 +27,8 @@ export async function run(ctx: Context, _o: unknown, [rawKey, rawValue]: string[
   let value = rawValue;
   if (value === '-') value = (await readStdin(ctx.io)).trim();
   else if (value === undefined) {
-    if (key !== 'api_key' || !ctx.io.stdinTTY) throw usage(`Give a value for ${key}${key === 'api_key' ? ', or "-" to read it from standard input' : ''}.`);
+    if (key !== 'api_key' || !ctx.io.stdinTTY)
+      throw usage(`Give a value for ${key}${key === 'api_key' ? ', or "-" to read it from standard input' : ''}.`);
     value = await promptHidden(ctx, 'API key: ');
   }
   if (!value) throw usage(`The value for ${key} is empty.`);

@@ -5,7 +5,10 @@ import type { Context } from '../../src/context.js';
 import { checkKey, openConfig } from '../../src/config-store.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('unset').argument('<key>', 'base_url or api_key').description('Remove a setting from the profile (no base_url: the embedded simulator)')
+  parent
+    .command('unset')
+    .argument('<key>', 'base_url or api_key')
+    .description('Remove a setting from the profile (no base_url: the embedded simulator)')
     .addHelpText('after', examples('vmv config unset base_url'))
     .action(action(shell, run));
 }

@@ -6,7 +6,10 @@ import { openConfig } from '../../src/config-store.js';
 import { usage } from '../../src/errors.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('use').argument('<profile>', 'profile name').description('Make a profile the active one')
+  parent
+    .command('use')
+    .argument('<profile>', 'profile name')
+    .description('Make a profile the active one')
     .addHelpText('after', examples('vmv config use staging'))
     .action(action(shell, run));
 }
@@ -15,7 +18,12 @@ export async function run(ctx: Context, _o: unknown, [profile]: string[]): Promi
   const store = await openConfig(ctx.env);
   const known = ['default', ...Object.keys(store.profiles()).filter((p) => p !== 'default')];
   if (!known.includes(profile))
-    throw usage(`No profile named "${profile}". Profiles: ${known.join(', ')}.`, `Create one with \`vmv config set base_url URL --profile ${profile}\`.`);
+    throw usage(
+      `No profile named "${profile}". Profiles: ${known.join(', ')}.`,
+      `Create one with \`vmv config set base_url URL --profile ${profile}\`.`,
+    );
   store.setActive(profile);
-  ctx.io.err(`Active profile: ${profile}${Object.hasOwn(store.profiles(), profile) ? '' : ' (empty: the embedded simulator until you set base_url)'}\n`);
+  ctx.io.err(
+    `Active profile: ${profile}${Object.hasOwn(store.profiles(), profile) ? '' : ' (empty: the embedded simulator until you set base_url)'}\n`,
+  );
 }

@@ -5,7 +5,10 @@ import type { Context } from '../../src/context.js';
 import { fields } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('get').argument('<id>', 'contact id').description('One contact\'s full record')
+  parent
+    .command('get')
+    .argument('<id>', 'contact id')
+    .description("One contact's full record")
     .addHelpText('after', examples('vmv contacts get "$CONTACT_ID"'))
     .action(action(shell, run));
 }
@@ -14,9 +17,17 @@ export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<vo
   const res = await ctx.call('GET', `/v1/contacts/${encodeURIComponent(id)}`);
   ctx.emit(res, ({ data: c }: any) =>
     fields(ctx.io, [
-      ['id', c.id], ['name', c.name], ['phone', c.phone_number], ['email', c.email], ['company', c.company],
-      ['job title', c.job_title], ['location', c.location], ['tags', c.tags.join(', ')],
+      ['id', c.id],
+      ['name', c.name],
+      ['phone', c.phone_number],
+      ['email', c.email],
+      ['company', c.company],
+      ['job title', c.job_title],
+      ['location', c.location],
+      ['tags', c.tags.join(', ')],
       ['custom fields', Object.keys(c.custom_fields).length ? JSON.stringify(c.custom_fields) : null],
-      ['created', c.created_at], ['updated', c.updated_at],
-    ]));
+      ['created', c.created_at],
+      ['updated', c.updated_at],
+    ]),
+  );
 }

@@ -7,7 +7,7 @@ import { renderPeople } from '../history/people.js';
 
 export function define(parent: Command, shell: Shell): void {
   withList(parent.command('list').description('Contacts and everyone reached, most recent first'), { order: false })
-    .addHelpText('after', examples('vmv contacts list --limit 50', 'vmv contacts list --json | jq -r \'.data[].name\''))
+    .addHelpText('after', examples('vmv contacts list --limit 50', "vmv contacts list --json | jq -r '.data[].name'"))
     .action(action(shell, run));
 }
 

@@ -6,27 +6,58 @@ import { usage } from '../../src/errors.js';
 import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
-const STATUSES = ['completed', 'voicemail', 'failed', 'busy', 'canceled', 'in_progress', 'ringing', 'queued', 'no_answer'];
-interface Options extends FilterOptions { contact?: string; phone?: string; status?: string }
+const STATUSES = [
+  'completed',
+  'voicemail',
+  'failed',
+  'busy',
+  'canceled',
+  'in_progress',
+  'ringing',
+  'queued',
+  'no_answer',
+];
+interface Options extends FilterOptions {
+  contact?: string;
+  phone?: string;
+  status?: string;
+}
 
 export function define(parent: Command, shell: Shell): void {
   withFilters(parent.command('calls').description('Call records, newest first'), { max: 50 })
-    .option('--contact <id>', 'only this contact\'s calls')
+    .option('--contact <id>', "only this contact's calls")
     .option('--phone <number>', 'only calls with this E.164 number', e164Arg('--phone'))
     .option('--status <status>', STATUSES.join(', '), choiceArg('--status', STATUSES))
-    .addHelpText('after', examples(
-      'vmv history calls --direction inbound --after 2026-01-05T00:00:00Z',
-      'vmv history calls --phone +14155550100 --status completed',
-    ))
+    .addHelpText(
+      'after',
+      examples(
+        'vmv history calls --direction inbound --after 2026-01-05T00:00:00Z',
+        'vmv history calls --phone +14155550100 --status completed',
+      ),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {
   if (o.contact && o.phone) throw usage('Give --contact or --phone, not both.');
-  const res = await fetchList(ctx, o, '/v1/calls', { query: { ...listQuery(o), contact_id: o.contact, phone_number: o.phone, status: o.status } });
+  const res = await fetchList(ctx, o, '/v1/calls', {
+    query: { ...listQuery(o), contact_id: o.contact, phone_number: o.phone, status: o.status },
+  });
   ctx.emit(res, (body: any) => {
-    table(ctx.io, ['id', 'when', 'direction', 'status', 'from', 'to', 'seconds', 'summary'],
-      body.data.map((c: any) => [c.id, c.created_at, c.direction, c.status, c.from_number, c.to_number, c.duration_seconds, c.summary]));
+    table(
+      ctx.io,
+      ['id', 'when', 'direction', 'status', 'from', 'to', 'seconds', 'summary'],
+      body.data.map((c: any) => [
+        c.id,
+        c.created_at,
+        c.direction,
+        c.status,
+        c.from_number,
+        c.to_number,
+        c.duration_seconds,
+        c.summary,
+      ]),
+    );
     moreHint(ctx.io, body.meta);
   });
 }

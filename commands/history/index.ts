@@ -11,7 +11,8 @@ import { define as texts } from './texts.js';
 
 /** Request fields named otherwise than their flag (see src/field-flags.ts; --after and --before come with src/list.ts's withFilters). */
 export const fieldAliases: FieldAliases = {
-  '--contact': ['contact_id'], '--phone': ['phone_number'],
+  '--contact': ['contact_id'],
+  '--phone': ['phone_number'],
 };
 
 export function register(history: Command, shell: Shell): void {

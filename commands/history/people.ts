@@ -6,7 +6,9 @@ import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('people').description('Everyone reached, folded by contact, most recent first'), { order: false })
+  withList(parent.command('people').description('Everyone reached, folded by contact, most recent first'), {
+    order: false,
+  })
     .addHelpText('after', examples('vmv history people', 'vmv history people --limit 50'))
     .action(action(shell, run));
 }
@@ -17,7 +19,19 @@ export async function run(ctx: Context, o: ListOptions): Promise<void> {
 }
 
 export const renderPeople = (ctx: Context) => (body: any) => {
-  table(ctx.io, ['contact', 'name', 'phone', 'email', 'calls', 'texts', 'emails', 'last contacted'],
-    body.data.map((p: any) => [p.contact_id, p.name, p.phone_number, p.email, p.call_count, p.text_count, p.email_count, p.last_contacted_at]));
+  table(
+    ctx.io,
+    ['contact', 'name', 'phone', 'email', 'calls', 'texts', 'emails', 'last contacted'],
+    body.data.map((p: any) => [
+      p.contact_id,
+      p.name,
+      p.phone_number,
+      p.email,
+      p.call_count,
+      p.text_count,
+      p.email_count,
+      p.last_contacted_at,
+    ]),
+  );
   moreHint(ctx.io, body.meta);
 };

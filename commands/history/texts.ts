@@ -6,25 +6,36 @@ import { usage } from '../../src/errors.js';
 import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
-interface Options extends FilterOptions { contact?: string; phone?: string }
+interface Options extends FilterOptions {
+  contact?: string;
+  phone?: string;
+}
 
 export function define(parent: Command, shell: Shell): void {
   withFilters(parent.command('texts').description('Text messages, newest first'))
-    .option('--contact <id>', 'only this contact\'s texts')
+    .option('--contact <id>', "only this contact's texts")
     .option('--phone <number>', 'only texts with this E.164 number', e164Arg('--phone'))
-    .addHelpText('after', examples(
-      'vmv history texts --phone +14155550100',
-      'vmv history texts --direction inbound --after 2026-01-05T00:00:00Z --limit 100',
-    ))
+    .addHelpText(
+      'after',
+      examples(
+        'vmv history texts --phone +14155550100',
+        'vmv history texts --direction inbound --after 2026-01-05T00:00:00Z --limit 100',
+      ),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {
   if (o.contact && o.phone) throw usage('Give --contact or --phone, not both.');
-  const res = await fetchList(ctx, o, '/v1/messages', { query: { ...listQuery(o), contact_id: o.contact, phone_number: o.phone } });
+  const res = await fetchList(ctx, o, '/v1/messages', {
+    query: { ...listQuery(o), contact_id: o.contact, phone_number: o.phone },
+  });
   ctx.emit(res, (body: any) => {
-    table(ctx.io, ['id', 'when', 'direction', 'sender', 'from', 'to', 'body'],
-      body.data.map((t: any) => [t.id, t.created_at, t.direction, t.sender, t.from_number, t.to_number, t.body]));
+    table(
+      ctx.io,
+      ['id', 'when', 'direction', 'sender', 'from', 'to', 'body'],
+      body.data.map((t: any) => [t.id, t.created_at, t.direction, t.sender, t.from_number, t.to_number, t.body]),
+    );
     moreHint(ctx.io, body.meta);
   });
 }

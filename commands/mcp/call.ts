@@ -3,7 +3,13 @@
 // answers exactly as over HTTP. Its reply becomes the tool result: structured content and a short
 // text, the audio of a recording, or (any error) isError with the API's code, message and fields.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { errorEnvelope, newIdempotencyKey, type ApiClient, type ApiResponse, type RequestOptions } from '../../src/client.js';
+import {
+  errorEnvelope,
+  newIdempotencyKey,
+  type ApiClient,
+  type ApiResponse,
+  type RequestOptions,
+} from '../../src/client.js';
 import { CliError, type Envelope } from '../../src/errors.js';
 import type { McpTool } from '../../simulator/index.js';
 import { renderReply } from './render.js';
@@ -13,12 +19,22 @@ type Args = Record<string, unknown>;
 /** An error result: the error envelope as the API words it (its text is the envelope's JSON). */
 export function errorResult(envelope: Envelope, status?: number): CallToolResult {
   const { code, message, fields } = envelope.error;
-  const lines = [`${code}${status ? ` (HTTP ${status})` : ''}: ${message}`, ...Object.entries(fields ?? {}).map(([k, v]) => `- ${k}: ${v}`)];
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }, { type: 'text', text: lines.join('\n') }] };
+  const lines = [
+    `${code}${status ? ` (HTTP ${status})` : ''}: ${message}`,
+    ...Object.entries(fields ?? {}).map(([k, v]) => `- ${k}: ${v}`),
+  ];
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: JSON.stringify(envelope) },
+      { type: 'text', text: lines.join('\n') },
+    ],
+  };
 }
 
 /** The code of an error result. */
-export const errorCodeOf = (r: CallToolResult): string => (JSON.parse((r.content[0] as { text: string }).text) as Envelope).error.code;
+export const errorCodeOf = (r: CallToolResult): string =>
+  (JSON.parse((r.content[0] as { text: string }).text) as Envelope).error.code;
 
 /** The API's envelope of an error reply, its path `id` named as the tool names it. */
 function envelopeOf(tool: McpTool, res: ApiResponse): Envelope {
@@ -32,7 +48,12 @@ function envelopeOf(tool: McpTool, res: ApiResponse): Envelope {
   return env;
 }
 
-const EXPECTED: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'true or false' };
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+};
 
 /**
  * What only reaches the API as text (the path's id, a GET's query) and would not read as itself
@@ -48,9 +69,12 @@ function textArgProblems(tool: McpTool, args: Args): Record<string, string> {
     const v = args[name];
     const s = props[name];
     if (v === undefined || !s) continue;
-    const wanted = Array.isArray(s.enum) ? `must be one of ${s.enum.join(', ')}` : `must be ${EXPECTED[String(s.type)] ?? 'a single value'}`;
+    const wanted = Array.isArray(s.enum)
+      ? `must be one of ${s.enum.join(', ')}`
+      : `must be ${EXPECTED[String(s.type)] ?? 'a single value'}`;
     if (v === null || typeof v === 'object') errs[name] = wanted;
-    else if (name === tool.idArg && (String(v).trim() === '' || /^\.{1,2}$/.test(String(v)) || String(v).includes('/'))) errs[name] = 'must be an id (not empty, not . or .., no /)';
+    else if (name === tool.idArg && (String(v).trim() === '' || /^\.{1,2}$/.test(String(v)) || String(v).includes('/')))
+      errs[name] = 'must be an id (not empty, not . or .., no /)';
   }
   if (tool.idArg && (args[tool.idArg] === undefined || args[tool.idArg] === null)) errs[tool.idArg] = 'is required';
   return errs;
@@ -59,20 +83,32 @@ function textArgProblems(tool: McpTool, args: Args): Record<string, string> {
 export async function callTool(tool: McpTool, given: Args | undefined, client: ApiClient): Promise<CallToolResult> {
   const args: Args = { ...tool.defaults, ...given };
   const problems = textArgProblems(tool, args);
-  if (Object.keys(problems).length > 0) return errorResult({ error: { code: 'validation_error', message: 'The request is invalid.', fields: problems } }, 400);
+  if (Object.keys(problems).length > 0)
+    return errorResult(
+      { error: { code: 'validation_error', message: 'The request is invalid.', fields: problems } },
+      400,
+    );
   const req = tool.call(args);
   let res: ApiResponse;
   try {
     res = await client.request(req.method, req.path, {
       // query values are text: strings, numbers and booleans as written (textArgProblems refused the rest)
-      query: req.query as RequestOptions['query'], body: req.body,
+      query: req.query as RequestOptions['query'],
+      body: req.body,
       // each call that writes has a key of its own, so the client's retry of a lost reply cannot apply it twice
       idempotencyKey: req.method === 'GET' ? undefined : await newIdempotencyKey(client.target),
     });
   } catch (e) {
-    const message = e instanceof CliError ? [e.message, e.hint].filter(Boolean).join(' ') : (e as Error)?.message ?? String(e);
+    const message =
+      e instanceof CliError ? [e.message, e.hint].filter(Boolean).join(' ') : ((e as Error)?.message ?? String(e));
     // a write that may have been applied: its key and what is known, as the CLI's --json gives them
-    return errorResult({ error: { code: e instanceof CliError ? 'network_error' : 'internal_error', message, ...(e instanceof CliError ? e.details : {}) } });
+    return errorResult({
+      error: {
+        code: e instanceof CliError ? 'network_error' : 'internal_error',
+        message,
+        ...(e instanceof CliError ? e.details : {}),
+      },
+    });
   }
   if (res.status >= 400) return errorResult(envelopeOf(tool, res), res.status);
   if (tool.binary) {

@@ -7,7 +7,9 @@ import { action, examples, type Shell } from '../../src/command.js';
 
 export function register(cmd: Command, shell: Shell): void {
   cmd
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Speaks MCP on stdin and stdout (stdout carries protocol messages only; a line per tool call goes to
 stderr) until the client closes stdin: every request received by then is answered before it exits.
 Tools run against the same target as every command: the
@@ -20,7 +22,11 @@ With a service: "args": ["mcp", "--profile", "work"], or "env": {"VMV_BASE_URL":
 Tools that spend money say so, and how much, right after the first line of their description:
 create_quick_ai_call, create_quick_ai_text, create_quick_ai_number, send_quick_email,
 create_video, approve_video, create_video_schedule, update_video_schedule, and ask_assistant
-(through the actions its approvals allow). Everything else is free.`)
-    .addHelpText('after', examples('vmv mcp', 'vmv mcp --profile work', 'vmv mcp --base-url http://127.0.0.1:4010 --api-key sk_test_123'))
+(through the actions its approvals allow). Everything else is free.`,
+    )
+    .addHelpText(
+      'after',
+      examples('vmv mcp', 'vmv mcp --profile work', 'vmv mcp --base-url http://127.0.0.1:4010 --api-key sk_test_123'),
+    )
     .action(action(shell, async (ctx) => (await import('./serve.js')).serve(ctx)));
 }

@@ -14,7 +14,10 @@ const cut = (s: string, max: number) => {
 
 function value(v: unknown, max: number): string {
   if (typeof v === 'string') return cut(v, max);
-  if (Array.isArray(v)) return v.every((x) => !isObj(x) && !Array.isArray(x)) ? cut(JSON.stringify(v), max) : `[${v.length} item${v.length === 1 ? '' : 's'}]`;
+  if (Array.isArray(v))
+    return v.every((x) => !isObj(x) && !Array.isArray(x))
+      ? cut(JSON.stringify(v), max)
+      : `[${v.length} item${v.length === 1 ? '' : 's'}]`;
   if (isObj(v)) return `{${Object.keys(v).length} fields}`;
   return String(v);
 }
@@ -23,7 +26,10 @@ function value(v: unknown, max: number): string {
 function itemLine(item: unknown): string {
   if (!isObj(item)) return value(item, 120);
   const plain = Object.entries(item).filter(([, v]) => v === null || typeof v !== 'object');
-  return plain.slice(0, LIST_FIELDS).map(([k, v]) => `${k}: ${value(v, 80)}`).join(', ');
+  return plain
+    .slice(0, LIST_FIELDS)
+    .map(([k, v]) => `${k}: ${value(v, 80)}`)
+    .join(', ');
 }
 
 /** A record, a field a line. */
@@ -41,7 +47,9 @@ function conversationHint(c: Obj): string[] {
     ];
   }
   if (c.status === 'working')
-    return [`Still working: read it again with get_assistant_conversation (conversation_id "${id}"). On a simulator whose clock is manual the run moves only as the clock is advanced (vmv sim advance 10s).`];
+    return [
+      `Still working: read it again with get_assistant_conversation (conversation_id "${id}"). On a simulator whose clock is manual the run moves only as the clock is advanced (vmv sim advance 10s).`,
+    ];
   return [];
 }
 
@@ -51,8 +59,15 @@ export function renderReply(tool: McpTool, body: Obj): string {
   if (data === undefined) return `${tool.reply}.`;
   if (Array.isArray(data)) {
     const total = typeof meta?.total_results === 'number' ? ` of ${meta.total_results}` : '';
-    const next = typeof meta?.cursor === 'string' ? `More: call ${tool.name} again with cursor "${meta.cursor}".` : meta ? 'This is the last page.' : '';
-    return [`${tool.reply}: ${data.length}${total}.`, ...data.map((x) => `- ${itemLine(x)}`), next].filter(Boolean).join('\n');
+    const next =
+      typeof meta?.cursor === 'string'
+        ? `More: call ${tool.name} again with cursor "${meta.cursor}".`
+        : meta
+          ? 'This is the last page.'
+          : '';
+    return [`${tool.reply}: ${data.length}${total}.`, ...data.map((x) => `- ${itemLine(x)}`), next]
+      .filter(Boolean)
+      .join('\n');
   }
   if (!isObj(data)) return `${tool.reply}: ${value(data, 200)}`;
   const lines = [`${tool.reply}:`, ...recordLines(data)];

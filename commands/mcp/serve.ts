@@ -69,7 +69,9 @@ export async function serve(ctx: Context): Promise<void> {
   process.on('SIGTERM', close);
   try {
     await server.connect(transport);
-    log(`serving ${tools.length} tools on stdio; target ${target.kind === 'remote' ? target.baseUrl : `the embedded simulator (${target.dataFile})`}`);
+    log(
+      `serving ${tools.length} tools on stdio; target ${target.kind === 'remote' ? target.baseUrl : `the embedded simulator (${target.dataFile})`}`,
+    );
     await closed;
   } finally {
     offStop();
@@ -115,7 +117,8 @@ export function tracked(inner: StdioServerTransport): { transport: Transport; an
     start() {
       inner.onmessage = (m: JSONRPCMessage) => {
         if ('method' in m && 'id' in m) open.add(m.id);
-        else if ('method' in m && m.method === 'notifications/cancelled') done(m.params?.requestId as RequestId | undefined);
+        else if ('method' in m && m.method === 'notifications/cancelled')
+          done(m.params?.requestId as RequestId | undefined);
         transport.onmessage?.(m);
       };
       inner.onerror = (e) => transport.onerror?.(e);
@@ -128,13 +131,14 @@ export function tracked(inner: StdioServerTransport): { transport: Transport; an
     },
     close: () => inner.close(),
   };
-  const answered = (ms: number) => new Promise<boolean>((resolve) => {
-    if (open.size === 0) return resolve(true);
-    const timer = setTimeout(() => resolve(false), ms);
-    none = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-  });
+  const answered = (ms: number) =>
+    new Promise<boolean>((resolve) => {
+      if (open.size === 0) return resolve(true);
+      const timer = setTimeout(() => resolve(false), ms);
+      none = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
   return { transport, answered };
 }

@@ -10,6 +10,6 @@ import { define as voices } from './voices.js';
 
 export function register(numbers: Command, shell: Shell): void {
   for (const d of [list, search, release, voices]) d(numbers, shell);
-  const config = numbers.command('config').description('Read and change every setting of a number\'s AI agent');
+  const config = numbers.command('config').description("Read and change every setting of a number's AI agent");
   for (const d of [configGet, configSet, configEdit]) d(config, shell);
 }

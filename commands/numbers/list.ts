@@ -6,16 +6,31 @@ import { fetchList, listQuery, withList, type ListOptions } from '../../src/list
 import { moreHint, table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('list').description('The workspace\'s phone numbers'))
-    .addHelpText('after', examples('vmv numbers list', 'vmv numbers list --limit 100 --json | jq -r \'.data[].phone_number\''))
+  withList(parent.command('list').description("The workspace's phone numbers"))
+    .addHelpText(
+      'after',
+      examples('vmv numbers list', "vmv numbers list --limit 100 --json | jq -r '.data[].phone_number'"),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: ListOptions): Promise<void> {
   const res = await fetchList(ctx, o, '/v1/phone-numbers', { query: listQuery(o) });
   ctx.emit(res, (b: any) => {
-    table(ctx.io, ['id', 'number', 'name', 'stack', 'active', 'calls', 'texts', 'created'],
-      b.data.map((n: any) => [n.id, n.phone_number, n.name, n.stack, n.suspended ? 'suspended' : n.is_active ? 'yes' : 'no', n.handles_calls ? 'AI' : 'off', n.handles_texts ? 'AI' : 'off', n.created_at]));
+    table(
+      ctx.io,
+      ['id', 'number', 'name', 'stack', 'active', 'calls', 'texts', 'created'],
+      b.data.map((n: any) => [
+        n.id,
+        n.phone_number,
+        n.name,
+        n.stack,
+        n.suspended ? 'suspended' : n.is_active ? 'yes' : 'no',
+        n.handles_calls ? 'AI' : 'off',
+        n.handles_texts ? 'AI' : 'off',
+        n.created_at,
+      ]),
+    );
     moreHint(ctx.io, b.meta);
   });
 }

@@ -5,22 +5,44 @@ import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { table } from '../../src/output.js';
 
-interface Options { country?: string; areaCode?: string; type?: string; limit?: number }
+interface Options {
+  country?: string;
+  areaCode?: string;
+  type?: string;
+  limit?: number;
+}
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('search').description('Numbers the carrier has available (up to 50)')
+  parent
+    .command('search')
+    .description('Numbers the carrier has available (up to 50)')
     .option('--country <code>', '2-letter country code (default US)', (v: string) => {
       if (!/^[A-Za-z]{2}$/.test(v)) throw usage(`--country takes a 2-letter country code such as US; got "${v}".`);
       return v.toUpperCase();
     })
     .option('--area-code <code>', '3-digit area code', areaCodeArg('--area-code'))
-    .option('--type <type>', 'local (default), tollFree, mobile or national', choiceArg('--type', ['local', 'tollFree', 'mobile', 'national']))
+    .option(
+      '--type <type>',
+      'local (default), tollFree, mobile or national',
+      choiceArg('--type', ['local', 'tollFree', 'mobile', 'national']),
+    )
     .option('--limit <n>', 'how many (1-50, default 20)', intArg('--limit', 1, 50))
-    .addHelpText('after', examples('vmv numbers search --area-code 415 --limit 5', 'vmv numbers search --type tollFree'))
+    .addHelpText(
+      'after',
+      examples('vmv numbers search --area-code 415 --limit 5', 'vmv numbers search --type tollFree'),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {
-  const res = await ctx.call('GET', '/v1/phone-numbers/search', { query: { country: o.country, area_code: o.areaCode, type: o.type, limit: o.limit } });
-  ctx.emit(res, (b: any) => table(ctx.io, ['number', 'locality', 'region', 'features'], b.data.map((n: any) => [n.phone_number, n.locality, n.region, n.features.join(',')])));
+  const res = await ctx.call('GET', '/v1/phone-numbers/search', {
+    query: { country: o.country, area_code: o.areaCode, type: o.type, limit: o.limit },
+  });
+  ctx.emit(res, (b: any) =>
+    table(
+      ctx.io,
+      ['number', 'locality', 'region', 'features'],
+      b.data.map((n: any) => [n.phone_number, n.locality, n.region, n.features.join(',')]),
+    ),
+  );
 }

@@ -5,12 +5,21 @@ import type { Context } from '../../src/context.js';
 import { table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('voices').argument('<id>', 'number id').description('Voices the number\'s agent can speak with')
+  parent
+    .command('voices')
+    .argument('<id>', 'number id')
+    .description("Voices the number's agent can speak with")
     .addHelpText('after', examples('vmv numbers voices 1001'))
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {
   const res = await ctx.call('GET', `/v1/phone-numbers/${encodeURIComponent(id)}/voices`);
-  ctx.emit(res, (b: any) => table(ctx.io, ['voice id', 'name', 'language', 'gender'], b.data.map((v: any) => [v.id, v.name, v.language, v.gender])));
+  ctx.emit(res, (b: any) =>
+    table(
+      ctx.io,
+      ['voice id', 'name', 'language', 'gender'],
+      b.data.map((v: any) => [v.id, v.name, v.language, v.gender]),
+    ),
+  );
 }

@@ -4,15 +4,20 @@ import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('cancel').argument('<id>', 'post id (vmv videos posts VIDEO_ID)').description('Cancel a scheduled post before it publishes')
-    .addHelpText('after', examples(
-      'POST=$(vmv videos post "$VIDEO_ID" --to tiktok --at +1d)',
-      'vmv posts cancel "$POST"',
-    ))
+  parent
+    .command('cancel')
+    .argument('<id>', 'post id (vmv videos posts VIDEO_ID)')
+    .description('Cancel a scheduled post before it publishes')
+    .addHelpText(
+      'after',
+      examples('POST=$(vmv videos post "$VIDEO_ID" --to tiktok --at +1d)', 'vmv posts cancel "$POST"'),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {
   const res = await ctx.call('DELETE', `/v1/posts/${encodeURIComponent(id)}`);
-  ctx.emit(res, ({ data }: { data: { id: string; platform: string; status: string } }) => ctx.io.err(`Post ${data.id} (${data.platform}) is ${data.status}\n`));
+  ctx.emit(res, ({ data }: { data: { id: string; platform: string; status: string } }) =>
+    ctx.io.err(`Post ${data.id} (${data.platform}) is ${data.status}\n`),
+  );
 }

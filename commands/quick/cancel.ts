@@ -5,8 +5,14 @@ import type { Context } from '../../src/context.js';
 import { printJob } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('cancel').argument('<id>', 'job id').description('Stop a job: remaining dials and replies stop; a connected call finishes')
-    .addHelpText('after', examples('JOB=$(vmv quick call +14155550102 --goal "Confirm the appointment")', 'vmv quick cancel "$JOB"'))
+  parent
+    .command('cancel')
+    .argument('<id>', 'job id')
+    .description('Stop a job: remaining dials and replies stop; a connected call finishes')
+    .addHelpText(
+      'after',
+      examples('JOB=$(vmv quick call +14155550102 --goal "Confirm the appointment")', 'vmv quick cancel "$JOB"'),
+    )
     .action(action(shell, run));
 }
 

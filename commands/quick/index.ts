@@ -10,7 +10,8 @@ import { define as text } from './text.js';
 
 /** Request fields named otherwise than their flag (see src/field-flags.ts). */
 export const fieldAliases: FieldAliases = {
-  '<numbers...>': ['to_numbers'], '--voicemail': ['voicemail_enabled'],
+  '<numbers...>': ['to_numbers'],
+  '--voicemail': ['voicemail_enabled'],
 };
 
 export function register(quick: Command, shell: Shell): void {

@@ -6,13 +6,19 @@ import { followNumber, renderNumber } from './number.js';
 import { followJob, printJob } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('status').argument('<id>', 'job id, or the integer id of an AI number').description('A quick call or text job with its targets, or an AI number')
+  parent
+    .command('status')
+    .argument('<id>', 'job id, or the integer id of an AI number')
+    .description('A quick call or text job with its targets, or an AI number')
     .option('--watch', 'follow until the job ends: a live table on a terminal, one line per change when piped')
-    .addHelpText('after', examples(
-      'JOB=$(vmv quick call +14155550100 --goal "Confirm the appointment")',
-      'vmv quick status "$JOB" --watch',
-      'vmv quick status 1001',
-    ))
+    .addHelpText(
+      'after',
+      examples(
+        'JOB=$(vmv quick call +14155550100 --goal "Confirm the appointment")',
+        'vmv quick status "$JOB" --watch',
+        'vmv quick status 1001',
+      ),
+    )
     .action(action(shell, run));
 }
 

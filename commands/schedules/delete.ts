@@ -5,7 +5,10 @@ import type { Context } from '../../src/context.js';
 import { schedulePath } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('delete').argument('<id>', 'schedule id').description('Delete a schedule: nothing more is planned or posted; the videos it made stay')
+  parent
+    .command('delete')
+    .argument('<id>', 'schedule id')
+    .description('Delete a schedule: nothing more is planned or posted; the videos it made stay')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .addHelpText('after', examples('vmv schedules delete "$SCHEDULE"', 'vmv schedules delete "$SCHEDULE" --yes'))
     .action(action(shell, run));
@@ -13,7 +16,9 @@ export function define(parent: Command, shell: Shell): void {
 
 export async function run(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<void> {
   await (await import('../../src/confirm.js')).confirmDestructive(ctx, o.yes, {
-    verb: 'delete', done: 'deleted', subject: `schedule ${id}`,
+    verb: 'delete',
+    done: 'deleted',
+    subject: `schedule ${id}`,
     consequence: 'Nothing more is planned or posted; the videos it made stay (vmv videos list).',
   });
   await ctx.call('DELETE', schedulePath(id));

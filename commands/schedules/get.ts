@@ -5,13 +5,24 @@ import type { Context } from '../../src/context.js';
 import { printSchedule, schedulePath, type Schedule } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('get').argument('<id>', 'schedule id').description('A schedule: its cadence, next run and planning time, the estimate per video, the next day\'s plan and last error (free)')
-    .addHelpText('after', '\nOn a terminal its times are shown in its time zone and in yours; piped they are ISO 8601 UTC, with next_run_local in its zone.')
-    .addHelpText('after', examples(
-      'vmv schedules get "$SCHEDULE"',
-      'vmv schedules get "$SCHEDULE" | grep -P \'^plan\\t\'',
-      'vmv schedules get "$SCHEDULE" --json | jq -r .data.next_run_at',
-    ))
+  parent
+    .command('get')
+    .argument('<id>', 'schedule id')
+    .description(
+      "A schedule: its cadence, next run and planning time, the estimate per video, the next day's plan and last error (free)",
+    )
+    .addHelpText(
+      'after',
+      '\nOn a terminal its times are shown in its time zone and in yours; piped they are ISO 8601 UTC, with next_run_local in its zone.',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv schedules get "$SCHEDULE"',
+        'vmv schedules get "$SCHEDULE" | grep -P \'^plan\\t\'',
+        'vmv schedules get "$SCHEDULE" --json | jq -r .data.next_run_at',
+      ),
+    )
     .action(action(shell, run));
 }
 

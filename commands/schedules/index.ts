@@ -14,9 +14,16 @@ import { define as videos } from './videos.js';
 
 /** Request fields named otherwise than their flag (see src/field-flags.ts). */
 export const fieldAliases: FieldAliases = {
-  '--to': ['connection_ids'], '--days': ['days_of_week'], '--hour': ['post_hour'], '--template': ['allowed_templates'],
-  '--setting': ['video_settings'], '--unset-setting': ['video_settings'], '--source-video': ['source_video_id'],
-  '--notify-hours': ['notify_hours_before'], '--notify-email': ['notify_by_email'], '--paused': ['status'],
+  '--to': ['connection_ids'],
+  '--days': ['days_of_week'],
+  '--hour': ['post_hour'],
+  '--template': ['allowed_templates'],
+  '--setting': ['video_settings'],
+  '--unset-setting': ['video_settings'],
+  '--source-video': ['source_video_id'],
+  '--notify-hours': ['notify_hours_before'],
+  '--notify-email': ['notify_by_email'],
+  '--paused': ['status'],
 };
 
 export function register(schedules: Command, shell: Shell): void {

@@ -6,23 +6,37 @@ import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 import { daysText, hourText, type Schedule } from './view.js';
 
-interface Options extends ListOptions { status?: string }
+interface Options extends ListOptions {
+  status?: string;
+}
 
 export function define(parent: Command, shell: Shell): void {
   withList(parent.command('list').description('Video schedules of the workspace, newest first (free)'))
-    .option('--status <state>', 'only schedules in this state: active, paused', choiceArg('--status', ['active', 'paused']))
-    .addHelpText('after', examples(
-      'vmv schedules list',
-      'vmv schedules list --status active --all --json | jq -r \'.data[] | [.name, .next_run_at] | @tsv\'',
-    ))
+    .option(
+      '--status <state>',
+      'only schedules in this state: active, paused',
+      choiceArg('--status', ['active', 'paused']),
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv schedules list',
+        "vmv schedules list --status active --all --json | jq -r '.data[] | [.name, .next_run_at] | @tsv'",
+      ),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {
-  const res = await fetchList(ctx, o, '/v1/video-schedules', { query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined, status: o.status } });
+  const res = await fetchList(ctx, o, '/v1/video-schedules', {
+    query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined, status: o.status },
+  });
   ctx.emit(res, (b: { data: Schedule[]; meta?: { cursor?: string } }) => {
-    table(ctx.io, ['id', 'name', 'status', 'days', 'hour', 'next run', 'last error'],
-      b.data.map((s) => [s.id, s.name, s.status, daysText(s.days_of_week), hourText(s), s.next_run_at, s.last_error]));
+    table(
+      ctx.io,
+      ['id', 'name', 'status', 'days', 'hour', 'next run', 'last error'],
+      b.data.map((s) => [s.id, s.name, s.status, daysText(s.days_of_week), hourText(s), s.next_run_at, s.last_error]),
+    );
     moreHint(ctx.io, b.meta);
   });
 }

@@ -5,12 +5,20 @@ import type { Context } from '../../src/context.js';
 import { schedulePath, type Schedule } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('pause').argument('<id>', 'schedule id').description('Pause a schedule: nothing is planned, made, charged or posted until it is resumed')
-    .addHelpText('after', examples('vmv schedules pause "$SCHEDULE"', 'vmv schedules pause "$SCHEDULE" --json | jq .data.next_run_at'))
+  parent
+    .command('pause')
+    .argument('<id>', 'schedule id')
+    .description('Pause a schedule: nothing is planned, made, charged or posted until it is resumed')
+    .addHelpText(
+      'after',
+      examples('vmv schedules pause "$SCHEDULE"', 'vmv schedules pause "$SCHEDULE" --json | jq .data.next_run_at'),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {
   const res = await ctx.call('PATCH', schedulePath(id), { body: { status: 'paused' } });
-  ctx.emit(res, ({ data: s }: { data: Schedule }) => ctx.io.err(`Paused schedule ${s.id}: nothing is made until you resume it (vmv schedules resume ${s.id}).\n`));
+  ctx.emit(res, ({ data: s }: { data: Schedule }) =>
+    ctx.io.err(`Paused schedule ${s.id}: nothing is made until you resume it (vmv schedules resume ${s.id}).\n`),
+  );
 }

@@ -5,7 +5,10 @@ import type { Context } from '../../src/context.js';
 import { nextRunText, schedulePath, type Schedule } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('resume').argument('<id>', 'schedule id').description('Resume a paused schedule from its next posting day (days missed while paused are not caught up)')
+  parent
+    .command('resume')
+    .argument('<id>', 'schedule id')
+    .description('Resume a paused schedule from its next posting day (days missed while paused are not caught up)')
     .addHelpText('after', examples('vmv schedules resume "$SCHEDULE"'))
     .action(action(shell, run));
 }

@@ -7,22 +7,38 @@ import { specBody, withSpec, type SpecOptions } from './spec.js';
 import { nextRunText, schedulePath, type Schedule } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withSpec(parent.command('update').argument('<id>', 'schedule id').description('Change a schedule: only the fields given change (free)'), { update: true })
-    .addHelpText('after', `
+  withSpec(
+    parent
+      .command('update')
+      .argument('<id>', 'schedule id')
+      .description('Change a schedule: only the fields given change (free)'),
+    { update: true },
+  )
+    .addHelpText(
+      'after',
+      `
 --setting merges into the pinned settings, a setting at a time: subtitles.position=top replaces a
 pinned subtitles object whole, so give each part you want kept. A change to what the director reads
 (--videos-per-day, --direction, --template, --setting, --source-video) plans the next day again.
-Pause and resume with \`vmv schedules pause|resume\`.`)
-    .addHelpText('after', examples(
-      'vmv schedules update "$SCHEDULE" --hour 17 --days tue,thu',
-      'vmv schedules update "$SCHEDULE" --setting format=horizontal --unset-setting subtitles --no-direction',
-      'vmv schedules update "$SCHEDULE" --to tiktok --to youtube --template slideshow,remotion',
-    ))
+Pause and resume with \`vmv schedules pause|resume\`.`,
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv schedules update "$SCHEDULE" --hour 17 --days tue,thu',
+        'vmv schedules update "$SCHEDULE" --setting format=horizontal --unset-setting subtitles --no-direction',
+        'vmv schedules update "$SCHEDULE" --to tiktok --to youtube --template slideshow,remotion',
+      ),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: SpecOptions, [id]: string[]): Promise<void> {
   const body = await specBody(ctx, o, { update: true });
   const res = await ctx.call('PATCH', schedulePath(id), { body });
-  ctx.emit(res, ({ data: s }: { data: Schedule }) => ctx.io.err(`Updated schedule ${s.id}: ${leafPaths(body as Parameters<typeof leafPaths>[0]).join(', ')}; ${nextRunText(s)}\n`));
+  ctx.emit(res, ({ data: s }: { data: Schedule }) =>
+    ctx.io.err(
+      `Updated schedule ${s.id}: ${leafPaths(body as Parameters<typeof leafPaths>[0]).join(', ')}; ${nextRunText(s)}\n`,
+    ),
+  );
 }

@@ -8,18 +8,32 @@ import { priceText, type Video } from '../videos/view.js';
 import { schedulePath } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('videos').argument('<id>', 'schedule id').description('The videos a schedule made, newest first (free)'))
-    .addHelpText('after', examples(
-      'vmv schedules videos "$SCHEDULE"',
-      'vmv schedules videos "$SCHEDULE" --all --json | jq -r \'.data[] | select(.status == "ready") | .video_url\'',
-    ))
+  withList(
+    parent
+      .command('videos')
+      .argument('<id>', 'schedule id')
+      .description('The videos a schedule made, newest first (free)'),
+  )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv schedules videos "$SCHEDULE"',
+        'vmv schedules videos "$SCHEDULE" --all --json | jq -r \'.data[] | select(.status == "ready") | .video_url\'',
+      ),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: ListOptions, [id]: string[]): Promise<void> {
-  const res = await fetchList(ctx, o, `${schedulePath(id)}/videos`, { query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined } });
+  const res = await fetchList(ctx, o, `${schedulePath(id)}/videos`, {
+    query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined },
+  });
   ctx.emit(res, (b: { data: Video[]; meta?: { cursor?: string } }) => {
-    table(ctx.io, ['id', 'status', 'template', 'seconds', 'price', 'created'], b.data.map((v) => [v.id, v.status, v.template, v.seconds, priceText(v), v.created_at]));
+    table(
+      ctx.io,
+      ['id', 'status', 'template', 'seconds', 'price', 'created'],
+      b.data.map((v) => [v.id, v.status, v.template, v.seconds, priceText(v), v.created_at]),
+    );
     moreHint(ctx.io, b.meta);
   });
 }

@@ -33,21 +33,30 @@ function dayNumber(word: string): number | undefined {
  * --days: days of the week, comma-separated or repeated, as names (mon, monday), numbers (1 Monday
  * … 7 Sunday) or ranges (mon-fri, fri-mon); each once, Monday first.
  */
-export const daysArg = Object.assign((v: string, prev: number[] = []) => {
-  const days = new Set(prev);
-  for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
-    const [from, to, extra] = part.split('-').map(dayNumber);
-    const ends = part.includes('-') ? [from, to] : [from];
-    if (ends.some((d) => d === undefined) || extra !== undefined || (part.match(/-/g) ?? []).length > 1)
-      throw usage(`--days takes days of the week: mon … sun (or monday …, or 1 Monday … 7 Sunday), comma-separated or repeated, or a range such as mon-fri; got "${part}".`);
-    if (to === undefined) days.add(from!);
-    else for (let d = from!; ; d = (d % 7) + 1) {
-      days.add(d);
-      if (d === to) break;
+export const daysArg = Object.assign(
+  (v: string, prev: number[] = []) => {
+    const days = new Set(prev);
+    for (const part of v
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      const [from, to, extra] = part.split('-').map(dayNumber);
+      const ends = part.includes('-') ? [from, to] : [from];
+      if (ends.some((d) => d === undefined) || extra !== undefined || (part.match(/-/g) ?? []).length > 1)
+        throw usage(
+          `--days takes days of the week: mon … sun (or monday …, or 1 Monday … 7 Sunday), comma-separated or repeated, or a range such as mon-fri; got "${part}".`,
+        );
+      if (to === undefined) days.add(from!);
+      else
+        for (let d = from!; ; d = (d % 7) + 1) {
+          days.add(d);
+          if (d === to) break;
+        }
     }
-  }
-  return [...days].sort((a, b) => a - b);
-}, { choices: DAYS });
+    return [...days].sort((a, b) => a - b);
+  },
+  { choices: DAYS },
+);
 
 /** [1, 3, 5] → "mon,wed,fri" (what --days takes). */
 export const daysText = (days: readonly number[]) => days.map((d) => DAYS[d - 1] ?? String(d)).join(',');
@@ -57,7 +66,8 @@ export const daysText = (days: readonly number[]) => days.map((d) => DAYS[d - 1]
 export function zoneArg(name: string) {
   return (v: string) => {
     const zone = canonicalZone(v);
-    if (!zone) throw usage(`${name} takes an IANA time zone name such as America/New_York, Europe/London or UTC; got "${v}".`);
+    if (!zone)
+      throw usage(`${name} takes an IANA time zone name such as America/New_York, Europe/London or UTC; got "${v}".`);
     return zone;
   };
 }
@@ -78,7 +88,15 @@ const two = (n: number) => String(n).padStart(2, '0');
 /** The wall-clock fields of an instant in a zone, and the zone's offset then (minutes east of UTC). */
 function wall(ms: number, zone: string) {
   const t = new TZDateMini(ms, zone);
-  return { y: t.getFullYear(), mo: t.getMonth() + 1, d: t.getDate(), h: t.getHours(), mi: t.getMinutes(), s: t.getSeconds(), offset: -t.getTimezoneOffset() };
+  return {
+    y: t.getFullYear(),
+    mo: t.getMonth() + 1,
+    d: t.getDate(),
+    h: t.getHours(),
+    mi: t.getMinutes(),
+    s: t.getSeconds(),
+    offset: -t.getTimezoneOffset(),
+  };
 }
 
 /** "2026-03-09 09:00 America/New_York" (seconds when not :00). */
@@ -119,12 +137,15 @@ function settingValue(v: unknown): string {
 
 /** Pinned settings as the key=value words --setting takes (nested objects dotted). */
 export function settingsText(settings: Record<string, unknown>, prefix = ''): string[] {
-  return Object.entries(settings).flatMap(([k, v]) => (typeof v === 'object' && v !== null && !Array.isArray(v)
-    ? settingsText(v as Record<string, unknown>, `${prefix}${k}.`)
-    : [`${prefix}${k}=${settingValue(v)}`]));
+  return Object.entries(settings).flatMap(([k, v]) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? settingsText(v as Record<string, unknown>, `${prefix}${k}.`)
+      : [`${prefix}${k}=${settingValue(v)}`],
+  );
 }
 
-const estimateText = (s: Schedule) => `${usd(s.estimated_price_cents_per_video)} per video${s.estimate_depends_on_template ? ' (depends on template)' : ''}`;
+const estimateText = (s: Schedule) =>
+  `${usd(s.estimated_price_cents_per_video)} per video${s.estimate_depends_on_template ? ' (depends on template)' : ''}`;
 
 /**
  * One schedule, as `vmv schedules get` shows it. On a terminal its times are in its own zone and in
@@ -135,22 +156,45 @@ export function printSchedule(ctx: Context, s: Schedule): void {
   const { io } = ctx;
   const time = (iso: string | null): Cell => (io.stdoutTTY ? whenText(iso, s.time_zone) : iso);
   const pairs: [string, Cell][] = [
-    ['id', s.id], ['name', s.name], ['status', s.status], ['days', daysText(s.days_of_week)], ['hour', hourText(s)], ['starts on', s.starts_on],
-    ['videos per day', s.videos_per_day], ['accounts', s.connection_ids.join(' ')],
+    ['id', s.id],
+    ['name', s.name],
+    ['status', s.status],
+    ['days', daysText(s.days_of_week)],
+    ['hour', hourText(s)],
+    ['starts on', s.starts_on],
+    ['videos per day', s.videos_per_day],
+    ['accounts', s.connection_ids.join(' ')],
     ['templates', s.allowed_templates.length ? s.allowed_templates.join(',') : 'any (the director picks)'],
-    ['direction', s.direction], ['settings', settingsText(s.video_settings).join(' ')], ['source video', s.source_video_id],
+    ['direction', s.direction],
+    ['settings', settingsText(s.video_settings).join(' ')],
+    ['source video', s.source_video_id],
     ['notice', `${s.notify_hours_before} h before${s.notify_by_email ? ', by email' : ''}`],
     ['next run', time(s.next_run_at)],
   ];
   if (!io.stdoutTTY) pairs.push(['next_run_local', s.next_run_at && isoIn(s.next_run_at, s.time_zone)]);
   pairs.push(
-    ['planning', time(s.next_planning_at)], ['estimate', estimateText(s)], ['last run', time(s.last_run_at)], ['last error', s.last_error],
-    ['skipped days', s.skipped_days.join(' ')], ['created', s.created_at], ['updated', s.updated_at],
+    ['planning', time(s.next_planning_at)],
+    ['estimate', estimateText(s)],
+    ['last run', time(s.last_run_at)],
+    ['last error', s.last_error],
+    ['skipped days', s.skipped_days.join(' ')],
+    ['created', s.created_at],
+    ['updated', s.updated_at],
   );
   fields(io, pairs);
-  if (s.next_plan?.length) nested(io, 'plan', ['template', 'preset', 'angle', 'topic', 'caption'], s.next_plan.map((v) => [v.template, v.preset, v.angle, v.topic, v.caption]));
+  if (s.next_plan?.length)
+    nested(
+      io,
+      'plan',
+      ['template', 'preset', 'angle', 'topic', 'caption'],
+      s.next_plan.map((v) => [v.template, v.preset, v.angle, v.topic, v.caption]),
+    );
 }
 
 /** The next run, said in a message (stderr): in the schedule's zone and yours, or why there is none. */
 export const nextRunText = (s: Schedule) =>
-  s.next_run_at ? `next run ${whenText(s.next_run_at, s.time_zone)}` : s.status === 'paused' ? 'paused' : 'no posting day left';
+  s.next_run_at
+    ? `next run ${whenText(s.next_run_at, s.time_zone)}`
+    : s.status === 'paused'
+      ? 'paused'
+      : 'no posting day left';

@@ -4,7 +4,9 @@ import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('advance').argument('<duration>', 'seconds, or a duration such as 90s, 15m, 2h, 1d, 1h30m')
+  parent
+    .command('advance')
+    .argument('<duration>', 'seconds, or a duration such as 90s, 15m, 2h, 1d, 1h30m')
     .description('Move the simulator clock forward, running every transition that falls due in time order')
     .addHelpText('after', examples('vmv sim advance 15m', 'vmv sim advance 3600'))
     .action(action(shell, run));

@@ -4,7 +4,10 @@ import { action, e164Arg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('caller-id').argument('<number>', 'E.164 number', e164Arg('<number>')).description('Verify a caller ID for `vmv calls place`')
+  parent
+    .command('caller-id')
+    .argument('<number>', 'E.164 number', e164Arg('<number>'))
+    .description('Verify a caller ID for `vmv calls place`')
     .addHelpText('after', examples('vmv sim caller-id +14155550123'))
     .action(action(shell, run));
 }

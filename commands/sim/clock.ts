@@ -5,15 +5,38 @@ import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fields } from '../../src/output.js';
 
-interface Options { manual?: boolean; real?: boolean; set?: string; atLeast?: string }
+interface Options {
+  manual?: boolean;
+  real?: boolean;
+  set?: string;
+  atLeast?: string;
+}
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('clock').description('Show the simulator clock, or switch it between manual and real')
+  parent
+    .command('clock')
+    .description('Show the simulator clock, or switch it between manual and real')
     .option('--manual', 'stand still until advanced')
     .option('--real', 'follow wall time (plus any advances)')
-    .option('--set <time>', 'move the clock forward to this ISO 8601 time, running what falls due (an earlier time is refused)', timeArg('--set', { relative: false }))
-    .option('--at-least <time>', 'the same, unless the clock is already there or past it: then it stays (for scripts sharing one clock)', timeArg('--at-least', { relative: false }))
-    .addHelpText('after', examples('vmv sim clock', 'vmv sim clock --manual', 'vmv sim clock --set 2026-01-06T09:00:00Z', 'vmv sim clock --at-least 2026-01-06T09:00:00Z'))
+    .option(
+      '--set <time>',
+      'move the clock forward to this ISO 8601 time, running what falls due (an earlier time is refused)',
+      timeArg('--set', { relative: false }),
+    )
+    .option(
+      '--at-least <time>',
+      'the same, unless the clock is already there or past it: then it stays (for scripts sharing one clock)',
+      timeArg('--at-least', { relative: false }),
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv sim clock',
+        'vmv sim clock --manual',
+        'vmv sim clock --set 2026-01-06T09:00:00Z',
+        'vmv sim clock --at-least 2026-01-06T09:00:00Z',
+      ),
+    )
     .action(action(shell, run));
 }
 
@@ -22,9 +45,22 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   if (o.set !== undefined && o.atLeast !== undefined) throw usage('Give --set or --at-least, not both.');
   const change = o.manual || o.real || o.set !== undefined || o.atLeast !== undefined;
   const res = change
-    ? await ctx.call('POST', '/_sim/clock', { body: { mode: o.manual ? 'manual' : o.real ? 'real' : undefined, now: o.set ?? o.atLeast, at_least: o.atLeast !== undefined || undefined },
-      // (a mode, or a time the clock is moved to, is the same however often it is sent)
-      repeatable: true })
+    ? await ctx.call('POST', '/_sim/clock', {
+        body: {
+          mode: o.manual ? 'manual' : o.real ? 'real' : undefined,
+          now: o.set ?? o.atLeast,
+          at_least: o.atLeast !== undefined || undefined,
+        },
+        // (a mode, or a time the clock is moved to, is the same however often it is sent)
+        repeatable: true,
+      })
     : await ctx.call('GET', '/_sim/clock');
-  ctx.emit(res, (c: any) => fields(ctx.io, [['now', c.now], ['mode', c.mode], ['next due', c.next_due_at], ['next job step', c.next_job_due_at]]));
+  ctx.emit(res, (c: any) =>
+    fields(ctx.io, [
+      ['now', c.now],
+      ['mode', c.mode],
+      ['next due', c.next_due_at],
+      ['next job step', c.next_job_due_at],
+    ]),
+  );
 }

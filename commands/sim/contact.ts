@@ -4,21 +4,36 @@ import { action, collect, e164Arg, examples, readFileArg, type Shell } from '../
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 
-interface Options { name?: string; email?: string; phone?: string; company?: string; tag?: string[]; file?: string }
+interface Options {
+  name?: string;
+  email?: string;
+  phone?: string;
+  company?: string;
+  tag?: string[];
+  file?: string;
+}
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('contact').description('Add a contact to the simulator\'s workspace, or many from a file')
+  parent
+    .command('contact')
+    .description("Add a contact to the simulator's workspace, or many from a file")
     .option('--name <name>', 'full name (required unless --file)')
     .option('--email <address>', 'email address')
     .option('--phone <number>', 'E.164 phone number', e164Arg('--phone'))
     .option('--company <name>', 'company')
     .option('--tag <tag>', 'a tag (repeat for more)', collect)
-    .option('--file <file>', 'contacts as JSON (- for standard input): one object or an array of up to 10,000, fields as POST /_sim/contacts takes them; added all or none')
-    .addHelpText('after', examples(
-      'vmv sim contact --name "Grace Hopper" --email grace@example.com --phone +14155550188 --company Navy --tag vip',
-      'echo \'[{"name": "Ada Lovelace", "email": "ada@example.com"}, {"name": "Alan Turing", "phone_number": "+14155550199"}]\' | vmv sim contact --file -',
-      'vmv sim contact --file contacts.json',
-    ))
+    .option(
+      '--file <file>',
+      'contacts as JSON (- for standard input): one object or an array of up to 10,000, fields as POST /_sim/contacts takes them; added all or none',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv sim contact --name "Grace Hopper" --email grace@example.com --phone +14155550188 --company Navy --tag vip',
+        'echo \'[{"name": "Ada Lovelace", "email": "ada@example.com"}, {"name": "Alan Turing", "phone_number": "+14155550199"}]\' | vmv sim contact --file -',
+        'vmv sim contact --file contacts.json',
+      ),
+    )
     .action(action(shell, run));
 }
 

@@ -5,8 +5,14 @@ import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('defaults').argument('[assignments...]', 'voice.field=value or sms.field=value').description('The voice and sms settings numbers inherit until they change them')
-    .addHelpText('after', examples('vmv sim defaults', 'vmv sim defaults voice.voice_id=ava sms.auto_reply_enabled=true'))
+  parent
+    .command('defaults')
+    .argument('[assignments...]', 'voice.field=value or sms.field=value')
+    .description('The voice and sms settings numbers inherit until they change them')
+    .addHelpText(
+      'after',
+      examples('vmv sim defaults', 'vmv sim defaults voice.voice_id=ava sms.auto_reply_enabled=true'),
+    )
     .action(action(shell, run));
 }
 

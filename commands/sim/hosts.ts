@@ -5,25 +5,50 @@ import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { table } from '../../src/output.js';
 
-interface Host { name: string; addresses: string[] }
+interface Host {
+  name: string;
+  addresses: string[];
+}
 
 export function define(parent: Command, shell: Shell): void {
-  const hosts = parent.command('hosts').description('What host names in webhook URLs resolve to (names not listed: the system resolver)');
-  hosts.command('list').description('The hosts table, by name')
+  const hosts = parent
+    .command('hosts')
+    .description('What host names in webhook URLs resolve to (names not listed: the system resolver)');
+  hosts
+    .command('list')
+    .description('The hosts table, by name')
     .addHelpText('after', examples('vmv sim hosts list', 'vmv sim hosts list --json'))
     .action(action(shell, list));
-  hosts.command('set').argument('<name>', 'a host name, as in webhook URLs').argument('<addresses...>', 'every IPv4 or IPv6 address it resolves to')
+  hosts
+    .command('set')
+    .argument('<name>', 'a host name, as in webhook URLs')
+    .argument('<addresses...>', 'every IPv4 or IPv6 address it resolves to')
     .description('Set what a name resolves to; each delivery judges every address (one that is not public refuses it)')
-    .addHelpText('after', examples('vmv sim hosts set hooks.example.test 127.0.0.1', 'vmv sim hosts set internal.example.test 10.0.0.7 fd00::7'))
+    .addHelpText(
+      'after',
+      examples(
+        'vmv sim hosts set hooks.example.test 127.0.0.1',
+        'vmv sim hosts set internal.example.test 10.0.0.7 fd00::7',
+      ),
+    )
     .action(action(shell, set));
-  hosts.command('unset').argument('<name>', 'a host name in the table').description('Take a name out of the table: the system resolver answers for it again')
+  hosts
+    .command('unset')
+    .argument('<name>', 'a host name in the table')
+    .description('Take a name out of the table: the system resolver answers for it again')
     .addHelpText('after', examples('vmv sim hosts unset hooks.example.test'))
     .action(action(shell, unset));
 }
 
 export async function list(ctx: Context): Promise<void> {
   const res = await ctx.call('GET', '/_sim/hosts');
-  ctx.emit(res, ({ data }: { data: Host[] }) => table(ctx.io, ['name', 'addresses'], data.map((h) => [h.name, h.addresses.join(' ')])));
+  ctx.emit(res, ({ data }: { data: Host[] }) =>
+    table(
+      ctx.io,
+      ['name', 'addresses'],
+      data.map((h) => [h.name, h.addresses.join(' ')]),
+    ),
+  );
 }
 
 export async function set(ctx: Context, _o: unknown, [name, ...addresses]: string[]): Promise<void> {

@@ -9,22 +9,33 @@ import { action, examples, readStdinBytes, type Shell } from '../../src/command.
 import type { Context } from '../../src/context.js';
 import { dataFileOf, size } from './data-file.js';
 
-interface Options { data?: string; yes?: boolean }
+interface Options {
+  data?: string;
+  yes?: boolean;
+}
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('import').argument('<file>', 'an export, or a data file (- for standard input)')
+  parent
+    .command('import')
+    .argument('<file>', 'an export, or a data file (- for standard input)')
     .description('Replace the simulated world with the one in a file (an export, or another data file)')
-    .option('--data <file>', 'the data file to import into (default: the embedded simulator\'s, or VMV_SIM_DATA)')
+    .option('--data <file>', "the data file to import into (default: the embedded simulator's, or VMV_SIM_DATA)")
     .option('-y, --yes', 'replace an existing world without asking (needed without a terminal)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Into a new data file it simply writes one; over an existing world it asks first (type "replace"), or
 takes --yes. The world's records, keys and clock all come from the file: its full-access key is
-printed masked (\`vmv sim key\` mints another).`)
-    .addHelpText('after', examples(
-      'vmv sim import fixtures/world.json --data ./ci-sim.json',
-      'gunzip -c world.json.gz | vmv sim import - --yes',
-      'vmv sim export before.json && ... && vmv sim import before.json --yes',
-    ))
+printed masked (\`vmv sim key\` mints another).`,
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv sim import fixtures/world.json --data ./ci-sim.json',
+        'gunzip -c world.json.gz | vmv sim import - --yes',
+        'vmv sim export before.json && ... && vmv sim import before.json --yes',
+      ),
+    )
     .action(action(shell, run));
 }
 
@@ -34,7 +45,9 @@ export async function run(ctx: Context, o: Options, [file]: string[]): Promise<v
   const store = new Store(data);
   if (await store.holdsWorld())
     await (await import('../../src/confirm.js')).confirmDestructive(ctx, o.yes, {
-      verb: 'replace', done: 'replaced', subject: `the world in ${data}`,
+      verb: 'replace',
+      done: 'replaced',
+      subject: `the world in ${data}`,
       consequence: `Its records, keys and clock are replaced by those in ${file === '-' ? 'standard input' : file} (export it first to keep a copy).`,
     });
   let from = file;
@@ -49,7 +62,10 @@ export async function run(ctx: Context, o: Options, [file]: string[]): Promise<v
     const apiKey = world.meta.default_api_key;
     const { maskKey } = await import('../../src/settings.js');
     if (ctx.json) ctx.io.out(JSON.stringify({ data_file: data, from: file, bytes, api_key: maskKey(apiKey) }) + '\n');
-    else ctx.io.err(`Imported ${file === '-' ? 'standard input' : file} into ${data} (${size(bytes)}). Its full-access key: ${maskKey(apiKey)}\n`);
+    else
+      ctx.io.err(
+        `Imported ${file === '-' ? 'standard input' : file} into ${data} (${size(bytes)}). Its full-access key: ${maskKey(apiKey)}\n`,
+      );
   } finally {
     if (tmp) await rm(tmp, { recursive: true, force: true });
   }

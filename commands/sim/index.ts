@@ -30,14 +30,48 @@ import { define as workspace } from './workspace.js';
  * and rate_limits.
  */
 export const fieldAliases: FieldAliases = {
-  '--phone': ['phone_number'], '--scope': ['scopes'], '--tag': ['tags'],
-  '--set': ['wallet_usd'], '--recharge-amount': ['auto_recharge.amount_usd'], '--recharge-threshold': ['auto_recharge.threshold_usd'],
-  '--card-declined': ['auto_recharge.card_declined'], '--auto-recharge': ['auto_recharge.enabled'],
-  '--per-minute': ['plan.per_minute_usd'], '--per-text': ['plan.per_text_usd'], '--included-minutes': ['plan.included_minutes'],
-  '--included-texts': ['plan.included_texts'], '--video-credits': ['plan.video_credits_cents'], '--content': ['plan.content'], '--assistant': ['plan.assistant'],
-  '--quick-emails-per-minute': ['rate_limits.quick_emails_per_minute'], '--recordings': ['recordings_disabled'],
+  '--phone': ['phone_number'],
+  '--scope': ['scopes'],
+  '--tag': ['tags'],
+  '--set': ['wallet_usd'],
+  '--recharge-amount': ['auto_recharge.amount_usd'],
+  '--recharge-threshold': ['auto_recharge.threshold_usd'],
+  '--card-declined': ['auto_recharge.card_declined'],
+  '--auto-recharge': ['auto_recharge.enabled'],
+  '--per-minute': ['plan.per_minute_usd'],
+  '--per-text': ['plan.per_text_usd'],
+  '--included-minutes': ['plan.included_minutes'],
+  '--included-texts': ['plan.included_texts'],
+  '--video-credits': ['plan.video_credits_cents'],
+  '--content': ['plan.content'],
+  '--assistant': ['plan.assistant'],
+  '--quick-emails-per-minute': ['rate_limits.quick_emails_per_minute'],
+  '--recordings': ['recordings_disabled'],
 };
 
 export function register(sim: Command, shell: Shell): void {
-  for (const d of [serve, reset, clock, advance, key, contact, wallet, workspace, suppress, text, call, pool, number, callerId, defaults, deliveries, hosts, social, exportWorld, importWorld, repair]) d(sim, shell);
+  for (const d of [
+    serve,
+    reset,
+    clock,
+    advance,
+    key,
+    contact,
+    wallet,
+    workspace,
+    suppress,
+    text,
+    call,
+    pool,
+    number,
+    callerId,
+    defaults,
+    deliveries,
+    hosts,
+    social,
+    exportWorld,
+    importWorld,
+    repair,
+  ])
+    d(sim, shell);
 }

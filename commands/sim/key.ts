@@ -6,9 +6,15 @@ import { SCOPES } from '../../simulator/vocabulary.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('key').description('Create an API key on the simulator and print it (no --scope: full access)')
-    .option('--scope <scope>', `a scope (repeat or comma-separate for more): ${SCOPES.join(', ')}`, choicesArg('--scope', SCOPES))
-    .option('--workspace <id>', 'workspace of the key (default: the seeded one, or the --api-key\'s)')
+  parent
+    .command('key')
+    .description('Create an API key on the simulator and print it (no --scope: full access)')
+    .option(
+      '--scope <scope>',
+      `a scope (repeat or comma-separate for more): ${SCOPES.join(', ')}`,
+      choicesArg('--scope', SCOPES),
+    )
+    .option('--workspace <id>', "workspace of the key (default: the seeded one, or the --api-key's)")
     .addHelpText('after', examples('vmv sim key', 'vmv sim key --scope calls:read --scope sms:read'))
     .action(action(shell, run));
 }

@@ -4,7 +4,9 @@ import { action, choiceArg, e164Arg, examples, type Shell } from '../../src/comm
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('number').description('Add a ready phone number of a stack to the workspace; prints its id')
+  parent
+    .command('number')
+    .description('Add a ready phone number of a stack to the workspace; prints its id')
     .requiredOption('--stack <stack>', 't1 or t2', choiceArg('--stack', ['t1', 't2']))
     .option('--phone <number>', 'the E.164 number (default: a free one)', e164Arg('--phone'))
     .option('--name <name>', 'its name')
@@ -13,7 +15,9 @@ export function define(parent: Command, shell: Shell): void {
 }
 
 export async function run(ctx: Context, o: { stack: string; phone?: string; name?: string }): Promise<void> {
-  const res = await ctx.call('POST', '/_sim/phone-numbers', { body: { stack: o.stack, phone_number: o.phone, name: o.name } });
+  const res = await ctx.call('POST', '/_sim/phone-numbers', {
+    body: { stack: o.stack, phone_number: o.phone, name: o.name },
+  });
   ctx.emit(res, (n: any) => {
     ctx.io.out(`${n.id}\n`);
     ctx.io.err(`Added ${n.phone_number} (${n.stack}) as number ${n.id}.\n`);

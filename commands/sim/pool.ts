@@ -6,8 +6,14 @@ import { usage } from '../../src/errors.js';
 import { table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('pool').description('The shared sender pool: numbers, ages, ceilings and today\'s use')
-    .option('--fill <kind>', 'fill every number to its daily ceiling for calls or texts', choiceArg('--fill', ['calls', 'texts']))
+  parent
+    .command('pool')
+    .description("The shared sender pool: numbers, ages, ceilings and today's use")
+    .option(
+      '--fill <kind>',
+      'fill every number to its daily ceiling for calls or texts',
+      choiceArg('--fill', ['calls', 'texts']),
+    )
     .option('--leave <n>', 'with --fill: leave this many slots free across the pool', intArg('--leave', 0, 100000))
     .addHelpText('after', examples('vmv sim pool', 'vmv sim pool --fill calls --leave 2'))
     .action(action(shell, run));
@@ -18,6 +24,17 @@ export async function run(ctx: Context, o: { fill?: string; leave?: number }): P
   const res = o.fill
     ? await ctx.call('POST', '/_sim/shared-pool/fill', { body: { kind: o.fill, leave: o.leave } })
     : await ctx.call('GET', '/_sim/shared-pool');
-  ctx.emit(res, (b: any) => table(ctx.io, ['number', 'stage', 'age (days)', 'calls today', 'texts today'],
-    b.data.map((n: any) => [n.phone_number, n.stage, n.age_days, `${n.today.calls}/${n.limits.calls}`, `${n.today.texts}/${n.limits.texts}`])));
+  ctx.emit(res, (b: any) =>
+    table(
+      ctx.io,
+      ['number', 'stage', 'age (days)', 'calls today', 'texts today'],
+      b.data.map((n: any) => [
+        n.phone_number,
+        n.stage,
+        n.age_days,
+        `${n.today.calls}/${n.limits.calls}`,
+        `${n.today.texts}/${n.limits.texts}`,
+      ]),
+    ),
+  );
 }

@@ -8,27 +8,59 @@ import { dim, yellow } from '../../src/output.js';
 import { simDataFile } from '../../src/paths.js';
 import { maskKey } from '../../src/settings.js';
 
-interface Options { host: string; port: number; allowHost?: string[]; data?: string; clock?: 'real' | 'manual'; now?: string; seed?: number; quiet?: boolean }
+interface Options {
+  host: string;
+  port: number;
+  allowHost?: string[];
+  data?: string;
+  clock?: 'real' | 'manual';
+  now?: string;
+  seed?: number;
+  quiet?: boolean;
+}
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('serve').description('Serve the simulator over HTTP until interrupted')
+  parent
+    .command('serve')
+    .description('Serve the simulator over HTTP until interrupted')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', intArg('--port', 0, 65535), 4010)
-    .option('--allow-host <name>', 'also answer requests whose Host is this name or address (repeatable; \'*\': any host); default from VMV_SIM_ALLOW_HOSTS (comma-separated)', collect)
-    .option('--data <file>', 'data file (default: the embedded simulator\'s, or VMV_SIM_DATA)')
-    .option('--clock <mode>', 'real (wall time plus advances) or manual (stands still until advanced)', choiceArg('--clock', ['real', 'manual']))
-    .option('--now <time>', 'set the clock to this ISO 8601 time at start (forward only on existing data)', timeArg('--now', { relative: false }))
+    .option(
+      '--allow-host <name>',
+      "also answer requests whose Host is this name or address (repeatable; '*': any host); default from VMV_SIM_ALLOW_HOSTS (comma-separated)",
+      collect,
+    )
+    .option('--data <file>', "data file (default: the embedded simulator's, or VMV_SIM_DATA)")
+    .option(
+      '--clock <mode>',
+      'real (wall time plus advances) or manual (stands still until advanced)',
+      choiceArg('--clock', ['real', 'manual']),
+    )
+    .option(
+      '--now <time>',
+      'set the clock to this ISO 8601 time at start (forward only on existing data)',
+      timeArg('--now', { relative: false }),
+    )
     .option('--seed <n>', 'seed for a new data file (default 1)', intArg('--seed', 0, 2 ** 32 - 1))
     .option('--quiet', 'do not log requests to stderr')
-    .addHelpText('after', '\nWith --json, prints one line once listening: {"url": "...", "api_key": "<full-access key>"}')
-    .addHelpText('after', 'Answers only requests whose Host is a loopback name (localhost, 127.0.0.0/8, [::1]), the --host\n' +
-      'address (bound to 0.0.0.0 or ::, any IP address) or an --allow-host name (421 otherwise); refuses\n' +
-      'requests from web pages not on a loopback address (Origin, 403) and bodies not sent as application/json (415).')
-    .addHelpText('after', examples(
-      'vmv sim serve --port 4010',
-      'vmv sim serve --clock manual --now 2026-01-05T09:00:00Z --data ./ci-sim.json --quiet',
-      'vmv sim serve --host 0.0.0.0 --allow-host sim --allow-host devbox.local',
-    ))
+    .addHelpText(
+      'after',
+      '\nWith --json, prints one line once listening: {"url": "...", "api_key": "<full-access key>"}',
+    )
+    .addHelpText(
+      'after',
+      'Answers only requests whose Host is a loopback name (localhost, 127.0.0.0/8, [::1]), the --host\n' +
+        'address (bound to 0.0.0.0 or ::, any IP address) or an --allow-host name (421 otherwise); refuses\n' +
+        'requests from web pages not on a loopback address (Origin, 403) and bodies not sent as application/json (415).',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv sim serve --port 4010',
+        'vmv sim serve --clock manual --now 2026-01-05T09:00:00Z --data ./ci-sim.json --quiet',
+        'vmv sim serve --host 0.0.0.0 --allow-host sim --allow-host devbox.local',
+      ),
+    )
     .action(action(shell, run));
 }
 
@@ -36,10 +68,17 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   const { Store, startServer, setMode, clockNow, realClock, iso } = await import('../../simulator/index.js');
   const { io } = ctx;
   const { describeHosts, hostPolicy, isLoopbackHost, normalHost } = await import('../../src/http-gate.js');
-  const allowed = o.allowHost ?? ctx.env.VMV_SIM_ALLOW_HOSTS?.split(',').map((h) => h.trim()).filter(Boolean) ?? [];
+  const allowed =
+    o.allowHost ??
+    ctx.env.VMV_SIM_ALLOW_HOSTS?.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean) ??
+    [];
   const bad = allowed.find((n) => n !== '*' && normalHost(n, { port: false }) === null);
   if (bad !== undefined)
-    throw usage(`${o.allowHost ? '--allow-host' : 'VMV_SIM_ALLOW_HOSTS'} takes a host name or IP address without scheme or port (or '*'), got "${bad}".`);
+    throw usage(
+      `${o.allowHost ? '--allow-host' : 'VMV_SIM_ALLOW_HOSTS'} takes a host name or IP address without scheme or port (or '*'), got "${bad}".`,
+    );
   const bound = normalHost(o.host, { port: false });
   const file = o.data ?? simDataFile(ctx.env);
   const start = o.now !== undefined ? Date.parse(o.now) : undefined;
@@ -50,7 +89,8 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   const { apiKey, now, mode } = await store.withLock(async (ss) => {
     const s = await ss.begin();
     const c = s.data.meta.clock;
-    if (start !== undefined && start < clockNow(c)) throw usage(`--now is before the data file's clock (${iso(clockNow(c))}); the clock only moves forward.`);
+    if (start !== undefined && start < clockNow(c))
+      throw usage(`--now is before the data file's clock (${iso(clockNow(c))}); the clock only moves forward.`);
     if (o.clock !== undefined || start !== undefined) {
       s.data.meta.clock = setMode(c, o.clock ?? c.mode, start ?? clockNow(c));
       await ss.commit(s);
@@ -59,25 +99,45 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   });
 
   if (bound === null || !isLoopbackHost(bound))
-    io.err(yellow(forStderr(io), `warning: binding ${o.host} exposes the simulator, whose /_sim control plane needs no API key, beyond this machine.`) + '\n');
+    io.err(
+      yellow(
+        forStderr(io),
+        `warning: binding ${o.host} exposes the simulator, whose /_sim control plane needs no API key, beyond this machine.`,
+      ) + '\n',
+    );
   if (allowed.includes('*'))
-    io.err(yellow(forStderr(io), 'warning: --allow-host \'*\' answers requests naming any host: a web page could reach the simulator by DNS rebinding.') + '\n');
+    io.err(
+      yellow(
+        forStderr(io),
+        "warning: --allow-host '*' answers requests naming any host: a web page could reach the simulator by DNS rebinding.",
+      ) + '\n',
+    );
   const server = await startServer({
     store,
     host: o.host,
     port: o.port,
     allowedHosts: allowed,
-    onRequest: o.quiet ? undefined : (m, u, status, ms) => io.err(dim(forStderr(io), `${m} ${u} ${status} ${ms.toFixed(1)}ms`) + '\n'),
+    onRequest: o.quiet
+      ? undefined
+      : (m, u, status, ms) => io.err(dim(forStderr(io), `${m} ${u} ${status} ${ms.toFixed(1)}ms`) + '\n'),
   }).catch((e: NodeJS.ErrnoException) => {
-    throw usage(`Cannot listen on ${o.host}:${o.port}: ${e.code ?? e.message}`, e.code === 'EADDRINUSE' ? 'Pick another --port, or --port 0 for a free one.' : undefined);
+    throw usage(
+      `Cannot listen on ${o.host}:${o.port}: ${e.code ?? e.message}`,
+      e.code === 'EADDRINUSE' ? 'Pick another --port, or --port 0 for a free one.' : undefined,
+    );
   });
 
   if (ctx.json) io.out(JSON.stringify({ url: server.url, api_key: apiKey }) + '\n');
   else {
     io.err(`Simulator listening on ${server.url}\n`);
     io.err(`  hosts  ${describeHosts(hostPolicy(o.host, allowed))}\n`);
-    io.err(`  data   ${file}\n  clock  ${mode} at ${iso(now)}\n  key    ${maskKey(apiKey)} (full-access; the full key is printed by --json, or mint one with \`vmv sim key\`)\n`);
-    io.err(dim(forStderr(io), `  Point vmv at it: vmv --base-url ${server.url} --api-key <key> ...   Stop with Ctrl-C.`) + '\n');
+    io.err(
+      `  data   ${file}\n  clock  ${mode} at ${iso(now)}\n  key    ${maskKey(apiKey)} (full-access; the full key is printed by --json, or mint one with \`vmv sim key\`)\n`,
+    );
+    io.err(
+      dim(forStderr(io), `  Point vmv at it: vmv --base-url ${server.url} --api-key <key> ...   Stop with Ctrl-C.`) +
+        '\n',
+    );
   }
 
   await new Promise<void>((resolve) => {

@@ -5,18 +5,31 @@ import type { Context } from '../../src/context.js';
 import { PLATFORMS } from '../../simulator/vocabulary.js';
 
 export function define(parent: Command, shell: Shell): void {
-  const social = parent.command('social').description('Social accounts of the simulated workspace (one per platform is seeded)');
-  social.command('add').description('Connect a social account; prints its id')
+  const social = parent
+    .command('social')
+    .description('Social accounts of the simulated workspace (one per platform is seeded)');
+  social
+    .command('add')
+    .description('Connect a social account; prints its id')
     .requiredOption('--platform <name>', PLATFORMS.join(', '), choiceArg('--platform', PLATFORMS))
-    .option('--name <name>', 'the account\'s name (its handle is made from it; default: "<workspace name> on <Platform>", handle from the workspace\'s name)')
+    .option(
+      '--name <name>',
+      'the account\'s name (its handle is made from it; default: "<workspace name> on <Platform>", handle from the workspace\'s name)',
+    )
     .addHelpText('after', examples('vmv sim social add --platform tiktok --name "Acme Coffee"'))
     .action(action(shell, add));
-  social.command('remove').argument('<id>', 'social connection id (vmv social list)').description('Disconnect a social account, as on the platform: its scheduled posts fail')
+  social
+    .command('remove')
+    .argument('<id>', 'social connection id (vmv social list)')
+    .description('Disconnect a social account, as on the platform: its scheduled posts fail')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
-    .addHelpText('after', examples(
-      'ID=$(vmv sim social add --platform tiktok --name "Second account")',
-      'vmv sim social remove "$ID" --yes',
-    ))
+    .addHelpText(
+      'after',
+      examples(
+        'ID=$(vmv sim social add --platform tiktok --name "Second account")',
+        'vmv sim social remove "$ID" --yes',
+      ),
+    )
     .action(action(shell, remove));
 }
 
@@ -30,7 +43,10 @@ export async function add(ctx: Context, o: { platform: string; name?: string }):
 
 export async function remove(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<void> {
   await (await import('../../src/confirm.js')).confirmDestructive(ctx, o.yes, {
-    verb: 'remove', done: 'removed', subject: `social connection ${id}`, consequence: 'Its scheduled posts fail.',
+    verb: 'remove',
+    done: 'removed',
+    subject: `social connection ${id}`,
+    consequence: 'Its scheduled posts fail.',
   });
   await ctx.call('DELETE', `/_sim/social-connections/${encodeURIComponent(id)}`);
   if (!ctx.json) ctx.io.err(`Removed social connection ${id}\n`);

@@ -4,9 +4,16 @@ import { action, choiceArg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('suppress').argument('<email>', 'address to put on the suppression list')
+  parent
+    .command('suppress')
+    .argument('<email>', 'address to put on the suppression list')
     .description('Suppress an address: quick email skips it (as after an unsubscribe or bounce)')
-    .option('--reason <reason>', 'unsubscribe, bounce or complaint', choiceArg('--reason', ['unsubscribe', 'bounce', 'complaint']), 'unsubscribe')
+    .option(
+      '--reason <reason>',
+      'unsubscribe, bounce or complaint',
+      choiceArg('--reason', ['unsubscribe', 'bounce', 'complaint']),
+      'unsubscribe',
+    )
     .addHelpText('after', examples('vmv sim suppress ada@example.com --reason bounce'))
     .action(action(shell, run));
 }

@@ -4,14 +4,19 @@ import { action, e164Arg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('text').description('Send a text as the other party: a reply on a quick text thread, or a text to a workspace number')
-    .requiredOption('--from <number>', 'the person\'s E.164 number', e164Arg('--from'))
+  parent
+    .command('text')
+    .description('Send a text as the other party: a reply on a quick text thread, or a text to a workspace number')
+    .requiredOption('--from <number>', "the person's E.164 number", e164Arg('--from'))
     .requiredOption('--to <number>', 'the shared or workspace number texted', e164Arg('--to'))
     .requiredOption('--body <text>', 'the message')
-    .addHelpText('after', examples(
-      'vmv sim number --stack t2 --phone +14155550142',
-      'vmv sim text --from +14155550199 --to +14155550142 --body "Do you have availability on Tuesday?"',
-    ))
+    .addHelpText(
+      'after',
+      examples(
+        'vmv sim number --stack t2 --phone +14155550142',
+        'vmv sim text --from +14155550199 --to +14155550142 --body "Do you have availability on Tuesday?"',
+      ),
+    )
     .action(action(shell, run));
 }
 

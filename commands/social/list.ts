@@ -6,19 +6,39 @@ import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 import { PLATFORMS } from '../../simulator/vocabulary.js';
 
-interface Connection { id: string; platform: string; name: string; handle: string; created_at: string }
+interface Connection {
+  id: string;
+  platform: string;
+  name: string;
+  handle: string;
+  created_at: string;
+}
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('list').description('The social accounts videos can be posted to (free); `vmv videos post --to` takes their ids'))
-    .option('--platform <name>', `only this platform's accounts: ${PLATFORMS.join(', ')}`, choiceArg('--platform', PLATFORMS))
-    .addHelpText('after', examples('vmv social list', 'vmv social list --platform tiktok --json | jq -r \'.data[0].id\''))
+  withList(
+    parent
+      .command('list')
+      .description('The social accounts videos can be posted to (free); `vmv videos post --to` takes their ids'),
+  )
+    .option(
+      '--platform <name>',
+      `only this platform's accounts: ${PLATFORMS.join(', ')}`,
+      choiceArg('--platform', PLATFORMS),
+    )
+    .addHelpText('after', examples('vmv social list', "vmv social list --platform tiktok --json | jq -r '.data[0].id'"))
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: ListOptions & { platform?: string }): Promise<void> {
-  const res = await fetchList(ctx, o, '/v1/social-connections', { query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined, platform: o.platform } });
+  const res = await fetchList(ctx, o, '/v1/social-connections', {
+    query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined, platform: o.platform },
+  });
   ctx.emit(res, (b: { data: Connection[]; meta?: { cursor?: string } }) => {
-    table(ctx.io, ['id', 'platform', 'handle', 'name', 'created'], b.data.map((c) => [c.id, c.platform, c.handle, c.name, c.created_at]));
+    table(
+      ctx.io,
+      ['id', 'platform', 'handle', 'name', 'created'],
+      b.data.map((c) => [c.id, c.platform, c.handle, c.name, c.created_at]),
+    );
     moreHint(ctx.io, b.meta);
   });
 }

@@ -9,14 +9,30 @@ import { TEMPLATE_INFO, TEMPLATES } from '../../simulator/vocabulary.js';
 import { charges, recipeBody, withRecipe, type Body, type RecipeOptions } from './recipe.js';
 import { checkWritable, confirmCharge, followVideo, priceText, usd, withWait, type Quote, type Video } from './view.js';
 
-interface Options extends RecipeOptions { yes?: boolean; wait?: boolean; output?: string }
+interface Options extends RecipeOptions {
+  yes?: boolean;
+  wait?: boolean;
+  output?: string;
+}
 
-const TEMPLATE_LIST = TEMPLATES.map((t) => `  ${t.padEnd(15)} ${TEMPLATE_INFO[t].what}; presets ${TEMPLATE_INFO[t].presets.join(', ')}`).join('\n');
+const TEMPLATE_LIST = TEMPLATES.map(
+  (t) => `  ${t.padEnd(15)} ${TEMPLATE_INFO[t].what}; presets ${TEMPLATE_INFO[t].presets.join(', ')}`,
+).join('\n');
 
 export function define(parent: Command, shell: Shell): void {
-  withWait(withRecipe(parent.command('create').description('Make a short social video from a template (charged once: plan video credits first, then the wallet)')))
+  withWait(
+    withRecipe(
+      parent
+        .command('create')
+        .description(
+          'Make a short social video from a template (charged once: plan video credits first, then the wallet)',
+        ),
+    ),
+  )
     .option('-y, --yes', 'do not ask to confirm the price (asked on a terminal only, when the video will be charged)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Costs: an own --script is charged at creation; without one the script is written from the sources and
 charged when approved: automatically (--review auto, the default; held for approval if above
 --max-price-cents) or by \`vmv videos approve\` (--review manual). \`vmv videos quote\` prices it first.
@@ -25,13 +41,17 @@ Prints the new video's id (with --wait, the video once it is made).
 Templates (the first preset is the default):
 ${TEMPLATE_LIST}
 
-Simulator: #fail-research, #fail-render or #fail-composite in --text fails that stage once (retry resumes).`)
-    .addHelpText('after', examples(
-      'vmv videos create --template talking_avatar --text "Our espresso bar opens Monday on Main Street." --wait --output espresso.mp4',
-      'vmv videos create --template slideshow --url https://acme.example.com/menu --review manual --caption "New menu" --hashtag coffee',
-      'ID=$(vmv videos create --template phone_mockup --url https://acme.example.com/app --script-file script.txt --yes)',
-      'vmv videos create --file video.json --format horizontal --wait --advance',
-    ))
+Simulator: #fail-research, #fail-render or #fail-composite in --text fails that stage once (retry resumes).`,
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv videos create --template talking_avatar --text "Our espresso bar opens Monday on Main Street." --wait --output espresso.mp4',
+        'vmv videos create --template slideshow --url https://acme.example.com/menu --review manual --caption "New menu" --hashtag coffee',
+        'ID=$(vmv videos create --template phone_mockup --url https://acme.example.com/app --script-file script.txt --yes)',
+        'vmv videos create --file video.json --format horizontal --wait --advance',
+      ),
+    )
     .action(action(shell, run));
 }
 
@@ -39,11 +59,19 @@ Simulator: #fail-research, #fail-render or #fail-composite in --text fails that 
 async function confirm(ctx: Context, body: Body, yes: boolean | undefined, stdinUsed: boolean): Promise<void> {
   if (yes || !ctx.io.stdinTTY || !ctx.io.stderrTTY || !charges(body)) return;
   // the quote is not the command's write: it goes without the --idempotency-key meant for the creation
-  const q = (await ctx.call('POST', '/v1/videos/quote', { body, idempotencyKey: undefined })).json<{ data: Quote }>().data;
-  const when = body.script !== undefined
-    ? 'It is charged now'
-    : `The price is exact once the script is written and charged then${body.max_price_cents !== undefined ? ` (held for approval if above ${usd(Number(body.max_price_cents))})` : ''}`;
-  await confirmCharge(ctx, yes, `Make this ${q.seconds} s ${q.template} video for ${q.estimated ? 'about ' : ''}${q.price_usd} USD? ${when}: plan video credits first, then the wallet.`, 'Not created.', stdinUsed);
+  const q = (await ctx.call('POST', '/v1/videos/quote', { body, idempotencyKey: undefined })).json<{ data: Quote }>()
+    .data;
+  const when =
+    body.script !== undefined
+      ? 'It is charged now'
+      : `The price is exact once the script is written and charged then${body.max_price_cents !== undefined ? ` (held for approval if above ${usd(Number(body.max_price_cents))})` : ''}`;
+  await confirmCharge(
+    ctx,
+    yes,
+    `Make this ${q.seconds} s ${q.template} video for ${q.estimated ? 'about ' : ''}${q.price_usd} USD? ${when}: plan video credits first, then the wallet.`,
+    'Not created.',
+    stdinUsed,
+  );
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {
@@ -58,9 +86,10 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   }
   ctx.emit(res, () => {
     ctx.io.out(`${v.id}\n`);
-    const next = v.script_review === 'manual' && v.script === null
-      ? `Once its script is written it waits for you: vmv videos approve ${v.id}`
-      : `Follow it: vmv videos get ${v.id} --wait`;
+    const next =
+      v.script_review === 'manual' && v.script === null
+        ? `Once its script is written it waits for you: vmv videos approve ${v.id}`
+        : `Follow it: vmv videos get ${v.id} --wait`;
     ctx.io.err(dim(forStderr(ctx.io), `Video ${v.id} is ${v.status} (${v.template}, ${priceText(v)}). ${next}`) + '\n');
   });
 }

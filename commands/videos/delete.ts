@@ -5,7 +5,10 @@ import type { Context } from '../../src/context.js';
 import { videoPath } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('delete').argument('<id>', 'video id').description('Delete a video in any state: its pipeline stops, scheduled posts are canceled (no refund)')
+  parent
+    .command('delete')
+    .argument('<id>', 'video id')
+    .description('Delete a video in any state: its pipeline stops, scheduled posts are canceled (no refund)')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .addHelpText('after', examples('vmv videos delete "$VIDEO_ID"', 'vmv videos delete "$VIDEO_ID" --yes'))
     .action(action(shell, run));
@@ -13,8 +16,11 @@ export function define(parent: Command, shell: Shell): void {
 
 export async function run(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<void> {
   await (await import('../../src/confirm.js')).confirmDestructive(ctx, o.yes, {
-    verb: 'delete', done: 'deleted', subject: `video ${id}`,
-    consequence: 'Its scheduled posts are canceled (published ones stay on their platforms); what it cost is not refunded.',
+    verb: 'delete',
+    done: 'deleted',
+    subject: `video ${id}`,
+    consequence:
+      'Its scheduled posts are canceled (published ones stay on their platforms); what it cost is not refunded.',
   });
   await ctx.call('DELETE', videoPath(id));
   // 204: no body to print with --json either

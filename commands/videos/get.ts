@@ -5,13 +5,19 @@ import type { Context } from '../../src/context.js';
 import { followVideo, printVideo, videoPath, type Video } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('get').argument('<id>', 'video id').description('A video: state, price, what was billed, links once ready, script and posts (free)')
+  parent
+    .command('get')
+    .argument('<id>', 'video id')
+    .description('A video: state, price, what was billed, links once ready, script and posts (free)')
     .option('--wait', 'follow it until it is ready (exit 0), failed (exit 5) or waiting for script approval (exit 0)')
-    .addHelpText('after', examples(
-      'vmv videos get "$VIDEO_ID"',
-      'vmv videos get "$VIDEO_ID" --wait --timeout 10m',
-      'vmv videos get "$VIDEO_ID" --json | jq -r .data.video_url',
-    ))
+    .addHelpText(
+      'after',
+      examples(
+        'vmv videos get "$VIDEO_ID"',
+        'vmv videos get "$VIDEO_ID" --wait --timeout 10m',
+        'vmv videos get "$VIDEO_ID" --json | jq -r .data.video_url',
+      ),
+    )
     .action(action(shell, run));
 }
 

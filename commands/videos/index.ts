@@ -17,9 +17,19 @@ import { define as retry } from './retry.js';
 
 /** Request fields named otherwise than their flag (see src/field-flags.ts): the recipe's fields by their short flags, and a post's. */
 export const fieldAliases: FieldAliases = {
-  '--duration': ['target_duration_seconds'], '--url': ['source_url'], '--text': ['source_text'], '--image-url': ['source_image_urls'],
-  '--video-url': ['source_video_urls'], '--script-file': ['script'], '--review': ['script_review'], '--hashtag': ['hashtags'], '--music': ['music'],
-  '--to': ['connection_ids'], '--at': ['scheduled_for'], '--carousel': ['media_type'], '--privacy': ['settings'],
+  '--duration': ['target_duration_seconds'],
+  '--url': ['source_url'],
+  '--text': ['source_text'],
+  '--image-url': ['source_image_urls'],
+  '--video-url': ['source_video_urls'],
+  '--script-file': ['script'],
+  '--review': ['script_review'],
+  '--hashtag': ['hashtags'],
+  '--music': ['music'],
+  '--to': ['connection_ids'],
+  '--at': ['scheduled_for'],
+  '--carousel': ['media_type'],
+  '--privacy': ['settings'],
 };
 
 export function register(videos: Command, shell: Shell): void {

@@ -7,26 +7,46 @@ import { moreHint, table } from '../../src/output.js';
 import { TEMPLATES, VIDEO_STATES } from '../../simulator/vocabulary.js';
 import { priceText, type Video } from './view.js';
 
-interface Options extends ListOptions { status?: string; template?: string }
+interface Options extends ListOptions {
+  status?: string;
+  template?: string;
+}
 
 export function define(parent: Command, shell: Shell): void {
   withList(parent.command('list').description('Videos of the workspace, newest first (free)'))
-    .option('--status <state>', `only videos in this state: ${VIDEO_STATES.join(', ')}`, choiceArg('--status', VIDEO_STATES))
+    .option(
+      '--status <state>',
+      `only videos in this state: ${VIDEO_STATES.join(', ')}`,
+      choiceArg('--status', VIDEO_STATES),
+    )
     .option('--template <name>', 'only videos of this template', choiceArg('--template', TEMPLATES))
-    .addHelpText('after', examples(
-      'vmv videos list',
-      'vmv videos list --status script_review',
-      'vmv videos list --template slideshow --all --json | jq -r \'.data[].id\'',
-    ))
+    .addHelpText(
+      'after',
+      examples(
+        'vmv videos list',
+        'vmv videos list --status script_review',
+        "vmv videos list --template slideshow --all --json | jq -r '.data[].id'",
+      ),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {
   const res = await fetchList(ctx, o, '/v1/videos', {
-    query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined, status: o.status, template: o.template },
+    query: {
+      limit: o.limit,
+      cursor: o.cursor,
+      order: o.asc ? 'asc' : undefined,
+      status: o.status,
+      template: o.template,
+    },
   });
   ctx.emit(res, (b: { data: Video[]; meta?: { cursor?: string } }) => {
-    table(ctx.io, ['id', 'status', 'template', 'seconds', 'price', 'created'], b.data.map((v) => [v.id, v.status, v.template, v.seconds, priceText(v), v.created_at]));
+    table(
+      ctx.io,
+      ['id', 'status', 'template', 'seconds', 'price', 'created'],
+      b.data.map((v) => [v.id, v.status, v.template, v.seconds, priceText(v), v.created_at]),
+    );
     moreHint(ctx.io, b.meta);
   });
 }

@@ -5,18 +5,40 @@ import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
-interface Track { track_id: string; library: string; title: string; mood: string; bpm: number; duration_seconds: number }
+interface Track {
+  track_id: string;
+  library: string;
+  title: string;
+  mood: string;
+  bpm: number;
+  duration_seconds: number;
+}
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('music').description('The built-in royalty-free music: use a track id as `videos create --music` (free)'), { order: false })
-    .addHelpText('after', examples('vmv videos music --all', 'vmv videos create --template slideshow --text "Our new menu is here." --music trk_upbeat_01'))
+  withList(
+    parent
+      .command('music')
+      .description('The built-in royalty-free music: use a track id as `videos create --music` (free)'),
+    { order: false },
+  )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv videos music --all',
+        'vmv videos create --template slideshow --text "Our new menu is here." --music trk_upbeat_01',
+      ),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: ListOptions): Promise<void> {
   const res = await fetchList(ctx, o, '/v1/videos/music', { query: { limit: o.limit, cursor: o.cursor } });
   ctx.emit(res, (b: { data: Track[]; meta?: { cursor?: string } }) => {
-    table(ctx.io, ['track id', 'title', 'mood', 'bpm', 'seconds', 'library'], b.data.map((t) => [t.track_id, t.title, t.mood, t.bpm, t.duration_seconds, t.library]));
+    table(
+      ctx.io,
+      ['track id', 'title', 'mood', 'bpm', 'seconds', 'library'],
+      b.data.map((t) => [t.track_id, t.title, t.mood, t.bpm, t.duration_seconds, t.library]),
+    );
     moreHint(ctx.io, b.meta);
   });
 }

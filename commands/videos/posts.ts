@@ -7,13 +7,26 @@ import { moreHint, table } from '../../src/output.js';
 import { POST_HEADERS, postRow, videoPath, type Post } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('posts').argument('<id>', 'video id').description('A video\'s posts: state, schedule, permalinks once published, errors (free)'))
-    .addHelpText('after', examples('vmv videos posts "$VIDEO_ID"', 'vmv videos posts "$VIDEO_ID" --json | jq -r \'.data[] | select(.status == "published") | .permalink\''))
+  withList(
+    parent
+      .command('posts')
+      .argument('<id>', 'video id')
+      .description("A video's posts: state, schedule, permalinks once published, errors (free)"),
+  )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv videos posts "$VIDEO_ID"',
+        'vmv videos posts "$VIDEO_ID" --json | jq -r \'.data[] | select(.status == "published") | .permalink\'',
+      ),
+    )
     .action(action(shell, run));
 }
 
 export async function run(ctx: Context, o: ListOptions, [id]: string[]): Promise<void> {
-  const res = await fetchList(ctx, o, `${videoPath(id)}/posts`, { query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined } });
+  const res = await fetchList(ctx, o, `${videoPath(id)}/posts`, {
+    query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined },
+  });
   ctx.emit(res, (b: { data: Post[]; meta?: { cursor?: string } }) => {
     table(ctx.io, POST_HEADERS, b.data.map(postRow));
     moreHint(ctx.io, b.meta);

@@ -6,13 +6,23 @@ import { recipeBody, withRecipe, type RecipeOptions } from './recipe.js';
 import { printQuote, type Quote } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withRecipe(parent.command('quote').description('Price a video before making it: its line items and total (free; makes nothing)'))
-    .addHelpText('after', '\nWith an own script the price is exact; without one it is estimated from --duration (exact once the script is written).')
-    .addHelpText('after', examples(
-      'vmv videos quote --template talking_avatar --text "Our espresso bar opens Monday on Main Street."',
-      'vmv videos quote --template phone_mockup --url https://acme.example.com/app --script "Book a table in two taps."',
-      'vmv videos quote --file video.json --json | jq .data.price_cents',
-    ))
+  withRecipe(
+    parent
+      .command('quote')
+      .description('Price a video before making it: its line items and total (free; makes nothing)'),
+  )
+    .addHelpText(
+      'after',
+      '\nWith an own script the price is exact; without one it is estimated from --duration (exact once the script is written).',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'vmv videos quote --template talking_avatar --text "Our espresso bar opens Monday on Main Street."',
+        'vmv videos quote --template phone_mockup --url https://acme.example.com/app --script "Book a table in two taps."',
+        'vmv videos quote --file video.json --json | jq .data.price_cents',
+      ),
+    )
     .action(action(shell, run));
 }
 

@@ -7,12 +7,20 @@ import { dim } from '../../src/output.js';
 import { checkWritable, followVideo, videoPath, withWait, type Video } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withWait(parent.command('retry').argument('<id>', 'video id').description('Resume a failed video from the stage it failed in (free: it is not charged again)'))
-    .addHelpText('after', examples(
-      'ID=$(vmv videos create --template slideshow --text "Our espresso bar opens Monday. #fail-render")',
-      'vmv videos get "$ID" --wait --advance',
-      'vmv videos retry "$ID" --wait --advance',
-    ))
+  withWait(
+    parent
+      .command('retry')
+      .argument('<id>', 'video id')
+      .description('Resume a failed video from the stage it failed in (free: it is not charged again)'),
+  )
+    .addHelpText(
+      'after',
+      examples(
+        'ID=$(vmv videos create --template slideshow --text "Our espresso bar opens Monday. #fail-render")',
+        'vmv videos get "$ID" --wait --advance',
+        'vmv videos retry "$ID" --wait --advance',
+      ),
+    )
     .action(action(shell, run));
 }
 
@@ -24,5 +32,8 @@ export async function run(ctx: Context, o: { wait?: boolean; output?: string }, 
     return;
   }
   ctx.emit(res, ({ data: v }: { data: Video }) =>
-    ctx.io.err(dim(forStderr(ctx.io), `Video ${v.id} resumes: ${v.status}. Follow it: vmv videos get ${v.id} --wait`) + '\n'));
+    ctx.io.err(
+      dim(forStderr(ctx.io), `Video ${v.id} resumes: ${v.status}. Follow it: vmv videos get ${v.id} --wait`) + '\n',
+    ),
+  );
 }

@@ -15,7 +15,8 @@ export type Quote = VideoQuoteOut;
 
 export const videoPath = (id: string) => `/v1/videos/${encodeURIComponent(id)}`;
 export const usd = (cents: number) => `${(cents / 100).toFixed(2)} USD`;
-export const priceText = (v: { price_usd: string; estimated: boolean }) => `${v.price_usd} USD${v.estimated ? ' (estimated)' : ''}`;
+export const priceText = (v: { price_usd: string; estimated: boolean }) =>
+  `${v.price_usd} USD${v.estimated ? ' (estimated)' : ''}`;
 
 function billedText(v: Video): string | null {
   if (!v.paid_from) return null;
@@ -23,41 +24,86 @@ function billedText(v: Video): string | null {
 }
 
 export const POST_HEADERS = ['id', 'platform', 'status', 'scheduled for', 'published', 'permalink', 'error'];
-export const postRow = (p: Post): Cell[] => [p.id, p.platform, p.status, p.scheduled_for, p.published_at, p.permalink, p.error];
+export const postRow = (p: Post): Cell[] => [
+  p.id,
+  p.platform,
+  p.status,
+  p.scheduled_for,
+  p.published_at,
+  p.permalink,
+  p.error,
+];
 
 /** One video, as `vmv videos get` shows it: its fields, the script, then its posts (one `post` line each when piped). */
 export function printVideo(ctx: Context, v: Video): void {
   const { io } = ctx;
   const pairs: [string, Cell][] = [
-    ['id', v.id], ['status', v.status], ['template', v.template], ['preset', v.preset], ['format', v.format], ['seconds', v.seconds],
-    ['price', priceText(v)], ['billed', billedText(v)], ['review', v.script_review], ['max price', v.max_price_cents === null ? null : usd(v.max_price_cents)],
-    ['error', v.error], ['failed stage', v.failed_stage], ['video', v.video_url], ['thumbnail', v.thumbnail_url],
-    ['caption', v.caption], ['hashtags', v.hashtags.join(' ')], ['music', v.music ? `${v.music.title} (${v.music.track_id})` : null],
-    ['created', v.created_at], ['ready', v.ready_at],
+    ['id', v.id],
+    ['status', v.status],
+    ['template', v.template],
+    ['preset', v.preset],
+    ['format', v.format],
+    ['seconds', v.seconds],
+    ['price', priceText(v)],
+    ['billed', billedText(v)],
+    ['review', v.script_review],
+    ['max price', v.max_price_cents === null ? null : usd(v.max_price_cents)],
+    ['error', v.error],
+    ['failed stage', v.failed_stage],
+    ['video', v.video_url],
+    ['thumbnail', v.thumbnail_url],
+    ['caption', v.caption],
+    ['hashtags', v.hashtags.join(' ')],
+    ['music', v.music ? `${v.music.title} (${v.music.track_id})` : null],
+    ['created', v.created_at],
+    ['ready', v.ready_at],
   ];
   // piped, the script is one value like any other; a terminal shows it as written, below the fields
   if (!io.stdoutTTY) pairs.push(['script', v.script]);
   fields(io, pairs);
-  if (io.stdoutTTY && v.script) io.out(`\n${bold(io, 'Script')}\n${v.script.split('\n').map((l) => `  ${l}`).join('\n')}\n`);
+  if (io.stdoutTTY && v.script)
+    io.out(
+      `\n${bold(io, 'Script')}\n${v.script
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n')}\n`,
+    );
   if (v.posts.length > 0) nested(io, 'post', POST_HEADERS, v.posts.map(postRow));
 }
 
 /** A quote: its total and length, then one `item` line per part of the price. */
 export function printQuote(ctx: Context, q: Quote): void {
   fields(ctx.io, [
-    ['template', q.template], ['preset', q.preset], ['seconds', q.seconds],
-    ['total', `${q.price_usd} USD`], ['price', q.estimated ? 'estimated (exact once the script is written)' : 'exact'],
+    ['template', q.template],
+    ['preset', q.preset],
+    ['seconds', q.seconds],
+    ['total', `${q.price_usd} USD`],
+    ['price', q.estimated ? 'estimated (exact once the script is written)' : 'exact'],
   ]);
-  nested(ctx.io, 'item', ['item', 'usd'], q.line_items.map((i) => [i.label, (i.cents / 100).toFixed(2)]));
+  nested(
+    ctx.io,
+    'item',
+    ['item', 'usd'],
+    q.line_items.map((i) => [i.label, (i.cents / 100).toFixed(2)]),
+  );
 }
 
 /**
  * Before something that charges: on a terminal, shows the price and asks (y to go ahead; anything
  * else declines, exit 7). --yes skips the question; without a terminal there is none.
  */
-export async function confirmCharge(ctx: Context, yes: boolean | undefined, question: string, declined: string, stdinUsed = false): Promise<void> {
+export async function confirmCharge(
+  ctx: Context,
+  yes: boolean | undefined,
+  question: string,
+  declined: string,
+  stdinUsed = false,
+): Promise<void> {
   if (yes || !ctx.io.stdinTTY || !ctx.io.stderrTTY) return;
-  if (stdinUsed) throw usage(`${question.replace(/\?.*$/, '?')} Standard input was read for the input (-), so it cannot answer: add --yes to go ahead.`);
+  if (stdinUsed)
+    throw usage(
+      `${question.replace(/\?.*$/, '?')} Standard input was read for the input (-), so it cannot answer: add --yes to go ahead.`,
+    );
   const [{ ask }, { extendDeadline }] = await Promise.all([import('../../src/prompt.js'), import('../../src/wait.js')]);
   const asked = Date.now();
   const answer = await ask(ctx.io, `${question} [y/N] `);
@@ -77,7 +123,9 @@ export async function checkWritable(flag: string, file: string | undefined): Pro
     await access(st ? file : dirname(file), constants.W_OK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw usage(`${flag} ${file} cannot be written (${code === 'ENOENT' ? 'no such folder' : code === 'EISDIR' ? 'it is a folder' : code ?? (e as Error).message}).`);
+    throw usage(
+      `${flag} ${file} cannot be written (${code === 'ENOENT' ? 'no such folder' : code === 'EISDIR' ? 'it is a folder' : (code ?? (e as Error).message)}).`,
+    );
   }
 }
 
@@ -102,7 +150,8 @@ export async function followVideo(ctx: Context, id: string, o: { output?: string
   const { data: v } = await followRead<{ data: Video }>(ctx, videoPath(id), {
     done: (b) => ENDS.has(b.data.status),
     live: (b) => [`video ${b.data.id}: ${b.data.status} · ${span(Date.now() - started)} · ${priceText(b.data)}`],
-    notes: (b) => `video ${b.data.id}: ${b.data.status} at +${span(Date.parse(b.data.status_changed_at) - Date.parse(b.data.created_at))}, ${priceText(b.data)}`,
+    notes: (b) =>
+      `video ${b.data.id}: ${b.data.status} at +${span(Date.parse(b.data.status_changed_at) - Date.parse(b.data.created_at))}, ${priceText(b.data)}`,
     final: (b) => printVideo(ctx, b.data),
   });
   if (ctx.io.stdoutTTY && !ctx.json) {
@@ -110,12 +159,19 @@ export async function followVideo(ctx: Context, id: string, o: { output?: string
     printVideo(ctx, v);
   }
   if (v.status === 'failed')
-    throw new CliError(`Video ${v.id} failed${v.failed_stage ? ` while ${v.failed_stage}` : ''}: ${v.error}`, EXIT.failed, `Resume it from there: vmv videos retry ${v.id} --wait`, { id: v.id });
+    throw new CliError(
+      `Video ${v.id} failed${v.failed_stage ? ` while ${v.failed_stage}` : ''}: ${v.error}`,
+      EXIT.failed,
+      `Resume it from there: vmv videos retry ${v.id} --wait`,
+      { id: v.id },
+    );
   if (v.status === 'script_review') {
     if (!ctx.json) {
       const why = v.error ?? `its script is written and waits for your approval (${priceText(v)})`;
       const unsaved = o.output ? ` Nothing is rendered yet, so nothing was saved to ${o.output}.` : '';
-      ctx.io.err(`Video ${v.id} is in script_review: ${why}${unsaved}\nRead the script: vmv videos get ${v.id}; render it: vmv videos approve ${v.id} --wait\n`);
+      ctx.io.err(
+        `Video ${v.id} is in script_review: ${why}${unsaved}\nRead the script: vmv videos get ${v.id}; render it: vmv videos approve ${v.id} --wait\n`,
+      );
     }
     return v;
   }
@@ -124,11 +180,22 @@ export async function followVideo(ctx: Context, id: string, o: { output?: string
 }
 
 /** The bytes of a ready video's MP4 or thumbnail, through the command's own client (embedded or base URL). */
-export async function fetchMedia(ctx: Context, v: Video, which: 'video' | 'thumbnail'): Promise<{ bytes: Buffer; type: string }> {
+export async function fetchMedia(
+  ctx: Context,
+  v: Video,
+  which: 'video' | 'thumbnail',
+): Promise<{ bytes: Buffer; type: string }> {
   const link = which === 'video' ? v.video_url : v.thumbnail_url;
   if (!link)
-    throw new CliError(`Video ${v.id} is ${v.status.replace('_', ' ')}, not ready: it has no ${which} yet.`, EXIT.api,
-      v.status === 'failed' ? `Resume it: vmv videos retry ${v.id} --wait` : v.status === 'script_review' ? `It waits for approval: vmv videos approve ${v.id} --wait` : `Wait for it: vmv videos get ${v.id} --wait`);
+    throw new CliError(
+      `Video ${v.id} is ${v.status.replace('_', ' ')}, not ready: it has no ${which} yet.`,
+      EXIT.api,
+      v.status === 'failed'
+        ? `Resume it: vmv videos retry ${v.id} --wait`
+        : v.status === 'script_review'
+          ? `It waits for approval: vmv videos approve ${v.id} --wait`
+          : `Wait for it: vmv videos get ${v.id} --wait`,
+    );
   // the link's path and signature, asked of the target the command talks to: the embedded
   // simulator answers in-process, a service at its base URL (whatever host the link names)
   const u = new URL(link);
@@ -145,7 +212,12 @@ export async function saveMedia(ctx: Context, v: Video, which: 'video' | 'thumbn
   try {
     await writeFile(file, bytes);
   } catch (e) {
-    throw new CliError(`Video ${v.id} is ready, but ${file} could not be written: ${(e as Error).message}`, EXIT.api, `Save it again: vmv videos download ${v.id} -o FILE`, { id: v.id });
+    throw new CliError(
+      `Video ${v.id} is ready, but ${file} could not be written: ${(e as Error).message}`,
+      EXIT.api,
+      `Save it again: vmv videos download ${v.id} -o FILE`,
+      { id: v.id },
+    );
   }
   if (!ctx.json) ctx.io.err(dim(forStderr(ctx.io), `Saved ${bytes.length} bytes of ${type} to ${file}`) + '\n');
 }
@@ -153,9 +225,19 @@ export async function saveMedia(ctx: Context, v: Video, which: 'video' | 'thumbn
 /** --wait and --output FILE (which implies --wait), on the verbs that set a video going: create, approve, retry. */
 export function withWait(cmd: Command): Command {
   return cmd
-    .option('--wait', 'follow the video until it is ready (exit 0), failed (exit 5) or waiting for script approval (exit 0, said on stderr)')
-    .addOption(new Option('-o, --output <file>', 'once ready, save the MP4 to this file (implies --wait)').argParser((v: string) => {
-      if (v === '-') throw usage('--output takes a file here (the video\'s record goes to stdout); for the MP4 on stdout: vmv videos download ID -o -');
-      return v;
-    }).implies({ wait: true }));
+    .option(
+      '--wait',
+      'follow the video until it is ready (exit 0), failed (exit 5) or waiting for script approval (exit 0, said on stderr)',
+    )
+    .addOption(
+      new Option('-o, --output <file>', 'once ready, save the MP4 to this file (implies --wait)')
+        .argParser((v: string) => {
+          if (v === '-')
+            throw usage(
+              "--output takes a file here (the video's record goes to stdout); for the MP4 on stdout: vmv videos download ID -o -",
+            );
+          return v;
+        })
+        .implies({ wait: true }),
+    );
 }

@@ -8,18 +8,38 @@ import { forStderr } from '../../src/io.js';
 import { yellow } from '../../src/output.js';
 import { KINDS, kindOf, printWebhook, withKind } from './view.js';
 
-interface Options { url: string; events?: string[]; phoneNumberId?: number; description?: string; sms?: boolean }
+interface Options {
+  url: string;
+  events?: string[];
+  phoneNumberId?: number;
+  description?: string;
+  sms?: boolean;
+}
 
 export function define(parent: Command, shell: Shell): void {
-  withKind(parent.command('create').description('Register a webhook and print its signing secret (shown this once)'), 'register')
+  withKind(
+    parent.command('create').description('Register a webhook and print its signing secret (shown this once)'),
+    'register',
+  )
     .requiredOption('--url <url>', 'where events are POSTed (public https; the simulator also takes http on loopback)')
-    .option('--events <types>', 'call.started, call.ended (comma-separated or repeated; default both)', choicesArg('--events', ['call.started', 'call.ended']))
-    .option('--phone-number-id <id>', 'only events on this number of the workspace', intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER))
+    .option(
+      '--events <types>',
+      'call.started, call.ended (comma-separated or repeated; default both)',
+      choicesArg('--events', ['call.started', 'call.ended']),
+    )
+    .option(
+      '--phone-number-id <id>',
+      'only events on this number of the workspace',
+      intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER),
+    )
     .option('--description <text>', 'a note for the call webhook')
-    .addHelpText('after', examples(
-      'vmv webhooks create --url https://example.com/hooks/vmv --events call.ended --description "CRM sync"',
-      'vmv webhooks create --sms --url https://example.com/hooks/sms',
-    ))
+    .addHelpText(
+      'after',
+      examples(
+        'vmv webhooks create --url https://example.com/hooks/vmv --events call.ended --description "CRM sync"',
+        'vmv webhooks create --sms --url https://example.com/hooks/sms',
+      ),
+    )
     .action(action(shell, run));
 }
 
@@ -31,6 +51,11 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   const res = await ctx.call('POST', KINDS[kind].path, { body });
   ctx.emit(res, ({ data }: any) => {
     printWebhook(ctx, kind, data);
-    ctx.io.err(yellow(forStderr(ctx.io), 'Keep the secret now: it is never shown again (a lost secret means delete and create anew).') + '\n');
+    ctx.io.err(
+      yellow(
+        forStderr(ctx.io),
+        'Keep the secret now: it is never shown again (a lost secret means delete and create anew).',
+      ) + '\n',
+    );
   });
 }

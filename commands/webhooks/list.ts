@@ -14,12 +14,22 @@ export function define(parent: Command, shell: Shell): void {
 
 export async function run(ctx: Context, o: ListOptions & { sms?: boolean }): Promise<void> {
   const kind = kindOf(o);
-  const res = await fetchList(ctx, o, KINDS[kind].path, { query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined } });
+  const res = await fetchList(ctx, o, KINDS[kind].path, {
+    query: { limit: o.limit, cursor: o.cursor, order: o.asc ? 'asc' : undefined },
+  });
   ctx.emit(res, (b: { data: Webhook[]; meta: { cursor?: string } }) => {
     if (kind === 'call')
-      table(ctx.io, ['id', 'url', 'events', 'phone number', 'created', 'description'],
-        b.data.map((w) => [w.id, w.url, w.events!.join(','), w.phone_number_id, w.created_at, w.description]));
-    else table(ctx.io, ['id', 'url', 'phone number', 'created'], b.data.map((w) => [w.id, w.url, w.phone_number_id, w.created_at]));
+      table(
+        ctx.io,
+        ['id', 'url', 'events', 'phone number', 'created', 'description'],
+        b.data.map((w) => [w.id, w.url, w.events!.join(','), w.phone_number_id, w.created_at, w.description]),
+      );
+    else
+      table(
+        ctx.io,
+        ['id', 'url', 'phone number', 'created'],
+        b.data.map((w) => [w.id, w.url, w.phone_number_id, w.created_at]),
+      );
     moreHint(ctx.io, b.meta);
   });
 }

@@ -11,25 +11,46 @@ import { forStderr, onStop } from '../../src/io.js';
 import { dim, green } from '../../src/output.js';
 import { eventList, KINDS, type Kind } from './view.js';
 
-interface Options { events?: string[]; phoneNumberId?: number; forwardTo?: string; publicUrl?: string; port: number; printSecret?: boolean }
+interface Options {
+  events?: string[];
+  phoneNumberId?: number;
+  forwardTo?: string;
+  publicUrl?: string;
+  port: number;
+  printSecret?: boolean;
+}
 
 const EVENT_TYPES = ['call.started', 'call.ended', 'sms.received'];
 /** On the embedded simulator nobody else runs the clock: listen looks for due transitions this often (like sim serve). */
 const PUMP_MS = 1000;
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('listen').description('Receive events locally: registers webhooks for a local receiver, prints and forwards each event, removes them on exit')
+  parent
+    .command('listen')
+    .description(
+      'Receive events locally: registers webhooks for a local receiver, prints and forwards each event, removes them on exit',
+    )
     .option('--events <types>', `${EVENT_TYPES.join(', ')} (comma-separated or repeated; default all)`, eventList)
-    .option('--phone-number-id <id>', 'only events on this number of the workspace', intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER))
+    .option(
+      '--phone-number-id <id>',
+      'only events on this number of the workspace',
+      intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER),
+    )
     .option('--forward-to <url>', 'POST each event (raw body and X-Service-* headers unchanged) to this URL')
-    .option('--public-url <url>', 'the https URL a tunnel you run serves this receiver at; needed when the service is not on this machine')
+    .option(
+      '--public-url <url>',
+      'the https URL a tunnel you run serves this receiver at; needed when the service is not on this machine',
+    )
     .option('--port <port>', 'local port of the receiver (0: a free one)', intArg('--port', 0, 65535), 0)
     .option('--print-secret', 'print the signing secrets on stderr (to verify forwarded events)')
     .addHelpText('after', '\nWith --json, each event is printed as one JSON object per line, ready for jq.')
-    .addHelpText('after', examples(
-      'vmv webhooks listen --forward-to http://localhost:3000/webhooks --print-secret',
-      'vmv webhooks listen --events sms.received --json | jq -r .data.body',
-    ))
+    .addHelpText(
+      'after',
+      examples(
+        'vmv webhooks listen --forward-to http://localhost:3000/webhooks --print-secret',
+        'vmv webhooks listen --events sms.received --json | jq -r .data.body',
+      ),
+    )
     .action(action(shell, run));
 }
 
@@ -40,14 +61,16 @@ function httpUrl(flag: string, raw: string): string {
   } catch {
     // reported below
   }
-  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw usage(`${flag} must be an http(s) URL, got "${raw}".`);
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:'))
+    throw usage(`${flag} must be an http(s) URL, got "${raw}".`);
   return raw;
 }
 
 function parseEvents(raw: string[] | undefined): string[] {
   const events = raw ?? EVENT_TYPES;
   const unknown = events.find((e) => !EVENT_TYPES.includes(e));
-  if (unknown !== undefined || events.length === 0) throw usage(`--events takes ${EVENT_TYPES.join(', ')}${unknown ? `, got "${unknown}"` : ''}.`);
+  if (unknown !== undefined || events.length === 0)
+    throw usage(`--events takes ${EVENT_TYPES.join(', ')}${unknown ? `, got "${unknown}"` : ''}.`);
   return events;
 }
 
@@ -58,15 +81,19 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   const target = ctx.target();
   const { isLoopbackHost } = await import('../../src/webhooks.js');
   if (!publicUrl && target.kind === 'remote' && !isLoopbackHost(new URL(target.baseUrl!).hostname))
-    throw usage(`--public-url is needed: the service at ${target.baseUrl} cannot reach this machine's loopback address.`,
-      'Run a tunnel to the receiver\'s port (--port N) and pass the tunnel\'s https URL as --public-url.');
+    throw usage(
+      `--public-url is needed: the service at ${target.baseUrl} cannot reach this machine's loopback address.`,
+      "Run a tunnel to the receiver's port (--port N) and pass the tunnel's https URL as --public-url.",
+    );
 
   const stop = untilSignal();
   const { startReceiver } = await import('./receiver.js');
-  const receiver = await startReceiver({ io: ctx.io, json: ctx.json, forwardTo, publicUrl, port: o.port }).catch((e: NodeJS.ErrnoException) => {
-    stop.dispose();
-    throw usage(`Cannot listen on 127.0.0.1:${o.port}: ${e.code ?? e.message}`);
-  });
+  const receiver = await startReceiver({ io: ctx.io, json: ctx.json, forwardTo, publicUrl, port: o.port }).catch(
+    (e: NodeJS.ErrnoException) => {
+      stop.dispose();
+      throw usage(`Cannot listen on 127.0.0.1:${o.port}: ${e.code ?? e.message}`);
+    },
+  );
   const registered: { kind: Kind; id: string }[] = [];
   const io = forStderr(ctx.io);
   let pump: NodeJS.Timeout | null = null;
@@ -74,18 +101,27 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     const url = publicUrl ?? `http://127.0.0.1:${receiver.port}/`;
     const callEvents = events.filter((e) => e !== 'sms.received');
     const wanted: [Kind, Record<string, unknown>][] = [];
-    if (callEvents.length > 0) wanted.push(['call', { url, events: callEvents, phone_number_id: o.phoneNumberId, description: 'vmv webhooks listen' }]);
+    if (callEvents.length > 0)
+      wanted.push([
+        'call',
+        { url, events: callEvents, phone_number_id: o.phoneNumberId, description: 'vmv webhooks listen' },
+      ]);
     if (events.includes('sms.received')) wanted.push(['sms', { url, phone_number_id: o.phoneNumberId }]);
     for (const [kind, body] of wanted) {
-      const w = (await ctx.call('POST', KINDS[kind].path, { body })).json<{ data: { id: string; secret: string } }>().data;
+      const w = (await ctx.call('POST', KINDS[kind].path, { body })).json<{ data: { id: string; secret: string } }>()
+        .data;
       registered.push({ kind, id: w.id });
       receiver.secrets.push(w.secret);
-      ctx.io.err(`Registered ${KINDS[kind].noun} ${w.id} for ${kind === 'call' ? callEvents.join(', ') : 'sms.received'}\n`);
+      ctx.io.err(
+        `Registered ${KINDS[kind].noun} ${w.id} for ${kind === 'call' ? callEvents.join(', ') : 'sms.received'}\n`,
+      );
       if (o.printSecret) ctx.io.err(`Signing secret of ${KINDS[kind].noun} ${w.id}: ${w.secret}\n`);
     }
     if (forwardTo) ctx.io.err(`Forwarding events to ${forwardTo}\n`);
     if (publicUrl) ctx.io.err(dim(io, `The tunnel at ${publicUrl} must lead to 127.0.0.1:${receiver.port}.`) + '\n');
-    ctx.io.err(`${green(io, 'Ready')}: receiving events at ${url} ${dim(io, '(Ctrl-C to stop; the webhooks are removed on exit)')}\n`);
+    ctx.io.err(
+      `${green(io, 'Ready')}: receiving events at ${url} ${dim(io, '(Ctrl-C to stop; the webhooks are removed on exit)')}\n`,
+    );
     if (target.kind === 'embedded') pump = pumpEmbedded(ctx);
     await stop.signalled;
   } finally {
@@ -117,7 +153,11 @@ function pumpEmbedded(ctx: Context): NodeJS.Timeout {
   return setInterval(() => {
     if (busy) return;
     busy = true;
-    void ctx.client().then((c) => c.request('GET', '/_sim/clock')).catch(() => {}).finally(() => (busy = false));
+    void ctx
+      .client()
+      .then((c) => c.request('GET', '/_sim/clock'))
+      .catch(() => {})
+      .finally(() => (busy = false));
   }, PUMP_MS);
 }
 
@@ -128,7 +168,9 @@ async function unregister(ctx: Context, registered: { kind: Kind; id: string }[]
       await ctx.call('DELETE', `${KINDS[kind].path}/${encodeURIComponent(id)}`, { body: {} });
       ctx.io.err(`Removed ${KINDS[kind].noun} ${id}\n`);
     } catch (e) {
-      failed.push(`${KINDS[kind].noun} ${id} (${(e as Error).message}): vmv webhooks delete ${id}${kind === 'sms' ? ' --sms' : ''}`);
+      failed.push(
+        `${KINDS[kind].noun} ${id} (${(e as Error).message}): vmv webhooks delete ${id}${kind === 'sms' ? ' --sms' : ''}`,
+      );
     }
   }
   if (failed.length > 0) throw new CliError(`Could not remove ${failed.join('; ')}`, EXIT.api);

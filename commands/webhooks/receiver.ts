@@ -8,7 +8,14 @@ import type { AddressInfo } from 'node:net';
 import { hostPolicy, hostRefusal, originRefusal, type Refusal } from '../../src/http-gate.js';
 import type { IO } from '../../src/io.js';
 import { truncate } from '../../src/list.js';
-import { EVENT_HEADER, EVENT_ID_HEADER, headerOf, postOnce, SIGNATURE_HEADER, verifySignature } from '../../src/webhooks.js';
+import {
+  EVENT_HEADER,
+  EVENT_ID_HEADER,
+  headerOf,
+  postOnce,
+  SIGNATURE_HEADER,
+  verifySignature,
+} from '../../src/webhooks.js';
 
 export interface ReceiverOptions {
   io: IO;
@@ -37,7 +44,11 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   const seen = new Set<string>();
   let forwarding = Promise.resolve();
   const status = (line: string) => o.io.err(line + '\n');
-  const hosts = hostPolicy('127.0.0.1', o.publicUrl ? [new URL(o.publicUrl).hostname] : [], 'Deliveries reach it at 127.0.0.1, or through the --public-url tunnel.');
+  const hosts = hostPolicy(
+    '127.0.0.1',
+    o.publicUrl ? [new URL(o.publicUrl).hostname] : [],
+    'Deliveries reach it at 127.0.0.1, or through the --public-url tunnel.',
+  );
   const refuse = (res: ServerResponse, r: Refusal) => {
     res.writeHead(r.status, { 'content-type': 'text/plain' }).end(r.message + '\n');
     status(`refused a request: ${r.message} (answered ${r.status})`);
@@ -75,13 +86,18 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   }
 
   async function forward(to: string, body: Buffer, req: IncomingMessage, id: string): Promise<void> {
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT, 'content-type': headerOf(req.headers, 'content-type') ?? 'application/json' };
+    const headers: Record<string, string> = {
+      'user-agent': USER_AGENT,
+      'content-type': headerOf(req.headers, 'content-type') ?? 'application/json',
+    };
     for (const name of [EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER]) {
       const v = headerOf(req.headers, name);
       if (v !== undefined) headers[name] = v;
     }
     const r = await postOnce(to, body, headers);
-    status(r.status !== null ? `forwarded ${id} to ${to}: ${r.status}` : `could not forward ${id} to ${to}: ${r.error}`);
+    status(
+      r.status !== null ? `forwarded ${id} to ${to}: ${r.status}` : `could not forward ${id} to ${to}: ${r.error}`,
+    );
   }
 
   const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
@@ -121,8 +137,19 @@ interface Event {
   created_at: string;
   test: boolean;
   data: {
-    call?: { id: string; direction: string; status: string; from_number: string; to_number: string; duration_seconds: number | null; end_reason?: string | null };
-    message_id?: string; from?: string; to?: string; body?: string;
+    call?: {
+      id: string;
+      direction: string;
+      status: string;
+      from_number: string;
+      to_number: string;
+      duration_seconds: number | null;
+      end_reason?: string | null;
+    };
+    message_id?: string;
+    from?: string;
+    to?: string;
+    body?: string;
   };
 }
 
@@ -132,9 +159,17 @@ export function eventLine(e: Event, clip = false): string {
   const { call, message_id } = e.data ?? {};
   if (call) {
     parts.push(`call ${call.id}`, `${call.direction} ${call.from_number} -> ${call.to_number}`);
-    parts.push(e.type === 'call.ended' ? [call.status, `${call.duration_seconds ?? 0}s`, call.end_reason].filter(Boolean).join(' ') : call.status);
+    parts.push(
+      e.type === 'call.ended'
+        ? [call.status, `${call.duration_seconds ?? 0}s`, call.end_reason].filter(Boolean).join(' ')
+        : call.status,
+    );
   } else if (message_id) {
-    parts.push(`message ${message_id}`, `${e.data.from} -> ${e.data.to}`, JSON.stringify(clip ? truncate(e.data.body, 60) : e.data.body));
+    parts.push(
+      `message ${message_id}`,
+      `${e.data.from} -> ${e.data.to}`,
+      JSON.stringify(clip ? truncate(e.data.body, 60) : e.data.body),
+    );
   }
   if (e.test) parts.push('(test)');
   return parts.join('  ');

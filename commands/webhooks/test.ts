@@ -9,8 +9,15 @@ import { green } from '../../src/output.js';
 import { KINDS, kindOf, withKind } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withKind(parent.command('test').argument('<id>', 'webhook id')
-    .description('Send a signed sample event with test true (call.ended, or call.started if that is all it takes; sms.received)'), 'test')
+  withKind(
+    parent
+      .command('test')
+      .argument('<id>', 'webhook id')
+      .description(
+        'Send a signed sample event with test true (call.ended, or call.started if that is all it takes; sms.received)',
+      ),
+    'test',
+  )
     .addHelpText('after', examples('vmv webhooks test "$WEBHOOK_ID"', 'vmv webhooks test --sms "$WEBHOOK_ID"'))
     .action(action(shell, run));
 }
@@ -30,12 +37,18 @@ export async function run(ctx: Context, o: { sms?: boolean }, [id]: string[]): P
  * no such route, and says nothing (its attempts are seen at the receiver).
  */
 async function reportAttempt(ctx: Context, eventId: string): Promise<void> {
-  const res = await (await ctx.client()).request('GET', '/_sim/webhook-deliveries', { query: { event_id: eventId } }).catch(() => null);
+  const res = await (await ctx.client())
+    .request('GET', '/_sim/webhook-deliveries', { query: { event_id: eventId } })
+    .catch(() => null);
   if (res?.status !== 200) return;
   const first = res.json<{ data: { status_code: number | null; error: string | null }[] }>().data[0];
   if (!first) return;
   const io = forStderr(ctx.io);
   if (first.error === null) {
     if (!ctx.json) ctx.io.err(`${green(io, 'Delivered')}: HTTP ${first.status_code}\n`);
-  } else throw new CliError(`Not delivered: ${first.error}; retried 1, 5 and 30 minutes after the first attempt (vmv sim deliveries)`, EXIT.api);
+  } else
+    throw new CliError(
+      `Not delivered: ${first.error}; retried 1, 5 and 30 minutes after the first attempt (vmv sim deliveries)`,
+      EXIT.api,
+    );
 }

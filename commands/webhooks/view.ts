@@ -12,17 +12,36 @@ export const KINDS = {
 export const kindOf = (o: { sms?: boolean }): Kind => (o.sms ? 'sms' : 'call');
 
 /** --events values: comma-separated, repeatable; blanks and repeats dropped. */
-export const eventList = (v: string, prev: string[] = []) => [...new Set([...prev, ...v.split(',').map((e) => e.trim()).filter(Boolean)])];
-export const withKind = (cmd: Command, what: string) => cmd.option('--sms', `${what} a text webhook (sms.received) instead of a call webhook`);
+export const eventList = (v: string, prev: string[] = []) => [
+  ...new Set([
+    ...prev,
+    ...v
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean),
+  ]),
+];
+export const withKind = (cmd: Command, what: string) =>
+  cmd.option('--sms', `${what} a text webhook (sms.received) instead of a call webhook`);
 
 export interface Webhook {
-  id: string; url: string; events?: string[]; phone_number_id: number | null; description?: string | null; created_at: string; secret?: string;
+  id: string;
+  url: string;
+  events?: string[];
+  phone_number_id: number | null;
+  description?: string | null;
+  created_at: string;
+  secret?: string;
 }
 
 /** One webhook as "label  value" lines; the secret only when the reply carries it (creation). */
 export function printWebhook(ctx: Context, kind: Kind, w: Webhook): void {
   const pairs: [string, Cell][] = [
-    ['id', w.id], ['kind', KINDS[kind].noun], ['url', w.url], ['events', (w.events ?? ['sms.received']).join(', ')], ['phone number', w.phone_number_id],
+    ['id', w.id],
+    ['kind', KINDS[kind].noun],
+    ['url', w.url],
+    ['events', (w.events ?? ['sms.received']).join(', ')],
+    ['phone number', w.phone_number_id],
   ];
   if (kind === 'call') pairs.push(['description', w.description]);
   pairs.push(['created', w.created_at]);

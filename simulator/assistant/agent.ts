@@ -23,28 +23,62 @@ export type Intent =
   | { kind: 'say'; text: string };
 
 const PHONE = '(\\+\\d{8,15})';
-const unquote = (s: string) => s.trim().replace(/^["“']|["”']$/g, '').trim();
+const unquote = (s: string) =>
+  s
+    .trim()
+    .replace(/^["“']|["”']$/g, '')
+    .trim();
 /** A goal or topic: unquoted, without the sentence's closing punctuation. */
-const clean = (s: string) => unquote(s).replace(/[.!?\s]+$/, '').trim();
+const clean = (s: string) =>
+  unquote(s)
+    .replace(/[.!?\s]+$/, '')
+    .trim();
 
 /** A text or call request, if its number is one (E.164). */
 const dial = (kind: 'text' | 'call', to: string, goal: string): Intent =>
-  E164.test(to) ? { kind, to, goal: clean(goal) } : { kind: 'say', text: `${to} is not a phone number I can ${kind}: give it in E.164 form, such as +14155550100.` };
+  E164.test(to)
+    ? { kind, to, goal: clean(goal) }
+    : { kind: 'say', text: `${to} is not a phone number I can ${kind}: give it in E.164 form, such as +14155550100.` };
 
 const READERS: [RegExp, (m: RegExpExecArray) => Intent][] = [
   [new RegExp(`^(?:text|sms|message)\\s+${PHONE}(?:\\s+(?:and|to))?\\s+(.+)$`, 'i'), (m) => dial('text', m[1], m[2])],
-  [new RegExp(`^(?:call|phone|ring)\\s+${PHONE}(?:\\s+(?:and|to|about))?\\s+(.+)$`, 'i'), (m) => dial('call', m[1], m[2])],
-  [/^(?:please\s+)?(?:e-?mail|send an email to)\s+(.+?)\s+(?:about|regarding|re:?)\s+(.+)$/i, (m) => ({ kind: 'email', who: clean(m[1]), topic: clean(m[2]) })],
-  [/how many (?:inbound |incoming )?calls did we (?:get|receive|have)\s+(today|yesterday)/i, (m) => ({ kind: 'calls_count', day: m[1].toLowerCase() as 'today' | 'yesterday' })],
-  [/who (?:texted|messaged|sent us a text|sms'?d)(?: us)?\s+(today|yesterday)/i, (m) => ({ kind: 'texters', day: m[1].toLowerCase() as 'today' | 'yesterday' })],
-  [new RegExp(`what did ${PHONE} say on (?:the|their) last call`, 'i'), (m) => ({ kind: 'last_call_said', phone: m[1] })],
-  [/(?:make|create)\s+(?:me\s+)?an?\s+(?:(\d{1,3})[-\s]?(?:second|sec|s)\s+)?video\s+(?:about|on)\s+(.+)$/i, (m) => ({ kind: 'video', seconds: m[1] ? Number(m[1]) : 30, topic: clean(m[2]) })],
-  [/what(?:'s| is) on the video schedules?|video schedules?\s*\?|what are (?:my|our|the) (?:video )?schedules/i, () => ({ kind: 'schedules' })],
-  [/change the greeting (?:on|of|for) (?:phone )?number\s+(\d+)\s+to\s+(.+)$/i, (m) => ({ kind: 'greeting', number: Number(m[1]), text: unquote(m[2]) })],
+  [
+    new RegExp(`^(?:call|phone|ring)\\s+${PHONE}(?:\\s+(?:and|to|about))?\\s+(.+)$`, 'i'),
+    (m) => dial('call', m[1], m[2]),
+  ],
+  [
+    /^(?:please\s+)?(?:e-?mail|send an email to)\s+(.+?)\s+(?:about|regarding|re:?)\s+(.+)$/i,
+    (m) => ({ kind: 'email', who: clean(m[1]), topic: clean(m[2]) }),
+  ],
+  [
+    /how many (?:inbound |incoming )?calls did we (?:get|receive|have)\s+(today|yesterday)/i,
+    (m) => ({ kind: 'calls_count', day: m[1].toLowerCase() as 'today' | 'yesterday' }),
+  ],
+  [
+    /who (?:texted|messaged|sent us a text|sms'?d)(?: us)?\s+(today|yesterday)/i,
+    (m) => ({ kind: 'texters', day: m[1].toLowerCase() as 'today' | 'yesterday' }),
+  ],
+  [
+    new RegExp(`what did ${PHONE} say on (?:the|their) last call`, 'i'),
+    (m) => ({ kind: 'last_call_said', phone: m[1] }),
+  ],
+  [
+    /(?:make|create)\s+(?:me\s+)?an?\s+(?:(\d{1,3})[-\s]?(?:second|sec|s)\s+)?video\s+(?:about|on)\s+(.+)$/i,
+    (m) => ({ kind: 'video', seconds: m[1] ? Number(m[1]) : 30, topic: clean(m[2]) }),
+  ],
+  [
+    /what(?:'s| is) on the video schedules?|video schedules?\s*\?|what are (?:my|our|the) (?:video )?schedules/i,
+    () => ({ kind: 'schedules' }),
+  ],
+  [
+    /change the greeting (?:on|of|for) (?:phone )?number\s+(\d+)\s+to\s+(.+)$/i,
+    (m) => ({ kind: 'greeting', number: Number(m[1]), text: unquote(m[2]) }),
+  ],
 ];
 
 /** How a request begins: where a message may be split into several (the text after "to" in a greeting is never cut). */
-const COMMAND_START = /^(?:(?:please|can you|could you|would you|will you)\s+)*(?:text|sms|message|call|phone|ring|e-?mail|send|how many|who|what did|what(?:'s| is| are)|make|create|change)\b/i;
+const COMMAND_START =
+  /^(?:(?:please|can you|could you|would you|will you)\s+)*(?:text|sms|message|call|phone|ring|e-?mail|send|how many|who|what did|what(?:'s| is| are)|make|create|change)\b/i;
 /** Polite openings and a closing question mark are not part of the request. */
 const POLITE = /^(?:(?:please|can you|could you|would you|will you|kindly)\s+)+/i;
 
@@ -96,18 +130,34 @@ export const helpReply = (said: string) =>
   `I can't do "${said}" yet. I can:\n${CAPABILITIES.map((c) => `- ${c}`).join('\n')}`;
 
 /** The contact an email request names: one, several (to ask which), none, or one without an address. */
-export function emailRecipient(data: World, workspaceId: string, who: string):
-  | { ok: true; email: string; name: string | null }
-  | { ok: false; reply: string } {
+export function emailRecipient(
+  data: World,
+  workspaceId: string,
+  who: string,
+): { ok: true; email: string; name: string | null } | { ok: false; reply: string } {
   if (who.includes('@')) {
-    return EMAIL_ANY_CASE.test(who) ? { ok: true, email: who, name: null }
-      : { ok: false, reply: `"${who}" is not one email address I can write to: name one person (or address) per request, such as "email ada@example.com about the invoice".` };
+    return EMAIL_ANY_CASE.test(who)
+      ? { ok: true, email: who, name: null }
+      : {
+          ok: false,
+          reply: `"${who}" is not one email address I can write to: name one person (or address) per request, such as "email ada@example.com about the invoice".`,
+        };
   }
   const contacts = data.contacts.filter((c) => c.workspace_id === workspaceId);
-  const found = bestMatches(who, contacts.map((x: Contact) => ({ id: x.id, names: [x.name, x.first_name, x.last_name], contact: x })));
-  if (found.length === 0) return { ok: false, reply: `I couldn't find a contact named "${who}". Give me their email address, or the name as it is on the contact.` };
+  const found = bestMatches(
+    who,
+    contacts.map((x: Contact) => ({ id: x.id, names: [x.name, x.first_name, x.last_name], contact: x })),
+  );
+  if (found.length === 0)
+    return {
+      ok: false,
+      reply: `I couldn't find a contact named "${who}". Give me their email address, or the name as it is on the contact.`,
+    };
   if (found.length > 1)
-    return { ok: false, reply: `"${who}" could be ${found.length} contacts: ${found.map((f) => `${f.contact.name} (${f.contact.email ?? 'no email'})`).join(', ')}. Which one? Say their full name or email address.` };
+    return {
+      ok: false,
+      reply: `"${who}" could be ${found.length} contacts: ${found.map((f) => `${f.contact.name} (${f.contact.email ?? 'no email'})`).join(', ')}. Which one? Say their full name or email address.`,
+    };
   const c = found[0].contact;
   if (!c.email) return { ok: false, reply: `${c.name} has no email address on file, so I can't email them.` };
   return { ok: true, email: c.email, name: c.name };

@@ -4,6 +4,8 @@ import type { Capability } from '../core/capability.js';
 export const assistant: Capability = {
   name: 'assistant',
   resources: [{ prefixes: ['/v1/assistant'], load: async () => (await import('./routes.js')).assistant }],
-  machines: [{ types: ['assistant.think', 'assistant.act'], load: async () => (await import('./machine.js')).assistantTimers }],
+  machines: [
+    { types: ['assistant.think', 'assistant.act'], load: async () => (await import('./machine.js')).assistantTimers },
+  ],
   collections: { records: ['assistant_conversations'] },
 };

@@ -48,8 +48,23 @@ function dayRange(s: Session, c: ConversationRecord, which: 'today' | 'yesterday
   return { day, zone, from: instantOf(day, 0, zone), to: instantOf(addDays(day, 1), 0, zone) };
 }
 
-function step(s: Session, clause: number, tool: string, input: Record<string, unknown>, extra: { price_usd?: string } = {}): RunStep {
-  return { tool_call_id: `call_${s.rng.hex(5)}`, clause, tool, input, approval: TOOLS[tool].approval(input, extra), decision: null, reason: null, done: false };
+function step(
+  s: Session,
+  clause: number,
+  tool: string,
+  input: Record<string, unknown>,
+  extra: { price_usd?: string } = {},
+): RunStep {
+  return {
+    tool_call_id: `call_${s.rng.hex(5)}`,
+    clause,
+    tool,
+    input,
+    approval: TOOLS[tool].approval(input, extra),
+    decision: null,
+    reason: null,
+    done: false,
+  };
 }
 
 /** Reads the message and plans its tool calls; then takes the free ones, and asks approval of the costly ones all at once. */
@@ -57,7 +72,8 @@ async function think(s: Session, c: ConversationRecord, env: TimerEnv): Promise<
   const run = c.run!;
   if (failsRun(run.message)) {
     c.status = 'failed';
-    c.error = 'The run failed: the assistant\'s model provider returned an error (simulated by #fail-run). Send another message to go on.';
+    c.error =
+      "The run failed: the assistant's model provider returned an error (simulated by #fail-run). Send another message to go on.";
     return touch(s, c);
   }
   run.intents = readMessage(run.message);
@@ -97,12 +113,18 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
       const d = dayRange(s, c, intent.day);
       // created_after is exclusive: a millisecond before midnight takes a call at midnight
       const window = { direction: 'inbound', created_after: iso(d.from - 1), created_before: iso(d.to) };
-      return intent.kind === 'calls_count' ? add('list_calls', { ...window, limit: 1 }) : add('list_messages', { ...window, limit: 100 });
+      return intent.kind === 'calls_count'
+        ? add('list_calls', { ...window, limit: 1 })
+        : add('list_messages', { ...window, limit: 100 });
     }
     case 'last_call_said':
       return add('list_calls', { phone_number: intent.phone, limit: 1 });
     case 'video': {
-      const input = { template: 'talking_avatar', source_text: intent.topic, target_duration_seconds: Math.min(600, Math.max(5, intent.seconds)) };
+      const input = {
+        template: 'talking_avatar',
+        source_text: intent.topic,
+        target_duration_seconds: Math.min(600, Math.max(5, intent.seconds)),
+      };
       const why = await env.authorize(s, asOf(c), TOOLS.create_video.call(input));
       if (why) {
         run.sentences[i] = `I can't ${doing(intent)}: ${why}`;
@@ -121,7 +143,10 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
     case 'schedules':
       return add('list_video_schedules', { limit: 20 });
     case 'greeting':
-      return add('update_phone_number_config', { phone_number_id: intent.number, voice: { greeting_message: intent.text } });
+      return add('update_phone_number_config', {
+        phone_number_id: intent.number,
+        voice: { greeting_message: intent.text },
+      });
   }
 }
 
@@ -141,7 +166,13 @@ function next(s: Session, c: ConversationRecord): void {
   const asking = run.steps.filter((x) => x.approval !== null && x.decision === null);
   if (asking.length > 0) {
     c.status = 'awaiting_approval';
-    c.pending_approvals = asking.map((x) => ({ approval_id: `apr_${s.rng.hex(5)}`, tool_call_id: x.tool_call_id, tool: x.tool, input: x.input, reason: x.approval! }));
+    c.pending_approvals = asking.map((x) => ({
+      approval_id: `apr_${s.rng.hex(5)}`,
+      tool_call_id: x.tool_call_id,
+      tool: x.tool,
+      input: x.input,
+      reason: x.approval!,
+    }));
     const said = sayings(run);
     // what each costs is in pending_approvals' reasons: the reply names them, once
     const what = asking.map((x) => doing(run.intents[x.clause]));
@@ -161,7 +192,8 @@ function finish(s: Session, c: ConversationRecord): void {
 }
 
 /** What has been said so far: each clause's sentence, in the message's order. */
-const sayings = (run: NonNullable<ConversationRecord['run']>) => run.sentences.filter((x) => x !== undefined).join('\n');
+const sayings = (run: NonNullable<ConversationRecord['run']>) =>
+  run.sentences.filter((x) => x !== undefined).join('\n');
 
 /** Takes one step through the API's own operations and words what came of it. */
 async function act(s: Session, c: ConversationRecord, env: TimerEnv): Promise<void> {
@@ -173,12 +205,34 @@ async function act(s: Session, c: ConversationRecord, env: TimerEnv): Promise<vo
   try {
     const out = await env.invoke(s, asOf(c), TOOLS[x.tool].call(x.input));
     const output = (out.body ?? {}) as Record<string, unknown>;
-    c.actions.push({ tool_call_id: x.tool_call_id, tool: x.tool, status: 'completed', input: x.input, output, error: null });
+    c.actions.push({
+      tool_call_id: x.tool_call_id,
+      tool: x.tool,
+      status: 'completed',
+      input: x.input,
+      output,
+      error: null,
+    });
     const follow = said(s, c, x.clause, intent, x.tool, output, x.input);
     if (follow) run.steps.push(step(s, x.clause, follow.tool, follow.input));
   } catch (e) {
-    const message = e instanceof ApiError ? e.message + (e.fields ? ` (${Object.entries(e.fields).map(([k, v]) => `${k} ${v}`).join('; ')})` : '') : 'the service failed';
-    c.actions.push({ tool_call_id: x.tool_call_id, tool: x.tool, status: 'failed', input: x.input, output: null, error: message });
+    const message =
+      e instanceof ApiError
+        ? e.message +
+          (e.fields
+            ? ` (${Object.entries(e.fields)
+                .map(([k, v]) => `${k} ${v}`)
+                .join('; ')})`
+            : '')
+        : 'the service failed';
+    c.actions.push({
+      tool_call_id: x.tool_call_id,
+      tool: x.tool,
+      status: 'failed',
+      input: x.input,
+      output: null,
+      error: message,
+    });
     run.sentences[x.clause] = `I could not ${doing(intent)}: ${message}`;
   }
   c.reply = sayings(run);
@@ -187,18 +241,28 @@ async function act(s: Session, c: ConversationRecord, env: TimerEnv): Promise<vo
 
 /** Puts a tool's result in words for its clause (`i`, its intent's index); returns a follow-up call when the clause needs one. */
 function said(
-  s: Session, c: ConversationRecord, i: number, intent: Intent, tool: string, out: Record<string, any>, input: Record<string, unknown>,
+  s: Session,
+  c: ConversationRecord,
+  i: number,
+  intent: Intent,
+  tool: string,
+  out: Record<string, any>,
+  input: Record<string, unknown>,
 ): { tool: string; input: Record<string, unknown> } | void {
   const run = c.run!;
   const data = out.data;
   switch (intent.kind) {
     case 'text':
     case 'call':
-      run.sentences[i] = `I started an AI ${intent.kind} to ${intent.to} toward "${intent.goal}" (quick action ${data.id}); ` +
-        (intent.kind === 'text' ? `it bills ${price(TEXT_MESSAGE_CENTS)} per message the agent sends.` : `it bills ${price(CALL_START_CENTS)} per call placed plus ${price(CALL_MINUTE_CENTS)} a minute.`);
+      run.sentences[i] =
+        `I started an AI ${intent.kind} to ${intent.to} toward "${intent.goal}" (quick action ${data.id}); ` +
+        (intent.kind === 'text'
+          ? `it bills ${price(TEXT_MESSAGE_CENTS)} per message the agent sends.`
+          : `it bills ${price(CALL_START_CENTS)} per call placed plus ${price(CALL_MINUTE_CENTS)} a minute.`);
       return;
     case 'email':
-      run.sentences[i] = `I emailed ${data.sent_to.join(', ') || 'no one (every address is suppressed)'} about ${intent.topic} (${data.cost_usd.toFixed(2)} USD).`;
+      run.sentences[i] =
+        `I emailed ${data.sent_to.join(', ') || 'no one (every address is suppressed)'} about ${intent.topic} (${data.cost_usd.toFixed(2)} USD).`;
       return;
     case 'calls_count': {
       const d = dayRange(s, c, intent.day);
@@ -215,7 +279,10 @@ function said(
       }
       run.scratch[i] = Object.fromEntries(who);
       if (out.meta.cursor) return { tool: 'list_messages', input: { ...input, cursor: out.meta.cursor } };
-      run.sentences[i] = who.size === 0 ? `Nobody texted you ${intent.day}.` : `${who.size} ${who.size === 1 ? 'person' : 'people'} texted you ${intent.day}: ${[...who.values()].join(', ')}.`;
+      run.sentences[i] =
+        who.size === 0
+          ? `Nobody texted you ${intent.day}.`
+          : `${who.size} ${who.size === 1 ? 'person' : 'people'} texted you ${intent.day}: ${[...who.values()].join(', ')}.`;
       return;
     }
     case 'last_call_said':
@@ -226,19 +293,37 @@ function said(
         }
         return { tool: 'get_call', input: { call_id: data[0].id } };
       } else {
-        const turns = (data.transcript_turns as { speaker: string; text: string }[]).filter((t) => t.speaker === 'person').map((t) => `"${t.text}"`);
-        run.sentences[i] = turns.length === 0
-          ? `On the last call with ${intent.phone} (${data.created_at}, ${data.status.toLowerCase()}) they said nothing I have a transcript of.`
-          : `On the last call with ${intent.phone} (${data.created_at}) they said: ${turns.join(' ')}`;
+        const turns = (data.transcript_turns as { speaker: string; text: string }[])
+          .filter((t) => t.speaker === 'person')
+          .map((t) => `"${t.text}"`);
+        run.sentences[i] =
+          turns.length === 0
+            ? `On the last call with ${intent.phone} (${data.created_at}, ${data.status.toLowerCase()}) they said nothing I have a transcript of.`
+            : `On the last call with ${intent.phone} (${data.created_at}) they said: ${turns.join(' ')}`;
         return;
       }
     case 'video':
-      run.sentences[i] = `I started a ${data.target_duration_seconds}-second ${data.template} video about "${intent.topic}" (video ${data.id}); about ${data.price_usd} USD, charged when its script is written.`;
+      run.sentences[i] =
+        `I started a ${data.target_duration_seconds}-second ${data.template} video about "${intent.topic}" (video ${data.id}); about ${data.price_usd} USD, charged when its script is written.`;
       return;
     case 'schedules': {
-      const list = data as { name: string; status: string; next_run_at: string | null; videos_per_day: number; time_zone: string }[];
-      run.sentences[i] = list.length === 0 ? 'There are no video schedules.' : `${list.length} video schedule${list.length === 1 ? '' : 's'}:\n` + list.map((x) =>
-        `- ${x.name}: ${x.status === 'paused' ? 'paused' : x.next_run_at ? `next posts ${x.videos_per_day} video${x.videos_per_day === 1 ? '' : 's'} at ${x.next_run_at} (${x.time_zone})` : 'no posting day left'}`).join('\n');
+      const list = data as {
+        name: string;
+        status: string;
+        next_run_at: string | null;
+        videos_per_day: number;
+        time_zone: string;
+      }[];
+      run.sentences[i] =
+        list.length === 0
+          ? 'There are no video schedules.'
+          : `${list.length} video schedule${list.length === 1 ? '' : 's'}:\n` +
+            list
+              .map(
+                (x) =>
+                  `- ${x.name}: ${x.status === 'paused' ? 'paused' : x.next_run_at ? `next posts ${x.videos_per_day} video${x.videos_per_day === 1 ? '' : 's'} at ${x.next_run_at} (${x.time_zone})` : 'no posting day left'}`,
+              )
+              .join('\n');
       return;
     }
     case 'greeting':
@@ -250,21 +335,35 @@ function said(
 /** "text +1…", "email Maria Gonzalez"…: what a clause does, for "I did not …" and "I could not …". */
 function doing(intent: Intent): string {
   switch (intent.kind) {
-    case 'text': return `text ${intent.to}`;
-    case 'call': return `call ${intent.to}`;
-    case 'email': return `email ${intent.who} about ${intent.topic}`;
-    case 'video': return `make the video about "${intent.topic}"`;
-    case 'greeting': return `change the greeting on number ${intent.number}`;
-    case 'calls_count': return `count ${intent.day}'s calls`;
-    case 'texters': return `list who texted ${intent.day}`;
-    case 'last_call_said': return `read the last call with ${intent.phone}`;
-    case 'schedules': return 'read the video schedules';
-    default: return 'do that';
+    case 'text':
+      return `text ${intent.to}`;
+    case 'call':
+      return `call ${intent.to}`;
+    case 'email':
+      return `email ${intent.who} about ${intent.topic}`;
+    case 'video':
+      return `make the video about "${intent.topic}"`;
+    case 'greeting':
+      return `change the greeting on number ${intent.number}`;
+    case 'calls_count':
+      return `count ${intent.day}'s calls`;
+    case 'texters':
+      return `list who texted ${intent.day}`;
+    case 'last_call_said':
+      return `read the last call with ${intent.phone}`;
+    case 'schedules':
+      return 'read the video schedules';
+    default:
+      return 'do that';
   }
 }
 
 /** Applies every answer to the pending approvals (checked by the route): declined ones are not done, and said so. */
-export function answer(s: Session, c: ConversationRecord, answers: Map<string, { approved: boolean; reason: string | null }>): void {
+export function answer(
+  s: Session,
+  c: ConversationRecord,
+  answers: Map<string, { approved: boolean; reason: string | null }>,
+): void {
   const run = c.run!;
   for (const p of c.pending_approvals) {
     const a = answers.get(p.approval_id)!;
@@ -273,8 +372,16 @@ export function answer(s: Session, c: ConversationRecord, answers: Map<string, {
     if (!a.approved) {
       x.done = true;
       x.reason = a.reason;
-      c.actions.push({ tool_call_id: x.tool_call_id, tool: x.tool, status: 'declined', input: x.input, output: null, error: a.reason ? `declined: ${a.reason}` : 'declined' });
-      run.sentences[x.clause] = `I did not ${doing(run.intents[x.clause])}: you declined${a.reason ? ` ("${a.reason}")` : ''}.`;
+      c.actions.push({
+        tool_call_id: x.tool_call_id,
+        tool: x.tool,
+        status: 'declined',
+        input: x.input,
+        output: null,
+        error: a.reason ? `declined: ${a.reason}` : 'declined',
+      });
+      run.sentences[x.clause] =
+        `I did not ${doing(run.intents[x.clause])}: you declined${a.reason ? ` ("${a.reason}")` : ''}.`;
     }
   }
   c.pending_approvals = [];

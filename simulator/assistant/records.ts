@@ -9,28 +9,54 @@ export const CONVERSATION_STATES = ['working', 'idle', 'awaiting_approval', 'fai
 export type ConversationState = (typeof CONVERSATION_STATES)[number];
 export const ACTION_STATES = ['completed', 'failed', 'declined'] as const;
 
-export const ActionSchema = named('AssistantAction', () => record({
-  tool_call_id: doc(z.string(), { example: 'call_7f3a9c2e1b' }),
-  tool: doc(z.string(), { description: 'the tool (the MCP server\'s names: create_quick_ai_text, list_calls, update_phone_number_config …)', example: 'create_quick_ai_text' }),
-  status: oneOf(ACTION_STATES, '`completed`; `failed` with error; `declined` when its approval was declined (not done)'),
-  input: freeObject('what the tool was given'),
-  output: doc(nullable(freeObject()), 'what it returned (null unless completed)'),
-  error: nullable(z.string()),
-}), 'An action the assistant took in the current run.');
+export const ActionSchema = named(
+  'AssistantAction',
+  () =>
+    record({
+      tool_call_id: doc(z.string(), { example: 'call_7f3a9c2e1b' }),
+      tool: doc(z.string(), {
+        description:
+          "the tool (the MCP server's names: create_quick_ai_text, list_calls, update_phone_number_config …)",
+        example: 'create_quick_ai_text',
+      }),
+      status: oneOf(
+        ACTION_STATES,
+        '`completed`; `failed` with error; `declined` when its approval was declined (not done)',
+      ),
+      input: freeObject('what the tool was given'),
+      output: doc(nullable(freeObject()), 'what it returned (null unless completed)'),
+      error: nullable(z.string()),
+    }),
+  'An action the assistant took in the current run.',
+);
 
-export const PendingApprovalSchema = named('AssistantPendingApproval', () => record({
-  approval_id: doc(z.string(), { example: 'apr_4c1d8e0f2a' }),
-  tool_call_id: doc(z.string(), { example: 'call_7f3a9c2e1b' }),
-  tool: doc(z.string(), { example: 'create_quick_ai_call' }),
-  input: freeObject('what the tool would be given'),
-  reason: doc(z.string(), { description: 'why it needs approval: what it does and what it costs', example: 'Places an AI call to +14155550100: 0.20 USD per call placed plus 0.20 USD a minute, from the wallet.' }),
-}), 'An action waiting for approval: it costs money or cannot be undone.');
+export const PendingApprovalSchema = named(
+  'AssistantPendingApproval',
+  () =>
+    record({
+      approval_id: doc(z.string(), { example: 'apr_4c1d8e0f2a' }),
+      tool_call_id: doc(z.string(), { example: 'call_7f3a9c2e1b' }),
+      tool: doc(z.string(), { example: 'create_quick_ai_call' }),
+      input: freeObject('what the tool would be given'),
+      reason: doc(z.string(), {
+        description: 'why it needs approval: what it does and what it costs',
+        example: 'Places an AI call to +14155550100: 0.20 USD per call placed plus 0.20 USD a minute, from the wallet.',
+      }),
+    }),
+  'An action waiting for approval: it costs money or cannot be undone.',
+);
 
 const conversationShape = () => ({
   conversation_id: uuid(),
   title: doc(z.string(), { example: 'Text +14155550100 and ask whether Tuesday works' }),
-  status: oneOf(CONVERSATION_STATES, 'working → idle (reply final), awaiting_approval (answer pending_approvals), or failed (error set; another message may be sent)'),
-  run_id: doc(z.string(), { description: 'the current run: one per message (answering its approvals carries it on)', example: 'run_2b7e4f9a1c3d' }),
+  status: oneOf(
+    CONVERSATION_STATES,
+    'working → idle (reply final), awaiting_approval (answer pending_approvals), or failed (error set; another message may be sent)',
+  ),
+  run_id: doc(z.string(), {
+    description: 'the current run: one per message (answering its approvals carries it on)',
+    example: 'run_2b7e4f9a1c3d',
+  }),
   reply: doc(z.string(), 'final when idle; what has been said so far while working'),
   actions: z.array(ActionSchema),
   pending_approvals: z.array(PendingApprovalSchema),
@@ -39,19 +65,32 @@ const conversationShape = () => ({
   created_at: timestamp(),
 });
 
-export const ConversationSchema = named('AssistantConversation', () => record(conversationShape()),
-  'An assistant conversation: its state, latest reply, the current run\'s actions and pending approvals.');
+export const ConversationSchema = named(
+  'AssistantConversation',
+  () => record(conversationShape()),
+  "An assistant conversation: its state, latest reply, the current run's actions and pending approvals.",
+);
 
-export const TranscriptEntrySchema = named('AssistantTranscriptEntry', () => record({
-  role: oneOf(['user', 'assistant']),
-  content: doc(z.string(), { example: 'Text +14155550100 and ask whether Tuesday works' }),
-  at: timestamp(),
-}), 'One message of a conversation.');
+export const TranscriptEntrySchema = named(
+  'AssistantTranscriptEntry',
+  () =>
+    record({
+      role: oneOf(['user', 'assistant']),
+      content: doc(z.string(), { example: 'Text +14155550100 and ask whether Tuesday works' }),
+      at: timestamp(),
+    }),
+  'One message of a conversation.',
+);
 
-export const ConversationWithTranscriptSchema = named('AssistantConversationWithTranscript', () => record({
-  ...conversationShape(),
-  transcript: z.array(TranscriptEntrySchema),
-}), 'An assistant conversation with its transcript, oldest message first.');
+export const ConversationWithTranscriptSchema = named(
+  'AssistantConversationWithTranscript',
+  () =>
+    record({
+      ...conversationShape(),
+      transcript: z.array(TranscriptEntrySchema),
+    }),
+  'An assistant conversation with its transcript, oldest message first.',
+);
 
 export type ConversationOut = Infer<typeof ConversationSchema>;
 export type ConversationWithTranscriptOut = Infer<typeof ConversationWithTranscriptSchema>;
@@ -82,7 +121,13 @@ export type ConversationRecord = ConversationOut & {
   /** the key whose message started the run: the actions run as it would */
   api_key_id: string | null;
   transcript: TranscriptEntry[];
-  run: { message: string; intents: Intent[]; steps: RunStep[]; sentences: string[]; scratch: Record<number, unknown> } | null;
+  run: {
+    message: string;
+    intents: Intent[];
+    steps: RunStep[];
+    sentences: string[];
+    scratch: Record<number, unknown>;
+  } | null;
 };
 
 declare module '../core/world.js' {

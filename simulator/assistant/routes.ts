@@ -8,20 +8,43 @@ import type { ConversationRecord } from './records.js';
 import type { World } from '../core/world.js';
 import { listParams, paginate } from '../core/pagination.js';
 import { arr, bool, dataOf, int, listOf, newFields, obj, str, uuid, type Infer } from '../core/schema.js';
-import { ConversationSchema, ConversationWithTranscriptSchema, type ConversationOut, type ConversationWithTranscriptOut } from './records.js';
+import {
+  ConversationSchema,
+  ConversationWithTranscriptSchema,
+  type ConversationOut,
+  type ConversationWithTranscriptOut,
+} from './records.js';
 import { answer, startRun } from './machine.js';
 
 const WAIT = { default: 120, max: 240 };
 
 const SendBody = obj({
-  message: str({ min: 1, max: 10_000, pattern: /\S/, patternMessage: 'must not be blank', description: 'what to ask or tell the assistant (or send approvals instead)', example: 'Text +14155550100 and ask whether Tuesday works' }),
-  approvals: arr(obj({
-    approval_id: str({ min: 1, max: 100, example: 'apr_4c1d8e0f2a' }),
-    approved: bool('go ahead (true) or not (false)'),
-    reason: str({ min: 1, max: 1000, description: 'why not, told to the assistant', example: 'Not this week' }),
-  }, { required: ['approval_id', 'approved'] }), { min: 1, max: 50, description: 'an answer to every pending approval, in one request' }),
+  message: str({
+    min: 1,
+    max: 10_000,
+    pattern: /\S/,
+    patternMessage: 'must not be blank',
+    description: 'what to ask or tell the assistant (or send approvals instead)',
+    example: 'Text +14155550100 and ask whether Tuesday works',
+  }),
+  approvals: arr(
+    obj(
+      {
+        approval_id: str({ min: 1, max: 100, example: 'apr_4c1d8e0f2a' }),
+        approved: bool('go ahead (true) or not (false)'),
+        reason: str({ min: 1, max: 1000, description: 'why not, told to the assistant', example: 'Not this week' }),
+      },
+      { required: ['approval_id', 'approved'] },
+    ),
+    { min: 1, max: 50, description: 'an answer to every pending approval, in one request' },
+  ),
   conversation_id: uuid('the conversation to continue; omit to start one'),
-  wait_seconds: int({ min: 0, max: WAIT.max, description: `how long the request waits for the run to stop working (default ${WAIT.default}, at most ${WAIT.max}; 0 answers at once; a simulator on a manual clock always answers at once)`, example: 30 }),
+  wait_seconds: int({
+    min: 0,
+    max: WAIT.max,
+    description: `how long the request waits for the run to stop working (default ${WAIT.default}, at most ${WAIT.max}; 0 answers at once; a simulator on a manual clock always answers at once)`,
+    example: 30,
+  }),
 });
 type SendInput = Infer<typeof SendBody>;
 
@@ -29,11 +52,22 @@ const Id = obj({ id: uuid('the conversation id') }, { required: ['id'] });
 
 function present(c: ConversationRecord): ConversationOut {
   return {
-    conversation_id: c.conversation_id, title: c.title, status: c.status, run_id: c.run_id, reply: c.reply, actions: c.actions,
-    pending_approvals: c.pending_approvals, error: c.error, updated_at: c.updated_at, created_at: c.created_at,
+    conversation_id: c.conversation_id,
+    title: c.title,
+    status: c.status,
+    run_id: c.run_id,
+    reply: c.reply,
+    actions: c.actions,
+    pending_approvals: c.pending_approvals,
+    error: c.error,
+    updated_at: c.updated_at,
+    created_at: c.created_at,
   };
 }
-const withTranscript = (c: ConversationRecord): ConversationWithTranscriptOut => ({ ...present(c), transcript: c.transcript });
+const withTranscript = (c: ConversationRecord): ConversationWithTranscriptOut => ({
+  ...present(c),
+  transcript: c.transcript,
+});
 
 function find(data: World, workspaceId: string, id: string): ConversationRecord {
   const c = data.assistant_conversations.find((x) => x.conversation_id === id && x.workspace_id === workspaceId);
@@ -43,8 +77,16 @@ function find(data: World, workspaceId: string, id: string): ConversationRecord 
 
 const busy = (c: ConversationRecord) =>
   c.status === 'working'
-    ? new ApiError(409, 'conflict', 'The assistant is still working on this conversation; read it (GET /v1/assistant/conversations/{id}) until it is idle, then send again.')
-    : new ApiError(409, 'conflict', `Approvals are pending: answer every one of them (${c.pending_approvals.map((p) => p.approval_id).join(', ')}) with "approvals" before sending a message.`);
+    ? new ApiError(
+        409,
+        'conflict',
+        'The assistant is still working on this conversation; read it (GET /v1/assistant/conversations/{id}) until it is idle, then send again.',
+      )
+    : new ApiError(
+        409,
+        'conflict',
+        `Approvals are pending: answer every one of them (${c.pending_approvals.map((p) => p.approval_id).join(', ')}) with "approvals" before sending a message.`,
+      );
 
 /** Checks the approvals answer every pending one, and only those; every problem in one 400. */
 function checkAnswers(c: ConversationRecord, approvals: NonNullable<SendInput['approvals']>) {
@@ -52,13 +94,16 @@ function checkAnswers(c: ConversationRecord, approvals: NonNullable<SendInput['a
   const pending = new Set(c.pending_approvals.map((p) => p.approval_id));
   const answers = new Map<string, { approved: boolean; reason: string | null }>();
   approvals.forEach((a, i) => {
-    if (!pending.has(a.approval_id)) errs[`approvals[${i}].approval_id`] = 'is not a pending approval of this conversation';
+    if (!pending.has(a.approval_id))
+      errs[`approvals[${i}].approval_id`] = 'is not a pending approval of this conversation';
     else if (answers.has(a.approval_id)) errs[`approvals[${i}].approval_id`] = 'is answered twice';
     else answers.set(a.approval_id, { approved: a.approved, reason: a.reason ?? null });
   });
   const missing = [...pending].filter((id) => !answers.has(id));
-  if (missing.length > 0) errs.approvals = `must answer every pending approval in one request; not answered: ${missing.join(', ')}`;
-  if (Object.keys(errs).length > 0) throw validationError(errs, 'Every pending approval must be answered, in one request.');
+  if (missing.length > 0)
+    errs.approvals = `must answer every pending approval in one request; not answered: ${missing.join(', ')}`;
+  if (Object.keys(errs).length > 0)
+    throw validationError(errs, 'Every pending approval must be answered, in one request.');
   return answers;
 }
 
@@ -68,7 +113,8 @@ function send(c: Ctx<{}, {}, SendInput>): Reply {
   if ((b.message === undefined) === (b.approvals === undefined)) {
     errs.message = 'send either message or approvals';
     errs.approvals = 'send either message or approvals';
-  } else if (b.approvals !== undefined && b.conversation_id === undefined) errs.conversation_id = 'is required with approvals';
+  } else if (b.approvals !== undefined && b.conversation_id === undefined)
+    errs.conversation_id = 'is required with approvals';
   if (Object.keys(errs).length > 0) throw validationError(errs);
   const ws = c.auth.workspace.id;
   let conv: ConversationRecord;
@@ -77,11 +123,26 @@ function send(c: Ctx<{}, {}, SendInput>): Reply {
   } else {
     const now = iso(c.s.now);
     // cut by characters, so an emoji is never split
-    const title = b.message!.replace(/\s+/g, ' ').replace(/#fail-run/gi, '').trim();
+    const title = b
+      .message!.replace(/\s+/g, ' ')
+      .replace(/#fail-run/gi, '')
+      .trim();
     conv = {
-      conversation_id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: ws, api_key_id: c.auth.key?.id ?? null,
-      title: [...title].length > 60 ? `${[...title].slice(0, 59).join('')}…` : title || 'Conversation', status: 'idle', run_id: '', reply: '', actions: [], pending_approvals: [],
-      error: null, updated_at: now, created_at: now, transcript: [], run: null,
+      conversation_id: c.s.rng.uuid(),
+      seq: c.s.nextSeq(),
+      workspace_id: ws,
+      api_key_id: c.auth.key?.id ?? null,
+      title: [...title].length > 60 ? `${[...title].slice(0, 59).join('')}…` : title || 'Conversation',
+      status: 'idle',
+      run_id: '',
+      reply: '',
+      actions: [],
+      pending_approvals: [],
+      error: null,
+      updated_at: now,
+      created_at: now,
+      transcript: [],
+      run: null,
     };
     c.data.assistant_conversations.push(conv);
   }
@@ -91,7 +152,13 @@ function send(c: Ctx<{}, {}, SendInput>): Reply {
     startRun(c.s, conv, b.message);
   } else {
     if (conv.status !== 'awaiting_approval')
-      throw new ApiError(409, 'conflict', conv.status === 'working' ? 'The assistant is still working; no approval is pending.' : 'No approval is pending in this conversation.');
+      throw new ApiError(
+        409,
+        'conflict',
+        conv.status === 'working'
+          ? 'The assistant is still working; no approval is pending.'
+          : 'No approval is pending in this conversation.',
+      );
     answer(c.s, conv, checkAnswers(conv, b.approvals!));
   }
   const body = { data: present(conv) };
@@ -106,7 +173,10 @@ function send(c: Ctx<{}, {}, SendInput>): Reply {
 /** Reads the conversation until its run stops working or the deadline passes (transitions run as each read begins). */
 async function waitForRun(t: Transactor, ws: string, id: string, deadline: number): Promise<Reply> {
   for (;;) {
-    const { conv, manual } = await t.transaction((s) => ({ conv: present(find(s.data, ws, id)), manual: s.data.meta.clock.mode !== 'real' }));
+    const { conv, manual } = await t.transaction((s) => ({
+      conv: present(find(s.data, ws, id)),
+      manual: s.data.meta.clock.mode !== 'real',
+    }));
     const left = deadline - Date.now();
     // the clock made manual meanwhile: as on a manual clock, the request does not wait
     if (conv.status !== 'working' || left <= 0 || manual) return { body: { data: conv } };
@@ -115,12 +185,21 @@ async function waitForRun(t: Transactor, ws: string, id: string, deadline: numbe
 }
 
 export const assistant: Resource = {
-  tag: { name: 'Assistant agent', description: 'Natural-language tasks for the workspace\'s assistant; actions that spend money or cannot be undone wait for approval. Needs a plan that includes the assistant.' },
+  tag: {
+    name: 'Assistant agent',
+    description:
+      "Natural-language tasks for the workspace's assistant; actions that spend money or cannot be undone wait for approval. Needs a plan that includes the assistant.",
+  },
   routes: [
     route({
-      method: 'POST', path: '/v1/assistant/messages', scope: 'assistant:write', plan: 'assistant', summary: 'Send a message, or answer approvals',
-      description: 'A `message` starts a run (a new conversation without `conversation_id`): the assistant thinks (2 s of simulated time), then takes its actions (3 s each) ' +
-        'through the API\'s own operations, or waits in `awaiting_approval` for those that cost money or cannot be undone, listed in `pending_approvals` with what they cost. ' +
+      method: 'POST',
+      path: '/v1/assistant/messages',
+      scope: 'assistant:write',
+      plan: 'assistant',
+      summary: 'Send a message, or answer approvals',
+      description:
+        'A `message` starts a run (a new conversation without `conversation_id`): the assistant thinks (2 s of simulated time), then takes its actions (3 s each) ' +
+        "through the API's own operations, or waits in `awaiting_approval` for those that cost money or cannot be undone, listed in `pending_approvals` with what they cost. " +
         '`approvals` answers every pending approval in one request (400 naming any left unanswered); declined actions are not done and the reply says so. ' +
         'A message while the run is working, or while approvals are pending, is 409 `conflict`. The request waits up to `wait_seconds` for the run to stop working ' +
         `(default ${WAIT.default}, at most ${WAIT.max}; 0 answers at once); on a simulator whose clock is manual it answers at once. Free; actions bill as they do through the API.`,
@@ -130,22 +209,37 @@ export const assistant: Resource = {
       handler: send,
     }),
     route({
-      method: 'GET', path: '/v1/assistant/conversations', scope: 'assistant:read', plan: 'assistant', summary: 'List assistant conversations',
+      method: 'GET',
+      path: '/v1/assistant/conversations',
+      scope: 'assistant:read',
+      plan: 'assistant',
+      summary: 'List assistant conversations',
       description: 'Every conversation of the workspace, most recently updated first.',
       query: obj({ ...listParams() }),
       responses: { 200: { description: 'Conversations', schema: listOf(ConversationSchema) } },
       handler: (c) => {
         const items = c.data.assistant_conversations.filter((x) => x.workspace_id === c.auth.workspace.id);
-        return { body: paginate(c.s, items, c.query, { key: (x) => Date.parse(x.updated_at), tie: (x) => x.seq, scope: 'assistant', present }) };
+        return {
+          body: paginate(c.s, items, c.query, {
+            key: (x) => Date.parse(x.updated_at),
+            tie: (x) => x.seq,
+            scope: 'assistant',
+            present,
+          }),
+        };
       },
     }),
     route({
-      method: 'GET', path: '/v1/assistant/conversations/{id}', scope: 'assistant:read', plan: 'assistant', summary: 'Read an assistant conversation',
-      description: 'Its status, latest reply, the current run\'s actions and pending approvals, and the transcript (oldest message first).',
+      method: 'GET',
+      path: '/v1/assistant/conversations/{id}',
+      scope: 'assistant:read',
+      plan: 'assistant',
+      summary: 'Read an assistant conversation',
+      description:
+        "Its status, latest reply, the current run's actions and pending approvals, and the transcript (oldest message first).",
       params: Id,
       responses: { 200: { description: 'The conversation', schema: dataOf(ConversationWithTranscriptSchema) } },
       handler: (c) => ({ body: { data: withTranscript(find(c.data, c.auth.workspace.id, c.params.id)) } }),
     }),
   ],
 };
-

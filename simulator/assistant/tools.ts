@@ -7,7 +7,12 @@
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS, PER_RECIPIENT_CENTS } from '../quick/index.js';
 import { price } from '../billing/index.js';
 
-export interface ToolCall { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; query?: Record<string, any>; body?: unknown }
+export interface ToolCall {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, any>;
+  body?: unknown;
+}
 
 export interface ToolRoute {
   method: ToolCall['method'];
@@ -47,7 +52,9 @@ const list = (v: unknown) => (Array.isArray(v) ? v.join(', ') : String(v));
 function callOf(r: ToolRoute, input: Record<string, any>): ToolCall {
   const { [r.id ?? '']: id, ...rest } = input;
   const path = r.id ? r.path.replace('{id}', encodeURIComponent(String(id))) : r.path;
-  return r.method === 'GET' ? { method: r.method, path, query: r.id ? rest : input } : { method: r.method, path, body: r.id ? rest : input };
+  return r.method === 'GET'
+    ? { method: r.method, path, query: r.id ? rest : input }
+    : { method: r.method, path, body: r.id ? rest : input };
 }
 
 const free = () => null;
@@ -56,8 +63,9 @@ function tool(r: ToolRoute, approval: Tool['approval'] = free): Tool {
 }
 
 /** What a video costs, and where the money comes from (spec Part 4 Videos, pricing rules). */
-const VIDEO_CHARGE = 'the provider\'s cost plus a small markup, from plan video credits first, then the prepaid balance';
-const VIDEO_PRICE = `the video's price (quote_video gives it, free), charged once when the video is released to render: at creation with an own script, ` +
+const VIDEO_CHARGE = "the provider's cost plus a small markup, from plan video credits first, then the prepaid balance";
+const VIDEO_PRICE =
+  `the video's price (quote_video gives it, free), charged once when the video is released to render: at creation with an own script, ` +
   `otherwise when its script is approved; ${VIDEO_CHARGE}; cap it with max_price_cents`;
 const SCHEDULE_VIDEOS = `every video it makes is charged when its script is approved, like any video: its price (estimated_price_cents_per_video estimates it), ${VIDEO_CHARGE}`;
 
@@ -78,70 +86,133 @@ export const TOOLS: Record<string, Tool> = {
   // ---- number configuration ----
   get_phone_number_config: tool({ method: 'GET', path: '/v1/phone-numbers/{id}/config', id: 'phone_number_id' }),
   // free, and undone by changing it back (the assistant does not ask); the old values are gone, though
-  update_phone_number_config: tool({ method: 'PATCH', path: '/v1/phone-numbers/{id}/config', id: 'phone_number_id', destructive: true, idempotent: true }),
+  update_phone_number_config: tool({
+    method: 'PATCH',
+    path: '/v1/phone-numbers/{id}/config',
+    id: 'phone_number_id',
+    destructive: true,
+    idempotent: true,
+  }),
   list_phone_number_voices: tool({ method: 'GET', path: '/v1/phone-numbers/{id}/voices', id: 'phone_number_id' }),
 
   // ---- the assistant ----
   ask_assistant: tool({
     // an approved action may be irreversible, and free ones (a number's greeting) run without asking
-    method: 'POST', path: '/v1/assistant/messages', openWorld: true, destructive: true,
-    mcpDescription: 'A `message` starts a run (a new conversation without `conversation_id`): the assistant thinks, then takes its actions through the API, ' +
-      'running free, reversible ones (history reads, a number\'s greeting) at once and listing those that cost money or cannot be undone in `pending_approvals`, ' +
+    method: 'POST',
+    path: '/v1/assistant/messages',
+    openWorld: true,
+    destructive: true,
+    mcpDescription:
+      'A `message` starts a run (a new conversation without `conversation_id`): the assistant thinks, then takes its actions through the API, ' +
+      "running free, reversible ones (history reads, a number's greeting) at once and listing those that cost money or cannot be undone in `pending_approvals`, " +
       'each with what it costs. `approvals` answers every pending approval in one call. The call waits up to `wait_seconds` (default 45 here, at most 240; ' +
       '0 answers at once; a simulator whose clock is manual answers at once) and returns the conversation: `working` means it goes on; read it with get_assistant_conversation. ' +
       'A message while the run is working or approvals are pending is 409 `conflict`.',
-    spends: 'messaging is free, but an action approved in `approvals` is billed as that action is, and each pending approval says what it costs: ' +
+    spends:
+      'messaging is free, but an action approved in `approvals` is billed as that action is, and each pending approval says what it costs: ' +
       `an AI call ${price(CALL_START_CENTS)} per call placed plus ${price(CALL_MINUTE_CENTS)} a minute, an AI text ${price(TEXT_MESSAGE_CENTS)} per message, ` +
       `an email ${price(PER_RECIPIENT_CENTS)} per recipient, a video its price`,
-    mcpDefaults: { wait_seconds: { value: 45, why: 'default 45 here (the MCP default), at most 240; 0 answers at once; a simulator on a manual clock always answers at once' } },
+    mcpDefaults: {
+      wait_seconds: {
+        value: 45,
+        why: 'default 45 here (the MCP default), at most 240; 0 answers at once; a simulator on a manual clock always answers at once',
+      },
+    },
   }),
   get_assistant_conversation: tool({ method: 'GET', path: '/v1/assistant/conversations/{id}', id: 'conversation_id' }),
   list_assistant_conversations: tool({ method: 'GET', path: '/v1/assistant/conversations' }),
 
   // ---- quick actions ----
-  create_quick_ai_call: tool({ method: 'POST', path: '/v1/quick/ai-calls', openWorld: true, spends: 'route' },
-    (i) => `Places an AI call to ${list(i.to_numbers)} toward "${i.goal}": ${price(CALL_START_CENTS)} per call placed (up to 3 attempts) plus ${price(CALL_MINUTE_CENTS)} a minute, from the wallet. A call cannot be taken back.`),
-  create_quick_ai_text: tool({ method: 'POST', path: '/v1/quick/ai-texts', openWorld: true, spends: 'route' },
-    (i) => `Starts an AI text conversation with ${list(i.to_numbers)} toward "${i.goal}": ${price(TEXT_MESSAGE_CENTS)} per message the agent sends (up to 5 per person), from the wallet. Texts cannot be unsent.`),
+  create_quick_ai_call: tool(
+    { method: 'POST', path: '/v1/quick/ai-calls', openWorld: true, spends: 'route' },
+    (i) =>
+      `Places an AI call to ${list(i.to_numbers)} toward "${i.goal}": ${price(CALL_START_CENTS)} per call placed (up to 3 attempts) plus ${price(CALL_MINUTE_CENTS)} a minute, from the wallet. A call cannot be taken back.`,
+  ),
+  create_quick_ai_text: tool(
+    { method: 'POST', path: '/v1/quick/ai-texts', openWorld: true, spends: 'route' },
+    (i) =>
+      `Starts an AI text conversation with ${list(i.to_numbers)} toward "${i.goal}": ${price(TEXT_MESSAGE_CENTS)} per message the agent sends (up to 5 per person), from the wallet. Texts cannot be unsent.`,
+  ),
   create_quick_ai_number: tool({
-    method: 'POST', path: '/v1/quick/ai-numbers', openWorld: true, spends: 'route',
-    mcpDescription: 'Buys a phone number in `area_code` whose AI agent answers calls (and, with handle_texts, texts) for the business. ' +
-      'The reply\'s `id` is the number\'s `phone_number_id` (get_phone_number_config, update_phone_number_config); `phone_number` is null while the line is ' +
-      'wired (about a minute) and set once it is ready. The first month\'s line charge is taken at once, from the wallet, then one each month ' +
+    method: 'POST',
+    path: '/v1/quick/ai-numbers',
+    openWorld: true,
+    spends: 'route',
+    mcpDescription:
+      'Buys a phone number in `area_code` whose AI agent answers calls (and, with handle_texts, texts) for the business. ' +
+      "The reply's `id` is the number's `phone_number_id` (get_phone_number_config, update_phone_number_config); `phone_number` is null while the line is " +
+      "wired (about a minute) and set once it is ready. The first month's line charge is taken at once, from the wallet, then one each month " +
       '(a month the wallet cannot pay suspends the number until it is topped up).',
   }),
-  send_quick_email: tool({ method: 'POST', path: '/v1/quick/emails', openWorld: true, spends: 'route' },
-    (i) => `Sends the email "${i.subject}" to ${list(i.to)}: ${price(PER_RECIPIENT_CENTS)} per recipient, from the wallet. Email cannot be unsent.`),
+  send_quick_email: tool(
+    { method: 'POST', path: '/v1/quick/emails', openWorld: true, spends: 'route' },
+    (i) =>
+      `Sends the email "${i.subject}" to ${list(i.to)}: ${price(PER_RECIPIENT_CENTS)} per recipient, from the wallet. Email cannot be unsent.`,
+  ),
   get_quick_action: tool({ method: 'GET', path: '/v1/quick/actions/{id}', id: 'job_id' }),
-  cancel_quick_action: tool({ method: 'POST', path: '/v1/quick/actions/{id}/cancel', id: 'job_id', destructive: true, idempotent: true }),
+  cancel_quick_action: tool({
+    method: 'POST',
+    path: '/v1/quick/actions/{id}/cancel',
+    id: 'job_id',
+    destructive: true,
+    idempotent: true,
+  }),
 
   // ---- videos ----
   quote_video: tool({ method: 'POST', path: '/v1/videos/quote', readOnly: true }),
-  create_video: tool({ method: 'POST', path: '/v1/videos', spends: VIDEO_PRICE },
-    (i, x) => `Makes a ${i.target_duration_seconds}-second ${i.template} video about "${i.source_text}": about ${x.price_usd} USD, charged once its script is written (plan video credits first, then the wallet).`),
+  create_video: tool(
+    { method: 'POST', path: '/v1/videos', spends: VIDEO_PRICE },
+    (i, x) =>
+      `Makes a ${i.target_duration_seconds}-second ${i.template} video about "${i.source_text}": about ${x.price_usd} USD, charged once its script is written (plan video credits first, then the wallet).`,
+  ),
   list_videos: tool({ method: 'GET', path: '/v1/videos' }),
   get_video: tool({ method: 'GET', path: '/v1/videos/{id}', id: 'video_id' }),
   approve_video: tool({ method: 'POST', path: '/v1/videos/{id}/approve', id: 'video_id', spends: VIDEO_PRICE }),
   retry_video: tool({ method: 'POST', path: '/v1/videos/{id}/retry', id: 'video_id' }),
-  delete_video: tool({ method: 'DELETE', path: '/v1/videos/{id}', id: 'video_id', destructive: true, idempotent: true }),
+  delete_video: tool({
+    method: 'DELETE',
+    path: '/v1/videos/{id}',
+    id: 'video_id',
+    destructive: true,
+    idempotent: true,
+  }),
   list_video_music: tool({ method: 'GET', path: '/v1/videos/music' }),
   list_social_connections: tool({ method: 'GET', path: '/v1/social-connections' }),
   post_video: tool({ method: 'POST', path: '/v1/videos/{id}/posts', id: 'video_id', openWorld: true }),
   list_video_posts: tool({ method: 'GET', path: '/v1/videos/{id}/posts', id: 'video_id' }),
-  cancel_video_post: tool({ method: 'DELETE', path: '/v1/posts/{id}', id: 'post_id', destructive: true, idempotent: true }),
+  cancel_video_post: tool({
+    method: 'DELETE',
+    path: '/v1/posts/{id}',
+    id: 'post_id',
+    destructive: true,
+    idempotent: true,
+  }),
 
   // ---- video schedules ----
   create_video_schedule: tool({
-    method: 'POST', path: '/v1/video-schedules', openWorld: true,
+    method: 'POST',
+    path: '/v1/video-schedules',
+    openWorld: true,
     spends: `the schedule itself is free, but ${SCHEDULE_VIDEOS}`,
   }),
   list_video_schedules: tool({ method: 'GET', path: '/v1/video-schedules' }),
   get_video_schedule: tool({ method: 'GET', path: '/v1/video-schedules/{id}', id: 'schedule_id' }),
   update_video_schedule: tool({
-    method: 'PATCH', path: '/v1/video-schedules/{id}', id: 'schedule_id', destructive: true, idempotent: true, openWorld: true,
+    method: 'PATCH',
+    path: '/v1/video-schedules/{id}',
+    id: 'schedule_id',
+    destructive: true,
+    idempotent: true,
+    openWorld: true,
     spends: `changing a schedule is free, but while it is active ${SCHEDULE_VIDEOS}`,
   }),
-  delete_video_schedule: tool({ method: 'DELETE', path: '/v1/video-schedules/{id}', id: 'schedule_id', destructive: true, idempotent: true }),
+  delete_video_schedule: tool({
+    method: 'DELETE',
+    path: '/v1/video-schedules/{id}',
+    id: 'schedule_id',
+    destructive: true,
+    idempotent: true,
+  }),
   skip_video_schedule_day: tool({ method: 'POST', path: '/v1/video-schedules/{id}/skip', id: 'schedule_id' }),
   list_video_schedule_videos: tool({ method: 'GET', path: '/v1/video-schedules/{id}/videos', id: 'schedule_id' }),
 };

@@ -8,9 +8,16 @@ import { PLAN_RATES } from './plans.js';
 export const billing: Capability = {
   name: 'billing',
   collections: { records: ['ledger'] },
-  organization: (org) => Object.assign(org, { wallet_cents: 5000, auto_recharge: { enabled: false, amount_cents: 2500, threshold_cents: 500, card_declined: false } }),
+  organization: (org) =>
+    Object.assign(org, {
+      wallet_cents: 5000,
+      auto_recharge: { enabled: false, amount_cents: 2500, threshold_cents: 500, card_declined: false },
+    }),
   workspace: (ws, { nowMs }) =>
-    Object.assign(ws, { plan: { content: true, assistant: true, video_credits_cents: 2000, ...PLAN_RATES }, usage: { period_start: iso(nowMs), call_seconds: 0, texts: 0 } }),
+    Object.assign(ws, {
+      plan: { content: true, assistant: true, video_credits_cents: 2000, ...PLAN_RATES },
+      usage: { period_start: iso(nowMs), call_seconds: 0, texts: 0 },
+    }),
   upgrade(world) {
     for (const o of world.organizations) o.auto_recharge.card_declined ??= false;
     for (const w of world.workspaces) {

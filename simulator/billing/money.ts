@@ -18,21 +18,30 @@ export const price = (cents: number) => `${usd(cents).toFixed(2)} USD`;
 export const LEDGER_KEPT = 1000;
 
 /** Auto-recharge tops the wallet up: it is on, adds something, and the card is not declined (PATCH /_sim/workspace). */
-const recharges = (org: Organization) => org.auto_recharge.enabled && !org.auto_recharge.card_declined && org.auto_recharge.amount_cents > 0;
+const recharges = (org: Organization) =>
+  org.auto_recharge.enabled && !org.auto_recharge.card_declined && org.auto_recharge.amount_cents > 0;
 
 /** Whether `amount` cents could be charged now (the wallet holds it, or auto-recharge would top it up). */
 export const canCover = (org: Organization, amount: number): boolean => org.wallet_cents >= amount || recharges(org);
 
 /** Writes a movement of money to the ledger, with the credits and wallet left after it (negative amounts: into the wallet). */
 function addLedgerEntry(
-  s: Session, workspaceId: string,
+  s: Session,
+  workspaceId: string,
   e: Pick<LedgerEntry, 'kind' | 'reference_id' | 'description' | 'wallet_cents'> & { credits_cents?: number },
 ): void {
   const ws = s.data.workspaces.find((w) => w.id === workspaceId)!;
   s.data.ledger.push({
-    seq: s.nextSeq(), workspace_id: workspaceId, at: iso(s.now), kind: e.kind, reference_id: e.reference_id, description: e.description,
-    credits_cents: e.credits_cents ?? 0, wallet_cents: e.wallet_cents,
-    credits_after_cents: ws.plan.video_credits_cents, wallet_after_cents: orgOfWorkspace(s.data, workspaceId).wallet_cents,
+    seq: s.nextSeq(),
+    workspace_id: workspaceId,
+    at: iso(s.now),
+    kind: e.kind,
+    reference_id: e.reference_id,
+    description: e.description,
+    credits_cents: e.credits_cents ?? 0,
+    wallet_cents: e.wallet_cents,
+    credits_after_cents: ws.plan.video_credits_cents,
+    wallet_after_cents: orgOfWorkspace(s.data, workspaceId).wallet_cents,
   });
   keepLatest(s.data.ledger, workspaceId, LEDGER_KEPT);
 }
@@ -42,7 +51,12 @@ type Purpose = Pick<LedgerEntry, 'kind' | 'reference_id' | 'description'> & { cr
 
 function topUp(s: Session, workspaceId: string, org: Organization, amount: number, why: string): void {
   org.wallet_cents += amount;
-  addLedgerEntry(s, workspaceId, { kind: 'recharge', reference_id: org.id, wallet_cents: -amount, description: `Auto-recharge: ${price(amount)} added ${why}` });
+  addLedgerEntry(s, workspaceId, {
+    kind: 'recharge',
+    reference_id: org.id,
+    wallet_cents: -amount,
+    description: `Auto-recharge: ${price(amount)} added ${why}`,
+  });
 }
 
 /**
@@ -56,12 +70,19 @@ export function charge(s: Session, workspaceId: string, amount: number, what: Pu
   const ar = org.auto_recharge;
   if (org.wallet_cents < amount && recharges(org)) {
     const n = Math.ceil((amount - org.wallet_cents) / ar.amount_cents);
-    topUp(s, workspaceId, org, n * ar.amount_cents, `to pay ${price(amount)}${n > 1 ? ` (${n} top-ups of ${price(ar.amount_cents)})` : ''}`);
+    topUp(
+      s,
+      workspaceId,
+      org,
+      n * ar.amount_cents,
+      `to pay ${price(amount)}${n > 1 ? ` (${n} top-ups of ${price(ar.amount_cents)})` : ''}`,
+    );
   }
   if (org.wallet_cents < amount) return false;
   org.wallet_cents -= amount;
   if (amount > 0 || what.credits_cents) addLedgerEntry(s, workspaceId, { ...what, wallet_cents: amount });
-  if (amount > 0 && recharges(org) && org.wallet_cents < ar.threshold_cents) topUp(s, workspaceId, org, ar.amount_cents, `as the wallet fell below ${price(ar.threshold_cents)}`);
+  if (amount > 0 && recharges(org) && org.wallet_cents < ar.threshold_cents)
+    topUp(s, workspaceId, org, ar.amount_cents, `as the wallet fell below ${price(ar.threshold_cents)}`);
   return true;
 }
 
@@ -74,7 +95,11 @@ export function chargeUpTo(s: Session, workspaceId: string, amount: number, what
   const org = orgOfWorkspace(s.data, workspaceId);
   const taken = Math.max(0, Math.min(amount, org.wallet_cents));
   org.wallet_cents -= taken;
-  addLedgerEntry(s, workspaceId, { ...what, wallet_cents: taken, description: `${what.description}; ${price(amount - taken)} not covered: the wallet was empty` });
+  addLedgerEntry(s, workspaceId, {
+    ...what,
+    wallet_cents: taken,
+    description: `${what.description}; ${price(amount - taken)} not covered: the wallet was empty`,
+  });
   return taken;
 }
 
@@ -91,5 +116,10 @@ export function setWallet(s: Session, workspaceId: string, amount: number): void
   const was = org.wallet_cents;
   if (was === amount) return;
   org.wallet_cents = amount;
-  addLedgerEntry(s, workspaceId, { kind: 'wallet_set', reference_id: org.id, wallet_cents: was - amount, description: `The wallet set to ${price(amount)} by the control plane (it held ${price(was)})` });
+  addLedgerEntry(s, workspaceId, {
+    kind: 'wallet_set',
+    reference_id: org.id,
+    wallet_cents: was - amount,
+    description: `The wallet set to ${price(amount)} by the control plane (it held ${price(was)})`,
+  });
 }

@@ -24,7 +24,15 @@ export function addMonths(anchorMs: number, k: number): number {
   const a = new Date(anchorMs);
   const month = new Date(Date.UTC(a.getUTCFullYear(), a.getUTCMonth() + k, 1));
   const lastDay = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 0)).getUTCDate();
-  return Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), Math.min(a.getUTCDate(), lastDay), a.getUTCHours(), a.getUTCMinutes(), a.getUTCSeconds(), a.getUTCMilliseconds());
+  return Date.UTC(
+    month.getUTCFullYear(),
+    month.getUTCMonth(),
+    Math.min(a.getUTCDate(), lastDay),
+    a.getUTCHours(),
+    a.getUTCMinutes(),
+    a.getUTCSeconds(),
+    a.getUTCMilliseconds(),
+  );
 }
 
 /** The month counted from `anchorMs` that holds `now`: from `start` (included) to `end`. */
@@ -42,7 +50,10 @@ function monthAt(anchorMs: number, now: number): { start: number; end: number } 
 export type Use = 'call' | 'text';
 
 /** What the workspace has used of its plan in the plan month (counted from its creation) that holds `now`. */
-export function usageAt(ws: Workspace, now: number): { start: number; end: number; call_seconds: number; texts: number } {
+export function usageAt(
+  ws: Workspace,
+  now: number,
+): { start: number; end: number; call_seconds: number; texts: number } {
   const month = monthAt(Date.parse(ws.created_at), now);
   const same = Date.parse(ws.usage.period_start) === month.start;
   return { ...month, call_seconds: same ? ws.usage.call_seconds : 0, texts: same ? ws.usage.texts : 0 };
@@ -51,7 +62,9 @@ export function usageAt(ws: Workspace, now: number): { start: number; end: numbe
 /** What is left of the month's allowance: seconds of calls, or texts. */
 export function allowanceLeft(ws: Workspace, now: number, use: Use): number {
   const u = usageAt(ws, now);
-  return use === 'call' ? Math.max(0, ws.plan.included_minutes * 60 - u.call_seconds) : Math.max(0, ws.plan.included_texts - u.texts);
+  return use === 'call'
+    ? Math.max(0, ws.plan.included_minutes * 60 - u.call_seconds)
+    : Math.max(0, ws.plan.included_texts - u.texts);
 }
 
 /**
@@ -60,19 +73,36 @@ export function allowanceLeft(ws: Workspace, now: number, use: Use): number {
  * cannot, the account is paused for that kind of use until it can.
  */
 export function mayUse(s: Session, ws: Workspace, use: Use): boolean {
-  return allowanceLeft(ws, s.now, use) > 0 || canCover(orgOfWorkspace(s.data, ws.id), use === 'call' ? ws.plan.minute_cents : ws.plan.text_cents);
+  return (
+    allowanceLeft(ws, s.now, use) > 0 ||
+    canCover(orgOfWorkspace(s.data, ws.id), use === 'call' ? ws.plan.minute_cents : ws.plan.text_cents)
+  );
 }
 
 /** Counts `amount` (seconds, or one text) against the month's allowance; what lies beyond it is charged to the wallet. */
-function meter(s: Session, workspaceId: string, use: Use, amount: number, what: { reference_id: string; description: (beyond: number) => string }): void {
+function meter(
+  s: Session,
+  workspaceId: string,
+  use: Use,
+  amount: number,
+  what: { reference_id: string; description: (beyond: number) => string },
+): void {
   const ws = s.data.workspaces.find((w) => w.id === workspaceId)!;
   const u = usageAt(ws, s.now);
   const beyond = Math.max(0, amount - allowanceLeft(ws, s.now, use));
-  ws.usage = { period_start: iso(u.start), call_seconds: u.call_seconds + (use === 'call' ? amount : 0), texts: u.texts + (use === 'text' ? amount : 0) };
+  ws.usage = {
+    period_start: iso(u.start),
+    call_seconds: u.call_seconds + (use === 'call' ? amount : 0),
+    texts: u.texts + (use === 'text' ? amount : 0),
+  };
   const cost = use === 'call' ? Math.round((ws.plan.minute_cents * beyond) / 60) : beyond * ws.plan.text_cents;
   if (cost === 0) return;
   // like a quick call's minutes: what the wallet cannot cover is not owed (the entry says so); the account is paused then (mayUse)
-  chargeUpTo(s, workspaceId, cost, { kind: use, reference_id: what.reference_id, description: what.description(beyond) });
+  chargeUpTo(s, workspaceId, cost, {
+    kind: use,
+    reference_id: what.reference_id,
+    description: what.description(beyond),
+  });
 }
 
 /** A call on one of the workspace's numbers has ended: its seconds draw the plan's minutes. Quick calls (shared numbers) never do. */
@@ -82,7 +112,8 @@ export function meterCall(s: Session, call: CallRecord): void {
   const number = call.direction === 'inbound' ? call.to_number : call.from_number;
   meter(s, call.workspace_id, 'call', call.duration_seconds, {
     reference_id: call.id,
-    description: (beyond) => `Call ${call.id} on ${number}: ${beyond} s beyond the plan's ${ws.plan.included_minutes} minutes at ${price(ws.plan.minute_cents)} a minute`,
+    description: (beyond) =>
+      `Call ${call.id} on ${number}: ${beyond} s beyond the plan's ${ws.plan.included_minutes} minutes at ${price(ws.plan.minute_cents)} a minute`,
   });
 }
 
@@ -92,6 +123,7 @@ export function meterText(s: Session, text: TextRecord): void {
   const ws = s.data.workspaces.find((w) => w.id === text.workspace_id)!;
   meter(s, text.workspace_id, 'text', 1, {
     reference_id: text.id,
-    description: () => `Text ${text.id} from ${text.from_number}: beyond the plan's ${ws.plan.included_texts} texts at ${price(ws.plan.text_cents)} a text`,
+    description: () =>
+      `Text ${text.id} from ${text.from_number}: beyond the plan's ${ws.plan.included_texts} texts at ${price(ws.plan.text_cents)} a text`,
   });
 }

@@ -3,10 +3,25 @@
 import type { Stored } from '../core/world.js';
 
 /** The plan's rates for calls and texts on the workspace's numbers (billing.ts): included each month, then per unit from the wallet. */
-export interface PlanRates { included_minutes: number; included_texts: number; minute_cents: number; text_cents: number }
+export interface PlanRates {
+  included_minutes: number;
+  included_texts: number;
+  minute_cents: number;
+  text_cents: number;
+}
 
 /** What moved money: a charge (video, line, call, text, quick_call, quick_text, email), an auto-recharge top-up, or the control plane setting the wallet. */
-export const LEDGER_KINDS = ['video', 'line', 'call', 'text', 'quick_call', 'quick_text', 'email', 'recharge', 'wallet_set'] as const;
+export const LEDGER_KINDS = [
+  'video',
+  'line',
+  'call',
+  'text',
+  'quick_call',
+  'quick_text',
+  'email',
+  'recharge',
+  'wallet_set',
+] as const;
 
 /** A movement of plan video credits or wallet money (money.ts writes them; GET /_sim/workspace shows the latest, GET /_sim/ledger all kept). */
 export interface LedgerEntry extends Stored {

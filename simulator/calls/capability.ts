@@ -5,6 +5,11 @@ import type { Capability } from '../core/capability.js';
 export const calls: Capability = {
   name: 'calls',
   resources: [{ prefixes: ['/v1/voice/calls'], load: async () => (await import('./routes.js')).voiceCalls }],
-  machines: [{ types: ['call.answer', 'call.finish', 'call.review'], load: async () => (await import('./scripted-call.js')).scriptedCallTimers }],
+  machines: [
+    {
+      types: ['call.answer', 'call.finish', 'call.review'],
+      load: async () => (await import('./scripted-call.js')).scriptedCallTimers,
+    },
+  ],
   collections: { records: ['opt_outs'] },
 };

@@ -9,24 +9,56 @@ export const TOLL_FREE = ['800', '833', '844', '855', '866', '877', '888'];
 
 const AREAS: Record<(typeof COUNTRIES)[number], Record<string, [string, string]>> = {
   US: {
-    '206': ['Seattle', 'WA'], '212': ['New York', 'NY'], '303': ['Denver', 'CO'], '305': ['Miami', 'FL'], '312': ['Chicago', 'IL'],
-    '404': ['Atlanta', 'GA'], '415': ['San Francisco', 'CA'], '512': ['Austin', 'TX'], '617': ['Boston', 'MA'], '702': ['Las Vegas', 'NV'],
+    '206': ['Seattle', 'WA'],
+    '212': ['New York', 'NY'],
+    '303': ['Denver', 'CO'],
+    '305': ['Miami', 'FL'],
+    '312': ['Chicago', 'IL'],
+    '404': ['Atlanta', 'GA'],
+    '415': ['San Francisco', 'CA'],
+    '512': ['Austin', 'TX'],
+    '617': ['Boston', 'MA'],
+    '702': ['Las Vegas', 'NV'],
   },
-  CA: { '416': ['Toronto', 'ON'], '514': ['Montreal', 'QC'], '604': ['Vancouver', 'BC'], '403': ['Calgary', 'AB'], '613': ['Ottawa', 'ON'] },
+  CA: {
+    '416': ['Toronto', 'ON'],
+    '514': ['Montreal', 'QC'],
+    '604': ['Vancouver', 'BC'],
+    '403': ['Calgary', 'AB'],
+    '613': ['Ottawa', 'ON'],
+  },
 };
 
 /** Numbers per area code the carrier has free. */
 const STOCK = 12;
 
-export interface Available { phone_number: string; locality: string; region: string; features: string[] }
+export interface Available {
+  phone_number: string;
+  locality: string;
+  region: string;
+  features: string[];
+}
 
 export function isKnownArea(country: (typeof COUNTRIES)[number], area: string): boolean {
   return Object.hasOwn(AREAS[country], area);
 }
 
-export function inventory(country: (typeof COUNTRIES)[number], type: NumberType, area: string | undefined): Available[] {
+export function inventory(
+  country: (typeof COUNTRIES)[number],
+  type: NumberType,
+  area: string | undefined,
+): Available[] {
   const features = type === 'local' || type === 'mobile' ? ['voice', 'sms', 'mms'] : ['voice', 'sms'];
-  const areas = type === 'tollFree' ? (area ? [area] : TOLL_FREE) : area ? (isKnownArea(country, area) ? [area] : []) : Object.keys(AREAS[country]);
+  const areas =
+    type === 'tollFree'
+      ? area
+        ? [area]
+        : TOLL_FREE
+      : area
+        ? isKnownArea(country, area)
+          ? [area]
+          : []
+        : Object.keys(AREAS[country]);
   const out: Available[] = [];
   for (const a of areas) {
     const [locality, region] = type === 'tollFree' ? ['Toll-free', country] : AREAS[country][a];

@@ -3,7 +3,19 @@
 // every call and text, and calls and texts on the workspace's numbers draw the plan (billing.ts).
 import { meterCall, meterText } from '../billing/index.js';
 import { iso } from '../core/clock.js';
-import { transcriptText, type CallRecord, type Contact, type TextRecord, type TranscriptTurn, type CallStatus, contactById, contactByPhone, newContact, asView, recordIndex } from '../history/index.js';
+import {
+  transcriptText,
+  type CallRecord,
+  type Contact,
+  type TextRecord,
+  type TranscriptTurn,
+  type CallStatus,
+  contactById,
+  contactByPhone,
+  newContact,
+  asView,
+  recordIndex,
+} from '../history/index.js';
 import type { Session } from '../core/session.js';
 import { emitCallEvent, emitTextReceived } from '../webhooks/index.js';
 
@@ -18,8 +30,20 @@ export interface CallStart {
 
 export function openCall(s: Session, o: CallStart): CallRecord {
   const call: CallRecord = {
-    id: s.rng.uuid(), seq: s.nextSeq(), ...o, status: 'RINGING', duration_seconds: null, summary: '', transcript: '',
-    transcript_turns: [], tags: [], has_recording: false, end_reason: null, started_at: null, ended_at: null, created_at: iso(s.now),
+    id: s.rng.uuid(),
+    seq: s.nextSeq(),
+    ...o,
+    status: 'RINGING',
+    duration_seconds: null,
+    summary: '',
+    transcript: '',
+    transcript_turns: [],
+    tags: [],
+    has_recording: false,
+    end_reason: null,
+    started_at: null,
+    ended_at: null,
+    created_at: iso(s.now),
   };
   s.data.calls.push(call);
   emitCallEvent(s, call, 'call.started');
@@ -34,7 +58,13 @@ export function answerCall(s: Session, call: CallRecord): void {
 export function closeCall(
   s: Session,
   call: CallRecord,
-  o: { status: CallStatus; end_reason: string; duration_seconds: number | null; turns?: TranscriptTurn[]; has_recording?: boolean },
+  o: {
+    status: CallStatus;
+    end_reason: string;
+    duration_seconds: number | null;
+    turns?: TranscriptTurn[];
+    has_recording?: boolean;
+  },
 ): void {
   call.status = o.status;
   call.end_reason = o.end_reason;
@@ -51,7 +81,8 @@ export function closeCall(
 
 /** The plain-text transcript: lines labelled `AI:` and `User:` joined by newlines. */
 
-export const findCall = (s: Session, id: string) => asView(s.data, 'calls', recordIndex<CallRecord>(s.data, 'calls').byId.get(id));
+export const findCall = (s: Session, id: string) =>
+  asView(s.data, 'calls', recordIndex<CallRecord>(s.data, 'calls').byId.get(id));
 
 export function recordText(s: Session, o: Omit<TextRecord, 'id' | 'seq' | 'created_at'>): TextRecord {
   const rec: TextRecord = { id: s.rng.uuid(), seq: s.nextSeq(), ...o, created_at: iso(s.now) };
@@ -85,7 +116,11 @@ export function optOut(s: Session, workspaceId: string, phone: string): void {
   if (c) Object.assign(c, { consent: { ...c.consent, sms_opted_in: false }, updated_at: iso(s.now) });
 }
 
-export interface OptOut { workspace_id: string; phone_number: string; at: string }
+export interface OptOut {
+  workspace_id: string;
+  phone_number: string;
+  at: string;
+}
 
 declare module '../core/world.js' {
   interface World {

@@ -1,7 +1,30 @@
 // Calls' surface: a call or text as it happens (opened, answered, closed, recorded into history), opt-outs, scripted calls, the simulated other party's scenarios, and the carrier's inventory of numbers.
 // Other capabilities reach this one only through this file; everything else in the folder is its own.
 export { COUNTRIES, NUMBER_TYPES, TOLL_FREE, inventory } from './carrier.js';
-export { answerCall, closeCall, ensureContact, findCall, isOptedOut, openCall, optOut, recordText } from './conversations.js';
-export { OPT_OUT_TEXT, PROVIDER_TEXT_ERROR, TIMING, agentReply, attemptOutcome, callReview, callScenario, callTranscript, classifyReply, scriptedReply, substitute, textOpener, textScenario } from './scenarios.js';
+export {
+  answerCall,
+  closeCall,
+  ensureContact,
+  findCall,
+  isOptedOut,
+  openCall,
+  optOut,
+  recordText,
+} from './conversations.js';
+export {
+  OPT_OUT_TEXT,
+  PROVIDER_TEXT_ERROR,
+  TIMING,
+  agentReply,
+  attemptOutcome,
+  callReview,
+  callScenario,
+  callTranscript,
+  classifyReply,
+  scriptedReply,
+  substitute,
+  textOpener,
+  textScenario,
+} from './scenarios.js';
 export { runCall } from './scripted-call.js';
 export type { CallPlan } from './scripted-call.js';

@@ -9,36 +9,81 @@ import { attemptOutcome, PROVIDER_CALL_ERROR, TIMING } from './scenarios.js';
 import { bool, dataOf, e164, freeInput, obj, uuid, type Infer } from '../core/schema.js';
 import { notConnected } from '../numbers/index.js';
 
-const Body = obj({
-  caller_id: e164({ description: 'a verified caller ID of the account, or one of the workspace\'s ready numbers; the call shows it', example: '+14155550100' }),
-  destination: e164({ example: '+14155550123' }),
-  record: bool('record the call (default true; a workspace number\'s recording_enabled applies too)'),
-  metadata: freeInput({ description: 'kept on the call record', example: { ticket: 42 } }),
-}, { required: ['caller_id', 'destination'] });
+const Body = obj(
+  {
+    caller_id: e164({
+      description: "a verified caller ID of the account, or one of the workspace's ready numbers; the call shows it",
+      example: '+14155550100',
+    }),
+    destination: e164({ example: '+14155550123' }),
+    record: bool("record the call (default true; a workspace number's recording_enabled applies too)"),
+    metadata: freeInput({ description: 'kept on the call record', example: { ticket: 42 } }),
+  },
+  { required: ['caller_id', 'destination'] },
+);
 
-const CallParams = obj({ id: uuid('the call\'s id') }, { required: ['id'] });
+const CallParams = obj({ id: uuid("the call's id") }, { required: ['id'] });
 
 /** The course of an outbound voice call to `to`, by its scenario (no retries: that is quick calls' job). */
 export function planOutbound(to: string, record: boolean): CallPlan {
   const outcome = attemptOutcome(to, 2); // 0105 answers a placed call: only a first automatic attempt rings out
   const none = { answered: false, talk_seconds: 0, turns: [], has_recording: false, review: null };
   switch (outcome.kind) {
-    case 'no_answer': return { ...none, ring_seconds: TIMING.ringOut, status: 'NO_ANSWER', end_reason: 'no_answer' };
-    case 'busy': return { ...none, ring_seconds: TIMING.busy, status: 'BUSY', end_reason: 'busy' };
-    case 'voicemail': return { ...none, ring_seconds: TIMING.ringBeforeVoicemail, status: 'VOICEMAIL', end_reason: 'voicemail' };
-    case 'failed': return { ...none, ring_seconds: TIMING.providerFailure, status: 'FAILED', end_reason: PROVIDER_CALL_ERROR };
+    case 'no_answer':
+      return { ...none, ring_seconds: TIMING.ringOut, status: 'NO_ANSWER', end_reason: 'no_answer' };
+    case 'busy':
+      return { ...none, ring_seconds: TIMING.busy, status: 'BUSY', end_reason: 'busy' };
+    case 'voicemail':
+      return { ...none, ring_seconds: TIMING.ringBeforeVoicemail, status: 'VOICEMAIL', end_reason: 'voicemail' };
+    case 'failed':
+      return { ...none, ring_seconds: TIMING.providerFailure, status: 'FAILED', end_reason: PROVIDER_CALL_ERROR };
     case 'answered': {
-      const lines: [('agent' | 'person'), string][] = outcome.talk === 'goal'
-        ? [['person', 'Hello?'], ['agent', 'Hi, thanks for picking up.'], ['person', 'Sure, what can I do for you?'], ['agent', 'Thanks, that is all. Goodbye!']]
-        : outcome.talk === 'not_interested'
-          ? [['person', 'Hello?'], ['agent', 'Hi, do you have a minute?'], ['person', 'Not interested, sorry.']]
-          : [['person', 'Hello?'], ['agent', 'Hi, do you have a minute?'], ['person', 'Can you call me back later?']];
+      const lines: ['agent' | 'person', string][] =
+        outcome.talk === 'goal'
+          ? [
+              ['person', 'Hello?'],
+              ['agent', 'Hi, thanks for picking up.'],
+              ['person', 'Sure, what can I do for you?'],
+              ['agent', 'Thanks, that is all. Goodbye!'],
+            ]
+          : outcome.talk === 'not_interested'
+            ? [
+                ['person', 'Hello?'],
+                ['agent', 'Hi, do you have a minute?'],
+                ['person', 'Not interested, sorry.'],
+              ]
+            : [
+                ['person', 'Hello?'],
+                ['agent', 'Hi, do you have a minute?'],
+                ['person', 'Can you call me back later?'],
+              ];
       const talk = TIMING.talk[outcome.talk];
       return {
-        ring_seconds: TIMING.ringBeforeAnswer, answered: true, talk_seconds: talk, status: 'COMPLETED', end_reason: 'hangup',
-        turns: lines.map(([speaker, text], i) => ({ speaker, text, seconds_from_start: Math.round((i * talk) / lines.length) })),
+        ring_seconds: TIMING.ringBeforeAnswer,
+        answered: true,
+        talk_seconds: talk,
+        status: 'COMPLETED',
+        end_reason: 'hangup',
+        turns: lines.map(([speaker, text], i) => ({
+          speaker,
+          text,
+          seconds_from_start: Math.round((i * talk) / lines.length),
+        })),
         has_recording: record,
-        review: { summary: outcome.talk === 'goal' ? 'The call connected and went well.' : outcome.talk === 'not_interested' ? 'The person was not interested.' : 'The person asked to be called back.', tags: outcome.talk === 'goal' ? ['interested'] : outcome.talk === 'not_interested' ? ['not_interested'] : ['callback_requested'] },
+        review: {
+          summary:
+            outcome.talk === 'goal'
+              ? 'The call connected and went well.'
+              : outcome.talk === 'not_interested'
+                ? 'The person was not interested.'
+                : 'The person asked to be called back.',
+          tags:
+            outcome.talk === 'goal'
+              ? ['interested']
+              : outcome.talk === 'not_interested'
+                ? ['not_interested']
+                : ['callback_requested'],
+        },
       };
     }
   }
@@ -47,17 +92,36 @@ export function planOutbound(to: string, record: boolean): CallPlan {
 function place(c: Ctx<{}, {}, Infer<typeof Body>>): CallOut {
   const b = c.body;
   const ws = c.auth.workspace;
-  const own = c.data.phone_numbers.find((n) => n.workspace_id === ws.id && n.phone_number === b.caller_id && n.status === 'ready');
+  const own = c.data.phone_numbers.find(
+    (n) => n.workspace_id === ws.id && n.phone_number === b.caller_id && n.status === 'ready',
+  );
   if (!own && !ws.caller_ids.includes(b.caller_id))
-    throw new ApiError(422, 'caller_id_not_verified', `The caller ID ${b.caller_id} is not verified for this account.`, { caller_id: 'is not a verified caller ID of this account' });
+    throw new ApiError(
+      422,
+      'caller_id_not_verified',
+      `The caller ID ${b.caller_id} is not verified for this account.`,
+      { caller_id: 'is not a verified caller ID of this account' },
+    );
   const refused = own && notConnected(c.s, own, 'call');
   if (refused === 'line_suspended')
-    throw new ApiError(403, 'insufficient_funds', `Number ${own!.id}'s line is suspended: the wallet could not pay its monthly charge. Top up the wallet to resume it.`);
+    throw new ApiError(
+      403,
+      'insufficient_funds',
+      `Number ${own!.id}'s line is suspended: the wallet could not pay its monthly charge. Top up the wallet to resume it.`,
+    );
   if (refused === 'account_paused')
-    throw new ApiError(403, 'insufficient_funds', 'The account is paused for calls: the plan\'s included minutes are used up this month and the wallet cannot pay a minute. Add funds or enable auto-recharge.');
+    throw new ApiError(
+      403,
+      'insufficient_funds',
+      "The account is paused for calls: the plan's included minutes are used up this month and the wallet cannot pay a minute. Add funds or enable auto-recharge.",
+    );
   const call = openCall(c.s, {
-    workspace_id: ws.id, direction: 'outbound', from_number: b.caller_id, to_number: b.destination,
-    contact_id: contactByPhone(c.data, ws.id, b.destination)?.id ?? null, phone_number_id: own?.id ?? null,
+    workspace_id: ws.id,
+    direction: 'outbound',
+    from_number: b.caller_id,
+    to_number: b.destination,
+    contact_id: contactByPhone(c.data, ws.id, b.destination)?.id ?? null,
+    phone_number_id: own?.id ?? null,
   });
   call.metadata = b.metadata ?? {};
   // placed from one of the workspace's numbers: its call settings apply too
@@ -74,8 +138,17 @@ function hangup(c: Ctx<Infer<typeof CallParams>>): CallOut {
   const call = found?.workspace_id === c.auth.workspace.id ? found : undefined;
   if (!call) throw notFound(`No call ${c.params.id} in this workspace.`);
   if (c.data.quick_jobs.some((j) => j.targets.some((t) => t.last_call_id === call.id)))
-    throw new ApiError(409, 'conflict', 'This call belongs to a quick action job: cancel the job instead (POST /v1/quick/actions/{id}/cancel).');
-  if (!isLive(call)) throw new ApiError(409, 'conflict', `Only a ringing or in-progress call can be hung up; this call is ${call.status}.`);
+    throw new ApiError(
+      409,
+      'conflict',
+      'This call belongs to a quick action job: cancel the job instead (POST /v1/quick/actions/{id}/cancel).',
+    );
+  if (!isLive(call))
+    throw new ApiError(
+      409,
+      'conflict',
+      `Only a ringing or in-progress call can be hung up; this call is ${call.status}.`,
+    );
   hangUp(c.s, call);
   return presentCall(call);
 }
@@ -84,10 +157,14 @@ export const voiceCalls: Resource = {
   tag: { name: 'Voice calls', description: 'Outbound calls from a verified caller ID, and hanging up a live call.' },
   routes: [
     {
-      method: 'POST', path: '/v1/voice/calls', scope: 'full', summary: 'Place a voice call',
-      description: 'Calls the destination from a verified caller ID (or one of the workspace\'s ready numbers, whose call settings then apply too). ' +
-        'The call starts RINGING; its record follows the call (GET /v1/calls/{id}). A call from one of the workspace\'s numbers draws the plan\'s included minutes, ' +
-        'then bills at the plan\'s rate per minute (by the second) when it ends; it is refused with 403 while the number\'s line is suspended, ' +
+      method: 'POST',
+      path: '/v1/voice/calls',
+      scope: 'full',
+      summary: 'Place a voice call',
+      description:
+        "Calls the destination from a verified caller ID (or one of the workspace's ready numbers, whose call settings then apply too). " +
+        "The call starts RINGING; its record follows the call (GET /v1/calls/{id}). A call from one of the workspace's numbers draws the plan's included minutes, " +
+        "then bills at the plan's rate per minute (by the second) when it ends; it is refused with 403 while the number's line is suspended, " +
         'or while the minutes are used up and the wallet cannot pay one.',
       body: Body,
       responses: { 201: { description: 'Placed', schema: dataOf(CallRecordSchema) } },
@@ -95,8 +172,12 @@ export const voiceCalls: Resource = {
       handler: (c) => ({ status: 201, body: { data: place(c) } }),
     },
     {
-      method: 'POST', path: '/v1/voice/calls/{id}/hangup', scope: 'full', summary: 'Hang up a call',
-      description: 'Ends a ringing call (CANCELED) or an in-progress one (COMPLETED with the time so far). A quick action job\'s call is canceled through its job instead.',
+      method: 'POST',
+      path: '/v1/voice/calls/{id}/hangup',
+      scope: 'full',
+      summary: 'Hang up a call',
+      description:
+        "Ends a ringing call (CANCELED) or an in-progress one (COMPLETED with the time so far). A quick action job's call is canceled through its job instead.",
       params: CallParams,
       responses: { 200: { description: 'The call record after hanging up', schema: dataOf(CallRecordSchema) } },
       errors: { 409: ['conflict'] },

@@ -2,16 +2,36 @@
 // test numbers). Pure functions: given a number and an attempt, what happens and what is said.
 
 import type { CallTag } from '../history/index.js';
-export type CallScenario = 'goal' | 'not_interested' | 'rings_out' | 'voicemail' | 'busy' | 'answers_second' | 'provider_fails' | 'callback';
+export type CallScenario =
+  | 'goal'
+  | 'not_interested'
+  | 'rings_out'
+  | 'voicemail'
+  | 'busy'
+  | 'answers_second'
+  | 'provider_fails'
+  | 'callback';
 export type TextScenario = 'agrees' | 'declines' | 'silent' | 'agrees_late' | 'delivery_fails' | 'stop';
 
 const CALLS: Record<string, CallScenario> = {
-  '0100': 'goal', '0101': 'not_interested', '0102': 'rings_out', '0103': 'voicemail',
-  '0104': 'busy', '0105': 'answers_second', '0106': 'provider_fails', '0107': 'callback',
+  '0100': 'goal',
+  '0101': 'not_interested',
+  '0102': 'rings_out',
+  '0103': 'voicemail',
+  '0104': 'busy',
+  '0105': 'answers_second',
+  '0106': 'provider_fails',
+  '0107': 'callback',
 };
 const TEXTS: Record<string, TextScenario> = {
-  '0100': 'agrees', '0101': 'declines', '0102': 'silent', '0103': 'silent',
-  '0104': 'silent', '0105': 'agrees_late', '0106': 'delivery_fails', '0107': 'stop',
+  '0100': 'agrees',
+  '0101': 'declines',
+  '0102': 'silent',
+  '0103': 'silent',
+  '0104': 'silent',
+  '0105': 'agrees_late',
+  '0106': 'delivery_fails',
+  '0107': 'stop',
 };
 
 export const callScenario = (to: string): CallScenario => CALLS[to.slice(-4)] ?? 'goal';
@@ -41,46 +61,86 @@ export type AttemptOutcome =
 /** What happens on attempt number `attempt` (1-based) to this destination. */
 export function attemptOutcome(to: string, attempt: number): AttemptOutcome {
   switch (callScenario(to)) {
-    case 'goal': return { kind: 'answered', talk: 'goal' };
-    case 'not_interested': return { kind: 'answered', talk: 'not_interested' };
-    case 'callback': return { kind: 'answered', talk: 'callback' };
-    case 'rings_out': return { kind: 'no_answer' };
-    case 'voicemail': return { kind: 'voicemail' };
-    case 'busy': return { kind: 'busy' };
-    case 'answers_second': return attempt === 1 ? { kind: 'no_answer' } : { kind: 'answered', talk: 'goal' };
-    case 'provider_fails': return { kind: 'failed', error: PROVIDER_CALL_ERROR };
+    case 'goal':
+      return { kind: 'answered', talk: 'goal' };
+    case 'not_interested':
+      return { kind: 'answered', talk: 'not_interested' };
+    case 'callback':
+      return { kind: 'answered', talk: 'callback' };
+    case 'rings_out':
+      return { kind: 'no_answer' };
+    case 'voicemail':
+      return { kind: 'voicemail' };
+    case 'busy':
+      return { kind: 'busy' };
+    case 'answers_second':
+      return attempt === 1 ? { kind: 'no_answer' } : { kind: 'answered', talk: 'goal' };
+    case 'provider_fails':
+      return { kind: 'failed', error: PROVIDER_CALL_ERROR };
   }
 }
 
 /** Replaces {{CONTACT_NAME}} (any spacing) with the name, or "there" when none was given. */
-export const substitute = (text: string, name: string | null) => text.replace(/\{\{\s*CONTACT_NAME\s*\}\}/g, name ?? 'there');
+export const substitute = (text: string, name: string | null) =>
+  text.replace(/\{\{\s*CONTACT_NAME\s*\}\}/g, name ?? 'there');
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 const goalPhrase = (goal: string) => lowerFirst(goal.trim().replace(/[.!?]+$/, ''));
 
-export interface Turn { speaker: 'agent' | 'person'; text: string; seconds_from_start: number }
+export interface Turn {
+  speaker: 'agent' | 'person';
+  text: string;
+  seconds_from_start: number;
+}
 
 /** The conversation of an answered call, spread over `seconds`, cut at the hard stop if shorter. */
-export function callTranscript(talk: 'goal' | 'not_interested' | 'callback', goal: string, opening: string | null, name: string | null, seconds: number): Turn[] {
+export function callTranscript(
+  talk: 'goal' | 'not_interested' | 'callback',
+  goal: string,
+  opening: string | null,
+  name: string | null,
+  seconds: number,
+): Turn[] {
   const hello = name ? `Hi ${name}` : 'Hi there';
-  const open = opening ? substitute(opening, name) : `${hello}, this is an AI assistant calling to ${goalPhrase(goal)}. Do you have a moment?`;
-  const lines: [Turn['speaker'], string][] = [['person', 'Hello?'], ['agent', open]];
+  const open = opening
+    ? substitute(opening, name)
+    : `${hello}, this is an AI assistant calling to ${goalPhrase(goal)}. Do you have a moment?`;
+  const lines: [Turn['speaker'], string][] = [
+    ['person', 'Hello?'],
+    ['agent', open],
+  ];
   if (talk === 'goal') {
-    lines.push(['person', 'Sure, go ahead.'], ['agent', `Great. I'd like to ${goalPhrase(goal)}. Would that work for you?`],
-      ['person', 'Yes, that works for me.'], ['agent', 'Wonderful, you are all set. Thank you and goodbye!']);
+    lines.push(
+      ['person', 'Sure, go ahead.'],
+      ['agent', `Great. I'd like to ${goalPhrase(goal)}. Would that work for you?`],
+      ['person', 'Yes, that works for me.'],
+      ['agent', 'Wonderful, you are all set. Thank you and goodbye!'],
+    );
   } else if (talk === 'not_interested') {
     lines.push(['person', "Sorry, I'm not interested."], ['agent', 'Understood, thank you for your time. Goodbye!']);
   } else {
-    lines.push(['person', "I can't talk right now. Could you call me back later?"], ['agent', 'Of course, we will call you back later. Goodbye!']);
+    lines.push(
+      ['person', "I can't talk right now. Could you call me back later?"],
+      ['agent', 'Of course, we will call you back later. Goodbye!'],
+    );
   }
   const step = seconds / lines.length;
   return lines.map(([speaker, text], i) => ({ speaker, text, seconds_from_start: Math.round(i * step * 10) / 10 }));
 }
 
-export function callReview(talk: 'goal' | 'not_interested' | 'callback', goal: string, completed: boolean): { summary: string; tags: CallTag[] } {
-  if (!completed) return { summary: `The call reached the maximum call length before the goal (${goalPhrase(goal)}) was settled.`, tags: [] };
+export function callReview(
+  talk: 'goal' | 'not_interested' | 'callback',
+  goal: string,
+  completed: boolean,
+): { summary: string; tags: CallTag[] } {
+  if (!completed)
+    return {
+      summary: `The call reached the maximum call length before the goal (${goalPhrase(goal)}) was settled.`,
+      tags: [],
+    };
   if (talk === 'goal') return { summary: `The recipient agreed: ${goalPhrase(goal)}.`, tags: ['interested'] };
-  if (talk === 'not_interested') return { summary: 'The recipient said they were not interested.', tags: ['not_interested'] };
+  if (talk === 'not_interested')
+    return { summary: 'The recipient said they were not interested.', tags: ['not_interested'] };
   return { summary: 'The recipient asked to be called back later.', tags: ['callback_requested'] };
 }
 
@@ -91,7 +151,10 @@ const STOP_WORDS = new Set(['stop', 'stopall', 'unsubscribe', 'cancel', 'end', '
 
 /** How the agent reads a reply. STOP words are honoured only as the whole message, as carriers do. */
 export function classifyReply(body: string): ReplyKind {
-  const t = body.trim().toLowerCase().replace(/[.!]+$/, '');
+  const t = body
+    .trim()
+    .toLowerCase()
+    .replace(/[.!]+$/, '');
   if (STOP_WORDS.has(t.replace(/[\s-]+/g, ''))) return 'stop';
   if (/\b(not interested|no thanks|no thank you|not now|don't|do not)\b|^no\b/.test(t)) return 'decline';
   if (/\b(yes|yeah|yep|sure|ok|okay|sounds good|works for me|that works|agreed|confirm(ed)?)\b/.test(t)) return 'agree';
@@ -101,12 +164,17 @@ export function classifyReply(body: string): ReplyKind {
 /** The scripted reply of the simulated recipient, and how long after our message it comes. */
 export function scriptedReply(to: string): { body: string; afterSeconds: number } | null {
   switch (textScenario(to)) {
-    case 'agrees': return { body: 'Yes, that works for me!', afterSeconds: 120 };
-    case 'declines': return { body: 'No thanks, not interested.', afterSeconds: 90 };
-    case 'agrees_late': return { body: 'Sorry for the slow reply. Yes, that works!', afterSeconds: 20 * 3600 };
-    case 'stop': return { body: 'STOP', afterSeconds: 60 };
+    case 'agrees':
+      return { body: 'Yes, that works for me!', afterSeconds: 120 };
+    case 'declines':
+      return { body: 'No thanks, not interested.', afterSeconds: 90 };
+    case 'agrees_late':
+      return { body: 'Sorry for the slow reply. Yes, that works!', afterSeconds: 20 * 3600 };
+    case 'stop':
+      return { body: 'STOP', afterSeconds: 60 };
     case 'silent':
-    case 'delivery_fails': return null;
+    case 'delivery_fails':
+      return null;
   }
 }
 

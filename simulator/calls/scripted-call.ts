@@ -35,11 +35,22 @@ export function hangUp(s: Session, call: CallRecord): void {
   const pending = s.data.timers.find((t) => t.type === 'call.finish' && t.payload.call === call.id);
   const plan = pending?.payload.plan as CallPlan | undefined;
   cancelTimers(s, (type, p) => (type === 'call.answer' || type === 'call.finish') && p.call === call.id);
-  if (call.status === 'RINGING') return closeCall(s, call, { status: 'CANCELED', end_reason: 'hangup', duration_seconds: null });
+  if (call.status === 'RINGING')
+    return closeCall(s, call, { status: 'CANCELED', end_reason: 'hangup', duration_seconds: null });
   const seconds = Math.max(0, Math.round((s.now - Date.parse(call.started_at ?? iso(s.now))) / 1000));
   const turns = (plan?.turns ?? []).filter((t) => (t.seconds_from_start ?? 0) <= seconds);
-  closeCall(s, call, { status: 'COMPLETED', end_reason: 'hangup', duration_seconds: seconds, turns, has_recording: plan?.has_recording ?? false });
-  if (plan?.review) schedule(s, s.now + REVIEW_DELAY_SECONDS * 1000, 'call.review', { call: call.id, review: { summary: `The call was hung up after ${seconds} s.`, tags: [] } });
+  closeCall(s, call, {
+    status: 'COMPLETED',
+    end_reason: 'hangup',
+    duration_seconds: seconds,
+    turns,
+    has_recording: plan?.has_recording ?? false,
+  });
+  if (plan?.review)
+    schedule(s, s.now + REVIEW_DELAY_SECONDS * 1000, 'call.review', {
+      call: call.id,
+      review: { summary: `The call was hung up after ${seconds} s.`, tags: [] },
+    });
 }
 
 export const scriptedCallTimers: TimerHandlers = {
@@ -52,10 +63,14 @@ export const scriptedCallTimers: TimerHandlers = {
     if (!call || !isLive(call)) return;
     const plan = p.plan as unknown as CallPlan;
     closeCall(s, call, {
-      status: plan.status, end_reason: plan.end_reason, duration_seconds: plan.answered ? plan.talk_seconds : 0,
-      turns: plan.turns, has_recording: plan.has_recording,
+      status: plan.status,
+      end_reason: plan.end_reason,
+      duration_seconds: plan.answered ? plan.talk_seconds : 0,
+      turns: plan.turns,
+      has_recording: plan.has_recording,
     });
-    if (plan.review) schedule(s, s.now + REVIEW_DELAY_SECONDS * 1000, 'call.review', { call: call.id, review: plan.review });
+    if (plan.review)
+      schedule(s, s.now + REVIEW_DELAY_SECONDS * 1000, 'call.review', { call: call.id, review: plan.review });
   },
   'call.review': (s, p) => {
     const call = findCall(s, String(p.call));

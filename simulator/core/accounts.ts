@@ -13,7 +13,14 @@ export function newKeySecret(): string {
 
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
-export function addApiKey(data: World, rng: Rng, nowMs: number, workspaceId: string, userId: string, scopes: Scope[] | null): string {
+export function addApiKey(
+  data: World,
+  rng: Rng,
+  nowMs: number,
+  workspaceId: string,
+  userId: string,
+  scopes: Scope[] | null,
+): string {
   const key = newKeySecret();
   const record: ApiKey = {
     id: rng.uuid(),
@@ -28,7 +35,11 @@ export function addApiKey(data: World, rng: Rng, nowMs: number, workspaceId: str
   return key;
 }
 
-export const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'workspace';
+export const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'workspace';
 
 /** The organization that pays for a workspace. */
 export function orgOfWorkspace(data: World, workspaceId: string): Organization {
@@ -48,11 +59,22 @@ export interface AccountParts {
  * Adds an organization, its owner and a workspace, each with every capability's part (`parts`), and
  * a full-access key; returns the workspace and the key.
  */
-export function addWorkspace(data: World, rng: Rng, nowMs: number, name: string, parts: AccountParts): { workspace: Workspace; user: User; key: string } {
+export function addWorkspace(
+  data: World,
+  rng: Rng,
+  nowMs: number,
+  name: string,
+  parts: AccountParts,
+): { workspace: Workspace; user: User; key: string } {
   const org = { id: rng.uuid(), name } as Organization;
   parts.organization(org, rng, nowMs);
   data.organizations.push(org);
-  const user: User = { id: rng.uuid(), organization_id: org.id, name: 'Workspace Owner', email: `owner@${slug(name)}.example.com` };
+  const user: User = {
+    id: rng.uuid(),
+    organization_id: org.id,
+    name: 'Workspace Owner',
+    email: `owner@${slug(name)}.example.com`,
+  };
   data.users.push(user);
   const workspace = { id: rng.uuid(), organization_id: org.id, name, time_zone: null } as Workspace;
   parts.workspace(workspace, rng, nowMs);

@@ -5,56 +5,80 @@ import type { Resource } from './http.js';
 import * as z from 'zod/mini';
 
 /** The door's rules (the simulator's HTTP server, src/http-gate.ts), said in both documents. */
-const DOOR = ' The simulator\'s server answers only requests whose Host is a loopback name, its own address or a name it was told to allow ' +
+const DOOR =
+  " The simulator's server answers only requests whose Host is a loopback name, its own address or a name it was told to allow " +
   '(421 host_not_allowed otherwise), refuses requests from web pages not on a loopback address (403 origin_not_allowed), takes request bodies ' +
   'only as application/json (415 unsupported_media_type), and answers malformed HTTP with the error envelope (400 bad_request, 431 headers_too_large).';
 
 export type DocumentKind = 'api' | 'control';
 
 /** The /v1 description, or the /_sim control plane's, of `resources` (loaded when first asked for), each made once. */
-export function describer(resources: () => Promise<readonly Resource[]>): (which: DocumentKind) => Promise<Record<string, unknown>> {
+export function describer(
+  resources: () => Promise<readonly Resource[]>,
+): (which: DocumentKind) => Promise<Record<string, unknown>> {
   const documents = new Map<string, Promise<Record<string, unknown>>>();
   return (which) => {
     let doc = documents.get(which);
     if (!doc) {
-      doc = Promise.all([import('./openapi.js'), resources()]).then(([{ buildDocument }, all]) => build(buildDocument, all, which));
+      doc = Promise.all([import('./openapi.js'), resources()]).then(([{ buildDocument }, all]) =>
+        build(buildDocument, all, which),
+      );
       documents.set(which, doc);
     }
     return doc;
   };
 }
 
-function build(buildDocument: typeof import('./openapi.js').buildDocument, resources: readonly Resource[], which: DocumentKind): Record<string, unknown> {
-  return (
-      which === 'api'
-        ? buildDocument(resources, {
-          prefix: '/v1/',
-          title: 'Voice, messaging and video automation API',
-          description: 'AI voice calls, text messages, email and short social videos, driven over HTTP with a Bearer API key. ' +
-            'Served by the vmv simulator, generated from the same route declarations that validate its requests. ' +
-            'Errors use the error envelope; lists use the list envelope (limit, cursor, newest first); every write accepts an Idempotency-Key header.' + DOOR,
-        })
-        : buildDocument(resources, {
-          prefix: '/_sim/',
-          title: 'vmv simulator control plane',
-          description: 'Test helpers served only by the simulator, without an API key (a key, when sent, picks its workspace): ' +
-            'the clock, keys, the wallet and plan, fixtures, and the simulated other party. Not part of the /v1 API.' + DOOR,
-        }));
+function build(
+  buildDocument: typeof import('./openapi.js').buildDocument,
+  resources: readonly Resource[],
+  which: DocumentKind,
+): Record<string, unknown> {
+  return which === 'api'
+    ? buildDocument(resources, {
+        prefix: '/v1/',
+        title: 'Voice, messaging and video automation API',
+        description:
+          'AI voice calls, text messages, email and short social videos, driven over HTTP with a Bearer API key. ' +
+          'Served by the vmv simulator, generated from the same route declarations that validate its requests. ' +
+          'Errors use the error envelope; lists use the list envelope (limit, cursor, newest first); every write accepts an Idempotency-Key header.' +
+          DOOR,
+      })
+    : buildDocument(resources, {
+        prefix: '/_sim/',
+        title: 'vmv simulator control plane',
+        description:
+          'Test helpers served only by the simulator, without an API key (a key, when sent, picks its workspace): ' +
+          'the clock, keys, the wallet and plan, fixtures, and the simulated other party. Not part of the /v1 API.' +
+          DOOR,
+      });
 }
 
-const Document = z.record(z.string(), z.unknown()).check(z.meta({ description: 'An OpenAPI 3.1 document', examples: [{ openapi: '3.1.0', info: { title: 'API', version: '1.0.0' }, paths: {} }] }));
+const Document = z
+  .record(z.string(), z.unknown())
+  .check(
+    z.meta({
+      description: 'An OpenAPI 3.1 document',
+      examples: [{ openapi: '3.1.0', info: { title: 'API', version: '1.0.0' }, paths: {} }],
+    }),
+  );
 
 /** The routes that serve the two documents. */
 export const apiDescription = (document: (which: DocumentKind) => Promise<Record<string, unknown>>): Resource => ({
   tag: { name: 'API description', description: 'This document.' },
   routes: [
     {
-      method: 'GET', path: '/v1/openapi.json', public: true, summary: 'The API description (OpenAPI 3.1, version 1.0.0)',
+      method: 'GET',
+      path: '/v1/openapi.json',
+      public: true,
+      summary: 'The API description (OpenAPI 3.1, version 1.0.0)',
       responses: { 200: { description: 'The OpenAPI document', schema: Document } },
       handler: async () => ({ body: await document('api') }),
     },
     {
-      method: 'GET', path: '/_sim/openapi.json', summary: 'The control plane description (OpenAPI 3.1)',
+      method: 'GET',
+      path: '/_sim/openapi.json',
+      summary: 'The control plane description (OpenAPI 3.1)',
       responses: { 200: { description: 'The OpenAPI document', schema: Document } },
       handler: async () => ({ body: await document('control') }),
     },

@@ -7,7 +7,19 @@
 // plan, the body parsed, a replay answered, the input validated, the route run, and its reply kept
 // for its Idempotency-Key. The parts: router.ts (which route), auth.ts (as whom), request.ts (the
 // body, validation, the envelope), idempotency.ts (replays).
-import type { AfterCommit, Auth, Ctx, Method, Reply, Resource, Route, SimRequest, SimResponse, Transactor, WorldServices } from './http.js';
+import type {
+  AfterCommit,
+  Auth,
+  Ctx,
+  Method,
+  Reply,
+  Resource,
+  Route,
+  SimRequest,
+  SimResponse,
+  Transactor,
+  WorldServices,
+} from './http.js';
 import { DEFAULT_ORIGIN } from './http.js';
 import { authenticate, authFor, planRefusal, refusal } from './auth.js';
 import type { ResourceEntry } from './capability.js';
@@ -60,7 +72,10 @@ export interface WorldDefinition {
 }
 
 /** What a request committed, and whether its reply waits for the work that follows (see App.handle). */
-interface Committed { data: World | null; flush: boolean }
+interface Committed {
+  data: World | null;
+  flush: boolean;
+}
 
 /** One request on its way through the steps: what it is, and what each step adds. */
 interface Exchange {
@@ -93,43 +108,81 @@ type Step = (x: Exchange, w: Wiring) => void | SimResponse | Promise<void | SimR
 /** The steps of a request, in order, after what fell due has run (they roll back together). */
 const STEPS: readonly (readonly [string, Step])[] = [
   // a public route (the API description) needs no key and ignores one sent
-  ['authenticate', (x) => void (x.auth = x.route.public ? authFor(x.s.data, null, x.s.data.meta.default_workspace_id) : authenticate(x.s.data, header(x.req, 'authorization'), x.isApi, x.route))],
-  ['plan', (x) => {
-    const noPlan = planRefusal(x.route, x.auth!);
-    if (noPlan) throw noPlan;
-  }],
+  [
+    'authenticate',
+    (x) =>
+      void (x.auth = x.route.public
+        ? authFor(x.s.data, null, x.s.data.meta.default_workspace_id)
+        : authenticate(x.s.data, header(x.req, 'authorization'), x.isApi, x.route)),
+  ],
+  [
+    'plan',
+    (x) => {
+      const noPlan = planRefusal(x.route, x.auth!);
+      if (noPlan) throw noPlan;
+    },
+  ],
   // after the key: a bad key is 401 whatever the body
   ['parse', (x) => void (x.body = parseBody(x.req, x.method, x.route))],
-  ['replay', (x) => {
-    const key = x.isApi && x.method !== 'GET' ? header(x.req, 'idempotency-key') : undefined;
-    if (key === undefined) return;
-    checkKey(key);
-    if (!x.auth!.key) return;
-    // only a request that can be replayed pays for the fingerprint (a bulk body's is costly)
-    x.keyed = { apiKeyId: x.auth!.key.id, key, fingerprint: fingerprint(x.method, x.url.pathname + x.url.search, x.body) };
-    return replayOf(x.s, x.keyed) ?? undefined;
-  }],
+  [
+    'replay',
+    (x) => {
+      const key = x.isApi && x.method !== 'GET' ? header(x.req, 'idempotency-key') : undefined;
+      if (key === undefined) return;
+      checkKey(key);
+      if (!x.auth!.key) return;
+      // only a request that can be replayed pays for the fingerprint (a bulk body's is costly)
+      x.keyed = {
+        apiKeyId: x.auth!.key.id,
+        key,
+        fingerprint: fingerprint(x.method, x.url.pathname + x.url.search, x.body),
+      };
+      return replayOf(x.s, x.keyed) ?? undefined;
+    },
+  ],
   ['validate', (x) => void (x.input = validate(x.route, x.params, x.url.searchParams, x.body!))],
-  ['run', async (x, w) => {
-    const ctx: Ctx<any, any, any> = {
-      s: x.s, data: x.s.data, auth: x.auth!, ...x.input!, requestId: x.requestId, advance: (until: number) => w.run(x.s, until),
-      origin: originOf(x.req), header: (name) => header(x.req, name), world: w.services,
-    };
-    x.reply = await x.route.handler(ctx);
-    x.res = toResponse(x.reply, x.requestId);
-  }],
+  [
+    'run',
+    async (x, w) => {
+      const ctx: Ctx<any, any, any> = {
+        s: x.s,
+        data: x.s.data,
+        auth: x.auth!,
+        ...x.input!,
+        requestId: x.requestId,
+        advance: (until: number) => w.run(x.s, until),
+        origin: originOf(x.req),
+        header: (name) => header(x.req, name),
+        world: w.services,
+      };
+      x.reply = await x.route.handler(ctx);
+      x.res = toResponse(x.reply, x.requestId);
+    },
+  ],
   // kept now (a retry while the request waits replays this, never starting a second run), and again
   // once a waiting reply is final (App.handle), so that a later replay repeats what was sent
-  ['remember', (x) => {
-    if (!x.keyed || x.res!.status < 200 || x.res!.status >= 300 || typeof x.res!.body !== 'string') x.keyed = undefined;
-    else remember(x.s, x.keyed, x.requestId, x.res!);
-  }],
+  [
+    'remember',
+    (x) => {
+      if (!x.keyed || x.res!.status < 200 || x.res!.status >= 300 || typeof x.res!.body !== 'string')
+        x.keyed = undefined;
+      else remember(x.s, x.keyed, x.requestId, x.res!);
+    },
+  ],
 ];
 
-export function createApp(store: WorldStore, world: WorldDefinition, extra: Resource[] = [], options: AppOptions = {}): App {
+export function createApp(
+  store: WorldStore,
+  world: WorldDefinition,
+  extra: Resource[] = [],
+  options: AppOptions = {},
+): App {
   const timers: TimerHandlers = Object.assign({}, world.timers, ...extra.map((r) => r.timers));
   const hooks: AfterCommit[] = [...world.afterCommit, ...extra.flatMap((r) => (r.afterCommit ? [r.afterCommit] : []))];
-  const router = createRouter(world.resources, extra.flatMap((r) => r.routes));
+  const router = createRouter(
+    world.resources,
+    extra.flatMap((r) => r.routes),
+  );
   const wiring: Wiring = { run: (s, until) => runDue(s, until, timers, env), services: world.services };
 
   async function handle(req: SimRequest): Promise<SimResponse> {
@@ -169,9 +222,23 @@ export function createApp(store: WorldStore, world: WorldDefinition, extra: Reso
     const url = targetOf(req.url);
     const found = await router.match(method, url.pathname);
     if (found === null) throw notFound(`No route for ${method} ${url.pathname}.`);
-    if (found === 'method') throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`);
+    if (found === 'method')
+      throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`);
     if (found.route.flush) committed.flush = true;
-    const unit = (ss: WorldSession) => runSteps(ss, { req, requestId, method, url, route: found.route, params: found.params, isApi: url.pathname.startsWith('/v1/') }, committed);
+    const unit = (ss: WorldSession) =>
+      runSteps(
+        ss,
+        {
+          req,
+          requestId,
+          method,
+          url,
+          route: found.route,
+          params: found.params,
+          isApi: url.pathname.startsWith('/v1/'),
+        },
+        committed,
+      );
     let done = method === 'GET' ? await store.withRead(unit) : NEEDS_LOCK;
     if (done === NEEDS_LOCK) done = await store.withLock(unit);
     return done.reply?.after ? waited(done, requestId) : done.res!;
@@ -208,14 +275,20 @@ export function createApp(store: WorldStore, world: WorldDefinition, extra: Reso
   /** Outside the lock: the request waits for what its change set going (an assistant run), then answers. */
   async function waited(x: Exchange, requestId: string): Promise<SimResponse> {
     const res = toResponse(await x.reply!.after!(app), requestId);
-    if (x.keyed && res.status >= 200 && res.status < 300) await transaction((s) => rememberFinal(s, x.keyed!, requestId, res));
+    if (x.keyed && res.status >= 200 && res.status < 300)
+      await transaction((s) => rememberFinal(s, x.keyed!, requestId, res));
     return res;
   }
 
-  async function routeAs(s: Session, as: { workspaceId: string; apiKeyId: string | null }, method: string, path: string) {
+  async function routeAs(
+    s: Session,
+    as: { workspaceId: string; apiKeyId: string | null },
+    method: string,
+    path: string,
+  ) {
     const found = await router.match(method as Method, path);
     if (found === null || found === 'method') throw new Error(`invoke: no route for ${method} ${path}`);
-    const key = as.apiKeyId ? s.data.api_keys.find((k) => k.id === as.apiKeyId) ?? null : null;
+    const key = as.apiKeyId ? (s.data.api_keys.find((k) => k.id === as.apiKeyId) ?? null) : null;
     return { ...found, auth: authFor(s.data, key, as.workspaceId) };
   }
 
@@ -228,8 +301,15 @@ export function createApp(store: WorldStore, world: WorldDefinition, extra: Reso
     for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.set(k, String(v));
     const input = validate(route, params, query, (call.body ?? {}) as Record<string, unknown>);
     const ctx: Ctx<any, any, any> = {
-      s, data: s.data, auth, ...input, requestId: newRequestId(), advance: (until: number) => wiring.run(s, until),
-      origin: DEFAULT_ORIGIN, header: () => undefined, world: world.services,
+      s,
+      data: s.data,
+      auth,
+      ...input,
+      requestId: newRequestId(),
+      advance: (until: number) => wiring.run(s, until),
+      origin: DEFAULT_ORIGIN,
+      header: () => undefined,
+      world: world.services,
     };
     const reply = await route.handler(ctx);
     return { status: reply.status ?? 200, body: reply.body };

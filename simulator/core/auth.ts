@@ -8,7 +8,12 @@ import type { World } from './world.js';
 export function authenticate(data: World, authorization: string | undefined, isApi: boolean, route: Route): Auth {
   const m = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   if (!m) {
-    if (isApi) throw unauthorized(authorization ? 'The Authorization header must be "Bearer <API key>".' : 'Missing API key: send Authorization: Bearer <API key>.');
+    if (isApi)
+      throw unauthorized(
+        authorization
+          ? 'The Authorization header must be "Bearer <API key>".'
+          : 'Missing API key: send Authorization: Bearer <API key>.',
+      );
     return authFor(data, null, data.meta.default_workspace_id);
   }
   const hash = hashKey(m[1]);
@@ -17,8 +22,13 @@ export function authenticate(data: World, authorization: string | undefined, isA
   if (isApi && route.scope && key.scopes !== null) {
     const ok = route.scope !== 'full' && key.scopes.includes(route.scope);
     if (!ok)
-      throw new ApiError(403, 'forbidden',
-        route.scope === 'full' ? 'This endpoint needs a full-access API key.' : `This API key lacks the ${route.scope} scope.`);
+      throw new ApiError(
+        403,
+        'forbidden',
+        route.scope === 'full'
+          ? 'This endpoint needs a full-access API key.'
+          : `This API key lacks the ${route.scope} scope.`,
+      );
   }
   return authFor(data, key, key.workspace_id);
 }
@@ -26,7 +36,11 @@ export function authenticate(data: World, authorization: string | undefined, isA
 /** 403 plan_not_included when the route needs a plan feature the workspace lacks. */
 export function planRefusal(route: Route, auth: Auth): ApiError | null {
   if (!route.plan || auth.workspace.plan[route.plan]) return null;
-  return new ApiError(403, 'plan_not_included', `The workspace's plan does not include ${route.plan === 'content' ? 'Content (videos)' : 'the assistant'}.`);
+  return new ApiError(
+    403,
+    'plan_not_included',
+    `The workspace's plan does not include ${route.plan === 'content' ? 'Content (videos)' : 'the assistant'}.`,
+  );
 }
 
 /** Why the key may not call the route (its scopes, the workspace's plan), or null: for a call made inside the simulator (the assistant's tools). */
@@ -35,7 +49,11 @@ export function refusal(route: Route, auth: Auth): ApiError | null {
   if (noPlan) return noPlan;
   const key = auth.key;
   if (key && key.scopes !== null && route.scope && !(route.scope !== 'full' && key.scopes.includes(route.scope)))
-    return new ApiError(403, 'forbidden', route.scope === 'full' ? 'This needs a full-access API key.' : `This API key lacks the ${route.scope} scope.`);
+    return new ApiError(
+      403,
+      'forbidden',
+      route.scope === 'full' ? 'This needs a full-access API key.' : `This API key lacks the ${route.scope} scope.`,
+    );
   return null;
 }
 

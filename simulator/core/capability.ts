@@ -28,7 +28,10 @@ export interface MachineEntry {
 }
 
 /** What a capability's part of a new world is given: the seeded generator, the time. */
-export interface SeedContext { rng: Rng; nowMs: number }
+export interface SeedContext {
+  rng: Rng;
+  nowMs: number;
+}
 
 export interface Capability {
   name: string;
@@ -63,4 +66,5 @@ export interface Capability {
 }
 
 /** Whether `path` lies under `prefix` (whole segments). */
-export const under = (path: string, prefix: string) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
+export const under = (path: string, prefix: string) =>
+  path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);

@@ -4,12 +4,15 @@
 export function editDistance(a: string, b: string): number {
   const m = a.length;
   const n = b.length;
-  const d: number[][] = Array.from({ length: m + 1 }, (_, i) => Array.from({ length: n + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: m + 1 }, (_, i) =>
+    Array.from({ length: n + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= m; i++) {
     for (let j = 1; j <= n; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[m][n];
@@ -20,7 +23,10 @@ export const normalizeName = (s: string) => s.normalize('NFKC').toLowerCase().tr
 /** Typos tolerated for a name of this length: none for very short names, one for short, two for long. */
 export const tolerance = (len: number) => (len <= 3 ? 0 : len <= 7 ? 1 : 2);
 
-export interface NameCandidate { id: string; names: (string | null)[] }
+export interface NameCandidate {
+  id: string;
+  names: (string | null)[];
+}
 
 /**
  * The candidates that best match `input`: each candidate scores the smallest distance between the

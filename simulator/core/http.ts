@@ -90,7 +90,11 @@ export interface ResponseDecl {
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
 }
 
-export interface Route<PS extends z.ZodMiniObject | undefined = any, QS extends z.ZodMiniObject | undefined = any, BS extends z.ZodMiniType | undefined = any> {
+export interface Route<
+  PS extends z.ZodMiniObject | undefined = any,
+  QS extends z.ZodMiniObject | undefined = any,
+  BS extends z.ZodMiniType | undefined = any,
+> {
   method: Method;
   path: string;
   /** /v1 routes: the scope a restricted key needs; 'full' for endpoints whose scope the spec does not name */
@@ -121,9 +125,15 @@ export interface Route<PS extends z.ZodMiniObject | undefined = any, QS extends 
 }
 
 /** Declares a route, inferring the types its handler sees from its schemas. */
-export function route<PS extends z.ZodMiniObject | undefined = undefined, QS extends z.ZodMiniObject | undefined = undefined, BS extends z.ZodMiniType | undefined = undefined>(
+export function route<
+  PS extends z.ZodMiniObject | undefined = undefined,
+  QS extends z.ZodMiniObject | undefined = undefined,
+  BS extends z.ZodMiniType | undefined = undefined,
+>(
   r: Omit<Route<PS, QS, BS>, 'handler'> & {
-    handler: (c: Ctx<Out<PS, Record<string, string>>, Out<QS, Record<string, never>>, Out<BS, Record<string, never>>>) => Reply | Promise<Reply>;
+    handler: (
+      c: Ctx<Out<PS, Record<string, string>>, Out<QS, Record<string, never>>, Out<BS, Record<string, never>>>,
+    ) => Reply | Promise<Reply>;
   },
 ): Route {
   return r as Route;

@@ -11,22 +11,33 @@ import type { Session } from './session.js';
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 /** A key a request carries, and its request's fingerprint (method, path and canonical body). */
-export interface Keyed { apiKeyId: string; key: string; fingerprint: string }
+export interface Keyed {
+  apiKeyId: string;
+  key: string;
+  fingerprint: string;
+}
 
 /** The key's length is the API's to check: 1 to 255 characters. */
 export function checkKey(key: string): void {
-  if (key.length < 1 || key.length > 255) throw validationError({ 'Idempotency-Key': `must be 1 to 255 characters (got ${key.length})` });
+  if (key.length < 1 || key.length > 255)
+    throw validationError({ 'Idempotency-Key': `must be 1 to 255 characters (got ${key.length})` });
 }
 
 /** JSON with object keys sorted at every depth: the same body in another key order is the same body. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isPlainObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  if (isPlainObject(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 
 export const fingerprint = (method: string, path: string, body: unknown) =>
-  createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('hex');
+  createHash('sha256')
+    .update(`${method} ${path}\n${canonical(body)}`)
+    .digest('hex');
 
 /** The reply kept for the key, to send again; null when the key is new (records past their 24 hours go first). */
 export function replayOf(s: Session, k: Keyed): SimResponse | null {
@@ -40,7 +51,11 @@ export function replayOf(s: Session, k: Keyed): SimResponse | null {
     });
   return {
     status: rec.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'idempotency-replay': 'true', 'request-id': rec.request_id },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'idempotency-replay': 'true',
+      'request-id': rec.request_id,
+    },
     body: rec.body,
   };
 }
@@ -48,14 +63,22 @@ export function replayOf(s: Session, k: Keyed): SimResponse | null {
 /** Keeps a reply for the key. */
 export function remember(s: Session, k: Keyed, requestId: string, res: SimResponse): void {
   s.data.idempotency.push({
-    api_key_id: k.apiKeyId, key: k.key, fingerprint: k.fingerprint, request_id: requestId, status: res.status, body: res.body as string, created_at_ms: s.now,
+    api_key_id: k.apiKeyId,
+    key: k.key,
+    fingerprint: k.fingerprint,
+    request_id: requestId,
+    status: res.status,
+    body: res.body as string,
+    created_at_ms: s.now,
   });
   s.markDirty();
 }
 
 /** A reply that waited (an assistant run) replaces what was kept for its key once it is final. */
 export function rememberFinal(s: Session, k: Keyed, requestId: string, res: SimResponse): void {
-  const rec = s.data.idempotency.find((r) => r.api_key_id === k.apiKeyId && r.key === k.key && r.request_id === requestId);
+  const rec = s.data.idempotency.find(
+    (r) => r.api_key_id === k.apiKeyId && r.key === k.key && r.request_id === requestId,
+  );
   if (!rec) return;
   rec.status = res.status;
   rec.body = res.body as string;

@@ -14,7 +14,14 @@ type Json = Record<string, unknown>;
 /** The errors every route can answer by the conventions (spec Parts 4, 7, 8), on top of its own. */
 function conventionErrors(r: Route, isApi: boolean): Record<number, string[]> {
   // 403 origin_not_allowed and 421 host_not_allowed: the simulator's server refuses browsers' cross-site and DNS-rebound requests
-  const e: Record<number, string[]> = { 400: ['validation_error'], 403: ['origin_not_allowed'], 421: ['host_not_allowed'], 500: ['internal_error'], 503: ['store_busy'], 507: ['insufficient_storage'] };
+  const e: Record<number, string[]> = {
+    400: ['validation_error'],
+    403: ['origin_not_allowed'],
+    421: ['host_not_allowed'],
+    500: ['internal_error'],
+    503: ['store_busy'],
+    507: ['insufficient_storage'],
+  };
   if (isApi && !r.public) {
     e[401] = ['unauthorized'];
     e[403] = r.plan ? ['forbidden', 'plan_not_included', 'origin_not_allowed'] : ['forbidden', 'origin_not_allowed'];
@@ -29,9 +36,20 @@ function conventionErrors(r: Route, isApi: boolean): Record<number, string[]> {
 }
 
 const ERROR_WORDS: Record<number, string> = {
-  400: 'The request is invalid', 401: 'Missing or invalid API key', 403: 'Not allowed', 404: 'Not found', 409: 'Conflict',
-  413: 'The body is too large', 415: 'The body is not application/json', 416: 'The range is outside the file', 421: 'Not a host this server answers to', 422: 'Cannot be processed', 429: 'Rate limited', 500: 'Unexpected server error', 503: 'The store is busy; retry',
-  507: 'The simulator\'s disk is full: nothing was applied',
+  400: 'The request is invalid',
+  401: 'Missing or invalid API key',
+  403: 'Not allowed',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'The body is too large',
+  415: 'The body is not application/json',
+  416: 'The range is outside the file',
+  421: 'Not a host this server answers to',
+  422: 'Cannot be processed',
+  429: 'Rate limited',
+  500: 'Unexpected server error',
+  503: 'The store is busy; retry',
+  507: "The simulator's disk is full: nothing was applied",
 };
 
 /** Converts schemas to JSON Schema, collecting named ones (meta id) into components.schemas. */
@@ -39,7 +57,12 @@ class Converter {
   readonly schemas: Record<string, Json> = {};
 
   convert(schema: z.ZodMiniType, io: 'input' | 'output'): Json {
-    const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as Json;
+    const out = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'any',
+      reused: 'inline',
+    }) as Json;
     delete out.$schema;
     const defs = (out.$defs ?? {}) as Record<string, Json>;
     delete out.$defs;
@@ -51,7 +74,8 @@ class Converter {
     const linked = relink(def) as Json;
     delete linked.id;
     const prev = this.schemas[id];
-    if (prev && JSON.stringify(prev) !== JSON.stringify(linked)) throw new Error(`two different schemas are named ${id}`);
+    if (prev && JSON.stringify(prev) !== JSON.stringify(linked))
+      throw new Error(`two different schemas are named ${id}`);
     this.schemas[id] = linked;
   }
 }
@@ -119,7 +143,14 @@ export function exampleOf(s: Json, components: Record<string, Json>, depth = 0):
  * (ErrorValidationError, ErrorIdempotencyConflictOrConflict …) so that each set is written once.
  */
 function errorSchema(schemas: Record<string, Json>, codes: string[]): Json {
-  const name = `Error${codes.map((c) => c.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('')).join('Or')}`;
+  const name = `Error${codes
+    .map((c) =>
+      c
+        .split('_')
+        .map((w) => w[0].toUpperCase() + w.slice(1))
+        .join(''),
+    )
+    .join('Or')}`;
   if (!schemas[name]) {
     const out = structuredClone(schemas.Error) as { properties: { error: { properties: { code: Json } } } } & Json;
     const code = out.properties.error.properties.code;
@@ -132,16 +163,27 @@ function errorSchema(schemas: Record<string, Json>, codes: string[]): Json {
 }
 
 const operationId = (r: Route) =>
-  `${r.method.toLowerCase()}_${r.path.replace(/^\/(v1|_sim)\//, '').replace(/\{(\w+)\}/g, 'by_$1').replace(/[^A-Za-z0-9]+/g, '_').replace(/_+$/, '')}`;
+  `${r.method.toLowerCase()}_${r.path
+    .replace(/^\/(v1|_sim)\//, '')
+    .replace(/\{(\w+)\}/g, 'by_$1')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/_+$/, '')}`;
 
 function scopeText(r: Route): string {
   if (r.public) return 'No API key needed.';
-  const plan = r.plan ? ` Needs a plan that includes ${r.plan === 'content' ? 'Content' : 'the assistant'} (403 \`plan_not_included\` otherwise).` : '';
-  if (r.scope === 'full' || r.scope === undefined) return `Scope: a full-access API key (the service names no narrower scope for this endpoint).${plan}`;
+  const plan = r.plan
+    ? ` Needs a plan that includes ${r.plan === 'content' ? 'Content' : 'the assistant'} (403 \`plan_not_included\` otherwise).`
+    : '';
+  if (r.scope === 'full' || r.scope === undefined)
+    return `Scope: a full-access API key (the service names no narrower scope for this endpoint).${plan}`;
   return `Scope: \`${r.scope}\`.${plan}`;
 }
 
-export interface DocumentOptions { prefix: '/v1/' | '/_sim/'; title: string; description: string }
+export interface DocumentOptions {
+  prefix: '/v1/' | '/_sim/';
+  title: string;
+  description: string;
+}
 
 export function buildDocument(resources: readonly Resource[], o: DocumentOptions): Json {
   const conv = new Converter();
@@ -188,7 +230,10 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
         const schema = conv.convert(r.body, 'input');
         // a body is required when it has required fields (a PATCH of nothing changes nothing, and is fine)
         const required = Array.isArray(schema.required) && schema.required.length > 0;
-        op.requestBody = { required, content: { 'application/json': { schema, example: exampleOf(schema, conv.schemas) } } };
+        op.requestBody = {
+          required,
+          content: { 'application/json': { schema, example: exampleOf(schema, conv.schemas) } },
+        };
       }
       const headersOf = (status: number, extra?: Record<string, { description: string; schema: Json }>): Json => ({
         'Request-Id': { $ref: '#/components/headers/RequestId' },
@@ -203,19 +248,37 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
           continue;
         }
         const type = d.contentType ?? 'application/json';
-        const media: Json = d.schema ? { schema: conv.convert(d.schema, 'output') } : { schema: { type: 'string', format: 'binary' } };
+        const media: Json = d.schema
+          ? { schema: conv.convert(d.schema, 'output') }
+          : { schema: { type: 'string', format: 'binary' } };
         if (d.schema) media.example = exampleOf(media.schema as Json, conv.schemas);
-        responses[status] = { description: d.description, headers: headersOf(Number(status), d.headers), content: { [type]: media } };
+        responses[status] = {
+          description: d.description,
+          headers: headersOf(Number(status), d.headers),
+          content: { [type]: media },
+        };
       }
       const errors = conventionErrors(r, isApi);
       if (r.params) (errors[404] ??= []).push('not_found');
-      for (const [status, codes] of Object.entries(r.errors ?? {})) for (const c of codes) if (!(errors[Number(status)] ??= []).includes(c)) errors[Number(status)].push(c);
+      for (const [status, codes] of Object.entries(r.errors ?? {}))
+        for (const c of codes) if (!(errors[Number(status)] ??= []).includes(c)) errors[Number(status)].push(c);
       for (const [status, codes] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
         const schema = errorSchema(conv.schemas, codes);
         responses[status] = {
           description: `${ERROR_WORDS[Number(status)] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
           headers: headersOf(Number(status)),
-          content: { 'application/json': { schema, example: { error: { code: codes[0], message: ERROR_WORDS[Number(status)] ?? 'Error', ...(status === '400' ? { fields: { field: 'why it is invalid' } } : {}) } } } },
+          content: {
+            'application/json': {
+              schema,
+              example: {
+                error: {
+                  code: codes[0],
+                  message: ERROR_WORDS[Number(status)] ?? 'Error',
+                  ...(status === '400' ? { fields: { field: 'why it is invalid' } } : {}),
+                },
+              },
+            },
+          },
         };
       }
       op.responses = responses;
@@ -232,24 +295,51 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
       description: o.description,
       license: { name: 'Proprietary', url: 'https://example.com/vmv/license' },
     },
-    servers: [{ url: 'http://127.0.0.1:4010', description: 'a local `vmv sim serve --port 4010` (paths begin with /v1 or /_sim)' }],
+    servers: [
+      {
+        url: 'http://127.0.0.1:4010',
+        description: 'a local `vmv sim serve --port 4010` (paths begin with /v1 or /_sim)',
+      },
+    ],
     tags,
     paths,
     components: {
       parameters: {
         IdempotencyKey: {
-          name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 }, example: '8e03978e-40d5-43e8-bc93-6894a57f9324',
-          description: 'Makes a write safe to retry: the same key with the same body replays the stored reply (with Idempotency-Replay: true); ' +
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          example: '8e03978e-40d5-43e8-bc93-6894a57f9324',
+          description:
+            'Makes a write safe to retry: the same key with the same body replays the stored reply (with Idempotency-Replay: true); ' +
             'with another body it is 409 idempotency_conflict. Keys live 24 hours and are scoped to the API key. A UUID is recommended.',
         },
       },
       headers: {
-        RequestId: { required: true, schema: { type: 'string' }, example: 'req_4f1c2a9b7d3e8f6a5b0c', description: 'Identifies the request (an idempotency conflict names the original one).' },
-        IdempotencyReplay: { schema: { type: 'string', enum: ['true'] }, description: 'Present on a reply replayed for a repeated Idempotency-Key.' },
-        RetryAfter: { schema: { type: 'integer', minimum: 1 }, example: 30, description: 'Seconds to wait before retrying.' },
+        RequestId: {
+          required: true,
+          schema: { type: 'string' },
+          example: 'req_4f1c2a9b7d3e8f6a5b0c',
+          description: 'Identifies the request (an idempotency conflict names the original one).',
+        },
+        IdempotencyReplay: {
+          schema: { type: 'string', enum: ['true'] },
+          description: 'Present on a reply replayed for a repeated Idempotency-Key.',
+        },
+        RetryAfter: {
+          schema: { type: 'integer', minimum: 1 },
+          example: 30,
+          description: 'Seconds to wait before retrying.',
+        },
       },
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>. A key is full-access or limited to scopes; each operation names the scope it needs.' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'Authorization: Bearer <API key>. A key is full-access or limited to scopes; each operation names the scope it needs.',
+        },
       },
       schemas: Object.fromEntries(Object.entries(conv.schemas).sort(([a], [b]) => a.localeCompare(b))),
     },
@@ -262,7 +352,8 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
   // components this document does not refer to (the control plane has no idempotency, no 429)
   const text = JSON.stringify(doc.paths);
   for (const kind of ['parameters', 'headers']) {
-    for (const name of Object.keys(components[kind])) if (!text.includes(`"#/components/${kind}/${name}"`)) delete components[kind][name];
+    for (const name of Object.keys(components[kind]))
+      if (!text.includes(`"#/components/${kind}/${name}"`)) delete components[kind][name];
     if (Object.keys(components[kind]).length === 0) delete components[kind];
   }
   return doc;

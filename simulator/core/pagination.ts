@@ -10,15 +10,28 @@ export const CURSOR_TTL_MS = 24 * 3600_000;
 /** The list conventions' query parameters (spread into a route's query schema). */
 export function listParams(maxLimit = 100, defaultLimit = 20) {
   return {
-    limit: qInt(1, maxLimit, { description: `page size, default ${defaultLimit}, at most ${maxLimit}`, example: defaultLimit }),
-    cursor: qString({ description: 'meta.cursor of the previous page (valid 24 hours)', example: 'eyJvIjoiZGVzYyJ9.AbCdEfGhIjKlMnOpQrStUv' }),
+    limit: qInt(1, maxLimit, {
+      description: `page size, default ${defaultLimit}, at most ${maxLimit}`,
+      example: defaultLimit,
+    }),
+    cursor: qString({
+      description: 'meta.cursor of the previous page (valid 24 hours)',
+      example: 'eyJvIjoiZGVzYyJ9.AbCdEfGhIjKlMnOpQrStUv',
+    }),
     order: oneOf(['asc', 'desc'], 'newest first (desc, the default) or oldest first (asc)'),
   };
 }
 
-interface CursorBody { o: 'asc' | 'desc'; k: number; i: string | number; at: number; f: string }
+interface CursorBody {
+  o: 'asc' | 'desc';
+  k: number;
+  i: string | number;
+  at: number;
+  f: string;
+}
 
-const sign = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest('base64url').slice(0, 22);
+const sign = (secret: string, payload: string) =>
+  createHmac('sha256', secret).update(payload).digest('base64url').slice(0, 22);
 const scopeTag = (secret: string, scope: string) => sign(secret, `scope:${scope}`).slice(0, 10);
 
 function encode(s: Session, body: CursorBody): string {
@@ -38,14 +51,30 @@ function decode(s: Session, raw: string, scope: string): CursorBody {
   } catch {
     throw bad('is not a cursor this list returned');
   }
-  if (body.f !== scopeTag(s.data.meta.secret, scope)) throw bad('belongs to another list or other filters; start again without a cursor');
-  if (s.now - body.at > CURSOR_TTL_MS) throw validationError({ cursor: 'has expired (cursors are valid 24 hours); start again without a cursor' }, 'The cursor has expired.');
+  if (body.f !== scopeTag(s.data.meta.secret, scope))
+    throw bad('belongs to another list or other filters; start again without a cursor');
+  if (s.now - body.at > CURSOR_TTL_MS)
+    throw validationError(
+      { cursor: 'has expired (cursors are valid 24 hours); start again without a cursor' },
+      'The cursor has expired.',
+    );
   return body;
 }
 
-export interface PageQuery { limit?: number; cursor?: string; order?: 'asc' | 'desc' }
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
+  order?: 'asc' | 'desc';
+}
 
-interface PageOptions<T, R> { key: (t: T) => number; tie: (t: T) => string | number; scope: string; present: (t: T) => R; defaultLimit?: number; totalResults?: boolean }
+interface PageOptions<T, R> {
+  key: (t: T) => number;
+  tie: (t: T) => string | number;
+  scope: string;
+  present: (t: T) => R;
+  defaultLimit?: number;
+  totalResults?: boolean;
+}
 type Page<R> = { data: R[]; meta: { cursor?: string; page_size: number; total_results?: number } };
 
 /**
@@ -60,13 +89,23 @@ export function paginate<T, R>(s: Session, items: readonly T[], q: PageQuery, o:
 
 /** paginate() for items already in order, oldest first by key and tie (an index's): a page costs its size. */
 export function paginateSorted<T, R>(s: Session, sorted: readonly T[], q: PageQuery, o: PageOptions<T, R>): Page<R> {
-  return pageOf(s, { length: sorted.length, at: (n) => ({ t: sorted[n], k: o.key(sorted[n]), i: o.tie(sorted[n]) }) }, q, o);
+  return pageOf(
+    s,
+    { length: sorted.length, at: (n) => ({ t: sorted[n], k: o.key(sorted[n]), i: o.tie(sorted[n]) }) },
+    q,
+    o,
+  );
 }
 
 type Pos = { k: number; i: string | number };
 const compare = (a: Pos, b: Pos) => a.k - b.k || (a.i < b.i ? -1 : a.i > b.i ? 1 : 0);
 
-function pageOf<T, R>(s: Session, items: { length: number; at(n: number): Pos & { t: T } } | (Pos & { t: T })[], q: PageQuery, o: PageOptions<T, R>): Page<R> {
+function pageOf<T, R>(
+  s: Session,
+  items: { length: number; at(n: number): Pos & { t: T } } | (Pos & { t: T })[],
+  q: PageQuery,
+  o: PageOptions<T, R>,
+): Page<R> {
   const at = Array.isArray(items) ? (n: number) => items[n] : items.at;
   const n = items.length;
   const limit = q.limit ?? o.defaultLimit ?? 20;
@@ -74,7 +113,8 @@ function pageOf<T, R>(s: Session, items: { length: number; at(n: number): Pos & 
   let after: Pos | null = null;
   if (q.cursor !== undefined) {
     const c = decode(s, q.cursor, o.scope);
-    if (q.order !== undefined && q.order !== c.o) throw validationError({ order: 'must match the order of the cursor' });
+    if (q.order !== undefined && q.order !== c.o)
+      throw validationError({ order: 'must match the order of the cursor' });
     order = c.o;
     after = { k: c.k, i: c.i };
   }
@@ -89,7 +129,8 @@ function pageOf<T, R>(s: Session, items: { length: number; at(n: number): Pos & 
     }
   }
   // asc: from lo up; desc: from just below the cursor (or the end) down
-  const [from, rest] = order === 'asc' ? [after ? lo : 0, n - (after ? lo : 0)] : [(after ? lo : n) - 1, after ? lo : n];
+  const [from, rest] =
+    order === 'asc' ? [after ? lo : 0, n - (after ? lo : 0)] : [(after ? lo : n) - 1, after ? lo : n];
   const page: (Pos & { t: T })[] = [];
   for (let j = 0; j < Math.min(limit, rest); j++) page.push(at(order === 'asc' ? from + j : from - j));
   const meta: Page<R>['meta'] = { page_size: limit };

@@ -23,7 +23,12 @@ const EMPTY = z.strictObject({});
  * Checks a request against its route's declaration: path parameters, query and body, every
  * problem of the three in one 400. Returns what the handler sees, parsed.
  */
-export function validate(route: Route, rawParams: Record<string, string>, query: URLSearchParams, body: Record<string, unknown>) {
+export function validate(
+  route: Route,
+  rawParams: Record<string, string>,
+  query: URLSearchParams,
+  body: Record<string, unknown>,
+) {
   const errs: Fields = newFields();
   const paramSchema = route.params ?? EMPTY;
   const params = check(paramSchema, fromText(paramSchema, Object.entries(rawParams), errs, 'path'), errs, 'path');
@@ -33,12 +38,18 @@ export function validate(route: Route, rawParams: Record<string, string>, query:
   // a query's problems are listed in the order its parameters were written
   for (const name of new Set(query.keys())) if (Object.hasOwn(queryErrs, name)) errs[name] ??= queryErrs[name];
   for (const [name, why] of Object.entries(queryErrs)) errs[name] ??= why;
-  const parsedBody = route.method === 'GET' || route.bodyCheckedByHandler ? body : check(route.body ?? EMPTY, body, errs, 'body');
+  const parsedBody =
+    route.method === 'GET' || route.bodyCheckedByHandler ? body : check(route.body ?? EMPTY, body, errs, 'body');
   if (Object.keys(errs).length > 0) throw validationError(errs);
-  return { params: params as Record<string, unknown>, query: q as Record<string, unknown>, body: parsedBody as Record<string, unknown> };
+  return {
+    params: params as Record<string, unknown>,
+    query: q as Record<string, unknown>,
+    body: parsedBody as Record<string, unknown>,
+  };
 }
 
-export const tooLarge = (limit: number) => new ApiError(413, 'payload_too_large', `The request body is larger than ${limit} bytes.`);
+export const tooLarge = (limit: number) =>
+  new ApiError(413, 'payload_too_large', `The request body is larger than ${limit} bytes.`);
 
 /** The JSON body: an object, or (a route that takes many) an array. */
 export function parseBody(req: SimRequest, method: Method, route: Route): Record<string, unknown> {
@@ -51,14 +62,18 @@ export function parseBody(req: SimRequest, method: Method, route: Route): Record
   try {
     parsed = JSON.parse(raw);
   } catch (e) {
-    throw validationError({ body: `is not valid JSON (${(e as Error).message})` }, 'The request body is not valid JSON.');
+    throw validationError(
+      { body: `is not valid JSON (${(e as Error).message})` },
+      'The request body is not valid JSON.',
+    );
   }
   const many = takesMany(route.body);
   if (!isPlainObject(parsed) && !(many && Array.isArray(parsed))) {
     const what = many ? 'a JSON object or an array of them' : 'a JSON object';
     throw validationError({ body: `must be ${what}` }, `The request body must be ${what}.`);
   }
-  if (depth(parsed) > MAX_DEPTH) throw validationError({ body: `nests deeper than ${MAX_DEPTH} levels` }, 'The request body nests too deeply.');
+  if (depth(parsed) > MAX_DEPTH)
+    throw validationError({ body: `nests deeper than ${MAX_DEPTH} levels` }, 'The request body nests too deeply.');
   return parsed as Record<string, unknown>;
 }
 
@@ -73,7 +88,9 @@ function depth(v: unknown, d = 0): number {
 /** http://<Host> when the request names a plausible host, else `vmv sim serve`'s default address (embedded requests have none). */
 export function originOf(req: SimRequest): string {
   const host = header(req, 'host');
-  return host && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `http://${host}` : DEFAULT_ORIGIN;
+  return host && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)
+    ? `http://${host}`
+    : DEFAULT_ORIGIN;
 }
 
 export function toResponse(reply: Reply, requestId: string): SimResponse {
@@ -91,9 +108,11 @@ export function errorResponse(e: unknown, requestId: string): SimResponse {
   // a data file that cannot be read or used is said as it is (the file, the line, what to do): it is no bug of ours
   let err: ApiError;
   if (e instanceof ApiError) err = e;
-  else if (e instanceof StoreFileError) err = new ApiError(500, 'internal_error', `${e.message} The request was not applied.`);
+  else if (e instanceof StoreFileError)
+    err = new ApiError(500, 'internal_error', `${e.message} The request was not applied.`);
   else err = new ApiError(500, 'internal_error', 'The simulator hit an unexpected error; the request was not applied.');
-  if (!(e instanceof ApiError) && !(e instanceof StoreFileError)) process.emitWarning(`vmv simulator: ${(e as Error)?.stack ?? String(e)}`);
+  if (!(e instanceof ApiError) && !(e instanceof StoreFileError))
+    process.emitWarning(`vmv simulator: ${(e as Error)?.stack ?? String(e)}`);
   return {
     status: err.status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'request-id': requestId, ...err.headers },

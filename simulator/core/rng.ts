@@ -17,7 +17,10 @@ export function seedRng(seed: number): RngState {
 }
 
 export class Rng {
-  constructor(private readonly state: RngState, private readonly onUse: () => void = () => {}) {}
+  constructor(
+    private readonly state: RngState,
+    private readonly onUse: () => void = () => {},
+  ) {}
 
   /** Next 32-bit unsigned integer (sfc32). */
   u32(): number {

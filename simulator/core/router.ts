@@ -14,13 +14,21 @@ export const methodOf = (method: string) => (method.toUpperCase() === 'HEAD' ? '
 /** The request target is a path: prefixing the origin keeps "//x" a path, never a host. */
 export const targetOf = (target: string) => new URL(`http://sim.local${target.startsWith('/') ? '' : '/'}${target}`);
 
-interface Compiled { route: Route; re: RegExp; names: string[] }
+interface Compiled {
+  route: Route;
+  re: RegExp;
+  names: string[];
+}
 
 function compile(routes: readonly Route[]): Compiled[] {
   return routes.map((route) => {
     const names: string[] = [];
     const re = new RegExp(
-      '^' + route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), '([^/]+)')) + '$',
+      '^' +
+        route.path
+          .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+          .replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), '([^/]+)')) +
+        '$',
     );
     return { route, re, names };
   });

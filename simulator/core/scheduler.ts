@@ -21,9 +21,17 @@ export interface TimerEnv {
   /** runs an API route as `workspaceId`'s key `apiKeyId` would, inside this session (validation, charges, history and events alike) */
   invoke: Invoke;
   /** why that key may not make that call (its scopes, the workspace's plan), or null when it may */
-  authorize: (s: Session, as: { workspaceId: string; apiKeyId: string | null }, call: { method: string; path: string }) => Promise<string | null>;
+  authorize: (
+    s: Session,
+    as: { workspaceId: string; apiKeyId: string | null },
+    call: { method: string; path: string },
+  ) => Promise<string | null>;
 }
-export type Invoke = (s: Session, as: { workspaceId: string; apiKeyId: string | null }, call: { method: string; path: string; query?: Record<string, string | number | boolean | undefined>; body?: unknown }) => Promise<{ status: number; body: any }>;
+export type Invoke = (
+  s: Session,
+  as: { workspaceId: string; apiKeyId: string | null },
+  call: { method: string; path: string; query?: Record<string, string | number | boolean | undefined>; body?: unknown },
+) => Promise<{ status: number; body: any }>;
 export type TimerHandler = (s: Session, payload: Record<string, unknown>, env: TimerEnv) => void | Promise<void>;
 export type TimerHandlers = Record<string, TimerHandler>;
 
@@ -48,7 +56,13 @@ const epochOf = (data: World) => trackerOf(data)?.epochOf(UNITS) ?? 0;
 function build(data: World): Queue {
   const rows = raw(data.timers) as Timer[];
   // (the heap reorders the array it is given: a copy, while the index records places in the data)
-  return { timers: data.timers, heap: new TinyQueue(rows.slice(), byDue), index: new Map(rows.map((t, i) => [t.id, i])), epoch: epochOf(data), known: rows.length };
+  return {
+    timers: data.timers,
+    heap: new TinyQueue(rows.slice(), byDue),
+    index: new Map(rows.map((t, i) => [t.id, i])),
+    epoch: epochOf(data),
+    known: rows.length,
+  };
 }
 
 /**
@@ -108,7 +122,13 @@ export function schedule(s: Session, atMs: number, type: string, payload: Record
 }
 
 /** A row of data.timers, numbered `seq` (an upgrade of a data file adds rows before any queue exists; schedule() otherwise). */
-export const timerRow = (seq: number, atMs: number, type: string, payload: Record<string, unknown>): Timer => ({ id: `tmr_${seq}`, at_ms: atMs, seq, type, payload });
+export const timerRow = (seq: number, atMs: number, type: string, payload: Record<string, unknown>): Timer => ({
+  id: `tmr_${seq}`,
+  at_ms: atMs,
+  seq,
+  type,
+  payload,
+});
 
 export function cancelTimers(s: Session, match: (type: string, payload: Record<string, unknown>) => boolean): void {
   const q = queue(s.data);

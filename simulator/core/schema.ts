@@ -18,7 +18,10 @@ export const EMAIL_ANY_CASE = new RegExp(EMAIL.source, 'i');
 export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** What every constructor can say about its value in the API description. */
-export interface Doc { description?: string; example?: unknown }
+export interface Doc {
+  description?: string;
+  example?: unknown;
+}
 
 /**
  * Adds metadata (JSON Schema keywords: description, examples, format, id) to a schema, merged into
@@ -56,7 +59,7 @@ export const lazy = <S extends z.ZodMiniType>(build: () => S) => z.lazy(build);
  * field examples, a record could be `running` with a `completed_at`).
  */
 export const named = <S extends z.ZodMiniType>(id: string, build: () => S, d?: Doc | string) => {
-  const o = typeof d === 'string' ? { description: d } : d ?? {};
+  const o = typeof d === 'string' ? { description: d } : (d ?? {});
   const meta: Record<string, unknown> = { id };
   if (o.description !== undefined) meta.description = o.description;
   if (o.example !== undefined) meta.examples = [o.example];
@@ -70,7 +73,9 @@ export const named = <S extends z.ZodMiniType>(id: string, build: () => S, d?: D
  * description for one without); a pattern's explanation comes before the length bound's, which
  * says less (a 30-digit "phone number" is told what a phone number is).
  */
-export function str(o: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string; format?: string } & Doc = {}) {
+export function str(
+  o: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string; format?: string } & Doc = {},
+) {
   const checks: z.core.$ZodCheck<string>[] = [];
   if (o.min !== undefined) checks.push(z.minLength(o.min));
   if (o.pattern) checks.push(z.regex(o.pattern, { error: o.patternMessage ?? 'has an invalid format' }));
@@ -83,11 +88,24 @@ export function str(o: { min?: number; max?: number; pattern?: RegExp; patternMe
 /** The longest E.164 number: + and 15 digits. */
 const E164_MAX = 16;
 export const e164 = (d: Doc = {}) =>
-  str({ max: E164_MAX, pattern: E164, patternMessage: 'must be an E.164 phone number such as +15551234567', example: '+14155550100', ...d });
+  str({
+    max: E164_MAX,
+    pattern: E164,
+    patternMessage: 'must be an E.164 phone number such as +15551234567',
+    example: '+14155550100',
+    ...d,
+  });
 
 export const email = (o: { max?: number; pattern?: RegExp } & Doc = {}) =>
   // no format: email: the spec's pattern is looser than RFC 5322's, and a generated client must not refuse what the API takes
-  str({ min: 1, max: o.max ?? 254, pattern: o.pattern ?? EMAIL_ANY_CASE, patternMessage: 'must be an email address such as name@example.com', example: 'maria@example.com', ...o });
+  str({
+    min: 1,
+    max: o.max ?? 254,
+    pattern: o.pattern ?? EMAIL_ANY_CASE,
+    patternMessage: 'must be an email address such as name@example.com',
+    example: 'maria@example.com',
+    ...o,
+  });
 
 /** zod says a non-number given to an integer was expected to be a number: int() marks its type issues to read "an integer". */
 const INT_TYPE = 'an integer';
@@ -111,7 +129,8 @@ export function num(o: { min?: number; max?: number } & Doc = {}) {
 
 export const bool = (d?: Doc | string) => doc(z.boolean(), d);
 
-export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, d?: Doc | string) => doc(z.enum(values), d);
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, d?: Doc | string) =>
+  doc(z.enum(values), d);
 
 /** A UUID-shaped identifier (ids of records other than numbers): 36 characters at most (one that is not a record's id is 404). */
 export const uuid = (d?: Doc | string) => doc(annotate(z.string().check(z.maxLength(36)), { format: 'uuid' }), d);
@@ -122,14 +141,20 @@ export const timestamp = (d?: Doc | string) =>
 
 const ISO_MESSAGE = 'must be an ISO 8601 timestamp such as 2026-01-31T09:00:00Z';
 const isoString = () =>
-  z.string({ error: ISO_MESSAGE }).check(
-    z.maxLength(40, { error: ISO_MESSAGE }),
-    z.refine(isIsoTime, { error: ISO_MESSAGE }),
-    z.meta({ description: 'ISO 8601 date or date-time with Z or an offset', examples: ['2026-01-31T09:00:00Z'] }),
-  );
+  z
+    .string({ error: ISO_MESSAGE })
+    .check(
+      z.maxLength(40, { error: ISO_MESSAGE }),
+      z.refine(isIsoTime, { error: ISO_MESSAGE }),
+      z.meta({ description: 'ISO 8601 date or date-time with Z or an offset', examples: ['2026-01-31T09:00:00Z'] }),
+    );
 
 /** An ISO 8601 time sent by a client, normalised to UTC ISO (`...Z`). */
-export const isoTime = () => z.pipe(isoString(), z.transform((v: string) => new Date(v).toISOString()));
+export const isoTime = () =>
+  z.pipe(
+    isoString(),
+    z.transform((v: string) => new Date(v).toISOString()),
+  );
 
 export const nullable = <S extends z.ZodMiniType>(inner: S) => z.nullable(inner);
 
@@ -137,11 +162,17 @@ export function arr<S extends z.ZodMiniType>(item: S, o: { min?: number; max?: n
   const checks: z.core.$ZodCheck<unknown[]>[] = [];
   if (o.min !== undefined) checks.push(z.minLength(o.min));
   if (o.max !== undefined) checks.push(z.maxLength(o.max));
-  if (o.unique) checks.push(z.superRefine((items: unknown[], ctx) => items.forEach((v, i) => {
-    const first = items.indexOf(v);
-    // worded with the list's own path when the problems are explained ("repeats collect_fields[0]")
-    if (first !== i) ctx.issues.push({ code: 'custom', message: REPEATS, path: [i], input: v, params: { first } });
-  })));
+  if (o.unique)
+    checks.push(
+      z.superRefine((items: unknown[], ctx) =>
+        items.forEach((v, i) => {
+          const first = items.indexOf(v);
+          // worded with the list's own path when the problems are explained ("repeats collect_fields[0]")
+          if (first !== i)
+            ctx.issues.push({ code: 'custom', message: REPEATS, path: [i], input: v, params: { first } });
+        }),
+      ),
+    );
   const a = doc(checks.length ? z.array(item).check(...checks) : z.array(item), o);
   return o.unique ? annotate(a, { uniqueItems: true }) : a;
 }
@@ -181,14 +212,19 @@ const wholeObject = (payload: z.core.ParsePayload) => isPlainObject(payload.valu
  */
 function freeMap(value: z.ZodMiniType, top: boolean) {
   const { keys, keyLength } = FREE_JSON;
-  const key = z.string().check(
-    z.minLength(1, { error: `is an empty key: keys have 1 to ${keyLength} characters` }),
-    z.maxLength(keyLength, { error: (iss) => `is a key of ${[...String(iss.input)].length} characters: keys have at most ${keyLength}` }),
-    ...(top ? [allowedKey()] : []),
-  );
+  const key = z
+    .string()
+    .check(
+      z.minLength(1, { error: `is an empty key: keys have 1 to ${keyLength} characters` }),
+      z.maxLength(keyLength, {
+        error: (iss) => `is a key of ${[...String(iss.input)].length} characters: keys have at most ${keyLength}`,
+      }),
+      ...(top ? [allowedKey()] : []),
+    );
   const map = z.record(key, value).check(
     z.refine((o: Record<string, unknown>) => Object.keys(o).length <= keys, {
-      error: (iss) => `must have at most ${keys} keys (got ${Object.keys(iss.input as object).length})`, when: wholeObject,
+      error: (iss) => `must have at most ${keys} keys (got ${Object.keys(iss.input as object).length})`,
+      when: wholeObject,
     }),
   );
   return annotate(map, { maxProperties: keys });
@@ -199,15 +235,20 @@ function freeMap(value: z.ZodMiniType, top: boolean) {
  * the schema's JSON Schema too (maxProperties, maxLength, maxItems, and the nesting as the
  * shape itself). Built on first use, as its few dozen schemas are.
  */
-export const freeInput = (d: Doc = {}) => lazy(() => {
-  const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
-  const limits = `at most ${FREE_JSON.keys} keys of up to ${FREE_JSON.keyLength} characters; values are strings of up to ${FREE_JSON.stringLength} characters, ` +
-    `numbers, true/false, null, or lists (up to ${FREE_JSON.items} items) and objects of them, ${FREE_JSON.depth} levels deep at most (this object is the first); ${FREE_JSON.bytes} bytes as JSON at most`;
-  const schema = freeMap(freeValue(FREE_JSON.depth - 1), true).check(
-    z.refine((v) => bytes(v) <= FREE_JSON.bytes, { error: (iss) => `must be at most ${FREE_JSON.bytes} bytes as JSON (got ${bytes(iss.input)})`, when: wholeObject }),
-  );
-  return doc(schema, { ...d, description: d.description ? `${d.description}: ${limits}` : limits });
-});
+export const freeInput = (d: Doc = {}) =>
+  lazy(() => {
+    const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+    const limits =
+      `at most ${FREE_JSON.keys} keys of up to ${FREE_JSON.keyLength} characters; values are strings of up to ${FREE_JSON.stringLength} characters, ` +
+      `numbers, true/false, null, or lists (up to ${FREE_JSON.items} items) and objects of them, ${FREE_JSON.depth} levels deep at most (this object is the first); ${FREE_JSON.bytes} bytes as JSON at most`;
+    const schema = freeMap(freeValue(FREE_JSON.depth - 1), true).check(
+      z.refine((v) => bytes(v) <= FREE_JSON.bytes, {
+        error: (iss) => `must be at most ${FREE_JSON.bytes} bytes as JSON (got ${bytes(iss.input)})`,
+        when: wholeObject,
+      }),
+    );
+    return doc(schema, { ...d, description: d.description ? `${d.description}: ${limits}` : limits });
+  });
 
 /** The most items one bulk request (a JSON array body) may hold, and the largest such body. */
 export const BULK_MAX_ITEMS = 10_000;
@@ -220,7 +261,10 @@ const bulkBodies = new WeakSet<z.ZodMiniType>();
  * are keyed by its index (`[3].to`).
  */
 export function oneOrMany<S extends z.ZodMiniType>(item: S) {
-  const many = arr(item, { max: BULK_MAX_ITEMS, description: `up to ${BULK_MAX_ITEMS.toLocaleString('en-US')} at once, added as one transaction (all or none)` });
+  const many = arr(item, {
+    max: BULK_MAX_ITEMS,
+    description: `up to ${BULK_MAX_ITEMS.toLocaleString('en-US')} at once, added as one transaction (all or none)`,
+  });
   const body = z.xor([item, many]);
   bulkBodies.add(body);
   return body;
@@ -236,7 +280,10 @@ type ObjShape<S extends Shape, R extends keyof S> = { [K in keyof S]: K extends 
  * An object with known keys; unknown keys are rejected at any depth (which also keeps __proto__
  * out). Keys are optional unless listed in `required` (request bodies: a PATCH sends what changes).
  */
-export function obj<S extends Shape, const R extends keyof S = never>(shape: S, o: { required?: readonly R[] } & Doc = {}) {
+export function obj<S extends Shape, const R extends keyof S = never>(
+  shape: S,
+  o: { required?: readonly R[] } & Doc = {},
+) {
   const req = new Set<keyof S>(o.required ?? []);
   const out: Record<string, z.ZodMiniType> = {};
   for (const [k, s] of Object.entries(shape)) out[k] = req.has(k) ? s : z.optional(s);
@@ -252,7 +299,14 @@ export const record = <S extends Shape>(shape: S, d?: Doc | string) => doc(z.str
 export const qInt = (min: number, max: number, d?: Doc | string) =>
   doc(int({ min, max, message: `must be between ${min} and ${max}` }), d);
 /** An ISO 8601 time in a query, as epoch milliseconds. */
-export const qTime = (d?: Doc | string) => doc(z.pipe(isoString(), z.transform((v: string) => Date.parse(v))), d);
+export const qTime = (d?: Doc | string) =>
+  doc(
+    z.pipe(
+      isoString(),
+      z.transform((v: string) => Date.parse(v)),
+    ),
+    d,
+  );
 /** Free text in a query: 1 to 1000 characters. */
 export const qString = (d?: Doc | string) => {
   const error = 'must be 1 to 1000 characters';
@@ -263,7 +317,13 @@ export const qString = (d?: Doc | string) => {
 
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const EXPECTED: Record<string, string> = {
-  string: 'a string', number: 'a number', int: 'an integer', boolean: 'true or false', array: 'an array', object: 'a JSON object', record: 'an object',
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  array: 'an array',
+  object: 'a JSON object',
+  record: 'an object',
 };
 
 function pathOf(path: readonly PropertyKey[], base = ''): string {
@@ -286,7 +346,8 @@ function explain(issue: z.core.$ZodIssue, input: unknown, where: Where): string 
   if (input === undefined) return 'is required'; // whatever the schema of an absent key (an enum's issue is invalid_value)
   switch (issue.code) {
     case 'invalid_type': {
-      if (issue.message === INT_TYPE) return where === 'body' ? `must be an integer, got ${typeName(input)}` : 'must be an integer';
+      if (issue.message === INT_TYPE)
+        return where === 'body' ? `must be an integer, got ${typeName(input)}` : 'must be an integer';
       if (issue.message !== DEFAULT_MESSAGE) return issue.message;
       const expected = EXPECTED[issue.expected] ?? issue.expected;
       return where === 'body' ? `must be ${expected}, got ${typeName(input)}` : `must be ${expected}`;
@@ -307,7 +368,9 @@ function explain(issue: z.core.$ZodIssue, input: unknown, where: Where): string 
     }
     case 'invalid_value':
       if (input === undefined) return 'is required';
-      return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of: ${issue.values.join(', ')}`;
+      return issue.values.length === 1
+        ? `must be ${JSON.stringify(issue.values[0])}`
+        : `must be one of: ${issue.values.join(', ')}`;
     case 'invalid_key':
       return issue.issues[0]?.message ?? 'is not an allowed key';
     case 'invalid_union':
@@ -333,27 +396,43 @@ function inReadingOrder(issues: readonly z.core.$ZodIssue[], input: unknown): z.
   const emit = (prefix: readonly PropertyKey[], group: z.core.$ZodIssue[]) => {
     const depth = prefix.length;
     const here = (i: z.core.$ZodIssue) => i.path.length === depth;
-    const missing = (i: z.core.$ZodIssue) => i.path.length === depth + 1 && i.code !== 'invalid_union' && valueAt(input, i.path) === undefined;
+    const missing = (i: z.core.$ZodIssue) =>
+      i.path.length === depth + 1 && i.code !== 'invalid_union' && valueAt(input, i.path) === undefined;
     out.push(...group.filter((i) => here(i) && i.code === 'unrecognized_keys'), ...group.filter(missing));
     out.push(...group.filter((i) => here(i) && i.code !== 'unrecognized_keys'));
     const children: PropertyKey[] = [];
-    for (const i of group) if (i.path.length > depth && !missing(i) && !children.includes(i.path[depth])) children.push(i.path[depth]);
-    for (const k of children) emit([...prefix, k], group.filter((i) => i.path.length > depth && i.path[depth] === k && !missing(i)));
+    for (const i of group)
+      if (i.path.length > depth && !missing(i) && !children.includes(i.path[depth])) children.push(i.path[depth]);
+    for (const k of children)
+      emit(
+        [...prefix, k],
+        group.filter((i) => i.path.length > depth && i.path[depth] === k && !missing(i)),
+      );
   };
   emit([], list);
   return out;
 }
 
 /** Adds the explanations of a failed parse of `input` to `errs`, field paths under `base`. */
-export function issuesToFields(issues: readonly z.core.$ZodIssue[], input: unknown, errs: Fields, where: Where = 'body', base = ''): void {
+export function issuesToFields(
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  errs: Fields,
+  where: Where = 'body',
+  base = '',
+): void {
   for (const issue of inReadingOrder(issues, input)) {
     if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys) errs[pathOf([...issue.path, k], base)] ??= where === 'query' ? 'is not a known query parameter' : 'is not a known field';
+      for (const k of issue.keys)
+        errs[pathOf([...issue.path, k], base)] ??=
+          where === 'query' ? 'is not a known query parameter' : 'is not a known field';
       continue;
     }
     if (issue.code === 'invalid_union') {
       // the one option whose type the value has explains what is wrong inside it
-      const typed = issue.errors.filter((option) => !option.some((i) => i.path.length === 0 && i.code === 'invalid_type'));
+      const typed = issue.errors.filter(
+        (option) => !option.some((i) => i.path.length === 0 && i.code === 'invalid_type'),
+      );
       if (typed.length === 1) {
         issuesToFields(typed[0], valueAt(input, issue.path), errs, where, pathOf(issue.path, base));
         continue;
@@ -379,12 +458,16 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[], input: unkno
  */
 function protoKeys(input: unknown, output: unknown, path: string, errs: Fields, depth = 0): void {
   if (typeof input !== 'object' || input === null || depth > 64) return;
-  if (Array.isArray(input)) return input.forEach((x, i) => protoKeys(x, Array.isArray(output) ? output[i] : undefined, `${path}[${i}]`, errs, depth + 1));
+  if (Array.isArray(input))
+    return input.forEach((x, i) =>
+      protoKeys(x, Array.isArray(output) ? output[i] : undefined, `${path}[${i}]`, errs, depth + 1),
+    );
   const out = typeof output === 'object' && output !== null ? (output as Record<string, unknown>) : undefined;
   for (const k of Object.keys(input)) {
     const at = path ? `${path}.${k}` : k;
     if (k === '__proto__' && !(out && Object.hasOwn(out, k))) errs[at] ??= 'is not an allowed key';
-    else if (k !== '__proto__') protoKeys((input as Record<string, unknown>)[k], output === FAILED ? FAILED : out?.[k], at, errs, depth + 1);
+    else if (k !== '__proto__')
+      protoKeys((input as Record<string, unknown>)[k], output === FAILED ? FAILED : out?.[k], at, errs, depth + 1);
   }
 }
 /** Stands for the output of a parse that failed: every `__proto__` below it is reported. */
@@ -394,7 +477,13 @@ const FAILED = Symbol('failed');
 export const newFields = (): Fields => Object.create(null) as Fields;
 
 /** Validates `value`, adding every problem to `errs`; returns the parsed value, or undefined when it has problems. */
-export function check<S extends z.ZodMiniType>(schema: S, value: unknown, errs: Fields, where: Where = 'body', base = ''): z.output<S> | undefined {
+export function check<S extends z.ZodMiniType>(
+  schema: S,
+  value: unknown,
+  errs: Fields,
+  where: Where = 'body',
+  base = '',
+): z.output<S> | undefined {
   // jitless: zod would compile a parser per object shape on first use, which a one-request CLI never earns back
   // this parse's own error map: the explanations never depend on a locale another copy of zod in
   // the process may have set (zod's classic build, loaded by the MCP SDK, sets English messages)
@@ -406,7 +495,11 @@ export function check<S extends z.ZodMiniType>(schema: S, value: unknown, errs: 
 }
 
 /** A parsed value's type with every part possibly missing: what `passedParts` returns. */
-export type Loose<T> = T extends readonly (infer U)[] ? (Loose<U> | undefined)[] : T extends object ? { [K in keyof T]?: Loose<T[K]> } : T;
+export type Loose<T> = T extends readonly (infer U)[]
+  ? (Loose<U> | undefined)[]
+  : T extends object
+    ? { [K in keyof T]?: Loose<T[K]> }
+    : T;
 
 /**
  * The parts of `value` that passed check() (`errs` holds its problems): a value whose path has a
@@ -433,7 +526,12 @@ export function passedParts<T>(value: unknown, errs: Fields, path = ''): Loose<T
  * converted when it reads as one (otherwise the schema explains what it must be). Unknown and
  * repeated parameters are refused by name.
  */
-export function fromText(schema: z.ZodMiniObject, entries: Iterable<[string, string]>, errs: Fields, where: Where): Record<string, unknown> {
+export function fromText(
+  schema: z.ZodMiniObject,
+  entries: Iterable<[string, string]>,
+  errs: Fields,
+  where: Where,
+): Record<string, unknown> {
   const shape = schema._zod.def.shape as Record<string, z.ZodMiniType>;
   const out: Record<string, unknown> = Object.create(null);
   for (const [name, raw] of entries) {
@@ -449,7 +547,8 @@ export function fromText(schema: z.ZodMiniObject, entries: Iterable<[string, str
 
 function convert(schema: z.ZodMiniType, raw: string, where: Where): unknown {
   let def = schema._zod.def as { type: string; innerType?: z.ZodMiniType };
-  while ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) def = def.innerType._zod.def as typeof def;
+  while ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType)
+    def = def.innerType._zod.def as typeof def;
   if (def.type === 'number') {
     // an integer is digits (a path id unsigned, as ids are): "1.0" or "-0" is refused, as always
     const integer = (def as { format?: string }).format?.includes('int');
@@ -469,27 +568,51 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 /** `{data: <item>}`: how every single-record reply is wrapped. */
 export const dataOf = <S extends z.ZodMiniType>(item: S) => z.strictObject({ data: item });
 
-export const ListMeta = named('ListMeta', () => z.strictObject({
-  cursor: z.optional(doc(z.string(), 'opaque; pass it as `cursor` for the next page; absent on the last page')),
-  total_results: z.optional(doc(z.int(), 'how many items match, on lists that report it')),
-  page_size: doc(z.int(), 'the limit this page was cut at'),
-}), 'The list envelope\'s meta.');
+export const ListMeta = named(
+  'ListMeta',
+  () =>
+    z.strictObject({
+      cursor: z.optional(doc(z.string(), 'opaque; pass it as `cursor` for the next page; absent on the last page')),
+      total_results: z.optional(doc(z.int(), 'how many items match, on lists that report it')),
+      page_size: doc(z.int(), 'the limit this page was cut at'),
+    }),
+  "The list envelope's meta.",
+);
 
 /** The list envelope: items newest first, and a cursor while more remain. */
 export const listOf = <S extends z.ZodMiniType>(item: S) => z.strictObject({ data: z.array(item), meta: ListMeta });
 
-export const ErrorEnvelope = named('Error', () => z.strictObject({
-  error: z.strictObject({
-    code: doc(z.string(), { description: 'machine code', example: 'validation_error' }),
-    message: doc(z.string(), { description: 'what went wrong, for people', example: 'The request is invalid.' }),
-    fields: z.optional(doc(z.record(z.string(), z.string()), { description: 'per-field explanation on validation failures', example: { 'to[2]': 'must be an E.164 phone number such as +15551234567' } })),
-    doc_url: z.optional(z.string().check(z.meta({ format: 'uri' }))),
-    candidates: z.optional(doc(z.array(z.strictObject({
-      input: z.string(),
-      contacts: z.array(z.strictObject({ id: z.string(), name: z.nullable(z.string()), email: z.nullable(z.string()) })),
-    })), 'quick email: the contacts an ambiguous name could be')),
-    retry_after_seconds: z.optional(doc(z.int(), 'rate limited: when to retry')),
-    limit: z.optional(doc(z.int(), 'a limit that was reached')),
-    used: z.optional(doc(z.int(), 'how much of that limit is used')),
-  }),
-}), 'The error envelope every error reply uses.');
+export const ErrorEnvelope = named(
+  'Error',
+  () =>
+    z.strictObject({
+      error: z.strictObject({
+        code: doc(z.string(), { description: 'machine code', example: 'validation_error' }),
+        message: doc(z.string(), { description: 'what went wrong, for people', example: 'The request is invalid.' }),
+        fields: z.optional(
+          doc(z.record(z.string(), z.string()), {
+            description: 'per-field explanation on validation failures',
+            example: { 'to[2]': 'must be an E.164 phone number such as +15551234567' },
+          }),
+        ),
+        doc_url: z.optional(z.string().check(z.meta({ format: 'uri' }))),
+        candidates: z.optional(
+          doc(
+            z.array(
+              z.strictObject({
+                input: z.string(),
+                contacts: z.array(
+                  z.strictObject({ id: z.string(), name: z.nullable(z.string()), email: z.nullable(z.string()) }),
+                ),
+              }),
+            ),
+            'quick email: the contacts an ambiguous name could be',
+          ),
+        ),
+        retry_after_seconds: z.optional(doc(z.int(), 'rate limited: when to retry')),
+        limit: z.optional(doc(z.int(), 'a limit that was reached')),
+        used: z.optional(doc(z.int(), 'how much of that limit is used')),
+      }),
+    }),
+  'The error envelope every error reply uses.',
+);

@@ -43,11 +43,21 @@ function refused(r: Refusal): SimResponse {
 /** The reply to a request node could not parse as HTTP (there is no request to answer): its bytes, for the socket. */
 function malformed(e: NodeJS.ErrnoException & { reason?: string }): string {
   const r: Refusal =
-    e.code === 'HPE_HEADER_OVERFLOW' ? { status: 431, code: 'headers_too_large', message: `The request's headers are larger than ${maxHeaderSize} bytes.` }
-    : e.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? { status: 408, code: 'request_timeout', message: 'The request did not arrive in time.' }
-    : { status: 400, code: 'bad_request', message: `The request is not valid HTTP/1.1: ${e.reason ?? e.message}.` };
+    e.code === 'HPE_HEADER_OVERFLOW'
+      ? {
+          status: 431,
+          code: 'headers_too_large',
+          message: `The request's headers are larger than ${maxHeaderSize} bytes.`,
+        }
+      : e.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? { status: 408, code: 'request_timeout', message: 'The request did not arrive in time.' }
+        : { status: 400, code: 'bad_request', message: `The request is not valid HTTP/1.1: ${e.reason ?? e.message}.` };
   const res = refused(r);
-  const head = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status]}`, ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(res.body)}`];
+  const head = [
+    `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status]}`,
+    ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`),
+    `content-length: ${Buffer.byteLength(res.body)}`,
+  ];
   return `${head.join('\r\n')}\r\n\r\n${res.body}`;
 }
 
@@ -59,17 +69,30 @@ const IDLE_POLL_MS = 1000;
  * sees the reply). Reading starts at once, under the largest limit any route has until the
  * route's own is known: a client that goes away meanwhile is still noticed.
  */
-function readBody(req: IncomingMessage, routeLimit: Promise<number>): Promise<{ body: Buffer | 'too_large'; limit: number }> {
+function readBody(
+  req: IncomingMessage,
+  routeLimit: Promise<number>,
+): Promise<{ body: Buffer | 'too_large'; limit: number }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let limit = BULK_MAX_BODY_BYTES;
-    void routeLimit.then((l) => (limit = l), () => {});
+    void routeLimit.then(
+      (l) => (limit = l),
+      () => {},
+    );
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size <= limit) chunks.push(c);
     });
-    req.on('end', () => void routeLimit.then((l) => resolve({ body: size > l ? 'too_large' : Buffer.concat(chunks), limit: l }), reject));
+    req.on(
+      'end',
+      () =>
+        void routeLimit.then(
+          (l) => resolve({ body: size > l ? 'too_large' : Buffer.concat(chunks), limit: l }),
+          reject,
+        ),
+    );
     req.on('error', reject);
     req.on('close', () => {
       if (!req.complete) reject(new Error('the client went away mid-body'));
@@ -118,8 +141,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     else next(0);
   };
 
-  const hosts = hostPolicy(o.host ?? '127.0.0.1', o.allowedHosts ?? [],
-    'Use a loopback address (127.0.0.1, localhost), or start the simulator with --allow-host NAME (VMV_SIM_ALLOW_HOSTS) to answer to that name.');
+  const hosts = hostPolicy(
+    o.host ?? '127.0.0.1',
+    o.allowedHosts ?? [],
+    'Use a loopback address (127.0.0.1, localhost), or start the simulator with --allow-host NAME (VMV_SIM_ALLOW_HOSTS) to answer to that name.',
+  );
   // node's own answer to an HTTP/1.1 request without Host is a bare 400: the gate answers it instead
   const server = createServer({ requireHostHeader: false }, async (req, res) => {
     const started = performance.now();
@@ -130,10 +156,17 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const { body, limit } = read;
     // the door: a browser's cross-site or DNS-rebound request, or a body an HTML form or a fetch without
     // preflight could send (anything but JSON), is never run; a GET's body is never read
-    const refusal = hostRefusal(req.rawHeaders, hosts) ?? originRefusal(req.headers.origin) ?? (
-      body === 'too_large' ? { status: 413, code: 'payload_too_large', message: tooLarge(limit).message }
-      : method === 'GET' || method === 'HEAD' ? null : bodyTypeRefusal(req.headers['content-type'], body.length));
-    const out = refusal ? refused(refusal) : await app.handle({ method, url: req.url ?? '/', headers: req.headers, body: body as Buffer });
+    const refusal =
+      hostRefusal(req.rawHeaders, hosts) ??
+      originRefusal(req.headers.origin) ??
+      (body === 'too_large'
+        ? { status: 413, code: 'payload_too_large', message: tooLarge(limit).message }
+        : method === 'GET' || method === 'HEAD'
+          ? null
+          : bodyTypeRefusal(req.headers['content-type'], body.length));
+    const out = refusal
+      ? refused(refusal)
+      : await app.handle({ method, url: req.url ?? '/', headers: req.headers, body: body as Buffer });
     res.writeHead(out.status, { ...out.headers, 'content-length': String(Buffer.byteLength(out.body)) });
     res.end(out.body);
     o.onRequest?.(method, req.url ?? '/', out.status, performance.now() - started);
@@ -169,9 +202,18 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         closed = true;
         if (timer) clearTimeout(timer);
         // a clean shutdown folds the journal into the snapshot
-        server.close(() => void app.idle().then(() => o.store.compact())
-          .catch((e) => process.emitWarning(`vmv simulator: the journal was not folded into the data file at shutdown (it keeps every change, and the next start reads it): ${(e as Error).message}`))
-          .then(resolve));
+        server.close(
+          () =>
+            void app
+              .idle()
+              .then(() => o.store.compact())
+              .catch((e) =>
+                process.emitWarning(
+                  `vmv simulator: the journal was not folded into the data file at shutdown (it keeps every change, and the next start reads it): ${(e as Error).message}`,
+                ),
+              )
+              .then(resolve),
+        );
         server.closeAllConnections();
       }),
   };

@@ -9,8 +9,16 @@ import type { ClockState } from './clock.js';
 import type { RngState } from './rng.js';
 
 export const SCOPES = [
-  'videos:read', 'videos:write', 'phone_numbers:read', 'phone_numbers:write', 'contacts:read',
-  'calls:read', 'sms:read', 'email:read', 'assistant:read', 'assistant:write',
+  'videos:read',
+  'videos:write',
+  'phone_numbers:read',
+  'phone_numbers:write',
+  'contacts:read',
+  'calls:read',
+  'sms:read',
+  'email:read',
+  'assistant:read',
+  'assistant:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -30,7 +38,12 @@ export interface Workspace {
   created_at: string;
 }
 
-export interface User { id: string; organization_id: string; name: string; email: string }
+export interface User {
+  id: string;
+  organization_id: string;
+  name: string;
+  email: string;
+}
 
 export interface ApiKey {
   id: string;
@@ -45,7 +58,10 @@ export interface ApiKey {
 }
 
 /** Stored records carry their workspace and creation order (`seq` breaks ties between records made at the same instant). */
-export interface Stored { seq: number; workspace_id: string }
+export interface Stored {
+  seq: number;
+  workspace_id: string;
+}
 
 /** A reply kept for an Idempotency-Key (24 hours), to answer a retry with it. */
 export interface IdempotencyRecord {
@@ -59,7 +75,13 @@ export interface IdempotencyRecord {
 }
 
 /** A transition that falls due on the simulator clock (scheduler.ts). */
-export interface Timer { id: string; at_ms: number; seq: number; type: string; payload: Record<string, unknown> }
+export interface Timer {
+  id: string;
+  at_ms: number;
+  seq: number;
+  type: string;
+  payload: Record<string, unknown>;
+}
 
 /** What the world keeps of itself (capabilities add theirs). */
 export interface Meta {

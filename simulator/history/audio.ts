@@ -26,7 +26,8 @@ export function recordingWav(callId: string, seconds = 3): Buffer {
     const inSyllable = (i % (rate / 2)) / (rate / 2);
     const freq = 180 + (h[syllable % h.length] % 160);
     const envelope = inSyllable < 0.8 ? Math.sin(Math.PI * (inSyllable / 0.8)) : 0;
-    const v = envelope * (0.6 * Math.sin((2 * Math.PI * freq * i) / rate) + 0.25 * Math.sin((4 * Math.PI * freq * i) / rate));
+    const v =
+      envelope * (0.6 * Math.sin((2 * Math.PI * freq * i) / rate) + 0.25 * Math.sin((4 * Math.PI * freq * i) / rate));
     buf.writeInt16LE(Math.round(v * 12000), 44 + i * 2);
   }
   return buf;

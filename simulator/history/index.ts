@@ -2,6 +2,40 @@
 // Other capabilities reach this one only through this file; everything else in the folder is its own.
 export { recordingWav } from './audio.js';
 export { asView, firstAtLeast, recordIndex, recordsWithAddress } from './indexes.js';
-export { contactByEmail, contactById, contactByPhone, newContact, presentCall, presentContact, presentEmail, presentText, sameEmail } from './people.js';
-export { AuditEntrySchema, CALL_STATUSES, CALL_STATUS_FILTERS, CALL_TAGS, CallRecordSchema, ContactSchema, DeliveryAttemptSchema, EmailRecordSchema, SUPPRESSION_REASONS, SuppressionSchema, TextRecordSchema, transcriptText } from './records.js';
-export type { CallOut, CallRecord, CallStatus, CallTag, Contact, EmailRecord, Suppression, TextOut, TextRecord, TranscriptTurn } from './records.js';
+export {
+  contactByEmail,
+  contactById,
+  contactByPhone,
+  newContact,
+  presentCall,
+  presentContact,
+  presentEmail,
+  presentText,
+  sameEmail,
+} from './people.js';
+export {
+  AuditEntrySchema,
+  CALL_STATUSES,
+  CALL_STATUS_FILTERS,
+  CALL_TAGS,
+  CallRecordSchema,
+  ContactSchema,
+  DeliveryAttemptSchema,
+  EmailRecordSchema,
+  SUPPRESSION_REASONS,
+  SuppressionSchema,
+  TextRecordSchema,
+  transcriptText,
+} from './records.js';
+export type {
+  CallOut,
+  CallRecord,
+  CallStatus,
+  CallTag,
+  Contact,
+  EmailRecord,
+  Suppression,
+  TextOut,
+  TextRecord,
+  TranscriptTurn,
+} from './records.js';

@@ -42,15 +42,22 @@ function addContact(ix: Omit<ContactIndex, 'sync'>, c: Contact): void {
 
 /** Contacts by id, and a workspace's by number and by address (stored objects: read them; asView to change one). */
 export function contactIndex(data: World): ContactIndex {
-  return kept<ContactIndex>(data, 'index:contacts', ['contacts'], (root) => {
-    const ix = { byId: new Map(), byPhone: new Map(), byEmail: new Map() };
-    for (const c of root.contacts as Contact[]) addContact(ix, c);
-    return ix;
-  }, (ix, _u, c: Contact) => addContact(ix, c));
+  return kept<ContactIndex>(
+    data,
+    'index:contacts',
+    ['contacts'],
+    (root) => {
+      const ix = { byId: new Map(), byPhone: new Map(), byEmail: new Map() };
+      for (const c of root.contacts as Contact[]) addContact(ix, c);
+      return ix;
+    },
+    (ix, _u, c: Contact) => addContact(ix, c),
+  );
 }
 
 export const contactWithPhone = (ix: ContactIndex, ws: string, phone: string) => ix.byPhone.get(ws)?.get(phone);
-export const contactWithEmail = (ix: ContactIndex, ws: string, email: string) => ix.byEmail.get(ws)?.get(email.toLowerCase());
+export const contactWithEmail = (ix: ContactIndex, ws: string, email: string) =>
+  ix.byEmail.get(ws)?.get(email.toLowerCase());
 
 // ---- calls, texts and emails ----
 
@@ -106,7 +113,8 @@ const counterpartPhone = (r: CallRecord | TextRecord) => (r.direction === 'outbo
 const counterpartEmail = (r: EmailRecord) => (r.direction === 'outbound' ? r.to : r.from_address);
 
 /** The other party's number, or address in lower case. */
-const counterpart = (r: HistoryRecord): string => ('source' in r ? counterpartEmail(r).toLowerCase() : counterpartPhone(r));
+const counterpart = (r: HistoryRecord): string =>
+  'source' in r ? counterpartEmail(r).toLowerCase() : counterpartPhone(r);
 
 function listIn<T>(m: Map<string, T[]>, k: string): T[] {
   let l = m.get(k);
@@ -124,23 +132,38 @@ function addRecord<T extends HistoryRecord>(ix: Omit<RecordIndex<T>, 'sync'>, r:
 
 /** A collection of history records by id, workspace, address and contact, in time order. */
 export function recordIndex<T extends HistoryRecord>(data: World, unit: RecordUnit): RecordIndex<T> {
-  return kept<RecordIndex<T>>(data, `index:${unit}`, [unit], (root) => {
-    const ix = { byId: new Map(), byWorkspace: new Map(), byAddress: new Map(), byContactId: new Map(), quick: new Map() };
-    // in time order once, so that every list below is built by appends
-    const all = (root[unit] as T[]).map((r) => ({ r, t: ms(r) })).sort((a, b) => a.t - b.t || a.r.seq - b.r.seq);
-    for (const { r } of all) addRecord(ix, r);
-    return ix;
-  }, (ix, _u, r: T) => addRecord(ix, r));
+  return kept<RecordIndex<T>>(
+    data,
+    `index:${unit}`,
+    [unit],
+    (root) => {
+      const ix = {
+        byId: new Map(),
+        byWorkspace: new Map(),
+        byAddress: new Map(),
+        byContactId: new Map(),
+        quick: new Map(),
+      };
+      // in time order once, so that every list below is built by appends
+      const all = (root[unit] as T[]).map((r) => ({ r, t: ms(r) })).sort((a, b) => a.t - b.t || a.r.seq - b.r.seq);
+      for (const { r } of all) addRecord(ix, r);
+      return ix;
+    },
+    (ix, _u, r: T) => addRecord(ix, r),
+  );
 }
 
-export const recordsWithAddress = <T extends HistoryRecord>(ix: RecordIndex<T>, ws: string, address: string): readonly T[] =>
-  ix.byAddress.get(wsKey(ws, address)) ?? [];
+export const recordsWithAddress = <T extends HistoryRecord>(
+  ix: RecordIndex<T>,
+  ws: string,
+  address: string,
+): readonly T[] => ix.byAddress.get(wsKey(ws, address)) ?? [];
 
 /** Merges lists in time order, each record once. */
 export function mergeRecords<T extends HistoryRecord>(lists: readonly (readonly T[])[]): T[] {
   const seen = new Set<T>();
   const out: T[] = [];
-  for (const l of lists) for (const r of l) if (!seen.has(r)) (seen.add(r), out.push(r));
+  for (const l of lists) for (const r of l) if (!seen.has(r)) seen.add(r), out.push(r);
   return lists.filter((l) => l.length > 0).length > 1 ? out.sort(before) : out;
 }
 
@@ -189,9 +212,18 @@ export function personKeyOf(contacts: ContactIndex, ws: string): (r: HistoryReco
 
 function contactPerson(c: Contact, order: number): PersonSummary {
   return {
-    id: c.id, contact_id: c.id, name: c.name, phone_number: c.phone_number, email: c.email,
-    call_count: 0, text_count: 0, email_count: 0, first_contacted_at: null, last_contacted_at: null,
-    sort_ms: Date.parse(c.created_at), order,
+    id: c.id,
+    contact_id: c.id,
+    name: c.name,
+    phone_number: c.phone_number,
+    email: c.email,
+    call_count: 0,
+    text_count: 0,
+    email_count: 0,
+    first_contacted_at: null,
+    last_contacted_at: null,
+    sort_ms: Date.parse(c.created_at),
+    order,
   };
 }
 
@@ -199,25 +231,44 @@ function addressPerson(key: string, r: HistoryRecord): PersonSummary {
   const isEmail = 'source' in r;
   const addr = isEmail ? counterpartEmail(r) : counterpartPhone(r);
   return {
-    id: key, contact_id: null, name: addr, phone_number: isEmail ? null : addr, email: isEmail ? addr : null,
-    call_count: 0, text_count: 0, email_count: 0, first_contacted_at: null, last_contacted_at: null, sort_ms: 0,
+    id: key,
+    contact_id: null,
+    name: addr,
+    phone_number: isEmail ? null : addr,
+    email: isEmail ? addr : null,
+    call_count: 0,
+    text_count: 0,
+    email_count: 0,
+    first_contacted_at: null,
+    last_contacted_at: null,
+    sort_ms: 0,
     order: ADDRESS_ORDER + r.seq,
   };
 }
 
 /** Counts a record (or a person reached without a contact, taken over by a new contact) into person p. */
-function count(p: PersonSummary, n: Pick<PersonSummary, 'call_count' | 'text_count' | 'email_count' | 'first_contacted_at' | 'last_contacted_at'>): void {
+function count(
+  p: PersonSummary,
+  n: Pick<PersonSummary, 'call_count' | 'text_count' | 'email_count' | 'first_contacted_at' | 'last_contacted_at'>,
+): void {
   p.call_count += n.call_count;
   p.text_count += n.text_count;
   p.email_count += n.email_count;
-  if (n.first_contacted_at && (!p.first_contacted_at || n.first_contacted_at < p.first_contacted_at)) p.first_contacted_at = n.first_contacted_at;
-  if (n.last_contacted_at && (!p.last_contacted_at || n.last_contacted_at > p.last_contacted_at)) p.last_contacted_at = n.last_contacted_at;
+  if (n.first_contacted_at && (!p.first_contacted_at || n.first_contacted_at < p.first_contacted_at))
+    p.first_contacted_at = n.first_contacted_at;
+  if (n.last_contacted_at && (!p.last_contacted_at || n.last_contacted_at > p.last_contacted_at))
+    p.last_contacted_at = n.last_contacted_at;
   if (p.last_contacted_at) p.sort_ms = Date.parse(p.last_contacted_at);
 }
 
 const COUNT_OF = { calls: 'call_count', texts: 'text_count', emails: 'email_count' } as const;
 const ofRecord = (unit: RecordUnit, r: HistoryRecord) => ({
-  call_count: 0, text_count: 0, email_count: 0, [COUNT_OF[unit]]: 1, first_contacted_at: r.created_at, last_contacted_at: r.created_at,
+  call_count: 0,
+  text_count: 0,
+  email_count: 0,
+  [COUNT_OF[unit]]: 1,
+  first_contacted_at: r.created_at,
+  last_contacted_at: r.created_at,
 });
 
 function unsort(ix: PeopleIndex, p: PersonSummary): void {
@@ -231,87 +282,95 @@ function unsort(ix: PeopleIndex, p: PersonSummary): void {
  */
 export function peopleIndex(data: World, ws: string): PeopleIndex {
   const units = ['contacts', 'calls', 'texts', 'emails'] as const;
-  return kept<PeopleIndex>(data, `index:people:${ws}`, units, (root) => {
-    const byKey = new Map<string, PersonSummary>();
-    (root.contacts as Contact[]).forEach((c, order) => {
-      if (c.workspace_id === ws) byKey.set(c.id, contactPerson(c, order));
-    });
-    const keyOf = personKeyOf(contactIndex(data), ws);
-    // (the loop of count(), unrolled: it runs once per record)
-    for (const unit of ['calls', 'texts', 'emails'] as const) {
-      const field = COUNT_OF[unit];
-      for (const r of root[unit] as HistoryRecord[]) {
-        if (r.workspace_id !== ws) continue;
-        const key = keyOf(r);
-        let p = byKey.get(key);
-        if (!p) byKey.set(key, (p = addressPerson(key, r)));
-        else if (p.contact_id === null && ADDRESS_ORDER + r.seq < p.order) p.order = ADDRESS_ORDER + r.seq;
-        p[field]++;
-        const at = r.created_at;
-        if (!p.first_contacted_at || at < p.first_contacted_at) p.first_contacted_at = at;
-        if (!p.last_contacted_at || at > p.last_contacted_at) p.last_contacted_at = at;
+  return kept<PeopleIndex>(
+    data,
+    `index:people:${ws}`,
+    units,
+    (root) => {
+      const byKey = new Map<string, PersonSummary>();
+      (root.contacts as Contact[]).forEach((c, order) => {
+        if (c.workspace_id === ws) byKey.set(c.id, contactPerson(c, order));
+      });
+      const keyOf = personKeyOf(contactIndex(data), ws);
+      // (the loop of count(), unrolled: it runs once per record)
+      for (const unit of ['calls', 'texts', 'emails'] as const) {
+        const field = COUNT_OF[unit];
+        for (const r of root[unit] as HistoryRecord[]) {
+          if (r.workspace_id !== ws) continue;
+          const key = keyOf(r);
+          let p = byKey.get(key);
+          if (!p) byKey.set(key, (p = addressPerson(key, r)));
+          else if (p.contact_id === null && ADDRESS_ORDER + r.seq < p.order) p.order = ADDRESS_ORDER + r.seq;
+          p[field]++;
+          const at = r.created_at;
+          if (!p.first_contacted_at || at < p.first_contacted_at) p.first_contacted_at = at;
+          if (!p.last_contacted_at || at > p.last_contacted_at) p.last_contacted_at = at;
+        }
       }
-    }
-    for (const p of byKey.values()) if (p.last_contacted_at) p.sort_ms = Date.parse(p.last_contacted_at);
-    return { byKey, sorted: [...byKey.values()].sort(bySortTime) };
-  }, (ix, unit, rec, at) => {
-    if (rec.workspace_id !== ws) return;
-    const contacts = contactIndex(data);
-    if (unit === 'contacts') {
-      const c = rec as Contact;
-      const p = contactPerson(c, at);
-      // the people reached at its number or address before it existed are now this contact
-      const taken = [
-        c.phone_number && contactWithPhone(contacts, ws, c.phone_number) === c ? `phone:${c.phone_number}` : null,
-        c.email && contactWithEmail(contacts, ws, c.email) === c ? `email:${c.email.toLowerCase()}` : null,
-      ];
-      for (const key of taken) {
-        const q = key ? ix.byKey.get(key) : undefined;
-        if (!q) continue;
-        unsort(ix, q);
-        ix.byKey.delete(key!);
-        count(p, q);
+      for (const p of byKey.values()) if (p.last_contacted_at) p.sort_ms = Date.parse(p.last_contacted_at);
+      return { byKey, sorted: [...byKey.values()].sort(bySortTime) };
+    },
+    (ix, unit, rec, at) => {
+      if (rec.workspace_id !== ws) return;
+      const contacts = contactIndex(data);
+      if (unit === 'contacts') {
+        const c = rec as Contact;
+        const p = contactPerson(c, at);
+        // the people reached at its number or address before it existed are now this contact
+        const taken = [
+          c.phone_number && contactWithPhone(contacts, ws, c.phone_number) === c ? `phone:${c.phone_number}` : null,
+          c.email && contactWithEmail(contacts, ws, c.email) === c ? `email:${c.email.toLowerCase()}` : null,
+        ];
+        for (const key of taken) {
+          const q = key ? ix.byKey.get(key) : undefined;
+          if (!q) continue;
+          unsort(ix, q);
+          ix.byKey.delete(key!);
+          count(p, q);
+        }
+        ix.byKey.set(c.id, p);
+        insertSorted(ix.sorted, p, bySortTime);
+        return;
       }
-      ix.byKey.set(c.id, p);
+      const r = rec as HistoryRecord;
+      const key = personKeyOf(contacts, ws)(r);
+      let p = ix.byKey.get(key);
+      if (p) unsort(ix, p);
+      else ix.byKey.set(key, (p = addressPerson(key, r)));
+      // records appended since the last look come collection by collection: a text may be older than a call
+      if (p.contact_id === null && ADDRESS_ORDER + r.seq < p.order) p.order = ADDRESS_ORDER + r.seq;
+      count(p, ofRecord(unit as RecordUnit, r));
       insertSorted(ix.sorted, p, bySortTime);
-      return;
-    }
-    const r = rec as HistoryRecord;
-    const key = personKeyOf(contacts, ws)(r);
-    let p = ix.byKey.get(key);
-    if (p) unsort(ix, p);
-    else ix.byKey.set(key, (p = addressPerson(key, r)));
-    // records appended since the last look come collection by collection: a text may be older than a call
-    if (p.contact_id === null && ADDRESS_ORDER + r.seq < p.order) p.order = ADDRESS_ORDER + r.seq;
-    count(p, ofRecord(unit as RecordUnit, r));
-    insertSorted(ix.sorted, p, bySortTime);
-  }, () => {
-    // what the snapshot saved (savedPeople), while no record collection changed since: read a
-    // page's worth at a time (a list's first page reads the last part), never changed in place
-    const root = raw(data);
-    const count = (saved(root, 'people') as Record<string, unknown> | undefined)?.[ws];
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) return undefined;
-    const parts: PersonSummary[][] = [];
-    for (let k = 0; k * SAVED_PART < count; k++) if (!hasSaved(root, `people:${ws}:${k}`)) return undefined;
-    const part = (k: number) => {
-      if (!parts[k]) {
-        const got = saved(root, `people:${ws}:${k}`);
-        parts[k] = Array.isArray(got) ? got : [];
-      }
-      return parts[k];
-    };
-    const sorted = new Proxy([] as PersonSummary[], {
-      get(t, k) {
-        if (k === 'length') return count;
-        if (typeof k === 'string' && /^\d+$/.test(k)) return Number(k) < count ? part(Math.floor(Number(k) / SAVED_PART))[Number(k) % SAVED_PART] : undefined;
-        return Reflect.get(t, k);
-      },
-   
-      // slice(), forEach() and the like ask whether an index is there before reading it
-      has: (t, k) => (typeof k === 'string' && /^\d+$/.test(k) ? Number(k) < count : Reflect.has(t, k)),
-    });
-    return { byKey: new Map(), sorted };
-  });
+    },
+    () => {
+      // what the snapshot saved (savedPeople), while no record collection changed since: read a
+      // page's worth at a time (a list's first page reads the last part), never changed in place
+      const root = raw(data);
+      const count = (saved(root, 'people') as Record<string, unknown> | undefined)?.[ws];
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) return undefined;
+      const parts: PersonSummary[][] = [];
+      for (let k = 0; k * SAVED_PART < count; k++) if (!hasSaved(root, `people:${ws}:${k}`)) return undefined;
+      const part = (k: number) => {
+        if (!parts[k]) {
+          const got = saved(root, `people:${ws}:${k}`);
+          parts[k] = Array.isArray(got) ? got : [];
+        }
+        return parts[k];
+      };
+      const sorted = new Proxy([] as PersonSummary[], {
+        get(t, k) {
+          if (k === 'length') return count;
+          if (typeof k === 'string' && /^\d+$/.test(k))
+            return Number(k) < count ? part(Math.floor(Number(k) / SAVED_PART))[Number(k) % SAVED_PART] : undefined;
+          return Reflect.get(t, k);
+        },
+
+        // slice(), forEach() and the like ask whether an index is there before reading it
+        has: (t, k) => (typeof k === 'string' && /^\d+$/.test(k) ? Number(k) < count : Reflect.has(t, k)),
+      });
+      return { byKey: new Map(), sorted };
+    },
+  );
 }
 
 /** People saved per part: a page of the list parses one or two. */
@@ -324,7 +383,8 @@ export function savedPeople(data: World): Record<string, string> {
   for (const w of raw(data).workspaces) {
     const sorted = peopleIndex(data, w.id).sorted;
     counts[w.id] = sorted.length;
-    for (let k = 0; k * SAVED_PART < sorted.length; k++) out[`people:${w.id}:${k}`] = JSON.stringify(sorted.slice(k * SAVED_PART, (k + 1) * SAVED_PART));
+    for (let k = 0; k * SAVED_PART < sorted.length; k++)
+      out[`people:${w.id}:${k}`] = JSON.stringify(sorted.slice(k * SAVED_PART, (k + 1) * SAVED_PART));
   }
   out.people = JSON.stringify(counts);
   return out;

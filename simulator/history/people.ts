@@ -5,7 +5,15 @@ import type { CallRecord, Contact, EmailRecord, TextRecord } from './records.js'
 import type { World } from '../core/world.js';
 import type { Rng } from '../core/rng.js';
 import type { CallOut, ContactOut, EmailOut, PersonOut, TextOut } from './records.js';
-import { asView, contactIndex, contactWithEmail, contactWithPhone, peopleIndex, personKeyOf, type PersonSummary } from './indexes.js';
+import {
+  asView,
+  contactIndex,
+  contactWithEmail,
+  contactWithPhone,
+  peopleIndex,
+  personKeyOf,
+  type PersonSummary,
+} from './indexes.js';
 
 export const sameEmail = (a: string | null, b: string | null) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
@@ -120,4 +128,3 @@ export function presentPerson(p: PersonSummary): PersonOut {
   const { id: _i, sort_ms: _s, order: _o, ...rest } = p;
   return rest;
 }
-

@@ -5,12 +5,48 @@ import { notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource, type Route } from '../core/http.js';
 import type { CallRecord, EmailRecord, TextRecord } from './records.js';
 import { listParams, paginateSorted } from '../core/pagination.js';
-import { asView, firstAtLeast, mergeRecords, ms, recordIndex, recordsWithAddress, type HistoryRecord, type RecordUnit } from './indexes.js';
+import {
+  asView,
+  firstAtLeast,
+  mergeRecords,
+  ms,
+  recordIndex,
+  recordsWithAddress,
+  type HistoryRecord,
+  type RecordUnit,
+} from './indexes.js';
 import { raw } from '../store/tracker.js';
-import { contactById, people, personKeys, presentCall, presentContact, presentEmail, presentPerson, presentText } from './people.js';
-import { CALL_STATUS_FILTERS, CallRecordSchema, ContactSchema, EmailRecordSchema, PersonSummarySchema, TextRecordSchema } from './records.js';
-import { dataOf, e164, EMAIL_ANY_CASE, listOf, obj, oneOf, qString, qTime, str, uuid, type Infer } from '../core/schema.js';
-
+import {
+  contactById,
+  people,
+  personKeys,
+  presentCall,
+  presentContact,
+  presentEmail,
+  presentPerson,
+  presentText,
+} from './people.js';
+import {
+  CALL_STATUS_FILTERS,
+  CallRecordSchema,
+  ContactSchema,
+  EmailRecordSchema,
+  PersonSummarySchema,
+  TextRecordSchema,
+} from './records.js';
+import {
+  dataOf,
+  e164,
+  EMAIL_ANY_CASE,
+  listOf,
+  obj,
+  oneOf,
+  qString,
+  qTime,
+  str,
+  uuid,
+  type Infer,
+} from '../core/schema.js';
 
 // ---- declarations ----
 
@@ -19,23 +55,40 @@ const Id = obj({ id: uuid() }, { required: ['id'] });
 /** The person and time filters shared by calls, texts and emails. */
 const filters = {
   direction: oneOf(['inbound', 'outbound'], 'only calls or messages in this direction'),
-  created_after: qTime('only records created after this time (exclusive); poll with the newest created_at seen for incremental sync'),
+  created_after: qTime(
+    'only records created after this time (exclusive); poll with the newest created_at seen for incremental sync',
+  ),
   created_before: qTime('only records created before this time (exclusive)'),
-  contact_id: qString({ description: 'only records with this contact (not together with the address filter)', example: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' }),
+  contact_id: qString({
+    description: 'only records with this contact (not together with the address filter)',
+    example: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90',
+  }),
 };
-const phoneFilter = e164({ description: 'only records with this number as the other party (not together with contact_id)' });
+const phoneFilter = e164({
+  description: 'only records with this number as the other party (not together with contact_id)',
+});
 
 const CallsQuery = obj({
   ...listParams(50),
   ...filters,
   phone_number: phoneFilter,
-  status: oneOf(CALL_STATUS_FILTERS, { description: 'only calls in this status (lower case; records say it in upper case)', example: 'completed' }),
+  status: oneOf(CALL_STATUS_FILTERS, {
+    description: 'only calls in this status (lower case; records say it in upper case)',
+    example: 'completed',
+  }),
 });
 const TextsQuery = obj({ ...listParams(), ...filters, phone_number: phoneFilter });
 const EmailsQuery = obj({
   ...listParams(),
   ...filters,
-  email: str({ max: 254, pattern: EMAIL_ANY_CASE, patternMessage: 'must be an email address', format: 'email', description: 'only emails with this address as the other party, any letter case (not together with contact_id)', example: 'maria@example.com' }),
+  email: str({
+    max: 254,
+    pattern: EMAIL_ANY_CASE,
+    patternMessage: 'must be an email address',
+    format: 'email',
+    description: 'only emails with this address as the other party, any letter case (not together with contact_id)',
+    example: 'maria@example.com',
+  }),
 });
 const { order: _order, ...peopleParams } = listParams();
 /** The people list is always most recent first: no `order`. */
@@ -76,7 +129,10 @@ function filterRecords<T extends HistoryRecord>(
   const given = [q.contact_id !== undefined, q[addressName] !== undefined].filter(Boolean).length;
   if (given > 1) throw validationError({ contact_id: `give either contact_id or ${addressName}, not both` });
   if (personRequired && given === 0)
-    throw validationError({ contact_id: `name one person with contact_id or ${addressName}` }, `This list needs contact_id or ${addressName}.`);
+    throw validationError(
+      { contact_id: `name one person with contact_id or ${addressName}` },
+      `This list needs contact_id or ${addressName}.`,
+    );
   const ws = c.auth.workspace.id;
   const ix = recordIndex<T>(c.data, unit);
   let rows: readonly T[];
@@ -85,15 +141,18 @@ function filterRecords<T extends HistoryRecord>(
     // the contact's records: those naming it, and those at its number or address that fold into it
     const keyOf = personKeys(c.data, ws);
     const address = addressName === 'email' ? contact.email?.toLowerCase() : contact.phone_number;
-    rows = mergeRecords([ix.byContactId.get(contact.id) ?? [], address ? recordsWithAddress(ix, ws, address) : []])
-      .filter((r) => r.workspace_id === ws && keyOf(r) === contact.id);
+    rows = mergeRecords([
+      ix.byContactId.get(contact.id) ?? [],
+      address ? recordsWithAddress(ix, ws, address) : [],
+    ]).filter((r) => r.workspace_id === ws && keyOf(r) === contact.id);
   } else if (q.phone_number !== undefined) rows = recordsWithAddress(ix, ws, q.phone_number);
   else if (q.email !== undefined) rows = recordsWithAddress(ix, ws, q.email.toLowerCase());
   else rows = ix.byWorkspace.get(ws) ?? [];
   const from = q.created_after === undefined ? 0 : firstAtLeast(rows, q.created_after + 1, ms);
   const to = q.created_before === undefined ? rows.length : firstAtLeast(rows, q.created_before, ms);
   if (from > 0 || to < rows.length) rows = rows.slice(from, to);
-  if (q.direction !== undefined || extra) rows = rows.filter((r) => (q.direction === undefined || r.direction === q.direction) && (!extra || extra(r)));
+  if (q.direction !== undefined || extra)
+    rows = rows.filter((r) => (q.direction === undefined || r.direction === q.direction) && (!extra || extra(r)));
   return rows;
 }
 
@@ -106,7 +165,8 @@ function findCall(c: Req, id: string): CallRecord {
 function recording(c: Ctx<Infer<typeof Id>>) {
   const call = findCall(c, c.params.id);
   if (!call.has_recording) throw notFound('This call has no recording.');
-  if (c.auth.workspace.recordings_disabled) throw notFound('Recordings are turned off by this workspace\'s compliance settings.');
+  if (c.auth.workspace.recordings_disabled)
+    throw notFound("Recordings are turned off by this workspace's compliance settings.");
   c.data.audit_log.push({
     id: c.s.rng.uuid(),
     workspace_id: c.auth.workspace.id,
@@ -125,21 +185,29 @@ function recording(c: Ctx<Infer<typeof Id>>) {
 const PERSON_404 = { 404: ['not_found'] } as const;
 const sync = 'Filter with `created_after` set to the newest created_at seen for incremental sync.';
 /** The /v1/history/* lists name one person; the others may. */
-const personText = (history: boolean, address: string) => history
-  ? `Names one person with exactly one of \`contact_id\` or \`${address}\` (400 without, or with both; 404 for an unknown contact).`
-  : `Without a person, the whole workspace; with one of \`contact_id\` or \`${address}\` (not both), that person's (404 for an unknown contact).`;
+const personText = (history: boolean, address: string) =>
+  history
+    ? `Names one person with exactly one of \`contact_id\` or \`${address}\` (400 without, or with both; 404 for an unknown contact).`
+    : `Without a person, the whole workspace; with one of \`contact_id\` or \`${address}\` (not both), that person's (404 for an unknown contact).`;
 
 function peopleList(path: string): Route {
   return route({
-    method: 'GET', path, scope: 'contacts:read',
+    method: 'GET',
+    path,
+    scope: 'contacts:read',
     summary: path === '/v1/contacts' ? 'List contacts and people reached' : 'List the people contacted',
-    description: 'Person summaries, most recent first: every contact, and every number or address reached that belongs to no contact ' +
+    description:
+      'Person summaries, most recent first: every contact, and every number or address reached that belongs to no contact ' +
       '(folded into the contact when it does), with how many calls, texts and emails each had.',
     query: PeopleQuery,
     responses: { 200: { description: 'Person summaries, most recent first', schema: listOf(PersonSummarySchema) } },
     handler: (c) => ({
       body: paginateSorted(c.s, people(c.data, c.auth.workspace.id), c.query, {
-        key: (p) => p.sort_ms, tie: (p) => p.order, scope: scopeOf(c, 'people', {}), present: presentPerson, totalResults: true,
+        key: (p) => p.sort_ms,
+        tie: (p) => p.order,
+        scope: scopeOf(c, 'people', {}),
+        present: presentPerson,
+        totalResults: true,
       }),
     }),
   });
@@ -147,8 +215,10 @@ function peopleList(path: string): Route {
 
 function callList(path: string, personRequired: boolean): Route {
   return route({
-    method: 'GET', path, scope: 'calls:read',
-    summary: personRequired ? 'List one person\'s calls' : 'List calls',
+    method: 'GET',
+    path,
+    scope: 'calls:read',
+    summary: personRequired ? "List one person's calls" : 'List calls',
     description: `Call records, newest first, each with its transcript (so at most 50 a page). ${personText(personRequired, 'phone_number')} ${sync}`,
     query: CallsQuery,
     responses: { 200: { description: 'Call records', schema: listOf(CallRecordSchema) } },
@@ -156,45 +226,83 @@ function callList(path: string, personRequired: boolean): Route {
     handler: (c) => {
       const q = c.query;
       const status = q.status?.toUpperCase();
-      const rows = filterRecords<CallRecord>(c, 'calls', q, personRequired, 'phone_number', status ? (r) => r.status === status : undefined);
-      return { body: paginateSorted(c.s, rows, q, { key: ms, tie: bySeq, scope: scopeOf(c, 'calls', q), present: presentCall, totalResults: true }) };
+      const rows = filterRecords<CallRecord>(
+        c,
+        'calls',
+        q,
+        personRequired,
+        'phone_number',
+        status ? (r) => r.status === status : undefined,
+      );
+      return {
+        body: paginateSorted(c.s, rows, q, {
+          key: ms,
+          tie: bySeq,
+          scope: scopeOf(c, 'calls', q),
+          present: presentCall,
+          totalResults: true,
+        }),
+      };
     },
   });
 }
 
 function textList(path: string, personRequired: boolean): Route {
   return route({
-    method: 'GET', path, scope: 'sms:read',
-    summary: personRequired ? 'List one person\'s texts' : 'List texts',
+    method: 'GET',
+    path,
+    scope: 'sms:read',
+    summary: personRequired ? "List one person's texts" : 'List texts',
     description: `Text records, newest first, including texts from the shared senders (replies to a quick text show as inbound). ${personText(personRequired, 'phone_number')} ${sync}`,
     query: TextsQuery,
     responses: { 200: { description: 'Text records', schema: listOf(TextRecordSchema) } },
     errors: PERSON_404,
     handler: (c) => {
       const rows = filterRecords<TextRecord>(c, 'texts', c.query, personRequired, 'phone_number');
-      return { body: paginateSorted(c.s, rows, c.query, { key: ms, tie: bySeq, scope: scopeOf(c, 'texts', c.query), present: presentText, totalResults: true }) };
+      return {
+        body: paginateSorted(c.s, rows, c.query, {
+          key: ms,
+          tie: bySeq,
+          scope: scopeOf(c, 'texts', c.query),
+          present: presentText,
+          totalResults: true,
+        }),
+      };
     },
   });
 }
 
 function emailList(path: string): Route {
   return route({
-    method: 'GET', path, scope: 'email:read',
-    summary: 'List one person\'s emails',
+    method: 'GET',
+    path,
+    scope: 'email:read',
+    summary: "List one person's emails",
     description: `Email records (one per recipient, quick emails included), newest first. ${personText(true, 'email')} ${sync}`,
     query: EmailsQuery,
     responses: { 200: { description: 'Email records', schema: listOf(EmailRecordSchema) } },
     errors: PERSON_404,
     handler: (c) => {
       const rows = filterRecords<EmailRecord>(c, 'emails', c.query, true, 'email');
-      return { body: paginateSorted(c.s, rows, c.query, { key: ms, tie: bySeq, scope: scopeOf(c, 'emails', c.query), present: presentEmail, totalResults: true }) };
+      return {
+        body: paginateSorted(c.s, rows, c.query, {
+          key: ms,
+          tie: bySeq,
+          scope: scopeOf(c, 'emails', c.query),
+          present: presentEmail,
+          totalResults: true,
+        }),
+      };
     },
   });
 }
 
 function callRead(path: string): Route {
   return route({
-    method: 'GET', path, scope: 'calls:read', summary: 'Read a call',
+    method: 'GET',
+    path,
+    scope: 'calls:read',
+    summary: 'Read a call',
     description: 'One call record with its transcript, AI summary and tags.',
     params: Id,
     responses: { 200: { description: 'The call record', schema: dataOf(CallRecordSchema) } },
@@ -204,15 +312,25 @@ function callRead(path: string): Route {
 
 function recordingRead(path: string): Route {
   return route({
-    method: 'GET', path, scope: 'calls:read', summary: 'Download a call recording',
-    description: 'The raw audio of the call, never cached. 404 when the call has no recording, when recording is turned off by the ' +
-      'workspace\'s compliance settings, or when the call is not in the workspace. Each download is written to the compliance audit log, ' +
-      'attributed to the API key\'s owner.',
+    method: 'GET',
+    path,
+    scope: 'calls:read',
+    summary: 'Download a call recording',
+    description:
+      'The raw audio of the call, never cached. 404 when the call has no recording, when recording is turned off by the ' +
+      "workspace's compliance settings, or when the call is not in the workspace. Each download is written to the compliance audit log, " +
+      "attributed to the API key's owner.",
     params: Id,
     responses: {
       200: {
-        description: 'The recording', contentType: 'audio/wav',
-        headers: { 'Cache-Control': { description: 'no-store: a recording is never cached', schema: { type: 'string', enum: ['no-store'] } } },
+        description: 'The recording',
+        contentType: 'audio/wav',
+        headers: {
+          'Cache-Control': {
+            description: 'no-store: a recording is never cached',
+            schema: { type: 'string', enum: ['no-store'] },
+          },
+        },
       },
     },
     handler: recording,
@@ -220,13 +338,20 @@ function recordingRead(path: string): Route {
 }
 
 export const history: Resource = {
-  tag: { name: 'History and contacts', description: 'Free reads of calls, texts, emails, contacts and the people reached. Two equivalent route families: /v1/history/* and /v1/contacts, /v1/calls, /v1/messages, /v1/emails.' },
+  tag: {
+    name: 'History and contacts',
+    description:
+      'Free reads of calls, texts, emails, contacts and the people reached. Two equivalent route families: /v1/history/* and /v1/contacts, /v1/calls, /v1/messages, /v1/emails.',
+  },
   routes: [
     peopleList('/v1/history/people'),
     peopleList('/v1/contacts'),
     route({
-      method: 'GET', path: '/v1/contacts/{id}', scope: 'contacts:read', summary: 'Read a contact',
-      description: 'The contact\'s full record.',
+      method: 'GET',
+      path: '/v1/contacts/{id}',
+      scope: 'contacts:read',
+      summary: 'Read a contact',
+      description: "The contact's full record.",
       params: Id,
       responses: { 200: { description: 'The contact', schema: dataOf(ContactSchema) } },
       handler: (c) => ({ body: { data: presentContact(requireContact(c, c.params.id)) } }),

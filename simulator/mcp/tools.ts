@@ -18,7 +18,13 @@ export interface McpTool {
   inputSchema: Json & { type: 'object' };
   /** the success reply's JSON schema; absent for a binary reply (get_call_recording) */
   outputSchema?: Json & { type: 'object' };
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
   /** the operation: method and path as declared, the argument that fills {id} */
   method: Tool['method'];
   path: string;
@@ -76,7 +82,8 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
   const properties: Record<string, Json> = {};
   const required: string[] = [];
   const add = (arg: string, schema: Json, isRequired: boolean) => {
-    if (Object.hasOwn(properties, arg)) throw new Error(`${name}: two arguments are named ${arg} (path id, query and body must not share a name)`);
+    if (Object.hasOwn(properties, arg))
+      throw new Error(`${name}: two arguments are named ${arg} (path id, query and body must not share a name)`);
     properties[arg] = schema;
     if (isRequired) required.push(arg);
   };
@@ -84,7 +91,8 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
     if (p.$ref) continue; // the Idempotency-Key header: not an argument
     const schema = inline(p.schema, components);
     if (p.in === 'path') {
-      if (p.name !== 'id' || !t.id) throw new Error(`${name}: the path parameter ${p.name} needs an argument name in the tool table`);
+      if (p.name !== 'id' || !t.id)
+        throw new Error(`${name}: the path parameter ${p.name} needs an argument name in the tool table`);
       add(t.id, { ...schema, description: p.description ?? idWords(t.id) }, true);
     } else {
       add(p.name, p.description ? { ...schema, description: p.description } : schema, !!p.required);
@@ -104,9 +112,16 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
     properties[k] = { ...properties[k], default: d.value, description: d.why };
     defaults[k] = d.value;
   }
-  const inputSchema = { type: 'object' as const, properties, ...(required.length ? { required } : {}), additionalProperties: false };
+  const inputSchema = {
+    type: 'object' as const,
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  };
 
-  const okStatus = Object.keys(route.responses).map(Number).find((s) => s >= 200 && s < 300)!;
+  const okStatus = Object.keys(route.responses)
+    .map(Number)
+    .find((s) => s >= 200 && s < 300)!;
   const ok = route.responses[okStatus];
   let outputSchema: McpTool['outputSchema'];
   let binary: string | undefined;
@@ -129,7 +144,9 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
     spends ? `Spends money: ${spends.replace(/\.$/, '')}.` : undefined,
     routeText || undefined,
     binary ? `Returns the file as MCP ${binary.split('/')[0]} content (${binary}).` : undefined,
-  ].filter(Boolean).join('\n\n');
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 
   const readOnly = t.readOnly ?? t.method === 'GET';
   return {

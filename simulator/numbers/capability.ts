@@ -12,13 +12,26 @@ import type { PhoneNumber } from './records.js';
 /** The knowledge bases, FAQs and event types a workspace starts with. */
 function workspaceLibrary(rng: Rng): Pick<Workspace, 'knowledge_bases' | 'faqs' | 'event_types'> {
   return {
-    knowledge_bases: [{ id: `kb_${rng.hex(6)}`, name: 'Product handbook' }, { id: `kb_${rng.hex(6)}`, name: 'Pricing and plans' }],
-    faqs: [{ id: `faq_${rng.hex(6)}`, question: 'What are your opening hours?' }, { id: `faq_${rng.hex(6)}`, question: 'Where are you located?' }],
-    event_types: [{ id: `evt_type_${rng.hex(6)}`, name: 'Intro call', minutes: 15 }, { id: `evt_type_${rng.hex(6)}`, name: 'Demo', minutes: 30 }],
+    knowledge_bases: [
+      { id: `kb_${rng.hex(6)}`, name: 'Product handbook' },
+      { id: `kb_${rng.hex(6)}`, name: 'Pricing and plans' },
+    ],
+    faqs: [
+      { id: `faq_${rng.hex(6)}`, question: 'What are your opening hours?' },
+      { id: `faq_${rng.hex(6)}`, question: 'Where are you located?' },
+    ],
+    event_types: [
+      { id: `evt_type_${rng.hex(6)}`, name: 'Intro call', minutes: 15 },
+      { id: `evt_type_${rng.hex(6)}`, name: 'Demo', minutes: 30 },
+    ],
   };
 }
 
-interface OldAgent { id: string; name: string; prompt: string }
+interface OldAgent {
+  id: string;
+  name: string;
+  prompt: string;
+}
 
 /**
  * An AI number's agent, once a copy, keeps what the user saw where its configuration still holds what
@@ -30,7 +43,8 @@ function keepAgent(n: PhoneNumber, agent: OldAgent, ws: Workspace): void {
   const voice = n.config.voice;
   if (voice === null) return;
   if (voice.prompt === ws.defaults.voice.prompt) voice.prompt = agent.prompt;
-  if (n.config.name === agent.name.replace(/ assistant$/, ' AI line')) n.config.name = [...agent.name].slice(0, 100).join('');
+  if (n.config.name === agent.name.replace(/ assistant$/, ' AI line'))
+    n.config.name = [...agent.name].slice(0, 100).join('');
 }
 
 export const numbers: Capability = {
@@ -41,11 +55,16 @@ export const numbers: Capability = {
   ],
   machines: [
     { types: ['number.sms_reply'], load: async () => (await import('./number-text.js')).numberTextTimers },
-    { types: ['ainumber.wire', 'ainumber.line'], calendar: ['ainumber.line'], load: async () => (await import('./ai-number-machine.js')).aiNumberTimers },
+    {
+      types: ['ainumber.wire', 'ainumber.line'],
+      calendar: ['ainumber.line'],
+      load: async () => (await import('./ai-number-machine.js')).aiNumberTimers,
+    },
   ],
   collections: { records: ['phone_numbers'] },
   seed: (world) => void (world.meta.next_phone_number_id = 1001),
-  workspace: (ws, { rng }) => Object.assign(ws, { defaults: workspaceDefaults(), caller_ids: [], ...workspaceLibrary(rng) }),
+  workspace: (ws, { rng }) =>
+    Object.assign(ws, { defaults: workspaceDefaults(), caller_ids: [], ...workspaceLibrary(rng) }),
   upgrade(world, { rng }) {
     world.meta.next_phone_number_id ??= 1001;
     for (const w of world.workspaces) {
@@ -54,7 +73,12 @@ export const numbers: Capability = {
       if (!w.knowledge_bases) Object.assign(w, workspaceLibrary(rng));
     }
     for (const n of world.phone_numbers) {
-      const old = n as unknown as { name?: string; business_name?: string | null; business_description?: string | null; agent?: OldAgent };
+      const old = n as unknown as {
+        name?: string;
+        business_name?: string | null;
+        business_description?: string | null;
+        agent?: OldAgent;
+      };
       n.stack ??= 't2';
       n.config ??= newConfig(old.name ?? 'Phone number', old);
       // the agent was a copy of its settings: its id is kept, its settings are the configuration's now

@@ -30,15 +30,38 @@ const AI_TALK_SECONDS = 40;
 const TRANSFER_TALK_SECONDS = 90;
 
 /** Whether a person's phone picks up: the scenario numbers that ring out, go to voicemail, are busy or fail do not. */
-export const picksUp = (phone: string) => !['rings_out', 'voicemail', 'busy', 'provider_fails'].includes(callScenario(phone));
+export const picksUp = (phone: string) =>
+  !['rings_out', 'voicemail', 'busy', 'provider_fails'].includes(callScenario(phone));
 
 const HUMAN = /\b(human|person|someone|somebody|representative|agent|operator|manager|real person|staff)\b/i;
-const STOP = new Set(['caller', 'mentions', 'mention', 'asks', 'about', 'wants', 'with', 'their', 'they', 'that', 'this', 'when', 'from', 'into', 'have', 'talk', 'speak']);
+const STOP = new Set([
+  'caller',
+  'mentions',
+  'mention',
+  'asks',
+  'about',
+  'wants',
+  'with',
+  'their',
+  'they',
+  'that',
+  'this',
+  'when',
+  'from',
+  'into',
+  'have',
+  'talk',
+  'speak',
+]);
 
 /** A custom condition holds when the caller says one of its significant words. */
 export function customConditionHolds(condition: string, says: string | null): boolean {
   if (!says) return false;
-  const words = condition.toLowerCase().match(/[a-z]{4,}/g)?.filter((w) => !STOP.has(w)) ?? [];
+  const words =
+    condition
+      .toLowerCase()
+      .match(/[a-z]{4,}/g)
+      ?.filter((w) => !STOP.has(w)) ?? [];
   const said = says.toLowerCase();
   return words.some((w) => new RegExp(`\\b${w}`).test(said));
 }
@@ -53,21 +76,39 @@ class Script {
   }
 }
 
-export function planInbound(i: InboundInput): CallPlan & { handled_by: 'nobody' | 'owner' | 'ivr' | 'ai'; transferred_to: string | null } {
+export function planInbound(
+  i: InboundInput,
+): CallPlan & { handled_by: 'nobody' | 'owner' | 'ivr' | 'ai'; transferred_to: string | null } {
   const c = i.config;
   const cs = c.call_settings;
   const voice = effectiveVoice(c, i.defaults);
   const cap = (seconds: number) => Math.min(seconds, cs.max_call_length_seconds);
   const finish = (
-    ring: number, handled_by: 'nobody' | 'owner' | 'ivr' | 'ai', o: { status: CallStatus; end_reason: string; talk?: number; script?: Script; transferred_to?: string | null; summary?: string; tags?: CallTag[] },
+    ring: number,
+    handled_by: 'nobody' | 'owner' | 'ivr' | 'ai',
+    o: {
+      status: CallStatus;
+      end_reason: string;
+      talk?: number;
+      script?: Script;
+      transferred_to?: string | null;
+      summary?: string;
+      tags?: CallTag[];
+    },
   ) => {
     const answered = handled_by !== 'nobody';
     const turns = cs.transcription_enabled && o.script ? o.script.turns : [];
     return {
-      ring_seconds: ring, answered, talk_seconds: answered ? cap(o.talk ?? Math.max(o.script?.t ?? 0, 5)) : 0,
-      status: o.status, end_reason: o.end_reason, turns, has_recording: answered && handled_by !== 'owner' && cs.recording_enabled,
+      ring_seconds: ring,
+      answered,
+      talk_seconds: answered ? cap(o.talk ?? Math.max(o.script?.t ?? 0, 5)) : 0,
+      status: o.status,
+      end_reason: o.end_reason,
+      turns,
+      has_recording: answered && handled_by !== 'owner' && cs.recording_enabled,
       review: answered && cs.summaries_enabled && o.summary ? { summary: o.summary, tags: o.tags ?? [] } : null,
-      handled_by, transferred_to: o.transferred_to ?? null,
+      handled_by,
+      transferred_to: o.transferred_to ?? null,
     };
   };
 
@@ -77,12 +118,22 @@ export function planInbound(i: InboundInput): CallPlan & { handled_by: 'nobody' 
   // call-me-first: the owner's phone, or each phone of the ring chain in turn
   let ring = 2;
   if (c.forwarding.mode === 'call_me_first') {
-    const chain = c.forwarding.ring_strategy === 'sequential'
-      ? c.forwarding.sequential_targets.map((t) => ({ phone: t.phone_number, ring: t.ring_timeout_seconds }))
-      : c.forwarding.forward_to_number ? [{ phone: c.forwarding.forward_to_number, ring: c.forwarding.ring_timeout_seconds }] : [];
+    const chain =
+      c.forwarding.ring_strategy === 'sequential'
+        ? c.forwarding.sequential_targets.map((t) => ({ phone: t.phone_number, ring: t.ring_timeout_seconds }))
+        : c.forwarding.forward_to_number
+          ? [{ phone: c.forwarding.forward_to_number, ring: c.forwarding.ring_timeout_seconds }]
+          : [];
     for (const target of chain) {
       if (picksUp(target.phone))
-        return finish(ring + 4, 'owner', { status: 'COMPLETED', end_reason: 'forwarded', talk: 60, transferred_to: target.phone, summary: `Forwarded to ${target.phone}, who answered.`, tags: [] });
+        return finish(ring + 4, 'owner', {
+          status: 'COMPLETED',
+          end_reason: 'forwarded',
+          talk: 60,
+          transferred_to: target.phone,
+          summary: `Forwarded to ${target.phone}, who answered.`,
+          tags: [],
+        });
       ring += target.ring;
     }
   }
@@ -92,14 +143,41 @@ export function planInbound(i: InboundInput): CallPlan & { handled_by: 'nobody' 
   return ai(i, ring, script, voice.greeting_message, voice.farewell_message, finish);
 }
 
-type Finish = (ring: number, by: 'nobody' | 'owner' | 'ivr' | 'ai', o: { status: CallStatus; end_reason: string; talk?: number; script?: Script; transferred_to?: string | null; summary?: string; tags?: CallTag[] }) => ReturnType<typeof planInbound>;
+type Finish = (
+  ring: number,
+  by: 'nobody' | 'owner' | 'ivr' | 'ai',
+  o: {
+    status: CallStatus;
+    end_reason: string;
+    talk?: number;
+    script?: Script;
+    transferred_to?: string | null;
+    summary?: string;
+    tags?: CallTag[];
+  },
+) => ReturnType<typeof planInbound>;
 
-function transferTo(ring: number, by: 'ivr' | 'ai', script: Script, phone: string, finish: Finish, fallback: string | null = null) {
+function transferTo(
+  ring: number,
+  by: 'ivr' | 'ai',
+  script: Script,
+  phone: string,
+  finish: Finish,
+  fallback: string | null = null,
+) {
   for (const p of [phone, fallback]) {
     if (!p) continue;
     if (picksUp(p)) {
       script.say('agent', `Transferring you to ${p} now.`);
-      return finish(ring, by, { status: 'COMPLETED', end_reason: 'transferred', talk: script.t + TRANSFER_TALK_SECONDS, script, transferred_to: p, summary: `The caller was transferred to ${p}.`, tags: ['transferred'] });
+      return finish(ring, by, {
+        status: 'COMPLETED',
+        end_reason: 'transferred',
+        talk: script.t + TRANSFER_TALK_SECONDS,
+        script,
+        transferred_to: p,
+        summary: `The caller was transferred to ${p}.`,
+        tags: ['transferred'],
+      });
     }
   }
   return null;
@@ -133,7 +211,13 @@ function ivr(i: InboundInput, ring: number, script: Script, finish: Finish) {
     if (a.type === 'ai_agent') return ai(i, ring, script, null, null, finish);
     if (a.type === 'voicemail') return voicemail(ring, 'ivr', script, i.says, finish);
     script.say('agent', 'Goodbye!', 2);
-    return finish(ring, 'ivr', { status: 'COMPLETED', end_reason: 'ivr_hangup', script, summary: `The caller chose "${option.label}" and the menu hung up.`, tags: [] });
+    return finish(ring, 'ivr', {
+      status: 'COMPLETED',
+      end_reason: 'ivr_hangup',
+      script,
+      summary: `The caller chose "${option.label}" and the menu hung up.`,
+      tags: [],
+    });
   }
   return fallback(i, ring, script, finish);
 }
@@ -148,16 +232,35 @@ function fallback(i: InboundInput, ring: number, script: Script, finish: Finish)
   if (f.type === 'ai_agent') return ai(i, ring, script, null, null, finish);
   if (f.type === 'voicemail') return voicemail(ring, 'ivr', script, i.says, finish);
   script.say('agent', 'Goodbye!', 2);
-  return finish(ring, 'ivr', { status: 'COMPLETED', end_reason: 'ivr_fallback', script, summary: 'The caller made no valid choice in the phone menu.', tags: [] });
+  return finish(ring, 'ivr', {
+    status: 'COMPLETED',
+    end_reason: 'ivr_fallback',
+    script,
+    summary: 'The caller made no valid choice in the phone menu.',
+    tags: [],
+  });
 }
 
 function voicemail(ring: number, by: 'ivr' | 'ai', script: Script, says: string | null, finish: Finish) {
   script.say('agent', 'Please leave a message after the tone.', 3);
   script.say('person', says ?? 'Hi, please call me back.', 8);
-  return finish(ring, by, { status: 'VOICEMAIL', end_reason: 'voicemail', script, summary: 'The caller left a voicemail.', tags: ['callback_requested'] });
+  return finish(ring, by, {
+    status: 'VOICEMAIL',
+    end_reason: 'voicemail',
+    script,
+    summary: 'The caller left a voicemail.',
+    tags: ['callback_requested'],
+  });
 }
 
-function ai(i: InboundInput, ring: number, script: Script, greeting: string | null, farewell: string | null, finish: Finish) {
+function ai(
+  i: InboundInput,
+  ring: number,
+  script: Script,
+  greeting: string | null,
+  farewell: string | null,
+  finish: Finish,
+) {
   if (!i.handles_calls) return finish(RING_OUT_SECONDS, 'nobody', { status: 'NO_ANSWER', end_reason: 'not_answered' });
   const c = i.config;
   const voice = effectiveVoice(c, i.defaults);
@@ -176,7 +279,11 @@ function ai(i: InboundInput, ring: number, script: Script, greeting: string | nu
   const wantsHuman = !!i.says && HUMAN.test(i.says);
   const mayTransfer = !t.office_hours_only || inHours;
   if (rule?.action === 'voicemail') return voicemail(ring, 'ai', script, null, finish);
-  const target = rule ? rule.target_number ?? t.primary_transfer_number : wantsHuman ? t.primary_transfer_number : null;
+  const target = rule
+    ? (rule.target_number ?? t.primary_transfer_number)
+    : wantsHuman
+      ? t.primary_transfer_number
+      : null;
   if (target && mayTransfer) {
     script.say('agent', 'Of course, let me connect you.', 2);
     const done = transferTo(ring, 'ai', script, target, finish);
@@ -190,8 +297,13 @@ function ai(i: InboundInput, ring: number, script: Script, greeting: string | nu
   script.say('person', 'Great, thanks.', 3);
   script.say('agent', farewell ?? voice.farewell_message, 3);
   return finish(ring, 'ai', {
-    status: 'COMPLETED', end_reason: 'hangup', talk: Math.max(script.t, AI_TALK_SECONDS), script,
-    summary: i.says ? `The caller said: "${i.says}". The AI agent answered and took the details.` : 'The AI agent answered the call.',
+    status: 'COMPLETED',
+    end_reason: 'hangup',
+    talk: Math.max(script.t, AI_TALK_SECONDS),
+    script,
+    summary: i.says
+      ? `The caller said: "${i.says}". The AI agent answered and took the details.`
+      : 'The AI agent answered the call.',
     tags: wantsHuman ? ['callback_requested'] : ['interested'],
   });
 }

@@ -17,7 +17,8 @@ export function notConnected(s: Session, n: PhoneNumber, use: Use): 'line_suspen
 }
 
 /** When the line is charged next; while suspended, when the month it owes fell due. */
-export const nextChargeAt = (n: PhoneNumber): string | null => (n.line ? iso(addMonths(Date.parse(n.line.anchor_at), n.line.months)) : null);
+export const nextChargeAt = (n: PhoneNumber): string | null =>
+  n.line ? iso(addMonths(Date.parse(n.line.anchor_at), n.line.months)) : null;
 
 const label = (n: PhoneNumber) => (n.phone_number ? `${n.phone_number} (${n.id})` : String(n.id));
 const day = (ms: number) => iso(ms).slice(0, 10);
@@ -29,7 +30,8 @@ const day = (ms: number) => iso(ms).slice(0, 10);
 function payMonth(s: Session, n: PhoneNumber, k: number): boolean {
   const anchor = Date.parse(n.line!.anchor_at);
   return charge(s, n.workspace_id, LINE_CENTS_PER_MONTH, {
-    kind: 'line', reference_id: String(n.id),
+    kind: 'line',
+    reference_id: String(n.id),
     description: `Line of AI number ${label(n)}, the month from ${day(addMonths(anchor, k))} to ${day(addMonths(anchor, k + 1))}`,
   });
 }
@@ -81,7 +83,11 @@ export function settleLines(s: Session, organizationId: string): void {
 /** The line never worked (the number could not be wired up, or was released still provisioning): its month goes back to the wallet. */
 export function refundLine(s: Session, n: PhoneNumber, why: string): void {
   if (!n.line) return;
-  refund(s, n.workspace_id, LINE_CENTS_PER_MONTH, { kind: 'line', reference_id: String(n.id), description: `Refund of the line of AI number ${label(n)}: ${why}` });
+  refund(s, n.workspace_id, LINE_CENTS_PER_MONTH, {
+    kind: 'line',
+    reference_id: String(n.id),
+    description: `Refund of the line of AI number ${label(n)}: ${why}`,
+  });
   closeLine(s, n);
   settleLines(s, orgOfWorkspace(s.data, n.workspace_id).id);
 }

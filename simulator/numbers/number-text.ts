@@ -11,7 +11,8 @@ import { schedule, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
 import { notConnected } from './lines.js';
 
-const isStopWord = (body: string, words: string[]) => words.some((w) => w.trim().toLowerCase() === body.trim().toLowerCase());
+const isStopWord = (body: string, words: string[]) =>
+  words.some((w) => w.trim().toLowerCase() === body.trim().toLowerCase());
 
 /** Why the agent will not answer this person now, or null when it will. */
 function silence(s: Session, n: PhoneNumber, person: string): string | null {
@@ -23,13 +24,16 @@ function silence(s: Session, n: PhoneNumber, person: string): string | null {
   if (isOptedOut(s, n.workspace_id, person)) return 'opted out';
   const sent = sentTo(s, n, person);
   if (sms.stop_after_replies && sent.some((t) => t.sender === 'business')) return 'a person on the team has replied';
-  if (sent.filter((t) => t.sender === 'ai_agent').length >= sms.max_replies_per_contact) return 'max_replies_per_contact reached';
+  if (sent.filter((t) => t.sender === 'ai_agent').length >= sms.max_replies_per_contact)
+    return 'max_replies_per_contact reached';
   return null;
 }
 
 /** The texts number n sent to a person (looked up by the person's number: no scan of every text). */
 const sentTo = (s: Session, n: PhoneNumber, person: string) =>
-  recordsWithAddress(recordIndex<TextRecord>(s.data, 'texts'), n.workspace_id, person).filter((t) => t.phone_number_id === n.id && t.direction === 'outbound');
+  recordsWithAddress(recordIndex<TextRecord>(s.data, 'texts'), n.workspace_id, person).filter(
+    (t) => t.phone_number_id === n.id && t.direction === 'outbound',
+  );
 
 /** The referral that applies to this text, if any (first match in list order). */
 function referral(s: Session, n: PhoneNumber, body: string): string | null {
@@ -37,8 +41,11 @@ function referral(s: Session, n: PhoneNumber, body: string): string | null {
   for (const r of c.sms_referrals) {
     const hit =
       r.when === 'always' ||
-      (r.when === 'after_hours' && !withinHours(s.now, c.timezone, c.transfers.office_hours_start, c.transfers.office_hours_end)) ||
-      (r.when === 'keyword' && !!r.keyword && new RegExp(`\\b${r.keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(body));
+      (r.when === 'after_hours' &&
+        !withinHours(s.now, c.timezone, c.transfers.office_hours_start, c.transfers.office_hours_end)) ||
+      (r.when === 'keyword' &&
+        !!r.keyword &&
+        new RegExp(`\\b${r.keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(body));
     if (hit) return r.message;
   }
   return null;
@@ -48,8 +55,16 @@ export function receiveNumberText(s: Session, n: PhoneNumber, from: string, body
   const ws = workspaceOf(s, n);
   const contact = ensureContact(s, n.workspace_id, from); // a first-time texter is named after their number
   const rec = recordText(s, {
-    workspace_id: n.workspace_id, direction: 'inbound', sender: 'contact', from_number: from, to_number: n.phone_number!, body,
-    status: 'received', contact_id: contact.id, phone_number_id: n.id, quick_action_id: null,
+    workspace_id: n.workspace_id,
+    direction: 'inbound',
+    sender: 'contact',
+    from_number: from,
+    to_number: n.phone_number!,
+    body,
+    status: 'received',
+    contact_id: contact.id,
+    phone_number_id: n.id,
+    quick_action_id: null,
   });
   const sms = effectiveSms(n.config, ws.defaults);
   if (isStopWord(body, sms.stop_words)) {
@@ -57,7 +72,11 @@ export function receiveNumberText(s: Session, n: PhoneNumber, from: string, body
     return rec;
   }
   if (silence(s, n, from) === null)
-    schedule(s, s.now + sms.reply_delay_seconds * 1000, 'number.sms_reply', { number: n.id, to: from, referral: referral(s, n, body) });
+    schedule(s, s.now + sms.reply_delay_seconds * 1000, 'number.sms_reply', {
+      number: n.id,
+      to: from,
+      referral: referral(s, n, body),
+    });
   return rec;
 }
 
@@ -68,14 +87,23 @@ export const numberTextTimers: TimerHandlers = {
     if (!n?.phone_number || n.status !== 'ready' || silence(s, n, to) !== null) return; // settings may have changed meanwhile
     const earlier = sentTo(s, n, to).some((t) => t.sender === 'ai_agent');
     const business = n.config.business_name ?? n.config.name;
-    const body = typeof p.referral === 'string'
-      ? p.referral
-      : earlier
-        ? `Thanks! I've noted that, and someone from ${business} will follow up if needed.`
-        : `Hi! This is ${n.config.name} at ${business}. Thanks for your message. How can I help?`;
+    const body =
+      typeof p.referral === 'string'
+        ? p.referral
+        : earlier
+          ? `Thanks! I've noted that, and someone from ${business} will follow up if needed.`
+          : `Hi! This is ${n.config.name} at ${business}. Thanks for your message. How can I help?`;
     recordText(s, {
-      workspace_id: n.workspace_id, direction: 'outbound', sender: 'ai_agent', from_number: n.phone_number, to_number: to, body,
-      status: 'delivered', contact_id: ensureContact(s, n.workspace_id, to).id, phone_number_id: n.id, quick_action_id: null,
+      workspace_id: n.workspace_id,
+      direction: 'outbound',
+      sender: 'ai_agent',
+      from_number: n.phone_number,
+      to_number: to,
+      body,
+      status: 'delivered',
+      contact_id: ensureContact(s, n.workspace_id, to).id,
+      phone_number_id: n.id,
+      quick_action_id: null,
     });
   },
 };

@@ -22,7 +22,11 @@ export interface PhoneNumber {
 }
 
 /** An AI number's line: paid for the `months` from `anchor_at` (the next charge falls due then), or suspended owing one. */
-export interface Line { anchor_at: string; months: number; suspended: boolean }
+export interface Line {
+  anchor_at: string;
+  months: number;
+  suspended: boolean;
+}
 
 declare module '../core/world.js' {
   interface World {

@@ -6,7 +6,16 @@ import { route, type Ctx, type Resource } from '../core/http.js';
 import type { QuickJob } from './jobs.js';
 import { cancelCalls, dial } from './call-machine.js';
 import { cancelTexts, startThread } from './text-machine.js';
-import { CALL_MINUTE_CENTS, CALL_START_CENTS, creationView, jobView, newTarget, QuickActionJob, QuickActionJobCreated, TEXT_MESSAGE_CENTS } from './jobs.js';
+import {
+  CALL_MINUTE_CENTS,
+  CALL_START_CENTS,
+  creationView,
+  jobView,
+  newTarget,
+  QuickActionJob,
+  QuickActionJobCreated,
+  TEXT_MESSAGE_CENTS,
+} from './jobs.js';
 import { canCover, usd } from '../billing/index.js';
 import { poolRoom, type PoolKind } from './shared-pool.js';
 import { arr, bool, dataOf, e164, int, obj, str, uuid, type Infer } from '../core/schema.js';
@@ -14,37 +23,105 @@ import { arr, bool, dataOf, e164, int, obj, str, uuid, type Infer } from '../cor
 const MAX_TARGETS = 100;
 
 /** Defaults where the spec names none (README). */
-export const CALL_DEFAULTS = { retry_attempts: 2, retry_delay_minutes: 10, max_call_duration_seconds: 600, voicemail_enabled: false };
+export const CALL_DEFAULTS = {
+  retry_attempts: 2,
+  retry_delay_minutes: 10,
+  max_call_duration_seconds: 600,
+  voicemail_enabled: false,
+};
 export const TEXT_DEFAULTS = { max_messages: 5, conversation_timeout_hours: 24 };
 
-const toNumbers = () => arr(e164(), {
-  min: 1, max: MAX_TARGETS, description: `the numbers to reach, E.164, all distinct (1 to ${MAX_TARGETS})`, example: ['+12025550100', '+12025550101'],
-});
-const goal = () => str({ min: 1, max: 2000, description: 'the outcome to work toward', example: 'Confirm the Tuesday 3pm appointment' });
+const toNumbers = () =>
+  arr(e164(), {
+    min: 1,
+    max: MAX_TARGETS,
+    description: `the numbers to reach, E.164, all distinct (1 to ${MAX_TARGETS})`,
+    example: ['+12025550100', '+12025550101'],
+  });
+const goal = () =>
+  str({ min: 1, max: 2000, description: 'the outcome to work toward', example: 'Confirm the Tuesday 3pm appointment' });
 
-const CallBody = obj({
-  to_numbers: toNumbers(),
-  goal: goal(),
-  instructions: str({ max: 10_000, description: 'tone, facts the agent may state, objections to expect', example: 'Be brief and friendly. The clinic is at 12 Main St.' }),
-  opening_message: str({ min: 1, max: 1000, description: 'the first thing said once the recipient speaks; {{CONTACT_NAME}} is replaced by contact_name', example: 'Hello {{CONTACT_NAME}}, this is Acme calling.' }),
-  voice: str({ min: 1, max: 100, description: 'voice name', example: 'ava' }),
-  voice_model_tier: str({ min: 1, max: 50, example: 'standard' }),
-  language: str({ min: 2, max: 35, example: 'en-US' }),
-  retry_attempts: int({ min: 0, max: 10, example: 2, description: `retries for a number that does not answer, is busy or reaches voicemail (default ${CALL_DEFAULTS.retry_attempts})` }),
-  retry_delay_minutes: int({ min: 1, max: 10_080, example: 10, description: `wait between attempts (default ${CALL_DEFAULTS.retry_delay_minutes})` }),
-  max_call_duration_seconds: int({ min: 10, max: 7200, example: 600, description: `hard stop on call length (default ${CALL_DEFAULTS.max_call_duration_seconds}, 10 minutes)` }),
-  voicemail_enabled: bool(`leave a message on voicemail (default ${CALL_DEFAULTS.voicemail_enabled}); without voicemail_message a generated one is left`),
-  voicemail_message: str({ min: 1, max: 1000, description: 'exactly what to say on voicemail; {{CONTACT_NAME}} is replaced', example: 'Hi {{CONTACT_NAME}}, please call Acme back.' }),
-  contact_name: str({ min: 1, max: 200, description: 'replaces {{CONTACT_NAME}}; with a single destination it also names a new contact', example: 'Ada' }),
-}, { required: ['to_numbers', 'goal'] });
+const CallBody = obj(
+  {
+    to_numbers: toNumbers(),
+    goal: goal(),
+    instructions: str({
+      max: 10_000,
+      description: 'tone, facts the agent may state, objections to expect',
+      example: 'Be brief and friendly. The clinic is at 12 Main St.',
+    }),
+    opening_message: str({
+      min: 1,
+      max: 1000,
+      description: 'the first thing said once the recipient speaks; {{CONTACT_NAME}} is replaced by contact_name',
+      example: 'Hello {{CONTACT_NAME}}, this is Acme calling.',
+    }),
+    voice: str({ min: 1, max: 100, description: 'voice name', example: 'ava' }),
+    voice_model_tier: str({ min: 1, max: 50, example: 'standard' }),
+    language: str({ min: 2, max: 35, example: 'en-US' }),
+    retry_attempts: int({
+      min: 0,
+      max: 10,
+      example: 2,
+      description: `retries for a number that does not answer, is busy or reaches voicemail (default ${CALL_DEFAULTS.retry_attempts})`,
+    }),
+    retry_delay_minutes: int({
+      min: 1,
+      max: 10_080,
+      example: 10,
+      description: `wait between attempts (default ${CALL_DEFAULTS.retry_delay_minutes})`,
+    }),
+    max_call_duration_seconds: int({
+      min: 10,
+      max: 7200,
+      example: 600,
+      description: `hard stop on call length (default ${CALL_DEFAULTS.max_call_duration_seconds}, 10 minutes)`,
+    }),
+    voicemail_enabled: bool(
+      `leave a message on voicemail (default ${CALL_DEFAULTS.voicemail_enabled}); without voicemail_message a generated one is left`,
+    ),
+    voicemail_message: str({
+      min: 1,
+      max: 1000,
+      description: 'exactly what to say on voicemail; {{CONTACT_NAME}} is replaced',
+      example: 'Hi {{CONTACT_NAME}}, please call Acme back.',
+    }),
+    contact_name: str({
+      min: 1,
+      max: 200,
+      description: 'replaces {{CONTACT_NAME}}; with a single destination it also names a new contact',
+      example: 'Ada',
+    }),
+  },
+  { required: ['to_numbers', 'goal'] },
+);
 
-const TextBody = obj({
-  to_numbers: toNumbers(),
-  goal: goal(),
-  first_message: str({ min: 1, max: 1600, description: 'the opener as written ({{CONTACT_NAME}} from the contact on file); when omitted the agent writes it from the goal', example: 'Hi {{CONTACT_NAME}}, still on for Tuesday at 3pm?' }),
-  max_messages: int({ min: 1, max: 100, example: 5, description: `cap on outbound messages per recipient (default ${TEXT_DEFAULTS.max_messages})` }),
-  conversation_timeout_hours: int({ min: 1, max: 720, example: 24, description: `the thread ends when the recipient is quiet this long (default ${TEXT_DEFAULTS.conversation_timeout_hours})` }),
-}, { required: ['to_numbers', 'goal'] });
+const TextBody = obj(
+  {
+    to_numbers: toNumbers(),
+    goal: goal(),
+    first_message: str({
+      min: 1,
+      max: 1600,
+      description:
+        'the opener as written ({{CONTACT_NAME}} from the contact on file); when omitted the agent writes it from the goal',
+      example: 'Hi {{CONTACT_NAME}}, still on for Tuesday at 3pm?',
+    }),
+    max_messages: int({
+      min: 1,
+      max: 100,
+      example: 5,
+      description: `cap on outbound messages per recipient (default ${TEXT_DEFAULTS.max_messages})`,
+    }),
+    conversation_timeout_hours: int({
+      min: 1,
+      max: 720,
+      example: 24,
+      description: `the thread ends when the recipient is quiet this long (default ${TEXT_DEFAULTS.conversation_timeout_hours})`,
+    }),
+  },
+  { required: ['to_numbers', 'goal'] },
+);
 
 const JobParams = obj({ id: uuid('the job id') }, { required: ['id'] });
 
@@ -58,14 +135,22 @@ function checkDistinct(numbers: string[]): void {
 
 function requireRoom(c: Ctx, kind: PoolKind): void {
   if (poolRoom(c.data.shared_numbers, kind, c.s.now) === 0)
-    throw new ApiError(409, 'shared_pool_exhausted', `Every shared ${kind === 'calls' ? 'calling' : 'texting'} number has reached its daily volume limit`);
+    throw new ApiError(
+      409,
+      'shared_pool_exhausted',
+      `Every shared ${kind === 'calls' ? 'calling' : 'texting'} number has reached its daily volume limit`,
+    );
 }
 
 /** A job is refused up front when the wallet cannot pay for even its first leg. */
 function requireFunds(c: Ctx, cents: number): void {
   const org = c.auth.org;
   if (!canCover(org, cents))
-    throw new ApiError(403, 'insufficient_funds', `The wallet holds ${usd(org.wallet_cents).toFixed(2)} USD, less than the first charge of ${usd(cents).toFixed(2)} USD; add funds or enable auto-recharge.`);
+    throw new ApiError(
+      403,
+      'insufficient_funds',
+      `The wallet holds ${usd(org.wallet_cents).toFixed(2)} USD, less than the first charge of ${usd(cents).toFixed(2)} USD; add funds or enable auto-recharge.`,
+    );
 }
 
 /** The checks every quick job passes before anything is created, then the job itself (no targets yet). */
@@ -74,8 +159,21 @@ function newJob(c: Ctx, kind: QuickJob['kind'], b: { goal: string; to_numbers: s
   requireRoom(c, kind === 'ai_call' ? 'calls' : 'texts');
   requireFunds(c, kind === 'ai_call' ? CALL_START_CENTS : TEXT_MESSAGE_CENTS);
   return {
-    id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: c.auth.workspace.id, kind, status: 'running', goal: b.goal, call: null, text: null,
-    from_number: null, target_count: b.to_numbers.length, cost_cents: 0, canceled: false, targets: [], created_at: iso(c.s.now), completed_at: null,
+    id: c.s.rng.uuid(),
+    seq: c.s.nextSeq(),
+    workspace_id: c.auth.workspace.id,
+    kind,
+    status: 'running',
+    goal: b.goal,
+    call: null,
+    text: null,
+    from_number: null,
+    target_count: b.to_numbers.length,
+    cost_cents: 0,
+    canceled: false,
+    targets: [],
+    created_at: iso(c.s.now),
+    completed_at: null,
   };
 }
 
@@ -91,16 +189,22 @@ function createCalls(c: Ctx<{}, {}, Infer<typeof CallBody>>) {
   const b = c.body;
   const job = newJob(c, 'ai_call', b);
   job.call = {
-    instructions: b.instructions ?? null, opening_message: b.opening_message ?? null, voice: b.voice ?? null,
-    voice_model_tier: b.voice_model_tier ?? null, language: b.language ?? null,
+    instructions: b.instructions ?? null,
+    opening_message: b.opening_message ?? null,
+    voice: b.voice ?? null,
+    voice_model_tier: b.voice_model_tier ?? null,
+    language: b.language ?? null,
     retry_attempts: b.retry_attempts ?? CALL_DEFAULTS.retry_attempts,
     retry_delay_minutes: b.retry_delay_minutes ?? CALL_DEFAULTS.retry_delay_minutes,
     max_call_duration_seconds: b.max_call_duration_seconds ?? CALL_DEFAULTS.max_call_duration_seconds,
     voicemail_enabled: b.voicemail_enabled ?? CALL_DEFAULTS.voicemail_enabled,
-    voicemail_message: b.voicemail_message ?? null, contact_name: b.contact_name ?? null,
+    voicemail_message: b.voicemail_message ?? null,
+    contact_name: b.contact_name ?? null,
   };
   // contact_name names a new contact only when there is one destination
-  return launch(c, job, b.to_numbers, b.to_numbers.length === 1 ? b.contact_name ?? null : null, (i) => dial(c.s, job, i));
+  return launch(c, job, b.to_numbers, b.to_numbers.length === 1 ? (b.contact_name ?? null) : null, (i) =>
+    dial(c.s, job, i),
+  );
 }
 
 function createTexts(c: Ctx<{}, {}, Infer<typeof TextBody>>) {
@@ -122,7 +226,8 @@ function findJob(c: Ctx<{ id: string }>): QuickJob {
 
 function cancel(c: Ctx<{ id: string }>) {
   const job = findJob(c);
-  if (job.status === 'completed') throw new ApiError(409, 'conflict', 'This job has already ended; there is nothing to cancel.');
+  if (job.status === 'completed')
+    throw new ApiError(409, 'conflict', 'This job has already ended; there is nothing to cancel.');
   if (!job.canceled) {
     job.canceled = true;
     if (job.kind === 'ai_call') cancelCalls(c.s, job);
@@ -131,15 +236,25 @@ function cancel(c: Ctx<{ id: string }>) {
   return { body: { data: jobView(job) } };
 }
 
-const started = (what: string) => ({ 201: { description: `Started: ${what}; follow the job at status_url`, schema: dataOf(QuickActionJobCreated) } });
+const started = (what: string) => ({
+  201: { description: `Started: ${what}; follow the job at status_url`, schema: dataOf(QuickActionJobCreated) },
+});
 const startErrors = { 403: ['insufficient_funds'], 409: ['shared_pool_exhausted'] };
 
 export const quickActions: Resource = {
-  tag: { name: 'Quick actions', description: 'An AI agent calls or texts up to 100 numbers from shared numbers toward a goal; the job read shows each destination.' },
+  tag: {
+    name: 'Quick actions',
+    description:
+      'An AI agent calls or texts up to 100 numbers from shared numbers toward a goal; the job read shows each destination.',
+  },
   routes: [
     route({
-      method: 'POST', path: '/v1/quick/ai-calls', scope: 'full', summary: 'Start a quick AI call job',
-      description: 'An AI agent calls every number in `to_numbers` from a shared number and works toward `goal`. The reply comes as soon as the first attempts are dialing; ' +
+      method: 'POST',
+      path: '/v1/quick/ai-calls',
+      scope: 'full',
+      summary: 'Start a quick AI call job',
+      description:
+        'An AI agent calls every number in `to_numbers` from a shared number and works toward `goal`. The reply comes as soon as the first attempts are dialing; ' +
         'follow the job at `status_url`. A number that rings out, is busy or reaches voicemail is retried after `retry_delay_minutes` until `retry_attempts` is spent. ' +
         `Defaults: retry_attempts ${CALL_DEFAULTS.retry_attempts}, retry_delay_minutes ${CALL_DEFAULTS.retry_delay_minutes}, ` +
         `max_call_duration_seconds ${CALL_DEFAULTS.max_call_duration_seconds}, voicemail_enabled ${CALL_DEFAULTS.voicemail_enabled}. ` +
@@ -152,8 +267,12 @@ export const quickActions: Resource = {
       handler: createCalls,
     }),
     route({
-      method: 'POST', path: '/v1/quick/ai-texts', scope: 'full', summary: 'Start a quick AI text job',
-      description: 'An AI agent texts every number in `to_numbers` from a shared number and answers each reply until the goal is met, `max_messages` outbound messages are sent, ' +
+      method: 'POST',
+      path: '/v1/quick/ai-texts',
+      scope: 'full',
+      summary: 'Start a quick AI text job',
+      description:
+        'An AI agent texts every number in `to_numbers` from a shared number and answers each reply until the goal is met, `max_messages` outbound messages are sent, ' +
         'the recipient is quiet for `conversation_timeout_hours`, or the recipient texts STOP. Opt-out language is appended to the first message to a new recipient. ' +
         `Defaults: max_messages ${TEXT_DEFAULTS.max_messages}, conversation_timeout_hours ${TEXT_DEFAULTS.conversation_timeout_hours}. ` +
         `Pricing: ${usd(TEXT_MESSAGE_CENTS).toFixed(2)} USD per outbound message (replies are free), from the organization wallet; ` +
@@ -164,15 +283,22 @@ export const quickActions: Resource = {
       handler: createTexts,
     }),
     route({
-      method: 'GET', path: '/v1/quick/actions/{id}', scope: 'full', summary: 'Read a quick action job',
-      description: 'A quick call or text job with every destination\'s progress, counts by status and the cost so far.',
+      method: 'GET',
+      path: '/v1/quick/actions/{id}',
+      scope: 'full',
+      summary: 'Read a quick action job',
+      description: "A quick call or text job with every destination's progress, counts by status and the cost so far.",
       params: JobParams,
       responses: { 200: { description: 'The job', schema: dataOf(QuickActionJob) } },
       handler: (c) => ({ body: { data: jobView(findJob(c)) } }),
     }),
     route({
-      method: 'POST', path: '/v1/quick/actions/{id}/cancel', scope: 'full', summary: 'Cancel a quick action job',
-      description: 'Stops remaining dials, retries and AI replies: those targets end `canceled`. A call already connected (or a voicemail being left) is allowed to finish, ' +
+      method: 'POST',
+      path: '/v1/quick/actions/{id}/cancel',
+      scope: 'full',
+      summary: 'Cancel a quick action job',
+      description:
+        'Stops remaining dials, retries and AI replies: those targets end `canceled`. A call already connected (or a voicemail being left) is allowed to finish, ' +
         'then its target ends `canceled`. Canceling a canceled job returns it unchanged; a job that has already completed is 409 `conflict`.',
       params: JobParams,
       responses: { 200: { description: 'The job as it is now', schema: dataOf(QuickActionJob) } },

@@ -2,7 +2,17 @@
 // reaches voicemail, is busy or fails as its scenario says; unanswered attempts are retried after
 // retry_delay_minutes until retry_attempts is spent. Every step is a timer on the simulator clock.
 import { type CallStatus, contactById } from '../history/index.js';
-import { closeCall, answerCall, findCall, openCall, attemptOutcome, callReview, callTranscript, substitute, TIMING } from '../calls/index.js';
+import {
+  closeCall,
+  answerCall,
+  findCall,
+  openCall,
+  attemptOutcome,
+  callReview,
+  callTranscript,
+  substitute,
+  TIMING,
+} from '../calls/index.js';
 import type { QuickJob, QuickTarget } from './jobs.js';
 import { charge, chargeUpTo, price } from '../billing/index.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
@@ -25,7 +35,11 @@ export function dial(s: Session, job: QuickJob, i: number): void {
   if (job.canceled) return finish(s, job, t, 'canceled', 'canceled');
   const number = draw(s.data.shared_numbers, 'calls', s.now, s.rng);
   if (!number) return finish(s, job, t, 'failed', POOL_LIMIT);
-  const fee = { kind: 'quick_call', reference_id: job.id, description: `Quick call ${job.id} to ${t.to_number}, attempt ${t.attempts + 1}: the placed-call fee` } as const;
+  const fee = {
+    kind: 'quick_call',
+    reference_id: job.id,
+    description: `Quick call ${job.id} to ${t.to_number}, attempt ${t.attempts + 1}: the placed-call fee`,
+  } as const;
   if (!charge(s, job.workspace_id, CALL_START_CENTS, fee)) return finish(s, job, t, 'failed', WALLET_EMPTY);
   use(number, 'calls', s.now);
   job.cost_cents += CALL_START_CENTS;
@@ -33,8 +47,12 @@ export function dial(s: Session, job: QuickJob, i: number): void {
   t.from_number = number.phone_number;
   t.attempts++;
   const call = openCall(s, {
-    workspace_id: job.workspace_id, direction: 'outbound', from_number: number.phone_number, to_number: t.to_number,
-    contact_id: t.contact_id, phone_number_id: null,
+    workspace_id: job.workspace_id,
+    direction: 'outbound',
+    from_number: number.phone_number,
+    to_number: t.to_number,
+    contact_id: t.contact_id,
+    phone_number_id: null,
   });
   t.last_call_id = call.id;
   t.status = 'in_progress';
@@ -42,11 +60,16 @@ export function dial(s: Session, job: QuickJob, i: number): void {
   const p = { job: job.id, i, call: call.id };
   const outcome = attemptOutcome(t.to_number, t.attempts);
   switch (outcome.kind) {
-    case 'answered': return void schedule(s, at(s, TIMING.ringBeforeAnswer), 'qcall.answer', { ...p, talk: outcome.talk });
-    case 'no_answer': return void schedule(s, at(s, TIMING.ringOut), 'qcall.unanswered', { ...p, status: 'NO_ANSWER' });
-    case 'busy': return void schedule(s, at(s, TIMING.busy), 'qcall.unanswered', { ...p, status: 'BUSY' });
-    case 'voicemail': return void schedule(s, at(s, TIMING.ringBeforeVoicemail), 'qcall.voicemail', p);
-    case 'failed': return void schedule(s, at(s, TIMING.providerFailure), 'qcall.failed', { ...p, error: outcome.error });
+    case 'answered':
+      return void schedule(s, at(s, TIMING.ringBeforeAnswer), 'qcall.answer', { ...p, talk: outcome.talk });
+    case 'no_answer':
+      return void schedule(s, at(s, TIMING.ringOut), 'qcall.unanswered', { ...p, status: 'NO_ANSWER' });
+    case 'busy':
+      return void schedule(s, at(s, TIMING.busy), 'qcall.unanswered', { ...p, status: 'BUSY' });
+    case 'voicemail':
+      return void schedule(s, at(s, TIMING.ringBeforeVoicemail), 'qcall.voicemail', p);
+    case 'failed':
+      return void schedule(s, at(s, TIMING.providerFailure), 'qcall.failed', { ...p, error: outcome.error });
   }
 }
 
@@ -68,7 +91,8 @@ export function cancelCalls(s: Session, job: QuickJob): void {
   job.targets.forEach((t, i) => {
     if (isFinal(t)) return;
     // a connected call (or a voicemail being left) finishes; its target then ends canceled
-    if (t.live_call_status === 'in_progress' || t.live_call_status === 'voicemail') return void (t.stop_after_call = true);
+    if (t.live_call_status === 'in_progress' || t.live_call_status === 'voicemail')
+      return void (t.stop_after_call = true);
     cancelTimers(s, (type, p) => type.startsWith('qcall.') && p.job === job.id && p.i === i && type !== 'qcall.review');
     const call = t.live_call_status === 'ringing' && t.last_call_id ? findCall(s, t.last_call_id) : undefined;
     if (call) closeCall(s, call, { status: 'CANCELED', end_reason: 'canceled', duration_seconds: null });
@@ -108,10 +132,18 @@ export const quickCallTimers: TimerHandlers = {
     const completed = p.completed === true;
     const turns = callTranscript(talk, job.goal, job.call!.opening_message, nameFor(s, job, t), seconds);
     const goal = completed && talk === 'goal';
-    closeCall(s, call, { status: 'COMPLETED', end_reason: completed ? 'hangup' : 'max_call_duration', duration_seconds: seconds, turns, has_recording: true });
+    closeCall(s, call, {
+      status: 'COMPLETED',
+      end_reason: completed ? 'hangup' : 'max_call_duration',
+      duration_seconds: seconds,
+      turns,
+      has_recording: true,
+    });
     // conversation minutes, billed by the second; the wallet never goes below zero
     job.cost_cents += chargeUpTo(s, job.workspace_id, Math.round((CALL_MINUTE_CENTS * seconds) / 60), {
-      kind: 'quick_call', reference_id: job.id, description: `Quick call ${job.id} to ${t.to_number}: call ${call.id}, ${seconds} s at ${price(CALL_MINUTE_CENTS)} a minute`,
+      kind: 'quick_call',
+      reference_id: job.id,
+      description: `Quick call ${job.id} to ${t.to_number}: call ${call.id}, ${seconds} s at ${price(CALL_MINUTE_CENTS)} a minute`,
     });
     schedule(s, at(s, TIMING.reviewDelay), 'qcall.review', { job: job.id, call: call.id, talk, completed });
     // canceled while connected: the call was allowed to finish, the target ends canceled (goal_achieved stays true to what happened)
@@ -121,7 +153,11 @@ export const quickCallTimers: TimerHandlers = {
   'qcall.unanswered': (s, p) => {
     const c = context(s, p);
     if (!c?.call) return;
-    closeCall(s, c.call, { status: String(p.status) as CallStatus, end_reason: String(p.status).toLowerCase(), duration_seconds: 0 });
+    closeCall(s, c.call, {
+      status: String(p.status) as CallStatus,
+      end_reason: String(p.status).toLowerCase(),
+      duration_seconds: 0,
+    });
     retryOrEnd(s, c.job, c.i, 'max_attempts');
   },
   'qcall.voicemail': (s, p) => {
@@ -135,15 +171,28 @@ export const quickCallTimers: TimerHandlers = {
     // the agent speaks its message after the beep, then hangs up
     answerCall(s, call);
     t.live_call_status = 'voicemail';
-    const message = substitute(job.call!.voicemail_message ?? `Hi {{CONTACT_NAME}}, this is an AI assistant calling about: ${job.goal}. Please call us back. Thank you!`, nameFor(s, job, t));
-    const seconds = Math.min(job.call!.max_call_duration_seconds, Math.max(5, Math.ceil(message.split(/\s+/).length * 0.4)));
+    const message = substitute(
+      job.call!.voicemail_message ??
+        `Hi {{CONTACT_NAME}}, this is an AI assistant calling about: ${job.goal}. Please call us back. Thank you!`,
+      nameFor(s, job, t),
+    );
+    const seconds = Math.min(
+      job.call!.max_call_duration_seconds,
+      Math.max(5, Math.ceil(message.split(/\s+/).length * 0.4)),
+    );
     schedule(s, at(s, seconds), 'qcall.voicemail_left', { ...p, message, seconds });
   },
   'qcall.voicemail_left': (s, p) => {
     const c = context(s, p);
     if (!c?.call) return;
     const turns = [{ speaker: 'agent' as const, text: String(p.message), seconds_from_start: 0 }];
-    closeCall(s, c.call, { status: 'VOICEMAIL', end_reason: 'voicemail', duration_seconds: Number(p.seconds), turns, has_recording: true });
+    closeCall(s, c.call, {
+      status: 'VOICEMAIL',
+      end_reason: 'voicemail',
+      duration_seconds: Number(p.seconds),
+      turns,
+      has_recording: true,
+    });
     c.call.summary = 'Reached voicemail; the agent left a message.';
     retryOrEnd(s, c.job, c.i, 'voicemail');
   },

@@ -7,11 +7,29 @@ export const quick: Capability = {
   name: 'quick',
   resources: [
     { prefixes: ['/v1/quick/emails'], load: async () => (await import('./email.js')).quickEmail },
-    { prefixes: ['/v1/quick/ai-calls', '/v1/quick/ai-texts', '/v1/quick/actions'], load: async () => (await import('./actions.js')).quickActions },
+    {
+      prefixes: ['/v1/quick/ai-calls', '/v1/quick/ai-texts', '/v1/quick/actions'],
+      load: async () => (await import('./actions.js')).quickActions,
+    },
   ],
   machines: [
-    { types: ['qcall.retry', 'qcall.answer', 'qcall.hangup', 'qcall.unanswered', 'qcall.voicemail', 'qcall.voicemail_left', 'qcall.failed', 'qcall.review'], load: async () => (await import('./call-machine.js')).quickCallTimers },
-    { types: ['qtext.scripted', 'qtext.agent', 'qtext.timeout'], load: async () => (await import('./text-machine.js')).quickTextTimers },
+    {
+      types: [
+        'qcall.retry',
+        'qcall.answer',
+        'qcall.hangup',
+        'qcall.unanswered',
+        'qcall.voicemail',
+        'qcall.voicemail_left',
+        'qcall.failed',
+        'qcall.review',
+      ],
+      load: async () => (await import('./call-machine.js')).quickCallTimers,
+    },
+    {
+      types: ['qtext.scripted', 'qtext.agent', 'qtext.timeout'],
+      load: async () => (await import('./text-machine.js')).quickTextTimers,
+    },
   ],
   collections: { records: ['quick_jobs'], values: ['shared_numbers'] },
   seed: (world, { nowMs }) => void (world.shared_numbers = seedSharedPool(nowMs)),

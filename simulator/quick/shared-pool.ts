@@ -41,8 +41,10 @@ export function usedToday(n: SharedNumber, kind: PoolKind, nowMs: number): numbe
   return kind === 'calls' ? n.calls_today : n.texts_today;
 }
 
-export const roomLeft = (n: SharedNumber, kind: PoolKind, nowMs: number) => Math.max(0, ceiling(n, kind, nowMs) - usedToday(n, kind, nowMs));
-export const poolRoom = (pool: SharedNumber[], kind: PoolKind, nowMs: number) => pool.reduce((a, n) => a + roomLeft(n, kind, nowMs), 0);
+export const roomLeft = (n: SharedNumber, kind: PoolKind, nowMs: number) =>
+  Math.max(0, ceiling(n, kind, nowMs) - usedToday(n, kind, nowMs));
+export const poolRoom = (pool: SharedNumber[], kind: PoolKind, nowMs: number) =>
+  pool.reduce((a, n) => a + roomLeft(n, kind, nowMs), 0);
 
 /** Counts one use of a number today. */
 export function use(n: SharedNumber, kind: PoolKind, nowMs: number): void {
@@ -72,19 +74,29 @@ export function fill(pool: SharedNumber[], kind: PoolKind, leave: number, nowMs:
 }
 
 /** A number of the pool as the control plane shows it (GET /_sim/shared-pool). */
-export const SharedPoolNumberSchema = named('SharedPoolNumber', () => record({
-  phone_number: e164({ example: '+14155550150' }),
-  bought_at: timestamp(),
-  age_days: doc(z.int(), { description: 'whole days since the number was bought', example: 10 }),
-  stage: oneOf(STAGES, 'new: bought this week; second_week: 7 to 13 days old; warmed: 14 days or older'),
-  limits: doc(record({ calls: doc(z.int(), { example: 40 }), texts: doc(z.int(), { example: 500 }) }),
-    'daily ceilings: calls 15 (new), 40 (second week), 75 (warmed); texts 500 at any age'),
-  today: doc(record({
-    date: str({ format: 'date', description: 'the UTC day the counts are for', example: '2026-01-05' }),
-    calls: z.int(),
-    texts: z.int(),
-  }), 'today\'s use (a new UTC day starts from zero)'),
-}), 'A number of the service\'s shared sender pool for quick calls and texts, with its ceilings and today\'s use.');
+export const SharedPoolNumberSchema = named(
+  'SharedPoolNumber',
+  () =>
+    record({
+      phone_number: e164({ example: '+14155550150' }),
+      bought_at: timestamp(),
+      age_days: doc(z.int(), { description: 'whole days since the number was bought', example: 10 }),
+      stage: oneOf(STAGES, 'new: bought this week; second_week: 7 to 13 days old; warmed: 14 days or older'),
+      limits: doc(
+        record({ calls: doc(z.int(), { example: 40 }), texts: doc(z.int(), { example: 500 }) }),
+        'daily ceilings: calls 15 (new), 40 (second week), 75 (warmed); texts 500 at any age',
+      ),
+      today: doc(
+        record({
+          date: str({ format: 'date', description: 'the UTC day the counts are for', example: '2026-01-05' }),
+          calls: z.int(),
+          texts: z.int(),
+        }),
+        "today's use (a new UTC day starts from zero)",
+      ),
+    }),
+  "A number of the service's shared sender pool for quick calls and texts, with its ceilings and today's use.",
+);
 export type SharedPoolNumberOut = Infer<typeof SharedPoolNumberSchema>;
 
 export function poolView(pool: SharedNumber[], nowMs: number): SharedPoolNumberOut[] {

@@ -1,7 +1,20 @@
 // Quick AI texts: an opener from a shared number (opt-out language appended for a new recipient),
 // then each reply is answered until the goal is met, max_messages outbound are sent, the recipient
 // is quiet for conversation_timeout_hours, or they text STOP.
-import { ensureContact, isOptedOut, optOut, recordText, agentReply, classifyReply, OPT_OUT_TEXT, PROVIDER_TEXT_ERROR, scriptedReply, substitute, textOpener, textScenario } from '../calls/index.js';
+import {
+  ensureContact,
+  isOptedOut,
+  optOut,
+  recordText,
+  agentReply,
+  classifyReply,
+  OPT_OUT_TEXT,
+  PROVIDER_TEXT_ERROR,
+  scriptedReply,
+  substitute,
+  textOpener,
+  textScenario,
+} from '../calls/index.js';
 import type { QuickJob, QuickTarget } from './jobs.js';
 import { type TextRecord, recordIndex, recordsWithAddress, contactById } from '../history/index.js';
 import { charge } from '../billing/index.js';
@@ -21,18 +34,30 @@ function send(s: Session, job: QuickJob, i: number, body: string): boolean {
   const t = job.targets[i];
   const number = s.data.shared_numbers.find((n) => n.phone_number === t.from_number)!;
   // a thread keeps its number; once that number is full for the day the thread cannot go on
-  if (roomLeft(number, 'texts', s.now) === 0) return finish(s, job, t, 'failed', POOL_LIMIT), false;
-  const what = { kind: 'quick_text', reference_id: job.id, description: `Quick text ${job.id} to ${t.to_number}` } as const;
-  if (!charge(s, job.workspace_id, TEXT_MESSAGE_CENTS, what)) return finish(s, job, t, 'failed', WALLET_EMPTY), false;
+  if (roomLeft(number, 'texts', s.now) === 0) return (finish(s, job, t, 'failed', POOL_LIMIT), false);
+  const what = {
+    kind: 'quick_text',
+    reference_id: job.id,
+    description: `Quick text ${job.id} to ${t.to_number}`,
+  } as const;
+  if (!charge(s, job.workspace_id, TEXT_MESSAGE_CENTS, what)) return (finish(s, job, t, 'failed', WALLET_EMPTY), false);
   use(number, 'texts', s.now);
   job.cost_cents += TEXT_MESSAGE_CENTS;
   const failed = textScenario(t.to_number) === 'delivery_fails';
   recordText(s, {
-    workspace_id: job.workspace_id, direction: 'outbound', sender: 'ai_agent', from_number: number.phone_number, to_number: t.to_number,
-    body, status: failed ? 'failed' : 'delivered', contact_id: t.contact_id, phone_number_id: null, quick_action_id: job.id,
+    workspace_id: job.workspace_id,
+    direction: 'outbound',
+    sender: 'ai_agent',
+    from_number: number.phone_number,
+    to_number: t.to_number,
+    body,
+    status: failed ? 'failed' : 'delivered',
+    contact_id: t.contact_id,
+    phone_number_id: null,
+    quick_action_id: job.id,
   });
   t.messages_sent++;
-  if (failed) return finish(s, job, t, 'failed', PROVIDER_TEXT_ERROR), false;
+  if (failed) return (finish(s, job, t, 'failed', PROVIDER_TEXT_ERROR), false);
   return true;
 }
 
@@ -40,7 +65,8 @@ function send(s: Session, job: QuickJob, i: number, body: string): boolean {
 function awaitReply(s: Session, job: QuickJob, i: number): void {
   const t = job.targets[i];
   cancelTimers(s, timersOf(job, i, ['qtext.timeout']));
-  if (t.messages_sent >= job.text!.max_messages) return finish(s, job, t, t.replied ? 'completed' : 'no_answer', 'max_messages');
+  if (t.messages_sent >= job.text!.max_messages)
+    return finish(s, job, t, t.replied ? 'completed' : 'no_answer', 'max_messages');
   schedule(s, s.now + job.text!.conversation_timeout_hours * 3600_000, 'qtext.timeout', { job: job.id, i });
 }
 
@@ -60,7 +86,8 @@ export function startThread(s: Session, job: QuickJob, i: number): void {
   const opener = substitute(textOpener(job.goal, job.text!.first_message), name);
   if (!send(s, job, i, isNew ? `${opener} ${OPT_OUT_TEXT}` : opener)) return;
   const scripted = scriptedReply(t.to_number);
-  if (scripted) schedule(s, s.now + scripted.afterSeconds * 1000, 'qtext.scripted', { job: job.id, i, body: scripted.body });
+  if (scripted)
+    schedule(s, s.now + scripted.afterSeconds * 1000, 'qtext.scripted', { job: job.id, i, body: scripted.body });
   awaitReply(s, job, i);
 }
 
@@ -68,8 +95,16 @@ export function startThread(s: Session, job: QuickJob, i: number): void {
 export function receiveReply(s: Session, job: QuickJob, i: number, body: string): TextRecord {
   const t = job.targets[i];
   const rec = recordText(s, {
-    workspace_id: job.workspace_id, direction: 'inbound', sender: 'contact', from_number: t.to_number, to_number: t.from_number!,
-    body, status: 'received', contact_id: ensureContact(s, job.workspace_id, t.to_number).id, phone_number_id: null, quick_action_id: job.id,
+    workspace_id: job.workspace_id,
+    direction: 'inbound',
+    sender: 'contact',
+    from_number: t.to_number,
+    to_number: t.from_number!,
+    body,
+    status: 'received',
+    contact_id: ensureContact(s, job.workspace_id, t.to_number).id,
+    phone_number_id: null,
+    quick_action_id: job.id,
   });
   const kind = classifyReply(body);
   if (kind === 'stop') optOut(s, job.workspace_id, t.to_number); // honoured even after the thread ended

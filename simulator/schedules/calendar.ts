@@ -24,10 +24,15 @@ export function weekday(day: string): number {
   return wd === 0 ? 7 : wd;
 }
 
-export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86400_000).toISOString().slice(0, 10);
+export const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86400_000).toISOString().slice(0, 10);
 
 export interface Cadence {
-  days_of_week: number[]; post_hour: number; time_zone: string; starts_on: string; skipped_days: string[];
+  days_of_week: number[];
+  post_hour: number;
+  time_zone: string;
+  starts_on: string;
+  skipped_days: string[];
   /** the last posting day run: a day runs once, even when a change of hour or zone puts its post time ahead again */
   last_run_day?: string | null;
 }

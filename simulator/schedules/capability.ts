@@ -5,8 +5,19 @@ import { DEFAULT_PROFILE } from './director.js';
 
 export const schedules: Capability = {
   name: 'schedules',
-  resources: [{ prefixes: ['/v1/video-schedules', '/_sim/notifications'], load: async () => (await import('./routes.js')).videoSchedules }],
-  machines: [{ types: ['schedule.plan', 'schedule.post'], calendar: ['schedule.plan', 'schedule.post'], load: async () => (await import('./machine.js')).scheduleTimers }],
+  resources: [
+    {
+      prefixes: ['/v1/video-schedules', '/_sim/notifications'],
+      load: async () => (await import('./routes.js')).videoSchedules,
+    },
+  ],
+  machines: [
+    {
+      types: ['schedule.plan', 'schedule.post'],
+      calendar: ['schedule.plan', 'schedule.post'],
+      load: async () => (await import('./machine.js')).scheduleTimers,
+    },
+  ],
   collections: { records: ['video_schedules', 'notifications'] },
   workspace: (ws) => void (ws.marketing_profile = DEFAULT_PROFILE(ws.name)),
   upgrade(world) {

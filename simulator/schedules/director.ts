@@ -17,15 +17,40 @@ export interface MarketingProfile {
 }
 
 export const ANGLES = [
-  'Quick tip', 'Behind the scenes', 'Customer question', 'Myth vs fact', 'Product spotlight',
-  'How-to in 30 seconds', 'A day in the life', 'Before and after', 'Top 3 list', 'Story time',
+  'Quick tip',
+  'Behind the scenes',
+  'Customer question',
+  'Myth vs fact',
+  'Product spotlight',
+  'How-to in 30 seconds',
+  'A day in the life',
+  'Before and after',
+  'Top 3 list',
+  'Story time',
 ] as const;
 
 /** What is trending, by day (the simulated trend feed the director reads). */
-export const TRENDS = ['POV videos', 'day-in-the-life vlogs', 'three-tip lists', 'green-screen reactions', 'silent reviews', 'this-or-that polls', 'storytime voiceovers'] as const;
+export const TRENDS = [
+  'POV videos',
+  'day-in-the-life vlogs',
+  'three-tip lists',
+  'green-screen reactions',
+  'silent reviews',
+  'this-or-that polls',
+  'storytime voiceovers',
+] as const;
 
 /** The order the director tries templates in when it picks (allowed_templates empty). */
-export const DIRECTOR_TEMPLATES: readonly Template[] = ['talking_avatar', 'slideshow', 'remotion', 'phone_mockup', 'meme_hook', 'real_footage', 'interview', 'freeform_ai'];
+export const DIRECTOR_TEMPLATES: readonly Template[] = [
+  'talking_avatar',
+  'slideshow',
+  'remotion',
+  'phone_mockup',
+  'meme_hook',
+  'real_footage',
+  'interview',
+  'freeform_ai',
+];
 
 /** The part of a video recipe a schedule pins (video_settings) or takes from its model video. */
 export interface Pins {
@@ -65,7 +90,12 @@ export interface PlanInput {
   allowed: Template[];
   pins: Pins;
   /** the video the schedule is modelled on, if any */
-  model: { template: Template; preset: string; format: 'vertical' | 'horizontal'; target_duration_seconds: number } | null;
+  model: {
+    template: Template;
+    preset: string;
+    format: 'vertical' | 'horizontal';
+    target_duration_seconds: number;
+  } | null;
 }
 
 const tag = (s: string) => `#${s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')}`;
@@ -81,7 +111,8 @@ export function candidates(allowed: readonly Template[], model: PlanInput['model
  * options in turn, each day starting where the day before stopped; when a day takes whole rounds of
  * them (count a multiple of n) it starts one further on, so no two days run alike.
  */
-export const rotate = (day: number, count: number, k: number, n: number) => (day * count + k + (count % n === 0 ? day : 0)) % n;
+export const rotate = (day: number, count: number, k: number, n: number) =>
+  (day * count + k + (count % n === 0 ? day : 0)) % n;
 
 /** The day's videos: `count` of them, each different from the others and from the day before. */
 export function planDay(p: PlanInput): PlannedVideo[] {
@@ -101,20 +132,39 @@ export function planDay(p: PlanInput): PlannedVideo[] {
       `Made for ${p.profile.audience}, in a ${p.profile.tone} tone, riding the trend of ${trend}.`,
       p.direction ? `${p.direction.replace(/[.!?]?\s*$/, '.')}` : '',
       `${p.profile.call_to_action.replace(/[.!?]?\s*$/, '.')}`,
-    ].filter(Boolean).join(' ');
-    const content = write(template, preset, { source_text: brief, source_url: p.pins.source_url ?? null }, seconds, p.pins.slide_settings ?? {});
+    ]
+      .filter(Boolean)
+      .join(' ');
+    const content = write(
+      template,
+      preset,
+      { source_text: brief, source_url: p.pins.source_url ?? null },
+      seconds,
+      p.pins.slide_settings ?? {},
+    );
     return {
-      template, preset, format: p.pins.format ?? p.model?.format ?? 'vertical', target_duration_seconds: seconds, angle, topic, trend, brief, content,
+      template,
+      preset,
+      format: p.pins.format ?? p.model?.format ?? 'vertical',
+      target_duration_seconds: seconds,
+      angle,
+      topic,
+      trend,
+      brief,
+      content,
       // a pinned caption or hashtags win over the director's
       caption: p.pins.caption ?? `${angle}: ${topic}`,
-      hashtags: p.pins.hashtags ?? [tag(p.profile.business_name), tag(topic), tag(angle)].filter((h, i, all) => h.length > 1 && all.indexOf(h) === i),
+      hashtags:
+        p.pins.hashtags ??
+        [tag(p.profile.business_name), tag(topic), tag(angle)].filter(
+          (h, i, all) => h.length > 1 && all.indexOf(h) === i,
+        ),
     };
   });
 }
 
 /** Whether the director chooses the template (more than one to choose from). */
 export const picksTemplate = (allowed: readonly Template[]) => allowed.length !== 1;
-
 
 export const DEFAULT_PROFILE = (businessName: string): MarketingProfile => ({
   business_name: businessName,

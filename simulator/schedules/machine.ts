@@ -11,7 +11,8 @@ import { nextPosting } from './calendar.js';
 import { planDay, type Pins, type PlannedVideo } from './director.js';
 import { videoInput, enter, newVideo } from '../videos/index.js';
 
-const timerOf = (sch: VideoScheduleRecord) => (type: string, p: Record<string, unknown>) => (type === 'schedule.plan' || type === 'schedule.post') && p.id === sch.id;
+const timerOf = (sch: VideoScheduleRecord) => (type: string, p: Record<string, unknown>) =>
+  (type === 'schedule.plan' || type === 'schedule.post') && p.id === sch.id;
 
 /**
  * Sets the next posting time (strictly after now, on a posting day that is not skipped) and the
@@ -42,9 +43,21 @@ function planFor(s: Session, sch: VideoScheduleRecord, day: string): PlannedVide
   const ws = s.data.workspaces.find((w) => w.id === sch.workspace_id)!;
   const model = sch.source_video_id ? s.data.videos.find((v) => v.id === sch.source_video_id) : undefined;
   return planDay({
-    dayIndex: sch.days_run, day, count: sch.videos_per_day, profile: ws.marketing_profile, direction: sch.direction,
-    allowed: sch.allowed_templates, pins: sch.video_settings as Pins,
-    model: model ? { template: model.template, preset: model.preset, format: model.format, target_duration_seconds: model.target_duration_seconds } : null,
+    dayIndex: sch.days_run,
+    day,
+    count: sch.videos_per_day,
+    profile: ws.marketing_profile,
+    direction: sch.direction,
+    allowed: sch.allowed_templates,
+    pins: sch.video_settings as Pins,
+    model: model
+      ? {
+          template: model.template,
+          preset: model.preset,
+          format: model.format,
+          target_duration_seconds: model.target_duration_seconds,
+        }
+      : null,
   });
 }
 
@@ -53,11 +66,16 @@ function notify(s: Session, sch: VideoScheduleRecord, day: string, videos: Plann
   const owner = s.data.users.find((u) => u.organization_id === ws.organization_id)!;
   const lines = videos.map((v, i) => `${i + 1}. ${v.angle} on ${v.topic} (${v.template}, ${v.preset}): "${v.caption}"`);
   s.data.notifications.push({
-    seq: s.nextSeq(), workspace_id: sch.workspace_id, kind: 'schedule_planned', to: owner.email,
+    seq: s.nextSeq(),
+    workspace_id: sch.workspace_id,
+    kind: 'schedule_planned',
+    to: owner.email,
     subject: `${sch.name}: ${videos.length} video${videos.length === 1 ? '' : 's'} planned for ${day}`,
-    body: `Your schedule "${sch.name}" posts on ${day} at ${String(sch.post_hour).padStart(2, '0')}:00 ${sch.time_zone}:\n${lines.join('\n')}\n` +
+    body:
+      `Your schedule "${sch.name}" posts on ${day} at ${String(sch.post_hour).padStart(2, '0')}:00 ${sch.time_zone}:\n${lines.join('\n')}\n` +
       'Pause the schedule or skip the day before then to make, charge and post nothing.',
-    schedule_id: sch.id, at: iso(s.now),
+    schedule_id: sch.id,
+    at: iso(s.now),
   });
 }
 
@@ -68,9 +86,15 @@ function post(s: Session, sch: VideoScheduleRecord, day: string): void {
   for (const p of planned) {
     const v = newVideo(s, sch.workspace_id, {
       ...videoInput(pins, p.template, sch.id),
-      preset: p.preset, format: p.format, target_duration_seconds: p.target_duration_seconds, source_text: p.brief,
-      caption: p.caption, hashtags: p.hashtags,
-      script_review: 'auto', content: p.content, ownScript: false,
+      preset: p.preset,
+      format: p.format,
+      target_duration_seconds: p.target_duration_seconds,
+      source_text: p.brief,
+      caption: p.caption,
+      hashtags: p.hashtags,
+      script_review: 'auto',
+      content: p.content,
+      ownScript: false,
     });
     s.data.videos.push(v);
     enter(s, v, 'queued');

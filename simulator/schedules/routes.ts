@@ -8,11 +8,43 @@ import { route, type Ctx, type Resource } from '../core/http.js';
 import type { World } from '../core/world.js';
 import type { VideoScheduleRecord } from './records.js';
 import { listParams, paginate } from '../core/pagination.js';
-import { arr, bool, check, dataOf, doc, freeObject, int, isPlainObject, listOf, named, newFields, nullable, obj, oneOf, record, str, timestamp, uuid, type Infer } from '../core/schema.js';
+import {
+  arr,
+  bool,
+  check,
+  dataOf,
+  doc,
+  freeObject,
+  int,
+  isPlainObject,
+  listOf,
+  named,
+  newFields,
+  nullable,
+  obj,
+  oneOf,
+  record,
+  str,
+  timestamp,
+  uuid,
+  type Infer,
+} from '../core/schema.js';
 import { canonicalZone, instantOf, isDate, isPostingDay, localDay, nextPosting } from './calendar.js';
 import { candidates, picksTemplate } from './director.js';
 import { reschedule } from './machine.js';
-import { priceVideo, checkMusic, recipe, DEFAULTS, defaultPreset, TEMPLATE_INFO, TEMPLATES, wordCount, type Template, presentVideo, VideoSchema } from '../videos/index.js';
+import {
+  priceVideo,
+  checkMusic,
+  recipe,
+  DEFAULTS,
+  defaultPreset,
+  TEMPLATE_INFO,
+  TEMPLATES,
+  wordCount,
+  type Template,
+  presentVideo,
+  VideoSchema,
+} from '../videos/index.js';
 import { removeWhere } from '../store/tracker.js';
 
 // ---- what a client sends ----
@@ -25,89 +57,195 @@ function settingsShape() {
   const { template: _t, script: _s, script_review: _r, ...rest } = recipe();
   return rest;
 }
-const Settings = () => obj(settingsShape(), { description: 'pins parts of every video\'s recipe: any field of the video creation body but template, script and script_review' });
+const Settings = () =>
+  obj(settingsShape(), {
+    description:
+      "pins parts of every video's recipe: any field of the video creation body but template, script and script_review",
+  });
 /** In a PATCH, each pinned setting may be sent as null to unpin it. */
 const SettingsPatch = () => {
   const shape = settingsShape();
-  return obj(Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, nullable(s)])) as { [K in keyof typeof shape]: z.ZodMiniNullable<(typeof shape)[K]> },
-    { description: 'merged over the pinned settings; a key sent as null unpins it' });
+  return obj(
+    Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, nullable(s)])) as {
+      [K in keyof typeof shape]: z.ZodMiniNullable<(typeof shape)[K]>;
+    },
+    { description: 'merged over the pinned settings; a key sent as null unpins it' },
+  );
 };
 
 const fields = () => ({
   name: str({ min: 1, max: 200, pattern: /\S/, patternMessage: 'must not be blank', example: 'Weekday espresso tips' }),
-  videos_per_day: int({ min: 1, max: 10, description: 'videos made each posting day, 1 to 10 (default 1)', example: 1 }),
-  days_of_week: arr(int({ min: 1, max: 7 }), { min: 1, max: 7, unique: true, description: 'posting days, distinct: 1 Monday … 7 Sunday', example: [1, 3, 5] }),
-  post_hour: int({ min: 0, max: 23, description: 'the hour, in time_zone, when the day\'s videos are made and posted', example: 9 }),
-  time_zone: str({ min: 1, max: 64, description: 'an IANA time zone name (UTC and Etc/* included)', example: 'America/New_York' }),
-  starts_on: str({ min: 10, max: 10, description: 'the first date (YYYY-MM-DD, in time_zone) that may be a posting day (default: today there)', example: '2026-01-05' }),
-  connection_ids: arr(uuid('a social connection of the workspace'), { min: 1, max: 20, unique: true, description: 'the accounts every video is posted to' }),
-  direction: str({ min: 1, max: 2000, description: 'a free-text steer for the AI director', example: 'Playful, show the baristas, mention the loyalty card.' }),
-  allowed_templates: arr(oneOf(TEMPLATES), { max: 8, unique: true, description: 'the templates the director may choose (one pins it; none: any)', example: ['talking_avatar', 'slideshow'] }),
-  source_video_id: uuid('a video of the workspace the schedule is modelled on (its template, preset, format and length)'),
-  notify_hours_before: int({ min: 0, max: 48, description: 'planning (and the notice) this many hours before posting (default 1)', example: 1 }),
-  notify_by_email: bool('email the workspace owner the day\'s plan when it is made (default false)'),
+  videos_per_day: int({
+    min: 1,
+    max: 10,
+    description: 'videos made each posting day, 1 to 10 (default 1)',
+    example: 1,
+  }),
+  days_of_week: arr(int({ min: 1, max: 7 }), {
+    min: 1,
+    max: 7,
+    unique: true,
+    description: 'posting days, distinct: 1 Monday … 7 Sunday',
+    example: [1, 3, 5],
+  }),
+  post_hour: int({
+    min: 0,
+    max: 23,
+    description: "the hour, in time_zone, when the day's videos are made and posted",
+    example: 9,
+  }),
+  time_zone: str({
+    min: 1,
+    max: 64,
+    description: 'an IANA time zone name (UTC and Etc/* included)',
+    example: 'America/New_York',
+  }),
+  starts_on: str({
+    min: 10,
+    max: 10,
+    description: 'the first date (YYYY-MM-DD, in time_zone) that may be a posting day (default: today there)',
+    example: '2026-01-05',
+  }),
+  connection_ids: arr(uuid('a social connection of the workspace'), {
+    min: 1,
+    max: 20,
+    unique: true,
+    description: 'the accounts every video is posted to',
+  }),
+  direction: str({
+    min: 1,
+    max: 2000,
+    description: 'a free-text steer for the AI director',
+    example: 'Playful, show the baristas, mention the loyalty card.',
+  }),
+  allowed_templates: arr(oneOf(TEMPLATES), {
+    max: 8,
+    unique: true,
+    description: 'the templates the director may choose (one pins it; none: any)',
+    example: ['talking_avatar', 'slideshow'],
+  }),
+  source_video_id: uuid(
+    'a video of the workspace the schedule is modelled on (its template, preset, format and length)',
+  ),
+  notify_hours_before: int({
+    min: 0,
+    max: 48,
+    description: 'planning (and the notice) this many hours before posting (default 1)',
+    example: 1,
+  }),
+  notify_by_email: bool("email the workspace owner the day's plan when it is made (default false)"),
   status: oneOf(['active', 'paused'], 'active (the default) or paused'),
 });
 
-const CreateBody = obj({ ...fields(), video_settings: Settings() }, { required: ['name', 'days_of_week', 'post_hour', 'time_zone', 'connection_ids'] });
+const CreateBody = obj(
+  { ...fields(), video_settings: Settings() },
+  { required: ['name', 'days_of_week', 'post_hour', 'time_zone', 'connection_ids'] },
+);
 const PatchBody = obj({
   ...fields(),
   direction: nullable(str({ min: 1, max: 2000, description: 'a free-text steer for the AI director; null clears it' })),
   source_video_id: nullable(uuid('a video to model the schedule on; null: none')),
   video_settings: SettingsPatch(),
 });
-const SkipBody = obj({ day: str({ min: 1, max: 10, description: 'a future posting day, YYYY-MM-DD in the schedule\'s time zone (default: the next posting day)', example: '2026-01-07' }) });
+const SkipBody = obj({
+  day: str({
+    min: 1,
+    max: 10,
+    description: "a future posting day, YYYY-MM-DD in the schedule's time zone (default: the next posting day)",
+    example: '2026-01-07',
+  }),
+});
 const Id = obj({ id: uuid('the schedule id') }, { required: ['id'] });
 
 // ---- what the API returns ----
 
-export const VideoScheduleSchema = named('VideoSchedule', () => record({
-  id: uuid(),
-  name: doc(z.string(), { example: 'Weekday espresso tips' }),
-  videos_per_day: z.int(),
-  days_of_week: doc(z.array(z.int()), { description: '1 Monday … 7 Sunday', example: [1, 3, 5] }),
-  post_hour: doc(z.int(), { description: 'hour in time_zone', example: 9 }),
-  time_zone: doc(z.string(), { example: 'America/New_York' }),
-  starts_on: doc(z.string(), { example: '2026-01-05' }),
-  connection_ids: z.array(z.string()),
-  direction: nullable(z.string()),
-  allowed_templates: z.array(oneOf(TEMPLATES)),
-  video_settings: freeObject('the pinned parts of every video\'s recipe (demo_login.password masked)'),
-  source_video_id: nullable(z.string()),
-  notify_hours_before: z.int(),
-  notify_by_email: z.boolean(),
-  status: oneOf(['active', 'paused']),
-  estimated_price_cents_per_video: doc(z.int(), { description: 'what each video is estimated to cost (the highest of the templates the director may pick)', example: 370 }),
-  estimate_depends_on_template: doc(z.boolean(), 'true when the director picks the template (allowed_templates empty or several)'),
-  last_error: doc(nullable(z.string()), 'why a video did not go out (the schedule carries on)'),
-  next_run_at: doc(nullable(timestamp()), 'the next posting time, UTC; null when paused or nothing is left'),
-  next_planning_at: doc(nullable(timestamp()), 'when the director plans (planned) that day: notify_hours_before ahead'),
-  skipped_days: doc(z.array(z.string()), 'posting days skipped, YYYY-MM-DD in time_zone'),
-  last_run_at: doc(nullable(timestamp()), 'when it last made videos'),
-  next_plan: doc(nullable(z.array(record({
-    template: oneOf(TEMPLATES), preset: z.string(), angle: z.string(), topic: z.string(), caption: z.string(),
-  }))), 'the next posting day\'s videos once the director has planned them'),
-  created_at: timestamp(),
-  updated_at: timestamp(),
-}), 'A video schedule: a cadence of posting days in a time zone, on which the AI director makes and posts videos.');
+export const VideoScheduleSchema = named(
+  'VideoSchedule',
+  () =>
+    record({
+      id: uuid(),
+      name: doc(z.string(), { example: 'Weekday espresso tips' }),
+      videos_per_day: z.int(),
+      days_of_week: doc(z.array(z.int()), { description: '1 Monday … 7 Sunday', example: [1, 3, 5] }),
+      post_hour: doc(z.int(), { description: 'hour in time_zone', example: 9 }),
+      time_zone: doc(z.string(), { example: 'America/New_York' }),
+      starts_on: doc(z.string(), { example: '2026-01-05' }),
+      connection_ids: z.array(z.string()),
+      direction: nullable(z.string()),
+      allowed_templates: z.array(oneOf(TEMPLATES)),
+      video_settings: freeObject("the pinned parts of every video's recipe (demo_login.password masked)"),
+      source_video_id: nullable(z.string()),
+      notify_hours_before: z.int(),
+      notify_by_email: z.boolean(),
+      status: oneOf(['active', 'paused']),
+      estimated_price_cents_per_video: doc(z.int(), {
+        description: 'what each video is estimated to cost (the highest of the templates the director may pick)',
+        example: 370,
+      }),
+      estimate_depends_on_template: doc(
+        z.boolean(),
+        'true when the director picks the template (allowed_templates empty or several)',
+      ),
+      last_error: doc(nullable(z.string()), 'why a video did not go out (the schedule carries on)'),
+      next_run_at: doc(nullable(timestamp()), 'the next posting time, UTC; null when paused or nothing is left'),
+      next_planning_at: doc(
+        nullable(timestamp()),
+        'when the director plans (planned) that day: notify_hours_before ahead',
+      ),
+      skipped_days: doc(z.array(z.string()), 'posting days skipped, YYYY-MM-DD in time_zone'),
+      last_run_at: doc(nullable(timestamp()), 'when it last made videos'),
+      next_plan: doc(
+        nullable(
+          z.array(
+            record({
+              template: oneOf(TEMPLATES),
+              preset: z.string(),
+              angle: z.string(),
+              topic: z.string(),
+              caption: z.string(),
+            }),
+          ),
+        ),
+        "the next posting day's videos once the director has planned them",
+      ),
+      created_at: timestamp(),
+      updated_at: timestamp(),
+    }),
+  'A video schedule: a cadence of posting days in a time zone, on which the AI director makes and posts videos.',
+);
 type ScheduleOut = Infer<typeof VideoScheduleSchema>;
 
-const NotificationSchema = named('SimNotification', () => record({
-  kind: oneOf(['schedule_planned']),
-  to: doc(z.string(), { example: 'owner@acme-sandbox.example.com' }),
-  subject: z.string(),
-  body: z.string(),
-  schedule_id: uuid(),
-  at: timestamp(),
-}), 'A notice the simulated service sent.');
+const NotificationSchema = named(
+  'SimNotification',
+  () =>
+    record({
+      kind: oneOf(['schedule_planned']),
+      to: doc(z.string(), { example: 'owner@acme-sandbox.example.com' }),
+      subject: z.string(),
+      body: z.string(),
+      schedule_id: uuid(),
+      at: timestamp(),
+    }),
+  'A notice the simulated service sent.',
+);
 
 /** Each video's estimated price: the highest among the templates the director may pick. */
-function estimate(data: World, sch: Pick<VideoScheduleRecord, 'allowed_templates' | 'video_settings' | 'source_video_id'>) {
+function estimate(
+  data: World,
+  sch: Pick<VideoScheduleRecord, 'allowed_templates' | 'video_settings' | 'source_video_id'>,
+) {
   const model = sch.source_video_id ? data.videos.find((v) => v.id === sch.source_video_id) : undefined;
   const pins = sch.video_settings as { preset?: string; target_duration_seconds?: number; slide_settings?: object };
   const prices = candidates(sch.allowed_templates, model ? { ...model } : null).map((t) => {
     const preset = pins.preset ?? (model?.template === t ? model.preset : defaultPreset(t));
-    return priceVideo(t, preset, pins.target_duration_seconds ?? model?.target_duration_seconds ?? DEFAULTS.target_duration_seconds, null, false, pins.slide_settings ?? {}).price_cents;
+    return priceVideo(
+      t,
+      preset,
+      pins.target_duration_seconds ?? model?.target_duration_seconds ?? DEFAULTS.target_duration_seconds,
+      null,
+      false,
+      pins.slide_settings ?? {},
+    ).price_cents;
   });
   return { cents: Math.max(...prices), depends: picksTemplate(sch.allowed_templates) };
 }
@@ -119,7 +257,15 @@ function present(data: World, sch: VideoScheduleRecord): ScheduleOut {
     ...rest,
     estimated_price_cents_per_video: e.cents,
     estimate_depends_on_template: e.depends,
-    next_plan: plan ? plan.videos.map((v) => ({ template: v.template, preset: v.preset, angle: v.angle, topic: v.topic, caption: v.caption })) : null,
+    next_plan: plan
+      ? plan.videos.map((v) => ({
+          template: v.template,
+          preset: v.preset,
+          angle: v.angle,
+          topic: v.topic,
+          caption: v.caption,
+        }))
+      : null,
   };
 }
 
@@ -131,10 +277,35 @@ function find(c: Ctx<{ id: string }, any, any>): VideoScheduleRecord {
 
 // ---- checking a schedule as a whole ----
 
-type Candidate = Omit<VideoScheduleRecord, 'id' | 'seq' | 'workspace_id' | 'last_error' | 'skipped_days' | 'next_run_at' | 'next_planning_at' | 'last_run_at' | 'last_run_day' | 'notified_day' | 'days_run' | 'plan' | 'created_at' | 'updated_at'>;
+type Candidate = Omit<
+  VideoScheduleRecord,
+  | 'id'
+  | 'seq'
+  | 'workspace_id'
+  | 'last_error'
+  | 'skipped_days'
+  | 'next_run_at'
+  | 'next_planning_at'
+  | 'last_run_at'
+  | 'last_run_day'
+  | 'notified_day'
+  | 'days_run'
+  | 'plan'
+  | 'created_at'
+  | 'updated_at'
+>;
 
 /** What the cross-field checks read: the schedule as it would be, each value as sent (even of the wrong type: the checks look before they leap). */
-type Loose = { [K in 'days_of_week' | 'allowed_templates' | 'time_zone' | 'starts_on' | 'connection_ids' | 'source_video_id' | 'video_settings']: unknown };
+type Loose = {
+  [K in
+    | 'days_of_week'
+    | 'allowed_templates'
+    | 'time_zone'
+    | 'starts_on'
+    | 'connection_ids'
+    | 'source_video_id'
+    | 'video_settings']: unknown;
+};
 
 /**
  * The checks that span fields or need the store, made on the raw values so that one 400 lists them
@@ -144,32 +315,54 @@ type Loose = { [K in 'days_of_week' | 'allowed_templates' | 'time_zone' | 'start
 function checkSchedule(c: Ctx<any, any, any>, x: Loose, sent: Record<string, unknown>, errs: Fields): void {
   const add = (field: string, why: string) => (errs[field] ??= why);
   const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-  if ('time_zone' in sent && typeof x.time_zone === 'string' && canonicalZone(x.time_zone) === null) add('time_zone', 'is not an IANA time zone name such as America/New_York or UTC');
-  if ('starts_on' in sent && typeof x.starts_on === 'string' && !isDate(x.starts_on)) add('starts_on', 'must be a date, YYYY-MM-DD');
+  if ('time_zone' in sent && typeof x.time_zone === 'string' && canonicalZone(x.time_zone) === null)
+    add('time_zone', 'is not an IANA time zone name such as America/New_York or UTC');
+  if ('starts_on' in sent && typeof x.starts_on === 'string' && !isDate(x.starts_on))
+    add('starts_on', 'must be a date, YYYY-MM-DD');
   if ('connection_ids' in sent) {
     list(x.connection_ids).forEach((id, i) => {
-      if (typeof id === 'string' && !c.data.social_connections.some((k) => k.id === id && k.workspace_id === c.auth.workspace.id))
+      if (
+        typeof id === 'string' &&
+        !c.data.social_connections.some((k) => k.id === id && k.workspace_id === c.auth.workspace.id)
+      )
         add(`connection_ids[${i}]`, 'is not a social connection of this workspace (GET /v1/social-connections)');
     });
   }
-  if ('source_video_id' in sent && typeof x.source_video_id === 'string' && !c.data.videos.some((v) => v.id === x.source_video_id && v.workspace_id === c.auth.workspace.id))
+  if (
+    'source_video_id' in sent &&
+    typeof x.source_video_id === 'string' &&
+    !c.data.videos.some((v) => v.id === x.source_video_id && v.workspace_id === c.auth.workspace.id)
+  )
     add('source_video_id', 'is not a video of this workspace');
   const pins = isPlainObject(x.video_settings) ? x.video_settings : {};
-  const allowed = list(x.allowed_templates).filter((t): t is Template => typeof t === 'string' && (TEMPLATES as readonly string[]).includes(t));
+  const allowed = list(x.allowed_templates).filter(
+    (t): t is Template => typeof t === 'string' && (TEMPLATES as readonly string[]).includes(t),
+  );
   if (typeof pins.preset === 'string') {
-    const where = isPlainObject(sent.video_settings) && 'preset' in sent.video_settings ? 'video_settings.preset' : 'allowed_templates';
-    if (allowed.length === 0) add(where, 'a pinned preset needs allowed_templates naming the template(s) it belongs to');
+    const where =
+      isPlainObject(sent.video_settings) && 'preset' in sent.video_settings
+        ? 'video_settings.preset'
+        : 'allowed_templates';
+    if (allowed.length === 0)
+      add(where, 'a pinned preset needs allowed_templates naming the template(s) it belongs to');
     else {
       const misfit = allowed.find((t) => !TEMPLATE_INFO[t].presets.includes(pins.preset as string));
-      if (misfit) add(where, `${pins.preset} is not a preset of ${misfit} (its presets: ${TEMPLATE_INFO[misfit].presets.join(', ')})`);
+      if (misfit)
+        add(
+          where,
+          `${pins.preset} is not a preset of ${misfit} (its presets: ${TEMPLATE_INFO[misfit].presets.join(', ')})`,
+        );
     }
   }
   checkMusic(pins.music, errs, 'video_settings.music');
-  if (typeof pins.source_text === 'string' && wordCount(pins.source_text) === 0) add('video_settings.source_text', 'must contain words');
+  if (typeof pins.source_text === 'string' && wordCount(pins.source_text) === 0)
+    add('video_settings.source_text', 'must contain words');
 }
 
 const masked = (settings: Record<string, unknown>) =>
-  isPlainObject(settings.demo_login) ? { ...settings, demo_login: { ...settings.demo_login, password: '********' } } : settings;
+  isPlainObject(settings.demo_login)
+    ? { ...settings, demo_login: { ...settings.demo_login, password: '********' } }
+    : settings;
 
 function create(c: Ctx<{}, {}, unknown>) {
   const errs = newFields();
@@ -179,16 +372,38 @@ function create(c: Ctx<{}, {}, unknown>) {
   if (!b || Object.keys(errs).length > 0) throw validationError(errs);
   const zone = canonicalZone(b.time_zone)!;
   const x: Candidate = {
-    name: b.name, videos_per_day: b.videos_per_day ?? 1, days_of_week: b.days_of_week, post_hour: b.post_hour, time_zone: zone,
-    starts_on: b.starts_on ?? localDay(c.s.now, zone), connection_ids: b.connection_ids,
-    direction: b.direction ?? null, allowed_templates: b.allowed_templates ?? [], video_settings: masked(b.video_settings ?? {}),
-    source_video_id: b.source_video_id ?? null, notify_hours_before: b.notify_hours_before ?? 1, notify_by_email: b.notify_by_email ?? false,
+    name: b.name,
+    videos_per_day: b.videos_per_day ?? 1,
+    days_of_week: b.days_of_week,
+    post_hour: b.post_hour,
+    time_zone: zone,
+    starts_on: b.starts_on ?? localDay(c.s.now, zone),
+    connection_ids: b.connection_ids,
+    direction: b.direction ?? null,
+    allowed_templates: b.allowed_templates ?? [],
+    video_settings: masked(b.video_settings ?? {}),
+    source_video_id: b.source_video_id ?? null,
+    notify_hours_before: b.notify_hours_before ?? 1,
+    notify_by_email: b.notify_by_email ?? false,
     status: b.status ?? 'active',
   };
   const now = iso(c.s.now);
   const sch: VideoScheduleRecord = {
-    ...x, id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: c.auth.workspace.id, last_error: null, skipped_days: [],
-    next_run_at: null, next_planning_at: null, last_run_at: null, last_run_day: null, notified_day: null, days_run: 0, plan: null, created_at: now, updated_at: now,
+    ...x,
+    id: c.s.rng.uuid(),
+    seq: c.s.nextSeq(),
+    workspace_id: c.auth.workspace.id,
+    last_error: null,
+    skipped_days: [],
+    next_run_at: null,
+    next_planning_at: null,
+    last_run_at: null,
+    last_run_day: null,
+    notified_day: null,
+    days_run: 0,
+    plan: null,
+    created_at: now,
+    updated_at: now,
   };
   c.data.video_schedules.push(sch);
   reschedule(c.s, sch);
@@ -205,7 +420,10 @@ function patch(c: Ctx<{ id: string }, {}, unknown>) {
   const raw = isPlainObject(c.body) ? c.body : {};
   // the schedule as it would be: what was sent over what it is; video_settings merged (null unpins)
   const merged: Record<string, unknown> = { ...sch.video_settings };
-  if (isPlainObject(raw.video_settings)) for (const [k, v] of Object.entries(raw.video_settings)) if (v === null) delete merged[k]; else merged[k] = v;
+  if (isPlainObject(raw.video_settings))
+    for (const [k, v] of Object.entries(raw.video_settings))
+      if (v === null) delete merged[k];
+      else merged[k] = v;
   checkSchedule(c, { ...sch, ...raw, video_settings: merged } as Loose, raw, errs);
   if (!b || Object.keys(errs).length > 0) throw validationError(errs);
   const { video_settings: _v, ...rest } = b;
@@ -226,8 +444,10 @@ function skip(c: Ctx<{ id: string }, {}, unknown>) {
   let day = typeof raw.day === 'string' ? raw.day : undefined;
   if (day !== undefined && !errs.day) {
     if (!isDate(day)) errs.day = 'must be a date, YYYY-MM-DD';
-    else if (!isPostingDay(sch, day)) errs.day = `is not a posting day of this schedule (days_of_week ${sch.days_of_week.join(', ')}, from ${sch.starts_on})`;
-    else if (instantOf(day, sch.post_hour, sch.time_zone) <= c.s.now) errs.day = `has passed: its post time was ${iso(instantOf(day, sch.post_hour, sch.time_zone))}`;
+    else if (!isPostingDay(sch, day))
+      errs.day = `is not a posting day of this schedule (days_of_week ${sch.days_of_week.join(', ')}, from ${sch.starts_on})`;
+    else if (instantOf(day, sch.post_hour, sch.time_zone) <= c.s.now)
+      errs.day = `has passed: its post time was ${iso(instantOf(day, sch.post_hour, sch.time_zone))}`;
     else if (sch.last_run_day && day <= sch.last_run_day) errs.day = `has already run (${sch.last_run_day})`;
   }
   if (Object.keys(errs).length > 0) throw validationError(errs);
@@ -245,43 +465,82 @@ function skip(c: Ctx<{ id: string }, {}, unknown>) {
 const one = (description: string) => ({ 200: { description, schema: dataOf(VideoScheduleSchema) } });
 
 export const videoSchedules: Resource = {
-  tag: { name: 'Video schedules', description: 'Standing schedules on which an AI director makes and posts videos on posting days in a time zone. Each operation needs a plan that includes Content.' },
+  tag: {
+    name: 'Video schedules',
+    description:
+      'Standing schedules on which an AI director makes and posts videos on posting days in a time zone. Each operation needs a plan that includes Content.',
+  },
   routes: [
     route({
-      method: 'POST', path: '/v1/video-schedules', scope: 'videos:write', plan: 'content', summary: 'Start a video schedule',
-      description: 'Posting days are the dates in `time_zone` that fall on `days_of_week`, from `starts_on`, at `post_hour` local time (daylight saving as the zone has it). ' +
+      method: 'POST',
+      path: '/v1/video-schedules',
+      scope: 'videos:write',
+      plan: 'content',
+      summary: 'Start a video schedule',
+      description:
+        'Posting days are the dates in `time_zone` that fall on `days_of_week`, from `starts_on`, at `post_hour` local time (daylight saving as the zone has it). ' +
         'Planning happens `notify_hours_before` ahead. Every problem of the body comes in one 400. Free; each video is charged at script approval like any video.',
-      body: CreateBody, bodyCheckedByHandler: true,
+      body: CreateBody,
+      bodyCheckedByHandler: true,
       responses: { 201: { description: 'The schedule', schema: dataOf(VideoScheduleSchema) } },
       handler: create,
     }),
     route({
-      method: 'GET', path: '/v1/video-schedules', scope: 'videos:read', plan: 'content', summary: 'List video schedules',
+      method: 'GET',
+      path: '/v1/video-schedules',
+      scope: 'videos:read',
+      plan: 'content',
+      summary: 'List video schedules',
       description: 'Every schedule of the workspace, newest first.',
       query: obj({ ...listParams(), status: oneOf(['active', 'paused'], 'only schedules in this state') }),
       responses: { 200: { description: 'Schedules', schema: listOf(VideoScheduleSchema) } },
       handler: (c) => {
-        const items = c.data.video_schedules.filter((x) => x.workspace_id === c.auth.workspace.id && (!c.query.status || x.status === c.query.status));
-        return { body: paginate(c.s, items, c.query, { key: (x) => Date.parse(x.created_at), tie: (x) => x.seq, scope: `schedules:${c.query.status ?? ''}`, present: (x) => present(c.data, x) }) };
+        const items = c.data.video_schedules.filter(
+          (x) => x.workspace_id === c.auth.workspace.id && (!c.query.status || x.status === c.query.status),
+        );
+        return {
+          body: paginate(c.s, items, c.query, {
+            key: (x) => Date.parse(x.created_at),
+            tie: (x) => x.seq,
+            scope: `schedules:${c.query.status ?? ''}`,
+            present: (x) => present(c.data, x),
+          }),
+        };
       },
     }),
     route({
-      method: 'GET', path: '/v1/video-schedules/{id}', scope: 'videos:read', plan: 'content', summary: 'Read a video schedule',
-      description: 'The schedule with its next run (`next_run_at`), its planning time and, once planned, the next day\'s videos (`next_plan`).',
+      method: 'GET',
+      path: '/v1/video-schedules/{id}',
+      scope: 'videos:read',
+      plan: 'content',
+      summary: 'Read a video schedule',
+      description:
+        "The schedule with its next run (`next_run_at`), its planning time and, once planned, the next day's videos (`next_plan`).",
       params: Id,
       responses: one('The schedule'),
       handler: (c) => ({ body: { data: present(c.data, find(c)) } }),
     }),
     route({
-      method: 'PATCH', path: '/v1/video-schedules/{id}', scope: 'videos:write', plan: 'content', summary: 'Change, pause or resume a video schedule',
-      description: 'Changes the fields sent. `video_settings` merges over the pinned settings (a key sent as null unpins it). `status` paused stops it (nothing is made, charged ' +
+      method: 'PATCH',
+      path: '/v1/video-schedules/{id}',
+      scope: 'videos:write',
+      plan: 'content',
+      summary: 'Change, pause or resume a video schedule',
+      description:
+        'Changes the fields sent. `video_settings` merges over the pinned settings (a key sent as null unpins it). `status` paused stops it (nothing is made, charged ' +
         'or posted while paused); active resumes it from the next posting day, never catching up. A change to what the director reads re-plans the next day. Free.',
-      params: Id, body: PatchBody, bodyCheckedByHandler: true,
+      params: Id,
+      body: PatchBody,
+      bodyCheckedByHandler: true,
       responses: one('The schedule'),
       handler: patch,
     }),
     route({
-      method: 'DELETE', path: '/v1/video-schedules/{id}', scope: 'videos:write', plan: 'content', summary: 'Delete a video schedule',
+      method: 'DELETE',
+      path: '/v1/video-schedules/{id}',
+      scope: 'videos:write',
+      plan: 'content',
+      summary: 'Delete a video schedule',
       description: 'Removes the schedule; the videos it made stay (GET /v1/videos lists them, with their schedule_id).',
       params: Id,
       responses: { 204: { description: 'Deleted' } },
@@ -294,38 +553,63 @@ export const videoSchedules: Resource = {
       },
     }),
     route({
-      method: 'POST', path: '/v1/video-schedules/{id}/skip', scope: 'videos:write', plan: 'content', summary: 'Skip a posting day',
-      description: '`{}` skips the next posting day; `{day}` a given future posting day (a date in the schedule\'s time zone): 400 for a day that is not a posting day or ' +
+      method: 'POST',
+      path: '/v1/video-schedules/{id}/skip',
+      scope: 'videos:write',
+      plan: 'content',
+      summary: 'Skip a posting day',
+      description:
+        "`{}` skips the next posting day; `{day}` a given future posting day (a date in the schedule's time zone): 400 for a day that is not a posting day or " +
         'whose post time has passed. Nothing is made, charged or posted that day.',
-      params: Id, body: SkipBody, bodyCheckedByHandler: true,
+      params: Id,
+      body: SkipBody,
+      bodyCheckedByHandler: true,
       responses: one('The schedule'),
       errors: { 409: ['conflict'] },
       handler: skip,
     }),
     route({
-      method: 'GET', path: '/v1/video-schedules/{id}/videos', scope: 'videos:read', plan: 'content', summary: 'List the videos a schedule made',
+      method: 'GET',
+      path: '/v1/video-schedules/{id}/videos',
+      scope: 'videos:read',
+      plan: 'content',
+      summary: 'List the videos a schedule made',
       description: 'Newest first.',
-      params: Id, query: obj({ ...listParams() }),
+      params: Id,
+      query: obj({ ...listParams() }),
       responses: { 200: { description: 'Videos', schema: listOf(VideoSchema) } },
       handler: (c) => {
         const sch = find(c);
         const items = c.data.videos.filter((v) => v.schedule_id === sch.id);
-        return { body: paginate(c.s, items, c.query, { key: (v) => Date.parse(v.created_at), tie: (v) => v.seq, scope: `schedule-videos:${sch.id}`, present: (v) => presentVideo(c.data, c.origin, v) }) };
+        return {
+          body: paginate(c.s, items, c.query, {
+            key: (v) => Date.parse(v.created_at),
+            tie: (v) => v.seq,
+            scope: `schedule-videos:${sch.id}`,
+            present: (v) => presentVideo(c.data, c.origin, v),
+          }),
+        };
       },
     }),
     route({
-      method: 'GET', path: '/_sim/notifications', summary: 'List the notices the service sent',
-      description: 'Emails the simulated service sent to workspace owners (a schedule\'s plan, with notify_by_email), oldest first.',
-      query: obj({ schedule_id: uuid('only this schedule\'s') }),
+      method: 'GET',
+      path: '/_sim/notifications',
+      summary: 'List the notices the service sent',
+      description:
+        "Emails the simulated service sent to workspace owners (a schedule's plan, with notify_by_email), oldest first.",
+      query: obj({ schedule_id: uuid("only this schedule's") }),
       responses: { 200: { description: 'Notices', schema: z.strictObject({ data: z.array(NotificationSchema) }) } },
       handler: (c) => ({
         body: {
           data: c.data.notifications
-            .filter((n) => n.workspace_id === c.auth.workspace.id && (!c.query.schedule_id || n.schedule_id === c.query.schedule_id))
+            .filter(
+              (n) =>
+                n.workspace_id === c.auth.workspace.id &&
+                (!c.query.schedule_id || n.schedule_id === c.query.schedule_id),
+            )
             .map(({ seq: _s, workspace_id: _w, ...n }) => n),
         },
       }),
     }),
   ],
 };
-

@@ -14,11 +14,18 @@ import { isOps, type Op } from './tracker.js';
  * The journal's first line: which snapshot its entries follow. Version 2 journals number and sum
  * every entry; version 1 (written before they did) may hold entries without, read as they are.
  */
-export interface JournalHeader { vmv_journal: 1 | 2; generation: string }
+export interface JournalHeader {
+  vmv_journal: 1 | 2;
+  generation: string;
+}
 export const JOURNAL_VERSION = 2;
 
 /** A line of the journal that cannot be read: where it is (1 is the header) and why. */
-export interface BadLine { line: number; at: number; reason: string }
+export interface BadLine {
+  line: number;
+  at: number;
+  reason: string;
+}
 
 /** What a read of journal bytes found (offsets are relative to the bytes given). */
 export interface Scan {
@@ -54,8 +61,8 @@ export function readHeader(buf: Buffer): { header: JournalHeader | null; end: nu
 }
 
 /** The header line of a new journal that follows snapshot `generation`. */
-export const headerLine = (generation: string | null) => `${JSON.stringify({ vmv_journal: JOURNAL_VERSION, generation })}\n`;
-
+export const headerLine = (generation: string | null) =>
+  `${JSON.stringify({ vmv_journal: JOURNAL_VERSION, generation })}\n`;
 
 /** Entry number `n` of a journal, as the line that holds it. */
 export function entryLine(n: number, ops: Op[]): Buffer {
@@ -105,10 +112,18 @@ export function scanEntries(buf: Buffer, firstLine: number, firstEntry: number, 
     if (nl < 0) {
       // a last line without its newline: torn by a writer stopped mid-append, or a whole entry that lost only its newline
       const last = readEntry(buf.subarray(at), firstEntry + entries.length, version);
-      return { entries, starts, end: at, bad: null, torn: buf.length - at, whole: typeof last === 'string' ? null : last };
+      return {
+        entries,
+        starts,
+        end: at,
+        bad: null,
+        torn: buf.length - at,
+        whole: typeof last === 'string' ? null : last,
+      };
     }
     const entry = readEntry(buf.subarray(at, nl), firstEntry + entries.length, version);
-    if (typeof entry === 'string') return { entries, starts, end: at, bad: { line, at, reason: entry }, torn: 0, whole: null };
+    if (typeof entry === 'string')
+      return { entries, starts, end: at, bad: { line, at, reason: entry }, torn: 0, whole: null };
     entries.push(entry);
     starts.push(at);
     at = nl + 1;
@@ -160,7 +175,11 @@ export function planRepair(buf: Buffer, generation: string | null): RepairPlan {
     plan.damaged = { ...scan.bad, at: head.end + scan.bad.at };
     plan.after = countLines(rest.subarray(scan.bad.at)) - 1;
   } else if (scan.torn > 0 && !scan.whole) {
-    plan.damaged = { line: 2 + scan.entries.length, at: head.end + scan.end, reason: 'a half-written last line (a writer stopped mid-append; never acknowledged)' };
+    plan.damaged = {
+      line: 2 + scan.entries.length,
+      at: head.end + scan.end,
+      reason: 'a half-written last line (a writer stopped mid-append; never acknowledged)',
+    };
   }
   return plan;
 }
@@ -171,7 +190,11 @@ export function planRepair(buf: Buffer, generation: string | null): RepairPlan {
  * (`previous`); one from before that was recorded (undefined) cannot, and the journal counts as
  * spent only when that is what it looks like: no entries, or none written after the snapshot.
  */
-export function isSpent(journalGeneration: string, snapshot: { previous: string | null | undefined; mtimeNs: bigint }, journal: { entries: number; mtimeNs: bigint }): boolean {
+export function isSpent(
+  journalGeneration: string,
+  snapshot: { previous: string | null | undefined; mtimeNs: bigint },
+  journal: { entries: number; mtimeNs: bigint },
+): boolean {
   if (snapshot.previous !== undefined) return journalGeneration === snapshot.previous;
   return journal.entries === 0 || journal.mtimeNs <= snapshot.mtimeNs;
 }

@@ -25,7 +25,11 @@ type Root = Record<string, unknown[]>;
  * parsing none of them.
  */
 export function kept<T extends { sync: Synced }>(
-  data: object, key: string, units: readonly string[], build: (root: Root) => Omit<T, 'sync'>, add: (ix: T, unit: string, rec: any, at: number) => void,
+  data: object,
+  key: string,
+  units: readonly string[],
+  build: (root: Root) => Omit<T, 'sync'>,
+  add: (ix: T, unit: string, rec: any, at: number) => void,
   seed?: () => Omit<T, 'sync'> | undefined,
 ): T {
   const tracker = trackerOf(data);
@@ -43,9 +47,10 @@ export function kept<T extends { sync: Synced }>(
   };
   let ix = derived(data, key, make);
   const { sync } = ix;
-  const stale = sync.arrays === null
-    ? sync.epoch !== epoch() || !untouched()
-    : sync.epoch !== epoch() || units.some((u, i) => root[u] !== sync.arrays![i] || root[u].length < sync.seen[i]);
+  const stale =
+    sync.arrays === null
+      ? sync.epoch !== epoch() || !untouched()
+      : sync.epoch !== epoch() || units.some((u, i) => root[u] !== sync.arrays![i] || root[u].length < sync.seen[i]);
   if (stale) {
     dropDerived(data, key);
     ix = derived(data, key, make);
@@ -65,4 +70,3 @@ export function asView<T extends object>(data: object, unit: string, rec: T | un
 export function asView<T extends object>(data: object, unit: string, rec: T | undefined): T | undefined {
   return rec && (trackerOf(data)?.viewOf(unit, rec) ?? rec);
 }
-

@@ -31,7 +31,10 @@ export class StoreFileError extends Error {}
  * as the local file error it is (exit 2) rather than as an answer of the API.
  */
 export class StoreAccessError extends StoreFileError {
-  constructor(message: string, readonly code: string) {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
     super(message);
   }
 }
@@ -46,12 +49,16 @@ export function accessError(e: NodeJS.ErrnoException, file: string, path: string
     EACCES: `permission denied (EACCES) on ${path}. ${need}: give your user read and write access there, ${move}`,
     EPERM: `operation not permitted (EPERM) on ${path}. ${need}: give your user read and write access there, ${move}`,
     EROFS: `${dir} is on a read-only file system (EROFS). ${need}: ${move}`,
-    EISDIR: path === file
-      ? `${file} is a directory, not a data file: point --data (VMV_SIM_DATA) at a file, such as ${join(file, 'sim.json')}.`
-      : `${path} is a directory, where the simulator keeps a file of its own: move it away.`,
+    EISDIR:
+      path === file
+        ? `${file} is a directory, not a data file: point --data (VMV_SIM_DATA) at a file, such as ${join(file, 'sim.json')}.`
+        : `${path} is a directory, where the simulator keeps a file of its own: move it away.`,
     ENOTDIR: `a part of ${file} is a file, not a directory (ENOTDIR): point --data (VMV_SIM_DATA) at a file in a folder.`,
   };
-  return new StoreAccessError(`The simulator cannot use its data file ${file}: ${why[code] ?? `${e.message} (${code}).`}`, code);
+  return new StoreAccessError(
+    `The simulator cannot use its data file ${file}: ${why[code] ?? `${e.message} (${code}).`}`,
+    code,
+  );
 }
 
 /** System errors that mean "not allowed here", whatever is retried: they never go away by waiting. */
@@ -62,7 +69,12 @@ export const ACCESS_CODES: ReadonlySet<string> = new Set(['EACCES', 'EPERM', 'ER
  * whose journal it folded in (null: none, the first snapshot; undefined: a file older than that
  * record, which cannot tell), its size, its identity.
  */
-export interface Snapshot { generation: string | null; previous: string | null | undefined; bytes: number; stamp: string }
+export interface Snapshot {
+  generation: string | null;
+  previous: string | null | undefined;
+  bytes: number;
+  stamp: string;
+}
 
 export const stampOf = (st: BigIntStats) => `${st.ino}:${st.size}:${st.mtimeNs}`;
 
@@ -73,7 +85,17 @@ const pad = (n: number) => String(n).padStart(DIGITS, '0');
 
 /** A part's place in the file and, since checksums were written, the checksum of its bytes. */
 type Range = [string, string] | [string, string, string];
-interface Header { store: { generation: string; previous?: string | null; bytes: string; small_end: string; small_sum?: string; lazy: Record<string, Range>; saved?: Record<string, Range> } }
+interface Header {
+  store: {
+    generation: string;
+    previous?: string | null;
+    bytes: string;
+    small_end: string;
+    small_sum?: string;
+    lazy: Record<string, Range>;
+    saved?: Record<string, Range>;
+  };
+}
 
 /** The checksum of a part of a snapshot or a journal entry: the first 16 hex digits of its SHA-1. */
 export const sumOf = (bytes: Buffer | string | (Buffer | string)[]): string => {
@@ -83,13 +105,19 @@ export const sumOf = (bytes: Buffer | string | (Buffer | string)[]): string => {
 };
 
 /** The large values of a data object not parsed yet: the file they are read from (kept open: a compaction may replace it), and their checksums. */
-interface Unread { fh: FileHandle; fd: number; ranges: Map<string, [number, number]>; sums: Map<string, string> }
+interface Unread {
+  fh: FileHandle;
+  fd: number;
+  ranges: Map<string, [number, number]>;
+  sums: Map<string, string>;
+}
 const unread = new WeakMap<object, Unread>();
 /** Structures saved with the snapshot beside the data (an index: see indexes.ts), as read, parsed when asked for. */
 const savedWith = new WeakMap<object, Map<string, Buffer | { value: unknown }>>();
 
 /** Whether value `key` of `data` is still to be parsed from its snapshot. */
-const unparsed = (data: object, key: string): boolean => !!Object.getOwnPropertyDescriptor(data, key)?.get && !!unread.get(data)?.ranges.has(key);
+const unparsed = (data: object, key: string): boolean =>
+  !!Object.getOwnPropertyDescriptor(data, key)?.get && !!unread.get(data)?.ranges.has(key);
 
 /** The collections of a data object as read from its snapshot (or parsed from it since), and their lengths then. */
 const asRead = new WeakMap<object, Map<string, { value: unknown[]; length: number }>>();
@@ -134,8 +162,10 @@ export function saved(data: object, name: string): unknown {
 
 /** A part of a snapshot whose bytes are not those written (its checksum): said as it is, never served. */
 const damagedPart = (file: string, part: string) =>
-  new StoreFileError(`The simulator data file ${file} is damaged: ${part} does not match its checksum (its bytes changed since it was written). ` +
-    'Nothing has been changed. Restore the world from an export (`vmv sim import`), or move the file away to start a fresh simulator.');
+  new StoreFileError(
+    `The simulator data file ${file} is damaged: ${part} does not match its checksum (its bytes changed since it was written). ` +
+      'Nothing has been changed. Restore the world from an export (`vmv sim import`), or move the file away to start a fresh simulator.',
+  );
 
 const fresh = 'Point --data (or VMV_SIM_DATA) at another file, or move this one away to start a fresh simulator.';
 
@@ -169,7 +199,9 @@ function defer(data: Record<string, unknown>, key: string, file: string, u: Unre
       try {
         v = JSON.parse(bytes.toString('utf8'));
       } catch (e) {
-        throw new StoreFileError(`The simulator data file ${file} is damaged (its ${key} is not valid JSON: ${(e as Error).message}). ${fresh}`);
+        throw new StoreFileError(
+          `The simulator data file ${file} is damaged (its ${key} is not valid JSON: ${(e as Error).message}). ${fresh}`,
+        );
       }
       settle(v);
       noteRead(data, key, v);
@@ -211,7 +243,10 @@ export class SnapshotFile<D extends object> implements Adapter<D> {
   nextPrevious: string | null = null;
   /** structures the next write saves beside the data, as JSON (read back with saved()) */
   nextSaved: Record<string, string> = {};
-  constructor(readonly file: string, private readonly shape: SnapshotShape) {}
+  constructor(
+    readonly file: string,
+    private readonly shape: SnapshotShape,
+  ) {}
 
   /**
    * The store, or null for a new one: no file, or an empty one (as `mktemp` makes). Anything else
@@ -229,7 +264,8 @@ export class SnapshotFile<D extends object> implements Adapter<D> {
     let keep = false;
     try {
       const st = await fh.stat({ bigint: true });
-      if (st.isDirectory()) throw accessError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), this.file);
+      if (st.isDirectory())
+        throw accessError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), this.file);
       const size = Number(st.size);
       const head = Buffer.alloc(Math.min(size, 64 * 1024));
       await fh.read(head, 0, head.length, 0);
@@ -243,7 +279,8 @@ export class SnapshotFile<D extends object> implements Adapter<D> {
         const first = head.indexOf(10) + 1;
         const small = Buffer.alloc(Number(small_end) - first);
         await fh.read(small, 0, small.length, first);
-        if (small_sum !== undefined && sumOf(small) !== small_sum) throw damagedPart(this.file, 'its first part (meta, workspaces, keys and the other small values)');
+        if (small_sum !== undefined && sumOf(small) !== small_sum)
+          throw damagedPart(this.file, 'its first part (meta, workspaces, keys and the other small values)');
         // the small values end with the comma before the large ones, or the document's closing brace
         data = this.parse(`{${small.subarray(0, -1).toString('utf8')}}`);
         generation = g;
@@ -256,7 +293,8 @@ export class SnapshotFile<D extends object> implements Adapter<D> {
         }
         savedWith.set(data, kept);
         const u: Unread = {
-          fh, fd: fh.fd,
+          fh,
+          fd: fh.fd,
           ranges: new Map(Object.entries(lazy).map(([k, [s, e]]) => [k, [Number(s), Number(e)]])),
           sums: new Map(Object.entries(lazy).flatMap(([k, r]) => (r[2] === undefined ? [] : [[k, r[2]]]))),
         };
@@ -266,7 +304,7 @@ export class SnapshotFile<D extends object> implements Adapter<D> {
           keep = true;
         }
       } else {
-        const text = (size > head.length ? await fh.readFile('utf8') : head.toString('utf8'));
+        const text = size > head.length ? await fh.readFile('utf8') : head.toString('utf8');
         if (text.trim() === '') return null;
         data = this.parse(text);
         const store = data.store as { generation?: unknown; previous?: unknown } | undefined;
@@ -291,16 +329,24 @@ export class SnapshotFile<D extends object> implements Adapter<D> {
     try {
       data = JSON.parse(text);
     } catch (e) {
-      throw new StoreFileError(`The simulator data file ${this.file} is not valid JSON (${(e as Error).message}). ${fresh}`);
+      throw new StoreFileError(
+        `The simulator data file ${this.file} is not valid JSON (${(e as Error).message}). ${fresh}`,
+      );
     }
     const why = this.shape.refuse(data);
-    if (why !== null) throw new StoreFileError(`The file ${this.file} is not a vmv simulator store (it holds ${why}). ${fresh}`);
+    if (why !== null)
+      throw new StoreFileError(`The file ${this.file} is not a vmv simulator store (it holds ${why}). ${fresh}`);
     return data as Record<string, unknown>;
   }
 
   async write(data: D): Promise<void> {
     const st = await writeDurably(this.file, this.render(data));
-    this.last = { generation: this.nextGeneration, previous: this.nextPrevious, bytes: Number(st.size), stamp: stampOf(st) };
+    this.last = {
+      generation: this.nextGeneration,
+      previous: this.nextPrevious,
+      bytes: Number(st.size),
+      stamp: stampOf(st),
+    };
   }
 
   /** The snapshot of `data` in the layout above, as the chunks of one file (an export writes them elsewhere). */
@@ -312,12 +358,19 @@ export class SnapshotFile<D extends object> implements Adapter<D> {
       const d = Object.getOwnPropertyDescriptor(root, k)!;
       const range = u && d.get ? u.ranges.get(k) : undefined;
       const body: string | Buffer | undefined = range ? readRange(u!.fd, range[0], range[1]) : JSON.stringify(root[k]);
-      return body === undefined ? [] : [{ k, body, bytes: typeof body === 'string' ? Buffer.byteLength(body) : body.length }];
+      return body === undefined
+        ? []
+        : [{ k, body, bytes: typeof body === 'string' ? Buffer.byteLength(body) : body.length }];
     });
     const isLarge = (p: { k: string; bytes: number }) => p.bytes >= LAZY_BYTES && !this.shape.eager.includes(p.k);
     const small = parts.filter((p) => !isLarge(p));
     const large = parts.filter(isLarge);
-    const extra = Object.entries(this.nextSaved).map(([name, body]) => ({ k: `$${name}`, name, body, bytes: Buffer.byteLength(body) }));
+    const extra = Object.entries(this.nextSaved).map(([name, body]) => ({
+      k: `$${name}`,
+      name,
+      body,
+      bytes: Buffer.byteLength(body),
+    }));
     const keyOf = (k: string) => `${JSON.stringify(k)}:`;
     // the parts in order, each the key, the value and what ends it (a comma, or the document's brace)
     const all = [...small, ...large, ...extra];
@@ -327,7 +380,8 @@ export class SnapshotFile<D extends object> implements Adapter<D> {
     const headerOf = (total: number, smallEnd: number, lazy: Record<string, Range>, saved: Record<string, Range>) =>
       `${JSON.stringify({ store: { generation: this.nextGeneration, previous: this.nextPrevious, bytes: pad(total), small_end: pad(smallEnd), small_sum: smallSum, lazy, saved } } satisfies { store: Omit<Header['store'], 'generation'> & { generation: string | null } }).slice(0, -1)},\n`;
     // offsets are fixed-width (and sums are known): the header's length is known before the offsets are
-    const zero = (ps: { k: string; name?: string }[]) => Object.fromEntries(ps.map((p) => [p.name ?? p.k, [pad(0), pad(0), sums.get(p.k)!] as Range]));
+    const zero = (ps: { k: string; name?: string }[]) =>
+      Object.fromEntries(ps.map((p) => [p.name ?? p.k, [pad(0), pad(0), sums.get(p.k)!] as Range]));
     let at = Buffer.byteLength(headerOf(0, 0, zero(large), zero(extra)));
     for (const p of small) at += Buffer.byteLength(keyOf(p.k)) + p.bytes + 1;
     const smallEnd = at;
@@ -353,9 +407,21 @@ function parseHeader(head: Buffer, size: number): Header | null {
     const s = h.store;
     // the file's length as written: a file edited by hand since (one value longer or shorter) has
     // other offsets, and is read whole instead
-    const ok = typeof s?.generation === 'string' && Number(s.bytes) === size && typeof s.small_end === 'string' && Number(s.small_end) > nl && Number(s.small_end) <= size &&
-      typeof s.lazy === 'object' && s.lazy !== null &&
-      [...Object.values(s.lazy), ...Object.values(s.saved ?? {})].every((r) => Array.isArray(r) && Number(r[0]) >= Number(s.small_end) && Number(r[0]) <= Number(r[1]) && Number(r[1]) <= size);
+    const ok =
+      typeof s?.generation === 'string' &&
+      Number(s.bytes) === size &&
+      typeof s.small_end === 'string' &&
+      Number(s.small_end) > nl &&
+      Number(s.small_end) <= size &&
+      typeof s.lazy === 'object' &&
+      s.lazy !== null &&
+      [...Object.values(s.lazy), ...Object.values(s.saved ?? {})].every(
+        (r) =>
+          Array.isArray(r) &&
+          Number(r[0]) >= Number(s.small_end) &&
+          Number(r[0]) <= Number(r[1]) &&
+          Number(r[1]) <= size,
+      );
     return ok ? h : null;
   } catch {
     return null;

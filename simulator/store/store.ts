@@ -23,8 +23,28 @@ import { Low } from 'lowdb';
 import lockfile from 'proper-lockfile';
 import { dropDerived } from './derived.js';
 import { ApiError } from '../core/errors.js';
-import { countLines, entryLine, headerLine, isSpent, JOURNAL_VERSION, planRepair, readHeader, scanEntries, type BadLine } from './journal.js';
-import { ACCESS_CODES, accessError, isTempOf, release, SnapshotFile, stampOf, StoreAccessError, StoreFileError, writeDurably } from './snapshot.js';
+import {
+  countLines,
+  entryLine,
+  headerLine,
+  isSpent,
+  JOURNAL_VERSION,
+  planRepair,
+  readHeader,
+  scanEntries,
+  type BadLine,
+} from './journal.js';
+import {
+  ACCESS_CODES,
+  accessError,
+  isTempOf,
+  release,
+  SnapshotFile,
+  stampOf,
+  StoreAccessError,
+  StoreFileError,
+  writeDurably,
+} from './snapshot.js';
 import { applyOps, Tracker, type Op, type TrackedShape } from './tracker.js';
 
 /** What `vmv sim repair` found and did. */
@@ -100,7 +120,8 @@ async function appendAll(fh: FileHandle, buf: Buffer): Promise<void> {
   let off = 0;
   while (off < buf.length) {
     const { bytesWritten } = await fh.write(buf, off, buf.length - off, null);
-    if (bytesWritten <= 0) throw Object.assign(new Error('no space left on device, write'), { code: 'ENOSPC', written: off });
+    if (bytesWritten <= 0)
+      throw Object.assign(new Error('no space left on device, write'), { code: 'ENOSPC', written: off });
     off += bytesWritten;
   }
 }
@@ -110,16 +131,24 @@ const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
 /** A write of the store that failed, as the reply says it: 507 on a full disk, the file's own error otherwise. */
 /** What a failed write means, by what was being written. */
 const AFTER_FAILURE = {
-  request: 'Nothing was applied. Free some space and send the request again; the simulator carries on by itself once there is room.',
+  request:
+    'Nothing was applied. Free some space and send the request again; the simulator carries on by itself once there is room.',
   fold: 'The journal keeps every change; folding it into the data file is tried again as the journal grows, once there is room.',
 } as const;
 
 /** A write of the store that failed, as the reply says it: 507 on a full disk, the file's own error otherwise. */
-async function writeFailure(e: unknown, dataFile: string, file: string, what: string, after: keyof typeof AFTER_FAILURE = 'request'): Promise<Error> {
+async function writeFailure(
+  e: unknown,
+  dataFile: string,
+  file: string,
+  what: string,
+  after: keyof typeof AFTER_FAILURE = 'request',
+): Promise<Error> {
   const err = e as NodeJS.ErrnoException & { written?: number };
   if (e instanceof ApiError || e instanceof StoreFileError) return e;
   if (err.code && ACCESS_CODES.has(err.code)) return accessError(err, dataFile, err.path ?? file);
-  if (err.code && DISK_FULL.has(err.code)) return diskFull(err.code, file, `could not write ${what} ${file}`, AFTER_FAILURE[after]);
+  if (err.code && DISK_FULL.has(err.code))
+    return diskFull(err.code, file, `could not write ${what} ${file}`, AFTER_FAILURE[after]);
   return e instanceof Error ? e : new Error(String(e));
 }
 
@@ -127,16 +156,25 @@ async function writeFailure(e: unknown, dataFile: string, file: string, what: st
 async function diskFull(code: string, file: string, what: string, after: string): Promise<ApiError> {
   const dir = dirname(file);
   const f = await statfs(dir).catch(() => null);
-  const room = !f ? '' : f.ffree === 0 ? ' of files (no more can be made there, whatever the bytes free)' : ` (${f.bavail * f.bsize} bytes free)`;
-  return new ApiError(507, 'insufficient_storage', `The disk holding ${dir} is full${room}: the simulator ${what} (${code}). ${after}`);
+  const room = !f
+    ? ''
+    : f.ffree === 0
+      ? ' of files (no more can be made there, whatever the bytes free)'
+      : ` (${f.bavail * f.bsize} bytes free)`;
+  return new ApiError(
+    507,
+    'insufficient_storage',
+    `The disk holding ${dir} is full${room}: the simulator ${what} (${code}). ${after}`,
+  );
 }
 
 /** A journal the store will not open: the file, the line, and what to do. */
 function damaged(file: string, journal: string, where: string, after: string): StoreFileError {
   return new StoreFileError(
     `The simulator's journal ${journal} is damaged: ${where}. ${after}Nothing has been changed: the store refuses to open rather than lose what it cannot read. ` +
-    `Run \`vmv sim repair --data ${file}\` to keep every entry before the damage (what it sets aside stays in a copy of the journal as it is, ${journal}.damaged-<time>; ` +
-    '--dry-run says what it would keep), or restore the world from an export (`vmv sim import`).');
+      `Run \`vmv sim repair --data ${file}\` to keep every entry before the damage (what it sets aside stays in a copy of the journal as it is, ${journal}.damaged-<time>; ` +
+      '--dry-run says what it would keep), or restore the world from an export (`vmv sim import`).',
+  );
 }
 
 /**
@@ -159,7 +197,9 @@ export interface StoreSchema<D extends Stored> extends TrackedShape {
 }
 
 /** What every stored document has: its format version. */
-export interface Stored { version: number }
+export interface Stored {
+  version: number;
+}
 
 export class Store<D extends Stored> {
   private readonly adapter: SnapshotFile<D> | null;
@@ -193,7 +233,10 @@ export class Store<D extends Stored> {
   /** read as it stands, never written (readWorld): a file that holds no world is refused, not seeded */
   private readOnly = false;
 
-  constructor(file: string | null, readonly schema: StoreSchema<D>) {
+  constructor(
+    file: string | null,
+    readonly schema: StoreSchema<D>,
+  ) {
     this.given = file;
     this.file = file && resolveDataFile(file);
     this.adapter = this.file ? new SnapshotFile<D>(this.file, schema) : null;
@@ -288,10 +331,20 @@ export class Store<D extends Stored> {
         });
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
-        if (err.code && DISK_FULL.has(err.code)) throw await diskFull(err.code, this.file!, `could not make its lock ${this.file}.lock`, AFTER_FAILURE.request);
+        if (err.code && DISK_FULL.has(err.code))
+          throw await diskFull(
+            err.code,
+            this.file!,
+            `could not make its lock ${this.file}.lock`,
+            AFTER_FAILURE.request,
+          );
         if (err.code !== 'ELOCKED') throw accessError(err, this.file!);
         if (Date.now() > deadline)
-          throw new ApiError(503, 'store_busy', `Another process has held the lock on ${this.file} for over ${LOCK_WAIT_MS / 1000} s; nothing was applied. Retry the request.`);
+          throw new ApiError(
+            503,
+            'store_busy',
+            `Another process has held the lock on ${this.file} for over ${LOCK_WAIT_MS / 1000} s; nothing was applied. Retry the request.`,
+          );
         await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random())));
         delay = Math.min(25, delay * 1.3);
       }
@@ -348,7 +401,12 @@ export class Store<D extends Stored> {
     this.diskVersion = this.db!.data.version;
     const tracker = this.track(this.schema.upgrade(this.db!.data));
     this.db!.data = null as unknown as D;
-    ({ generation: this.generation, previous: this.previous, bytes: this.snapshotBytes, stamp: this.snapshotStamp } = this.adapter!.last);
+    ({
+      generation: this.generation,
+      previous: this.previous,
+      bytes: this.snapshotBytes,
+      stamp: this.snapshotStamp,
+    } = this.adapter!.last);
     this.tracker = tracker;
     this.journalIno = -1n;
     this.journalOffset = 0;
@@ -374,8 +432,9 @@ export class Store<D extends Stored> {
     if (buf.length === 0 || (head?.header && entries === 0 && head.end === buf.length)) return;
     throw new StoreFileError(
       `The simulator's data file ${this.file} is ${this.adapter!.last.bytes === 0 ? 'missing or empty' : 'unreadable'}, but its journal ${this.journalFile} holds ${entries} ` +
-      `entr${entries === 1 ? 'y' : 'ies'} that follow it. Nothing has been changed: a fresh world would write over them. Restore the data file from a copy, or run ` +
-      `\`vmv sim repair --data ${this.file}\` to set the journal aside (as ${this.journalFile}.damaged-<time>) and start a fresh world.`);
+        `entr${entries === 1 ? 'y' : 'ies'} that follow it. Nothing has been changed: a fresh world would write over them. Restore the data file from a copy, or run ` +
+        `\`vmv sim repair --data ${this.file}\` to set the journal aside (as ${this.journalFile}.damaged-<time>) and start a fresh world.`,
+    );
   }
 
   /** The data file and its journal readable by their owner only, whoever made them (a snapshot replaced by hand, say). */
@@ -383,7 +442,8 @@ export class Store<D extends Stored> {
     for (const f of [this.file!, this.journalFile!]) {
       const st = await stat(f).catch(() => null);
       // (a file someone else owns is theirs to set; ours never fails a request for it)
-      if (st && (st.mode & 0o077) !== 0 && st.uid === process.getuid?.()) await chmod(f, st.mode & 0o700).catch(() => {});
+      if (st && (st.mode & 0o077) !== 0 && st.uid === process.getuid?.())
+        await chmod(f, st.mode & 0o700).catch(() => {});
     }
   }
 
@@ -398,9 +458,11 @@ export class Store<D extends Stored> {
       if (this.journalOffset > 0) return this.readAll(locked); // the journal went away under us: start over
       return;
     }
-    if (this.journalIno !== -1n && (st.ino !== this.journalIno || Number(st.size) < this.journalOffset)) return this.readAll(locked);
+    if (this.journalIno !== -1n && (st.ino !== this.journalIno || Number(st.size) < this.journalOffset))
+      return this.readAll(locked);
     if (Number(st.size) === this.journalOffset) return;
-    if (st.isDirectory()) throw accessError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), this.file!, jf);
+    if (st.isDirectory())
+      throw accessError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), this.file!, jf);
     const fh = await open(jf, 'r').catch((e: NodeJS.ErrnoException) => {
       throw accessError(e, this.file!, jf);
     });
@@ -423,14 +485,30 @@ export class Store<D extends Stored> {
           if (buf.length === 0) return;
           throw damaged(this.file!, jf, 'its first line (the header) is not a whole line', '');
         }
-        if (!head.header) throw damaged(this.file!, jf, 'line 1 is not a journal header', `It holds ${countLines(buf) - 1} more lines. `);
+        if (!head.header)
+          throw damaged(
+            this.file!,
+            jf,
+            'line 1 is not a journal header',
+            `It holds ${countLines(buf) - 1} more lines. `,
+          );
         // a compaction stopped between its two renames: the snapshot holds all this journal says
-        if (isSpent(head.header.generation, { previous: this.previous, mtimeNs: mtimeOf(this.snapshotStamp) }, { entries: countLines(buf) - 1, mtimeNs: st.mtimeNs })) {
+        if (
+          isSpent(
+            head.header.generation,
+            { previous: this.previous, mtimeNs: mtimeOf(this.snapshotStamp) },
+            { entries: countLines(buf) - 1, mtimeNs: st.mtimeNs },
+          )
+        ) {
           this.journalIno = -1n;
           return;
         }
-        throw damaged(this.file!, jf, `line 1 says it follows snapshot generation ${head.header.generation}, but the data file is generation ${this.generation}`,
-          `Its ${countLines(buf) - 1} entries belong to another snapshot. `);
+        throw damaged(
+          this.file!,
+          jf,
+          `line 1 says it follows snapshot generation ${head.header.generation}, but the data file is generation ${this.generation}`,
+          `Its ${countLines(buf) - 1} entries belong to another snapshot. `,
+        );
       }
       at = head.end;
       this.journalVersion = head.header.vmv_journal;
@@ -443,8 +521,14 @@ export class Store<D extends Stored> {
       const rest = buf.subarray(at + scan.bad.at);
       const after = countLines(rest) - 1;
       this.forget();
-      throw damaged(this.file!, jf, `line ${scan.bad.line} (byte ${this.journalOffset + at + scan.bad.at}) is ${scan.bad.reason}`,
-        after > 0 ? `${after} more line${after === 1 ? '' : 's'} follow it, and would be lost if it were cut off there. ` : '');
+      throw damaged(
+        this.file!,
+        jf,
+        `line ${scan.bad.line} (byte ${this.journalOffset + at + scan.bad.at}) is ${scan.bad.reason}`,
+        after > 0
+          ? `${after} more line${after === 1 ? '' : 's'} follow it, and would be lost if it were cut off there. `
+          : '',
+      );
     }
     // records appended are folded into the indexes as this process's own appends are; any other
     // change to a collection's records moves its epoch, so what is built over it is built again
@@ -463,7 +547,9 @@ export class Store<D extends Stored> {
       // a writer killed mid-append leaves half a line without its newline: it was never
       // acknowledged, and is cut off so that the entries appended after it are whole lines
       if (this.readOnly) return; // (read as it stands: the entries before it)
-      process.emitWarning(`vmv simulator: discarded ${scan.torn} bytes at the end of the journal ${jf} (a half-written last entry, never acknowledged); every entry before it is kept.`);
+      process.emitWarning(
+        `vmv simulator: discarded ${scan.torn} bytes at the end of the journal ${jf} (a half-written last entry, never acknowledged); every entry before it is kept.`,
+      );
       await truncate(jf, this.journalOffset);
     }
   }
@@ -510,13 +596,21 @@ export class Store<D extends Stored> {
         // under the lock nobody else appends: a journal longer than this process knows it means a
         // lock lost while it stood still, and this change rests on a stale view (nothing applied)
         const { size } = await fh.stat();
-        if (size !== this.journalOffset) throw new ApiError(503, 'store_busy', `Another process wrote to ${this.journalFile} while this one held its lock; nothing was applied. Retry the request.`);
+        if (size !== this.journalOffset)
+          throw new ApiError(
+            503,
+            'store_busy',
+            `Another process wrote to ${this.journalFile} while this one held its lock; nothing was applied. Retry the request.`,
+          );
         try {
           await appendAll(fh, line);
           await fh.datasync();
         } catch (e) {
           // (a failed fsync may have lost bytes the kernel held: cut back to what was whole before)
-          await fh.truncate(this.journalOffset).then(() => fh.datasync()).catch(() => {});
+          await fh
+            .truncate(this.journalOffset)
+            .then(() => fh.datasync())
+            .catch(() => {});
           throw e;
         }
       } finally {
@@ -535,16 +629,22 @@ export class Store<D extends Stored> {
       const tried = this.journalOffset;
       void this.roomToFold()
         .then(() => this.compactIf(() => this.journalIsLong()))
-        .then(() => {
-          this.compactRetryAt = 0;
-          this.compactWarned = false;
-        }, (e) => {
-          // the journal still holds everything: said once, tried again once it has grown some more
-          // (from its size when tried: a failure forgets the data, offsets included)
-          this.compactRetryAt = tried + COMPACT_RETRY_BYTES;
-          if (!this.compactWarned) process.emitWarning(`vmv simulator: could not fold the journal into ${this.file}: ${(e as Error).message}`);
-          this.compactWarned = true;
-        })
+        .then(
+          () => {
+            this.compactRetryAt = 0;
+            this.compactWarned = false;
+          },
+          (e) => {
+            // the journal still holds everything: said once, tried again once it has grown some more
+            // (from its size when tried: a failure forgets the data, offsets included)
+            this.compactRetryAt = tried + COMPACT_RETRY_BYTES;
+            if (!this.compactWarned)
+              process.emitWarning(
+                `vmv simulator: could not fold the journal into ${this.file}: ${(e as Error).message}`,
+              );
+            this.compactWarned = true;
+          },
+        )
         .finally(() => (this.compacting = false));
     }
   }
@@ -556,12 +656,20 @@ export class Store<D extends Stored> {
   private async roomToFold(): Promise<void> {
     const f = await statfs(dirname(this.file!)).catch(() => null);
     const need = this.snapshotBytes + this.journalOffset;
-    if (f && f.bavail * f.bsize < need) throw await diskFull('ENOSPC', this.file!, `has no room to fold the journal into ${this.file} (about ${need} bytes needed)`, AFTER_FAILURE.fold);
+    if (f && f.bavail * f.bsize < need)
+      throw await diskFull(
+        'ENOSPC',
+        this.file!,
+        `has no room to fold the journal into ${this.file} (about ${need} bytes needed)`,
+        AFTER_FAILURE.fold,
+      );
   }
 
   /** Replaying the journal would cost more than reading the snapshot again (or it holds many entries). */
   private journalIsLong(): boolean {
-    return this.journalOffset > Math.max(COMPACT_MIN_BYTES, this.snapshotBytes) || this.journalEntries >= COMPACT_MAX_ENTRIES;
+    return (
+      this.journalOffset > Math.max(COMPACT_MIN_BYTES, this.snapshotBytes) || this.journalEntries >= COMPACT_MAX_ENTRIES
+    );
   }
 
   /** Folds the journal into the snapshot (a clean shutdown; the store compacts by itself as the journal grows). */
@@ -576,7 +684,12 @@ export class Store<D extends Stored> {
       await this.load();
       if (!cond()) return;
       // a lock lost while this process stood still: another may be appending, which a new journal would drop
-      if (ss.compromised) throw new ApiError(503, 'store_busy', `The lock on ${this.file} was lost; the journal was not folded in (it keeps every change).`);
+      if (ss.compromised)
+        throw new ApiError(
+          503,
+          'store_busy',
+          `The lock on ${this.file} was lost; the journal was not folded in (it keeps every change).`,
+        );
       await this.writeSnapshot('fold');
     });
   }
@@ -595,16 +708,22 @@ export class Store<D extends Stored> {
       this.adapter!.nextSaved = this.schema.saved?.(this.tracker!.view) ?? {};
       this.db!.data = this.tracker!.root;
       await this.db!.write();
-      ({ generation: this.generation, previous: this.previous, bytes: this.snapshotBytes, stamp: this.snapshotStamp } = this.adapter!.last);
+      ({
+        generation: this.generation,
+        previous: this.previous,
+        bytes: this.snapshotBytes,
+        stamp: this.snapshotStamp,
+      } = this.adapter!.last);
       this.diskVersion = this.tracker!.root.version;
       // (the journal on disk follows the snapshot before: never appended to again)
       this.journalIno = -1n;
       writing = this.journalFile!;
       // a world written whole (an export, an import) leaves no journal: the one beside it is spent, and goes
       if (journal === 'new') await this.newJournal();
-      else await unlink(this.journalFile!).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'ENOENT') throw e;
-      });
+      else
+        await unlink(this.journalFile!).catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== 'ENOENT') throw e;
+        });
     } catch (e) {
       this.forget();
       throw await writeFailure(e, this.file!, writing, writing === this.file ? 'its data file' : 'its journal', after);
@@ -643,26 +762,51 @@ export class Store<D extends Stored> {
         if (data) for (const k of Object.keys(data)) void (data as unknown as Record<string, unknown>)[k];
       } catch (e) {
         if (e instanceof StoreAccessError) throw e;
-        throw new StoreFileError(`${(e as Error).message} \`vmv sim repair\` mends the journal, not the data file itself: restore the data file from a copy (\`vmv sim import\`), or move it away to start afresh.`);
+        throw new StoreFileError(
+          `${(e as Error).message} \`vmv sim repair\` mends the journal, not the data file itself: restore the data file from a copy (\`vmv sim import\`), or move it away to start afresh.`,
+        );
       }
-      const report: RepairReport = { file: this.file!, journal: jf, copy: null, needed: false, fresh: false, kept: 0, damaged: null, after: 0, wholeJournal: null };
+      const report: RepairReport = {
+        file: this.file!,
+        journal: jf,
+        copy: null,
+        needed: false,
+        fresh: false,
+        kept: 0,
+        damaged: null,
+        after: 0,
+        wholeJournal: null,
+      };
       if (!data) {
         const head = buf && readHeader(buf);
         const entries = buf ? (head ? countLines(buf.subarray(head.end)) : countLines(buf)) : 0;
         report.needed = entries > 0 || (buf !== null && !head?.header && buf.length > 0);
         report.fresh = report.needed;
-        if (report.needed) report.wholeJournal = `the data file it follows is ${this.adapter!.last.bytes === 0 ? 'missing or empty' : 'gone'}`;
+        if (report.needed)
+          report.wholeJournal = `the data file it follows is ${this.adapter!.last.bytes === 0 ? 'missing or empty' : 'gone'}`;
       } else {
         const root = this.schema.upgrade(data);
         const { generation, previous, stamp } = this.adapter!.last;
         const head = buf && readHeader(buf);
         const jst = buf && (await stat(jf, { bigint: true }));
-        const spent = head?.header && jst && head.header.generation !== generation &&
-          isSpent(head.header.generation, { previous, mtimeNs: mtimeOf(stamp) }, { entries: countLines(buf!.subarray(head.end)), mtimeNs: jst.mtimeNs });
+        const spent =
+          head?.header &&
+          jst &&
+          head.header.generation !== generation &&
+          isSpent(
+            head.header.generation,
+            { previous, mtimeNs: mtimeOf(stamp) },
+            { entries: countLines(buf!.subarray(head.end)), mtimeNs: jst.mtimeNs },
+          );
         if (buf && buf.length > 0 && !spent) {
           const plan = planRepair(buf, generation);
           for (const ops of plan.kept) applyOps(root, ops);
-          Object.assign(report, { kept: plan.kept.length, damaged: plan.damaged, after: plan.after, wholeJournal: plan.wholeJournal });
+          Object.assign(report, {
+            kept: plan.kept.length,
+            damaged: plan.damaged,
+            after: plan.after,
+            wholeJournal: plan.wholeJournal,
+          });
           report.needed = plan.damaged !== null || plan.wholeJournal !== null;
         }
         // (the new snapshot names the one read as folded in)
@@ -688,7 +832,8 @@ export class Store<D extends Stored> {
    */
   async export(to: string | null): Promise<{ bytes: number; content: Buffer | null }> {
     const out = to && resolveDataFile(to);
-    if (out && (out === this.file || out === this.journalFile)) throw new StoreFileError(`${to} is this simulator's own data file: export to another file.`);
+    if (out && (out === this.file || out === this.journalFile))
+      throw new StoreFileError(`${to} is this simulator's own data file: export to another file.`);
     const data = await this.readWorld();
     if (out) return { ...(await new Store<D>(out, this.schema).replaceWorld(data)), content: null };
     const file = new SnapshotFile<D>(this.file!, this.schema);
@@ -716,7 +861,9 @@ export class Store<D extends Stored> {
    */
   async readWorld(): Promise<D> {
     const st = await stat(this.file!).catch((e: NodeJS.ErrnoException) => {
-      throw e.code === 'ENOENT' ? new StoreFileError(`${this.given} does not exist: it holds no simulator world.`) : accessError(e, this.file!);
+      throw e.code === 'ENOENT'
+        ? new StoreFileError(`${this.given} does not exist: it holds no simulator world.`)
+        : accessError(e, this.file!);
     });
     if (st.isDirectory()) throw accessError(Object.assign(new Error('is a directory'), { code: 'EISDIR' }), this.file!);
     this.readOnly = true;
@@ -737,7 +884,10 @@ export class Store<D extends Stored> {
   private replaceWorld(data: D): Promise<{ bytes: number }> {
     return this.transact(async () => {
       // (the world replaced may be unreadable: an import is how a person restores one)
-      const before = await this.adapter!.read().then((d) => (d && release(d), this.adapter!.last.generation), () => null);
+      const before = await this.adapter!.read().then(
+        (d) => (d && release(d), this.adapter!.last.generation),
+        () => null,
+      );
       this.forget();
       this.tracker = this.track(data);
       this.generation = before;
@@ -753,7 +903,14 @@ export class Store<D extends Stored> {
   /** Whether the data file (or a journal beside it) holds anything: an import over it replaces a world. */
   async holdsWorld(): Promise<boolean> {
     if (!this.file) return false;
-    const sizes = await Promise.all([this.file, this.journalFile!].map((f) => stat(f).then((st) => st.size, () => 0)));
+    const sizes = await Promise.all(
+      [this.file, this.journalFile!].map((f) =>
+        stat(f).then(
+          (st) => st.size,
+          () => 0,
+        ),
+      ),
+    );
     return sizes.some((n) => n > 0);
   }
 
@@ -794,7 +951,8 @@ export class Store<D extends Stored> {
     if (this.cleaned || !this.file || this.readOnly) return;
     this.cleaned = true;
     // (`.sim.json.` begins the journal's temp files too)
-    for (const name of await readdir(dirname(this.file))) if (isTempOf(this.file, name)) await unlink(join(dirname(this.file), name)).catch(() => {});
+    for (const name of await readdir(dirname(this.file)))
+      if (isTempOf(this.file, name)) await unlink(join(dirname(this.file), name)).catch(() => {});
   }
 }
 
@@ -830,7 +988,10 @@ async function readFileOrNull(file: string): Promise<Buffer | null> {
 export class StoreSession<D extends Stored> {
   compromised = false;
   /** `locked`: run under transact(), which may write; otherwise under peek(), which may not */
-  constructor(private readonly store: Store<D>, readonly locked: boolean) {}
+  constructor(
+    private readonly store: Store<D>,
+    readonly locked: boolean,
+  ) {}
 
   /** The data, up to date, as a view whose changes are journaled at commit (or put back by rollback). */
   begin(): Promise<D> {
@@ -842,7 +1003,11 @@ export class StoreSession<D extends Stored> {
     if (!this.locked) throw NEEDS_LOCK;
     if (this.compromised) {
       this.rollback();
-      throw new ApiError(503, 'store_busy', 'The data file lock was lost while this request ran; nothing was applied. Retry the request.');
+      throw new ApiError(
+        503,
+        'store_busy',
+        'The data file lock was lost while this request ran; nothing was applied. Retry the request.',
+      );
     }
     const t = this.store.current;
     if (t) await this.store.append(t.take());

@@ -109,7 +109,10 @@ export class Tracker<D extends object> {
   /** whole values read in this transaction, as JSON before it changed them */
   private before = new Map<string, string>();
 
-  constructor(readonly root: D, private readonly shape: TrackedShape) {
+  constructor(
+    readonly root: D,
+    private readonly shape: TrackedShape,
+  ) {
     const tracker = this;
     const RECORD_UNITS = shape.recordUnits;
     const r = root as unknown as Record<string, unknown>;
@@ -194,10 +197,12 @@ export class Tracker<D extends object> {
   private note(t: object, k: PropertyKey, v: unknown, deleting = false): void {
     const c = this.changes;
     // writing past an array's end lengthens it by itself: undone after the element is (push, then rollback)
-    if (Array.isArray(t) && typeof k === 'string' && Number(k) >= t.length && /^\d+$/.test(k)) c.undo.push([t, 'length', true, t.length]);
+    if (Array.isArray(t) && typeof k === 'string' && Number(k) >= t.length && /^\d+$/.test(k))
+      c.undo.push([t, 'length', true, t.length]);
     c.undo.push([t, k, Object.hasOwn(t, k), (t as Record<PropertyKey, unknown>)[k]]);
     // an array cut short by its length drops its last elements without a word for each: kept for an undo
-    if (Array.isArray(t) && k === 'length' && typeof v === 'number') for (let i = v; i < t.length; i++) c.undo.push([t, String(i), true, t[i]]);
+    if (Array.isArray(t) && k === 'length' && typeof v === 'number')
+      for (let i = v; i < t.length; i++) c.undo.push([t, String(i), true, t[i]]);
     const { unit, rec } = this.owners.get(t)!;
     if (rec) {
       if (t === rec && this.shape.keyFields.has(k)) this.bump(unit);
@@ -210,7 +215,8 @@ export class Tracker<D extends object> {
     const from = c.appendedFrom.get(unit) ?? arr.length;
     const index = typeof k === 'string' && /^\d+$/.test(k) ? Number(k) : -1;
     if (k === 'length' && typeof v === 'number') {
-      if (v >= from) c.appendedFrom.set(unit, from); // longer, or only appended records cut off again
+      if (v >= from)
+        c.appendedFrom.set(unit, from); // longer, or only appended records cut off again
       else {
         // cut below what was there before: the records past v go (pop, splice's end)
         this.removalsOf(unit).push(['trunc', unit, v]);
@@ -279,7 +285,9 @@ export class Tracker<D extends object> {
   collectionOf(view: object): string | null {
     const arr = targets.get(view);
     const owner = arr && this.owners.get(arr);
-    return owner && owner.rec === null && (this.root as unknown as Record<string, unknown>)[owner.unit] === arr ? owner.unit : null;
+    return owner && owner.rec === null && (this.root as unknown as Record<string, unknown>)[owner.unit] === arr
+      ? owner.unit
+      : null;
   }
 
   /** Starts a transaction: whole values are compared from here on (what another process changed is not ours to journal). */
@@ -386,8 +394,19 @@ export function applyOps(root: object, ops: Op[]): void {
 
 /** Whether a parsed journal line is a list of operations this version can apply. */
 export function isOps(v: unknown): v is Op[] {
-  return Array.isArray(v) && v.every((op) => Array.isArray(op) && typeof op[1] === 'string' && (
-    (op[0] === 'set' && op.length === 3) || (op[0] === 'push' && Array.isArray(op[2])) || (op[0] === 'put' && Number.isInteger(op[2]) && op[2] >= 0 && op.length === 4) ||
-    (op[0] === 'del' && Array.isArray(op[2]) && op[2].every((i: unknown) => Number.isInteger(i) && (i as number) >= 0)) ||
-    (op[0] === 'trunc' && Number.isInteger(op[2]) && op[2] >= 0 && op.length === 3)));
+  return (
+    Array.isArray(v) &&
+    v.every(
+      (op) =>
+        Array.isArray(op) &&
+        typeof op[1] === 'string' &&
+        ((op[0] === 'set' && op.length === 3) ||
+          (op[0] === 'push' && Array.isArray(op[2])) ||
+          (op[0] === 'put' && Number.isInteger(op[2]) && op[2] >= 0 && op.length === 4) ||
+          (op[0] === 'del' &&
+            Array.isArray(op[2]) &&
+            op[2].every((i: unknown) => Number.isInteger(i) && (i as number) >= 0)) ||
+          (op[0] === 'trunc' && Number.isInteger(op[2]) && op[2] >= 0 && op.length === 3)),
+    )
+  );
 }

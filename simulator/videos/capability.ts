@@ -7,7 +7,10 @@ import { addSocialConnection } from './social.js';
 export const videos: Capability = {
   name: 'videos',
   resources: [
-    { prefixes: ['/v1/videos', '/v1/posts', '/v1/social-connections', '/v1/media', '/_sim/social-connections'], load: async () => (await import('./routes.js')).videos },
+    {
+      prefixes: ['/v1/videos', '/v1/posts', '/v1/social-connections', '/v1/media', '/_sim/social-connections'],
+      load: async () => (await import('./routes.js')).videos,
+    },
   ],
   machines: [{ types: ['video.stage', 'post.publish'], load: async () => (await import('./machine.js')).videoTimers }],
   collections: { records: ['videos', 'posts'], values: ['social_connections'] },
@@ -16,6 +19,7 @@ export const videos: Capability = {
   },
   upgrade(world, { rng, had }) {
     if (had('social_connections')) return;
-    for (const w of world.workspaces) for (const p of PLATFORMS) addSocialConnection(world, rng, Date.parse(w.created_at), w, p);
+    for (const w of world.workspaces)
+      for (const p of PLATFORMS) addSocialConnection(world, rng, Date.parse(w.created_at), w, p);
   },
 };

@@ -2,13 +2,30 @@
 // platforms a video is posted to, and the price model. Pure data and arithmetic: the routes
 // validate against it, the pipeline prices with it, the README and the API description quote it.
 
-export const TEMPLATES = ['talking_avatar', 'remotion', 'freeform_ai', 'meme_hook', 'interview', 'phone_mockup', 'slideshow', 'real_footage'] as const;
+export const TEMPLATES = [
+  'talking_avatar',
+  'remotion',
+  'freeform_ai',
+  'meme_hook',
+  'interview',
+  'phone_mockup',
+  'slideshow',
+  'real_footage',
+] as const;
 export type Template = (typeof TEMPLATES)[number];
 
 export const FORMATS = ['vertical', 'horizontal'] as const;
 
 /** A video's states (spec Part 3). */
-export const VIDEO_STATES = ['queued', 'researching', 'script_review', 'rendering', 'compositing', 'ready', 'failed'] as const;
+export const VIDEO_STATES = [
+  'queued',
+  'researching',
+  'script_review',
+  'rendering',
+  'compositing',
+  'ready',
+  'failed',
+] as const;
 /** A post's states. */
 export const POST_STATES = ['scheduled', 'published', 'canceled', 'failed'] as const;
 
@@ -17,7 +34,12 @@ export const AVATAR_LAYOUTS = ['fullscreen', 'picture_in_picture', 'split', 'cir
 export const BACKGROUND_MODES = ['source', 'image', 'blur', 'solid', 'green_screen'] as const;
 export const SUBTITLE_STYLES = ['classic', 'bold', 'karaoke', 'minimal', 'none'] as const;
 export const VIDEO_MODELS = ['veo-3', 'kling-2.1', 'runway-gen-4', 'sora-2', 'hailuo-02'] as const;
-export const TIKTOK_PRIVACY = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
+export const TIKTOK_PRIVACY = [
+  'PUBLIC_TO_EVERYONE',
+  'MUTUAL_FOLLOW_FRIENDS',
+  'FOLLOWER_OF_CREATOR',
+  'SELF_ONLY',
+] as const;
 export type VideoFormat = (typeof FORMATS)[number];
 
 export interface TemplateInfo {
@@ -41,35 +63,75 @@ const always = () => true;
 export const TEMPLATE_INFO: Record<Template, TemplateInfo> = {
   talking_avatar: {
     what: 'a presenter over a site capture, photo, footage or demo',
-    presets: ['site-capture', 'photo', 'footage', 'demo'], ownScript: true, voiced: always, baseCents: 150, perSecondCents: 4, renderFactor: 4,
+    presets: ['site-capture', 'photo', 'footage', 'demo'],
+    ownScript: true,
+    voiced: always,
+    baseCents: 150,
+    perSecondCents: 4,
+    renderFactor: 4,
   },
   remotion: {
     what: 'motion graphics with a narrator',
-    presets: ['diagram', 'imessage', 'site-demo'], ownScript: false, voiced: always, baseCents: 60, perSecondCents: 2, renderFactor: 2,
+    presets: ['diagram', 'imessage', 'site-demo'],
+    ownScript: false,
+    voiced: always,
+    baseCents: 60,
+    perSecondCents: 2,
+    renderFactor: 2,
   },
   freeform_ai: {
     what: 'one AI-generated clip per scene',
-    presets: ['cinematic', 'animated', 'documentary'], ownScript: false, voiced: always, baseCents: 80, perSecondCents: 2, renderFactor: 2,
+    presets: ['cinematic', 'animated', 'documentary'],
+    ownScript: false,
+    voiced: always,
+    baseCents: 80,
+    perSecondCents: 2,
+    renderFactor: 2,
   },
   meme_hook: {
     what: 'a viral clip leading into a presenter',
-    presets: ['reaction', 'top-caption'], ownScript: true, voiced: always, baseCents: 120, perSecondCents: 4, renderFactor: 4,
+    presets: ['reaction', 'top-caption'],
+    ownScript: true,
+    voiced: always,
+    baseCents: 120,
+    perSecondCents: 4,
+    renderFactor: 4,
   },
   interview: {
     what: 'a 2, 3 or 4-way split screen conversation',
-    presets: ['two-way', 'three-way', 'four-way'], ownScript: false, voiced: always, baseCents: 200, perSecondCents: 5, renderFactor: 4,
+    presets: ['two-way', 'three-way', 'four-way'],
+    ownScript: false,
+    voiced: always,
+    baseCents: 200,
+    perSecondCents: 5,
+    renderFactor: 4,
   },
   phone_mockup: {
     what: 'a hand holding a phone showing the source',
-    presets: ['hand', 'desk'], ownScript: true, voiced: always, baseCents: 80, perSecondCents: 2, renderFactor: 2,
+    presets: ['hand', 'desk'],
+    ownScript: true,
+    voiced: always,
+    baseCents: 80,
+    perSecondCents: 2,
+    renderFactor: 2,
   },
   slideshow: {
     what: 'captioned slides (no narration)',
-    presets: ['captioned', 'ken-burns'], ownScript: false, voiced: () => false, baseCents: 30, perSecondCents: 1, renderFactor: 1,
+    presets: ['captioned', 'ken-burns'],
+    ownScript: false,
+    voiced: () => false,
+    baseCents: 30,
+    perSecondCents: 1,
+    renderFactor: 1,
   },
   real_footage: {
     what: 'a stock clip with a caption and an optional narrator (preset narrated, or an own script)',
-    presets: ['caption', 'narrated'], ownScript: true, voiced: (preset, hasScript) => hasScript || preset === 'narrated', baseCents: 40, perSecondCents: 1, renderFactor: 1,
+    presets: ['caption', 'narrated'],
+    ownScript: true,
+    voiced: (preset, hasScript) => hasScript || preset === 'narrated',
+    baseCents: 40,
+    perSecondCents: 1,
+    renderFactor: 1,
   },
 };
 
@@ -78,7 +140,11 @@ export const defaultPreset = (t: Template): string => TEMPLATE_INFO[t].presets[0
 /** How many speakers an interview preset has. */
 export const INTERVIEW_SPEAKERS: Record<string, number> = { 'two-way': 2, 'three-way': 3, 'four-way': 4 };
 
-export const DEFAULTS = { format: 'vertical' as VideoFormat, target_duration_seconds: 30, script_review: 'auto' as const };
+export const DEFAULTS = {
+  format: 'vertical' as VideoFormat,
+  target_duration_seconds: 30,
+  script_review: 'auto' as const,
+};
 export const DURATION = { min: 5, max: 600 };
 
 /** Speaking pace: 150 words a minute. */
@@ -97,20 +163,39 @@ export const PRICE = {
   markupPercent: 20,
 };
 
-export interface LineItem { label: string; cents: number }
-export interface Price { price_cents: number; seconds: number; line_items: LineItem[] }
+export interface LineItem {
+  label: string;
+  cents: number;
+}
+export interface Price {
+  price_cents: number;
+  seconds: number;
+  line_items: LineItem[];
+}
 
 /** What a video costs, from what it will contain: its length, spoken words and AI scenes. */
-export function priceOf(template: Template, preset: string, o: { seconds: number; words: number; scenes: number; hasScript: boolean }): Price {
+export function priceOf(
+  template: Template,
+  preset: string,
+  o: { seconds: number; words: number; scenes: number; hasScript: boolean },
+): Price {
   const t = TEMPLATE_INFO[template];
   const items: LineItem[] = [
     { label: `Template ${template} (${preset})`, cents: t.baseCents },
     { label: `Length: ${o.seconds} s at ${t.perSecondCents}¢ a second`, cents: o.seconds * t.perSecondCents },
   ];
-  if (t.voiced(preset, o.hasScript) && o.words > 0) items.push({ label: `Narration: ${o.words} words at 1¢ per ${PRICE.wordsPerCent} words`, cents: Math.ceil(o.words / PRICE.wordsPerCent) });
-  if (template === 'freeform_ai') items.push({ label: `AI scenes: ${o.scenes} at ${PRICE.sceneCents}¢`, cents: o.scenes * PRICE.sceneCents });
+  if (t.voiced(preset, o.hasScript) && o.words > 0)
+    items.push({
+      label: `Narration: ${o.words} words at 1¢ per ${PRICE.wordsPerCent} words`,
+      cents: Math.ceil(o.words / PRICE.wordsPerCent),
+    });
+  if (template === 'freeform_ai')
+    items.push({ label: `AI scenes: ${o.scenes} at ${PRICE.sceneCents}¢`, cents: o.scenes * PRICE.sceneCents });
   const provider = items.reduce((a, i) => a + i.cents, 0);
-  items.push({ label: `Service markup (${PRICE.markupPercent}% of the provider cost)`, cents: Math.ceil((provider * PRICE.markupPercent) / 100) });
+  items.push({
+    label: `Service markup (${PRICE.markupPercent}% of the provider cost)`,
+    cents: Math.ceil((provider * PRICE.markupPercent) / 100),
+  });
   return { price_cents: items.reduce((a, i) => a + i.cents, 0), seconds: o.seconds, line_items: items };
 }
 
@@ -141,13 +226,24 @@ export const STAGE_SECONDS = {
 };
 
 export function renderSeconds(template: Template, seconds: number, scenes: number): number {
-  return STAGE_SECONDS.rendering + TEMPLATE_INFO[template].renderFactor * seconds + (template === 'freeform_ai' ? scenes * STAGE_SECONDS.renderingPerScene : 0);
+  return (
+    STAGE_SECONDS.rendering +
+    TEMPLATE_INFO[template].renderFactor * seconds +
+    (template === 'freeform_ai' ? scenes * STAGE_SECONDS.renderingPerScene : 0)
+  );
 }
 export const compositeSeconds = (seconds: number) => STAGE_SECONDS.compositing + seconds;
 
 // ---- music ----
 
-export interface Track { track_id: string; library: string; title: string; mood: string; bpm: number; duration_seconds: number }
+export interface Track {
+  track_id: string;
+  library: string;
+  title: string;
+  mood: string;
+  bpm: number;
+  duration_seconds: number;
+}
 
 export const MUSIC_LIBRARY = 'builtin';
 export const MUSIC: readonly Track[] = [
@@ -166,9 +262,23 @@ export const MUSIC: readonly Track[] = [
 export const PLATFORMS = ['tiktok', 'instagram', 'youtube', 'x', 'facebook', 'linkedin'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
-export const PLATFORM_NAMES: Record<Platform, string> = { tiktok: 'TikTok', instagram: 'Instagram', youtube: 'YouTube', x: 'X', facebook: 'Facebook', linkedin: 'LinkedIn' };
+export const PLATFORM_NAMES: Record<Platform, string> = {
+  tiktok: 'TikTok',
+  instagram: 'Instagram',
+  youtube: 'YouTube',
+  x: 'X',
+  facebook: 'Facebook',
+  linkedin: 'LinkedIn',
+};
 /** Longest caption each platform takes (characters). */
-export const CAPTION_LIMITS: Record<Platform, number> = { tiktok: 2200, instagram: 2200, youtube: 5000, x: 280, facebook: 63206, linkedin: 3000 };
+export const CAPTION_LIMITS: Record<Platform, number> = {
+  tiktok: 2200,
+  instagram: 2200,
+  youtube: 5000,
+  x: 280,
+  facebook: 63206,
+  linkedin: 3000,
+};
 /** Platforms that take a slideshow as a carousel of slides. */
 export const CAROUSEL_PLATFORMS: readonly Platform[] = ['tiktok', 'instagram'];
 /** A post made now is published this many simulated seconds later. */

@@ -6,10 +6,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const MEDIA_FILES = { video: 'video.mp4', thumbnail: 'thumbnail.png' } as const;
 export type MediaFile = (typeof MEDIA_FILES)[keyof typeof MEDIA_FILES];
 
+export const mediaPath = (videoId: string, file: MediaFile) =>
+  `/v1/media/videos/${encodeURIComponent(videoId)}/${file}`;
 
-export const mediaPath = (videoId: string, file: MediaFile) => `/v1/media/videos/${encodeURIComponent(videoId)}/${file}`;
-
-const mac = (secret: string, path: string) => createHmac('sha256', secret).update(`media:${path}`).digest('base64url').slice(0, 32);
+const mac = (secret: string, path: string) =>
+  createHmac('sha256', secret).update(`media:${path}`).digest('base64url').slice(0, 32);
 
 export const signedLink = (origin: string, secret: string, videoId: string, file: MediaFile) => {
   const path = mediaPath(videoId, file);

@@ -7,28 +7,62 @@ import type { PostRecord, SocialConnection, VideoRecord } from './records.js';
 import { canCover, charge } from '../billing/index.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
-import { compositeSeconds, PLATFORM_NAMES, priceOf, PUBLISH_SECONDS, renderSeconds, scenesFor, secondsOfScript, STAGE_SECONDS, TEMPLATE_INFO, WORDS_PER_SECOND, wordCount, type Price, type Template } from './catalog.js';
+import {
+  compositeSeconds,
+  PLATFORM_NAMES,
+  priceOf,
+  PUBLISH_SECONDS,
+  renderSeconds,
+  scenesFor,
+  secondsOfScript,
+  STAGE_SECONDS,
+  TEMPLATE_INFO,
+  WORDS_PER_SECOND,
+  wordCount,
+  type Price,
+  type Template,
+} from './catalog.js';
 import type { FailableStage, VideoState } from './records.js';
 import { slideshowSeconds, write, type Interview, type Scene, type Slide, type SlideSettings } from './writer.js';
 import { orgOfWorkspace } from '../core/accounts.js';
 
 /** Scenario markers in source_text: each fails its stage once; a retry then gets through. */
-export const FAIL_MARKERS: Record<FailableStage, string> = { researching: '#fail-research', rendering: '#fail-render', compositing: '#fail-composite' };
+export const FAIL_MARKERS: Record<FailableStage, string> = {
+  researching: '#fail-research',
+  rendering: '#fail-render',
+  compositing: '#fail-composite',
+};
 const FAIL_REASONS: Record<FailableStage, string> = {
   researching: 'Research failed: the sources could not be read (simulated by #fail-research).',
   rendering: 'Rendering failed: the render provider returned an error (simulated by #fail-render).',
   compositing: 'Compositing failed: the subtitles could not be burned in (simulated by #fail-composite).',
 };
 
-export interface Content { script: string | null; scenes: Scene[] | null; slides: Slide[] | null; interview: Interview | null }
+export interface Content {
+  script: string | null;
+  scenes: Scene[] | null;
+  slides: Slide[] | null;
+  interview: Interview | null;
+}
 
 /** What a video of this template contains: its length, spoken words and AI scenes, from its content if written. */
-function measure(template: Template, preset: string, target: number, c: Content | null, ownScript: boolean, slide: SlideSettings) {
+function measure(
+  template: Template,
+  preset: string,
+  target: number,
+  c: Content | null,
+  ownScript: boolean,
+  slide: SlideSettings,
+) {
   const voiced = TEMPLATE_INFO[template].voiced(preset, ownScript);
   if (!c || (c.script === null && !c.scenes && !c.slides && !c.interview)) {
     // a slideshow's slide settings, when sent, set its length
     const seconds = template === 'slideshow' ? slideshowSeconds(target, slide) : Math.ceil(target);
-    return { seconds, words: voiced ? Math.round(seconds * WORDS_PER_SECOND) : 0, scenes: template === 'freeform_ai' ? scenesFor(seconds) : 0 };
+    return {
+      seconds,
+      words: voiced ? Math.round(seconds * WORDS_PER_SECOND) : 0,
+      scenes: template === 'freeform_ai' ? scenesFor(seconds) : 0,
+    };
   }
   if (c.scenes) {
     const words = c.scenes.reduce((a, s) => a + wordCount(s.narration), 0);
@@ -40,15 +74,38 @@ function measure(template: Template, preset: string, target: number, c: Content 
 }
 
 /** The price of a video with this recipe: exact from its content, else estimated from target_duration_seconds. */
-export function priceVideo(template: Template, preset: string, target: number, content: Content | null, ownScript: boolean, slide: SlideSettings = {}): Price & { estimated: boolean } {
+export function priceVideo(
+  template: Template,
+  preset: string,
+  target: number,
+  content: Content | null,
+  ownScript: boolean,
+  slide: SlideSettings = {},
+): Price & { estimated: boolean } {
   const m = measure(template, preset, target, content, ownScript, slide);
   const estimated = !content || (content.script === null && !content.scenes && !content.slides && !content.interview);
   return { ...priceOf(template, preset, { ...m, hasScript: ownScript }), estimated };
 }
 
 /** What a new video is made of: its recipe, and its content when already written (an own script, or a schedule's plan). */
-export type NewVideo = Pick<VideoRecord, 'template' | 'preset' | 'format' | 'target_duration_seconds' | 'source_url' | 'source_text' | 'source_image_urls' |
-  'source_video_urls' | 'script_review' | 'max_price_cents' | 'caption' | 'hashtags' | 'music' | 'settings' | 'schedule_id'> & {
+export type NewVideo = Pick<
+  VideoRecord,
+  | 'template'
+  | 'preset'
+  | 'format'
+  | 'target_duration_seconds'
+  | 'source_url'
+  | 'source_text'
+  | 'source_image_urls'
+  | 'source_video_urls'
+  | 'script_review'
+  | 'max_price_cents'
+  | 'caption'
+  | 'hashtags'
+  | 'music'
+  | 'settings'
+  | 'schedule_id'
+> & {
   content: Content | null;
   /** the content is the user's own script (exact price, spoken word for word) */
   ownScript: boolean;
@@ -58,12 +115,38 @@ export type NewVideo = Pick<VideoRecord, 'template' | 'preset' | 'format' | 'tar
 export function newVideo(s: Session, workspaceId: string, n: NewVideo): VideoRecord {
   const { content, ownScript, ...recipe } = n;
   const now = iso(s.now);
-  const price = priceVideo(n.template, n.preset, n.target_duration_seconds, content, ownScript, (n.settings.slide_settings ?? {}) as SlideSettings);
+  const price = priceVideo(
+    n.template,
+    n.preset,
+    n.target_duration_seconds,
+    content,
+    ownScript,
+    (n.settings.slide_settings ?? {}) as SlideSettings,
+  );
   return {
-    id: s.rng.uuid(), seq: s.nextSeq(), workspace_id: workspaceId, status: 'queued', ...recipe,
-    script: content?.script ?? null, scenes: content?.scenes ?? null, slides: content?.slides ?? null, interview: content?.interview ?? null,
-    seconds: price.seconds, price_cents: price.price_cents, estimated: price.estimated, line_items: price.line_items, billed_cents: 0, paid_from: null,
-    error: null, failed_stage: null, status_changed_at: now, released_at: null, ready_at: null, created_at: now, updated_at: now, failures_spent: [],
+    id: s.rng.uuid(),
+    seq: s.nextSeq(),
+    workspace_id: workspaceId,
+    status: 'queued',
+    ...recipe,
+    script: content?.script ?? null,
+    scenes: content?.scenes ?? null,
+    slides: content?.slides ?? null,
+    interview: content?.interview ?? null,
+    seconds: price.seconds,
+    price_cents: price.price_cents,
+    estimated: price.estimated,
+    line_items: price.line_items,
+    billed_cents: 0,
+    paid_from: null,
+    error: null,
+    failed_stage: null,
+    status_changed_at: now,
+    released_at: null,
+    ready_at: null,
+    created_at: now,
+    updated_at: now,
+    failures_spent: [],
   };
 }
 
@@ -79,7 +162,12 @@ export function reprice(v: VideoRecord, ownScript: boolean): void {
  * Pays `cents` for the workspace: plan video credits first, then the wallet (with auto-recharge).
  * Returns how it was paid, or null with nothing taken when credits and wallet together cannot.
  */
-export function pay(s: Session, workspaceId: string, cents: number, what: { reference_id: string; description: string }) {
+export function pay(
+  s: Session,
+  workspaceId: string,
+  cents: number,
+  what: { reference_id: string; description: string },
+) {
   const ws = s.data.workspaces.find((w) => w.id === workspaceId)!;
   const org = orgOfWorkspace(s.data, workspaceId);
   const fromCredits = Math.min(ws.plan.video_credits_cents, cents);
@@ -97,7 +185,10 @@ export const usdText = (cents: number) => (cents / 100).toFixed(2);
  * charged, nothing changed) when the workspace cannot pay.
  */
 export function release(s: Session, v: VideoRecord): boolean {
-  const paid = pay(s, v.workspace_id, v.price_cents, { reference_id: v.id, description: `Video ${v.id} (${v.template}, ${v.seconds} s)` });
+  const paid = pay(s, v.workspace_id, v.price_cents, {
+    reference_id: v.id,
+    description: `Video ${v.id} (${v.template}, ${v.seconds} s)`,
+  });
   if (!paid) return false;
   v.billed_cents = v.price_cents;
   v.paid_from = paid;
@@ -110,8 +201,10 @@ export function release(s: Session, v: VideoRecord): boolean {
 export const cannotPayMessage = (s: Session, v: VideoRecord) => {
   const ws = s.data.workspaces.find((w) => w.id === v.workspace_id)!;
   const org = orgOfWorkspace(s.data, v.workspace_id);
-  return `The video costs ${usdText(v.price_cents)} USD; the plan's video credits (${usdText(ws.plan.video_credits_cents)} USD) and the wallet ` +
-    `(${usdText(org.wallet_cents)} USD) cannot cover it. Add funds or credits, then approve it.`;
+  return (
+    `The video costs ${usdText(v.price_cents)} USD; the plan's video credits (${usdText(ws.plan.video_credits_cents)} USD) and the wallet ` +
+    `(${usdText(org.wallet_cents)} USD) cannot cover it. Add funds or credits, then approve it.`
+  );
 };
 
 export const overCapMessage = (price: number, cap: number) =>
@@ -119,11 +212,16 @@ export const overCapMessage = (price: number, cap: number) =>
 
 function stageSeconds(v: VideoRecord, stage: VideoState): number {
   switch (stage) {
-    case 'queued': return STAGE_SECONDS.queued;
-    case 'researching': return STAGE_SECONDS.researching + (v.source_url ? STAGE_SECONDS.researchingUrl : 0);
-    case 'rendering': return renderSeconds(v.template, v.seconds, v.scenes?.length ?? 0);
-    case 'compositing': return compositeSeconds(v.seconds);
-    default: return 0;
+    case 'queued':
+      return STAGE_SECONDS.queued;
+    case 'researching':
+      return STAGE_SECONDS.researching + (v.source_url ? STAGE_SECONDS.researchingUrl : 0);
+    case 'rendering':
+      return renderSeconds(v.template, v.seconds, v.scenes?.length ?? 0);
+    case 'compositing':
+      return compositeSeconds(v.seconds);
+    default:
+      return 0;
   }
 }
 
@@ -161,7 +259,8 @@ function autoApprove(s: Session, v: VideoRecord): void {
     enter(s, v, 'script_review');
     return scheduleError(s, v, `Video ${v.id} was not made: ${v.error}`);
   }
-  if (v.max_price_cents !== null && v.price_cents > v.max_price_cents) v.error = overCapMessage(v.price_cents, v.max_price_cents);
+  if (v.max_price_cents !== null && v.price_cents > v.max_price_cents)
+    v.error = overCapMessage(v.price_cents, v.max_price_cents);
   else if (!release(s, v)) v.error = cannotPayMessage(s, v);
   else return;
   enter(s, v, 'script_review');
@@ -172,7 +271,8 @@ const stageDone: Record<string, (s: Session, v: VideoRecord) => void> = {
   queued: (s, v) => enter(s, v, 'researching'),
   researching: (s, v) => {
     if (failsHere(v, 'researching')) return fail(s, v, 'researching');
-    if (v.script === null) Object.assign(v, write(v.template, v.preset, v, v.target_duration_seconds, v.settings.slide_settings ?? {}));
+    if (v.script === null)
+      Object.assign(v, write(v.template, v.preset, v, v.target_duration_seconds, v.settings.slide_settings ?? {}));
     reprice(v, false);
     if (v.script_review === 'manual') return enter(s, v, 'script_review');
     autoApprove(s, v);
@@ -198,26 +298,55 @@ export function resume(s: Session, v: VideoRecord): void {
 
 /** A permalink as each platform shapes them, drawn from the seeded stream. */
 export function permalink(s: Session, platform: string, handle: string): string {
-  const digits = (n: number) => Array.from({ length: n }, (_, i) => (i === 0 ? 1 + s.rng.int(9) : s.rng.int(10))).join('');
-  const code = (n: number) => Array.from({ length: n }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'[s.rng.int(64)]).join('');
+  const digits = (n: number) =>
+    Array.from({ length: n }, (_, i) => (i === 0 ? 1 + s.rng.int(9) : s.rng.int(10))).join('');
+  const code = (n: number) =>
+    Array.from(
+      { length: n },
+      () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'[s.rng.int(64)],
+    ).join('');
   const user = handle.replace(/^@/, '');
   switch (platform) {
-    case 'tiktok': return `https://www.tiktok.com/@${user}/video/${digits(19)}`;
-    case 'instagram': return `https://www.instagram.com/reel/${code(11)}/`;
-    case 'youtube': return `https://youtube.com/shorts/${code(11)}`;
-    case 'x': return `https://x.com/${user}/status/${digits(19)}`;
-    case 'facebook': return `https://www.facebook.com/reel/${digits(16)}`;
-    default: return `https://www.linkedin.com/feed/update/urn:li:activity:${digits(19)}/`;
+    case 'tiktok':
+      return `https://www.tiktok.com/@${user}/video/${digits(19)}`;
+    case 'instagram':
+      return `https://www.instagram.com/reel/${code(11)}/`;
+    case 'youtube':
+      return `https://youtube.com/shorts/${code(11)}`;
+    case 'x':
+      return `https://x.com/${user}/status/${digits(19)}`;
+    case 'facebook':
+      return `https://www.facebook.com/reel/${digits(16)}`;
+    default:
+      return `https://www.linkedin.com/feed/update/urn:li:activity:${digits(19)}/`;
   }
 }
 
 /** A post of a video to one account, publishing at `at` (null: now, within PUBLISH_SECONDS). */
-export function makePost(s: Session, v: VideoRecord, conn: SocialConnection, o: { caption: string | null; media_type: 'video' | 'carousel'; settings: Record<string, unknown>; at: number | null }): PostRecord {
+export function makePost(
+  s: Session,
+  v: VideoRecord,
+  conn: SocialConnection,
+  o: { caption: string | null; media_type: 'video' | 'carousel'; settings: Record<string, unknown>; at: number | null },
+): PostRecord {
   const now = iso(s.now);
   const p: PostRecord = {
-    id: s.rng.uuid(), seq: s.nextSeq(), workspace_id: v.workspace_id, video_id: v.id, connection_id: conn.id, platform: conn.platform,
-    status: 'scheduled', caption: o.caption, media_type: o.media_type, settings: o.settings,
-    scheduled_for: o.at === null ? null : iso(o.at), published_at: null, permalink: null, error: null, created_at: now, updated_at: now,
+    id: s.rng.uuid(),
+    seq: s.nextSeq(),
+    workspace_id: v.workspace_id,
+    video_id: v.id,
+    connection_id: conn.id,
+    platform: conn.platform,
+    status: 'scheduled',
+    caption: o.caption,
+    media_type: o.media_type,
+    settings: o.settings,
+    scheduled_for: o.at === null ? null : iso(o.at),
+    published_at: null,
+    permalink: null,
+    error: null,
+    created_at: now,
+    updated_at: now,
   };
   s.data.posts.push(p);
   schedule(s, o.at ?? s.now + PUBLISH_SECONDS * 1000, 'post.publish', { id: p.id });
@@ -238,7 +367,8 @@ function scheduleError(s: Session, v: VideoRecord, why: string): void {
 function postForSchedule(s: Session, v: VideoRecord): void {
   const sch = v.schedule_id ? s.data.video_schedules.find((x) => x.id === v.schedule_id) : undefined;
   if (!sch) return; // the schedule was deleted once its video was paid for: the video stays, unposted
-  if (sch.status === 'paused') return scheduleError(s, v, `Video ${v.id} is ready but was not posted: the schedule is paused.`);
+  if (sch.status === 'paused')
+    return scheduleError(s, v, `Video ${v.id} is ready but was not posted: the schedule is paused.`);
   const caption = [v.caption, v.hashtags.join(' ')].filter(Boolean).join(' ') || null;
   for (const id of sch.connection_ids) {
     const conn = s.data.social_connections.find((c) => c.id === id && c.workspace_id === v.workspace_id);
@@ -274,10 +404,12 @@ export function failPostsOf(s: Session, connectionId: string, why: string): void
 
 function publish(s: Session, p: PostRecord): void {
   const conn = s.data.social_connections.find((c) => c.id === p.connection_id);
-  if (!conn) return failPost(s, p, `The ${PLATFORM_NAMES[p.platform]} account was disconnected before the post went out.`);
+  if (!conn)
+    return failPost(s, p, `The ${PLATFORM_NAMES[p.platform]} account was disconnected before the post went out.`);
   const v = s.data.videos.find((x) => x.id === p.video_id);
   if (!v) return cancelPost(s, p);
-  if (v.status !== 'ready') return failPost(s, p, `The video was not ready at the scheduled time (it was ${v.status.replace('_', ' ')}).`);
+  if (v.status !== 'ready')
+    return failPost(s, p, `The video was not ready at the scheduled time (it was ${v.status.replace('_', ' ')}).`);
   p.status = 'published';
   p.published_at = iso(s.now);
   p.permalink = permalink(s, p.platform, conn.handle);
@@ -295,7 +427,9 @@ export const videoTimers: TimerHandlers = {
     const p = s.data.posts.find((y) => y.id === x.id);
     if (!p || p.status !== 'scheduled') return;
     // a video that becomes ready at this very instant is ready "by then": let its stage end first
-    const stageNow = s.data.timers.some((t) => t.type === 'video.stage' && t.payload.id === p.video_id && t.at_ms <= s.now);
+    const stageNow = s.data.timers.some(
+      (t) => t.type === 'video.stage' && t.payload.id === p.video_id && t.at_ms <= s.now,
+    );
     if (stageNow) schedule(s, s.now, 'post.publish', { id: p.id });
     else publish(s, p);
   },

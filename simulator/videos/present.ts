@@ -22,4 +22,5 @@ export function presentVideo(data: World, origin: string, v: VideoRecord): Video
 export const presentPost = ({ seq: _s, workspace_id: _w, ...p }: PostRecord): PostOut => p;
 export const presentConnection = ({ seq: _s, workspace_id: _w, ...x }: SocialConnection) => x;
 /** A video's posts, newest first (as GET /v1/videos/{id}/posts lists them). */
-export const postsOf = (data: World, videoId: string) => data.posts.filter((p) => p.video_id === videoId).sort((a, b) => b.seq - a.seq);
+export const postsOf = (data: World, videoId: string) =>
+  data.posts.filter((p) => p.video_id === videoId).sort((a, b) => b.seq - a.seq);

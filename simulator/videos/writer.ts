@@ -5,24 +5,53 @@
 // same brief would come close to.
 import { INTERVIEW_SPEAKERS, scenesFor, slidesFor, WORDS_PER_SECOND, wordCount, type Template } from './catalog.js';
 
-export interface Scene { prompt: string; narration: string; seconds: number }
-export interface Slide { title: string; text: string; seconds: number }
-export interface Speaker { name: string; role: string }
-export interface InterviewPart { speaker: number; text: string }
-export interface Interview { speakers: Speaker[]; parts: InterviewPart[] }
+export interface Scene {
+  prompt: string;
+  narration: string;
+  seconds: number;
+}
+export interface Slide {
+  title: string;
+  text: string;
+  seconds: number;
+}
+export interface Speaker {
+  name: string;
+  role: string;
+}
+export interface InterviewPart {
+  speaker: number;
+  text: string;
+}
+export interface Interview {
+  speakers: Speaker[];
+  parts: InterviewPart[];
+}
 
-export interface Written { script: string; scenes: Scene[] | null; slides: Slide[] | null; interview: Interview | null }
+export interface Written {
+  script: string;
+  scenes: Scene[] | null;
+  slides: Slide[] | null;
+  interview: Interview | null;
+}
 
-export interface Sources { source_text: string | null; source_url: string | null }
+export interface Sources {
+  source_text: string | null;
+  source_url: string | null;
+}
 
-const STOP = new Set(('a an the and or but if then so of to in on at by for with from as is are was were be been being it its this that these those ' +
-  'you your we our they their he she his her i me my not no do does did have has had will would can could should may might must about into ' +
-  'over than also just more most very much many such what which who whom when where why how all any each some other only own same too there here ' +
-  // days, months and everyday verbs make poor subjects for "Remember one word: …"
-  'monday tuesday wednesday thursday friday saturday sunday today tomorrow week weekend january february march april june july august ' +
-  'september october november december open opens opened make makes made take takes come comes came want wants need needs know knows ' +
-  'like likes used uses find finds give gives tell tells work works call calls look looks start starts help helps show shows keep keeps ' +
-  'love loves every really great best better new').split(' '));
+const STOP = new Set(
+  (
+    'a an the and or but if then so of to in on at by for with from as is are was were be been being it its this that these those ' +
+    'you your we our they their he she his her i me my not no do does did have has had will would can could should may might must about into ' +
+    'over than also just more most very much many such what which who whom when where why how all any each some other only own same too there here ' +
+    // days, months and everyday verbs make poor subjects for "Remember one word: …"
+    'monday tuesday wednesday thursday friday saturday sunday today tomorrow week weekend january february march april june july august ' +
+    'september october november december open opens opened make makes made take takes come comes came want wants need needs know knows ' +
+    'like likes used uses find finds give gives tell tells work works call calls look looks start starts help helps show shows keep keeps ' +
+    'love loves every really great best better new'
+  ).split(' '),
+);
 
 /** Scenario markers (#fail-render …) steer the simulation; they are not part of the story. */
 const stripMarkers = (text: string) => text.replace(/#fail-[a-z]+/gi, ' ');
@@ -40,8 +69,14 @@ function sentencesOf(text: string): string[] {
 function urlWords(url: string): string[] {
   try {
     const u = new URL(url);
-    const host = u.hostname.replace(/^www\./, '').split('.').slice(0, -1).join(' ');
-    const path = decodeURIComponent(u.pathname).split(/[/_\-.]+/).filter((w) => /^[a-z][a-z0-9]*$/i.test(w) && !/^(html?|php|aspx?)$/i.test(w));
+    const host = u.hostname
+      .replace(/^www\./, '')
+      .split('.')
+      .slice(0, -1)
+      .join(' ');
+    const path = decodeURIComponent(u.pathname)
+      .split(/[/_\-.]+/)
+      .filter((w) => /^[a-z][a-z0-9]*$/i.test(w) && !/^(html?|php|aspx?)$/i.test(w));
     return [...host.split(/[\s-]+/), ...path].filter(Boolean);
   } catch {
     return [];
@@ -53,25 +88,35 @@ const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** What the video is about: the source text's first sentence (up to 10 words), else the link's words. */
 export function topicOf(src: Sources): string {
   const first = src.source_text ? sentencesOf(src.source_text)[0] : undefined;
-  if (first) return first.replace(/[.!?]+$/, '').split(' ').slice(0, 10).join(' ');
+  if (first)
+    return first
+      .replace(/[.!?]+$/, '')
+      .split(' ')
+      .slice(0, 10)
+      .join(' ');
   const words = src.source_url ? urlWords(src.source_url) : [];
   return words.length ? words.join(' ') : 'our product';
 }
 
 /** The source's most frequent meaningful words, most frequent first (ties in order of appearance). */
 export function keywordsOf(src: Sources, n = 5): string[] {
-  const text = `${stripMarkers(src.source_text ?? '')} ${src.source_url ? urlWords(src.source_url).join(' ') : ''}`.toLowerCase();
+  const text =
+    `${stripMarkers(src.source_text ?? '')} ${src.source_url ? urlWords(src.source_url).join(' ') : ''}`.toLowerCase();
   const counts = new Map<string, number>();
-  for (const w of text.match(/[\p{L}][\p{L}\p{N}'-]+/gu) ?? []) if (w.length > 3 && !STOP.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  for (const w of text.match(/[\p{L}][\p{L}\p{N}'-]+/gu) ?? [])
+    if (w.length > 3 && !STOP.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
   // most frequent first; among equals the longer word (more likely the subject than a filler)
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length).slice(0, n).map(([w]) => w);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)
+    .slice(0, n)
+    .map(([w]) => w);
 }
 
 /** Sentences about the source, as many as wanted: its own (from the `from`th), then ones built on its key words. */
 function sentenceStream(src: Sources, topic: string, from = 0): () => string {
   const own = src.source_text ? sentencesOf(src.source_text).slice(from) : [];
   const kws = keywordsOf(src);
-  const kw = (i: number) => kws.length ? kws[i % kws.length] : topic;
+  const kw = (i: number) => (kws.length ? kws[i % kws.length] : topic);
   const built = [
     (i: number) => `Remember one word: ${kw(i)}.`,
     () => 'Here is why that matters to you.',
@@ -139,18 +184,25 @@ function splitWords(text: string, n: number): string[] {
   }
   const words = text.split(' ');
   const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(words.slice(Math.round((i * words.length) / n), Math.round(((i + 1) * words.length) / n)).join(' '));
+  for (let i = 0; i < n; i++)
+    out.push(words.slice(Math.round((i * words.length) / n), Math.round(((i + 1) * words.length) / n)).join(' '));
   return out.filter(Boolean);
 }
 
 export const sceneSeconds = (narration: string) => Math.max(3, Math.ceil(wordCount(narration) / WORDS_PER_SECOND));
 
 const SPEAKERS: Speaker[] = [
-  { name: 'Alex', role: 'host' }, { name: 'Sam', role: 'guest' }, { name: 'Priya', role: 'expert' }, { name: 'Jordan', role: 'customer' },
+  { name: 'Alex', role: 'host' },
+  { name: 'Sam', role: 'guest' },
+  { name: 'Priya', role: 'expert' },
+  { name: 'Jordan', role: 'customer' },
 ];
 
 /** A slideshow's slide_settings that shape what is written. */
-export interface SlideSettings { slide_count?: number; seconds_per_slide?: number }
+export interface SlideSettings {
+  slide_count?: number;
+  seconds_per_slide?: number;
+}
 
 /** How many slides a slideshow gets and how long each shows. */
 function slideLayout(seconds: number, slide: SlideSettings) {
@@ -165,14 +217,24 @@ export function slideshowSeconds(target: number, slide: SlideSettings): number {
 }
 
 /** The research stage's output for a template, `seconds` long. */
-export function write(template: Template, preset: string, src: Sources, seconds: number, slide: SlideSettings = {}): Written {
+export function write(
+  template: Template,
+  preset: string,
+  src: Sources,
+  seconds: number,
+  slide: SlideSettings = {},
+): Written {
   const words = Math.round(seconds * WORDS_PER_SECOND);
   const topic = topicOf(src);
   switch (template) {
     case 'freeform_ai': {
       const n = scenesFor(seconds);
       const scenes = splitWords(writeNarration(src, words), n).map((narration) => ({
-        prompt: `${preset} shot: ${narration.split(' ').slice(0, 8).join(' ').replace(/[.!?,]+$/, '')}`,
+        prompt: `${preset} shot: ${narration
+          .split(' ')
+          .slice(0, 8)
+          .join(' ')
+          .replace(/[.!?,]+$/, '')}`,
         narration,
         seconds: sceneSeconds(narration),
       }));
@@ -183,7 +245,20 @@ export function write(template: Template, preset: string, src: Sources, seconds:
       const next = sentenceStream(src, topic, afterFirst(src));
       const slides = Array.from({ length: n }, (_, i) => {
         const text = i === 0 ? cap(topic) : i === n - 1 ? CALL_TO_ACTION : next();
-        return { title: i === 0 ? 'Intro' : i === n - 1 ? 'Follow' : `${text.split(' ').slice(0, 4).join(' ').replace(/[.!?,]+$/, '')}`, text, seconds: each };
+        return {
+          title:
+            i === 0
+              ? 'Intro'
+              : i === n - 1
+                ? 'Follow'
+                : `${text
+                    .split(' ')
+                    .slice(0, 4)
+                    .join(' ')
+                    .replace(/[.!?,]+$/, '')}`,
+          text,
+          seconds: each,
+        };
       });
       return { script: scriptOfSlides(slides), scenes: null, slides, interview: null };
     }
@@ -199,7 +274,12 @@ export function write(template: Template, preset: string, src: Sources, seconds:
     }
     case 'real_footage':
       // without a narrator the "script" is the caption laid over the clip
-      return { script: preset === 'narrated' ? writeNarration(src, words) : `${cap(topic)}.`, scenes: null, slides: null, interview: null };
+      return {
+        script: preset === 'narrated' ? writeNarration(src, words) : `${cap(topic)}.`,
+        scenes: null,
+        slides: null,
+        interview: null,
+      };
     default:
       return { script: writeNarration(src, words), scenes: null, slides: null, interview: null };
   }
@@ -209,6 +289,10 @@ export function write(template: Template, preset: string, src: Sources, seconds:
 export const scriptOfSlides = (slides: Slide[]) => slides.map((s) => s.text).join('\n');
 export const scriptOfScenes = (scenes: Scene[]) => scenes.map((s) => s.narration).join('\n\n');
 export const interviewWritten = (interview: Interview): Written => ({
-  script: interview.parts.map((p) => `${interview.speakers[p.speaker]?.name ?? `Speaker ${p.speaker + 1}`}: ${p.text}`).join('\n'),
-  scenes: null, slides: null, interview,
+  script: interview.parts
+    .map((p) => `${interview.speakers[p.speaker]?.name ?? `Speaker ${p.speaker + 1}`}: ${p.text}`)
+    .join('\n'),
+  scenes: null,
+  slides: null,
+  interview,
 });

@@ -6,7 +6,10 @@ import { deliverOutbox, deliveryTimers } from './delivery.js';
 export const webhooks: Capability = {
   name: 'webhooks',
   resources: [
-    { prefixes: ['/v1/voice/calls/webhooks', '/v1/sms/webhooks', '/_sim/webhook-deliveries', '/_sim/hosts'], load: async () => (await import('./routes.js')).webhooks },
+    {
+      prefixes: ['/v1/voice/calls/webhooks', '/v1/sms/webhooks', '/_sim/webhook-deliveries', '/_sim/hosts'],
+      load: async () => (await import('./routes.js')).webhooks,
+    },
   ],
   timers: deliveryTimers,
   afterCommit: deliverOutbox,

@@ -6,7 +6,15 @@
 // signed, then records every result in the delivery log and schedules the retry of each failure on the
 // simulator clock: attempts 2, 3 and 4 fall due 1, 5 and 30 minutes after the first.
 import { randomUUID } from 'node:crypto';
-import { DELIVERY_TIMEOUT_MS, EVENT_HEADER, EVENT_ID_HEADER, postOnce, sign, SIGNATURE_HEADER, type PostResult } from '../../src/webhooks.js';
+import {
+  DELIVERY_TIMEOUT_MS,
+  EVENT_HEADER,
+  EVENT_ID_HEADER,
+  postOnce,
+  sign,
+  SIGNATURE_HEADER,
+  type PostResult,
+} from '../../src/webhooks.js';
 import type { Transactor } from '../core/http.js';
 import { iso } from '../core/clock.js';
 import { type World } from '../core/world.js';
@@ -28,7 +36,13 @@ const LEASE_MARGIN_MS = 20_000;
 const MAX_ROUNDS = 2 * MAX_ATTEMPTS;
 const USER_AGENT = 'vmv-simulator-webhooks/0.1';
 
-interface Taken { entry: OutboxEntry; token: string; url: string; headers: Record<string, string>; hosts: readonly HostEntry[] }
+interface Taken {
+  entry: OutboxEntry;
+  token: string;
+  url: string;
+  headers: Record<string, string>;
+  hosts: readonly HostEntry[];
+}
 
 /** The after-commit hook: makes every attempt that is due, before the request that caused it replies. */
 export async function deliverOutbox(app: Transactor, committed: World): Promise<void> {
@@ -118,8 +132,15 @@ function record(s: Session, results: { t: Taken; result: PostResult }[]): void {
 function log(s: Session, entry: OutboxEntry, url: string, result: PostResult): void {
   const all = s.data.webhook_deliveries;
   all.push({
-    seq: s.nextSeq(), workspace_id: entry.workspace_id, event_id: entry.event_id, type: entry.type, url,
-    attempt: entry.attempt, status_code: result.status, error: result.error, at: iso(entry.due_at_ms),
+    seq: s.nextSeq(),
+    workspace_id: entry.workspace_id,
+    event_id: entry.event_id,
+    type: entry.type,
+    url,
+    attempt: entry.attempt,
+    status_code: result.status,
+    error: result.error,
+    at: iso(entry.due_at_ms),
   });
   keepLatest(all, entry.workspace_id, LOG_LIMIT);
 }

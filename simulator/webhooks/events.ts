@@ -8,15 +8,39 @@ import type { Session } from '../core/session.js';
 
 export const CALL_EVENTS = ['call.started', 'call.ended'] as const satisfies readonly EventType[];
 
-export interface Envelope { id: string; type: EventType; created_at: string; test: boolean; data: Record<string, unknown> }
+export interface Envelope {
+  id: string;
+  type: EventType;
+  created_at: string;
+  test: boolean;
+  data: Record<string, unknown>;
+}
 
 type EventContact = Pick<Contact, 'id' | 'name' | 'phone_number' | 'email'>;
-export type EventCall = Pick<CallRecord, 'id' | 'direction' | 'status' | 'from_number' | 'to_number' | 'phone_number_id'
-  | 'started_at' | 'ended_at' | 'duration_seconds' | 'end_reason' | 'transcript' | 'transcript_turns' | 'created_at'>;
-export type EventText = Pick<TextRecord, 'id' | 'from_number' | 'to_number' | 'phone_number_id' | 'body' | 'created_at'>;
+export type EventCall = Pick<
+  CallRecord,
+  | 'id'
+  | 'direction'
+  | 'status'
+  | 'from_number'
+  | 'to_number'
+  | 'phone_number_id'
+  | 'started_at'
+  | 'ended_at'
+  | 'duration_seconds'
+  | 'end_reason'
+  | 'transcript'
+  | 'transcript_turns'
+  | 'created_at'
+>;
+export type EventText = Pick<
+  TextRecord,
+  'id' | 'from_number' | 'to_number' | 'phone_number_id' | 'body' | 'created_at'
+>;
 
 /** Ids are derived from the record, so a receiver can drop duplicates (README). */
-export const callEventId = (callId: string, type: 'call.started' | 'call.ended') => `evt_${callId}_${type === 'call.started' ? 'started' : 'ended'}`;
+export const callEventId = (callId: string, type: 'call.started' | 'call.ended') =>
+  `evt_${callId}_${type === 'call.started' ? 'started' : 'ended'}`;
 export const textEventId = (messageId: string) => `evt_${messageId}_received`;
 
 /**
@@ -28,13 +52,21 @@ export function transcriptionEnabled(s: Session, call: EventCall): boolean {
   return n ? n.config.call_settings.transcription_enabled : true;
 }
 
-const contactView = (c: EventContact | null | undefined) => (c ? { id: c.id, name: c.name, phone_number: c.phone_number, email: c.email } : null);
+const contactView = (c: EventContact | null | undefined) =>
+  c ? { id: c.id, name: c.name, phone_number: c.phone_number, email: c.email } : null;
 
 export function callStartedData(call: EventCall, contact: EventContact | null) {
   return {
     call: {
-      id: call.id, direction: call.direction, status: call.status, from_number: call.from_number, to_number: call.to_number,
-      phone_number_id: call.phone_number_id, started_at: null, ended_at: null, duration_seconds: null,
+      id: call.id,
+      direction: call.direction,
+      status: call.status,
+      from_number: call.from_number,
+      to_number: call.to_number,
+      phone_number_id: call.phone_number_id,
+      started_at: null,
+      ended_at: null,
+      duration_seconds: null,
     },
     contact: contactView(contact),
   };
@@ -43,10 +75,17 @@ export function callStartedData(call: EventCall, contact: EventContact | null) {
 export function callEndedData(call: EventCall, contact: EventContact | null, transcription: boolean) {
   return {
     call: {
-      id: call.id, direction: call.direction, status: call.status, from_number: call.from_number, to_number: call.to_number,
+      id: call.id,
+      direction: call.direction,
+      status: call.status,
+      from_number: call.from_number,
+      to_number: call.to_number,
       // filled for every call, as the spec says: one that never connected started when it was placed, and lasted 0 s
-      phone_number_id: call.phone_number_id, started_at: call.started_at ?? call.created_at, ended_at: call.ended_at ?? call.created_at,
-      duration_seconds: call.duration_seconds ?? 0, end_reason: call.end_reason,
+      phone_number_id: call.phone_number_id,
+      started_at: call.started_at ?? call.created_at,
+      ended_at: call.ended_at ?? call.created_at,
+      duration_seconds: call.duration_seconds ?? 0,
+      end_reason: call.end_reason,
     },
     contact: contactView(contact),
     transcript: transcription ? call.transcript : null,
@@ -56,22 +95,36 @@ export function callEndedData(call: EventCall, contact: EventContact | null, tra
 
 export function smsReceivedData(text: EventText, contact: EventContact | null) {
   return {
-    message_id: text.id, from: text.from_number, to: text.to_number, phone_number_id: text.phone_number_id, body: text.body,
-    received_at: text.created_at, contact: contactView(contact),
+    message_id: text.id,
+    from: text.from_number,
+    to: text.to_number,
+    phone_number_id: text.phone_number_id,
+    body: text.body,
+    received_at: text.created_at,
+    contact: contactView(contact),
   };
 }
 
-export function envelope(s: Session, id: string, type: EventType, data: Record<string, unknown>, test = false): Envelope {
+export function envelope(
+  s: Session,
+  id: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  test = false,
+): Envelope {
   return { id, type, created_at: iso(s.now), test, data };
 }
 
-const contactOf = (s: Session, id: string | null) => (id ? contactById(s.data, id) ?? null : null);
+const contactOf = (s: Session, id: string | null) => (id ? (contactById(s.data, id) ?? null) : null);
 
 /** call.started or call.ended for a call the simulator made or received. */
 export function emitCallEvent(s: Session, call: CallRecord, type: 'call.started' | 'call.ended'): void {
   if (!hasWebhooks(s, call.workspace_id, 'call')) return;
   const contact = contactOf(s, call.contact_id);
-  const data = type === 'call.started' ? callStartedData(call, contact) : callEndedData(call, contact, transcriptionEnabled(s, call));
+  const data =
+    type === 'call.started'
+      ? callStartedData(call, contact)
+      : callEndedData(call, contact, transcriptionEnabled(s, call));
   emit(s, call.workspace_id, call.phone_number_id, envelope(s, callEventId(call.id, type), type, data));
 }
 
@@ -97,7 +150,15 @@ function emit(s: Session, workspaceId: string, phoneNumberId: number | null, eve
 /** Puts the first attempt of delivering `event` to `webhook` in the outbox, due now. */
 export function enqueue(s: Session, webhook: Webhook, event: Envelope): void {
   s.data.webhook_outbox.push({
-    id: `dlv_${s.nextSeq()}`, webhook_id: webhook.id, workspace_id: webhook.workspace_id, event_id: event.id, type: event.type,
-    body: JSON.stringify(event), attempt: 1, first_at_ms: s.now, due_at_ms: s.now, claimed_until: null,
+    id: `dlv_${s.nextSeq()}`,
+    webhook_id: webhook.id,
+    workspace_id: webhook.workspace_id,
+    event_id: event.id,
+    type: event.type,
+    body: JSON.stringify(event),
+    attempt: 1,
+    first_at_ms: s.now,
+    due_at_ms: s.now,
+    claimed_until: null,
   });
 }

@@ -12,9 +12,35 @@ import { listParams, paginate } from '../core/pagination.js';
 import { DeliveryAttemptSchema, transcriptText } from '../history/index.js';
 import { isLoopbackHost } from '../../src/webhooks.js';
 import * as z from 'zod/mini';
-import { arr, dataOf, doc, int, listOf, named, nullable, obj, oneOf, qString, record, str, timestamp, uuid, type Infer } from '../core/schema.js';
+import {
+  arr,
+  dataOf,
+  doc,
+  int,
+  listOf,
+  named,
+  nullable,
+  obj,
+  oneOf,
+  qString,
+  record,
+  str,
+  timestamp,
+  uuid,
+  type Infer,
+} from '../core/schema.js';
 import { literalAddress, refusedAs, tableName } from './targets.js';
-import { CALL_EVENTS, callEndedData, callEventId, callStartedData, enqueue, envelope, smsReceivedData, textEventId, type EventCall } from './events.js';
+import {
+  CALL_EVENTS,
+  callEndedData,
+  callEventId,
+  callStartedData,
+  enqueue,
+  envelope,
+  smsReceivedData,
+  textEventId,
+  type EventCall,
+} from './events.js';
 
 /** Per workspace and kind (the spec names 25 for call webhooks; the simulator caps text webhooks alike). */
 export const MAX_WEBHOOKS = 25;
@@ -38,50 +64,70 @@ function urlProblem(s: string): string | undefined {
   } catch {
     return 'must be an absolute http(s) URL such as https://example.com/hooks';
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'must be an https URL (http is accepted only on loopback hosts)';
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    return 'must be an https URL (http is accepted only on loopback hosts)';
   if (u.username || u.password) return 'must not carry a user name or password';
   // the URL parser has already turned odd spellings (decimal, hex, octal IPv4) into the address they mean
   const literal = literalAddress(u.hostname);
   const refused = literal === undefined ? undefined : refusedAs(literal);
-  if (refused) return `must not point at ${literal}, ${refused}: webhook targets must be public (loopback is allowed for local receivers)`;
-  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) return 'must use https; plain http is accepted only for 127.0.0.0/8, localhost and [::1]';
+  if (refused)
+    return `must not point at ${literal}, ${refused}: webhook targets must be public (loopback is allowed for local receivers)`;
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname))
+    return 'must use https; plain http is accepted only for 127.0.0.0/8, localhost and [::1]';
   return undefined;
 }
 
 /** An http(s) URL; plain http only to this machine, as the real service wants public HTTPS. */
-const webhookUrl = () => doc(
-  z.string().check(
-    z.minLength(1),
-    z.maxLength(2048),
-    z.superRefine((s: string, ctx) => {
-      const why = urlProblem(s);
-      if (why) ctx.issues.push({ code: 'custom', message: why, input: s });
-    }),
-    z.meta({ format: 'uri' }),
-  ),
+const webhookUrl = () =>
+  doc(
+    z.string().check(
+      z.minLength(1),
+      z.maxLength(2048),
+      z.superRefine((s: string, ctx) => {
+        const why = urlProblem(s);
+        if (why) ctx.issues.push({ code: 'custom', message: why, input: s });
+      }),
+      z.meta({ format: 'uri' }),
+    ),
+    {
+      description:
+        'where deliveries are POSTed: a public https URL (plain http only to 127.0.0.0/8, localhost and [::1]), at most 2048 characters. ' +
+        'An address that is not public (private, shared, link-local, multicast, unspecified, reserved; IPv4 and IPv6) is refused; a host name is judged by what it resolves to at each delivery.',
+      example: 'https://example.com/hooks',
+    },
+  );
+
+const phoneNumberId = (what: string) =>
+  int({ min: 1, description: `only events of this workspace number; omit for ${what}`, example: 1001 });
+
+const CallBody = obj(
   {
-    description: 'where deliveries are POSTed: a public https URL (plain http only to 127.0.0.0/8, localhost and [::1]), at most 2048 characters. ' +
-      'An address that is not public (private, shared, link-local, multicast, unspecified, reserved; IPv4 and IPv6) is refused; a host name is judged by what it resolves to at each delivery.',
-    example: 'https://example.com/hooks',
+    url: webhookUrl(),
+    events: arr(oneOf(CALL_EVENTS), {
+      min: 1,
+      max: 10,
+      description: 'the events to deliver (default both)',
+      example: ['call.started', 'call.ended'],
+    }),
+    phone_number_id: phoneNumberId('calls on every number'),
+    description: str({ max: 500, description: 'a note for people', example: 'CRM sync' }),
   },
+  { required: ['url'] },
 );
-
-const phoneNumberId = (what: string) => int({ min: 1, description: `only events of this workspace number; omit for ${what}`, example: 1001 });
-
-const CallBody = obj({
-  url: webhookUrl(),
-  events: arr(oneOf(CALL_EVENTS), { min: 1, max: 10, description: 'the events to deliver (default both)', example: ['call.started', 'call.ended'] }),
-  phone_number_id: phoneNumberId('calls on every number'),
-  description: str({ max: 500, description: 'a note for people', example: 'CRM sync' }),
-}, { required: ['url'] });
-const TextBody = obj({ url: webhookUrl(), phone_number_id: phoneNumberId('texts to every number') }, { required: ['url'] });
+const TextBody = obj(
+  { url: webhookUrl(), phone_number_id: phoneNumberId('texts to every number') },
+  { required: ['url'] },
+);
 
 const Id = obj({ id: uuid() }, { required: ['id'] });
 
 const common = {
   id: uuid(),
   url: doc(z.string(), { example: 'https://example.com/hooks' }),
-  phone_number_id: doc(nullable(z.int()), { description: 'the workspace number it is limited to; null for every number', example: 1001 }),
+  phone_number_id: doc(nullable(z.int()), {
+    description: 'the workspace number it is limited to; null for every number',
+    example: 1001,
+  }),
 };
 const callShape = {
   ...common,
@@ -90,15 +136,38 @@ const callShape = {
   created_at: timestamp(),
 };
 const textShape = { ...common, created_at: timestamp() };
-const secret = doc(z.string(), { description: 'signs every delivery (hex HMAC-SHA256 of the raw body in the `X-Service-Signature-256` header); shown only in this reply: a lost secret cannot be recovered', example: 'whsec_3b1f0c9e2d4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a' });
+const secret = doc(z.string(), {
+  description:
+    'signs every delivery (hex HMAC-SHA256 of the raw body in the `X-Service-Signature-256` header); shown only in this reply: a lost secret cannot be recovered',
+  example: 'whsec_3b1f0c9e2d4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a',
+});
 
-export const CallWebhook = named('CallWebhook', () => record(callShape), 'Call webhook (the secret is shown only at creation).');
-export const TextWebhook = named('TextWebhook', () => record(textShape), 'Text webhook (the secret is shown only at creation).');
-const CallWebhookCreated = named('CallWebhookCreated', () => record({ ...callShape, secret }), 'A call webhook just registered, with its secret (shown this once).');
-const TextWebhookCreated = named('TextWebhookCreated', () => record({ ...textShape, secret }), 'A text webhook just registered, with its secret (shown this once).');
+export const CallWebhook = named(
+  'CallWebhook',
+  () => record(callShape),
+  'Call webhook (the secret is shown only at creation).',
+);
+export const TextWebhook = named(
+  'TextWebhook',
+  () => record(textShape),
+  'Text webhook (the secret is shown only at creation).',
+);
+const CallWebhookCreated = named(
+  'CallWebhookCreated',
+  () => record({ ...callShape, secret }),
+  'A call webhook just registered, with its secret (shown this once).',
+);
+const TextWebhookCreated = named(
+  'TextWebhookCreated',
+  () => record({ ...textShape, secret }),
+  'A text webhook just registered, with its secret (shown this once).',
+);
 const Deleted = record({ id: uuid(), deleted: z.literal(true) });
 const TestSend = record({
-  event_id: doc(z.string(), { description: 'the id of the sample event (its deliveries are in the log under it)', example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended' }),
+  event_id: doc(z.string(), {
+    description: 'the id of the sample event (its deliveries are in the log under it)',
+    example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended',
+  }),
   type: oneOf(EVENT_TYPES, { example: 'call.ended' }),
   test: z.literal(true),
   url: doc(z.string(), { example: 'https://example.com/hooks' }),
@@ -124,29 +193,50 @@ function hostNameProblem(raw: string): string | undefined {
 }
 
 /** A host name for the hosts table, stored as URLs give it (lower case, IDN as punycode, no final dot). */
-const hostName = () => doc(
-  z.pipe(
-    z.string().check(z.maxLength(253), z.superRefine((s: string, ctx) => {
-      const why = hostNameProblem(s);
-      if (why) ctx.issues.push({ code: 'custom', message: why, input: s });
-    })),
-    z.transform((s: string) => tableHost(s)!),
-  ),
-  { description: 'a host name, as in webhook URLs', example: 'hooks.example.com' },
-);
+const hostName = () =>
+  doc(
+    z.pipe(
+      z.string().check(
+        z.maxLength(253),
+        z.superRefine((s: string, ctx) => {
+          const why = hostNameProblem(s);
+          if (why) ctx.issues.push({ code: 'custom', message: why, input: s });
+        }),
+      ),
+      z.transform((s: string) => tableHost(s)!),
+    ),
+    { description: 'a host name, as in webhook URLs', example: 'hooks.example.com' },
+  );
 
-const ipAddress = () => doc(
-  z.string().check(z.maxLength(45), z.refine((s: string) => isIP(s) !== 0 && !s.includes('%'), { error: 'must be an IPv4 or IPv6 address such as 93.184.215.14 or 2606:2800:21f:cb07::1' })),
-  { example: '93.184.215.14' },
-);
+const ipAddress = () =>
+  doc(
+    z.string().check(
+      z.maxLength(45),
+      z.refine((s: string) => isIP(s) !== 0 && !s.includes('%'), {
+        error: 'must be an IPv4 or IPv6 address such as 93.184.215.14 or 2606:2800:21f:cb07::1',
+      }),
+    ),
+    { example: '93.184.215.14' },
+  );
 
 /** The hosts table's size: like /etc/hosts, a handful of names a test needs, never a resolver's cache. */
 const MAX_HOSTS = 1000;
 const HostName = obj({ name: hostName() }, { required: ['name'] });
-export const HostSchema = named('Host', () => record({
-  name: doc(z.string(), { description: 'lower case, IDN as punycode, without a final dot', example: 'hooks.example.com' }),
-  addresses: arr(z.string(), { description: 'every address the name resolves to, as given', example: ['93.184.215.14'] }),
-}), 'A line of the hosts table: what a host name resolves to when webhooks are delivered.');
+export const HostSchema = named(
+  'Host',
+  () =>
+    record({
+      name: doc(z.string(), {
+        description: 'lower case, IDN as punycode, without a final dot',
+        example: 'hooks.example.com',
+      }),
+      addresses: arr(z.string(), {
+        description: 'every address the name resolves to, as given',
+        example: ['93.184.215.14'],
+      }),
+    }),
+  'A line of the hosts table: what a host name resolves to when webhooks are delivered.',
+);
 
 // ---- handlers ----
 
@@ -159,23 +249,50 @@ const KINDS = {
 } as const;
 
 const callView = (w: Webhook): Infer<typeof CallWebhook> => ({
-  id: w.id, url: w.url, events: CALL_EVENTS.filter((e) => w.events.includes(e)), phone_number_id: w.phone_number_id, description: w.description, created_at: w.created_at,
+  id: w.id,
+  url: w.url,
+  events: CALL_EVENTS.filter((e) => w.events.includes(e)),
+  phone_number_id: w.phone_number_id,
+  description: w.description,
+  created_at: w.created_at,
 });
-const textView = (w: Webhook): Infer<typeof TextWebhook> => ({ id: w.id, url: w.url, phone_number_id: w.phone_number_id, created_at: w.created_at });
+const textView = (w: Webhook): Infer<typeof TextWebhook> => ({
+  id: w.id,
+  url: w.url,
+  phone_number_id: w.phone_number_id,
+  created_at: w.created_at,
+});
 const view = (w: Webhook) => (w.kind === 'call' ? callView(w) : textView(w));
 
-const mine = (c: Req, kind: Webhook['kind']) => c.data.webhooks.filter((w) => w.workspace_id === c.auth.workspace.id && w.kind === kind);
+const mine = (c: Req, kind: Webhook['kind']) =>
+  c.data.webhooks.filter((w) => w.workspace_id === c.auth.workspace.id && w.kind === kind);
 
 function create(c: Req, kind: Webhook['kind'], b: Infer<typeof CallBody>): Webhook {
   const phoneNumberId = b.phone_number_id ?? null;
-  if (phoneNumberId !== null && !c.data.phone_numbers.some((n) => n.id === phoneNumberId && n.workspace_id === c.auth.workspace.id))
+  if (
+    phoneNumberId !== null &&
+    !c.data.phone_numbers.some((n) => n.id === phoneNumberId && n.workspace_id === c.auth.workspace.id)
+  )
     throw validationError({ phone_number_id: 'is not a phone number of this workspace' });
   if (mine(c, kind).length >= MAX_WEBHOOKS)
-    throw new ApiError(409, 'webhook_limit_exceeded', `A workspace has at most ${MAX_WEBHOOKS} ${KINDS[kind].noun}s; delete one first.`);
-  const events: EventType[] = kind === 'sms' ? ['sms.received'] : CALL_EVENTS.filter((e) => (b.events ?? CALL_EVENTS).includes(e));
+    throw new ApiError(
+      409,
+      'webhook_limit_exceeded',
+      `A workspace has at most ${MAX_WEBHOOKS} ${KINDS[kind].noun}s; delete one first.`,
+    );
+  const events: EventType[] =
+    kind === 'sms' ? ['sms.received'] : CALL_EVENTS.filter((e) => (b.events ?? CALL_EVENTS).includes(e));
   const w: Webhook = {
-    id: c.s.rng.uuid(), seq: c.s.nextSeq(), workspace_id: c.auth.workspace.id, kind, url: b.url, events,
-    phone_number_id: phoneNumberId, description: b.description ?? null, secret: newSecret(), created_at: iso(c.s.now),
+    id: c.s.rng.uuid(),
+    seq: c.s.nextSeq(),
+    workspace_id: c.auth.workspace.id,
+    kind,
+    url: b.url,
+    events,
+    phone_number_id: phoneNumberId,
+    description: b.description ?? null,
+    secret: newSecret(),
+    created_at: iso(c.s.now),
   };
   c.data.webhooks.push(w);
   return w;
@@ -199,15 +316,40 @@ function remove(c: Req, kind: Webhook['kind'], id: string): Infer<typeof Deleted
 function test(c: Req, kind: Webhook['kind'], id: string): Infer<typeof TestSend> {
   const w = find(c, kind, id);
   const sample = sampleCall(c, w);
-  const contact = { id: c.s.rng.uuid(), name: 'Sample Contact', phone_number: sample.to_number, email: 'sample.contact@example.com' };
-  const event = kind === 'sms'
-    ? envelope(c.s, textEventId(sample.id), 'sms.received', smsReceivedData({
-      id: sample.id, from_number: sample.to_number, to_number: sample.from_number, phone_number_id: w.phone_number_id,
-      body: 'This is a sample text sent by a webhook test.', created_at: iso(c.s.now),
-    }, contact), true)
-    : w.events.includes('call.ended')
-      ? envelope(c.s, callEventId(sample.id, 'call.ended'), 'call.ended', callEndedData(sample, contact, true), true)
-      : envelope(c.s, callEventId(sample.id, 'call.started'), 'call.started', callStartedData({ ...sample, status: 'RINGING' }, contact), true);
+  const contact = {
+    id: c.s.rng.uuid(),
+    name: 'Sample Contact',
+    phone_number: sample.to_number,
+    email: 'sample.contact@example.com',
+  };
+  const event =
+    kind === 'sms'
+      ? envelope(
+          c.s,
+          textEventId(sample.id),
+          'sms.received',
+          smsReceivedData(
+            {
+              id: sample.id,
+              from_number: sample.to_number,
+              to_number: sample.from_number,
+              phone_number_id: w.phone_number_id,
+              body: 'This is a sample text sent by a webhook test.',
+              created_at: iso(c.s.now),
+            },
+            contact,
+          ),
+          true,
+        )
+      : w.events.includes('call.ended')
+        ? envelope(c.s, callEventId(sample.id, 'call.ended'), 'call.ended', callEndedData(sample, contact, true), true)
+        : envelope(
+            c.s,
+            callEventId(sample.id, 'call.started'),
+            'call.started',
+            callStartedData({ ...sample, status: 'RINGING' }, contact),
+            true,
+          );
   enqueue(c.s, w, event);
   return { event_id: event.id, type: event.type, test: true, url: w.url };
 }
@@ -219,9 +361,19 @@ function sampleCall(c: Req, w: Webhook): EventCall {
     { speaker: 'person' as const, text: 'Thanks, this is only a test.', seconds_from_start: 3.5 },
   ];
   return {
-    id: c.s.rng.uuid(), direction: 'outbound', status: 'COMPLETED', from_number: number?.phone_number ?? '+14155550123', to_number: '+12025550123',
-    phone_number_id: w.phone_number_id, started_at: iso(c.s.now - 12_000), ended_at: iso(c.s.now), duration_seconds: 12, end_reason: 'hangup', created_at: iso(c.s.now - 18_000),
-    transcript: transcriptText(turns), transcript_turns: turns,
+    id: c.s.rng.uuid(),
+    direction: 'outbound',
+    status: 'COMPLETED',
+    from_number: number?.phone_number ?? '+14155550123',
+    to_number: '+12025550123',
+    phone_number_id: w.phone_number_id,
+    started_at: iso(c.s.now - 12_000),
+    ended_at: iso(c.s.now),
+    duration_seconds: 12,
+    end_reason: 'hangup',
+    created_at: iso(c.s.now - 18_000),
+    transcript: transcriptText(turns),
+    transcript_turns: turns,
   };
 }
 
@@ -229,40 +381,62 @@ function deliveryLog(c: Req, eventId: string | undefined): Infer<typeof Delivery
   return c.data.webhook_deliveries
     .filter((d) => d.workspace_id === c.auth.workspace.id && (eventId === undefined || d.event_id === eventId))
     .sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.seq - b.seq)
-    .map((d) => ({ event_id: d.event_id, type: d.type, url: d.url, attempt: d.attempt, status_code: d.status_code, error: d.error, at: d.at }));
+    .map((d) => ({
+      event_id: d.event_id,
+      type: d.type,
+      url: d.url,
+      attempt: d.attempt,
+      status_code: d.status_code,
+      error: d.error,
+      at: d.at,
+    }));
 }
 
 // ---- routes ----
 
-const SIGNING = 'Deliveries are signed with the webhook\'s secret (`X-Service-Signature-256`: hex HMAC-SHA256 of the raw body); a failed delivery is retried 1, 5 and 30 minutes after the first attempt.';
+const SIGNING =
+  "Deliveries are signed with the webhook's secret (`X-Service-Signature-256`: hex HMAC-SHA256 of the raw body); a failed delivery is retried 1, 5 and 30 minutes after the first attempt.";
 
 /** List, delete and test: the same for both kinds. */
 function commonRoutes(kind: Webhook['kind']): Route[] {
   const { path, noun, Out } = KINDS[kind];
   return [
     route({
-      method: 'GET', path, scope: 'full', summary: `List ${noun}s`,
+      method: 'GET',
+      path,
+      scope: 'full',
+      summary: `List ${noun}s`,
       description: `The workspace's ${noun}s, newest first (without their secrets).`,
       query: obj(listParams()),
       responses: { 200: { description: `${noun[0].toUpperCase()}${noun.slice(1)}s`, schema: listOf(Out) } },
       handler: (c) => ({
         body: paginate(c.s, mine(c, kind), c.query, {
-          key: (w) => Date.parse(w.created_at), tie: (w) => w.seq, scope: `${c.auth.workspace.id}|webhooks|${kind}`, present: view,
+          key: (w) => Date.parse(w.created_at),
+          tie: (w) => w.seq,
+          scope: `${c.auth.workspace.id}|webhooks|${kind}`,
+          present: view,
         }),
       }),
     }),
     route({
-      method: 'DELETE', path: `${path}/{id}`, scope: 'full', summary: `Delete a ${noun}`,
+      method: 'DELETE',
+      path: `${path}/{id}`,
+      scope: 'full',
+      summary: `Delete a ${noun}`,
       description: 'Removes the webhook; deliveries not yet made to it, retries included, are dropped.',
       params: Id,
       responses: { 200: { description: 'Deleted', schema: dataOf(Deleted) } },
       handler: (c) => ({ body: { data: remove(c, kind, c.params.id) } }),
     }),
     route({
-      method: 'POST', path: `${path}/{id}/test`, scope: 'full', summary: `Send a test event to a ${noun}`,
-      description: (kind === 'call'
-        ? 'Sends a signed sample call.ended (call.started when that is the only event the webhook takes) with `test` true.'
-        : 'Sends a signed sample sms.received with `test` true.') +
+      method: 'POST',
+      path: `${path}/{id}/test`,
+      scope: 'full',
+      summary: `Send a test event to a ${noun}`,
+      description:
+        (kind === 'call'
+          ? 'Sends a signed sample call.ended (call.started when that is the only event the webhook takes) with `test` true.'
+          : 'Sends a signed sample sms.received with `test` true.') +
         ' The reply comes once the first delivery attempt has been made; its outcome is in the delivery log.',
       params: Id,
       responses: { 200: { description: 'The sample event was sent', schema: dataOf(TestSend) } },
@@ -275,8 +449,12 @@ function commonRoutes(kind: Webhook['kind']): Route[] {
 
 const routes: Route[] = [
   route({
-    method: 'POST', path: KINDS.call.path, scope: 'full', summary: 'Register a call webhook',
-    description: `Delivers call.started and call.ended (or the one named in \`events\`) for the workspace's calls, or for one number's. ${SIGNING} ` +
+    method: 'POST',
+    path: KINDS.call.path,
+    scope: 'full',
+    summary: 'Register a call webhook',
+    description:
+      `Delivers call.started and call.ended (or the one named in \`events\`) for the workspace's calls, or for one number's. ${SIGNING} ` +
       `The reply includes the \`secret\` once: a lost secret cannot be recovered (delete and recreate). At most ${MAX_WEBHOOKS} per workspace.`,
     body: CallBody,
     responses: { 201: { description: 'Registered', schema: dataOf(CallWebhookCreated) } },
@@ -289,8 +467,12 @@ const routes: Route[] = [
   }),
   ...commonRoutes('call'),
   route({
-    method: 'POST', path: KINDS.sms.path, scope: 'full', summary: 'Register a text webhook',
-    description: `Delivers sms.received for texts to the workspace's numbers, or to one number. ${SIGNING} ` +
+    method: 'POST',
+    path: KINDS.sms.path,
+    scope: 'full',
+    summary: 'Register a text webhook',
+    description:
+      `Delivers sms.received for texts to the workspace's numbers, or to one number. ${SIGNING} ` +
       `The reply includes the \`secret\` once: a lost secret cannot be recovered (delete and recreate). At most ${MAX_WEBHOOKS} per workspace.`,
     body: TextBody,
     responses: { 201: { description: 'Registered', schema: dataOf(TextWebhookCreated) } },
@@ -302,32 +484,62 @@ const routes: Route[] = [
   }),
   ...commonRoutes('sms'),
   route({
-    method: 'GET', path: '/_sim/webhook-deliveries', summary: 'The webhook delivery log',
-    description: 'Every delivery attempt made for the workspace, oldest first: its event, URL, attempt number, and the receiver\'s status or the error.',
-    query: obj({ event_id: qString({ description: 'only the attempts for this event', example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended' }) }),
-    responses: { 200: { description: 'Delivery attempts, oldest first', schema: dataOf(z.array(DeliveryAttemptSchema)) } },
+    method: 'GET',
+    path: '/_sim/webhook-deliveries',
+    summary: 'The webhook delivery log',
+    description:
+      "Every delivery attempt made for the workspace, oldest first: its event, URL, attempt number, and the receiver's status or the error.",
+    query: obj({
+      event_id: qString({
+        description: 'only the attempts for this event',
+        example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended',
+      }),
+    }),
+    responses: {
+      200: { description: 'Delivery attempts, oldest first', schema: dataOf(z.array(DeliveryAttemptSchema)) },
+    },
     handler: (c) => ({ body: { data: deliveryLog(c, c.query.event_id) } }),
   }),
 ];
 
 const hostRoutes: Route[] = [
   route({
-    method: 'GET', path: '/_sim/hosts', summary: 'The hosts table',
-    description: 'What host names resolve to for webhook deliveries, by name. A name not in the table is looked up with the system resolver.',
+    method: 'GET',
+    path: '/_sim/hosts',
+    summary: 'The hosts table',
+    description:
+      'What host names resolve to for webhook deliveries, by name. A name not in the table is looked up with the system resolver.',
     responses: { 200: { description: 'The hosts table', schema: dataOf(z.array(HostSchema)) } },
     handler: (c) => ({ body: { data: [...c.data.hosts].sort((a, b) => (a.name < b.name ? -1 : 1)) } }),
   }),
   route({
-    method: 'PUT', path: '/_sim/hosts/{name}', summary: 'Set what a host name resolves to',
-    description: 'Like a line of /etc/hosts or curl --resolve, for every workspace\'s webhook deliveries: each attempt to a URL with this host connects to these addresses, ' +
-      'after judging every one of them (one that is not public refuses the attempt). Replaces the name\'s addresses; a reset empties the table.',
+    method: 'PUT',
+    path: '/_sim/hosts/{name}',
+    summary: 'Set what a host name resolves to',
+    description:
+      "Like a line of /etc/hosts or curl --resolve, for every workspace's webhook deliveries: each attempt to a URL with this host connects to these addresses, " +
+      "after judging every one of them (one that is not public refuses the attempt). Replaces the name's addresses; a reset empties the table.",
     params: HostName,
-    body: obj({ addresses: arr(ipAddress(), { min: 1, max: 16, description: 'the addresses the name resolves to (repeats collapse)', example: ['93.184.215.14'] }) }, { required: ['addresses'] }),
+    body: obj(
+      {
+        addresses: arr(ipAddress(), {
+          min: 1,
+          max: 16,
+          description: 'the addresses the name resolves to (repeats collapse)',
+          example: ['93.184.215.14'],
+        }),
+      },
+      { required: ['addresses'] },
+    ),
     responses: { 200: { description: 'The line as set', schema: dataOf(HostSchema) } },
     errors: { 409: ['hosts_limit_exceeded'] },
     handler: (c) => {
       if (c.data.hosts.length >= MAX_HOSTS && !c.data.hosts.some((h) => h.name === c.params.name))
-        throw new ApiError(409, 'hosts_limit_exceeded', `The hosts table holds at most ${MAX_HOSTS} names; remove one first (DELETE /_sim/hosts/{name}).`);
+        throw new ApiError(
+          409,
+          'hosts_limit_exceeded',
+          `The hosts table holds at most ${MAX_HOSTS} names; remove one first (DELETE /_sim/hosts/{name}).`,
+        );
       const entry = { name: c.params.name, addresses: [...new Set(c.body.addresses)] };
       c.data.hosts = [...c.data.hosts.filter((h) => h.name !== entry.name), entry];
       c.s.markDirty();
@@ -335,12 +547,15 @@ const hostRoutes: Route[] = [
     },
   }),
   route({
-    method: 'DELETE', path: '/_sim/hosts/{name}', summary: 'Remove a host name from the hosts table',
+    method: 'DELETE',
+    path: '/_sim/hosts/{name}',
+    summary: 'Remove a host name from the hosts table',
     description: 'The name is looked up with the system resolver again.',
     params: HostName,
     responses: { 204: { description: 'Removed' } },
     handler: (c) => {
-      if (!c.data.hosts.some((h) => h.name === c.params.name)) throw notFound(`${c.params.name} is not in the hosts table.`);
+      if (!c.data.hosts.some((h) => h.name === c.params.name))
+        throw notFound(`${c.params.name} is not in the hosts table.`);
       c.data.hosts = c.data.hosts.filter((h) => h.name !== c.params.name);
       c.s.markDirty();
       return { status: 204 };
@@ -349,6 +564,10 @@ const hostRoutes: Route[] = [
 ];
 
 export const webhooks: Resource = {
-  tag: { name: 'Webhooks', description: 'Call webhooks (call.started, call.ended) and text webhooks (sms.received): register, list, delete, send a test event; the delivery log and the hosts table.' },
+  tag: {
+    name: 'Webhooks',
+    description:
+      'Call webhooks (call.started, call.ended) and text webhooks (sms.received): register, list, delete, send a test event; the delivery log and the hosts table.',
+  },
   routes: [...routes, ...hostRoutes],
 };

@@ -9,7 +9,10 @@ import { BlockList, isIP } from 'node:net';
 import { isLoopbackHost } from '../../src/webhooks.js';
 import type { HostEntry } from './records.js';
 
-interface Rule { what: string; list: BlockList }
+interface Rule {
+  what: string;
+  list: BlockList;
+}
 
 /** Special-purpose IPv4 ranges that are not public (IANA's registry), with what each is. */
 const V4: readonly [network: string, prefix: number, what: string][] = [
@@ -45,7 +48,10 @@ const V6: readonly [network: string, prefix: number, what: string][] = [
 ];
 /** Beyond the ranges named above, IPv6 is public only in global unicast, or when it carries a public IPv4 address (mapped, NAT64). */
 const GLOBAL_V6: [string, number] = ['2000::', 3];
-const CARRIES_V4: [string, number][] = [['::ffff:0:0', 96], ['64:ff9b::', 96]];
+const CARRIES_V4: [string, number][] = [
+  ['::ffff:0:0', 96],
+  ['64:ff9b::', 96],
+];
 const OUTSIDE_GLOBAL = 'an address outside IPv6 global unicast (2000::/3)';
 /** This machine's IPv4 range (allowed as it is, not in NAT64 or 6to4 form). */
 const LOOPBACK_V4: [string, number] = ['127.0.0.0', 8];
@@ -61,8 +67,14 @@ function embedded([network, prefix, what]: readonly [string, number, string]): R
   const [a, b, c, d] = network.split('.').map(Number);
   const hex = (hi: number, lo: number) => ((hi << 8) | lo).toString(16);
   return [
-    { what: `${what} (${network}/${prefix}) in NAT64 form (64:ff9b::/96)`, list: subnet(`64:ff9b::${network}`, 96 + prefix, 'ipv6') },
-    { what: `${what} (${network}/${prefix}) in 6to4 form (2002::/16)`, list: subnet(`2002:${hex(a, b)}:${hex(c, d)}::`, 16 + prefix, 'ipv6') },
+    {
+      what: `${what} (${network}/${prefix}) in NAT64 form (64:ff9b::/96)`,
+      list: subnet(`64:ff9b::${network}`, 96 + prefix, 'ipv6'),
+    },
+    {
+      what: `${what} (${network}/${prefix}) in 6to4 form (2002::/16)`,
+      list: subnet(`2002:${hex(a, b)}:${hex(c, d)}::`, 16 + prefix, 'ipv6'),
+    },
   ];
 }
 
@@ -117,7 +129,7 @@ export async function resolveTarget(url: string, hosts: readonly HostEntry[], ti
   }
   let addresses: string[];
   try {
-    addresses = hosts.find((h) => h.name === tableName(host))?.addresses ?? await lookupAll(host, timeoutMs);
+    addresses = hosts.find((h) => h.name === tableName(host))?.addresses ?? (await lookupAll(host, timeoutMs));
   } catch (e) {
     return { error: (e as NodeJS.ErrnoException).code ?? (e as Error).message };
   }

@@ -29,7 +29,13 @@ const COMMANDS: Record<Slash['name'], (d: ChatCommandDeps, arg: string) => void 
     try {
       const recent = await d.api.list(10);
       const lines = recent.length ? recent.map((c) => listLine(c, localTime)) : ['No conversations yet.'];
-      d.act({ type: 'entries', entries: notes([...lines, recent.length ? 'Open one: /open ID (its first characters are enough)' : ''].filter(Boolean)), clearInput: true });
+      d.act({
+        type: 'entries',
+        entries: notes(
+          [...lines, recent.length ? 'Open one: /open ID (its first characters are enough)' : ''].filter(Boolean),
+        ),
+        clearInput: true,
+      });
     } catch (e) {
       d.act({ type: 'notice', kind: 'error', text: errorText(e) });
     }

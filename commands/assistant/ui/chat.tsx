@@ -40,7 +40,10 @@ export interface ChatEnd {
 }
 
 /** What was under way when the chat was left with Ctrl-C, by the phase it was in (exit 130). */
-const UNDER_WAY: Partial<Record<ChatState['phase']['step'], ChatEnd['interrupted']>> = { working: 'was working', approving: 'waited for your approval' };
+const UNDER_WAY: Partial<Record<ChatState['phase']['step'], ChatEnd['interrupted']>> = {
+  working: 'was working',
+  approving: 'waited for your approval',
+};
 
 export function Chat(props: ChatProps) {
   const app = useApp();
@@ -66,19 +69,28 @@ export function Chat(props: ChatProps) {
   };
   const submit = (line: string) => {
     if (!line.trim()) return;
-    void runChatCommand(line, { api, act, follower, quit: () => exit({ conversationId: conversationId() }) }).then((handled) => {
-      if (!handled) void follower.send(messageOf(line));
-    });
+    void runChatCommand(line, { api, act, follower, quit: () => exit({ conversationId: conversationId() }) }).then(
+      (handled) => {
+        if (!handled) void follower.send(messageOf(line));
+      },
+    );
   };
   const perform = (i: Intent): void => {
     switch (i.type) {
-      case 'leave': return leave();
-      case 'end': return exit({ conversationId: conversationId() });
-      case 'enter': return enterIntents(current()).forEach(perform);
-      case 'approvalKey': return approvalKey(i.input, i.enter, current().phase).forEach(perform);
-      case 'submit': return submit(i.line);
-      case 'answer': return follower.answer(i.action);
-      default: return act(i);
+      case 'leave':
+        return leave();
+      case 'end':
+        return exit({ conversationId: conversationId() });
+      case 'enter':
+        return enterIntents(current()).forEach(perform);
+      case 'approvalKey':
+        return approvalKey(i.input, i.enter, current().phase).forEach(perform);
+      case 'submit':
+        return submit(i.line);
+      case 'answer':
+        return follower.answer(i.action);
+      default:
+        return act(i);
     }
   };
   useInput((input, key) => keyIntents(input, key, current(), scrolling).forEach(perform));
@@ -90,7 +102,9 @@ export function Chat(props: ChatProps) {
   setCursorPosition(!props.color ? screen.cursor : undefined);
   return (
     <Box flexDirection="column">
-      {screen.lines.map((l, i) => <ScreenLine key={i} line={l} color={props.color} />)}
+      {screen.lines.map((l, i) => (
+        <ScreenLine key={i} line={l} color={props.color} />
+      ))}
     </Box>
   );
 }
@@ -98,7 +112,12 @@ export function Chat(props: ChatProps) {
 /** A line of the screen: colour, bold and dim only with colour on (NO_COLOR: plain text), the cursor an inverse cell. */
 function ScreenLine({ line, color }: { line: Line; color: boolean }) {
   const style = color ? { color: line.color, bold: line.bold, dimColor: line.dim } : {};
-  if (!line.cursor || !color) return <Text wrap="truncate" {...style}>{line.text || ' '}</Text>;
+  if (!line.cursor || !color)
+    return (
+      <Text wrap="truncate" {...style}>
+        {line.text || ' '}
+      </Text>
+    );
   const { before, chars, at } = line.cursor;
   return (
     <Text wrap="truncate" {...style}>
@@ -110,9 +129,19 @@ function ScreenLine({ line, color }: { line: Line; color: boolean }) {
 }
 
 /** Runs the chat on the terminal until it is left: how it ended. */
-export async function runChat(o: Omit<ChatProps, 'size'> & { streams: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream } }): Promise<ChatEnd> {
+export async function runChat(
+  o: Omit<ChatProps, 'size'> & {
+    streams: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream };
+  },
+): Promise<ChatEnd> {
   const { streams, ...props } = o;
-  const app = render(<Chat {...props} />, { stdin: streams.stdin, stdout: streams.stdout, stderr: streams.stderr, exitOnCtrlC: false, patchConsole: false });
+  const app = render(<Chat {...props} />, {
+    stdin: streams.stdin,
+    stdout: streams.stdout,
+    stderr: streams.stderr,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
   const end = (await app.waitUntilExit()) as ChatEnd | undefined;
   return end ?? { conversationId: null };
 }

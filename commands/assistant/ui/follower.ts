@@ -106,7 +106,10 @@ export class RunFollower {
     const { api, act, advance, pollMs, paceMs, policy } = this.options;
     try {
       const last = await followRun(api, c, {
-        advance, pollMs, paceMs, pause: sleep,
+        advance,
+        pollMs,
+        paceMs,
+        pause: sleep,
         stopped: () => mine !== this.generation,
         onRead: (read) => mine === this.generation && act({ type: 'read', conversation: read }),
       });
@@ -115,7 +118,8 @@ export class RunFollower {
       if (last.status === 'awaiting_approval' && policy) await this.answerByPolicy(last);
     } catch (e) {
       const id = c.conversation_id.slice(0, 8);
-      if (mine === this.generation) act({ type: 'lost', text: `${errorText(e)} — the run may go on; /open ${id} reads it again.` });
+      if (mine === this.generation)
+        act({ type: 'lost', text: `${errorText(e)} — the run may go on; /open ${id} reads it again.` });
     }
   }
 
@@ -129,8 +133,21 @@ export class RunFollower {
     const { act, policy, reason } = this.options;
     const approve = policy === 'approve';
     const flag = approve ? '--approve-all' : '--decline-all';
-    act({ type: 'entries', entries: c.pending_approvals.map((p) => ({ kind: 'note', text: `${approve ? 'approved' : 'declined'} (${flag}): ${answerText(p)}` })) });
-    await this.sendAnswers(c.conversation_id, c.pending_approvals.map((p) => ({ approval_id: p.approval_id, approved: approve, ...(!approve && reason ? { reason } : {}) })));
+    act({
+      type: 'entries',
+      entries: c.pending_approvals.map((p) => ({
+        kind: 'note',
+        text: `${approve ? 'approved' : 'declined'} (${flag}): ${answerText(p)}`,
+      })),
+    });
+    await this.sendAnswers(
+      c.conversation_id,
+      c.pending_approvals.map((p) => ({
+        approval_id: p.approval_id,
+        approved: approve,
+        ...(!approve && reason ? { reason } : {}),
+      })),
+    );
   }
 
   /**
@@ -144,10 +161,16 @@ export class RunFollower {
     try {
       const c = await api.get(id);
       if (mine !== this.generation) return;
-      act({ type: 'reread', conversation: c, text: `${errorText(e)} — read again: ${STANDING[c.status] ?? c.status}.`, now: Date.now() });
+      act({
+        type: 'reread',
+        conversation: c,
+        text: `${errorText(e)} — read again: ${STANDING[c.status] ?? c.status}.`,
+        now: Date.now(),
+      });
       await this.carryOn(c);
     } catch (e2) {
-      if (mine === this.generation) act({ type: 'lost', text: `${errorText(e2)} — /open ${id.slice(0, 8)} reads it again.` });
+      if (mine === this.generation)
+        act({ type: 'lost', text: `${errorText(e2)} — /open ${id.slice(0, 8)} reads it again.` });
     }
   }
 

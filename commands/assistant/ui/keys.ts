@@ -21,7 +21,10 @@ export type Intent =
   | { type: 'approvalKey'; input: string; enter: boolean };
 
 /** What the screen last drew, for the keys that scroll it. */
-export interface Scrolling { page: number; maxScroll: number }
+export interface Scrolling {
+  page: number;
+  maxScroll: number;
+}
 
 /** Keys that edit the input line, while it takes text: the first that matches. */
 const EDITING: [(input: string, key: Key) => boolean, ChatAction][] = [
@@ -37,7 +40,8 @@ const EDITING: [(input: string, key: Key) => boolean, ChatAction][] = [
 export function keyIntents(input: string, key: Key, s: ChatState, scrolling: Scrolling): Intent[] {
   if (key.ctrl && input === 'c') return [{ type: 'leave' }];
   if (key.ctrl && input === 'd') return s.input ? [] : [{ type: 'end' }];
-  if (key.pageUp || key.pageDown) return [{ type: 'scroll', by: key.pageUp ? scrolling.page : -scrolling.page, max: scrolling.maxScroll }];
+  if (key.pageUp || key.pageDown)
+    return [{ type: 'scroll', by: key.pageUp ? scrolling.page : -scrolling.page, max: scrolling.maxScroll }];
   if (s.phase.step === 'approving' && !s.phase.reason) {
     // presses typed faster than the terminal is read arrive as one piece ("yy"): each is a press
     if (/^[yn]{2,}$/i.test(input)) return [...input].map((ch) => ({ type: 'approvalKey', input: ch, enter: false }));
@@ -46,7 +50,8 @@ export function keyIntents(input: string, key: Key, s: ChatState, scrolling: Scr
   if (key.return) return [{ type: 'enter' }];
   const edit = EDITING.find(([matches]) => matches(input, key));
   if (edit) return [edit[1]];
-  if (s.phase.step !== 'approving' && (key.upArrow || key.downArrow)) return [{ type: 'history', dir: key.upArrow ? 'older' : 'newer' }];
+  if (s.phase.step !== 'approving' && (key.upArrow || key.downArrow))
+    return [{ type: 'history', dir: key.upArrow ? 'older' : 'newer' }];
   if (key.ctrl || key.meta || key.tab || key.escape || key.upArrow || key.downArrow) return [];
   return typed(input);
 }
@@ -81,6 +86,7 @@ export function approvalKey(input: string, enter: boolean, phase: Phase): Intent
   if (allAnswered(phase)) return [];
   if (input === 'y' || input === 'Y') return [{ type: 'answer', action: { type: 'approve' } }];
   if (input === 'n' || input === 'N') return [{ type: 'decline' }];
-  if (input || enter) return [{ type: 'notice', kind: 'note', text: 'y approves this action, n declines it (then an optional reason).' }];
+  if (input || enter)
+    return [{ type: 'notice', kind: 'note', text: 'y approves this action, n declines it (then an optional reason).' }];
   return [];
 }

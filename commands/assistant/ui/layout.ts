@@ -4,10 +4,26 @@
 // works, or the approval being answered), a notice, the input line, and the keys. Every line fits
 // the width; all of them fit the height, what is below the transcript cut first where it may be.
 import { inputText } from '../view.js';
-import { allAnswered, clip, columns, printable, visibleInput, wrap, type ChatState, type Entry, type Phase } from './state.js';
+import {
+  allAnswered,
+  clip,
+  columns,
+  printable,
+  visibleInput,
+  wrap,
+  type ChatState,
+  type Entry,
+  type Phase,
+} from './state.js';
 
 /** One line of the screen, already cut to the width; the input line comes as graphemes, with the cursor's index among them. */
-export interface Line { text: string; color?: string; bold?: boolean; dim?: boolean; cursor?: { before: string; chars: string[]; at: number } }
+export interface Line {
+  text: string;
+  color?: string;
+  bold?: boolean;
+  dim?: boolean;
+  cursor?: { before: string; chars: string[]; at: number };
+}
 
 /** What the screen shows besides the state. */
 export interface View {
@@ -44,13 +60,18 @@ const KEYS = {
 const oneLine = (s: string) => printable(s.replace(/\s+/g, ' '));
 
 /** Lines drawn at `width`, indented by two columns. */
-const indented = (text: string, width: number, style: Omit<Line, 'text'>): Line[] => wrap(text, width - 2).map((l) => ({ text: `  ${l}`, ...style }));
+const indented = (text: string, width: number, style: Omit<Line, 'text'>): Line[] =>
+  wrap(text, width - 2).map((l) => ({ text: `  ${l}`, ...style }));
 
 /**
  * The screen for a state. `transcript` is the transcript's lines at this width (transcriptLines):
  * given, the caller may keep them while the entries and the width stay the same.
  */
-export function layout(state: ChatState, view: View, transcript = transcriptLines(state.entries, view.size.columns)): Screen {
+export function layout(
+  state: ChatState,
+  view: View,
+  transcript = transcriptLines(state.entries, view.size.columns),
+): Screen {
   const width = Math.max(20, view.size.columns);
   // rows: the header, the transcript, what is below it, and one spare at the bottom
   const room = Math.max(8, view.size.rows) - 2;
@@ -58,10 +79,20 @@ export function layout(state: ChatState, view: View, transcript = transcriptLine
   const height = Math.max(1, room - below.length);
   const maxScroll = Math.max(0, transcript.length - height);
   const shown = transcriptView(transcript, height, Math.min(state.scroll, maxScroll));
-  const lines = [headerLine(state, view, width), ...shown, ...Array<Line>(Math.max(0, height - shown.length)).fill({ text: '' }), ...below];
+  const lines = [
+    headerLine(state, view, width),
+    ...shown,
+    ...Array<Line>(Math.max(0, height - shown.length)).fill({ text: '' }),
+    ...below,
+  ];
   const at = lines.findIndex((l) => l.cursor);
   const cur = at >= 0 ? lines[at].cursor! : null;
-  return { lines, maxScroll, page: Math.max(1, height - 2), ...(cur ? { cursor: { x: columns(cur.before + cur.chars.slice(0, cur.at).join('')), y: at } } : {}) };
+  return {
+    lines,
+    maxScroll,
+    page: Math.max(1, height - 2),
+    ...(cur ? { cursor: { x: columns(cur.before + cur.chars.slice(0, cur.at).join('')), y: at } } : {}),
+  };
 }
 
 /** The transcript's lines at a terminal's width: each entry wrapped, a blank line before each message after the first. */
@@ -101,8 +132,20 @@ function transcriptView(all: Line[], height: number, scroll: number): Line[] {
 
 function headerLine(state: ChatState, view: View, width: number): Line {
   const c = state.conversation;
-  const clockNote = view.manualClock ? (view.advance ? 'manual clock: moved while the assistant works' : 'manual clock: not moved (--no-auto-advance)') : '';
-  return { text: headerText(oneLine(c ? c.title : 'new conversation'), c ? c.conversation_id.slice(0, 8) : '', clockNote, width), bold: true };
+  const clockNote = view.manualClock
+    ? view.advance
+      ? 'manual clock: moved while the assistant works'
+      : 'manual clock: not moved (--no-auto-advance)'
+    : '';
+  return {
+    text: headerText(
+      oneLine(c ? c.title : 'new conversation'),
+      c ? c.conversation_id.slice(0, 8) : '',
+      clockNote,
+      width,
+    ),
+    bold: true,
+  };
 }
 
 /**
@@ -120,7 +163,12 @@ function headerText(title: string, id: string, note: string, width: number): str
 }
 
 /** What is going on, in parts: the status and the question always show; the reason and the detail as room allows. */
-interface Activity { status: Line[]; reason: Line[]; detail: Line[]; ask: Line[] }
+interface Activity {
+  status: Line[];
+  reason: Line[];
+  detail: Line[];
+  ask: Line[];
+}
 
 function activity(state: ChatState, view: View, width: number): Activity {
   const none: Activity = { status: [], reason: [], detail: [], ask: [] };
@@ -128,8 +176,17 @@ function activity(state: ChatState, view: View, width: number): Activity {
   if (phase.step === 'working') {
     const secs = Math.floor((view.now - phase.since) / 1000);
     const done = c ? c.actions.filter((a) => state.seen.includes(a.tool_call_id)).length : 0;
-    const extra = [done ? `${done} action${done > 1 ? 's' : ''} done` : '', view.advance ? 'moving the clock' : view.manualClock ? 'waiting for the clock (vmv sim advance)' : ''].filter(Boolean);
-    const status = { text: clip(`${SPINNER[view.tick % SPINNER.length]} working · ${secs}s${extra.length ? ` · ${extra.join(' · ')}` : ''}`, width), color: 'yellow' };
+    const extra = [
+      done ? `${done} action${done > 1 ? 's' : ''} done` : '',
+      view.advance ? 'moving the clock' : view.manualClock ? 'waiting for the clock (vmv sim advance)' : '',
+    ].filter(Boolean);
+    const status = {
+      text: clip(
+        `${SPINNER[view.tick % SPINNER.length]} working · ${secs}s${extra.length ? ` · ${extra.join(' · ')}` : ''}`,
+        width,
+      ),
+      color: 'yellow',
+    };
     return { ...none, status: [status], detail: c?.reply ? indented(c.reply, width, { dim: true }).slice(-2) : [] };
   }
   if (phase.step === 'approving' && !allAnswered(phase)) {
@@ -140,7 +197,12 @@ function activity(state: ChatState, view: View, width: number): Activity {
       status: [{ text: clip(`Approval${of}: ${p.tool}`, width), color: 'yellow', bold: true }],
       reason: indented(p.reason, width, { color: 'yellow' }),
       detail: input ? indented(input, width, { dim: true }).slice(0, 2) : [],
-      ask: [{ text: phase.reason ? 'Why not? (told to the assistant; Enter to skip)' : 'y approve · n decline', bold: true }],
+      ask: [
+        {
+          text: phase.reason ? 'Why not? (told to the assistant; Enter to skip)' : 'y approve · n decline',
+          bold: true,
+        },
+      ],
     };
   }
   if (phase.step === 'approving') return { ...none, status: [{ text: 'sending your answers…', color: 'yellow' }] };
@@ -170,7 +232,11 @@ function keysOf(phase: Phase): string {
 function belowTranscript(state: ChatState, view: View, width: number, room: number): Line[] {
   const { status, reason, detail, ask } = activity(state, view, width);
   const notice: Line[] = state.notice
-    ? wrap(state.notice.text, width).map((text) => ({ text, color: state.notice!.kind === 'error' ? 'red' : undefined, dim: state.notice!.kind === 'note' }))
+    ? wrap(state.notice.text, width).map((text) => ({
+        text,
+        color: state.notice!.kind === 'error' ? 'red' : undefined,
+        dim: state.notice!.kind === 'note',
+      }))
     : [];
   const input = inputLines(state, width);
   const keys: Line = { text: clip(keysOf(state.phase), width), dim: true };
@@ -184,7 +250,15 @@ function belowTranscript(state: ChatState, view: View, width: number, room: numb
   const noticeN = give(Math.min(3, notice.length));
   give(2); // the transcript: three lines before anything else gets more room
   const detailN = give(detail.length);
-  return [...status, ...upTo(reason, reasonN, width, 2), ...detail.slice(0, detailN), ...ask, ...upTo(notice, noticeN, width), ...input, keys];
+  return [
+    ...status,
+    ...upTo(reason, reasonN, width, 2),
+    ...detail.slice(0, detailN),
+    ...ask,
+    ...upTo(notice, noticeN, width),
+    ...input,
+    keys,
+  ];
 }
 
 /**

@@ -4,10 +4,20 @@
 // Text is measured in terminal columns (string-width: a CJK character or an emoji takes two) and the
 // input line's cursor moves by graphemes (what the eye sees as one character).
 import stringWidth from 'string-width';
-import { actionText, inputText, type ApprovalAnswer, type Conversation, type ConversationWithTranscript, type PendingApproval } from '../view.js';
+import {
+  actionText,
+  inputText,
+  type ApprovalAnswer,
+  type Conversation,
+  type ConversationWithTranscript,
+  type PendingApproval,
+} from '../view.js';
 
 export type EntryKind = 'user' | 'assistant' | 'action' | 'declined' | 'failed' | 'note' | 'error';
-export interface Entry { kind: EntryKind; text: string }
+export interface Entry {
+  kind: EntryKind;
+  text: string;
+}
 
 export type Phase =
   | { step: 'idle' }
@@ -35,8 +45,17 @@ export interface ChatState {
 }
 
 export const initialState = (entries: Entry[] = []): ChatState => ({
-  conversation: null, entries, phase: { step: 'idle' }, seen: [], notice: null,
-  input: '', cursor: 0, history: [], recall: null, draft: '', scroll: 0,
+  conversation: null,
+  entries,
+  phase: { step: 'idle' },
+  seen: [],
+  notice: null,
+  input: '',
+  cursor: 0,
+  history: [],
+  recall: null,
+  draft: '',
+  scroll: 0,
 });
 
 export type ChatAction =
@@ -79,11 +98,15 @@ export const columns = (s: string): number => stringWidth(s);
 const chars = graphemes;
 
 /** An approval answered, in the transcript: the tool and what it was given (its cost was on screen). */
-export const answerText = (p: PendingApproval) => `${p.tool}${inputText(p.input, 80) ? ` ${inputText(p.input, 80)}` : ''}`;
+export const answerText = (p: PendingApproval) =>
+  `${p.tool}${inputText(p.input, 80) ? ` ${inputText(p.input, 80)}` : ''}`;
 
 /** The first screen of a new conversation. */
 export const WELCOME: Entry[] = [
-  { kind: 'note', text: 'Ask in plain English: "how many calls did we get yesterday?", "text +14155550100 and ask whether Tuesday works". Actions that cost money or cannot be undone wait for your approval. /help lists the commands and keys.' },
+  {
+    kind: 'note',
+    text: 'Ask in plain English: "how many calls did we get yesterday?", "text +14155550100 and ask whether Tuesday works". Actions that cost money or cannot be undone wait for your approval. /help lists the commands and keys.',
+  },
 ];
 
 /** The answers so far of an approving phase, complete when every pending approval has one. */
@@ -92,7 +115,10 @@ export const allAnswered = (p: Phase): boolean => p.step === 'approving' && p.an
 function actionEntries(c: Conversation, seen: string[]): { entries: Entry[]; seen: string[] } {
   const fresh = c.actions.filter((a) => !seen.includes(a.tool_call_id));
   return {
-    entries: fresh.map((a) => ({ kind: a.status === 'completed' ? 'action' : a.status === 'declined' ? 'declined' : 'failed', text: actionText(a) })),
+    entries: fresh.map((a) => ({
+      kind: a.status === 'completed' ? 'action' : a.status === 'declined' ? 'declined' : 'failed',
+      text: actionText(a),
+    })),
     seen: [...seen, ...fresh.map((a) => a.tool_call_id)],
   };
 }
@@ -102,10 +128,14 @@ function settle(s: ChatState, c: Conversation): ChatState {
   const { entries, seen } = actionEntries(c, s.seen);
   const added: Entry[] = [...entries];
   if (c.reply) added.push({ kind: 'assistant', text: c.reply });
-  if (c.status === 'failed') added.push({ kind: 'error', text: c.error ?? 'The run failed. Send another message to go on.' });
-  const phase: Phase = c.status === 'awaiting_approval' && c.pending_approvals.length > 0
-    ? { step: 'approving', pending: c.pending_approvals, index: 0, answers: [], reason: false }
-    : c.status === 'working' ? { step: 'working', since: Date.now() } : { step: 'idle' };
+  if (c.status === 'failed')
+    added.push({ kind: 'error', text: c.error ?? 'The run failed. Send another message to go on.' });
+  const phase: Phase =
+    c.status === 'awaiting_approval' && c.pending_approvals.length > 0
+      ? { step: 'approving', pending: c.pending_approvals, index: 0, answers: [], reason: false }
+      : c.status === 'working'
+        ? { step: 'working', since: Date.now() }
+        : { step: 'idle' };
   return { ...s, conversation: c, seen, entries: [...s.entries, ...added], phase };
 }
 
@@ -119,32 +149,55 @@ type Of<T extends ChatAction['type']> = Extract<ChatAction, { type: T }>;
 
 /** Each action's handler, by its type: the input line's editing, the run's steps, the approvals' answers. */
 const REDUCERS: { [T in ChatAction['type']]: (s: ChatState, a: Of<T>) => ChatState } = {
-  insert, backspace, move, history,
+  insert,
+  backspace,
+  move,
+  history,
   clearLine: (s) => ({ ...s, input: '', cursor: 0, recall: null }),
   scroll: (s, a) => ({ ...s, scroll: Math.max(0, Math.min(a.max, s.scroll + a.by)) }),
   notice: (s, a) => ({ ...s, notice: { kind: a.kind, text: a.text } }),
-  entries: (s, a) => ({ ...s, entries: [...s.entries, ...a.entries], ...(a.clearInput ? { input: '', cursor: 0, recall: null } : {}) }),
-  sent, read,
+  entries: (s, a) => ({
+    ...s,
+    entries: [...s.entries, ...a.entries],
+    ...(a.clearInput ? { input: '', cursor: 0, recall: null } : {}),
+  }),
+  sent,
+  read,
   settled: (s, a) => settle(s, a.conversation),
   approve: answerApproval,
   decline: answerApproval,
   reason: answerReason,
-  answered: (s, a) => (a.conversation.status === 'working'
-    ? { ...s, conversation: a.conversation, phase: { step: 'working', since: a.now } }
-    : settle({ ...s }, a.conversation)),
+  answered: (s, a) =>
+    a.conversation.status === 'working'
+      ? { ...s, conversation: a.conversation, phase: { step: 'working', since: a.now } }
+      : settle({ ...s }, a.conversation),
   opened,
-  refused: (s, a) => (s.phase.step === 'approving'
-    ? { ...s, phase: { ...s.phase, index: 0, answers: [], reason: false }, notice: { kind: 'error', text: `${a.text} — answer again.` } }
-    : { ...s, notice: { kind: 'error', text: a.text } }),
+  refused: (s, a) =>
+    s.phase.step === 'approving'
+      ? {
+          ...s,
+          phase: { ...s.phase, index: 0, answers: [], reason: false },
+          notice: { kind: 'error', text: `${a.text} — answer again.` },
+        }
+      : { ...s, notice: { kind: 'error', text: a.text } },
   reread,
   lost: (s, a) => ({ ...s, phase: { step: 'idle' }, notice: { kind: 'error', text: a.text } }),
-  new: (s) => ({ ...initialState(), history: s.history, entries: [{ kind: 'note', text: 'New conversation: your next message starts it.' }] }),
+  new: (s) => ({
+    ...initialState(),
+    history: s.history,
+    entries: [{ kind: 'note', text: 'New conversation: your next message starts it.' }],
+  }),
 };
 
 function insert(s: ChatState, a: Of<'insert'>): ChatState {
   const c = chars(s.input);
   // a pasted text's line breaks stay (a message of several lines); a tab is a space; other control characters go
-  const text = chars(a.text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, ''));
+  const text = chars(
+    a.text
+      .replace(/\r\n?/g, '\n')
+      .replace(/\t/g, ' ')
+      .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, ''),
+  );
   if (text.length === 0) return s;
   // the cursor after what was inserted (a combining mark joins the grapheme before it)
   const before = [...c.slice(0, s.cursor), ...text].join('');
@@ -154,12 +207,18 @@ function insert(s: ChatState, a: Of<'insert'>): ChatState {
 function backspace(s: ChatState): ChatState {
   if (s.cursor === 0) return s;
   const c = chars(s.input);
-  return { ...s, input: [...c.slice(0, s.cursor - 1), ...c.slice(s.cursor)].join(''), cursor: s.cursor - 1, notice: null };
+  return {
+    ...s,
+    input: [...c.slice(0, s.cursor - 1), ...c.slice(s.cursor)].join(''),
+    cursor: s.cursor - 1,
+    notice: null,
+  };
 }
 
 function move(s: ChatState, a: Of<'move'>): ChatState {
   const n = chars(s.input).length;
-  const cursor = a.to === 'home' ? 0 : a.to === 'end' ? n : Math.max(0, Math.min(n, s.cursor + (a.to === 'left' ? -1 : 1)));
+  const cursor =
+    a.to === 'home' ? 0 : a.to === 'end' ? n : Math.max(0, Math.min(n, s.cursor + (a.to === 'left' ? -1 : 1)));
   return { ...s, cursor };
 }
 
@@ -181,7 +240,14 @@ function sent(s: ChatState, a: Of<'sent'>): ChatState {
   const history = s.history[s.history.length - 1] === a.text ? s.history : [...s.history, a.text];
   const started = a.conversation.conversation_id !== s.conversation?.conversation_id;
   const base: ChatState = {
-    ...s, history, recall: null, draft: '', input: '', cursor: 0, scroll: 0, notice: null,
+    ...s,
+    history,
+    recall: null,
+    draft: '',
+    input: '',
+    cursor: 0,
+    scroll: 0,
+    notice: null,
     entries: [...s.entries, { kind: 'user', text: a.text }],
     seen: started ? [] : s.seen,
   };
@@ -202,9 +268,14 @@ function answerApproval(s: ChatState, a: Of<'approve' | 'decline'>): ChatState {
   const p = s.phase.pending[s.phase.index];
   if (a.type === 'decline') return { ...s, phase: { ...s.phase, reason: true }, input: '', cursor: 0, notice: null };
   return {
-    ...s, notice: null,
+    ...s,
+    notice: null,
     entries: [...s.entries, { kind: 'note', text: `approved: ${answerText(p)}` }],
-    phase: { ...s.phase, index: s.phase.index + 1, answers: [...s.phase.answers, { approval_id: p.approval_id, approved: true }] },
+    phase: {
+      ...s.phase,
+      index: s.phase.index + 1,
+      answers: [...s.phase.answers, { approval_id: p.approval_id, approved: true }],
+    },
   };
 }
 
@@ -213,9 +284,17 @@ function answerReason(s: ChatState): ChatState {
   const p = s.phase.pending[s.phase.index];
   const reason = s.input.replace(/\s+/g, ' ').trim();
   return {
-    ...s, input: '', cursor: 0, notice: null,
+    ...s,
+    input: '',
+    cursor: 0,
+    notice: null,
     entries: [...s.entries, { kind: 'note', text: `declined: ${answerText(p)}${reason ? ` (${reason})` : ''}` }],
-    phase: { ...s.phase, reason: false, index: s.phase.index + 1, answers: [...s.phase.answers, { approval_id: p.approval_id, approved: false, ...(reason ? { reason } : {}) }] },
+    phase: {
+      ...s.phase,
+      reason: false,
+      index: s.phase.index + 1,
+      answers: [...s.phase.answers, { approval_id: p.approval_id, approved: false, ...(reason ? { reason } : {}) }],
+    },
   };
 }
 
@@ -226,7 +305,9 @@ function opened(s: ChatState, a: Of<'opened'>): ChatState {
   const waiting = c.status === 'awaiting_approval';
   // the transcript holds the replies; what is still going on is the current run's
   const base: ChatState = {
-    ...initialState(), history: s.history, conversation: c,
+    ...initialState(),
+    history: s.history,
+    conversation: c,
     entries: [{ kind: 'note', text: `conversation ${c.conversation_id}: ${c.title}` }, ...past],
     seen: working || waiting ? [] : c.actions.map((x) => x.tool_call_id),
   };
@@ -236,9 +317,21 @@ function opened(s: ChatState, a: Of<'opened'>): ChatState {
   }
   if (waiting) {
     const { entries, seen } = actionEntries(c, []);
-    return { ...base, entries: [...base.entries, ...entries], seen, phase: { step: 'approving', pending: c.pending_approvals, index: 0, answers: [], reason: false } };
+    return {
+      ...base,
+      entries: [...base.entries, ...entries],
+      seen,
+      phase: { step: 'approving', pending: c.pending_approvals, index: 0, answers: [], reason: false },
+    };
   }
-  if (c.status === 'failed') return { ...base, entries: [...base.entries, { kind: 'error', text: c.error ?? 'The last run failed. Send another message to go on.' }] };
+  if (c.status === 'failed')
+    return {
+      ...base,
+      entries: [
+        ...base.entries,
+        { kind: 'error', text: c.error ?? 'The last run failed. Send another message to go on.' },
+      ],
+    };
   return base;
 }
 
@@ -247,7 +340,14 @@ function reread(s: ChatState, a: Of<'reread'>): ChatState {
   const notice = { kind: 'error' as const, text: a.text };
   if (c.status !== 'working') return { ...settle(s, c), notice };
   const { entries, seen } = actionEntries(c, s.seen);
-  return { ...s, conversation: c, seen, entries: [...s.entries, ...entries], phase: { step: 'working', since: a.now }, notice };
+  return {
+    ...s,
+    conversation: c,
+    seen,
+    entries: [...s.entries, ...entries],
+    phase: { step: 'working', since: a.now },
+    notice,
+  };
 }
 
 /** Text as one terminal line may show it: a tab is a space, other control characters (escapes included) go. */

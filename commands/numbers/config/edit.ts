@@ -10,7 +10,10 @@ import type { Context } from '../../../src/context.js';
 import { usage } from '../../../src/errors.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('edit').argument('<id>', 'number id').description('Edit the configuration in $VISUAL or $EDITOR; only changed fields are sent')
+  parent
+    .command('edit')
+    .argument('<id>', 'number id')
+    .description('Edit the configuration in $VISUAL or $EDITOR; only changed fields are sent')
     .addHelpText('after', examples('EDITOR=nano vmv numbers config edit 1001', 'vmv numbers config edit 1001'))
     .action(action(shell, run));
 }
@@ -24,7 +27,8 @@ function editable(config: any): any {
 }
 
 export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {
-  if (!ctx.io.stdinTTY || !ctx.io.stdoutTTY) throw usage('config edit needs a terminal; use `vmv numbers config set` (or --file) in scripts.');
+  if (!ctx.io.stdinTTY || !ctx.io.stdoutTTY)
+    throw usage('config edit needs a terminal; use `vmv numbers config set` (or --file) in scripts.');
   const res = await ctx.call('GET', `/v1/phone-numbers/${encodeURIComponent(id)}/config`);
   const before = editable(res.json().data);
   const dir = await mkdtemp(join(tmpdir(), 'vmv-edit-'));

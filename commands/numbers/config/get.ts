@@ -3,10 +3,30 @@ import type { Command } from 'commander';
 import { action, choiceArg, examples, type Shell } from '../../../src/command.js';
 import type { Context } from '../../../src/context.js';
 
-export const SECTIONS = ['name', 'is_active', 'business_name', 'business_description', 'timezone', 'stack', 'call_settings', 'voice', 'sms', 'knowledge', 'qualification', 'booking', 'transfers', 'sms_referrals', 'forwarding', 'ivr'];
+export const SECTIONS = [
+  'name',
+  'is_active',
+  'business_name',
+  'business_description',
+  'timezone',
+  'stack',
+  'call_settings',
+  'voice',
+  'sms',
+  'knowledge',
+  'qualification',
+  'booking',
+  'transfers',
+  'sms_referrals',
+  'forwarding',
+  'ivr',
+];
 
 export function define(parent: Command, shell: Shell): void {
-  parent.command('get').argument('<id>', 'number id').description('Show the full configuration (as indented JSON), or one section')
+  parent
+    .command('get')
+    .argument('<id>', 'number id')
+    .description('Show the full configuration (as indented JSON), or one section')
     .option('--section <name>', `one of: ${SECTIONS.join(', ')}`, choiceArg('--section', SECTIONS))
     .addHelpText('after', '\nWith --json the whole response body is printed as returned (pipe it to jq for a section).')
     .addHelpText('after', examples('vmv numbers config get 1001', 'vmv numbers config get 1001 --section voice'))

@@ -72,16 +72,20 @@ function drawThumbnail(width: number, height: number): Buffer {
     // so the row is back to the background colour by its end
     const out = at + 1 + x0 * 3;
     let was = 0;
-    let r = bg[0], g = bg[1], b = bg[2];
+    let r = bg[0],
+      g = bg[1],
+      b = bg[2];
     for (let i = 0; i < side; i++) {
       const w = cover[j * side + i];
       if (w === was) continue;
       was = w;
-      const nr = blend(bg[0], w), ng = blend(bg[1], w), nb = blend(bg[2], w);
+      const nr = blend(bg[0], w),
+        ng = blend(bg[1], w),
+        nb = blend(bg[2], w);
       raw[out + i * 3] = (nr - r) & 0xff;
       raw[out + i * 3 + 1] = (ng - g) & 0xff;
       raw[out + i * 3 + 2] = (nb - b) & 0xff;
-      r = nr, g = ng, b = nb;
+      (r = nr), (g = ng), (b = nb);
     }
   }
   return raw;
@@ -103,16 +107,22 @@ function playButton(shorter: number): { side: number; cover: Uint8Array } {
   const c = side / 2; // the centre, on a pixel corner
   // the triangle's corners, counter-clockwise on screen, its centroid on the disc's centre
   const s = r * 0.55;
-  const corners = [[c - s / 2, c - s * 0.866], [c - s / 2, c + s * 0.866], [c + s, c]];
+  const corners = [
+    [c - s / 2, c - s * 0.866],
+    [c - s / 2, c + s * 0.866],
+    [c + s, c],
+  ];
   // each edge as a signed distance a·x + b·y + d, positive inside
   const [[a0, b0, d0], [a1, b1, d1], [a2, b2, d2]] = corners.map(([ax, ay], i) => {
     const [bx, by] = corners[(i + 1) % 3];
     const len = Math.hypot(bx - ax, by - ay);
-    const a = (by - ay) / len, b = -(bx - ax) / len;
+    const a = (by - ay) / len,
+      b = -(bx - ax) / len;
     return [a, b, -(a * ax + b * ay)];
   });
   const cover = new Uint8Array(side * side);
-  const outside = (r + 0.5) ** 2, inside = (r - 0.5) ** 2;
+  const outside = (r + 0.5) ** 2,
+    inside = (r - 0.5) ** 2;
   // the top half, mirrored to the bottom (the button is symmetric about its horizontal centre line);
   // in each row only the disc's span, and square roots only on its rim
   for (let j = 0; j < side / 2; j++) {
@@ -120,7 +130,9 @@ function playButton(shorter: number): { side: number; cover: Uint8Array } {
     const dy2 = (y - c) ** 2;
     if (dy2 >= outside) continue;
     const half = Math.sqrt(outside - dy2);
-    const t0 = b0 * y + d0 + 0.5, t1 = b1 * y + d1 + 0.5, t2 = b2 * y + d2 + 0.5;
+    const t0 = b0 * y + d0 + 0.5,
+      t1 = b1 * y + d1 + 0.5,
+      t2 = b2 * y + d2 + 0.5;
     for (let i = Math.max(0, Math.floor(c - half)); i <= Math.min(side - 1, Math.ceil(c + half)); i++) {
       const x = i + 0.5;
       const dist2 = (x - c) ** 2 + dy2;
