@@ -26,7 +26,7 @@ import type { ResourceEntry } from './capability.js';
 import { ApiError, notFound } from './errors.js';
 import { checkKey, fingerprint, remember, rememberFinal, replayOf, type Keyed } from './idempotency.js';
 import { errorResponse, header, newRequestId, originOf, parseBody, toResponse, validate } from './request.js';
-import { createRouter, methodOf, targetOf } from './router.js';
+import { createRouter, methodOf, targetOf, type Router } from './router.js';
 import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
 import { NEEDS_LOCK, type Session, type WorldSession, type WorldStore } from './session.js';
 import type { World } from './world.js';
@@ -171,6 +171,164 @@ const STEPS: readonly (readonly [string, Step])[] = [
   ],
 ];
 
+/** Work after a commit, run outside any transaction in the background (deliveries), and a way to wait for it. */
+function backgroundWork(hooks: readonly AfterCommit[], app: () => App) {
+  const pending = new Set<Promise<void>>();
+  async function afterCommit(data: World): Promise<void> {
+    for (const hook of hooks) {
+      // the change is on disk whatever happens here: a hook's failure never fails the request
+      await hook(app(), data).catch((e) => process.emitWarning(`vmv simulator: ${(e as Error)?.stack ?? String(e)}`));
+    }
+  }
+  return {
+    /** runs what follows the commit of `data` in the background */
+    after(data: World): void {
+      const work = afterCommit(data);
+      pending.add(work);
+      void work.finally(() => pending.delete(work));
+    },
+    async idle(): Promise<void> {
+      while (pending.size > 0) await Promise.all(pending);
+    },
+  };
+}
+
+/** One unit of work under the lock: what fell due runs first, then `fn`, committed if it wrote (Transactor). */
+function transactor(store: WorldStore, run: Wiring['run']): App['transaction'] {
+  return (fn) =>
+    store.withLock(async (ss) => {
+      const s = await ss.begin();
+      await run(s, s.now);
+      try {
+        const out = await fn(s);
+        if (s.dirty) await ss.commit(s);
+        return out;
+      } catch (e) {
+        ss.rollback();
+        throw e;
+      }
+    });
+}
+
+/** One unit of work for a request: what fell due runs (and is kept), then the steps, which commit or roll back together. */
+async function runSteps(
+  ss: WorldSession,
+  start: Omit<Exchange, 's'>,
+  w: Wiring,
+  committed: Committed,
+): Promise<Exchange> {
+  const commit = async (s: Session) => {
+    await ss.commit(s);
+    committed.data = s.data;
+  };
+  let s = await ss.begin();
+  // a read runs without the cross-process lock unless it has transitions to run first
+  if (!ss.locked && (nextDue(s) ?? Infinity) <= s.now) throw NEEDS_LOCK;
+  // whatever fell due since the last request runs first, and is kept even if this request fails
+  if ((await w.run(s, s.now)) > 0 || s.dirty) {
+    await commit(s);
+    s = await ss.begin();
+  }
+  const x: Exchange = { ...start, s };
+  try {
+    for (const [, step] of STEPS) {
+      const early = await step(x, w);
+      if (early) return { ...x, res: early, reply: undefined };
+    }
+    if (x.method !== 'GET' || s.dirty) await commit(s);
+    return x;
+  } catch (e) {
+    ss.rollback();
+    throw e;
+  }
+}
+
+/** Finds a request's route and runs its steps: without the lock when it only reads, under it otherwise. */
+function dispatcher(store: WorldStore, router: Router, w: Wiring, transaction: App['transaction'], app: () => App) {
+  /** Outside the lock: the request waits for what its change set going (an assistant run), then answers. */
+  async function waited(x: Exchange, requestId: string): Promise<SimResponse> {
+    const res = toResponse(await x.reply!.after!(app()), requestId);
+    if (x.keyed && res.status >= 200 && res.status < 300)
+      await transaction((s) => rememberFinal(s, x.keyed!, requestId, res));
+    return res;
+  }
+  return async (req: SimRequest, requestId: string, committed: Committed): Promise<SimResponse> => {
+    const method = methodOf(req.method);
+    const url = targetOf(req.url);
+    const found = await router.match(method, url.pathname);
+    if (found === null) throw notFound(`No route for ${method} ${url.pathname}.`);
+    if (found === 'method')
+      throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`);
+    if (found.route.flush) committed.flush = true;
+    const start = {
+      req,
+      requestId,
+      method,
+      url,
+      route: found.route,
+      params: found.params,
+      isApi: url.pathname.startsWith('/v1/'),
+    };
+    const unit = (ss: WorldSession) => runSteps(ss, start, w, committed);
+    let done = method === 'GET' ? await store.withRead(unit) : NEEDS_LOCK;
+    if (done === NEEDS_LOCK) done = await store.withLock(unit);
+    return done.reply?.after ? waited(done, requestId) : done.res!;
+  };
+}
+
+/**
+ * API routes run inside a session, as a key of the workspace would call them (the assistant's
+ * tools): its scopes and plan apply. What a transition may use beyond its session (TimerEnv).
+ */
+function invoker(router: Router, w: Wiring): TimerEnv {
+  async function routeAs(
+    s: Session,
+    as: { workspaceId: string; apiKeyId: string | null },
+    method: string,
+    path: string,
+  ) {
+    const found = await router.match(method as Method, path);
+    if (found === null || found === 'method') throw new Error(`invoke: no route for ${method} ${path}`);
+    const key = as.apiKeyId ? (s.data.api_keys.find((k) => k.id === as.apiKeyId) ?? null) : null;
+    return { ...found, auth: authFor(s.data, key, as.workspaceId) };
+  }
+  const invoke: Invoke = async (s, as, call) => {
+    const { route, params, auth } = await routeAs(s, as, call.method, call.path);
+    const refused = refusal(route, auth);
+    if (refused) throw refused;
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.set(k, String(v));
+    const input = validate(route, params, query, (call.body ?? {}) as Record<string, unknown>);
+    const ctx: Ctx<any, any, any> = {
+      ...{ s, data: s.data, auth, ...input, requestId: newRequestId(), advance: (until: number) => w.run(s, until) },
+      ...{ origin: DEFAULT_ORIGIN, header: () => undefined, world: w.services },
+    };
+    const reply = await route.handler(ctx);
+    return { status: reply.status ?? 200, body: reply.body };
+  };
+  const authorize: TimerEnv['authorize'] = async (s, as, call) => {
+    const { route, auth } = await routeAs(s, as, call.method, call.path);
+    return refusal(route, auth)?.message ?? null;
+  };
+  return { invoke, authorize };
+}
+
+/** Runs whatever fell due (a real clock's loop): a look without the cross-process lock when nothing is. */
+function ticker(store: WorldStore, transaction: App['transaction'], after: (data: World) => void): App['tick'] {
+  return async () => {
+    const look = (s: Session) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode });
+    const seen = await store.withRead(async (ss) => {
+      const t = look(await ss.begin());
+      if (t.nextDueMs !== null && t.nextDueMs <= t.nowMs) throw NEEDS_LOCK;
+      return t;
+    });
+    const { data, ...t } = seen !== NEEDS_LOCK ? seen : await transaction(look);
+    after(data);
+    return t;
+  };
+}
+
+/** The request handler of a world on `store` (with resources of a test's own, `extra`): the parts above, wired. */
 export function createApp(
   store: WorldStore,
   world: WorldDefinition,
@@ -178,12 +336,17 @@ export function createApp(
   options: AppOptions = {},
 ): App {
   const timers: TimerHandlers = Object.assign({}, world.timers, ...extra.map((r) => r.timers));
-  const hooks: AfterCommit[] = [...world.afterCommit, ...extra.flatMap((r) => (r.afterCommit ? [r.afterCommit] : []))];
+  const hooks = [...world.afterCommit, ...extra.flatMap((r) => (r.afterCommit ? [r.afterCommit] : []))];
   const router = createRouter(
     world.resources,
     extra.flatMap((r) => r.routes),
   );
+  // (the transitions' environment invokes routes, which may run transitions: defined together)
   const wiring: Wiring = { run: (s, until) => runDue(s, until, timers, env), services: world.services };
+  const env = invoker(router, wiring);
+  const transaction = transactor(store, wiring.run);
+  const work = backgroundWork(hooks, () => app);
+  const dispatch = dispatcher(store, router, wiring, transaction, () => app);
 
   async function handle(req: SimRequest): Promise<SimResponse> {
     const requestId = newRequestId();
@@ -196,158 +359,18 @@ export function createApp(
       res = errorResponse(e, requestId);
     }
     // even a failed request may have committed the transitions that fell due before it
-    if (committed.data) background(afterCommit(committed.data));
-    if (committed.flush) await idle();
+    if (committed.data) work.after(committed.data);
+    if (committed.flush) await work.idle();
     return res;
   }
 
-  const pending = new Set<Promise<void>>();
-  function background(work: Promise<void>): void {
-    pending.add(work);
-    void work.finally(() => pending.delete(work));
-  }
-  async function idle(): Promise<void> {
-    while (pending.size > 0) await Promise.all(pending);
-  }
-
-  async function afterCommit(data: World): Promise<void> {
-    for (const hook of hooks) {
-      // the change is on disk whatever happens here: a hook's failure never fails the request
-      await hook(app, data).catch((e) => process.emitWarning(`vmv simulator: ${(e as Error)?.stack ?? String(e)}`));
-    }
-  }
-
-  async function dispatch(req: SimRequest, requestId: string, committed: Committed): Promise<SimResponse> {
-    const method = methodOf(req.method);
-    const url = targetOf(req.url);
-    const found = await router.match(method, url.pathname);
-    if (found === null) throw notFound(`No route for ${method} ${url.pathname}.`);
-    if (found === 'method')
-      throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`);
-    if (found.route.flush) committed.flush = true;
-    const unit = (ss: WorldSession) =>
-      runSteps(
-        ss,
-        {
-          req,
-          requestId,
-          method,
-          url,
-          route: found.route,
-          params: found.params,
-          isApi: url.pathname.startsWith('/v1/'),
-        },
-        committed,
-      );
-    let done = method === 'GET' ? await store.withRead(unit) : NEEDS_LOCK;
-    if (done === NEEDS_LOCK) done = await store.withLock(unit);
-    return done.reply?.after ? waited(done, requestId) : done.res!;
-  }
-
-  /** One unit of work: what fell due runs (and is kept), then the steps, which commit or roll back together. */
-  async function runSteps(ss: WorldSession, start: Omit<Exchange, 's'>, committed: Committed): Promise<Exchange> {
-    const commit = async (s: Session) => {
-      await ss.commit(s);
-      committed.data = s.data;
-    };
-    let s = await ss.begin();
-    // a read runs without the cross-process lock unless it has transitions to run first
-    if (!ss.locked && (nextDue(s) ?? Infinity) <= s.now) throw NEEDS_LOCK;
-    // whatever fell due since the last request runs first, and is kept even if this request fails
-    if ((await wiring.run(s, s.now)) > 0 || s.dirty) {
-      await commit(s);
-      s = await ss.begin();
-    }
-    const x: Exchange = { ...start, s };
-    try {
-      for (const [, step] of STEPS) {
-        const early = await step(x, wiring);
-        if (early) return { ...x, res: early, reply: undefined };
-      }
-      if (x.method !== 'GET' || s.dirty) await commit(s);
-      return x;
-    } catch (e) {
-      ss.rollback();
-      throw e;
-    }
-  }
-
-  /** Outside the lock: the request waits for what its change set going (an assistant run), then answers. */
-  async function waited(x: Exchange, requestId: string): Promise<SimResponse> {
-    const res = toResponse(await x.reply!.after!(app), requestId);
-    if (x.keyed && res.status >= 200 && res.status < 300)
-      await transaction((s) => rememberFinal(s, x.keyed!, requestId, res));
-    return res;
-  }
-
-  async function routeAs(
-    s: Session,
-    as: { workspaceId: string; apiKeyId: string | null },
-    method: string,
-    path: string,
-  ) {
-    const found = await router.match(method as Method, path);
-    if (found === null || found === 'method') throw new Error(`invoke: no route for ${method} ${path}`);
-    const key = as.apiKeyId ? (s.data.api_keys.find((k) => k.id === as.apiKeyId) ?? null) : null;
-    return { ...found, auth: authFor(s.data, key, as.workspaceId) };
-  }
-
-  /** An API route run inside a session, as a key of the workspace would call it (the assistant's tools): its scopes and plan apply. */
-  const invoke: Invoke = async (s, as, call) => {
-    const { route, params, auth } = await routeAs(s, as, call.method, call.path);
-    const refused = refusal(route, auth);
-    if (refused) throw refused;
-    const query = new URLSearchParams();
-    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.set(k, String(v));
-    const input = validate(route, params, query, (call.body ?? {}) as Record<string, unknown>);
-    const ctx: Ctx<any, any, any> = {
-      s,
-      data: s.data,
-      auth,
-      ...input,
-      requestId: newRequestId(),
-      advance: (until: number) => wiring.run(s, until),
-      origin: DEFAULT_ORIGIN,
-      header: () => undefined,
-      world: world.services,
-    };
-    const reply = await route.handler(ctx);
-    return { status: reply.status ?? 200, body: reply.body };
+  const app: App = {
+    handle,
+    idle: work.idle,
+    tick: ticker(store, transaction, work.after),
+    transaction,
+    store,
+    bodyLimit: router.bodyLimit,
   };
-  const authorize: TimerEnv['authorize'] = async (s, as, call) => {
-    const { route, auth } = await routeAs(s, as, call.method, call.path);
-    return refusal(route, auth)?.message ?? null;
-  };
-  const env: TimerEnv = { invoke, authorize };
-
-  async function tick() {
-    const look = (s: Session) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode });
-    // nothing due: a look without the cross-process lock
-    const seen = await store.withRead(async (ss) => {
-      const t = look(await ss.begin());
-      if (t.nextDueMs !== null && t.nextDueMs <= t.nowMs) throw NEEDS_LOCK;
-      return t;
-    });
-    const { data, ...t } = seen !== NEEDS_LOCK ? seen : await transaction(look);
-    background(afterCommit(data));
-    return t;
-  }
-
-  function transaction<T>(fn: (s: Session) => T | Promise<T>): Promise<T> {
-    return store.withLock(async (ss) => {
-      const s = await ss.begin();
-      await wiring.run(s, s.now);
-      try {
-        const out = await fn(s);
-        if (s.dirty) await ss.commit(s);
-        return out;
-      } catch (e) {
-        ss.rollback();
-        throw e;
-      }
-    });
-  }
-
-  const app: App = { handle, idle, tick, transaction, store, bodyLimit: router.bodyLimit };
   return app;
 }
