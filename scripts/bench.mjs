@@ -52,7 +52,12 @@ const load = [loadavg()[0]];
 
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const msSince = (t) => Number(process.hrtime.bigint() - t) / 1e6;
-const fmtMs = (ms) => `${ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0)} ms`;
+/** Milliseconds with fewer decimals as they grow: 1.23 ms, 12.3 ms, 123 ms. */
+function fmtMs(ms) {
+  if (ms < 10) return `${ms.toFixed(2)} ms`;
+  if (ms < 100) return `${ms.toFixed(1)} ms`;
+  return `${ms.toFixed(0)} ms`;
+}
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const running = new Set();
 process.on('exit', () => {

@@ -36,11 +36,35 @@ export interface Known {
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
+/** A failure to connect because the certificate was refused is told apart: its hint and reason differ from other failures to connect. */
+type Kind = Fault | 'certificate';
+
+const kindOf = (f: Pick<Failure, 'fault' | 'code'>): Kind =>
+  f.fault === 'unreached' && isTlsFailure(f.code) ? 'certificate' : f.fault;
+
+/** The --json `reason` of each kind of failure. */
+const REASONS: Record<Kind, string> = {
+  certificate: 'certificate_not_accepted',
+  unreached: 'could_not_connect',
+  lost: 'connection_lost',
+  timeout: 'timed_out',
+};
+
+/** What to do about a failure that cannot have applied a write (a read, or a write that never left). */
+const HINTS: Record<Kind, string> = {
+  certificate:
+    "Check the base URL (the certificate names the hosts it is for); a certificate from a private authority needs NODE_EXTRA_CA_CERTS pointing at that authority's certificate.",
+  unreached: 'Is the service (or `vmv sim serve`) running at that address? Check --base-url / VMV_BASE_URL.',
+  lost: 'The service was reached but did not answer; reading again is safe.',
+  timeout:
+    'The service was reached but did not answer in time (allow longer with --request-timeout, e.g. 5m); reading again is safe.',
+};
+
 /** What happened, in a few words ("Could not reach …", "The connection … was lost …", "No reply …"), with how many attempts it took. */
 function happened(f: Failure): string {
   const tries = f.attempts > 1 ? ` (${f.attempts} attempts)` : '';
   const and = f.attempts > 1 ? `; ${f.attempts} attempts` : '';
-  if (f.fault === 'unreached' && isTlsFailure(f.code))
+  if (kindOf(f) === 'certificate')
     return `Could not reach ${f.baseUrl}: its TLS certificate was not accepted (${f.code}); nothing was sent`;
   if (f.fault === 'unreached')
     return f.code === 'UND_ERR_CONNECT_TIMEOUT'
@@ -70,8 +94,14 @@ export function unsureHint(f: Unsure, k: Known): string {
 }
 
 /** A write of this command that went through before the failure: its id, and how to repeat the command safely. */
-const doneHint = (d: NonNullable<Known['done']>, rerun: boolean) =>
-  `This command's write went through before the failure: ${d.id}.${!rerun ? '' : d.rerunKey ? ` Rerunning the command with --idempotency-key ${d.rerunKey} answers with it instead of applying it again.` : ' Check it before running the command again.'}`;
+function doneHint(d: NonNullable<Known['done']>, rerun: boolean): string {
+  const went = `This command's write went through before the failure: ${d.id}.`;
+  // when the failed request may itself have been applied, its own hint says how to rerun
+  if (!rerun) return went;
+  if (d.rerunKey)
+    return `${went} Rerunning the command with --idempotency-key ${d.rerunKey} answers with it instead of applying it again.`;
+  return `${went} Check it before running the command again.`;
+}
 
 const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
 
@@ -84,22 +114,9 @@ export class NetworkError extends CliError {
     const f = failure;
     const unsure = f.mayHaveApplied && isWrite(f.method);
     const message = `${happened(f)}${unsure ? `: ${f.method} ${f.path} may have been applied.` : '.'}`;
-    const hint = unsure
-      ? unsureHint(f, known)
-      : f.fault === 'unreached' && isTlsFailure(f.code)
-        ? "Check the base URL (the certificate names the hosts it is for); a certificate from a private authority needs NODE_EXTRA_CA_CERTS pointing at that authority's certificate."
-        : f.fault === 'unreached'
-          ? 'Is the service (or `vmv sim serve`) running at that address? Check --base-url / VMV_BASE_URL.'
-          : `The service was reached but did not answer${f.fault === 'timeout' ? ' in time (allow longer with --request-timeout, e.g. 5m)' : ''}; reading again is safe.`;
+    const hint = unsure ? unsureHint(f, known) : HINTS[kindOf(f)];
     super(message, EXIT.network, known.done ? `${doneHint(known.done, !unsure)} ${hint}` : hint, {
-      reason:
-        f.fault === 'unreached'
-          ? isTlsFailure(f.code)
-            ? 'certificate_not_accepted'
-            : 'could_not_connect'
-          : f.fault === 'lost'
-            ? 'connection_lost'
-            : 'timed_out',
+      reason: REASONS[kindOf(f)],
       request: `${f.method} ${f.path}`,
       attempts: f.attempts,
       ...(isWrite(f.method) ? { may_have_been_applied: unsure } : {}),
@@ -132,14 +149,14 @@ export function retryNote(
   retry: number,
   of: number,
 ): string {
-  const why =
-    'status' in outcome
-      ? `HTTP ${outcome.status}`
-      : outcome.fault === 'unreached'
-        ? `could not connect: ${outcome.code}`
-        : outcome.fault === 'lost'
-          ? `connection lost: ${outcome.code}`
-          : 'no reply in time';
   const after = delayMs < 1000 ? `${Math.round(delayMs)} ms` : seconds(delayMs);
-  return `Retrying ${method} ${path} in ${after} (${why}; retry ${retry} of ${of})`;
+  return `Retrying ${method} ${path} in ${after} (${whyRetried(outcome)}; retry ${retry} of ${of})`;
+}
+
+/** What failed the attempt, for retryNote: a reply's status, or the fault and its code. */
+function whyRetried(outcome: Outcome): string {
+  if ('status' in outcome) return `HTTP ${outcome.status}`;
+  if (outcome.fault === 'unreached') return `could not connect: ${outcome.code}`;
+  if (outcome.fault === 'lost') return `connection lost: ${outcome.code}`;
+  return 'no reply in time';
 }

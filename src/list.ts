@@ -87,5 +87,8 @@ export function listQuery(o: FilterOptions): Record<string, string | number | un
   };
 }
 
-export const truncate = (s: string | null | undefined, n: number) =>
-  !s ? s : s.length > n ? s.slice(0, n - 1) + '…' : s;
+/** A value cut to `n` characters, its last an ellipsis; an empty or missing one as it is. */
+export function truncate(s: string | null | undefined, n: number): string | null | undefined {
+  if (!s || s.length <= n) return s;
+  return s.slice(0, n - 1) + '…';
+}

@@ -89,17 +89,19 @@ export function resolveNet(g: GlobalOptions, env: Env): NetSettings {
       throw usage(`${name} must be a whole number from 0 to ${max}, got "${v}".`);
     return Number(v);
   };
-  const timeout =
-    g.requestTimeout !== undefined
-      ? requestTimeoutMs('--request-timeout', g.requestTimeout)
-      : env.VMV_REQUEST_TIMEOUT
-        ? requestTimeoutMs('VMV_REQUEST_TIMEOUT', env.VMV_REQUEST_TIMEOUT)
-        : DEFAULT_REQUEST_TIMEOUT_S * 1000;
+  const timeout = resolveRequestTimeout(g, env);
   return {
     retries: g.retries ?? whole('VMV_MAX_RETRIES', env.VMV_MAX_RETRIES, MAX_RETRIES) ?? DEFAULT_RETRIES,
     requestTimeoutMs: timeout,
     retryBaseMs: whole('VMV_RETRY_BASE_MS', env.VMV_RETRY_BASE_MS, 60_000) ?? DEFAULT_POLICY.baseMs,
   };
+}
+
+/** The request timeout (ms): --request-timeout over VMV_REQUEST_TIMEOUT (when not empty) over the default. */
+function resolveRequestTimeout(g: GlobalOptions, env: Env): number {
+  if (g.requestTimeout !== undefined) return requestTimeoutMs('--request-timeout', g.requestTimeout);
+  if (env.VMV_REQUEST_TIMEOUT) return requestTimeoutMs('VMV_REQUEST_TIMEOUT', env.VMV_REQUEST_TIMEOUT);
+  return DEFAULT_REQUEST_TIMEOUT_S * 1000;
 }
 
 /** A request timeout given as a duration (30, 90s, 5m): more than 0. */

@@ -293,14 +293,9 @@ export function decodePng(buf: Buffer): { width: number; height: number; pixel(x
         case 3:
           predicted = (a + b) >> 1;
           break;
-        case 4: {
-          const p = a + b - c,
-            pa = Math.abs(p - a),
-            pb = Math.abs(p - b),
-            pc = Math.abs(p - c);
-          predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+        case 4:
+          predicted = paeth(a, b, c);
           break;
-        }
         default:
           throw new Error(`PNG: row ${y} has unknown filter type ${filter}`);
       }
@@ -308,6 +303,17 @@ export function decodePng(buf: Buffer): { width: number; height: number; pixel(x
     }
   }
   return { width, height, pixel: (x, y) => [...px.subarray(y * stride + x * bpp, y * stride + (x + 1) * bpp)] };
+}
+
+/** PNG's Paeth predictor: of left, up and up-left, the one nearest left + up - up-left (ties in that order). */
+function paeth(a: number, b: number, c: number): number {
+  const p = a + b - c;
+  const pa = Math.abs(p - a);
+  const pb = Math.abs(p - b);
+  const pc = Math.abs(p - c);
+  if (pa <= pb && pa <= pc) return a;
+  if (pb <= pc) return b;
+  return c;
 }
 
 /** CRC-32 (ISO-HDLC, as PNG uses), bit by bit: slow and plain, on purpose unlike the simulator's table. */

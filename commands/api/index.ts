@@ -197,8 +197,9 @@ async function prepare(ctx: Context, o: Options, args: string[]): Promise<Prepar
     ...(o.rawField ?? []).map((spec) => ({ spec, typed: false })),
     ...(o.field ?? []).map((spec) => ({ spec, typed: true })),
   ];
-  const method =
-    named?.toUpperCase() ?? (o.paginate ? 'GET' : fields.length > 0 || o.input !== undefined ? 'POST' : 'GET');
+  // none named: a body (fields or --input) is POSTed; anything else, --paginate's pages too, is a GET
+  const sendsBody = !o.paginate && (fields.length > 0 || o.input !== undefined);
+  const method = named?.toUpperCase() ?? (sendsBody ? 'POST' : 'GET');
   if (o.paginate && method !== 'GET')
     throw usage(`--paginate follows the pages of a GET list; it cannot be used with ${method}.`);
   if (o.paginate && o.input !== undefined) throw usage('--paginate cannot be used with --input.');
@@ -280,10 +281,15 @@ async function readText(file: string, what: string): Promise<string> {
 async function readBytes(file: string, what: string): Promise<Buffer> {
   const { readFile } = await import('node:fs/promises');
   return readFile(file).catch((e: NodeJS.ErrnoException) => {
-    throw usage(
-      `${what}: cannot read ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message}.`,
-    );
+    throw usage(`${what}: cannot read ${file}: ${unreadable(e)}.`);
   });
+}
+
+/** Why a file cannot be read, in a few words: the usual two plainly, anything else as Node says it. */
+function unreadable(e: NodeJS.ErrnoException): string {
+  if (e.code === 'ENOENT') return 'no such file';
+  if (e.code === 'EISDIR') return 'it is a folder';
+  return e.message;
 }
 
 type Obj = Record<string, unknown>;

@@ -43,8 +43,19 @@ export function withPolicy(cmd: Command, o: { reason: boolean; decline?: boolean
   return cmd;
 }
 
-export const policyOf = (o: { approveAll?: boolean; declineAll?: boolean }): Policy | undefined =>
-  o.approveAll ? 'approve' : o.declineAll ? 'decline' : undefined;
+/** How approvals are answered without asking: by --approve-all or --decline-all (commander lets only one through), or asked. */
+export function policyOf(o: { approveAll?: boolean; declineAll?: boolean }): Policy | undefined {
+  if (o.approveAll) return 'approve';
+  if (o.declineAll) return 'decline';
+  return undefined;
+}
+
+/** The flags that act while waiting for a run, in the order a conflict with --wait 0 names the first one given. */
+const WHILE_WAITING = [
+  ['advance', '--advance'],
+  ['approveAll', '--approve-all'],
+  ['declineAll', '--decline-all'],
+] as const;
 
 /**
  * send and approve, before anything is sent: --wait 0 does not wait, so flags that act while waiting
@@ -63,6 +74,6 @@ export function checkFlags(o: {
       `--reason is told to the assistant with a decline: add --decline-all${o.decline ? ' or --decline APPROVAL_ID' : ''}.`,
     );
   if (o.wait !== 0) return;
-  const flag = o.advance ? '--advance' : o.approveAll ? '--approve-all' : o.declineAll ? '--decline-all' : null;
+  const flag = WHILE_WAITING.find(([option]) => o[option])?.[1];
   if (flag) throw usage(`--wait 0 does not wait for the run, so ${flag} would have nothing to do: drop one of them.`);
 }

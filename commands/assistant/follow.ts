@@ -20,6 +20,9 @@ import {
 
 export type Policy = 'approve' | 'decline';
 
+/** An action's progress line by how it ended: dim when done, red when it failed; yellow otherwise (declined: not done). */
+const PAINT: Record<string, typeof dim> = { completed: dim, failed: red };
+
 export interface Settle {
   /** seconds of wall-clock time to wait for the run to stop working; null: until it does */
   waitSeconds: number | null;
@@ -60,8 +63,7 @@ export async function settle(
   const w = await startWait(ctx, conversationPath(id));
   let deadline = o.waitSeconds === null ? null : Date.now() + o.waitSeconds * 1000;
   const show = (c: Conversation) => {
-    for (const a of newActions(c.actions, seen))
-      say(ctx, (a.status === 'completed' ? dim : a.status === 'failed' ? red : yellow)(err, actionText(a)));
+    for (const a of newActions(c.actions, seen)) say(ctx, (PAINT[a.status] ?? yellow)(err, actionText(a)));
   };
   let c = first;
   show(c);

@@ -31,8 +31,11 @@ export interface MessageBody {
 /** How an action ended, as one character: done, failed, declined (not done). */
 const MARK: Record<string, string> = { completed: '✓', failed: '✗', declined: '–' };
 
-const word = (v: unknown): string =>
-  typeof v === 'string' ? (v === '' || /[\s"]/.test(v) ? JSON.stringify(v) : v) : String(v);
+/** A value as typed after key=: a string quoted (as JSON) when it is empty or holds a space or a quote, so the line reads back. */
+function word(v: unknown): string {
+  if (typeof v !== 'string') return String(v);
+  return v === '' || /[\s"]/.test(v) ? JSON.stringify(v) : v;
+}
 
 /** An input's fields as key=value, a nested object's by their dotted path (voice.greeting_message=...), nothing left out. */
 function pairs(v: unknown, key: string): string[] {
@@ -43,7 +46,9 @@ function pairs(v: unknown, key: string): string[] {
   }
   if (v !== null && typeof v === 'object') {
     const entries = Object.entries(v);
-    return entries.length ? entries.flatMap(([k, x]) => pairs(x, key ? `${key}.${k}` : k)) : key ? [`${key}={}`] : [];
+    if (entries.length) return entries.flatMap(([k, x]) => pairs(x, key ? `${key}.${k}` : k));
+    // an empty object is said as one (voice={}); an empty input as a whole says nothing
+    return key ? [`${key}={}`] : [];
   }
   return [`${key}=${word(v)}`];
 }
@@ -61,14 +66,15 @@ export function inputText(input: Record<string, unknown> | null | undefined, max
 /** "✓ create_quick_ai_text to_numbers=+14155550100 goal=…", with the error of a failed one. */
 export function actionText(a: Action): string {
   const input = inputText(a.input, 80);
+  return `${MARK[a.status] ?? '?'} ${a.tool}${input ? ` ${input}` : ''}${whyText(a)}`;
+}
+
+/** What follows an action that was not done: a failed one's error, a declined one's reason. */
+function whyText(a: Action): string {
+  if (a.status === 'failed' && a.error) return `: ${a.error}`;
   // a declined action's error carries the reason given ("declined: not this week")
-  const why =
-    a.status === 'failed' && a.error
-      ? `: ${a.error}`
-      : a.status === 'declined'
-        ? ` (${a.error ?? 'declined'}; not done)`
-        : '';
-  return `${MARK[a.status] ?? '?'} ${a.tool}${input ? ` ${input}` : ''}${why}`;
+  if (a.status === 'declined') return ` (${a.error ?? 'declined'}; not done)`;
+  return '';
 }
 
 /** "create_quick_ai_call: Places an AI call to +14155550100: 0.20 USD per call placed …" */

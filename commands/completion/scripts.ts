@@ -190,10 +190,15 @@ function fish(root: Node): string {
         .flatMap((f) => f.names.map(fq))
         .join(' ')}`,
   );
+  /** what a flag takes: one of its choices (-x -a, nothing else), any value (-r), or nothing */
+  const takes = (f: Flag) => {
+    if (f.choices?.length) return `-x -a ${fq(f.choices.join(' '))}`;
+    return f.value ? '-r' : '';
+  };
   const flag = (f: Flag) =>
     [
       ...f.names.map((n) => (n.startsWith('--') ? `-l ${fq(n.slice(2))}` : `-s ${fq(n.slice(1))}`)),
-      f.choices?.length ? `-x -a ${fq(f.choices.join(' '))}` : f.value ? '-r' : '',
+      takes(f),
       `-d ${fq(oneLine(f.description))}`,
     ]
       .filter(Boolean)

@@ -55,6 +55,12 @@ const EXPECTED: Record<string, string> = {
   boolean: 'true or false',
 };
 
+/** The arguments that reach the API as text: every one of a GET (the path's id and the query), else the path's id alone. */
+function textArgs(tool: McpTool, args: Args): string[] {
+  if (tool.method === 'GET') return Object.keys(args);
+  return tool.idArg ? [tool.idArg] : [];
+}
+
 /**
  * What only reaches the API as text (the path's id, a GET's query) and would not read as itself
  * there: a list, an object or null (it would arrive as "[object Object]" or not at all), an id that
@@ -64,8 +70,7 @@ const EXPECTED: Record<string, string> = {
 function textArgProblems(tool: McpTool, args: Args): Record<string, string> {
   const props = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown; enum?: unknown[] }>;
   const errs: Record<string, string> = {};
-  const names = tool.method === 'GET' ? Object.keys(args) : tool.idArg ? [tool.idArg] : [];
-  for (const name of names) {
+  for (const name of textArgs(tool, args)) {
     const v = args[name];
     const s = props[name];
     if (v === undefined || !s) continue;

@@ -53,19 +53,19 @@ function conversationHint(c: Obj): string[] {
   return [];
 }
 
+/** After a page of a list: how to ask for the next one, or that this was the last; nothing for a list without meta. */
+function nextPage(tool: McpTool, meta: Obj | undefined): string {
+  if (typeof meta?.cursor === 'string') return `More: call ${tool.name} again with cursor "${meta.cursor}".`;
+  return meta ? 'This is the last page.' : '';
+}
+
 export function renderReply(tool: McpTool, body: Obj): string {
   const data = body.data;
   const meta = isObj(body.meta) ? body.meta : undefined;
   if (data === undefined) return `${tool.reply}.`;
   if (Array.isArray(data)) {
     const total = typeof meta?.total_results === 'number' ? ` of ${meta.total_results}` : '';
-    const next =
-      typeof meta?.cursor === 'string'
-        ? `More: call ${tool.name} again with cursor "${meta.cursor}".`
-        : meta
-          ? 'This is the last page.'
-          : '';
-    return [`${tool.reply}: ${data.length}${total}.`, ...data.map((x) => `- ${itemLine(x)}`), next]
+    return [`${tool.reply}: ${data.length}${total}.`, ...data.map((x) => `- ${itemLine(x)}`), nextPage(tool, meta)]
       .filter(Boolean)
       .join('\n');
   }

@@ -14,6 +14,12 @@ export function define(parent: Command, shell: Shell): void {
     .action(action(shell, run));
 }
 
+/** The active column: a suspended number (its month unpaid) says so, before whether it is active. */
+function activeText(n: any): string {
+  if (n.suspended) return 'suspended';
+  return n.is_active ? 'yes' : 'no';
+}
+
 export async function run(ctx: Context, o: ListOptions): Promise<void> {
   const res = await fetchList(ctx, o, '/v1/phone-numbers', { query: listQuery(o) });
   ctx.emit(res, (b: any) => {
@@ -25,7 +31,7 @@ export async function run(ctx: Context, o: ListOptions): Promise<void> {
         n.phone_number,
         n.name,
         n.stack,
-        n.suspended ? 'suspended' : n.is_active ? 'yes' : 'no',
+        activeText(n),
         n.handles_calls ? 'AI' : 'off',
         n.handles_texts ? 'AI' : 'off',
         n.created_at,

@@ -41,12 +41,10 @@ export function define(parent: Command, shell: Shell): void {
 }
 
 /** The line's state: its next monthly charge, or the month it owes while suspended. */
-const line = (n: any) =>
-  n.suspended
-    ? `suspended: the month due ${n.next_charge_at} is unpaid (top up the wallet to resume)`
-    : n.next_charge_at
-      ? `5.00 USD a month, next charged ${n.next_charge_at}`
-      : 'none';
+function line(n: any): string {
+  if (n.suspended) return `suspended: the month due ${n.next_charge_at} is unpaid (top up the wallet to resume)`;
+  return n.next_charge_at ? `5.00 USD a month, next charged ${n.next_charge_at}` : 'none';
+}
 
 export const renderNumber = (ctx: Context) => (n: any) =>
   fields(ctx.io, [

@@ -192,9 +192,7 @@ export function printSchedule(ctx: Context, s: Schedule): void {
 }
 
 /** The next run, said in a message (stderr): in the schedule's zone and yours, or why there is none. */
-export const nextRunText = (s: Schedule) =>
-  s.next_run_at
-    ? `next run ${whenText(s.next_run_at, s.time_zone)}`
-    : s.status === 'paused'
-      ? 'paused'
-      : 'no posting day left';
+export function nextRunText(s: Schedule): string {
+  if (s.next_run_at) return `next run ${whenText(s.next_run_at, s.time_zone)}`;
+  return s.status === 'paused' ? 'paused' : 'no posting day left';
+}

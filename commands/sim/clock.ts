@@ -40,6 +40,13 @@ export function define(parent: Command, shell: Shell): void {
     .action(action(shell, run));
 }
 
+/** The clock mode asked for, if any (--manual and --real together are refused before). */
+function modeOf(o: Options): 'manual' | 'real' | undefined {
+  if (o.manual) return 'manual';
+  if (o.real) return 'real';
+  return undefined;
+}
+
 export async function run(ctx: Context, o: Options): Promise<void> {
   if (o.manual && o.real) throw usage('Give --manual or --real, not both.');
   if (o.set !== undefined && o.atLeast !== undefined) throw usage('Give --set or --at-least, not both.');
@@ -47,7 +54,7 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   const res = change
     ? await ctx.call('POST', '/_sim/clock', {
         body: {
-          mode: o.manual ? 'manual' : o.real ? 'real' : undefined,
+          mode: modeOf(o),
           now: o.set ?? o.atLeast,
           at_least: o.atLeast !== undefined || undefined,
         },

@@ -122,11 +122,15 @@ export async function checkWritable(flag: string, file: string | undefined): Pro
     if (st?.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
     await access(st ? file : dirname(file), constants.W_OK);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw usage(
-      `${flag} ${file} cannot be written (${code === 'ENOENT' ? 'no such folder' : code === 'EISDIR' ? 'it is a folder' : (code ?? (e as Error).message)}).`,
-    );
+    throw usage(`${flag} ${file} cannot be written (${unwritable(e as NodeJS.ErrnoException)}).`);
   }
+}
+
+/** Why a file cannot be written, in a few words: the usual two plainly, any other by its code (or its message). */
+function unwritable(e: NodeJS.ErrnoException): string {
+  if (e.code === 'ENOENT') return 'no such folder';
+  if (e.code === 'EISDIR') return 'it is a folder';
+  return e.code ?? e.message;
 }
 
 /** Where a video's pipeline stops for --wait: made, failed, or waiting for its script to be approved. */
@@ -179,6 +183,13 @@ export async function followVideo(ctx: Context, id: string, o: { output?: string
   return v;
 }
 
+/** What to do about a video that has no media yet: resume it, approve its script, or wait for it. */
+function notReadyHint(v: Video): string {
+  if (v.status === 'failed') return `Resume it: vmv videos retry ${v.id} --wait`;
+  if (v.status === 'script_review') return `It waits for approval: vmv videos approve ${v.id} --wait`;
+  return `Wait for it: vmv videos get ${v.id} --wait`;
+}
+
 /** The bytes of a ready video's MP4 or thumbnail, through the command's own client (embedded or base URL). */
 export async function fetchMedia(
   ctx: Context,
@@ -190,11 +201,7 @@ export async function fetchMedia(
     throw new CliError(
       `Video ${v.id} is ${v.status.replace('_', ' ')}, not ready: it has no ${which} yet.`,
       EXIT.api,
-      v.status === 'failed'
-        ? `Resume it: vmv videos retry ${v.id} --wait`
-        : v.status === 'script_review'
-          ? `It waits for approval: vmv videos approve ${v.id} --wait`
-          : `Wait for it: vmv videos get ${v.id} --wait`,
+      notReadyHint(v),
     );
   // the link's path and signature, asked of the target the command talks to: the embedded
   // simulator answers in-process, a service at its base URL (whatever host the link names)

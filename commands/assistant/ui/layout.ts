@@ -130,18 +130,19 @@ function transcriptView(all: Line[], height: number, scroll: number): Line[] {
   return view;
 }
 
+/** The header's note on the simulator's clock, said only when it is manual: whether the chat moves it. */
+function clockNote(view: View): string {
+  if (!view.manualClock) return '';
+  return view.advance ? 'manual clock: moved while the assistant works' : 'manual clock: not moved (--no-auto-advance)';
+}
+
 function headerLine(state: ChatState, view: View, width: number): Line {
   const c = state.conversation;
-  const clockNote = view.manualClock
-    ? view.advance
-      ? 'manual clock: moved while the assistant works'
-      : 'manual clock: not moved (--no-auto-advance)'
-    : '';
   return {
     text: headerText(
       oneLine(c ? c.title : 'new conversation'),
       c ? c.conversation_id.slice(0, 8) : '',
-      clockNote,
+      clockNote(view),
       width,
     ),
     bold: true,
@@ -170,16 +171,20 @@ interface Activity {
   ask: Line[];
 }
 
+/** What the clock does while a run works, beside the spinner: moved by the chat, or waited for (vmv sim advance). */
+function clockWhileWorking(view: View): string {
+  if (view.advance) return 'moving the clock';
+  if (view.manualClock) return 'waiting for the clock (vmv sim advance)';
+  return '';
+}
+
 function activity(state: ChatState, view: View, width: number): Activity {
   const none: Activity = { status: [], reason: [], detail: [], ask: [] };
   const { phase, conversation: c } = state;
   if (phase.step === 'working') {
     const secs = Math.floor((view.now - phase.since) / 1000);
     const done = c ? c.actions.filter((a) => state.seen.includes(a.tool_call_id)).length : 0;
-    const extra = [
-      done ? `${done} action${done > 1 ? 's' : ''} done` : '',
-      view.advance ? 'moving the clock' : view.manualClock ? 'waiting for the clock (vmv sim advance)' : '',
-    ].filter(Boolean);
+    const extra = [done ? `${done} action${done > 1 ? 's' : ''} done` : '', clockWhileWorking(view)].filter(Boolean);
     const status = {
       text: clip(
         `${SPINNER[view.tick % SPINNER.length]} working · ${secs}s${extra.length ? ` · ${extra.join(' · ')}` : ''}`,

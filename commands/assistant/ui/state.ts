@@ -112,13 +112,13 @@ export const WELCOME: Entry[] = [
 /** The answers so far of an approving phase, complete when every pending approval has one. */
 export const allAnswered = (p: Phase): boolean => p.step === 'approving' && p.answers.length === p.pending.length;
 
+/** How an action shows in the transcript, by how it ended; any other (failed) as 'failed'. */
+const ACTION_KINDS: Record<string, EntryKind> = { completed: 'action', declined: 'declined' };
+
 function actionEntries(c: Conversation, seen: string[]): { entries: Entry[]; seen: string[] } {
   const fresh = c.actions.filter((a) => !seen.includes(a.tool_call_id));
   return {
-    entries: fresh.map((a) => ({
-      kind: a.status === 'completed' ? 'action' : a.status === 'declined' ? 'declined' : 'failed',
-      text: actionText(a),
-    })),
+    entries: fresh.map((a) => ({ kind: ACTION_KINDS[a.status] ?? 'failed', text: actionText(a) })),
     seen: [...seen, ...fresh.map((a) => a.tool_call_id)],
   };
 }
@@ -130,13 +130,15 @@ function settle(s: ChatState, c: Conversation): ChatState {
   if (c.reply) added.push({ kind: 'assistant', text: c.reply });
   if (c.status === 'failed')
     added.push({ kind: 'error', text: c.error ?? 'The run failed. Send another message to go on.' });
-  const phase: Phase =
-    c.status === 'awaiting_approval' && c.pending_approvals.length > 0
-      ? { step: 'approving', pending: c.pending_approvals, index: 0, answers: [], reason: false }
-      : c.status === 'working'
-        ? { step: 'working', since: Date.now() }
-        : { step: 'idle' };
-  return { ...s, conversation: c, seen, entries: [...s.entries, ...added], phase };
+  return { ...s, conversation: c, seen, entries: [...s.entries, ...added], phase: phaseOf(c) };
+}
+
+/** The chat's phase after a read that ended the wait: approvals to answer (from the first), a run still working, or idle. */
+function phaseOf(c: Conversation): Phase {
+  if (c.status === 'awaiting_approval' && c.pending_approvals.length > 0)
+    return { step: 'approving', pending: c.pending_approvals, index: 0, answers: [], reason: false };
+  if (c.status === 'working') return { step: 'working', since: Date.now() };
+  return { step: 'idle' };
 }
 
 /** The change of the state one action makes: the handler of its type (REDUCERS). */
@@ -217,9 +219,9 @@ function backspace(s: ChatState): ChatState {
 
 function move(s: ChatState, a: Of<'move'>): ChatState {
   const n = chars(s.input).length;
-  const cursor =
-    a.to === 'home' ? 0 : a.to === 'end' ? n : Math.max(0, Math.min(n, s.cursor + (a.to === 'left' ? -1 : 1)));
-  return { ...s, cursor };
+  if (a.to === 'home') return { ...s, cursor: 0 };
+  if (a.to === 'end') return { ...s, cursor: n };
+  return { ...s, cursor: Math.max(0, Math.min(n, s.cursor + (a.to === 'left' ? -1 : 1))) };
 }
 
 function history(s: ChatState, a: Of<'history'>): ChatState {
