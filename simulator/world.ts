@@ -88,14 +88,12 @@ export function upgrade(world: World): World {
   return world;
 }
 
-const describe = (v: unknown) =>
-  v === null
-    ? 'null'
-    : Array.isArray(v)
-      ? 'a JSON array'
-      : typeof v === 'object'
-        ? 'a JSON object of another shape'
-        : `a JSON ${typeof v}`;
+/** What a parsed document that is not a world is, for the refusal: null, an array, another object, a bare value. */
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a JSON array';
+  return typeof v === 'object' ? 'a JSON object of another shape' : `a JSON ${typeof v}`;
+}
 
 /** Whether a parsed document is a world this simulator reads: a version it knows, its meta and workspaces. */
 function refuse(doc: unknown): string | null {

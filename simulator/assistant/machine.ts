@@ -307,29 +307,34 @@ function said(
         `I started a ${data.target_duration_seconds}-second ${data.template} video about "${intent.topic}" (video ${data.id}); about ${data.price_usd} USD, charged when its script is written.`;
       return;
     case 'schedules': {
-      const list = data as {
-        name: string;
-        status: string;
-        next_run_at: string | null;
-        videos_per_day: number;
-        time_zone: string;
-      }[];
+      const list = data as ScheduleSeen[];
       run.sentences[i] =
         list.length === 0
           ? 'There are no video schedules.'
-          : `${list.length} video schedule${list.length === 1 ? '' : 's'}:\n` +
-            list
-              .map(
-                (x) =>
-                  `- ${x.name}: ${x.status === 'paused' ? 'paused' : x.next_run_at ? `next posts ${x.videos_per_day} video${x.videos_per_day === 1 ? '' : 's'} at ${x.next_run_at} (${x.time_zone})` : 'no posting day left'}`,
-              )
-              .join('\n');
+          : `${list.length} video schedule${list.length === 1 ? '' : 's'}:\n${list.map(scheduleLine).join('\n')}`;
       return;
     }
     case 'greeting':
       run.sentences[i] = `I changed the greeting on number ${intent.number} to "${intent.text}".`;
       return;
   }
+}
+
+/** What the assistant reads of a video schedule to list it. */
+interface ScheduleSeen {
+  name: string;
+  status: string;
+  next_run_at: string | null;
+  videos_per_day: number;
+  time_zone: string;
+}
+
+/** A schedule's line in the list: paused, when it next posts, or that no posting day is left. */
+function scheduleLine(x: ScheduleSeen): string {
+  if (x.status === 'paused') return `- ${x.name}: paused`;
+  if (!x.next_run_at) return `- ${x.name}: no posting day left`;
+  const videos = `${x.videos_per_day} video${x.videos_per_day === 1 ? '' : 's'}`;
+  return `- ${x.name}: next posts ${videos} at ${x.next_run_at} (${x.time_zone})`;
 }
 
 /** "text +1…", "email Maria Gonzalez"…: what a clause does, for "I did not …" and "I could not …". */

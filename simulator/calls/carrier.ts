@@ -49,16 +49,7 @@ export function inventory(
   area: string | undefined,
 ): Available[] {
   const features = type === 'local' || type === 'mobile' ? ['voice', 'sms', 'mms'] : ['voice', 'sms'];
-  const areas =
-    type === 'tollFree'
-      ? area
-        ? [area]
-        : TOLL_FREE
-      : area
-        ? isKnownArea(country, area)
-          ? [area]
-          : []
-        : Object.keys(AREAS[country]);
+  const areas = areasSearched(country, type, area);
   const out: Available[] = [];
   for (const a of areas) {
     const [locality, region] = type === 'tollFree' ? ['Toll-free', country] : AREAS[country][a];
@@ -70,4 +61,11 @@ export function inventory(
     }
   }
   return out;
+}
+
+/** The area codes a search covers: the one asked for (a local one only if the carrier has it), else all of the type. */
+function areasSearched(country: (typeof COUNTRIES)[number], type: NumberType, area: string | undefined): string[] {
+  if (type === 'tollFree') return area ? [area] : TOLL_FREE;
+  if (!area) return Object.keys(AREAS[country]);
+  return isKnownArea(country, area) ? [area] : [];
 }

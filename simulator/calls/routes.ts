@@ -24,6 +24,38 @@ const Body = obj(
 
 const CallParams = obj({ id: uuid("the call's id") }, { required: ['id'] });
 
+/** An answered outbound call by how its talk goes (scenarios.ts): what is said, and the review's summary and tags. */
+const ANSWERED = {
+  goal: {
+    lines: [
+      ['person', 'Hello?'],
+      ['agent', 'Hi, thanks for picking up.'],
+      ['person', 'Sure, what can I do for you?'],
+      ['agent', 'Thanks, that is all. Goodbye!'],
+    ],
+    summary: 'The call connected and went well.',
+    tags: ['interested'],
+  },
+  not_interested: {
+    lines: [
+      ['person', 'Hello?'],
+      ['agent', 'Hi, do you have a minute?'],
+      ['person', 'Not interested, sorry.'],
+    ],
+    summary: 'The person was not interested.',
+    tags: ['not_interested'],
+  },
+  callback: {
+    lines: [
+      ['person', 'Hello?'],
+      ['agent', 'Hi, do you have a minute?'],
+      ['person', 'Can you call me back later?'],
+    ],
+    summary: 'The person asked to be called back.',
+    tags: ['callback_requested'],
+  },
+} as const;
+
 /** The course of an outbound voice call to `to`, by its scenario (no retries: that is quick calls' job). */
 export function planOutbound(to: string, record: boolean): CallPlan {
   const outcome = attemptOutcome(to, 2); // 0105 answers a placed call: only a first automatic attempt rings out
@@ -38,25 +70,7 @@ export function planOutbound(to: string, record: boolean): CallPlan {
     case 'failed':
       return { ...none, ring_seconds: TIMING.providerFailure, status: 'FAILED', end_reason: PROVIDER_CALL_ERROR };
     case 'answered': {
-      const lines: ['agent' | 'person', string][] =
-        outcome.talk === 'goal'
-          ? [
-              ['person', 'Hello?'],
-              ['agent', 'Hi, thanks for picking up.'],
-              ['person', 'Sure, what can I do for you?'],
-              ['agent', 'Thanks, that is all. Goodbye!'],
-            ]
-          : outcome.talk === 'not_interested'
-            ? [
-                ['person', 'Hello?'],
-                ['agent', 'Hi, do you have a minute?'],
-                ['person', 'Not interested, sorry.'],
-              ]
-            : [
-                ['person', 'Hello?'],
-                ['agent', 'Hi, do you have a minute?'],
-                ['person', 'Can you call me back later?'],
-              ];
+      const { lines, summary, tags } = ANSWERED[outcome.talk];
       const talk = TIMING.talk[outcome.talk];
       return {
         ring_seconds: TIMING.ringBeforeAnswer,
@@ -70,20 +84,7 @@ export function planOutbound(to: string, record: boolean): CallPlan {
           seconds_from_start: Math.round((i * talk) / lines.length),
         })),
         has_recording: record,
-        review: {
-          summary:
-            outcome.talk === 'goal'
-              ? 'The call connected and went well.'
-              : outcome.talk === 'not_interested'
-                ? 'The person was not interested.'
-                : 'The person asked to be called back.',
-          tags:
-            outcome.talk === 'goal'
-              ? ['interested']
-              : outcome.talk === 'not_interested'
-                ? ['not_interested']
-                : ['callback_requested'],
-        },
+        review: { summary, tags: [...tags] },
       };
     }
   }

@@ -66,6 +66,7 @@ import {
   record,
   str,
   timestamp,
+  typeName,
   uuid,
   type Infer,
 } from '../core/schema.js';
@@ -364,8 +365,6 @@ const ApiKeyBody = obj({
 const WorkspaceBody = obj({
   name: str({ min: 1, max: 100, description: 'default "Workspace <n>"', example: 'Other' }),
 });
-
-const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 /** An amount in USD from `min` to `max` that is a whole number of cents (money is integer cents inside): never rounded silently. */
 const wholeCents = (min: number, max: number, d: { description?: string; example: number }) =>

@@ -54,14 +54,12 @@ function build(
       });
 }
 
-const Document = z
-  .record(z.string(), z.unknown())
-  .check(
-    z.meta({
-      description: 'An OpenAPI 3.1 document',
-      examples: [{ openapi: '3.1.0', info: { title: 'API', version: '1.0.0' }, paths: {} }],
-    }),
-  );
+const Document = z.record(z.string(), z.unknown()).check(
+  z.meta({
+    description: 'An OpenAPI 3.1 document',
+    examples: [{ openapi: '3.1.0', info: { title: 'API', version: '1.0.0' }, paths: {} }],
+  }),
+);
 
 /** The routes that serve the two documents. */
 export const apiDescription = (document: (which: DocumentKind) => Promise<Record<string, unknown>>): Resource => ({

@@ -4,8 +4,9 @@
 export function editDistance(a: string, b: string): number {
   const m = a.length;
   const n = b.length;
+  // the first row and column: the distance from an empty prefix (i + j, as the other is 0)
   const d: number[][] = Array.from({ length: m + 1 }, (_, i) =>
-    Array.from({ length: n + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    Array.from({ length: n + 1 }, (_, j) => (i === 0 || j === 0 ? i + j : 0)),
   );
   for (let i = 1; i <= m; i++) {
     for (let j = 1; j <= n; j++) {
@@ -21,7 +22,10 @@ export function editDistance(a: string, b: string): number {
 export const normalizeName = (s: string) => s.normalize('NFKC').toLowerCase().trim().replace(/\s+/g, ' ');
 
 /** Typos tolerated for a name of this length: none for very short names, one for short, two for long. */
-export const tolerance = (len: number) => (len <= 3 ? 0 : len <= 7 ? 1 : 2);
+export function tolerance(len: number): number {
+  if (len <= 3) return 0;
+  return len <= 7 ? 1 : 2;
+}
 
 export interface NameCandidate {
   id: string;

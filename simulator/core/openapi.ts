@@ -185,6 +185,7 @@ export interface DocumentOptions {
   description: string;
 }
 
+/** The OpenAPI document of the routes under `o.prefix` (/v1/: the API; /_sim/: the control plane). */
 export function buildDocument(resources: readonly Resource[], o: DocumentOptions): Json {
   const conv = new Converter();
   conv.convert(ErrorEnvelope, 'output'); // components.schemas.Error: what each error reply's envelope narrows
@@ -198,96 +199,141 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
     const tag = res.tag ?? { name: 'Other', description: '' };
     if (!tags.some((t) => t.name === tag.name)) tags.push(tag);
     for (const r of routes) {
-      const op: Json = {
-        operationId: operationId(r),
-        summary: r.summary,
-        description: [r.description, isApi ? scopeText(r) : undefined].filter(Boolean).join('\n\n'),
-        tags: [tag.name],
-      };
-      if (isApi) {
-        op.security = r.public ? [] : [{ apiKey: r.scope && r.scope !== 'full' ? [r.scope] : [] }];
-        op['x-scope'] = r.public ? null : r.scope && r.scope !== 'full' ? r.scope : 'full_access';
-      }
-      const parameters: Json[] = [];
-      const addParams = (schema: z.ZodMiniObject | undefined, where: 'path' | 'query') => {
-        if (!schema) return;
-        const json = conv.convert(schema, 'input');
-        const required = new Set((json.required ?? []) as string[]);
-        for (const [name, s] of Object.entries((json.properties ?? {}) as Record<string, Json>)) {
-          const { description, ...rest } = s;
-          const p: Json = { name, in: where, required: where === 'path' || required.has(name), schema: rest };
-          if (description) p.description = description;
-          p.example = exampleOf(s, conv.schemas);
-          parameters.push(p);
-        }
-      };
-      addParams(r.params, 'path');
-      addParams(r.query, 'query');
-      const write = isApi && r.method !== 'GET';
-      if (write) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
-      if (parameters.length) op.parameters = parameters;
-      if (r.body) {
-        const schema = conv.convert(r.body, 'input');
-        // a body is required when it has required fields (a PATCH of nothing changes nothing, and is fine)
-        const required = Array.isArray(schema.required) && schema.required.length > 0;
-        op.requestBody = {
-          required,
-          content: { 'application/json': { schema, example: exampleOf(schema, conv.schemas) } },
-        };
-      }
-      const headersOf = (status: number, extra?: Record<string, { description: string; schema: Json }>): Json => ({
-        'Request-Id': { $ref: '#/components/headers/RequestId' },
-        ...(write && status < 300 ? { 'Idempotency-Replay': { $ref: '#/components/headers/IdempotencyReplay' } } : {}),
-        ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
-        ...extra,
-      });
-      const responses: Json = {};
-      for (const [status, d] of Object.entries(r.responses)) {
-        if (!d.schema && !d.contentType) {
-          responses[status] = { description: d.description, headers: headersOf(Number(status), d.headers) };
-          continue;
-        }
-        const type = d.contentType ?? 'application/json';
-        const media: Json = d.schema
-          ? { schema: conv.convert(d.schema, 'output') }
-          : { schema: { type: 'string', format: 'binary' } };
-        if (d.schema) media.example = exampleOf(media.schema as Json, conv.schemas);
-        responses[status] = {
-          description: d.description,
-          headers: headersOf(Number(status), d.headers),
-          content: { [type]: media },
-        };
-      }
-      const errors = conventionErrors(r, isApi);
-      if (r.params) (errors[404] ??= []).push('not_found');
-      for (const [status, codes] of Object.entries(r.errors ?? {}))
-        for (const c of codes) if (!(errors[Number(status)] ??= []).includes(c)) errors[Number(status)].push(c);
-      for (const [status, codes] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
-        const schema = errorSchema(conv.schemas, codes);
-        responses[status] = {
-          description: `${ERROR_WORDS[Number(status)] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
-          headers: headersOf(Number(status)),
-          content: {
-            'application/json': {
-              schema,
-              example: {
-                error: {
-                  code: codes[0],
-                  message: ERROR_WORDS[Number(status)] ?? 'Error',
-                  ...(status === '400' ? { fields: { field: 'why it is invalid' } } : {}),
-                },
-              },
-            },
-          },
-        };
-      }
-      op.responses = responses;
       const pathItem = (paths[r.path] ??= {});
-      pathItem[r.method.toLowerCase()] = op;
+      pathItem[r.method.toLowerCase()] = operation(r, tag.name, conv, isApi);
     }
   }
 
-  const doc: Json = {
+  const doc = frame(o, tags, paths, conv.schemas);
+  // the control plane needs no key; one sent picks its workspace
+  doc.security = isApi ? [{ apiKey: [] }] : [{}, { apiKey: [] }];
+  dropUnused(doc);
+  return doc;
+}
+
+/** One route's operation: who may call it, its parameters and body, and every reply it can give. */
+function operation(r: Route, tag: string, conv: Converter, isApi: boolean): Json {
+  const op: Json = {
+    operationId: operationId(r),
+    summary: r.summary,
+    description: [r.description, isApi ? scopeText(r) : undefined].filter(Boolean).join('\n\n'),
+    tags: [tag],
+  };
+  if (isApi) {
+    op.security = r.public ? [] : [{ apiKey: r.scope && r.scope !== 'full' ? [r.scope] : [] }];
+    op['x-scope'] = scopeNeeded(r);
+  }
+  const write = isApi && r.method !== 'GET';
+  const parameters = [...parametersOf(r.params, 'path', conv), ...parametersOf(r.query, 'query', conv)];
+  if (write) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (parameters.length) op.parameters = parameters;
+  if (r.body) op.requestBody = requestBodyOf(r.body, conv);
+  op.responses = { ...successResponses(r, conv, write), ...errorResponses(r, conv, isApi, write) };
+  return op;
+}
+
+/** The scope an operation's x-scope names: its own, full_access where the spec names none, null for a public one. */
+function scopeNeeded(r: Route): string | null {
+  if (r.public) return null;
+  return r.scope && r.scope !== 'full' ? r.scope : 'full_access';
+}
+
+/** The path or query parameters an object schema declares, each with its description and an example. */
+function parametersOf(schema: z.ZodMiniObject | undefined, where: 'path' | 'query', conv: Converter): Json[] {
+  if (!schema) return [];
+  const json = conv.convert(schema, 'input');
+  const required = new Set((json.required ?? []) as string[]);
+  const parameters: Json[] = [];
+  for (const [name, s] of Object.entries((json.properties ?? {}) as Record<string, Json>)) {
+    const { description, ...rest } = s;
+    const p: Json = { name, in: where, required: where === 'path' || required.has(name), schema: rest };
+    if (description) p.description = description;
+    p.example = exampleOf(s, conv.schemas);
+    parameters.push(p);
+  }
+  return parameters;
+}
+
+/** A JSON request body, required when it has required fields (a PATCH of nothing changes nothing, and is fine). */
+function requestBodyOf(body: z.ZodMiniType, conv: Converter): Json {
+  const schema = conv.convert(body, 'input');
+  const required = Array.isArray(schema.required) && schema.required.length > 0;
+  return { required, content: { 'application/json': { schema, example: exampleOf(schema, conv.schemas) } } };
+}
+
+/** A reply's headers: its request id always, a replay mark on a write's success, Retry-After on a 429. */
+function headersOf(
+  write: boolean,
+  status: number,
+  extra?: Record<string, { description: string; schema: Json }>,
+): Json {
+  return {
+    'Request-Id': { $ref: '#/components/headers/RequestId' },
+    ...(write && status < 300 ? { 'Idempotency-Replay': { $ref: '#/components/headers/IdempotencyReplay' } } : {}),
+    ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
+    ...extra,
+  };
+}
+
+/** The replies a route declares: a JSON body with its example, a file (binary), or none. */
+function successResponses(r: Route, conv: Converter, write: boolean): Json {
+  const responses: Json = {};
+  for (const [status, d] of Object.entries(r.responses)) {
+    if (!d.schema && !d.contentType) {
+      responses[status] = { description: d.description, headers: headersOf(write, Number(status), d.headers) };
+      continue;
+    }
+    const type = d.contentType ?? 'application/json';
+    const media: Json = d.schema
+      ? { schema: conv.convert(d.schema, 'output') }
+      : { schema: { type: 'string', format: 'binary' } };
+    if (d.schema) media.example = exampleOf(media.schema as Json, conv.schemas);
+    responses[status] = {
+      description: d.description,
+      headers: headersOf(write, Number(status), d.headers),
+      content: { [type]: media },
+    };
+  }
+  return responses;
+}
+
+/** The error replies, by status: the conventions' and the route's own codes, each an envelope narrowed to them. */
+function errorResponses(r: Route, conv: Converter, isApi: boolean, write: boolean): Json {
+  const errors = conventionErrors(r, isApi);
+  if (r.params) (errors[404] ??= []).push('not_found');
+  for (const [status, codes] of Object.entries(r.errors ?? {}))
+    for (const c of codes) if (!(errors[Number(status)] ??= []).includes(c)) errors[Number(status)].push(c);
+  const responses: Json = {};
+  for (const [status, codes] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
+    const schema = errorSchema(conv.schemas, codes);
+    responses[status] = {
+      description: `${ERROR_WORDS[Number(status)] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
+      headers: headersOf(write, Number(status)),
+      content: {
+        'application/json': {
+          schema,
+          example: {
+            error: {
+              code: codes[0],
+              message: ERROR_WORDS[Number(status)] ?? 'Error',
+              ...(status === '400' ? { fields: { field: 'why it is invalid' } } : {}),
+            },
+          },
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+/** The document around the paths: its info, server, tags, and the components operations refer to. */
+function frame(
+  o: DocumentOptions,
+  tags: { name: string; description: string }[],
+  paths: Record<string, Json>,
+  schemas: Record<string, Json>,
+): Json {
+  return {
     openapi: '3.1.0',
     info: {
       title: o.title,
@@ -341,20 +387,22 @@ export function buildDocument(resources: readonly Resource[], o: DocumentOptions
             'Authorization: Bearer <API key>. A key is full-access or limited to scopes; each operation names the scope it needs.',
         },
       },
-      schemas: Object.fromEntries(Object.entries(conv.schemas).sort(([a], [b]) => a.localeCompare(b))),
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
     },
   };
-  // the control plane needs no key; one sent picks its workspace
-  doc.security = isApi ? [{ apiKey: [] }] : [{}, { apiKey: [] }];
-  // error replies refer to envelopes narrowed to their codes: the bare envelope is not used
+}
+
+/**
+ * Drops the components a document does not refer to: the bare error envelope (error replies refer
+ * to envelopes narrowed to their codes), and the control plane's idempotency and 429 headers.
+ */
+function dropUnused(doc: Json): void {
   const components = doc.components as Record<string, Json>;
   delete components.schemas.Error;
-  // components this document does not refer to (the control plane has no idempotency, no 429)
   const text = JSON.stringify(doc.paths);
   for (const kind of ['parameters', 'headers']) {
     for (const name of Object.keys(components[kind]))
       if (!text.includes(`"#/components/${kind}/${name}"`)) delete components[kind][name];
     if (Object.keys(components[kind]).length === 0) delete components[kind];
   }
-  return doc;
 }

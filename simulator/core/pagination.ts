@@ -98,7 +98,13 @@ export function paginateSorted<T, R>(s: Session, sorted: readonly T[], q: PageQu
 }
 
 type Pos = { k: number; i: string | number };
-const compare = (a: Pos, b: Pos) => a.k - b.k || (a.i < b.i ? -1 : a.i > b.i ? 1 : 0);
+const compare = (a: Pos, b: Pos) => a.k - b.k || order(a.i, b.i);
+
+/** -1, 0 or 1 as `a` comes before, with or after `b` (the tie-break, a string or a number). */
+function order(a: string | number, b: string | number): number {
+  if (a < b) return -1;
+  return a > b ? 1 : 0;
+}
 
 function pageOf<T, R>(
   s: Session,

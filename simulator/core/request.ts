@@ -51,10 +51,16 @@ export function validate(
 export const tooLarge = (limit: number) =>
   new ApiError(413, 'payload_too_large', `The request body is larger than ${limit} bytes.`);
 
+/** The body as text: none is empty, bytes are UTF-8. */
+function bodyText(body: SimRequest['body']): string {
+  if (body === undefined) return '';
+  return typeof body === 'string' ? body : body.toString('utf8');
+}
+
 /** The JSON body: an object, or (a route that takes many) an array. */
 export function parseBody(req: SimRequest, method: Method, route: Route): Record<string, unknown> {
   if (method === 'GET') return {};
-  const raw = req.body === undefined ? '' : typeof req.body === 'string' ? req.body : req.body.toString('utf8');
+  const raw = bodyText(req.body);
   const limit = bodyLimitOf(route);
   if (Buffer.byteLength(raw) > limit) throw tooLarge(limit);
   if (raw.trim() === '') return {};

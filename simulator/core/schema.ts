@@ -212,15 +212,13 @@ const wholeObject = (payload: z.core.ParsePayload) => isPlainObject(payload.valu
  */
 function freeMap(value: z.ZodMiniType, top: boolean) {
   const { keys, keyLength } = FREE_JSON;
-  const key = z
-    .string()
-    .check(
-      z.minLength(1, { error: `is an empty key: keys have 1 to ${keyLength} characters` }),
-      z.maxLength(keyLength, {
-        error: (iss) => `is a key of ${[...String(iss.input)].length} characters: keys have at most ${keyLength}`,
-      }),
-      ...(top ? [allowedKey()] : []),
-    );
+  const key = z.string().check(
+    z.minLength(1, { error: `is an empty key: keys have 1 to ${keyLength} characters` }),
+    z.maxLength(keyLength, {
+      error: (iss) => `is a key of ${[...String(iss.input)].length} characters: keys have at most ${keyLength}`,
+    }),
+    ...(top ? [allowedKey()] : []),
+  );
   const map = z.record(key, value).check(
     z.refine((o: Record<string, unknown>) => Object.keys(o).length <= keys, {
       error: (iss) => `must have at most ${keys} keys (got ${Object.keys(iss.input as object).length})`,
@@ -315,7 +313,12 @@ export const qString = (d?: Doc | string) => {
 
 // ---- turning issues into fields ----
 
-const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+/** A value's JSON type as a message names it ("got array"): null and arrays apart from objects. */
+export function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
 const EXPECTED: Record<string, string> = {
   string: 'a string',
   number: 'a number',
@@ -328,9 +331,12 @@ const EXPECTED: Record<string, string> = {
 
 function pathOf(path: readonly PropertyKey[], base = ''): string {
   let out = base;
-  for (const p of path) out = typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p);
+  for (const p of path) out = typeof p === 'number' ? `${out}[${p}]` : joinName(out, p);
   return out;
 }
+
+/** A field name after the path so far: `a.b`, or the bare name at the top. */
+const joinName = (out: string, p: PropertyKey) => (out ? `${out}.${String(p)}` : String(p));
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v = root;
@@ -550,13 +556,20 @@ function convert(schema: z.ZodMiniType, raw: string, where: Where): unknown {
   while ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType)
     def = def.innerType._zod.def as typeof def;
   if (def.type === 'number') {
-    // an integer is digits (a path id unsigned, as ids are): "1.0" or "-0" is refused, as always
-    const integer = (def as { format?: string }).format?.includes('int');
-    const re = integer ? (where === 'path' ? /^\d+$/ : /^-?\d+$/) : /^-?\d+(\.\d+)?$/;
-    if (re.test(raw) && raw !== '-0') return Number(raw);
+    const integer = (def as { format?: string }).format?.includes('int') ?? false;
+    if (numberPattern(integer, where).test(raw) && raw !== '-0') return Number(raw);
   }
   if (def.type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
   return raw;
+}
+
+/**
+ * How a number is written in a path or query. An integer is digits (a path id unsigned, as ids
+ * are): "1.0" or "-0" is refused, as always.
+ */
+function numberPattern(integer: boolean, where: Where): RegExp {
+  if (!integer) return /^-?\d+(\.\d+)?$/;
+  return where === 'path' ? /^\d+$/ : /^-?\d+$/;
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -550,7 +550,7 @@ const add = (errs: Fields, field: string, why: string) => void (errs[field] ??= 
 
 /** A PATCH body as the checks across fields read it: the parts that passed their own checks. */
 type SentPatch = Loose<ConfigPatch>;
-/** A field as the configuration would have it (see checkAcrossFields). */
+/** A field as the configuration would have it (see wouldBe). */
 type Would = <T>(path: string, sent: T | undefined, now: T) => T | undefined;
 
 export interface ApplyContext {
@@ -581,39 +581,64 @@ export function applyPatch(current: StoredConfig, body: unknown, ctx: ApplyConte
  * reads was sent with a problem of its own (that problem is the one reported).
  */
 function checkAcrossFields(current: StoredConfig, p: SentPatch, ctx: ApplyContext, errs: Fields): void {
-  const structural = new Set(Object.keys(errs));
-  const would: Would = (path, sent, now) => (sent !== undefined ? sent : structural.has(path) ? undefined : now);
+  const would = wouldBe(new Set(Object.keys(errs)));
+  checkSentAlone(p, errs);
+  checkStack(p, ctx.stack, errs);
+  checkAssigned(p, ctx, errs);
+  checkKeptIds(current, p, errs);
+  if (p.transfers) checkTransfers(current, p.transfers, would, errs);
+  p.sms_referrals?.forEach((r, i) => {
+    if (r?.when === 'keyword' && !r.keyword)
+      add(errs, `sms_referrals[${i}].keyword`, 'is required when "when" is keyword');
+  });
+  if (p.forwarding) checkForwarding(current, p.forwarding, would, errs);
+  if (p.ivr) checkIvr(current, p.ivr, would, errs);
+}
 
+/**
+ * A field as the configuration would have it: what was sent, else what is; undefined (its rules
+ * do not run) when it was sent with a problem of its own, one of the `structural` paths.
+ */
+function wouldBe(structural: ReadonlySet<string>): Would {
+  return (path, sent, now) => {
+    if (sent !== undefined) return sent;
+    return structural.has(path) ? undefined : now;
+  };
+}
+
+/** The stack cannot be sent; inherits_workspace_default only alone (the whole of voice or sms follows it). */
+function checkSentAlone(p: SentPatch, errs: Fields): void {
   if (p.stack !== undefined) errs.stack = "is read-only: a number's stack cannot be changed";
-  if (p.voice?.inherits_workspace_default !== undefined && Object.keys(p.voice).length > 1)
-    add(
-      errs,
-      'voice.inherits_workspace_default',
-      'must be sent alone (true goes back to the workspace default, false takes an own copy)',
-    );
-  if (p.sms?.inherits_workspace_default !== undefined && Object.keys(p.sms).length > 1)
-    add(
-      errs,
-      'sms.inherits_workspace_default',
-      'must be sent alone (true goes back to the workspace default, false takes an own copy)',
-    );
+  for (const part of ['voice', 'sms'] as const) {
+    const sent = p[part];
+    if (sent?.inherits_workspace_default !== undefined && Object.keys(sent).length > 1)
+      add(
+        errs,
+        `${part}.inherits_workspace_default`,
+        'must be sent alone (true goes back to the workspace default, false takes an own copy)',
+      );
+  }
+}
 
-  // stack differences: hd_voice_enabled and voice_model_tier are t2 only; speed is t1 only
-  if (ctx.stack === 't1' && p.call_settings?.hd_voice_enabled !== undefined)
+/** The stack differences: hd_voice_enabled and voice_model_tier are t2 only, speed t1 only, and each has its voices. */
+function checkStack(p: SentPatch, stack: Stack, errs: Fields): void {
+  if (stack === 't1' && p.call_settings?.hd_voice_enabled !== undefined)
     add(errs, 'call_settings.hd_voice_enabled', 'applies to t2 numbers only; this number is t1');
-  if (ctx.stack === 't1' && p.voice?.voice_model_tier !== undefined)
+  if (stack === 't1' && p.voice?.voice_model_tier !== undefined)
     add(errs, 'voice.voice_model_tier', 'applies to t2 numbers only; this number is t1');
-  if (ctx.stack === 't2' && p.voice?.speed !== undefined)
+  if (stack === 't2' && p.voice?.speed !== undefined)
     add(errs, 'voice.speed', 'applies to t1 numbers only; this number is t2');
   const voiceId = p.voice?.voice_id;
-  if (voiceId !== undefined && !VOICES[ctx.stack].some((v) => v.id === voiceId))
+  if (voiceId !== undefined && !VOICES[stack].some((v) => v.id === voiceId))
     add(
       errs,
       'voice.voice_id',
-      `is not a voice of this number (${ctx.stack}): one of ${VOICES[ctx.stack].map((v) => v.id).join(', ')}`,
+      `is not a voice of this number (${stack}): one of ${VOICES[stack].map((v) => v.id).join(', ')}`,
     );
+}
 
-  // rule 6: knowledge documents, FAQs and event types are assigned, not created, here
+/** Rule 6: knowledge documents, FAQs and event types are assigned, not created, here: each is the workspace's. */
+function checkAssigned(p: SentPatch, ctx: ApplyContext, errs: Fields): void {
   const existing = (path: string, ids: (string | undefined)[] | undefined, valid: string[], what: string) =>
     ids?.forEach((x, i) => {
       if (x !== undefined && !valid.includes(x)) add(errs, `${path}[${i}]`, `is not ${what} of this workspace`);
@@ -621,8 +646,10 @@ function checkAcrossFields(current: StoredConfig, p: SentPatch, ctx: ApplyContex
   existing('knowledge.knowledge_base_ids', p.knowledge?.knowledge_base_ids, ctx.knowledgeBaseIds, 'a knowledge base');
   existing('knowledge.faq_ids', p.knowledge?.faq_ids, ctx.faqIds, 'an FAQ');
   existing('booking.event_type_ids', p.booking?.event_type_ids, ctx.eventTypeIds, 'an event type');
+}
 
-  // rule 2: an item sent with an id is that existing item, once
+/** Rule 2: an item sent with an id is that existing item, once. */
+function checkKeptIds(current: StoredConfig, p: SentPatch, errs: Fields): void {
   const keptIds = (path: string, now: { id: string }[], sent: ({ id?: string } | undefined)[] | undefined) => {
     const seen = new Set<string>();
     sent?.forEach((item, i) => {
@@ -638,51 +665,58 @@ function checkAcrossFields(current: StoredConfig, p: SentPatch, ctx: ApplyContex
   keptIds('sms_referrals', current.sms_referrals, p.sms_referrals);
   keptIds('forwarding.sequential_targets', current.forwarding.sequential_targets, p.forwarding?.sequential_targets);
   keptIds('ivr.menus', current.ivr.menus, p.ivr?.menus);
+}
 
-  if (p.transfers) {
-    p.transfers.rules?.forEach((r, i) => {
-      if (r?.condition === 'custom' && !r.custom_condition)
-        add(errs, `transfers.rules[${i}].custom_condition`, 'is required with condition custom');
-      if (r?.condition !== undefined && r.condition !== 'custom' && r.custom_condition)
-        add(errs, `transfers.rules[${i}].custom_condition`, 'goes only with condition custom');
-    });
-    const primary = would(
-      'transfers.primary_transfer_number',
-      p.transfers.primary_transfer_number,
-      current.transfers.primary_transfer_number,
-    );
-    const rules = would<({ action?: string; target_number?: string | null } | undefined)[]>(
-      'transfers.rules',
-      p.transfers.rules,
-      current.transfers.rules,
-    );
-    if (primary !== undefined)
-      rules?.forEach((r, i) => {
-        if (r?.action === 'transfer' && !r.target_number && !primary)
-          add(
-            errs,
-            `transfers.rules[${i}].target_number`,
-            'is required for a transfer when there is no primary_transfer_number',
-          );
-      });
-  }
-  p.sms_referrals?.forEach((r, i) => {
-    if (r?.when === 'keyword' && !r.keyword)
-      add(errs, `sms_referrals[${i}].keyword`, 'is required when "when" is keyword');
+/** A custom condition goes with condition custom (only), and a transfer needs a number: its own or the primary. */
+function checkTransfers(
+  current: StoredConfig,
+  t: NonNullable<SentPatch['transfers']>,
+  would: Would,
+  errs: Fields,
+): void {
+  t.rules?.forEach((r, i) => {
+    if (r?.condition === 'custom' && !r.custom_condition)
+      add(errs, `transfers.rules[${i}].custom_condition`, 'is required with condition custom');
+    if (r?.condition !== undefined && r.condition !== 'custom' && r.custom_condition)
+      add(errs, `transfers.rules[${i}].custom_condition`, 'goes only with condition custom');
   });
-  if (p.forwarding) {
-    const f = p.forwarding;
-    const now = current.forwarding;
-    const mode = would('forwarding.mode', f.mode, now.mode);
-    const strategy = would('forwarding.ring_strategy', f.ring_strategy, now.ring_strategy);
-    const single = would('forwarding.forward_to_number', f.forward_to_number, now.forward_to_number);
-    const chain = would<unknown[]>('forwarding.sequential_targets', f.sequential_targets, now.sequential_targets);
-    if (mode === 'call_me_first' && strategy === 'single' && single === null)
-      add(errs, 'forwarding.forward_to_number', 'is required for call-me-first with a single number');
-    if (mode === 'call_me_first' && strategy === 'sequential' && chain?.length === 0)
-      add(errs, 'forwarding.sequential_targets', 'needs at least one number for a ring chain');
-  }
-  if (p.ivr) checkIvr(current, p.ivr, would, errs);
+  const primary = would(
+    'transfers.primary_transfer_number',
+    t.primary_transfer_number,
+    current.transfers.primary_transfer_number,
+  );
+  const rules = would<({ action?: string; target_number?: string | null } | undefined)[]>(
+    'transfers.rules',
+    t.rules,
+    current.transfers.rules,
+  );
+  if (primary !== undefined)
+    rules?.forEach((r, i) => {
+      if (r?.action === 'transfer' && !r.target_number && !primary)
+        add(
+          errs,
+          `transfers.rules[${i}].target_number`,
+          'is required for a transfer when there is no primary_transfer_number',
+        );
+    });
+}
+
+/** Call-me-first needs a phone to ring: the single number, or a ring chain of at least one. */
+function checkForwarding(
+  current: StoredConfig,
+  f: NonNullable<SentPatch['forwarding']>,
+  would: Would,
+  errs: Fields,
+): void {
+  const now = current.forwarding;
+  const mode = would('forwarding.mode', f.mode, now.mode);
+  const strategy = would('forwarding.ring_strategy', f.ring_strategy, now.ring_strategy);
+  const single = would('forwarding.forward_to_number', f.forward_to_number, now.forward_to_number);
+  const chain = would<unknown[]>('forwarding.sequential_targets', f.sequential_targets, now.sequential_targets);
+  if (mode === 'call_me_first' && strategy === 'single' && single === null)
+    add(errs, 'forwarding.forward_to_number', 'is required for call-me-first with a single number');
+  if (mode === 'call_me_first' && strategy === 'sequential' && chain?.length === 0)
+    add(errs, 'forwarding.sequential_targets', 'needs at least one number for a ring chain');
 }
 
 /** Rule 4 (the first time the phone menu is enabled, the whole menu must be sent), and a menu that can be followed. */

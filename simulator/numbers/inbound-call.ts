@@ -118,12 +118,7 @@ export function planInbound(
   // call-me-first: the owner's phone, or each phone of the ring chain in turn
   let ring = 2;
   if (c.forwarding.mode === 'call_me_first') {
-    const chain =
-      c.forwarding.ring_strategy === 'sequential'
-        ? c.forwarding.sequential_targets.map((t) => ({ phone: t.phone_number, ring: t.ring_timeout_seconds }))
-        : c.forwarding.forward_to_number
-          ? [{ phone: c.forwarding.forward_to_number, ring: c.forwarding.ring_timeout_seconds }]
-          : [];
+    const chain = ringChain(c.forwarding);
     for (const target of chain) {
       if (picksUp(target.phone))
         return finish(ring + 4, 'owner', {
@@ -253,6 +248,19 @@ function voicemail(ring: number, by: 'ivr' | 'ai', script: Script, says: string 
   });
 }
 
+/** The phones call-me-first rings in turn: the ring chain, or the one number forwarded to (none set: no phone). */
+function ringChain(f: StoredConfig['forwarding']): { phone: string; ring: number }[] {
+  if (f.ring_strategy === 'sequential')
+    return f.sequential_targets.map((t) => ({ phone: t.phone_number, ring: t.ring_timeout_seconds }));
+  return f.forward_to_number ? [{ phone: f.forward_to_number, ring: f.ring_timeout_seconds }] : [];
+}
+
+/** Whom the AI agent hands the call to: the rule's number (else the primary), or the primary when a person is asked. */
+function transferTarget(rule: TransferRule | undefined, wantsHuman: boolean, primary: string | null): string | null {
+  if (rule) return rule.target_number ?? primary;
+  return wantsHuman ? primary : null;
+}
+
 function ai(
   i: InboundInput,
   ring: number,
@@ -279,11 +287,7 @@ function ai(
   const wantsHuman = !!i.says && HUMAN.test(i.says);
   const mayTransfer = !t.office_hours_only || inHours;
   if (rule?.action === 'voicemail') return voicemail(ring, 'ai', script, null, finish);
-  const target = rule
-    ? (rule.target_number ?? t.primary_transfer_number)
-    : wantsHuman
-      ? t.primary_transfer_number
-      : null;
+  const target = transferTarget(rule, wantsHuman, t.primary_transfer_number);
   if (target && mayTransfer) {
     script.say('agent', 'Of course, let me connect you.', 2);
     const done = transferTo(ring, 'ai', script, target, finish);

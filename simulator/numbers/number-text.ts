@@ -80,6 +80,12 @@ export function receiveNumberText(s: Session, n: PhoneNumber, from: string, body
   return rec;
 }
 
+/** The AI agent's own reply to a text: a greeting the first time, an acknowledgement after that. */
+function aiReply(name: string, business: string, earlier: boolean): string {
+  if (earlier) return `Thanks! I've noted that, and someone from ${business} will follow up if needed.`;
+  return `Hi! This is ${name} at ${business}. Thanks for your message. How can I help?`;
+}
+
 export const numberTextTimers: TimerHandlers = {
   'number.sms_reply': (s, p) => {
     const n = s.data.phone_numbers.find((x) => x.id === p.number);
@@ -87,12 +93,7 @@ export const numberTextTimers: TimerHandlers = {
     if (!n?.phone_number || n.status !== 'ready' || silence(s, n, to) !== null) return; // settings may have changed meanwhile
     const earlier = sentTo(s, n, to).some((t) => t.sender === 'ai_agent');
     const business = n.config.business_name ?? n.config.name;
-    const body =
-      typeof p.referral === 'string'
-        ? p.referral
-        : earlier
-          ? `Thanks! I've noted that, and someone from ${business} will follow up if needed.`
-          : `Hi! This is ${n.config.name} at ${business}. Thanks for your message. How can I help?`;
+    const body = typeof p.referral === 'string' ? p.referral : aiReply(n.config.name, business, earlier);
     recordText(s, {
       workspace_id: n.workspace_id,
       direction: 'outbound',

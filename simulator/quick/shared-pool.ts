@@ -25,9 +25,11 @@ export function seedSharedPool(nowMs: number): SharedNumber[] {
 export const dayOf = (ms: number) => iso(ms).slice(0, 10);
 export const ageDays = (n: SharedNumber, nowMs: number) => Math.floor((nowMs - Date.parse(n.bought_at)) / DAY_MS);
 
+/** A number's warm-up stage by its age: new its first week, second_week the next, warmed from 14 days. */
 export function stageOf(n: SharedNumber, nowMs: number): (typeof STAGES)[number] {
   const age = ageDays(n, nowMs);
-  return age < 7 ? 'new' : age < 14 ? 'second_week' : 'warmed';
+  if (age < 7) return 'new';
+  return age < 14 ? 'second_week' : 'warmed';
 }
 
 export function ceiling(n: SharedNumber, kind: PoolKind, nowMs: number): number {

@@ -16,7 +16,7 @@
 // never overwritten (journal.ts); a data file that is a symbolic link is worked on where it points;
 // a file the process may not write fails at once, naming the file and the permission.
 import { randomBytes } from 'node:crypto';
-import { constants as fsConstants, lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { constants as fsConstants, lstatSync, mkdirSync, readlinkSync, realpathSync, type StatsFs } from 'node:fs';
 import { chmod, copyFile, open, readdir, stat, statfs, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
@@ -152,15 +152,18 @@ async function writeFailure(
   return e instanceof Error ? e : new Error(String(e));
 }
 
+/** What the disk has no room for, as the 507 says it: files (its inodes spent), or bytes (how many are free). */
+function roomLeft(f: StatsFs | null): string {
+  if (!f) return '';
+  if (f.ffree === 0) return ' of files (no more can be made there, whatever the bytes free)';
+  return ` (${f.bavail * f.bsize} bytes free)`;
+}
+
 /** 507: the disk holding `file` is full, or has no room for one more file (its inodes spent). */
 async function diskFull(code: string, file: string, what: string, after: string): Promise<ApiError> {
   const dir = dirname(file);
   const f = await statfs(dir).catch(() => null);
-  const room = !f
-    ? ''
-    : f.ffree === 0
-      ? ' of files (no more can be made there, whatever the bytes free)'
-      : ` (${f.bavail * f.bsize} bytes free)`;
+  const room = roomLeft(f);
   return new ApiError(
     507,
     'insufficient_storage',
@@ -779,7 +782,8 @@ export class Store<D extends Stored> {
       };
       if (!data) {
         const head = buf && readHeader(buf);
-        const entries = buf ? (head ? countLines(buf.subarray(head.end)) : countLines(buf)) : 0;
+        // the entries: the lines after the header line (every line when there is none)
+        const entries = buf ? countLines(buf.subarray(head?.end ?? 0)) : 0;
         report.needed = entries > 0 || (buf !== null && !head?.header && buf.length > 0);
         report.fresh = report.needed;
         if (report.needed)

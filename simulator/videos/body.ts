@@ -35,8 +35,22 @@ const POSITIONS = ['top', 'middle', 'bottom'] as const;
 export const OWN_SCRIPT = TEMPLATES.filter((t) => TEMPLATE_INFO[t].ownScript);
 const WRITES_OWN = TEMPLATES.filter((t) => !TEMPLATE_INFO[t].ownScript);
 
-/** The creation body's fields (also what a video schedule's video_settings may pin, less template and script). */
+/**
+ * The creation body's fields (also what a video schedule's video_settings may pin, less template and
+ * script), in the order the API description lists them, in groups.
+ */
 export const recipe = () => ({
+  ...whatItIs(),
+  ...sources(),
+  ...scriptAndPrice(),
+  ...look(),
+  ...posting(),
+  ...siteDemo(),
+  ...namedSettings(),
+});
+
+/** What the video is: its template, the template's style, the shape and the length to aim for. */
+const whatItIs = () => ({
   template: oneOf(TEMPLATES, `one of ${TEMPLATES.join(', ')}`),
   preset: str({
     min: 1,
@@ -51,6 +65,10 @@ export const recipe = () => ({
     description: `length to aim for, ${DURATION.min} to ${DURATION.max} seconds (default ${DEFAULTS.target_duration_seconds}); an own script sets the length instead`,
     example: 30,
   }),
+});
+
+/** What the video is about: a page, text, images and videos (at least one of the page and the text). */
+const sources = () => ({
   source_url: url('a page the video is about'),
   source_text: str({
     min: 1,
@@ -61,6 +79,10 @@ export const recipe = () => ({
   }),
   source_image_urls: arr(url('an image already stored in the service'), { max: 20 }),
   source_video_urls: arr(url('a video already stored in the service'), { max: 20 }),
+});
+
+/** The script (an own one, or one written and reviewed) and the price it may reach. */
+const scriptAndPrice = () => ({
   script: str({
     min: 1,
     max: 10_000,
@@ -77,6 +99,10 @@ export const recipe = () => ({
     description: 'price cap in cents: an own script above it is refused; a written one waits in script_review',
     example: 500,
   }),
+});
+
+/** How the video looks: the presenter, the background, cutaways and the subtitles' style. */
+const look = () => ({
   avatar_provider: str({ min: 1, max: 50, description: 'presenter provider', example: 'heygen' }),
   replica_id: str({
     min: 1,
@@ -91,6 +117,10 @@ export const recipe = () => ({
   background_image: url('background_mode image: the picture'),
   b_roll: bool('cut away to footage from the sources'),
   subtitle_style: oneOf(SUBTITLE_STYLES, 'how the subtitles look'),
+});
+
+/** What goes with the video when it is posted: the caption, hashtags and the music. */
+const posting = () => ({
   caption: str({
     min: 1,
     max: 2200,
@@ -118,6 +148,10 @@ export const recipe = () => ({
     },
     { required: ['track_id'] },
   ),
+});
+
+/** A site demo: what to show, and how to sign in. */
+const siteDemo = () => ({
   demo_focus: str({ min: 1, max: 500, description: 'site demo: what to show', example: 'the booking flow' }),
   demo_login: obj(
     {
@@ -127,7 +161,10 @@ export const recipe = () => ({
     },
     { required: ['username', 'password'] },
   ),
-  // settings also accepted by name (spec Part 4)
+});
+
+/** Settings also accepted by name (spec Part 4): the subtitles, freeform_ai's model, a slideshow's slides, a clip. */
+const namedSettings = () => ({
   subtitles: obj(
     {
       enabled: bool('burn subtitles in (default true)'),

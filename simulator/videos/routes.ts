@@ -213,8 +213,13 @@ function cannotPay(c: Ctx<any, any, any>, v: VideoRecord) {
 // ---- approving ----
 
 type ApproveInput = Infer<typeof ApproveBody>;
-const EDIT_FIELD = (t: Template) =>
-  t === 'freeform_ai' ? 'scenes' : t === 'slideshow' ? 'slides' : t === 'interview' ? 'interview' : 'script';
+/** The field a video's written content is edited through on approval, by template: the script unless named here. */
+const EDITED_THROUGH: Partial<Record<Template, 'scenes' | 'slides' | 'interview'>> = {
+  freeform_ai: 'scenes',
+  slideshow: 'slides',
+  interview: 'interview',
+};
+const EDIT_FIELD = (t: Template) => EDITED_THROUGH[t] ?? 'script';
 
 function applyEdits(v: VideoRecord, b: ApproveInput): void {
   const errs = newFields();

@@ -216,6 +216,25 @@ export function slideshowSeconds(target: number, slide: SlideSettings): number {
   return n * each;
 }
 
+/** A text's first `count` words, without the punctuation that ended them: a scene's prompt, a slide's title. */
+const firstWords = (text: string, count: number) =>
+  text
+    .split(' ')
+    .slice(0, count)
+    .join(' ')
+    .replace(/[.!?,]+$/, '');
+
+/**
+ * Slide `i` of `n`: the topic opens, the call to action closes, and the sources' sentences
+ * between are titled by their first words.
+ */
+function slideWords(i: number, n: number, topic: string, next: () => string): { title: string; text: string } {
+  if (i === 0) return { title: 'Intro', text: cap(topic) };
+  if (i === n - 1) return { title: 'Follow', text: CALL_TO_ACTION };
+  const text = next();
+  return { title: firstWords(text, 4), text };
+}
+
 /** The research stage's output for a template, `seconds` long. */
 export function write(
   template: Template,
@@ -230,11 +249,7 @@ export function write(
     case 'freeform_ai': {
       const n = scenesFor(seconds);
       const scenes = splitWords(writeNarration(src, words), n).map((narration) => ({
-        prompt: `${preset} shot: ${narration
-          .split(' ')
-          .slice(0, 8)
-          .join(' ')
-          .replace(/[.!?,]+$/, '')}`,
+        prompt: `${preset} shot: ${firstWords(narration, 8)}`,
         narration,
         seconds: sceneSeconds(narration),
       }));
@@ -243,23 +258,7 @@ export function write(
     case 'slideshow': {
       const { n, each } = slideLayout(seconds, slide);
       const next = sentenceStream(src, topic, afterFirst(src));
-      const slides = Array.from({ length: n }, (_, i) => {
-        const text = i === 0 ? cap(topic) : i === n - 1 ? CALL_TO_ACTION : next();
-        return {
-          title:
-            i === 0
-              ? 'Intro'
-              : i === n - 1
-                ? 'Follow'
-                : `${text
-                    .split(' ')
-                    .slice(0, 4)
-                    .join(' ')
-                    .replace(/[.!?,]+$/, '')}`,
-          text,
-          seconds: each,
-        };
-      });
+      const slides = Array.from({ length: n }, (_, i) => ({ ...slideWords(i, n, topic, next), seconds: each }));
       return { script: scriptOfSlides(slides), scenes: null, slides, interview: null };
     }
     case 'interview': {

@@ -16,7 +16,7 @@ export interface Envelope {
   data: Record<string, unknown>;
 }
 
-type EventContact = Pick<Contact, 'id' | 'name' | 'phone_number' | 'email'>;
+export type EventContact = Pick<Contact, 'id' | 'name' | 'phone_number' | 'email'>;
 export type EventCall = Pick<
   CallRecord,
   | 'id'

@@ -39,7 +39,9 @@ import {
   envelope,
   smsReceivedData,
   textEventId,
+  type Envelope,
   type EventCall,
+  type EventContact,
 } from './events.js';
 
 /** Per workspace and kind (the spec names 25 for call webhooks; the simulator caps text webhooks alike). */
@@ -322,36 +324,46 @@ function test(c: Req, kind: Webhook['kind'], id: string): Infer<typeof TestSend>
     phone_number: sample.to_number,
     email: 'sample.contact@example.com',
   };
-  const event =
-    kind === 'sms'
-      ? envelope(
-          c.s,
-          textEventId(sample.id),
-          'sms.received',
-          smsReceivedData(
-            {
-              id: sample.id,
-              from_number: sample.to_number,
-              to_number: sample.from_number,
-              phone_number_id: w.phone_number_id,
-              body: 'This is a sample text sent by a webhook test.',
-              created_at: iso(c.s.now),
-            },
-            contact,
-          ),
-          true,
-        )
-      : w.events.includes('call.ended')
-        ? envelope(c.s, callEventId(sample.id, 'call.ended'), 'call.ended', callEndedData(sample, contact, true), true)
-        : envelope(
-            c.s,
-            callEventId(sample.id, 'call.started'),
-            'call.started',
-            callStartedData({ ...sample, status: 'RINGING' }, contact),
-            true,
-          );
+  const event = sampleEvent(c, kind, w, sample, contact);
   enqueue(c.s, w, event);
   return { event_id: event.id, type: event.type, test: true, url: w.url };
+}
+
+/** The test's sample event: sms.received for a text webhook; call.ended, or call.started if that is all it takes. */
+function sampleEvent(c: Req, kind: Webhook['kind'], w: Webhook, sample: EventCall, contact: EventContact): Envelope {
+  if (kind === 'sms')
+    return envelope(
+      c.s,
+      textEventId(sample.id),
+      'sms.received',
+      smsReceivedData(
+        {
+          id: sample.id,
+          from_number: sample.to_number,
+          to_number: sample.from_number,
+          phone_number_id: w.phone_number_id,
+          body: 'This is a sample text sent by a webhook test.',
+          created_at: iso(c.s.now),
+        },
+        contact,
+      ),
+      true,
+    );
+  if (w.events.includes('call.ended'))
+    return envelope(
+      c.s,
+      callEventId(sample.id, 'call.ended'),
+      'call.ended',
+      callEndedData(sample, contact, true),
+      true,
+    );
+  return envelope(
+    c.s,
+    callEventId(sample.id, 'call.started'),
+    'call.started',
+    callStartedData({ ...sample, status: 'RINGING' }, contact),
+    true,
+  );
 }
 
 function sampleCall(c: Req, w: Webhook): EventCall {

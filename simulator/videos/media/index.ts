@@ -147,7 +147,11 @@ function playButton(shorter: number): { side: number; cover: Uint8Array } {
   return button;
 }
 
-const clamp01 = (v: number) => (v < 0 ? 0 : v > 1 ? 1 : v);
+/** `v` held between 0 and 1 (a coverage). */
+function clamp01(v: number): number {
+  if (v < 0) return 0;
+  return v > 1 ? 1 : v;
+}
 
 /** A truecolour 8-bit PNG from filtered rows: signature, IHDR, one IDAT, IEND. */
 function png(width: number, height: number, filtered: Buffer): Buffer {
