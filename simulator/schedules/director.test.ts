@@ -102,7 +102,7 @@ describe('candidates: what the director may choose from, in order', () => {
       ],
     ],
   ] as const)('%s', (_what, allowed, m, expected) => {
-    expect(candidates(allowed as Template[], m)).toEqual(expected);
+    expect(candidates(allowed as readonly Template[], m)).toEqual(expected);
   });
 
   it.each([
