@@ -68,6 +68,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|test)/' },
+    exclude: { path: ['^(node_modules|dist|test)/', '\\.test\\.ts$'] },
   },
 };
