@@ -1,15 +1,31 @@
 // Posting days in a schedule's time zone. Local dates and hours are turned into instants by
 // @date-fns/tz (the platform's time-zone database through Intl), so daylight saving is the zone's
 // own: 09:00 in America/New_York is 13:00Z in summer and 14:00Z in winter.
-import { TZDateMini } from '@date-fns/tz';
+import { TZDateMini, tzOffset } from '@date-fns/tz';
 import { canonicalZone, isDate } from '../../src/formats.js';
 
 export { canonicalZone, isDate };
 
-/** The instant of `hour`:00 local time on `day` in `zone` (a time skipped by a DST change moves forward, as the zone does). */
+/**
+ * The instant of `hour`:00 local time on `day` in `zone`, whatever the time zone of the machine the
+ * simulator runs on. An hour a change skips moves forward by the change (02:00 on Sydney's spring
+ * day is 03:00 AEDT); an hour a change repeats is its first occurrence, still on daylight time
+ * (01:00 New York on 2025-11-02 is 05:00Z). This is Temporal's "compatible" disambiguation.
+ *
+ * Built on the zone's offsets (tzOffset, through Intl) rather than TZDateMini's constructor from
+ * parts: that path goes through the host's local time and on some change days gave an instant
+ * that depended on the host's zone (date-fns/tz issues 13 and 40).
+ */
 export function instantOf(day: string, hour: number, zone: string): number {
   const [y, m, d] = day.split('-').map(Number);
-  return new TZDateMini(y, m - 1, d, hour, 0, 0, zone).getTime();
+  const wall = Date.UTC(y, m - 1, d, hour);
+  const offsetMs = (at: number) => tzOffset(zone, new Date(at)) * 60_000;
+  // the offsets a day either side cover any one change on this day
+  const before = offsetMs(wall - 86_400_000);
+  const after = offsetMs(wall + 86_400_000);
+  const readsAsWall = [wall - before, wall - after].filter((t) => t + offsetMs(t) === wall);
+  if (readsAsWall.length > 0) return Math.min(...readsAsWall);
+  return wall - before; // skipped: the wall time on the offset before the change, which reads later
 }
 
 /** The local date (YYYY-MM-DD) of an instant in `zone`. */
