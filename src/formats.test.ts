@@ -98,15 +98,18 @@ describe('canonicalZone: an IANA name the platform knows, its letter case set ri
     ['', null],
   ])('%j: %j', (zone, name) => expect(canonicalZone(zone)).toBe(name));
 
-  // The README says the letter case is set right; for a name the platform (Node 20's ICU) knows by
-  // an older alias (Asia/Calcutta, Europe/Kiev, Asia/Saigon, America/New_York for EST5EDT) the name
-  // is kept exactly as written instead, lower case and all. Reported; kept skipped until one of the
-  // two changes.
-  it.skip.each([
+  // The README says the letter case is set right, also for a name the platform (Node 20's ICU)
+  // knows only by an older alias (Asia/Calcutta, Europe/Kiev, Asia/Saigon, America/New_York for
+  // EST5EDT): the name written is kept, not swapped for the alias
+  it.each([
     ['asia/kolkata', 'Asia/Kolkata'],
     ['europe/kyiv', 'Europe/Kyiv'],
     ['asia/ho_chi_minh', 'Asia/Ho_Chi_Minh'],
     ['america/argentina/buenos_aires', 'America/Argentina/Buenos_Aires'],
     ['est5edt', 'EST5EDT'],
+    ['ASIA/KATHMANDU', 'Asia/Kathmandu'],
+    ['Asia/Kolkata', 'Asia/Kolkata'],
+    ['pst8pdt', 'PST8PDT'],
+    ['zulu', 'Zulu'],
   ])('%j: %j (README: letter case set right)', (zone, name) => expect(canonicalZone(zone)).toBe(name));
 });

@@ -36,38 +36,38 @@ export function isDate(day: string): boolean {
 /** IANA zone names: Area/Location (or Etc/…), and the handful of old names the database still keeps. */
 const IANA_AREA =
   /^(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)(\/[A-Za-z0-9_+-]+)+$/i;
-const IANA_OLD = new Set([
-  'utc',
-  'gmt',
-  'uct',
-  'universal',
-  'zulu',
-  'greenwich',
-  'cet',
-  'eet',
-  'met',
-  'wet',
-  'est',
-  'hst',
-  'mst',
-  'est5edt',
-  'cst6cdt',
-  'mst7mdt',
-  'pst8pdt',
-]);
+/** The old names the database still keeps, as it spells them, by their lower case. */
+const IANA_OLD = new Map(
+  ['UTC', 'GMT', 'UCT', 'Universal', 'Zulu', 'Greenwich', 'CET', 'EET', 'MET', 'WET', 'EST', 'HST', 'MST']
+    .concat(['EST5EDT', 'CST6CDT', 'MST7MDT', 'PST8PDT'])
+    .map((name) => [name.toLowerCase(), name]),
+);
 
 /**
- * The IANA name of a zone the platform knows, as the user spelled it (letter case set right when
- * it is the platform's own name: america/new_york → America/New_York; Asia/Kolkata stays Asia/Kolkata
- * even where the platform calls it Asia/Calcutta), or null: abbreviations such as BST or PST, which
- * the platform would take as some other zone, and offsets such as +02:00 are not zone names.
+ * The IANA name of a zone the platform knows, as the user spelled it, its letter case set right
+ * (america/new_york → America/New_York; asia/kolkata → Asia/Kolkata, even where the platform calls
+ * it Asia/Calcutta: the name written is kept, not swapped for the platform's older alias), or null:
+ * abbreviations such as BST or PST, which the platform would take as some other zone, and offsets
+ * such as +02:00 are not zone names.
  */
 export function canonicalZone(zone: string): string | null {
-  if (!IANA_AREA.test(zone) && !IANA_OLD.has(zone.toLowerCase())) return null;
+  const old = IANA_OLD.get(zone.toLowerCase());
+  if (!IANA_AREA.test(zone) && !old) return null;
   try {
     const resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-    return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
+    if (resolved.toLowerCase() === zone.toLowerCase()) return resolved;
+    return old ?? caseOfAlias(zone);
   } catch {
     return null;
   }
+}
+
+/**
+ * The letter case of a zone the platform knows only under an older name (Asia/Kolkata,
+ * Europe/Kyiv, Asia/Ho_Chi_Minh, America/Argentina/Buenos_Aires): kept as written when written in
+ * mixed case, else each word capitalized as the database writes these names.
+ */
+function caseOfAlias(zone: string): string {
+  if (zone !== zone.toLowerCase() && zone !== zone.toUpperCase()) return zone;
+  return zone.toLowerCase().replace(/(^|[/_-])([a-z])/g, (_, sep: string, c: string) => sep + c.toUpperCase());
 }
