@@ -151,24 +151,21 @@ describe('the script research writes is priced exactly, its line items summing t
   });
 });
 
-// The README says an estimate's length is target_duration_seconds, and a slideshow (no words) is
-// priced on target_duration_seconds; the simulator instead estimates a slideshow at the length of
-// the slides it would write (slide count × seconds each: one slide per 5 s, each round(target / n)
-// seconds, or slide_settings), which differs from the target when it does not divide evenly.
-// Reported, not encoded: these rows hold the README's rule and are skipped until one of the two is
-// changed to match the other.
+// A slideshow (no words) is estimated at the length of the slides the writer would make, as the
+// README says: one slide per 5 s (2 to 20), each round(target / n) seconds, or slide_settings. So
+// its estimate is the price it will have, also when the target does not divide evenly.
 // biome-ignore format: a table, its columns aligned
-const SLIDESHOW_README: [number, Record<string, number>, number][] = [
-  // target  slide_settings                              README price     (the simulator today)
-  [33,       {},                                         76],  // 30 + 33 = 63, + 13   (35 s: 78)
-  [7,        {},                                         45],  // 30 + 7 = 37, + 8     (8 s: 46)
-  [101,      {},                                         158], // 30 + 101 = 131, + 27 (100 s: 156)
-  [30,       { slide_count: 4, seconds_per_slide: 10 }, 72],  // 30 + 30 = 60, + 12   (40 s: 84)
+const SLIDESHOW_ESTIMATES: [number, Record<string, number>, number, number][] = [
+  // target  slide_settings                              seconds  price
+  [33,       {},                                         35,      78],  // 7 × 5 s: 30 + 35 = 65, + 13
+  [7,        {},                                         8,       46],  // 2 × 4 s: 30 + 8 = 38, + 8
+  [101,      {},                                         100,     156], // 20 × 5 s: 30 + 100 = 130, + 26
+  [30,       { slide_count: 4, seconds_per_slide: 10 }, 40,      84],  // 4 × 10 s: 30 + 40 = 70, + 14
 ];
 
-describe('a slideshow estimate is priced on target_duration_seconds (README)', () => {
-  it.skip.each(SLIDESHOW_README)('%i s, slide settings %o: %i¢', (target, slide, cents) => {
+describe('a slideshow estimate is priced on the slides it would have (README)', () => {
+  it.each(SLIDESHOW_ESTIMATES)('%i s, slide settings %o: %i s, %i¢', (target, slide, seconds, cents) => {
     const p = priceVideo('slideshow', 'captioned', target, null, false, slide);
-    expect(p).toMatchObject({ price_cents: cents, seconds: target, estimated: true });
+    expect(p).toMatchObject({ price_cents: cents, seconds, estimated: true });
   });
 });
