@@ -3,7 +3,7 @@
 //   one file, its modules evaluated only when first used (a resource's routes on the first request
 //   to its paths). One file: a command pays for one module load, not twenty.
 // - dist/cli.js and dist/index.js (the library), split into lazily loaded chunks for each noun's
-//   verbs, the API client (undici), conf, and the assistant chat's terminal UI (ink and React: only
+//   verbs, the API client, conf, and the assistant chat's terminal UI (ink and React: only
 //   `vmv assistant chat` on a terminal loads them); both reach the simulator through dist/simulator.js.
 // Then emits the library's TypeScript declarations and writes the API description generated from the route declarations: openapi.json at the
 // package root (published with the package) and the control plane's beside the bundle.

@@ -1,4 +1,4 @@
-// The one API client every command uses. Remote targets are spoken to over HTTP with undici, each
+// The one API client every command uses. Remote targets are spoken to over HTTP (transport.ts), each
 // attempt bounded in time and retried where that cannot apply a write twice (retry.ts); the
 // embedded target runs the simulator's own request handler in-process on the local data file (no
 // network: nothing to retry).
@@ -139,21 +139,12 @@ function heldMs(method: string, path: string, o: RequestOptions): number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClient> {
-  // undici's index loads every feature it has (fetch, websockets, caches, mocks: ~1 MB bundled).
-  // A command needs one Client for one origin and the request API, so only those are loaded.
-  // undici parses HTTP with WebAssembly; V8's background optimising compile of it would hold the
-  // process open ~70 ms after a command finishes. A short-lived CLI gains nothing from it.
-  (await import('node:v8')).setFlagsFromString('--liftoff-only');
-  const connections = net.connections ?? 1;
-  const [{ default: Dispatcher }, { default: apiRequest }] = await Promise.all([
-    connections > 1 ? import('undici/lib/dispatcher/pool.js') : import('undici/lib/dispatcher/client.js'),
-    import('undici/lib/api/api-request.js'),
-  ]);
+  const { createTransport, CODES } = await import('./transport.js');
   const origin = new URL(target.baseUrl!);
   const prefix = origin.pathname.replace(/\/+$/, '');
-  const client = new Dispatcher(origin.origin, {
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    ...(connections > 1 ? { connections } : {}),
+  const transport = await createTransport(origin, {
+    connections: net.connections ?? 1,
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
   });
   const policy = {
     ...DEFAULT_POLICY,
@@ -174,25 +165,9 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
       const timeoutMs = requestTimeoutMs + heldMs(method, path, o);
       // the same request, the same key, every attempt: a retried write is never applied twice
       const attempt = async (): Promise<ApiResponse | { fault: Fault; code: string }> => {
-        try {
-          const res = await apiRequest.call(client, {
-            path: prefix + url,
-            method: method as 'GET',
-            headers,
-            body,
-            headersTimeout: timeoutMs,
-            bodyTimeout: timeoutMs,
-          });
-          const buf = Buffer.from(await res.body.arrayBuffer());
-          const h: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers))
-            if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
-          return toResponse(res.statusCode, h, buf);
-        } catch (e) {
-          const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-          const code = err.code ?? err.cause?.code ?? err.message;
-          return { fault: faultOf(code), code };
-        }
+        const got = await transport.send({ method, path: prefix + url, headers, body, timeoutMs });
+        if ('code' in got) return { fault: faultOf(got.code), code: got.code };
+        return toResponse(got.status, got.headers, got.body);
       };
       let unsure = false;
       for (let retried = 0; ; retried++) {
@@ -210,7 +185,7 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
           continue;
         }
         if ('fault' in got) {
-          const waitedMs = got.code === 'UND_ERR_CONNECT_TIMEOUT' ? CONNECT_TIMEOUT_MS : timeoutMs;
+          const waitedMs = got.code === CODES.connectTimeout ? CONNECT_TIMEOUT_MS : timeoutMs;
           const failure: Failure = {
             ...got,
             baseUrl: target.baseUrl!,
@@ -227,7 +202,7 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
         return observed(method, url, got);
       }
     },
-    close: () => client.close(),
+    close: async () => transport.close(),
   };
 }
 

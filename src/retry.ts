@@ -44,7 +44,7 @@ export const DEFAULT_POLICY: Omit<RetryPolicy, 'retries'> = { baseMs: 500, capMs
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
 /**
- * Error codes of a connection that was never made, so nothing was sent (undici and node codes).
+ * Error codes of a connection that was never made, so nothing was sent (node codes, and the names transport.ts gives its own).
  * Everything else that ends a request without a reply may have come after it was sent.
  */
 const UNREACHED = new Set([
