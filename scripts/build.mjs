@@ -10,6 +10,8 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
+import { VENDORED, writeCommonJs } from './cjs.mjs';
+import { trainCodeCache } from './train-cache.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const common = {
@@ -42,15 +44,28 @@ const cli = await build({
   splitting: true,
   chunkNames: '[name]-[hash]', // beside the entries, so './simulator.js' means one file for all
   plugins: [simulatorBundle],
-  // ink (the assistant chat's UI, a chunk of its own) imports React's devtools only when DEV=true;
-  // they are not a dependency, and not bundled
+  // the chat's terminal libraries come from dist/ui-vendor.js (below), through the loader
+  external: VENDORED,
+});
+// ink and React, an ES module of their own (ink has a top-level await); ink imports React's
+// devtools only when DEV=true: they are not a dependency, and not bundled
+const vendor = await build({
+  ...common,
+  entryPoints: { 'ui-vendor': 'commands/assistant/ui/vendor.ts' },
+  splitting: true, // the devtools in a chunk of their own, imported only when DEV=true
+  chunkNames: 'ui-[name]-[hash]',
   external: ['react-devtools-core'],
 });
-const outputs = { ...simulator.metafile.outputs, ...cli.metafile.outputs };
+const outputs = { ...simulator.metafile.outputs, ...cli.metafile.outputs, ...vendor.metafile.outputs };
 writeFileSync(
   new URL('../dist/meta.json', import.meta.url),
-  JSON.stringify({ inputs: { ...simulator.metafile.inputs, ...cli.metafile.inputs }, outputs }),
+  JSON.stringify({
+    inputs: { ...simulator.metafile.inputs, ...cli.metafile.inputs, ...vendor.metafile.inputs },
+    outputs,
+  }),
 );
+// bin/vmv's CommonJS copy and its code caches, trained on the hot commands
+await writeCommonJs({ ...simulator.metafile.outputs, ...cli.metafile.outputs });
 
 // the library's TypeScript declarations: dist/types/ mirrors the sources, dist/index.d.ts is the door
 execFileSync(
@@ -66,3 +81,5 @@ writeFileSync(
   new URL('../dist/control-openapi.json', import.meta.url),
   JSON.stringify(await apiDocument('control'), null, 2) + '\n',
 );
+
+await trainCodeCache();

@@ -1,16 +1,15 @@
-// ink and React are loaded by `vmv assistant chat` on a terminal only: the bundle keeps them in the
-// chat UI's own chunk, reached by nothing but a dynamic import (dist/meta.json), and real runs of
-// `vmv --help`, other commands and the assistant's script verbs (node with a module hook recording
-// every file loaded) load none of the chunks that hold them. Needs the bundle: `npm run build`.
+// ink and React are loaded by `vmv assistant chat` on a terminal only: the bundle keeps them in
+// dist/ui-vendor.js (and its chunks), apart from every chunk of the command line, which reaches them
+// only through the chat UI's chunk, itself reached by nothing but a dynamic import (dist/meta.json);
+// real runs of `vmv --help`, other commands and the assistant's script verbs (bin/loader.cjs's
+// VMV_LOAD_LOG records every dist file loaded) load neither. Needs the bundle: `npm run build`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, T0, tempDir } from './helpers.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const HOOK = new URL('./fixtures/assistant/record-loads.mjs', import.meta.url).pathname;
 /** the packages of the terminal UI: ink, React and what only they use */
 const UI_PACKAGES = /(^|\/)node_modules\/(ink|react|react-reconciler|scheduler|yoga-layout)\//;
 
@@ -49,18 +48,18 @@ function staticClosure(out: string, seen = new Set<string>()): Set<string> {
 }
 
 describe('the bundle', () => {
-  it("keeps ink and React in the chat UI's chunk (and ink's devtools, loaded only with DEV=true), apart from every other", () => {
+  it("keeps ink and React in the vendored UI (and ink's devtools, loaded only with DEV=true), apart from every other chunk", () => {
     const ui = Object.keys(meta.outputs).find((o) => meta.outputs[o].entryPoint === 'commands/assistant/ui/chat.tsx');
     expect(ui, 'a chunk of its own for the chat UI').toBeDefined();
-    expect(uiOutputs).toContain(ui);
-    // (an entry point under node_modules is named from the folder node_modules really is in: a
-    // checkout whose node_modules links to another's names it by that path)
-    const entry = (o: string) => meta.outputs[o].entryPoint?.replace(/^(\.\.\/)+[^]*?(?=node_modules\/)/, '');
-    for (const o of uiOutputs) expect([ui, 'node_modules/ink/build/devtools.js']).toContain(o === ui ? ui : entry(o));
-    // no chunk but the UI's own loads one of them when it loads
+    expect(uiOutputs).toContain('dist/ui-vendor.js');
+    for (const o of uiOutputs) expect(o).toMatch(/^dist\/ui-(vendor|chunk-|devtools-)/);
+    // the chat UI takes ink and React from outside its chunk (the vendored UI, through the loader)
+    expect(meta.outputs[ui!].imports.filter((i) => i.external).map((i) => i.path)).toEqual(
+      expect.arrayContaining(['ink', 'react']),
+    );
+    // no chunk of the command line loads the chat UI when it loads
     for (const out of Object.keys(meta.outputs).filter((o) => o.endsWith('.js') && !uiOutputs.includes(o)))
-      for (const reached of staticClosure(out))
-        expect(uiOutputs, `${out} statically loads ${reached}`).not.toContain(reached);
+      if (out !== ui) expect(staticClosure(out), `${out} statically loads the chat UI`).not.toContain(ui);
     // and the UI chunk is imported (dynamically) by the assistant's verbs only
     const importers = Object.keys(meta.outputs).filter((o) => meta.outputs[o].imports.some((i) => i.path === ui));
     expect(importers.length).toBeGreaterThan(0);
@@ -71,10 +70,10 @@ describe('the bundle', () => {
   });
 });
 
-/** Runs bin/vmv with the hook: its exit code, and the dist files it loaded. */
+/** Runs bin/vmv with VMV_LOAD_LOG: its exit code, and the dist files it loaded. */
 function loads(args: string[], o: { stdin?: string } = {}): { code: number | null; loaded: string[]; stderr: string } {
   const log = join(dir, `loads-${Math.random().toString(36).slice(2)}.txt`);
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(HOOK).href, BIN, ...args], {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: ROOT,
     input: o.stdin ?? '',
     encoding: 'utf8',
@@ -88,40 +87,17 @@ function loads(args: string[], o: { stdin?: string } = {}): { code: number | nul
       NO_COLOR: '1',
     },
   });
-  const dist = pathToFileURL(join(ROOT, 'dist')).href + '/';
-  const loaded = existsSync(log)
-    ? readFileSync(log, 'utf8')
-        .split('\n')
-        .filter((u) => u.startsWith(dist))
-        .map((u) => `dist/${u.slice(dist.length)}`)
-    : [];
+  const lines = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+  const loaded = lines.map((l) => l.split(' ')[0]);
   return { code: r.status, loaded, stderr: r.stderr };
 }
 
 describe('what a command loads', () => {
-  it("the hook sees the chunks a command loads (the chat UI's, when it is imported)", () => {
+  it('the log names the chunks a command loads (the vendored UI, when the chat is imported)', () => {
     const r = loads(['contacts', 'list']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.loaded).toContain('dist/cli.js');
     expect(r.loaded.some((f) => /^dist\/contacts-/.test(f))).toBe(true);
-    const ui = uiOutputs.find((o) => meta.outputs[o].entryPoint === 'commands/assistant/ui/chat.tsx')!;
-    const direct = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        pathToFileURL(HOOK).href,
-        '-e',
-        `await import(${JSON.stringify(pathToFileURL(join(ROOT, ui)).href)})`,
-        '--input-type=module',
-      ],
-      {
-        cwd: ROOT,
-        encoding: 'utf8',
-        env: { ...process.env, VMV_LOAD_LOG: join(dir, 'direct.txt') },
-      },
-    );
-    expect(direct.status, direct.stderr).toBe(0);
-    expect(readFileSync(join(dir, 'direct.txt'), 'utf8')).toContain(ui.replace(/^dist\//, '/dist/'));
   });
 
   it.each([

@@ -1,0 +1,132 @@
+// bin/loader.cjs, the code-cache loader bin/vmv starts through (issue 26): a command runs the same
+// whether its caches are there, missing, stale or from another Node version; a run without an
+// accepted cache leaves one in the user's cache directory for the next; and the published package
+// carries the build's caches. Each case runs a copy of bin/ and dist/ as a real process, its log
+// (VMV_LOAD_LOG) saying where each chunk's compile came from. Not timed: npm run bench measures.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const KEY = `${process.version}-${process.arch}`;
+let dir: string;
+let pkg: string;
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist/cjs/manifest.json')))
+    throw new Error('dist/cjs is missing: run `npm run build` first');
+  dir = tempDir();
+  pkg = join(dir, 'pkg');
+  cpSync(join(ROOT, 'bin'), join(pkg, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'dist'), join(pkg, 'dist'), { recursive: true, filter: (f) => !f.endsWith('.map') });
+  writeFileSync(join(pkg, 'package.json'), readFileSync(join(ROOT, 'package.json')));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const buildCache = () => join(pkg, 'dist/cjs/cache', KEY);
+const manifest = () => JSON.parse(readFileSync(join(pkg, 'dist/cjs/manifest.json'), 'utf8'));
+
+/** Runs the copy's bin/vmv: exit code, output, and how each chunk was compiled (file → how). */
+function run(args: string[], cacheHome: string, env: Record<string, string> = {}) {
+  const log = join(dir, `log-${Math.random().toString(36).slice(2)}`);
+  const r = spawnSync(process.execPath, [join(pkg, 'bin/vmv'), ...args], {
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH,
+      HOME: dir,
+      XDG_CACHE_HOME: cacheHome,
+      VMV_SIM_DATA: join(dir, 'sim.json'),
+      VMV_CONFIG_DIR: join(dir, 'config'),
+      VMV_LOAD_LOG: log,
+      NO_COLOR: '1',
+      ...env,
+    },
+  });
+  const how = new Map(
+    (existsSync(log) ? readFileSync(log, 'utf8') : '')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(' ') as [string, string]),
+  );
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, how };
+}
+
+describe('the code-cache loader', () => {
+  it("runs from the build's caches, and writes nothing of its own", () => {
+    const home = join(dir, 'cache-a');
+    const r = run(['contacts', 'list', '--json'], home);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveProperty('data');
+    expect(r.how.get('dist/cli.js')).toBe('build-cache');
+    expect(r.how.get('dist/simulator.js')).toBe('build-cache');
+    expect(existsSync(join(home, 'vmv/code-cache'))).toBe(false);
+  });
+
+  it('without the build caches: compiles, leaves caches in the user cache directory, and the next run uses them', () => {
+    const saved = join(dir, 'saved-cache');
+    cpSync(buildCache(), saved, { recursive: true });
+    rmSync(buildCache(), { recursive: true });
+    try {
+      const home = join(dir, 'cache-b');
+      const first = run(['--help'], home);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toContain('Usage: vmv');
+      expect(first.how.get('dist/cli.js')).toBe('compiled');
+      const written = readdirSync(join(home, 'vmv/code-cache', KEY));
+      expect(written).toContain(`${manifest().hashes['cli.js']}.bin`);
+      const second = run(['--help'], home);
+      expect(second.stdout).toBe(first.stdout);
+      expect(second.how.get('dist/cli.js')).toBe('user-cache');
+    } finally {
+      cpSync(saved, buildCache(), { recursive: true });
+    }
+  });
+
+  it('a stale cache (another source of the same name) and one from another Node version are refused: a plain compile, the same output', () => {
+    const hashes = manifest().hashes;
+    const cli = join(buildCache(), `${hashes['cli.js']}.bin`);
+    const good = readFileSync(cli);
+    const expected = run(['--help'], join(dir, 'cache-c')).stdout;
+    try {
+      // the cache of another chunk under cli.js's name: V8 sees another source
+      const other = Object.keys(hashes).find(
+        (f) => f !== 'cli.js' && existsSync(join(buildCache(), `${hashes[f]}.bin`)),
+      )!;
+      writeFileSync(cli, readFileSync(join(buildCache(), `${hashes[other]}.bin`)));
+      const stale = run(['--help'], join(dir, 'cache-d'));
+      expect(stale.code, stale.stderr).toBe(0);
+      expect(stale.stdout).toBe(expected);
+      expect(stale.how.get('dist/cli.js')).toBe('compiled');
+      // the version stamp in the cache's header changed, as a cache made by another Node has it
+      const foreign = Buffer.from(good);
+      foreign.writeUInt32LE(~foreign.readUInt32LE(4) >>> 0, 4);
+      writeFileSync(cli, foreign);
+      const other2 = run(['--help'], join(dir, 'cache-e'));
+      expect(other2.stdout).toBe(expected);
+      expect(other2.how.get('dist/cli.js')).toBe('compiled');
+    } finally {
+      writeFileSync(cli, good);
+    }
+  });
+
+  it('VMV_CODE_CACHE=off compiles everything and writes no cache', () => {
+    const home = join(dir, 'cache-f');
+    const r = run(['contacts', 'list'], home, { VMV_CODE_CACHE: 'off' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(new Set(r.how.values())).toEqual(new Set(['compiled']));
+    expect(existsSync(join(home, 'vmv'))).toBe(false);
+  });
+
+  it("the published package holds the loader, the CommonJS chunks and the build's caches", () => {
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }),
+    );
+    const files = new Set((packed.files as { path: string }[]).map((f) => f.path));
+    for (const f of ['bin/vmv', 'bin/loader.cjs', 'bin/package.json', 'dist/cjs/manifest.json', 'dist/cjs/cli.js'])
+      expect(files, f).toContain(f);
+    const caches = [...files].filter((f) => f.startsWith(`dist/cjs/cache/${KEY}/`) && f.endsWith('.bin'));
+    expect(caches).toContain(`dist/cjs/cache/${KEY}/${manifest().hashes['cli.js']}.bin`);
+  });
+});
