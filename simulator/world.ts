@@ -80,8 +80,13 @@ export function upgrade(world: World): World {
   const raw = world as unknown as Record<string, unknown>;
   // (`in`: a large value of the snapshot is parsed only when used)
   const had = new Set([...VALUES, ...RECORDS].filter((k) => k in raw));
-  const fresh = seedData({ seed: world.meta.seed, clock: world.meta.clock }) as unknown as Record<string, unknown>;
-  for (const k of [...VALUES, ...RECORDS]) if (!had.has(k)) raw[k] = RECORDS.includes(k) ? [] : fresh[k];
+  // a fresh world is built only for a file that lacks a value (an older version's): not at every read
+  let fresh: Record<string, unknown> | undefined;
+  const freshValue = (k: string) => {
+    fresh ??= seedData({ seed: world.meta.seed, clock: world.meta.clock }) as unknown as Record<string, unknown>;
+    return fresh[k];
+  };
+  for (const k of [...VALUES, ...RECORDS]) if (!had.has(k)) raw[k] = RECORDS.includes(k) ? [] : freshValue(k);
   const rng = new Rng(world.meta.rng);
   for (const w of world.workspaces) w.time_zone ??= null;
   for (const cap of CAPABILITIES) cap.upgrade?.(world, { rng, had: (k) => had.has(k) });

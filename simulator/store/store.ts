@@ -20,7 +20,6 @@ import { constants as fsConstants, lstatSync, mkdirSync, readlinkSync, realpathS
 import { chmod, copyFile, open, readdir, stat, statfs, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
-import lockfile from 'proper-lockfile';
 import { dropDerived } from './derived.js';
 import { ApiError } from '../core/errors.js';
 import {
@@ -317,6 +316,9 @@ export class Store<D extends Stored> {
    * waiting would not change it.
    */
   private async lock(onCompromised: () => void): Promise<() => Promise<void>> {
+    // loaded at the first write, not with the store: it brings graceful-fs and signal-exit (whose
+    // exit hooks load assert), about 2 ms a read-only command does not need
+    const { default: lockfile } = await import('proper-lockfile');
     const deadline = Date.now() + LOCK_WAIT_MS;
     let delay = 2;
     for (;;) {
