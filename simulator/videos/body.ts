@@ -201,8 +201,15 @@ const namedSettings = () => ({
   ),
 });
 
-export const CreateBody = obj(recipe(), { required: ['template'] });
-export type CreateInput = Infer<typeof CreateBody>;
+const createBody = () => obj(recipe(), { required: ['template'] });
+let built: ReturnType<typeof createBody> | undefined;
+/**
+ * The creation (and quote) body's schema, built at its first use: about 60 fields of zod schemas
+ * cost some 10 ms to build, and every command that loads the simulator (a schedule's director
+ * reaches this module) would pay it, though only the video and schedule routes read it.
+ */
+export const CreateBody = () => (built ??= createBody());
+export type CreateInput = Infer<ReturnType<typeof createBody>>;
 /** Body fields kept on the record under `settings` (everything that is not the recipe's core). */
 export const SETTING_KEYS = [
   'avatar_provider',
@@ -263,7 +270,7 @@ export function checkSpoken(template: Template, field: string, text: string, err
 /** Parses and checks a creation (or quote) body: every problem in one 400. */
 export function parseRecipe(raw: unknown): CreateInput {
   const errs = newFields();
-  const b = check(CreateBody, raw, errs);
+  const b = check(CreateBody(), raw, errs);
   if (isPlainObject(raw) && typeof raw.template === 'string' && (TEMPLATES as readonly string[]).includes(raw.template))
     checkRecipe(raw, errs);
   if (Object.keys(errs).length > 0 || !b) throw validationError(errs);

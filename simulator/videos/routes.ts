@@ -455,7 +455,7 @@ export const videos: Resource = {
       description:
         'The price of the video this body would make, with its line items (template base, length, narration words, AI scenes, the service markup). ' +
         'Exact with an own script; without one an estimate from target_duration_seconds (`estimated` true). Makes nothing; free.',
-      body: CreateBody,
+      body: CreateBody(),
       bodyCheckedByHandler: true,
       responses: { 200: { description: 'The price', schema: dataOf(VideoQuoteSchema) } },
       handler: (c) => {
@@ -485,7 +485,7 @@ export const videos: Resource = {
         'With an own `script` the video is charged at once (plan video credits first, then the wallet) and rendering begins; 400 when the price is above ' +
         '`max_price_cents` (nothing is created) or the workspace cannot pay (`insufficient_funds`). Without a script it is queued, its script written from the sources, ' +
         'then approved automatically (`script_review` auto: charged then, or held in script_review with `error` when over the cap) or left in script_review (manual).',
-      body: CreateBody,
+      body: CreateBody(),
       bodyCheckedByHandler: true,
       responses: { 201: { description: 'The video', schema: dataOf(VideoSchema) } },
       errors: { 400: ['insufficient_funds'] },
