@@ -87,6 +87,7 @@ class Loader {
       filename,
       DIST,
       (s) => this.import(s),
+      pathToFileURL(filename).href,
     );
     return module.exports;
   }
@@ -117,7 +118,7 @@ class Loader {
    */
   compile(id, filename) {
     const source = fs.readFileSync(path.join(CJS, id), 'utf8');
-    const wrapped = `(function (exports, require, module, __filename, __dirname, __vmvImport) {${source}\n})`;
+    const wrapped = `(function (exports, require, module, __filename, __dirname, __vmvImport, __vmvUrl) {${source}\n})`;
     const hash = this.manifest.hashes[id];
     const places = [
       ['build-cache', path.join(CJS, 'cache', KEY)],

@@ -9,12 +9,16 @@
 // package root (published with the package) and the control plane's beside the bundle.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { VENDORED, writeCommonJs } from './cjs.mjs';
 import { trainCodeCache } from './train-cache.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+/** This build's id: the bundle trusts dist/api-description.json only when it was written by the same build. */
+const BUILD_ID = randomBytes(8).toString('hex');
 const common = {
+  define: { __VMV_BUILD__: JSON.stringify(BUILD_ID) },
   outdir: 'dist',
   bundle: true,
   format: 'esm',
@@ -76,10 +80,13 @@ execFileSync(
 writeFileSync(new URL('../dist/index.d.ts', import.meta.url), "export * from './types/src/index.js';\n");
 
 const { apiDocument } = await import('../dist/simulator.js');
-writeFileSync(new URL('../openapi.json', import.meta.url), JSON.stringify(await apiDocument('api'), null, 2) + '\n');
+const documents = { api: await apiDocument('api'), control: await apiDocument('control') };
+writeFileSync(new URL('../openapi.json', import.meta.url), JSON.stringify(documents.api, null, 2) + '\n');
 writeFileSync(
   new URL('../dist/control-openapi.json', import.meta.url),
-  JSON.stringify(await apiDocument('control'), null, 2) + '\n',
+  JSON.stringify(documents.control, null, 2) + '\n',
 );
+// the same documents for the bundle to read instead of building them at each start (vmv mcp, /v1/openapi.json)
+writeFileSync(new URL('../dist/api-description.json', import.meta.url), JSON.stringify({ build: BUILD_ID, documents }));
 
 await trainCodeCache();

@@ -45,6 +45,9 @@ export async function writeCommonJs(outputs) {
       target: 'node20',
       // import('./chunk.js') of a sibling becomes a require, so the loader serves it with its cache
       supported: { 'dynamic-import': false },
+      // the ES module's own URL: the loader hands each chunk the URL of its ES module twin in dist/,
+      // so a path made relative to it (the inspector's assets) is the same in both
+      define: { 'import.meta.url': '__vmvUrl' },
       minifySyntax: true,
       minifyWhitespace: true,
       logLevel: 'error',

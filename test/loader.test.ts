@@ -119,12 +119,38 @@ describe('the code-cache loader', () => {
     expect(existsSync(join(home, 'vmv'))).toBe(false);
   });
 
+  it("reads the API description the build made of this very bundle, and builds it when the file is another build's", () => {
+    const want = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8'));
+    const served = run(['api', 'GET', '/v1/openapi.json'], join(dir, 'cache-g'));
+    expect(served.code, served.stderr).toBe(0);
+    expect(JSON.parse(served.stdout)).toEqual(want);
+    const file = join(pkg, 'dist/api-description.json');
+    const saved = readFileSync(file, 'utf8');
+    try {
+      const other = JSON.parse(saved);
+      other.build = 'another-build';
+      other.documents.api.info.title = 'not this build';
+      writeFileSync(file, JSON.stringify(other));
+      const built = run(['api', 'GET', '/v1/openapi.json'], join(dir, 'cache-g'));
+      expect(JSON.parse(built.stdout)).toEqual(want);
+    } finally {
+      writeFileSync(file, saved);
+    }
+  });
+
   it("the published package holds the loader, the CommonJS chunks and the build's caches", () => {
     const [packed] = JSON.parse(
       execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }),
     );
     const files = new Set((packed.files as { path: string }[]).map((f) => f.path));
-    for (const f of ['bin/vmv', 'bin/loader.cjs', 'bin/package.json', 'dist/cjs/manifest.json', 'dist/cjs/cli.js'])
+    for (const f of [
+      'bin/vmv',
+      'bin/loader.cjs',
+      'bin/package.json',
+      'dist/cjs/manifest.json',
+      'dist/cjs/cli.js',
+      'dist/api-description.json',
+    ])
       expect(files, f).toContain(f);
     const caches = [...files].filter((f) => f.startsWith(`dist/cjs/cache/${KEY}/`) && f.endsWith('.bin'));
     expect(caches).toContain(`dist/cjs/cache/${KEY}/${manifest().hashes['cli.js']}.bin`);

@@ -1,6 +1,8 @@
 // GET /v1/openapi.json and GET /_sim/openapi.json: the API description, generated from the route
 // declarations on first request (openapi.ts is loaded only then) and kept for the process. It is
 // made for a set of resources (the composition root's: every capability's), never imports them.
+// A built package reads the documents the build made (dist/api-description.json) instead: building
+// them converts every route's schemas (about 200 ms), which `vmv mcp` would pay at each start.
 import type { Resource } from './http.js';
 import * as z from 'zod/mini';
 
@@ -12,6 +14,12 @@ const DOOR =
 
 export type DocumentKind = 'api' | 'control';
 
+/** The build's id (scripts/build.mjs defines it in the bundle); undefined when running from the sources. */
+declare const __VMV_BUILD__: string | undefined;
+
+/** The file the build writes beside the bundle: `{build, documents: {api, control}}`. */
+export const PREBUILT_FILE = 'api-description.json';
+
 /** The /v1 description, or the /_sim control plane's, of `resources` (loaded when first asked for), each made once. */
 export function describer(
   resources: () => Promise<readonly Resource[]>,
@@ -20,13 +28,32 @@ export function describer(
   return (which) => {
     let doc = documents.get(which);
     if (!doc) {
-      doc = Promise.all([import('./openapi.js'), resources()]).then(([{ buildDocument }, all]) =>
-        build(buildDocument, all, which),
+      doc = prebuilt(which).then(
+        (made) =>
+          made ??
+          Promise.all([import('./openapi.js'), resources()]).then(([{ buildDocument }, all]) =>
+            build(buildDocument, all, which),
+          ),
       );
       documents.set(which, doc);
     }
     return doc;
   };
+}
+
+/**
+ * The document the build made of this very bundle, or null: running from the sources, no file yet
+ * (the build itself, making it), or a file of another build (its id differs) is never trusted.
+ */
+async function prebuilt(which: DocumentKind): Promise<Record<string, unknown> | null> {
+  if (typeof __VMV_BUILD__ !== 'string') return null;
+  try {
+    const { readFile } = await import('node:fs/promises');
+    const saved = JSON.parse(await readFile(new URL(`./${PREBUILT_FILE}`, import.meta.url), 'utf8'));
+    return saved.build === __VMV_BUILD__ ? (saved.documents?.[which] ?? null) : null;
+  } catch {
+    return null;
+  }
 }
 
 function build(
