@@ -22,6 +22,7 @@ export const mcpCatalog = async () => {
     tools: await tools.mcpTools(),
     shapeReply: tools.shapeReply,
     listed: listing.listed,
+    LIST_WORDS: listing.LIST_WORDS,
     select: listing.select,
     UnknownName: listing.UnknownName,
     TOOLSETS: catalog.TOOLSETS,

@@ -56,8 +56,8 @@ function sessionListing(t: McpTool, c: Catalog, o: ServerOptions, canAsk: boolea
     l.inputSchema = { ...l.inputSchema, properties: rest };
     l.description = `${l.description}\n\n${
       canAsk
-        ? 'Here its pending approvals are put to the user, and their answers sent, before the result comes back.'
-        : 'Here pending approvals are answered by a person (vmv assistant approve CONVERSATION_ID), not by this tool.'
+        ? 'Here its pending approvals are put to the user, and their answers sent, before the result comes back; call it with only conversation_id to put those of a conversation that waits.'
+        : 'Here pending approvals are answered by a person (vmv assistant approve CONVERSATION_ID), not by this tool; with only conversation_id it returns the conversation.'
     }`;
   } else if (t.spends && !canAsk) l.description = `${l.description}\n\n${UNASKED}`;
   else if (t.spends) l.description = `${l.description}\n\nThe user is asked to approve the cost before it is spent.`;
@@ -67,7 +67,7 @@ function sessionListing(t: McpTool, c: Catalog, o: ServerOptions, canAsk: boolea
 export function buildServer(catalog: Catalog, client: ApiClient, o: ServerOptions): Server {
   const server = new Server(
     { name: 'vmv', title: 'vmv', version: o.version },
-    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {} }, instructions: `${INSTRUCTIONS} ${catalog.LIST_WORDS}` },
   );
   const byName = new Map(o.tools.map((t) => [t.name, t]));
   const log = o.log ?? (() => {});
@@ -114,7 +114,16 @@ export function buildServer(catalog: Catalog, client: ApiClient, o: ServerOption
     const asker = canAsk() ? ask : undefined;
     const refused = await approveSpending(tool, args, client, asker);
     if (refused) return refused;
-    const result = await run(tool, args);
+    // ask_assistant with only a conversation: its pending approvals put to the user (or shown)
+    const result =
+      tool.name === 'ask_assistant' &&
+      args.message === undefined &&
+      args.approvals === undefined &&
+      args.conversation_id
+        ? await run(catalog.tools.find((t) => t.name === 'get_assistant_conversation')!, {
+            conversation_id: args.conversation_id,
+          })
+        : await run(tool, args);
     if (tool.name !== 'ask_assistant' || !asker || o.allowModelApprovals) return result;
     return answerApprovals(result, asker, (approvals, conversation_id) =>
       run(tool, {

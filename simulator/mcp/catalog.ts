@@ -178,7 +178,7 @@ export const WHEN: Record<string, string> = {
   get_quick_action:
     'Use it for a quick AI call or text job (its job_id); an AI number is read with get_ai_number, even while it provisions.',
   get_ai_number:
-    "Use it right after create_quick_ai_number (its id is the number's phone_number_id): the only read that sees the number while it provisions, and its failure; get_phone_number_config works once it is ready.",
+    "Use it right after create_quick_ai_number (its id is the number's phone_number_id; get_quick_action reads call and text jobs only): the only read that sees the number while it provisions, and its failure.",
   get_phone_number_config:
     'Use it for a ready number (list_phone_numbers gives their ids); an AI number still provisioning is read with get_ai_number.',
   place_call:

@@ -96,10 +96,14 @@ function findRoute(routes: Route[], method: string, path: string): Route {
 const OMITTED: Record<string, { arg: string; fields: string[]; why: string }> = {
   list_calls: {
     arg: 'include_transcript',
-    fields: ['transcript', 'transcript_turns'],
-    why: 'true: each call with its transcript (transcript and transcript_turns); default false (get_call and get_call_transcripts always have them)',
+    // recording_url is the call's id in a path (has_recording says whether there is one; get_call links it)
+    fields: ['transcript', 'transcript_turns', 'recording_url'],
+    why: 'true: each call with its transcript (transcript and transcript_turns) and recording_url; default false (get_call and get_call_transcripts always have them)',
   },
 };
+
+/** A list item's field left out of a shaped page when it is null or an empty list (a page of 20 calls stays under 8 KB). */
+const NULLS_LEFT_OUT = 'A field left out of an item is null (a list: empty).';
 
 /** The input schema: the path id, the query parameters, the body's fields, side by side. */
 function inputOf(name: string, t: Tool, op: Json, components: Record<string, Json>): Json & { type: 'object' } {
@@ -150,8 +154,11 @@ function outputOf(name: string, route: Route, op: Json, components: Record<strin
   const outputSchema = inline(op.responses[String(okStatus)].content['application/json'].schema, components);
   const omitted = OMITTED[name];
   if (omitted) {
+    // what the shaped page may leave out: the omitted fields, and any field that can be null
     const item = outputSchema.properties.data.items;
-    item.required = (item.required as string[]).filter((f) => !omitted.fields.includes(f));
+    const nullable = (f: string) =>
+      item.properties[f].type === 'array' || JSON.stringify(item.properties[f]).includes('"null"');
+    item.required = (item.required as string[]).filter((f) => !omitted.fields.includes(f) && !nullable(f));
   }
   return { reply: ok.description, outputSchema };
 }
@@ -167,7 +174,8 @@ function describe(name: string, t: Tool, route: Route, binary: string | undefine
   } else if (t.spends) spends = t.spends.replace(/\.$/, '');
   // where the route's words speak of what the tool does otherwise, the tool says its own
   if (t.mcpDescription) routeText = t.mcpDescription;
-  if (OMITTED[name]) routeText = routeText.replace(/,? each with its transcript( \([^)]*\))?/, '');
+  if (OMITTED[name])
+    routeText = `${routeText.replace(/,? each with its transcript( \([^)]*\))?/, '')} ${NULLS_LEFT_OUT}`;
   const summary = route.summary.replace(/\.$/, '');
   // the summary is the tool's title: said again only when nothing else describes it
   const said = [
@@ -234,10 +242,12 @@ export function shapeReply(tool: McpTool, args: Record<string, unknown>, body: R
   const omitted = OMITTED[tool.name];
   if (!omitted || args[omitted.arg] === true || !Array.isArray(body.data)) return body;
   const data = (body.data as Record<string, unknown>[]).map((item) =>
-    Object.fromEntries(Object.entries(item).filter(([k]) => !omitted.fields.includes(k))),
+    Object.fromEntries(Object.entries(item).filter(([k, v]) => !omitted.fields.includes(k) && !empty(v))),
   );
   return { ...body, data };
 }
+
+const empty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0);
 
 let tools: Promise<McpTool[]> | undefined;
 
