@@ -36,7 +36,7 @@ Tools run against the same target as every command: the
 embedded simulator by default, or --base-url / VMV_BASE_URL with its API key. On the simulator,
 tools the key's scopes forbid are not offered.
 
-Toolsets: history, numbers, assistant and quick by default (about 8,000 tokens of tool listing);
+Toolsets: history, numbers, assistant and quick by default (about 7,500 tokens of tool listing);
 calls (place and hang up calls, search and release numbers), videos, schedules and webhooks to add.
 
 Add it to an MCP client's configuration, for example:
