@@ -592,6 +592,14 @@ describe('every tool against the simulator', () => {
       status: 'provisioning',
       phone_number: null,
     });
+    // one that cannot be wired (area code 555): get_ai_number sees it fail, refunded
+    const bad = (await ok('create_quick_ai_number', { area_code: '555', name: 'Nowhere' })).data;
+    await sim.advance(61);
+    expect((await ok('get_ai_number', { phone_number_id: bad.id })).data).toMatchObject({ status: 'failed' });
+    expect((await ok('get_ai_number', { phone_number_id: ai.id })).data).toMatchObject({
+      status: 'ready',
+      phone_number: expect.stringMatching(/^\+1415/),
+    });
     const found = (await ok('search_phone_numbers', { area_code: '415', limit: 2 })).data;
     expect(found).toHaveLength(2);
     const placed = (await ok('place_call', { caller_id: number.phone_number, destination: ADA })).data;

@@ -43,7 +43,7 @@ Add it to an MCP client's configuration, for example:
   {"mcpServers": {"vmv": {"command": "vmv", "args": ["mcp"]}}}
 With a service: "args": ["mcp", "--profile", "work"], or "env": {"VMV_BASE_URL": "...", "VMV_API_KEY": "..."}.
 
-Tools that spend money say so, and how much, right after the first line of their description:
+Tools that spend money say so, and how much, first in their description:
 create_quick_ai_call, create_quick_ai_text, create_quick_ai_number, send_quick_email, place_call,
 create_video, approve_video, create_video_schedule, update_video_schedule, and ask_assistant
 (through the actions its approvals allow). Everything else is free. Where the client supports MCP

@@ -160,10 +160,8 @@ export const DEFAULT_TOOLSETS = ['history', 'numbers', 'assistant', 'quick'];
  * its summary (a model picks by description; the route's words alone do not tell them apart).
  */
 export const WHEN: Record<string, string> = {
-  list_contacted_people:
-    'Use it to see who was reached and when (one row a person, with their last call, text or email); list_contacts lists the address book.',
-  list_contacts:
-    'Use it to browse or search the address book (saved contacts and people reached); list_contacted_people says who was reached lately, with their last interaction.',
+  list_contacted_people: 'list_contacts answers the same list (the spec names both): use either.',
+  list_contacts: 'The same list as list_contacted_people (the spec names both): use either.',
   get_call_transcripts:
     "Use it for one person's calls with their transcripts (by phone_number or contact_id); list_calls lists the workspace's calls without transcripts.",
   list_calls:
@@ -171,10 +169,8 @@ export const WHEN: Record<string, string> = {
   get_text_history:
     "Use it for one person's texts (by phone_number or contact_id); list_messages lists every text of the workspace, filterable.",
   list_messages: "Use it to list or filter every text of the workspace; get_text_history gives one person's texts.",
-  get_email_history:
-    "Use it for one person's emails by their address (email) or contact_id; list_emails filters the workspace's emails by contact_id.",
-  list_emails:
-    "Use it to list one contact's emails by contact_id; get_email_history finds them by email address when you have no contact id.",
+  get_email_history: 'list_emails answers the same (the spec names both): use either.',
+  list_emails: 'The same as get_email_history (the spec names both): use either.',
   get_quick_action:
     'Use it for a quick AI call or text job (its job_id); an AI number is read with get_ai_number, even while it provisions.',
   get_ai_number:
