@@ -542,6 +542,8 @@ describe('resources and protocol', () => {
 
   it('a cursor this server never gave is -32602 (tools, resources, templates)', async () => {
     const { mcp } = await connect();
+    // what every list tool's arguments mean, said once in the instructions (their listings leave it out)
+    expect(mcp.getInstructions()).toContain('List tools take limit (page size, default 20), cursor');
     await expect(mcp.listTools({ cursor: 'bogus' })).rejects.toMatchObject({ code: -32602 });
     await expect(mcp.listResources({ cursor: 'x' })).rejects.toMatchObject({ code: -32602 });
     await expect(mcp.listResourceTemplates({ cursor: 'x' })).rejects.toMatchObject({ code: -32602 });

@@ -48,6 +48,9 @@ const INSTRUCTIONS =
   "Ids come from other tools' results: list_phone_numbers for phone_number_id, list_calls for call_id, list_contacts for contact_id. " +
   "Errors come back as results with isError, carrying the API's code, message and per-field explanations (fields).";
 
+/** How long a person is given to answer an approval question. */
+const ASK_TIMEOUT_MS = 10 * 60_000;
+
 /** A tool as this session lists it: compact, with what approval means here. */
 function sessionListing(t: McpTool, c: Catalog, o: ServerOptions, canAsk: boolean): Tool {
   const l = c.listed(t, c.tools, { outputSchemas: o.outputSchemas }) as Tool;
@@ -72,7 +75,9 @@ export function buildServer(catalog: Catalog, client: ApiClient, o: ServerOption
   const byName = new Map(o.tools.map((t) => [t.name, t]));
   const log = o.log ?? (() => {});
   const canAsk = () => !!server.getClientCapabilities()?.elicitation?.form;
-  const ask: Ask = (message) => server.elicitInput({ mode: 'form', message, requestedSchema: APPROVE_FORM });
+  // a person may take a while to decide: longer than the SDK's 60 s for a request
+  const ask: Ask = (message) =>
+    server.elicitInput({ mode: 'form', message, requestedSchema: APPROVE_FORM }, { timeout: ASK_TIMEOUT_MS });
 
   // a line the client sent that is not JSON-RPC, a transport failure: said on stderr (stdout is the protocol's)
   server.onerror = (e) => log(`protocol error: ${e.message}`);
