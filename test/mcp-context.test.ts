@@ -185,6 +185,9 @@ describe('toolsets, named tools, read-only, scopes', () => {
       selected(catalog, o, env, client).then((t) => t.map((x) => x.name));
     expect(await pick({}, { VMV_MCP_TOOLSETS: 'calls' })).toEqual(catalog.TOOLSETS.calls.tools);
     expect(await pick({ toolsets: 'schedules', readOnly: true, excludeTools: 'get_video_schedule' })).toEqual([
+      'list_videos',
+      'list_video_music',
+      'list_social_connections',
       'list_video_schedules',
       'list_video_schedule_videos',
     ]);
@@ -202,32 +205,49 @@ describe('toolsets, named tools, read-only, scopes', () => {
 });
 
 /**
- * Where each id argument comes from: a tool and the path in its result. A test checks the path in
- * the tool's exact output schema; the walk below reads each and uses it.
+ * Where each id argument comes from: tools and the path in their result. A test checks each path in
+ * the tool's exact output schema, and that every selection (each toolset, the default ones) holds a
+ * source of each id its tools take; the walk below reads each and uses it.
  */
-const SOURCES: Record<string, [tool: string, path: string]> = {
-  contact_id: ['list_contacts', 'data[].contact_id'],
-  caller_id: ['list_phone_numbers', 'data[].phone_number'],
-  call_id: ['list_calls', 'data[].id'],
-  phone_number_id: ['list_phone_numbers', 'data[].id'],
-  conversation_id: ['list_assistant_conversations', 'data[].conversation_id'],
-  job_id: ['create_quick_ai_call', 'data.id'],
-  video_id: ['list_videos', 'data[].id'],
-  source_video_id: ['list_videos', 'data[].id'],
-  post_id: ['list_video_posts', 'data[].id'],
-  schedule_id: ['list_video_schedules', 'data[].id'],
-  webhook_id: ['list_call_webhooks', 'data[].id'],
-  connection_ids: ['list_social_connections', 'data[].id'],
-  voice_id: ['list_phone_number_voices', 'data[].id'],
-  track_id: ['list_video_music', 'data[].track_id'],
-  knowledge_base_ids: ['get_phone_number_config', 'data.knowledge.knowledge_base_ids[]'],
-  faq_ids: ['get_phone_number_config', 'data.knowledge.faq_ids[]'],
-  event_type_ids: ['get_phone_number_config', 'data.booking.event_type_ids[]'],
-  approval_id: ['get_assistant_conversation', 'data.pending_approvals[].approval_id'],
-  id: ['get_phone_number_config', 'data.transfers.rules[].id'],
+const SOURCES: Record<string, [tool: string, path: string][]> = {
+  contact_id: [['list_contacts', 'data[].contact_id']],
+  caller_id: [['list_phone_numbers', 'data[].phone_number']],
+  call_id: [
+    ['list_calls', 'data[].id'],
+    ['place_call', 'data.id'],
+  ],
+  phone_number_id: [
+    ['list_phone_numbers', 'data[].id'],
+    ['create_quick_ai_number', 'data.id'],
+  ],
+  conversation_id: [['list_assistant_conversations', 'data[].conversation_id']],
+  job_id: [['create_quick_ai_call', 'data.id']],
+  video_id: [['list_videos', 'data[].id']],
+  source_video_id: [['list_videos', 'data[].id']],
+  post_id: [['list_video_posts', 'data[].id']],
+  schedule_id: [['list_video_schedules', 'data[].id']],
+  webhook_id: [
+    ['list_call_webhooks', 'data[].id'],
+    ['list_text_webhooks', 'data[].id'],
+  ],
+  connection_ids: [['list_social_connections', 'data[].id']],
+  voice_id: [['list_phone_number_voices', 'data[].id']],
+  track_id: [['list_video_music', 'data[].track_id']],
+  knowledge_base_ids: [['get_phone_number_config', 'data.knowledge.knowledge_base_ids[]']],
+  faq_ids: [['get_phone_number_config', 'data.knowledge.faq_ids[]']],
+  event_type_ids: [['get_phone_number_config', 'data.booking.event_type_ids[]']],
+  approval_id: [['get_assistant_conversation', 'data.pending_approvals[].approval_id']],
+  id: [['get_phone_number_config', 'data.transfers.rules[].id']],
 };
-/** Ids no route lists: a provider's presenters and clips, the default when left out. */
+/** A text webhook's id comes from the text webhooks' list. */
+const SOURCE_OF_TOOL: Record<string, string> = {
+  delete_text_webhook: 'list_text_webhooks',
+  test_text_webhook: 'list_text_webhooks',
+};
+/** Ids no route lists: a video provider's presenters, voices and clips, the default when left out. */
 const FREE_FORM = ['replica_id', 'avatar_id', 'clip_id'];
+const freeForm = (tool: McpTool, arg: string) =>
+  FREE_FORM.includes(arg) || (arg === 'voice_id' && tool.toolsets.some((s) => s === 'videos' || s === 'schedules'));
 
 /** Every argument that names an id, at any depth of an input schema. */
 function idArgs(schema: any, out = new Set<string>()): Set<string> {
@@ -251,16 +271,26 @@ function schemaAt(schema: any, path: string): any {
 }
 
 describe('ids a model can find', () => {
-  it('every id argument of every tool comes from some tool’s result', () => {
-    const seen = new Set<string>();
-    for (const t of catalog.tools) for (const a of idArgs(t.inputSchema)) seen.add(a);
-    for (const a of seen) {
-      if (FREE_FORM.includes(a)) continue;
-      expect(SOURCES[a], `no source for ${a}`).toBeDefined();
-      const [name, path] = SOURCES[a];
-      const source = catalog.tools.find((t) => t.name === name)!;
-      expect(source.idArg === a ? 'itself' : 'another', a).toBe('another');
-      expect(schemaAt(source.outputSchema, path), `${name} → ${path}`).toBeDefined();
+  it('every id argument of every tool comes from some tool’s result, within each toolset and the default ones', () => {
+    const byName = new Map(catalog.tools.map((t) => [t.name, t]));
+    for (const [arg, sources] of Object.entries(SOURCES))
+      for (const [name, path] of sources)
+        expect(schemaAt(byName.get(name)!.outputSchema, path), `${arg}: ${name} → ${path}`).toBeDefined();
+    const selections = [['default'], ...Object.keys(catalog.TOOLSETS).map((s) => [s])];
+    for (const toolsets of selections) {
+      const offered = new Set(catalog.select(catalog.tools, { toolsets }).map((t) => t.name));
+      for (const name of offered)
+        for (const arg of idArgs(byName.get(name)!.inputSchema)) {
+          if (freeForm(byName.get(name)!, arg)) continue;
+          expect(SOURCES[arg], `no source for ${arg}`).toBeDefined();
+          const from = SOURCES[arg]
+            .map(([tool]) => tool)
+            .filter((tool) => tool !== name && offered.has(tool))
+            .filter((tool) => !SOURCE_OF_TOOL[name] || SOURCE_OF_TOOL[name] === tool);
+          // the path id of a read of the same record may be its own (get_phone_number_config's rule ids)
+          const own = SOURCES[arg].some(([tool]) => tool === name) && arg !== byName.get(name)!.idArg;
+          expect(from.length > 0 || own, `${toolsets}: ${name}(${arg}) has no source among ${[...offered]}`).toBe(true);
+        }
     }
   });
 
@@ -301,7 +331,7 @@ describe('ids a model can find', () => {
     };
     const used: string[] = [];
     for (const t of catalog.tools.filter((x) => x.idArg && x.annotations.readOnlyHint)) {
-      const [source, path] = SOURCES[t.idArg!];
+      const [source, path] = SOURCES[t.idArg!][0];
       const srcArgs: Record<string, unknown> =
         {
           list_video_posts: { video_id: v.id },

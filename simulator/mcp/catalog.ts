@@ -66,7 +66,8 @@ export interface Toolset {
 /**
  * The toolsets, in listing order. The default ones hold every tool the spec names (history,
  * numbers' configuration, the assistant, every quick action) and the reads a model needs to find
- * their ids; the others are added by name (`--toolsets videos,calls`, or `all`).
+ * their ids; the others are added by name (`--toolsets videos,calls`, or `all`). Each holds the
+ * reads that find its tools' ids (a test walks them), so a toolset may share a read with another.
  */
 export const TOOLSETS: Record<string, Toolset> = {
   history: {
@@ -107,7 +108,7 @@ export const TOOLSETS: Record<string, Toolset> = {
   },
   calls: {
     description: 'voice calls placed and hung up directly; numbers searched and released',
-    tools: ['place_call', 'hang_up_call', 'search_phone_numbers', 'release_phone_number'],
+    tools: ['list_phone_numbers', 'place_call', 'hang_up_call', 'search_phone_numbers', 'release_phone_number'],
   },
   videos: {
     description: 'short social videos: price, make, approve, post',
@@ -127,8 +128,11 @@ export const TOOLSETS: Record<string, Toolset> = {
     ],
   },
   schedules: {
-    description: 'video schedules: videos made and posted on a calendar',
+    description: 'video schedules: videos made and posted on a calendar (with the reads that find their ids)',
     tools: [
+      'list_social_connections',
+      'list_videos',
+      'list_video_music',
       'create_video_schedule',
       'list_video_schedules',
       'get_video_schedule',
@@ -141,6 +145,7 @@ export const TOOLSETS: Record<string, Toolset> = {
   webhooks: {
     description: 'call and text webhooks: register, list, test, delete',
     tools: [
+      'list_phone_numbers',
       'create_call_webhook',
       'list_call_webhooks',
       'test_call_webhook',

@@ -194,7 +194,7 @@ export function select(all: readonly McpTool[], o: Selection): McpTool[] {
     else sets.add(n);
   }
   return all.filter((t) => {
-    if (!sets.has(t.toolset) && !o.tools?.includes(t.name)) return false;
+    if (!t.toolsets.some((s) => sets.has(s)) && !o.tools?.includes(t.name)) return false;
     if (o.exclude?.includes(t.name)) return false;
     if (o.readOnly && !t.annotations.readOnlyHint) return false;
     return allowed(t, o.scopes);

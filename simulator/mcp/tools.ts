@@ -27,8 +27,8 @@ export interface McpTool {
     idempotentHint: boolean;
     openWorldHint: boolean;
   };
-  /** the toolset it belongs to (catalog.ts) */
-  toolset: string;
+  /** the toolsets that hold it (catalog.ts): most tools one, a read that finds others' ids more */
+  toolsets: string[];
   /** the API key scope its route needs: one of the key scopes, 'full' (a full-access key), or null (public) */
   scope: string | null;
   /** what it costs, in the route's words, when it spends money */
@@ -205,8 +205,9 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
   const own: Record<string, unknown> = {};
   if (OMITTED[name]) own[OMITTED[name].arg] = false;
   if (out.binary) own.include_bytes = false;
-  const toolset = Object.entries(TOOLSETS).find(([, s]) => s.tools.includes(name))?.[0];
-  if (!toolset) throw new Error(`${name} is in no toolset (simulator/mcp/catalog.ts)`);
+  const toolsets = Object.entries(TOOLSETS)
+    .filter(([, s]) => s.tools.includes(name))
+    .map(([n]) => n);
   const readOnly = t.readOnly ?? t.method === 'GET';
   return {
     name,
@@ -222,7 +223,7 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
       idempotentHint: readOnly || !!t.idempotent,
       openWorldHint: !!t.openWorld,
     },
-    toolset,
+    toolsets,
     scope: route.public ? null : (route.scope ?? 'full'),
     ...(spends ? { spends } : {}),
     method: t.method,
@@ -259,7 +260,8 @@ export function mcpTools(): Promise<McpTool[]> {
     const components = (doc.components as Json).schemas as Record<string, Json>;
     const paths = doc.paths as Record<string, Record<string, Json>>;
     const table: Record<string, Tool> = { ...TOOLS, ...MCP_ONLY };
-    const names = Object.values(TOOLSETS).flatMap((s) => s.tools);
+    // a tool some toolsets share (a read that finds their ids) is listed once, where it is first named
+    const names = [...new Set(Object.values(TOOLSETS).flatMap((s) => s.tools))];
     for (const n of Object.keys(table)) if (!names.includes(n)) throw new Error(`${n} is in no toolset`);
     return names.map((name) => {
       const t = table[name];
