@@ -43,7 +43,7 @@ export interface ServerOptions {
 
 const INSTRUCTIONS =
   'Tools of the vmv service: AI calls, texts and numbers, email, conversation history, number configuration and more. ' +
-  'Reads are free; a tool that charges the workspace says "Spends money:" and how much right after its one-line summary. ' +
+  'Reads are free; a tool that charges the workspace says "Spends money:" and how much first in its description. ' +
   'Results are JSON (the same in structuredContent and text). Lists answer one page: pass meta.cursor back as `cursor` for the next. ' +
   "Ids come from other tools' results: list_phone_numbers for phone_number_id, list_calls for call_id, list_contacts for contact_id. " +
   "Errors come back as results with isError, carrying the API's code, message and per-field explanations (fields).";
