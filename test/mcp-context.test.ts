@@ -495,8 +495,13 @@ describe('a person approves spending (MCP elicitation)', () => {
     });
     await client.connect(transport);
     try {
+      // the child's listing within the budget; its results whole JSON text
+      const listing = await client.listTools();
+      expect(sizeOf(listing)).toBeLessThanOrEqual(BUDGET.defaultBytes);
+      expect(encode(JSON.stringify(listing)).length).toBeLessThanOrEqual(BUDGET.defaultTokens);
       const yes = (await client.callTool({ name: 'send_quick_email', arguments: EMAIL })) as CallToolResult;
       expect((yes.structuredContent as any).data).toMatchObject({ status: 'sent' });
+      expect(JSON.parse((yes.content[0] as { text: string }).text)).toEqual(yes.structuredContent);
       const no = (await client.callTool({ name: 'send_quick_email', arguments: EMAIL })) as CallToolResult;
       expect(no.isError).toBe(true);
       expect((no.content[0] as { text: string }).text).toContain('not_approved');

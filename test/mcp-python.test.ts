@@ -1,6 +1,6 @@
 // `vmv mcp` through the official Python SDK's client (test/fixtures/mcp_client.py): the listing's
-// schemas valid under Python's jsonschema, results as JSON text, the newest revision negotiated, and a
-// one-shot pipe answering every request. Its venv (pip install mcp) is made once under
+// schemas valid under Python's jsonschema, results as JSON text, a cursor never given refused
+// (-32602), the newest revision negotiated, and a one-shot pipe answering every request. Its venv (pip install mcp) is made once under
 // node_modules/.cache and reused; where python's mcp cannot be installed the test is skipped, said in
 // one line.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -44,6 +44,7 @@ describe.skipIf(!py)("the Python SDK's client", () => {
       bad_schemas: [],
       email_status: 'sent',
       text_is_structured: true,
+      bad_cursor: -32602,
     });
     expect(r.session.tools).toBeGreaterThan(50);
     expect(r.pipe).toEqual({ code: 0, ids: [1, 2], sent: 'sent' });
