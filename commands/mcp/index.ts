@@ -25,7 +25,7 @@ export function register(cmd: Command, shell: Shell): void {
     )
     .option(
       '--output-schemas',
-      "list each tool's output schema too (about 5x the listing; for clients that validate results)",
+      "list each tool's output schema too (about 4x the listing; for clients that validate results)",
     )
     .addHelpText(
       'after',
