@@ -17,6 +17,10 @@
 //    the same records in the same run: vmv's read and write rates at least json-server's.
 // 4. Simulated months in one advance of the clock: 10 video schedules (under 5 s), and 10
 //    schedules with 1,000 quick job targets under way (under 5 s).
+// 5. (first, being quick) What `vmv mcp` lists, as a model carries it: the tools/list answer of each
+//    toolset, of the default ones, --read-only and all, in bytes and o200k tokens (gpt-tokenizer).
+//    Targets: the default at most 40 KB and 10,000 tokens, --read-only at most 15 KB (the issue's
+//    budgets; test/mcp-context.test.ts fails past them too). BENCH_ONLY=mcp stops after it.
 //
 // autocannon and json-server are not dependencies of vmv (159 packages that every `npm ci` would
 // fetch for a script run by hand): the bench installs them, pinned, into
@@ -163,6 +167,64 @@ function report(name, value, target) {
     if (!target.pass) ok = false;
   }
   console.log(`${name.padEnd(46)} ${value.padStart(22)}  ${verdict}`);
+}
+
+// ---- 5. the MCP listing (first: it takes a second) ----
+
+/** `vmv mcp ARGS`'s tools/list answer, through a one-shot pipe (stdin closed after the requests). */
+function mcpListing(args) {
+  const lines = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+  const r = spawnSync(process.execPath, [bin, 'mcp', ...args], {
+    input: `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`,
+    env: { ...baseEnv, VMV_SIM_DATA: join(dir, 'mcp.json') },
+    encoding: 'utf8',
+  });
+  const answer = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .find((m) => m.id === 2);
+  if (!answer?.result) throw new Error(`vmv mcp ${args.join(' ')}: no tools/list answer\n${r.stderr}`);
+  return answer.result;
+}
+
+const { encode } = await import('gpt-tokenizer/encoding/o200k_base');
+console.log('vmv mcp: the tools/list answer (bytes; tokens in o200k)');
+const KB = 1024;
+for (const [name, args, target] of [
+  ['default', [], { bytes: 40 * KB, tokens: 10_000 }],
+  ['default --read-only', ['--read-only'], { bytes: 15 * KB }],
+  ['--toolsets all', ['--toolsets', 'all']],
+  ...['history', 'numbers', 'assistant', 'quick', 'calls', 'videos', 'schedules', 'webhooks'].map((t) => [
+    `--toolsets ${t}`,
+    ['--toolsets', t],
+  ]),
+]) {
+  const result = mcpListing(args);
+  const json = JSON.stringify(result);
+  const bytes = Buffer.byteLength(json);
+  const tokens = encode(json).length;
+  const pass = !target || (bytes <= target.bytes && (!target.tokens || tokens <= target.tokens));
+  const text =
+    target && [`<= ${target.bytes / KB} KB`, target.tokens && `${target.tokens} tokens`].filter(Boolean).join(', ');
+  report(
+    `mcp ${name} (${result.tools.length} tools)`,
+    `${(bytes / KB).toFixed(1)} KB  ${tokens} tok`,
+    target && { pass, text },
+  );
+}
+if (process.env.BENCH_ONLY === 'mcp') {
+  process.exitCode = ok ? 0 : 1;
+  process.exit();
 }
 
 // ---- 1. cold start ----

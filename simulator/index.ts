@@ -8,5 +8,24 @@ export { clockNow, iso, realClock, setMode } from './core/clock.js';
 export { apiDocument } from './capabilities.js';
 export type { SimRequest, SimResponse } from './core/http.js';
 export type { McpTool } from './mcp/tools.js';
+export type { Selection } from './mcp/listing.js';
 /** The MCP tools of `vmv mcp` (their module, and every route's, loaded on first use). */
 export const mcpTools = async () => (await import('./mcp/tools.js')).mcpTools();
+/** The MCP server's catalog: every tool, the toolsets, how a tool is listed and a selection made, a reply shaped. */
+export const mcpCatalog = async () => {
+  const [tools, listing, catalog] = await Promise.all([
+    import('./mcp/tools.js'),
+    import('./mcp/listing.js'),
+    import('./mcp/catalog.js'),
+  ]);
+  return {
+    tools: await tools.mcpTools(),
+    shapeReply: tools.shapeReply,
+    listed: listing.listed,
+    LIST_WORDS: listing.LIST_WORDS,
+    select: listing.select,
+    UnknownName: listing.UnknownName,
+    TOOLSETS: catalog.TOOLSETS,
+    DEFAULT_TOOLSETS: catalog.DEFAULT_TOOLSETS,
+  };
+};

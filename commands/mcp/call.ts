@@ -1,7 +1,9 @@
 // One tool call: its arguments become the route's request (the id argument the path, the rest the
 // query or the body), sent to the target through the CLI's one client, so the API validates and
-// answers exactly as over HTTP. Its reply becomes the tool result: structured content and a short
-// text, the audio of a recording, or (any error) isError with the API's code, message and fields.
+// answers exactly as over HTTP. Its reply becomes the tool result: structured content and the same
+// data as compact JSON text (what the MCP spec recommends: hosts pick one of the two), links to
+// the files it names as MCP resources (a recording's bytes only when asked), or (any error)
+// isError with the API's code, message and fields.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   errorEnvelope,
@@ -12,7 +14,7 @@ import {
 } from '../../src/client.js';
 import { CliError, type Envelope } from '../../src/errors.js';
 import type { McpTool } from '../../simulator/index.js';
-import { renderReply } from './render.js';
+import { fileLinks, recordingLink } from './resources.js';
 
 type Args = Record<string, unknown>;
 
@@ -85,9 +87,35 @@ function textArgProblems(tool: McpTool, args: Args): Record<string, string> {
   return errs;
 }
 
-export async function callTool(tool: McpTool, given: Args | undefined, client: ApiClient): Promise<CallToolResult> {
-  const args: Args = { ...tool.defaults, ...given };
-  const problems = textArgProblems(tool, args);
+/** The tool's own arguments (include_transcript, include_bytes), apart from the route's. */
+function split(tool: McpTool, given: Args | undefined): { args: Args; own: Args } {
+  const all: Args = { ...tool.defaults, ...tool.own, ...given };
+  const own: Args = {};
+  const args: Args = {};
+  for (const [k, v] of Object.entries(all)) (Object.hasOwn(tool.own, k) ? own : args)[k] = v;
+  return { args, own };
+}
+
+/** What a bad own argument is told (the route never sees them, so the API cannot say it). */
+function ownProblems(own: Args): Record<string, string> {
+  const errs: Record<string, string> = {};
+  for (const [k, v] of Object.entries(own)) if (typeof v !== 'boolean') errs[k] = 'must be true or false';
+  return errs;
+}
+
+export interface CallOptions {
+  /** shapes a JSON reply as the tool gives it (list_calls without transcripts unless asked) */
+  shape(tool: McpTool, own: Args, body: Record<string, unknown>): Record<string, unknown>;
+}
+
+export async function callTool(
+  tool: McpTool,
+  given: Args | undefined,
+  client: ApiClient,
+  o: CallOptions = { shape: (_t, _own, body) => body },
+): Promise<CallToolResult> {
+  const { args, own } = split(tool, given);
+  const problems = { ...ownProblems(own), ...textArgProblems(tool, args) };
   if (Object.keys(problems).length > 0)
     return errorResult(
       { error: { code: 'validation_error', message: 'The request is invalid.', fields: problems } },
@@ -116,18 +144,28 @@ export async function callTool(tool: McpTool, given: Args | undefined, client: A
     });
   }
   if (res.status >= 400) return errorResult(envelopeOf(tool, res), res.status);
-  if (tool.binary) {
-    // a recording is audio whatever the service labels it (an unlabelled or generic type: the declared one)
-    const sent = (res.headers['content-type'] ?? '').split(';')[0].trim();
-    const kind = tool.binary.split('/')[0] === 'image' ? 'image' : 'audio';
-    const mimeType = sent.startsWith(`${kind}/`) ? sent : tool.binary;
+  if (tool.binary) return binaryResult(tool, args, own, res);
+  const body = o.shape(tool, own, res.body.length === 0 ? {} : res.json<Record<string, unknown>>());
+  return {
+    structuredContent: body,
+    content: [{ type: 'text', text: JSON.stringify(body) }, ...fileLinks(tool, body)],
+  };
+}
+
+/** A file reply (a recording): a link to it as an MCP resource, or its bytes when asked. */
+function binaryResult(tool: McpTool, args: Args, own: Args, res: ApiResponse): CallToolResult {
+  // a recording is audio whatever the service labels it (an unlabelled or generic type: the declared one)
+  const sent = (res.headers['content-type'] ?? '').split(';')[0].trim();
+  const kind = tool.binary!.split('/')[0] === 'image' ? 'image' : 'audio';
+  const mimeType = sent.startsWith(`${kind}/`) ? sent : tool.binary!;
+  const about = { mime_type: mimeType, bytes: res.body.length };
+  if (own.include_bytes === true)
     return {
       content: [
         { type: kind, data: res.body.toString('base64'), mimeType },
-        { type: 'text', text: `${tool.reply}: ${mimeType}, ${res.body.length} bytes.` },
+        { type: 'text', text: JSON.stringify(about) },
       ],
     };
-  }
-  const body = res.body.length === 0 ? {} : res.json<Record<string, unknown>>();
-  return { structuredContent: body, content: [{ type: 'text', text: renderReply(tool, body) }] };
+  const link = recordingLink(String(args[tool.idArg!]), mimeType, res.body.length);
+  return { content: [{ type: 'text', text: JSON.stringify({ ...about, uri: link.uri }) }, link] };
 }

@@ -11,8 +11,59 @@ import { onStop } from '../../src/io.js';
 import { DEFAULT_POLICY } from '../../src/retry.js';
 import { resolveNet } from '../../src/settings.js';
 import { VERSION } from '../../src/version.js';
-import { mcpTools } from '../../simulator/index.js';
-import { buildServer } from './server.js';
+import { mcpCatalog, type McpTool } from '../../simulator/index.js';
+import { usage } from '../../src/errors.js';
+import type { ApiClient } from '../../src/client.js';
+import { buildServer, type Catalog } from './server.js';
+
+/** `vmv mcp`'s flags (index.ts declares them). */
+export interface McpOptions {
+  toolsets?: string;
+  tools?: string;
+  excludeTools?: string;
+  readOnly?: boolean;
+  allowModelApprovals?: boolean;
+  outputSchemas?: boolean;
+}
+
+const names = (v: string | undefined) =>
+  v === undefined
+    ? undefined
+    : v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+
+/** The key's scopes where the target says them (the simulator: GET /_sim/api-keys/current); undefined elsewhere. */
+async function keyScopes(client: ApiClient): Promise<string[] | null | undefined> {
+  try {
+    const res = await client.request('GET', '/_sim/api-keys/current');
+    return res.status === 200 ? res.json<{ scopes: string[] | null }>().scopes : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The tools this server offers: the flags' (or VMV_MCP_TOOLSETS') selection, within the key's scopes. */
+export async function selected(
+  catalog: Catalog,
+  o: McpOptions,
+  env: Context['env'],
+  client: ApiClient,
+): Promise<McpTool[]> {
+  try {
+    return catalog.select(catalog.tools, {
+      toolsets: names(o.toolsets ?? env.VMV_MCP_TOOLSETS),
+      tools: names(o.tools),
+      exclude: names(o.excludeTools),
+      readOnly: !!o.readOnly,
+      scopes: await keyScopes(client),
+    });
+  } catch (e) {
+    if (e instanceof catalog.UnknownName) throw usage(e.message, 'vmv mcp --help lists the toolsets and their tools.');
+    throw e;
+  }
+}
 
 /**
  * How long, once the client has closed stdin, the requests still in flight are given to be
@@ -29,13 +80,20 @@ function drainMs(ctx: Context): number {
 /** Calls a client may have under way at once against a service: each its own connection (mcp: one a call). */
 const CONNECTIONS = 8;
 
-export async function serve(ctx: Context): Promise<void> {
+export async function serve(ctx: Context, o: McpOptions = {}): Promise<void> {
   const target = ctx.target();
   // tool calls run side by side: one the service holds open (ask_assistant) never queues the others
   ctx.connections = CONNECTIONS;
-  const [client, tools] = await Promise.all([ctx.client(), mcpTools()]);
+  const [client, catalog] = await Promise.all([ctx.client(), mcpCatalog()]);
+  const tools = await selected(catalog, o, ctx.env, client);
   const log = (line: string) => ctx.io.err(`vmv mcp: ${line}\n`);
-  const server = buildServer(tools, client, { version: VERSION, log });
+  const server = buildServer(catalog, client, {
+    version: VERSION,
+    log,
+    tools,
+    allowModelApprovals: !!o.allowModelApprovals,
+    outputSchemas: !!o.outputSchemas,
+  });
   const stdout = new Writable({
     write(chunk: Buffer, _encoding, done) {
       ctx.io.out(chunk);

@@ -1,58 +1,143 @@
 // The MCP server, apart from any transport (tests link a client to it in memory; `vmv mcp` serves
-// it on stdio): tools/list answers the tools built from the route declarations, tools/call sends
-// each call to the target through the one API client. Never writes to stdout itself.
+// it on stdio): tools/list answers the selected tools as listed (simulator/mcp/listing.ts),
+// tools/call sends each call to the target through the one API client (a person asked first where
+// it spends and the client can ask: approval.ts), resources/read the files tools link to
+// (resources.ts). Never writes to stdout itself.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  type CallToolResult,
   ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiClient } from '../../src/client.js';
-import type { McpTool } from '../../simulator/index.js';
+import type { McpTool, mcpCatalog } from '../../simulator/index.js';
+import { answerApprovals, APPROVE_FORM, approveSpending, type Ask, UNASKED } from './approval.js';
 import { callTool, errorCodeOf, errorResult } from './call.js';
+import { readResource, TEMPLATES } from './resources.js';
 
 // The SDK loads zod's classic build, which sets English messages for every copy of zod in the
 // process; the simulator's check() uses its own error map per parse, so the embedded API still words
 // its 400s as it does over HTTP.
 
+export type Catalog = Awaited<ReturnType<typeof mcpCatalog>>;
+
 export interface ServerOptions {
   version: string;
+  /** the tools this server offers (a selection of the catalog's) */
+  tools: readonly McpTool[];
   /** one line per call and problem (stderr under `vmv mcp`) */
   log?: (line: string) => void;
   /** how often a long call reports progress to a client that asked for it */
   progressMs?: number;
+  /** ask_assistant takes `approvals` from the calling model (`--allow-model-approvals`) */
+  allowModelApprovals?: boolean;
+  /** list each tool's output schema (`--output-schemas`) */
+  outputSchemas?: boolean;
 }
 
 const INSTRUCTIONS =
-  'Tools of the vmv service: AI calls, texts and numbers, email, conversation history, number configuration, ' +
-  "videos and video schedules, and the workspace's assistant agent. Reads are free; a tool that charges the workspace says " +
-  '"Spends money:" and how much right after its one-line summary. Lists answer one page: pass meta.cursor back as `cursor` for the next. ' +
+  'Tools of the vmv service: AI calls, texts and numbers, email, conversation history, number configuration and more. ' +
+  'Reads are free; a tool that charges the workspace says "Spends money:" and how much first in its description. ' +
+  'Results are JSON (the same in structuredContent and text). Lists answer one page: pass meta.cursor back as `cursor` for the next. ' +
+  "Ids come from other tools' results: list_phone_numbers for phone_number_id, list_calls for call_id, list_contacts for contact_id. " +
   "Errors come back as results with isError, carrying the API's code, message and per-field explanations (fields).";
 
-/** How a tool is listed: its name, words, schemas and annotations (not how it is called). */
-const listed = (t: McpTool): Tool => ({
-  name: t.name,
-  title: t.title,
-  description: t.description,
-  inputSchema: t.inputSchema,
-  ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-  annotations: t.annotations,
-});
+/** How long a person is given to answer an approval question. */
+const ASK_TIMEOUT_MS = 10 * 60_000;
 
-export function buildServer(tools: readonly McpTool[], client: ApiClient, o: ServerOptions): Server {
+/** A tool as this session lists it: compact, with what approval means here. */
+function sessionListing(t: McpTool, c: Catalog, o: ServerOptions, canAsk: boolean): Tool {
+  const l = c.listed(t, c.tools, { outputSchemas: o.outputSchemas }) as Tool;
+  if (t.name === 'ask_assistant' && !o.allowModelApprovals) {
+    const { approvals: _, ...rest } = l.inputSchema.properties ?? {};
+    l.inputSchema = { ...l.inputSchema, properties: rest };
+    l.description = `${l.description}\n\n${
+      canAsk
+        ? 'Here its pending approvals are put to the user, and their answers sent, before the result comes back; call it with only conversation_id to put those of a conversation that waits.'
+        : 'Here pending approvals are answered by a person (vmv assistant approve CONVERSATION_ID), not by this tool; with only conversation_id it returns the conversation.'
+    }`;
+  } else if (t.spends && !canAsk) l.description = `${l.description}\n\n${UNASKED}`;
+  else if (t.spends) l.description = `${l.description}\n\nThe user is asked to approve the cost before it is spent.`;
+  return l;
+}
+
+export function buildServer(catalog: Catalog, client: ApiClient, o: ServerOptions): Server {
   const server = new Server(
     { name: 'vmv', title: 'vmv', version: o.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {} }, instructions: `${INSTRUCTIONS} ${catalog.LIST_WORDS}` },
   );
-  const byName = new Map(tools.map((t) => [t.name, t]));
+  const byName = new Map(o.tools.map((t) => [t.name, t]));
   const log = o.log ?? (() => {});
+  const canAsk = () => !!server.getClientCapabilities()?.elicitation?.form;
+  // a person may take a while to decide: longer than the SDK's 60 s for a request
+  const ask: Ask = (message) =>
+    server.elicitInput({ mode: 'form', message, requestedSchema: APPROVE_FORM }, { timeout: ASK_TIMEOUT_MS });
 
   // a line the client sent that is not JSON-RPC, a transport failure: said on stderr (stdout is the protocol's)
   server.onerror = (e) => log(`protocol error: ${e.message}`);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listed) }));
+  // every list is one page: a cursor is one this server never gave (the spec: -32602)
+  const onePage = (cursor: string | undefined) => {
+    if (cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown cursor: ${cursor}`);
+  };
+  server.setRequestHandler(ListToolsRequestSchema, (req) => {
+    onePage(req.params?.cursor);
+    return { tools: o.tools.map((t) => sessionListing(t, catalog, o, canAsk())) };
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, (req) => {
+    onePage(req.params?.cursor);
+    return { resources: [] };
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (req) => {
+    onePage(req.params?.cursor);
+    return { resourceTemplates: TEMPLATES };
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, (req) => readResource(req.params.uri, client));
+
+  const run = (tool: McpTool, args: Record<string, unknown> | undefined) =>
+    callTool(tool, args, client, { shape: catalog.shapeReply });
+
+  /** One call: the person asked first where it spends, ask_assistant's approvals answered by them. */
+  async function called(tool: McpTool, args: Record<string, unknown>): Promise<CallToolResult> {
+    if (tool.name === 'ask_assistant' && !o.allowModelApprovals && args.approvals !== undefined)
+      return errorResult(
+        {
+          error: {
+            code: 'validation_error',
+            message: 'The request is invalid.',
+            fields: { approvals: 'is answered by a person, not by this tool (vmv assistant approve)' },
+          },
+        },
+        400,
+      );
+    const asker = canAsk() ? ask : undefined;
+    const refused = await approveSpending(tool, args, client, asker);
+    if (refused) return refused;
+    // ask_assistant with only a conversation: its pending approvals put to the user (or shown)
+    const result =
+      tool.name === 'ask_assistant' &&
+      args.message === undefined &&
+      args.approvals === undefined &&
+      args.conversation_id
+        ? await run(catalog.tools.find((t) => t.name === 'get_assistant_conversation')!, {
+            conversation_id: args.conversation_id,
+          })
+        : await run(tool, args);
+    if (tool.name !== 'ask_assistant' || !asker || o.allowModelApprovals) return result;
+    return answerApprovals(result, asker, (approvals, conversation_id) =>
+      run(tool, {
+        approvals,
+        conversation_id,
+        ...(args.wait_seconds === undefined ? {} : { wait_seconds: args.wait_seconds }),
+      }),
+    );
+  }
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const tool = byName.get(req.params.name);
@@ -79,7 +164,7 @@ export function buildServer(tools: readonly McpTool[], client: ApiClient, o: Ser
           }, o.progressMs ?? 10_000);
     const started = Date.now();
     try {
-      const result = await callTool(tool, req.params.arguments, client);
+      const result = await called(tool, req.params.arguments ?? {});
       log(`${tool.name}: ${result.isError ? `error ${errorCodeOf(result)}` : 'ok'} (${Date.now() - started} ms)`);
       return result;
     } catch (e) {

@@ -58,7 +58,8 @@ function callOf(r: ToolRoute, input: Record<string, any>): ToolCall {
 }
 
 const free = () => null;
-function tool(r: ToolRoute, approval: Tool['approval'] = free): Tool {
+/** A tool from its route: the request its input makes, and whether the assistant asks before taking it. */
+export function tool(r: ToolRoute, approval: Tool['approval'] = free): Tool {
   return { ...r, call: (input) => callOf(r, input), approval };
 }
 

@@ -122,6 +122,11 @@ const NewApiKey = record({
   scopes: doc(nullable(z.array(oneOf(SCOPES))), 'null: full access'),
 });
 
+const CurrentApiKey = record({
+  workspace_id: uuid(),
+  scopes: doc(nullable(z.array(oneOf(SCOPES))), 'null: full access (also when no key is sent)'),
+});
+
 const NewWorkspace = record({
   workspace_id: uuid(),
   api_key: doc(z.string(), {
@@ -725,6 +730,20 @@ const routes = [
       const key = addApiKey(c.data, c.s.rng, c.s.now, workspace.id, user.id, scopes);
       return { status: 201, body: { key, workspace_id: workspace.id, scopes } satisfies Infer<typeof NewApiKey> };
     },
+  }),
+  route({
+    method: 'GET',
+    path: '/_sim/api-keys/current',
+    summary: 'Show the key sent',
+    description:
+      "The workspace and scopes of the API key sent (none sent: the seeded workspace, full access); `vmv mcp` lists only the tools a key's scopes allow.",
+    responses: { 200: { description: 'The key', schema: CurrentApiKey } },
+    handler: (c) => ({
+      body: {
+        workspace_id: c.auth.workspace.id,
+        scopes: c.auth.key?.scopes ?? null,
+      } satisfies Infer<typeof CurrentApiKey>,
+    }),
   }),
   route({
     method: 'POST',

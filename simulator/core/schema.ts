@@ -69,6 +69,16 @@ export const named = <S extends z.ZodMiniType>(id: string, build: () => S, d?: D
 // ---- values ----
 
 /**
+ * A pattern as a check: published in the schema where every JSON Schema engine reads it alike; one
+ * with Unicode property escapes (\p{L}), which Python's jsonschema and ECMA-262 engines without the
+ * u flag reject, is checked in code instead, with the same words in the 400, and not published.
+ */
+function patternCheck(pattern: RegExp, error: string): z.core.$ZodCheck<string> {
+  if (!/\\[pP]\{/.test(pattern.source)) return z.regex(pattern, { error });
+  return z.refine((s: string) => pattern.test(s), { error });
+}
+
+/**
  * A string. `max` bounds every string a client sends (test/limits.test.ts walks the API
  * description for one without); a pattern's explanation comes before the length bound's, which
  * says less (a 30-digit "phone number" is told what a phone number is).
@@ -78,7 +88,7 @@ export function str(
 ) {
   const checks: z.core.$ZodCheck<string>[] = [];
   if (o.min !== undefined) checks.push(z.minLength(o.min));
-  if (o.pattern) checks.push(z.regex(o.pattern, { error: o.patternMessage ?? 'has an invalid format' }));
+  if (o.pattern) checks.push(patternCheck(o.pattern, o.patternMessage ?? 'has an invalid format'));
   if (o.max !== undefined) checks.push(z.maxLength(o.max));
   let s = checks.length ? z.string().check(...checks) : z.string();
   if (o.format) s = annotate(s, { format: o.format });

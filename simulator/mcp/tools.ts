@@ -1,13 +1,15 @@
-// The MCP tools (`vmv mcp`), built from two things and nothing else: the tool table (names, the
-// route each calls, annotations: assistant/tools.ts) and the API description (openapi.ts, generated
-// from the route declarations, the very document GET /v1/openapi.json serves). A tool's input
-// schema is its operation's path id (under the tool's name for it), query parameters and body
-// fields side by side; its output schema is the success reply's; its description is the route's.
-// So a tool, its route and the published description cannot drift (test/mcp.test.ts checks it).
+// The MCP tools (`vmv mcp`), built from two things and nothing else: the tool tables (names, the
+// route each calls, annotations: assistant/tools.ts, and the MCP server's own in catalog.ts) and the
+// API description (openapi.ts, generated from the route declarations, the very document GET
+// /v1/openapi.json serves). A tool's input schema is its operation's path id (under the tool's name
+// for it), query parameters and body fields side by side; its output schema is the success reply's;
+// its description is the route's. So a tool, its route and the published description cannot drift
+// (test/mcp.test.ts checks it). What a model is shown of a tool (listing.ts) is that, made compact.
 import { allResources } from '../capabilities.js';
 import type { Route } from '../core/http.js';
 import { TOOLS, type Tool, type ToolCall } from '../assistant/index.js';
 import { apiDocument } from '../capabilities.js';
+import { MCP_ONLY, TOOLSETS, WHEN } from './catalog.js';
 
 type Json = Record<string, any>;
 
@@ -16,7 +18,7 @@ export interface McpTool {
   title: string;
   description: string;
   inputSchema: Json & { type: 'object' };
-  /** the success reply's JSON schema; absent for a binary reply (get_call_recording) */
+  /** the success reply's JSON schema, as the tool returns it; absent for a binary reply (get_call_recording) */
   outputSchema?: Json & { type: 'object' };
   annotations: {
     title: string;
@@ -25,6 +27,12 @@ export interface McpTool {
     idempotentHint: boolean;
     openWorldHint: boolean;
   };
+  /** the toolsets that hold it (catalog.ts): most tools one, a read that finds others' ids more */
+  toolsets: string[];
+  /** the API key scope its route needs: one of the key scopes, 'full' (a full-access key), or null (public) */
+  scope: string | null;
+  /** what it costs, in the route's words, when it spends money */
+  spends?: string;
   /** the operation: method and path as declared, the argument that fills {id} */
   method: Tool['method'];
   path: string;
@@ -35,8 +43,12 @@ export interface McpTool {
   reply: string;
   /** arguments this tool defaults otherwise than the route */
   defaults: Record<string, unknown>;
+  /** arguments of the tool alone (not the route's): what they shape of the reply */
+  own: Record<string, unknown>;
   /** the request its arguments make (the id argument must be present) */
   call(args: Record<string, unknown>): ToolCall;
+  /** why the assistant would ask before it (what it does and costs), or null */
+  approval: Tool['approval'];
 }
 
 /** A body with no content (204) is an empty structured result. */
@@ -77,8 +89,24 @@ function findRoute(routes: Route[], method: string, path: string): Route {
   return r;
 }
 
-/** Builds one tool from its table entry, its route and its operation in the document. */
-function build(name: string, t: Tool, route: Route, op: Json, components: Record<string, Json>): McpTool {
+/**
+ * Tools whose reply carries what a model rarely needs and that costs it most (transcripts, each
+ * twice: as text and as turns): left out of the result unless the tool's own argument asks.
+ */
+const OMITTED: Record<string, { arg: string; fields: string[]; why: string }> = {
+  list_calls: {
+    arg: 'include_transcript',
+    // recording_url is the call's id in a path (has_recording says whether there is one; get_call links it)
+    fields: ['transcript', 'transcript_turns', 'recording_url'],
+    why: 'true: each call with its transcript (transcript and transcript_turns) and recording_url; default false (get_call and get_call_transcripts always have them)',
+  },
+};
+
+/** A list item's field left out of a shaped page when it is null or an empty list (a page of 20 calls stays under 8 KB). */
+const NULLS_LEFT_OUT = 'A field left out of an item is null (a list: empty).';
+
+/** The input schema: the path id, the query parameters, the body's fields, side by side. */
+function inputOf(name: string, t: Tool, op: Json, components: Record<string, Json>): Json & { type: 'object' } {
   const properties: Record<string, Json> = {};
   const required: string[] = [];
   const add = (arg: string, schema: Json, isRequired: boolean) => {
@@ -106,55 +134,87 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
     const req = new Set<string>(b.required ?? []);
     for (const [k, s] of Object.entries(b.properties as Record<string, Json>)) add(k, s, req.has(k));
   }
-  const defaults: Record<string, unknown> = {};
   for (const [k, d] of Object.entries(t.mcpDefaults ?? {})) {
     if (!properties[k]) throw new Error(`${name}: no argument ${k} to default`);
     properties[k] = { ...properties[k], default: d.value, description: d.why };
-    defaults[k] = d.value;
   }
-  const inputSchema = {
-    type: 'object' as const,
-    properties,
-    ...(required.length ? { required } : {}),
-    additionalProperties: false,
-  };
+  const omitted = OMITTED[name];
+  if (omitted) add(omitted.arg, { type: 'boolean', default: false, description: omitted.why }, false);
+  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
+}
 
+/** The success reply's schema, less what the tool leaves out by default (then optional). */
+function outputOf(name: string, route: Route, op: Json, components: Record<string, Json>) {
   const okStatus = Object.keys(route.responses)
     .map(Number)
     .find((s) => s >= 200 && s < 300)!;
   const ok = route.responses[okStatus];
-  let outputSchema: McpTool['outputSchema'];
-  let binary: string | undefined;
-  if (ok.contentType && ok.contentType !== 'application/json') binary = ok.contentType;
-  else if (!ok.schema) outputSchema = { ...EMPTY_OBJECT };
-  else outputSchema = inline(op.responses[String(okStatus)].content['application/json'].schema, components);
+  if (ok.contentType && ok.contentType !== 'application/json') return { reply: ok.description, binary: ok.contentType };
+  if (!ok.schema) return { reply: ok.description, outputSchema: { ...EMPTY_OBJECT } as Json & { type: 'object' } };
+  const outputSchema = inline(op.responses[String(okStatus)].content['application/json'].schema, components);
+  const omitted = OMITTED[name];
+  if (omitted) {
+    // what the shaped page may leave out: the omitted fields, and any field that can be null
+    const item = outputSchema.properties.data.items;
+    const nullable = (f: string) =>
+      item.properties[f].type === 'array' || JSON.stringify(item.properties[f]).includes('"null"');
+    item.required = (item.required as string[]).filter((f) => !omitted.fields.includes(f) && !nullable(f));
+  }
+  return { reply: ok.description, outputSchema };
+}
 
+/** The tool's description: its summary, its price, when to use it, the route's words. */
+function describe(name: string, t: Tool, route: Route, binary: string | undefined) {
   let routeText = route.description ?? '';
   let spends: string | undefined;
   if (t.spends === 'route') {
     const { priced, rest } = pricingOf(routeText);
     routeText = rest;
-    spends = priced.replace(/^Pricing:\s*/, '');
-  } else if (t.spends) spends = t.spends;
+    spends = priced.replace(/^Pricing:\s*/, '').replace(/\.$/, '');
+  } else if (t.spends) spends = t.spends.replace(/\.$/, '');
   // where the route's words speak of what the tool does otherwise, the tool says its own
   if (t.mcpDescription) routeText = t.mcpDescription;
+  if (OMITTED[name])
+    routeText = `${routeText.replace(/,? each with its transcript( \([^)]*\))?/, '')} ${NULLS_LEFT_OUT}`;
   const summary = route.summary.replace(/\.$/, '');
-  const description = [
-    `${summary}.`,
-    spends ? `Spends money: ${spends.replace(/\.$/, '')}.` : undefined,
+  // the summary is the tool's title: said again only when nothing else describes it
+  const said = [
+    spends ? `Spends money: ${spends}.` : undefined,
+    WHEN[name],
     routeText || undefined,
-    binary ? `Returns the file as MCP ${binary.split('/')[0]} content (${binary}).` : undefined,
-  ]
-    .filter(Boolean)
-    .join('\n\n');
+    binary
+      ? `Returns a link to the file as an MCP resource (${binary}); include_bytes: true returns its bytes.`
+      : undefined,
+  ].filter(Boolean);
+  const description = said.length ? said.join('\n\n') : `${summary}.`;
+  return { summary, description, spends };
+}
 
+/** Builds one tool from its table entry, its route and its operation in the document. */
+function build(name: string, t: Tool, route: Route, op: Json, components: Record<string, Json>): McpTool {
+  const inputSchema = inputOf(name, t, op, components);
+  const out = outputOf(name, route, op, components);
+  if (out.binary)
+    inputSchema.properties.include_bytes = {
+      type: 'boolean',
+      default: false,
+      description: 'true: the file itself in the result (base64); default false: a link to it as an MCP resource',
+    };
+  const { summary, description, spends } = describe(name, t, route, out.binary);
+  const defaults = Object.fromEntries(Object.entries(t.mcpDefaults ?? {}).map(([k, d]) => [k, d.value]));
+  const own: Record<string, unknown> = {};
+  if (OMITTED[name]) own[OMITTED[name].arg] = false;
+  if (out.binary) own.include_bytes = false;
+  const toolsets = Object.entries(TOOLSETS)
+    .filter(([, s]) => s.tools.includes(name))
+    .map(([n]) => n);
   const readOnly = t.readOnly ?? t.method === 'GET';
   return {
     name,
     title: summary,
     description,
     inputSchema,
-    ...(outputSchema ? { outputSchema } : {}),
+    ...(out.outputSchema ? { outputSchema: out.outputSchema } : {}),
     annotations: {
       title: summary,
       readOnlyHint: readOnly,
@@ -163,26 +223,49 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
       idempotentHint: readOnly || !!t.idempotent,
       openWorldHint: !!t.openWorld,
     },
+    toolsets,
+    scope: route.public ? null : (route.scope ?? 'full'),
+    ...(spends ? { spends } : {}),
     method: t.method,
     path: t.path,
     ...(t.id ? { idArg: t.id } : {}),
-    ...(binary ? { binary } : {}),
-    reply: ok.description,
+    ...(out.binary ? { binary: out.binary } : {}),
+    reply: out.reply,
     defaults,
+    own,
     call: (args) => t.call(args),
+    approval: t.approval,
   };
 }
 
+/** What the tool leaves out of a reply its own arguments did not ask for (list_calls' transcripts). */
+export function shapeReply(tool: McpTool, args: Record<string, unknown>, body: Record<string, unknown>) {
+  const omitted = OMITTED[tool.name];
+  if (!omitted || args[omitted.arg] === true || !Array.isArray(body.data)) return body;
+  const data = (body.data as Record<string, unknown>[]).map((item) =>
+    Object.fromEntries(Object.entries(item).filter(([k, v]) => !omitted.fields.includes(k) && !empty(v))),
+  );
+  return { ...body, data };
+}
+
+const empty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0);
+
 let tools: Promise<McpTool[]> | undefined;
 
-/** Every MCP tool, in the table's order (built once per process). */
+/** Every MCP tool, in toolset order (built once per process). */
 export function mcpTools(): Promise<McpTool[]> {
   return (tools ??= (async () => {
     const [doc, resources] = await Promise.all([apiDocument('api'), allResources()]);
     const routes = resources.flatMap((r) => r.routes);
     const components = (doc.components as Json).schemas as Record<string, Json>;
     const paths = doc.paths as Record<string, Record<string, Json>>;
-    return Object.entries(TOOLS).map(([name, t]) => {
+    const table: Record<string, Tool> = { ...TOOLS, ...MCP_ONLY };
+    // a tool some toolsets share (a read that finds their ids) is listed once, where it is first named
+    const names = [...new Set(Object.values(TOOLSETS).flatMap((s) => s.tools))];
+    for (const n of Object.keys(table)) if (!names.includes(n)) throw new Error(`${n} is in no toolset`);
+    return names.map((name) => {
+      const t = table[name];
+      if (!t) throw new Error(`the toolset names ${name}, which no tool table has`);
       const op = paths[t.path]?.[t.method.toLowerCase()];
       if (!op) throw new Error(`${name}: the API description has no ${t.method} ${t.path}`);
       return build(name, t, findRoute(routes, t.method, t.path), op, components);
