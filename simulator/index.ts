@@ -12,6 +12,14 @@ export type { Selection } from './mcp/listing.js';
 /** The MCP tools of `vmv mcp` (their module, and every route's, loaded on first use). */
 export const mcpTools = async () => (await import('./mcp/tools.js')).mcpTools();
 /** The MCP server's catalog: every tool, the toolsets, how a tool is listed and a selection made, a reply shaped. */
+/**
+ * What `vmv mcp` needs before it answers `initialize`: the selection check and the words of its
+ * instructions, without building a tool (mcpCatalog builds them all, from every route, meanwhile).
+ */
+export const mcpWords = async () => {
+  const listing = await import('./mcp/listing.js');
+  return { checkSelection: listing.checkSelection, UnknownName: listing.UnknownName, LIST_WORDS: listing.LIST_WORDS };
+};
 export const mcpCatalog = async () => {
   const [tools, listing, catalog] = await Promise.all([
     import('./mcp/tools.js'),

@@ -11,7 +11,7 @@ import { onStop } from '../../src/io.js';
 import { DEFAULT_POLICY } from '../../src/retry.js';
 import { resolveNet } from '../../src/settings.js';
 import { VERSION } from '../../src/version.js';
-import { mcpCatalog, type McpTool } from '../../simulator/index.js';
+import { mcpCatalog, mcpWords, type McpTool } from '../../simulator/index.js';
 import { usage } from '../../src/errors.js';
 import type { ApiClient } from '../../src/client.js';
 import { buildServer, type Catalog } from './server.js';
@@ -44,6 +44,14 @@ async function keyScopes(client: ApiClient): Promise<string[] | null | undefined
   }
 }
 
+/** The flags' (or VMV_MCP_TOOLSETS') selection. */
+const selection = (o: McpOptions, env: Context['env']) => ({
+  toolsets: names(o.toolsets ?? env.VMV_MCP_TOOLSETS),
+  tools: names(o.tools),
+  exclude: names(o.excludeTools),
+  readOnly: !!o.readOnly,
+});
+
 /** The tools this server offers: the flags' (or VMV_MCP_TOOLSETS') selection, within the key's scopes. */
 export async function selected(
   catalog: Catalog,
@@ -52,13 +60,7 @@ export async function selected(
   client: ApiClient,
 ): Promise<McpTool[]> {
   try {
-    return catalog.select(catalog.tools, {
-      toolsets: names(o.toolsets ?? env.VMV_MCP_TOOLSETS),
-      tools: names(o.tools),
-      exclude: names(o.excludeTools),
-      readOnly: !!o.readOnly,
-      scopes: await keyScopes(client),
-    });
+    return catalog.select(catalog.tools, { ...selection(o, env), scopes: await keyScopes(client) });
   } catch (e) {
     if (e instanceof catalog.UnknownName) throw usage(e.message, 'vmv mcp --help lists the toolsets and their tools.');
     throw e;
@@ -84,13 +86,22 @@ export async function serve(ctx: Context, o: McpOptions = {}): Promise<void> {
   const target = ctx.target();
   // tool calls run side by side: one the service holds open (ask_assistant) never queues the others
   ctx.connections = CONNECTIONS;
-  const [client, catalog] = await Promise.all([ctx.client(), mcpCatalog()]);
-  const tools = await selected(catalog, o, ctx.env, client);
+  const [client, words] = await Promise.all([ctx.client(), mcpWords()]);
+  try {
+    words.checkSelection(selection(o, ctx.env));
+  } catch (e) {
+    if (e instanceof words.UnknownName) throw usage(e.message, 'vmv mcp --help lists the toolsets and their tools.');
+    throw e;
+  }
+  // the tools are built (and the key's scopes asked) while the client initializes
+  const catalog = mcpCatalog();
+  const tools = catalog.then((c) => selected(c, o, ctx.env, client));
   const log = (line: string) => ctx.io.err(`vmv mcp: ${line}\n`);
   const server = buildServer(catalog, client, {
     version: VERSION,
     log,
     tools,
+    listWords: words.LIST_WORDS,
     allowModelApprovals: !!o.allowModelApprovals,
     outputSchemas: !!o.outputSchemas,
   });
@@ -127,8 +138,10 @@ export async function serve(ctx: Context, o: McpOptions = {}): Promise<void> {
   process.on('SIGTERM', close);
   try {
     await server.connect(transport);
-    log(
-      `serving ${tools.length} tools on stdio; target ${target.kind === 'remote' ? target.baseUrl : `the embedded simulator (${target.dataFile})`}`,
+    const where = target.kind === 'remote' ? target.baseUrl : `the embedded simulator (${target.dataFile})`;
+    void tools.then(
+      (t) => log(`serving ${t.length} tools on stdio; target ${where}`),
+      (e) => log(`the tools could not be built: ${(e as Error)?.message ?? String(e)}`),
     );
     await closed;
   } finally {

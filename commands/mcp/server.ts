@@ -29,8 +29,10 @@ export type Catalog = Awaited<ReturnType<typeof mcpCatalog>>;
 
 export interface ServerOptions {
   version: string;
-  /** the tools this server offers (a selection of the catalog's) */
-  tools: readonly McpTool[];
+  /** the tools this server offers (a selection of the catalog's), or their promise: see buildServer */
+  tools: readonly McpTool[] | Promise<readonly McpTool[]>;
+  /** the catalog's LIST_WORDS, when the catalog is still being built */
+  listWords?: string;
   /** one line per call and problem (stderr under `vmv mcp`) */
   log?: (line: string) => void;
   /** how often a long call reports progress to a client that asked for it */
@@ -67,12 +69,24 @@ function sessionListing(t: McpTool, c: Catalog, o: ServerOptions, canAsk: boolea
   return l;
 }
 
-export function buildServer(catalog: Catalog, client: ApiClient, o: ServerOptions): Server {
+/**
+ * The server. The catalog and the tools may still be on their way (promises): building every tool
+ * from the routes takes tens of milliseconds, and `initialize` need not wait for it, only the
+ * requests that list or call tools do.
+ */
+export function buildServer(catalogOrPromise: Catalog | Promise<Catalog>, client: ApiClient, o: ServerOptions): Server {
+  const listWords = o.listWords ?? (catalogOrPromise as Catalog).LIST_WORDS;
   const server = new Server(
     { name: 'vmv', title: 'vmv', version: o.version },
-    { capabilities: { tools: {}, resources: {} }, instructions: `${INSTRUCTIONS} ${catalog.LIST_WORDS}` },
+    { capabilities: { tools: {}, resources: {} }, instructions: `${INSTRUCTIONS} ${listWords}` },
   );
-  const byName = new Map(o.tools.map((t) => [t.name, t]));
+  const ready = Promise.all([catalogOrPromise, o.tools]).then(([catalog, tools]) => ({
+    catalog,
+    tools,
+    byName: new Map(tools.map((t) => [t.name, t])),
+  }));
+  // (a failure to build is the requests' to report; unawaited here, it must not end the process)
+  ready.catch(() => {});
   const log = o.log ?? (() => {});
   const canAsk = () => !!server.getClientCapabilities()?.elicitation?.form;
   // a person may take a while to decide: longer than the SDK's 60 s for a request
@@ -82,26 +96,10 @@ export function buildServer(catalog: Catalog, client: ApiClient, o: ServerOption
   // a line the client sent that is not JSON-RPC, a transport failure: said on stderr (stdout is the protocol's)
   server.onerror = (e) => log(`protocol error: ${e.message}`);
 
-  // every list is one page: a cursor is one this server never gave (the spec: -32602)
-  const onePage = (cursor: string | undefined) => {
-    if (cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown cursor: ${cursor}`);
-  };
-  server.setRequestHandler(ListToolsRequestSchema, (req) => {
-    onePage(req.params?.cursor);
-    return { tools: o.tools.map((t) => sessionListing(t, catalog, o, canAsk())) };
-  });
-  server.setRequestHandler(ListResourcesRequestSchema, (req) => {
-    onePage(req.params?.cursor);
-    return { resources: [] };
-  });
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (req) => {
-    onePage(req.params?.cursor);
-    return { resourceTemplates: TEMPLATES };
-  });
-  server.setRequestHandler(ReadResourceRequestSchema, (req) => readResource(req.params.uri, client));
+  answerLists(server, ready, client, o, canAsk);
 
-  const run = (tool: McpTool, args: Record<string, unknown> | undefined) =>
-    callTool(tool, args, client, { shape: catalog.shapeReply });
+  const run = async (tool: McpTool, args: Record<string, unknown> | undefined) =>
+    callTool(tool, args, client, { shape: (await ready).catalog.shapeReply });
 
   /** One call: the person asked first where it spends, ask_assistant's approvals answered by them. */
   async function called(tool: McpTool, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -125,7 +123,7 @@ export function buildServer(catalog: Catalog, client: ApiClient, o: ServerOption
       args.message === undefined &&
       args.approvals === undefined &&
       args.conversation_id
-        ? await run(catalog.tools.find((t) => t.name === 'get_assistant_conversation')!, {
+        ? await run((await ready).catalog.tools.find((t) => t.name === 'get_assistant_conversation')!, {
             conversation_id: args.conversation_id,
           })
         : await run(tool, args);
@@ -140,7 +138,7 @@ export function buildServer(catalog: Catalog, client: ApiClient, o: ServerOption
   }
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const tool = byName.get(req.params.name);
+    const tool = (await ready).byName.get(req.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
     // a client that sent a progress token hears every progressMs that the call is still under way
     // (ask_assistant may wait up to 240 s; clients time a request out after 60 s unless told)
@@ -178,4 +176,28 @@ export function buildServer(catalog: Catalog, client: ApiClient, o: ServerOption
     }
   });
   return server;
+}
+
+type Ready = Promise<{ catalog: Catalog; tools: readonly McpTool[]; byName: Map<string, McpTool> }>;
+
+/** tools/list, the resource lists and resources/read. */
+function answerLists(server: Server, ready: Ready, client: ApiClient, o: ServerOptions, canAsk: () => boolean) {
+  // every list is one page: a cursor is one this server never gave (the spec: -32602)
+  const onePage = (cursor: string | undefined) => {
+    if (cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown cursor: ${cursor}`);
+  };
+  server.setRequestHandler(ListToolsRequestSchema, async (req) => {
+    onePage(req.params?.cursor);
+    const { catalog, tools } = await ready;
+    return { tools: tools.map((t) => sessionListing(t, catalog, o, canAsk())) };
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, (req) => {
+    onePage(req.params?.cursor);
+    return { resources: [] };
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (req) => {
+    onePage(req.params?.cursor);
+    return { resourceTemplates: TEMPLATES };
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, (req) => readResource(req.params.uri, client));
 }

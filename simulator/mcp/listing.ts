@@ -177,15 +177,26 @@ function check(kind: string, names: string[], known: string[]) {
   if (bad.length) throw new UnknownName(`unknown ${kind} ${bad.join(', ')}: choose from ${known.join(', ')}`);
 }
 
-/** The tools a selection offers, in listing order. */
-export function select(all: readonly McpTool[], o: Selection): McpTool[] {
-  const names = all.map((t) => t.name);
+/**
+ * Checks a selection's names against the toolsets (every tool is in one: tools.ts makes sure), so
+ * `vmv mcp` refuses a wrong name before it builds a single tool: UnknownName otherwise.
+ */
+export function checkSelection(o: Selection): void {
   check(
     'toolset',
     (o.toolsets ?? []).filter((n) => n !== 'all' && n !== 'default'),
     Object.keys(TOOLSETS),
   );
-  check('tool', [...(o.tools ?? []), ...(o.exclude ?? [])], names);
+  check(
+    'tool',
+    [...(o.tools ?? []), ...(o.exclude ?? [])],
+    [...new Set(Object.values(TOOLSETS).flatMap((s) => s.tools))],
+  );
+}
+
+/** The tools a selection offers, in listing order. */
+export function select(all: readonly McpTool[], o: Selection): McpTool[] {
+  checkSelection(o);
   const sets = new Set<string>();
   const asked = o.toolsets ?? (o.tools?.length ? [] : ['default']);
   for (const n of asked) {
