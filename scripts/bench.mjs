@@ -3,8 +3,8 @@
 //
 // 1. Cold start, in milliseconds over a bare `node -e 0` measured in the same run (and the ratio):
 //    `vmv --help` at most +12 ms; one API call against a running simulator at most +25 ms, on the
-//    embedded simulator at most +40 ms; `vmv mcp` answering `initialize` (and exiting) at most
-//    +120 ms. Every timed command runs without NODE_EXTRA_CA_CERTS (and NODE_OPTIONS): this
+//    embedded simulator at most +40 ms; `vmv mcp` answering `initialize` (its first line on stdout)
+//    at most +120 ms. Every timed command runs without NODE_EXTRA_CA_CERTS (and NODE_OPTIONS): this
 //    environment sets it, Node parses its 144 certificates at every start (node -e 0 takes about
 //    70 ms with it, 29 without), and users' machines do not have it.
 // 2. Stores of 1k, 10k and 100k records (contacts, calls, texts, emails) seeded through the bulk
@@ -243,6 +243,20 @@ function reportStart(name, ms, node, overTarget) {
   report(name, value, overTarget !== undefined && { pass: over <= overTarget, text: `<= +${overTarget} ms` });
 }
 
+/** Median ms from starting `vmv mcp` to its answer to initialize (the first line on stdout), after two warm-up runs. */
+async function mcpReady(env) {
+  const times = [];
+  for (let i = 0; i < RUNS + 2; i++) {
+    const t = process.hrtime.bigint();
+    const p = spawn(process.execPath, [bin, 'mcp'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    p.stdin.end(MCP_INITIALIZE);
+    await new Promise((resolve) => createInterface({ input: p.stdout }).once('line', resolve));
+    if (i >= 2) times.push(msSince(t));
+    await new Promise((resolve) => p.once('exit', resolve));
+  }
+  return median(times);
+}
+
 const empty = await serve(join(dir, 'empty.json'));
 const embeddedEnv = { ...baseEnv, VMV_SIM_DATA: join(dir, 'embedded.json') };
 const cold = coldStarts(
@@ -254,17 +268,17 @@ const cold = coldStarts(
       [bin, 'contacts', 'list', '--base-url', empty.url, '--api-key', empty.key],
     ],
     'vmv contacts list (embedded)': [process.execPath, [bin, 'contacts', 'list']],
-    'vmv mcp (initialize, then stdin ends)': [process.execPath, [bin, 'mcp'], MCP_INITIALIZE],
   },
   embeddedEnv,
 );
+cold['vmv mcp (until initialize is answered)'] = await mcpReady(embeddedEnv);
 const base = cold['node -e 0'];
 console.log(`cold start: median of ${RUNS} runs each, interleaved, ${START_UP_COSTLY.join(' and ')} unset`);
 const coldTargets = {
   'vmv --help': 12,
   'vmv contacts list (remote)': 25,
   'vmv contacts list (embedded)': 40,
-  'vmv mcp (initialize, then stdin ends)': 120,
+  'vmv mcp (until initialize is answered)': 120,
 };
 for (const [name, ms] of Object.entries(cold)) reportStart(name, ms, base, coldTargets[name]);
 
