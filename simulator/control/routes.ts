@@ -471,8 +471,8 @@ const ContactBody = named(
 );
 
 const DIRECTIONS = ['inbound', 'outbound'] as const;
-/** Upper-case, as in records, in the order the call list's status filter names them. */
-const FIXTURE_CALL_STATUSES = CALL_STATUS_FILTERS.map((x) => x.toUpperCase()) as unknown as readonly [
+/** Upper-case, as in records: the call list's filter values in their order, then NO_ANSWER (no filter value). */
+const FIXTURE_CALL_STATUSES = [...CALL_STATUS_FILTERS.map((x) => x.toUpperCase()), 'NO_ANSWER'] as unknown as readonly [
   CallStatus,
   ...CallStatus[],
 ];

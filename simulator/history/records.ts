@@ -43,7 +43,10 @@ export const CALL_TAGS = [
 ] as const;
 
 export type CallTag = (typeof CALL_TAGS)[number];
-/** The spec's filter values, plus no_answer for calls that rang out (records say NO_ANSWER). */
+/**
+ * The spec's filter values, a closed list: a call that rang out (NO_ANSWER in records) has no filter
+ * value of its own, so `?status=no_answer` is 400 like any value outside the list.
+ */
 export const CALL_STATUS_FILTERS = [
   'completed',
   'voicemail',
@@ -53,7 +56,6 @@ export const CALL_STATUS_FILTERS = [
   'in_progress',
   'ringing',
   'queued',
-  'no_answer',
 ] as const;
 
 const nullableText = () => nullable(z.string());
