@@ -19,7 +19,7 @@ import {
 } from '../numbers/index.js';
 import { iso } from '../core/clock.js';
 import * as z from 'zod/mini';
-import { dataOf, doc, e164, int, named, nullable, obj, oneOf, record, str, type Infer } from '../core/schema.js';
+import { dataOf, doc, e164, int, named, nullable, obj, oneOf, record, str, uuid, type Infer } from '../core/schema.js';
 
 const AddNumberBody = obj(
   {
@@ -59,11 +59,9 @@ const CallerId = record({ phone_number: e164(), verified: z.literal(true) });
 
 const Library = record(
   {
-    knowledge_bases: z.array(record({ id: doc(z.string(), { example: 'kb_1' }), name: z.string() })),
-    faqs: z.array(record({ id: doc(z.string(), { example: 'faq_1' }), question: z.string() })),
-    event_types: z.array(
-      record({ id: doc(z.string(), { example: 'evt_1' }), name: z.string(), minutes: int({ example: 30 }) }),
-    ),
+    knowledge_bases: z.array(record({ id: uuid(), name: z.string() })),
+    faqs: z.array(record({ id: uuid(), question: z.string() })),
+    event_types: z.array(record({ id: uuid(), name: z.string(), minutes: int({ example: 30 }) })),
   },
   "What a number's configuration can assign by id.",
 );
