@@ -307,3 +307,27 @@ describe('reads are free', () => {
     expect((await sim.api('GET', '/_sim/workspace')).json.wallet_usd).toBe(before);
   });
 });
+
+describe('a contact changed by traffic (issue 23, point 5)', () => {
+  it('updated_at moves when inbound traffic sets first_inbound_call_at, first_inbound_text_at or consent', async () => {
+    const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
+    const number = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } })).json.phone_number;
+    const ada = (await sim.api('POST', '/_sim/contacts', { body: { name: 'Ada Lovelace', phone_number: ADA } })).json
+      .data;
+    expect(ada).toMatchObject({ created_at: at(0), updated_at: at(0), first_inbound_call_at: null });
+    const read = async () => (await sim.api('GET', `/v1/contacts/${ada.id}`)).json.data;
+    await sim.advance(60);
+    expect((await sim.api('POST', '/_sim/inbound/calls', { body: { from: ADA, to: number } })).status).toBe(201);
+    expect(await read()).toMatchObject({ first_inbound_call_at: at(60), updated_at: at(60), created_at: at(0) });
+    await sim.advance(60);
+    const text = await sim.api('POST', '/_sim/inbound/texts', { body: { from: ADA, to: number, body: 'Hi' } });
+    expect(text.status).toBe(201);
+    const after = await read();
+    expect(after).toMatchObject({ first_inbound_call_at: at(60), first_inbound_text_at: text.json.data.created_at });
+    expect(after.updated_at).toBe(text.json.data.created_at);
+    // a second call or text sets nothing: the record, and its updated_at, stay as they were
+    await sim.advance(600);
+    await sim.api('POST', '/_sim/inbound/calls', { body: { from: ADA, to: number } });
+    expect((await read()).updated_at).toBe(after.updated_at);
+  });
+});

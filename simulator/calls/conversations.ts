@@ -10,6 +10,7 @@ import {
   type TextRecord,
   type TranscriptTurn,
   type CallStatus,
+  changeContact,
   contactById,
   contactByPhone,
   newContact,
@@ -89,7 +90,7 @@ export function recordText(s: Session, o: Omit<TextRecord, 'id' | 'seq' | 'creat
   s.data.texts.push(rec);
   if (o.direction === 'inbound' && o.contact_id) {
     const c = contactById(s.data, o.contact_id);
-    if (c && !c.first_inbound_text_at) c.first_inbound_text_at = rec.created_at;
+    if (c && !c.first_inbound_text_at) changeContact(c, { first_inbound_text_at: rec.created_at }, s.now);
   }
   if (o.direction === 'inbound') emitTextReceived(s, rec);
   meterText(s, rec);
@@ -113,7 +114,7 @@ export function optOut(s: Session, workspaceId: string, phone: string): void {
   if (isOptedOut(s, workspaceId, phone)) return;
   s.data.opt_outs.push({ workspace_id: workspaceId, phone_number: phone, at: iso(s.now) });
   const c = contactByPhone(s.data, workspaceId, phone);
-  if (c) Object.assign(c, { consent: { ...c.consent, sms_opted_in: false }, updated_at: iso(s.now) });
+  if (c) changeContact(c, { consent: { ...c.consent, sms_opted_in: false } }, s.now);
 }
 
 export interface OptOut {

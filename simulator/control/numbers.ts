@@ -1,6 +1,13 @@
 // Control plane for numbers: add a number of a stack, verify caller IDs, the workspace defaults
 // numbers inherit, what exists to assign (knowledge bases, FAQs, event types), and inbound calls.
-import { recordingWav, contactByPhone, presentCall, CALL_STATUSES, CallRecordSchema } from '../history/index.js';
+import {
+  recordingWav,
+  changeContact,
+  contactByPhone,
+  presentCall,
+  CALL_STATUSES,
+  CallRecordSchema,
+} from '../history/index.js';
 import { openCall, runCall } from '../calls/index.js';
 import { ApiError, notFound } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
@@ -109,7 +116,8 @@ function inboundCall(c: Ctx<{}, {}, Infer<typeof InboundCallBody>>): Infer<typeo
   if (!n) throw notFound(`No simulated number ${b.to} takes calls: call a ready workspace number.`);
   const ws = c.data.workspaces.find((w) => w.id === n.workspace_id)!;
   const contact = contactByPhone(c.data, ws.id, b.from);
-  if (contact && !contact.first_inbound_call_at) contact.first_inbound_call_at = iso(c.s.now);
+  if (contact && !contact.first_inbound_call_at)
+    changeContact(contact, { first_inbound_call_at: iso(c.s.now) }, c.s.now);
   const call = openCall(c.s, {
     workspace_id: ws.id,
     direction: 'inbound',

@@ -3,6 +3,7 @@
 export { recordingWav } from './audio.js';
 export { asView, firstAtLeast, recordIndex, recordsWithAddress } from './indexes.js';
 export {
+  changeContact,
   contactByEmail,
   contactById,
   contactByPhone,

@@ -74,6 +74,14 @@ export function newContact(rng: Rng, workspaceId: string, now: number, input: Co
   };
 }
 
+/**
+ * Changes a contact (a view of it) and moves its `updated_at`: whatever sets a field of a contact,
+ * a user's edit or inbound traffic (first_inbound_call_at, an opt-out), changes the record.
+ */
+export function changeContact(c: Contact, change: Partial<Omit<Contact, 'id' | 'workspace_id'>>, now: number): void {
+  Object.assign(c, change, { updated_at: iso(now) });
+}
+
 export function presentContact(c: Contact): ContactOut {
   const { workspace_id: _w, ...rest } = c;
   return rest;
