@@ -231,14 +231,22 @@ describe('the send body, wait_seconds, scopes and the plan', () => {
       expect([x.status, x.json.error.code], `${m} ${p}`).toEqual([403, 'plan_not_included']);
     }
   });
-  it('lists conversations most recently updated first', async () => {
+  it('lists conversations newest first by creation: a later message does not move one up (issue 23, point 7)', async () => {
     const a = await ask('hi');
     await sim.advance(10);
     const b = await ask('hello');
     await sim.advance(10);
     await send({ conversation_id: a.conversation_id, message: 'again' });
+    await sim.advance(10);
     const list = (await sim.api('GET', '/v1/assistant/conversations')).json;
     expect(list.data.map((c: { conversation_id: string }) => c.conversation_id)).toEqual([
+      b.conversation_id,
+      a.conversation_id,
+    ]);
+    // a was updated last, and still comes after b
+    expect(list.data[1].updated_at > list.data[0].updated_at).toBe(true);
+    const asc = (await sim.api('GET', '/v1/assistant/conversations?order=asc')).json.data;
+    expect(asc.map((c: { conversation_id: string }) => c.conversation_id)).toEqual([
       a.conversation_id,
       b.conversation_id,
     ]);

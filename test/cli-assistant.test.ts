@@ -334,7 +334,7 @@ describe('assistant get and list', () => {
     ]);
   });
 
-  it('list: most recently updated first, tab-separated (id, status, pending approvals, updated, title); --all, --json', async () => {
+  it('list: newest first, tab-separated (id, status, pending approvals, updated, title); --all, --json', async () => {
     const first = (await both(['assistant', 'send', 'how many calls did we get yesterday?', '--advance'])).stderr;
     const waiting = await awaitingText();
     const r = await both(['assistant', 'list']);

@@ -10,7 +10,7 @@ export function define(parent: Command, shell: Shell): void {
   withList(
     parent
       .command('list')
-      .description('Assistant conversations, most recently updated first (--asc: least recently first; free)'),
+      .description('Assistant conversations, newest first (--asc: oldest first; free)'),
   )
     .addHelpText(
       'after',

@@ -15,7 +15,7 @@ export interface AssistantApi {
   post(body: MessageBody): Promise<Conversation>;
   /** GET /v1/assistant/conversations/{id} */
   get(id: string): Promise<ConversationWithTranscript>;
-  /** the first page of GET /v1/assistant/conversations, most recently updated first */
+  /** the first page of GET /v1/assistant/conversations, newest first */
   list(limit?: number): Promise<Conversation[]>;
   /** the simulator's clock (GET /_sim/clock); null on a service, which has no control plane */
   clock(): Promise<ClockState | null>;
