@@ -93,6 +93,26 @@ describe('people and contacts lists', () => {
     expect(people[2]).toMatchObject({ contact_id: bob.id, call_count: 1, text_count: 0 });
     expect(a.json.meta).toMatchObject({ page_size: 20, total_results: 3 });
   });
+  it('most recent first is by last contact: contacts never reached come after everyone contacted, newest first among them (issue 23, point 6)', async () => {
+    await seed();
+    await sim.advance(3600);
+    const add = async (name: string, phone: string) =>
+      (await sim.api('POST', '/_sim/contacts', { body: { name, phone_number: phone } })).json.data;
+    await add('Never One', '+15550003001');
+    await sim.advance(60);
+    const two = await add('Never Two', '+15550003002');
+    const names = async () => (await sim.api('GET', '/v1/contacts')).json.data.map((p: any) => p.name);
+    expect(await names()).toEqual(['Ada Lovelace', STRANGER, 'Bob Byte', 'Never Two', 'Never One']);
+    // reached now: first of all; paging keeps the same order
+    await sim.advance(60);
+    await sim.api('POST', '/_sim/texts', {
+      body: { direction: 'outbound', from_number: OUR, to_number: two.phone_number, body: 'Hello' },
+    });
+    expect(await names()).toEqual(['Never Two', 'Ada Lovelace', STRANGER, 'Bob Byte', 'Never One']);
+    const p1 = await sim.api('GET', '/v1/history/people?limit=4');
+    const p2 = await sim.api('GET', `/v1/history/people?limit=4&cursor=${encodeURIComponent(p1.json.meta.cursor)}`);
+    expect(p2.json.data.map((p: any) => p.name)).toEqual(['Never One']);
+  });
   it('a number that belongs to a contact is folded into that contact even when the record came first', async () => {
     await sim.api('POST', '/_sim/texts', {
       body: { direction: 'inbound', from_number: '+15557777777', to_number: OUR, body: 'hi' },

@@ -188,13 +188,19 @@ export interface PersonSummary {
 
 /** Orders people reached without a contact after every contact, by their first record. */
 const ADDRESS_ORDER = 2 ** 40;
+/**
+ * How far below every contact time a contact never reached sorts: "most recent first" is by last
+ * contact, and someone never contacted has none, so such contacts come after everyone contacted
+ * (newest created first among them). 2^45 ms is about 1100 years, below any time a record can have.
+ */
+const NEVER_REACHED = 2 ** 45;
 const bySortTime = (a: PersonSummary, b: PersonSummary) => a.sort_ms - b.sort_ms || a.order - b.order;
 
 interface PeopleIndex {
   sync: Synced;
   /** (empty when seeded from what a snapshot saved: such an index is never changed, only built again) */
   byKey: Map<string, PersonSummary>;
-  /** by last contact (or creation, never reached), oldest first */
+  /** by last contact, oldest first (after the contacts never reached, by creation) */
   sorted: PersonSummary[];
 }
 
@@ -222,7 +228,7 @@ function contactPerson(c: Contact, order: number): PersonSummary {
     email_count: 0,
     first_contacted_at: null,
     last_contacted_at: null,
-    sort_ms: Date.parse(c.created_at),
+    sort_ms: Date.parse(c.created_at) - NEVER_REACHED,
     order,
   };
 }
@@ -346,13 +352,13 @@ export function peopleIndex(data: World, ws: string): PeopleIndex {
       // what the snapshot saved (savedPeople), while no record collection changed since: read a
       // page's worth at a time (a list's first page reads the last part), never changed in place
       const root = raw(data);
-      const count = (saved(root, 'people') as Record<string, unknown> | undefined)?.[ws];
+      const count = (saved(root, SAVED_KEY) as Record<string, unknown> | undefined)?.[ws];
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) return undefined;
       const parts: PersonSummary[][] = [];
-      for (let k = 0; k * SAVED_PART < count; k++) if (!hasSaved(root, `people:${ws}:${k}`)) return undefined;
+      for (let k = 0; k * SAVED_PART < count; k++) if (!hasSaved(root, `${SAVED_KEY}:${ws}:${k}`)) return undefined;
       const part = (k: number) => {
         if (!parts[k]) {
-          const got = saved(root, `people:${ws}:${k}`);
+          const got = saved(root, `${SAVED_KEY}:${ws}:${k}`);
           parts[k] = Array.isArray(got) ? got : [];
         }
         return parts[k];
@@ -373,6 +379,12 @@ export function peopleIndex(data: World, ws: string): PeopleIndex {
   );
 }
 
+/**
+ * The name the people are saved under: a new name when their order changes (people2: contacts never
+ * reached after everyone contacted), so a file saved in the old order is read as if nothing was saved.
+ */
+const SAVED_KEY = 'people2';
+
 /** People saved per part: a page of the list parses one or two. */
 const SAVED_PART = 2000;
 
@@ -384,8 +396,8 @@ export function savedPeople(data: World): Record<string, string> {
     const sorted = peopleIndex(data, w.id).sorted;
     counts[w.id] = sorted.length;
     for (let k = 0; k * SAVED_PART < sorted.length; k++)
-      out[`people:${w.id}:${k}`] = JSON.stringify(sorted.slice(k * SAVED_PART, (k + 1) * SAVED_PART));
+      out[`${SAVED_KEY}:${w.id}:${k}`] = JSON.stringify(sorted.slice(k * SAVED_PART, (k + 1) * SAVED_PART));
   }
-  out.people = JSON.stringify(counts);
+  out[SAVED_KEY] = JSON.stringify(counts);
   return out;
 }
