@@ -351,3 +351,79 @@ describe('a contact changed by traffic (issue 23, point 5)', () => {
     expect((await read()).updated_at).toBe(after.updated_at);
   });
 });
+
+describe('incremental sync on a manual clock (issue 23, point 8)', () => {
+  /** Every record created after `after`, page by page (newest first, as a client would take them). */
+  async function pollSince(path: string, after: string | null): Promise<any[]> {
+    const out: any[] = [];
+    const q = after ? `&created_after=${encodeURIComponent(after)}` : '';
+    let page = (await sim.api('GET', `${path}?limit=7${q}`)).json;
+    out.push(...page.data);
+    while (page.meta.cursor)
+      out.push(...(page = (await sim.api('GET', `${path}?limit=7${q}&cursor=${page.meta.cursor}`)).json).data);
+    return out;
+  }
+
+  it('records made in one instant have distinct, increasing created_at, so polling with the newest seen never misses or repeats one while records keep arriving', async () => {
+    const seen = { calls: new Map<string, string>(), messages: new Map<string, string>() };
+    const newest: Record<'calls' | 'messages', string | null> = { calls: null, messages: null };
+    const poll = async () => {
+      for (const list of ['calls', 'messages'] as const) {
+        const got = await pollSince(`/v1/${list}`, newest[list]);
+        for (const r of got) {
+          expect(seen[list].has(r.id), `${list} ${r.id} seen twice`).toBe(false);
+          seen[list].set(r.id, r.created_at);
+          if (!newest[list] || r.created_at > newest[list]!) newest[list] = r.created_at;
+        }
+      }
+    };
+    let n = 0;
+    const fixtureCalls = (k: number) =>
+      Array.from({ length: k }, () => ({ direction: 'inbound', from_number: `+1555000${4000 + n++}`, to_number: OUR }));
+    for (let round = 0; round < 12; round++) {
+      // in the same instant: fixtures one by one and in bulk, a quick call job dialing three numbers, texts
+      await sim.api('POST', '/_sim/calls', { body: fixtureCalls(1)[0] });
+      await poll();
+      await sim.api('POST', '/_sim/calls', { body: fixtureCalls(3) });
+      await sim.api('POST', '/_sim/texts', {
+        body: { direction: 'inbound', from_number: `+1555000${5000 + round}`, to_number: OUR, body: 'hi' },
+      });
+      await poll();
+      if (round % 3 === 0) {
+        const job = await sim.api('POST', '/v1/quick/ai-calls', {
+          body: {
+            to_numbers: [`+1202555${String(1000 + round).padStart(4, '0')}`, '+12025550100', '+12025550105'].slice(
+              round === 0 ? 0 : 1,
+            ),
+            goal: 'confirm',
+          },
+        });
+        expect(job.status).toBe(201);
+      }
+      await poll();
+      // the clock moves only now and then: most rounds share an instant with the one before
+      if (round % 4 === 3) await sim.advance(1);
+    }
+    await sim.advance(120); // the quick calls end; their texts and records are in history
+    await poll();
+    for (const list of ['calls', 'messages'] as const) {
+      const all = await pollSince(`/v1/${list}`, null);
+      expect([...seen[list].keys()].sort(), list).toEqual(all.map((r) => r.id).sort());
+      // distinct and increasing in creation order
+      const times = all.map((r) => r.created_at).reverse();
+      expect(new Set(times).size, list).toBe(times.length);
+      expect([...times].sort(), list).toEqual(times);
+    }
+    expect(seen.calls.size).toBeGreaterThan(50);
+    // a record made in an instant is at most a few ms ahead of the clock
+    const clock = Date.parse((await sim.api('GET', '/_sim/clock')).json.now);
+    for (const t of seen.calls.values()) expect(Date.parse(t) - clock).toBeLessThan(1000);
+  });
+  it('a fixture with its own created_at keeps it (history as it was)', async () => {
+    await sim.advance(60);
+    const r = await sim.api('POST', '/_sim/calls', {
+      body: { direction: 'inbound', from_number: ADA, to_number: OUR, created_at: T0 },
+    });
+    expect(r.json.data.created_at).toBe(T0);
+  });
+});

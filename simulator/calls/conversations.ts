@@ -15,6 +15,7 @@ import {
   contactByPhone,
   newContact,
   asView,
+  newRecordTime,
   recordIndex,
 } from '../history/index.js';
 import type { Session } from '../core/session.js';
@@ -44,16 +45,19 @@ export function openCall(s: Session, o: CallStart): CallRecord {
     end_reason: null,
     started_at: null,
     ended_at: null,
-    created_at: iso(s.now),
+    created_at: newRecordTime(s.data, 'calls', o.workspace_id, s.now),
   };
   s.data.calls.push(call);
   emitCallEvent(s, call, 'call.started');
   return call;
 }
 
+/** A time of the call: now, but never before its created_at (a few ms ahead of the clock when calls share an instant). */
+const notBefore = (call: CallRecord, now: number) => iso(Math.max(now, Date.parse(call.created_at)));
+
 export function answerCall(s: Session, call: CallRecord): void {
   call.status = 'IN_PROGRESS';
-  call.started_at = iso(s.now);
+  call.started_at = notBefore(call, s.now);
 }
 
 export function closeCall(
@@ -70,7 +74,7 @@ export function closeCall(
   call.status = o.status;
   call.end_reason = o.end_reason;
   call.duration_seconds = o.duration_seconds;
-  call.ended_at = iso(s.now);
+  call.ended_at = notBefore(call, s.now);
   if (o.turns) {
     call.transcript_turns = o.turns;
     call.transcript = transcriptText(o.turns);
@@ -86,11 +90,12 @@ export const findCall = (s: Session, id: string) =>
   asView(s.data, 'calls', recordIndex<CallRecord>(s.data, 'calls').byId.get(id));
 
 export function recordText(s: Session, o: Omit<TextRecord, 'id' | 'seq' | 'created_at'>): TextRecord {
-  const rec: TextRecord = { id: s.rng.uuid(), seq: s.nextSeq(), ...o, created_at: iso(s.now) };
+  const created_at = newRecordTime(s.data, 'texts', o.workspace_id, s.now);
+  const rec: TextRecord = { id: s.rng.uuid(), seq: s.nextSeq(), ...o, created_at };
   s.data.texts.push(rec);
   if (o.direction === 'inbound' && o.contact_id) {
     const c = contactById(s.data, o.contact_id);
-    if (c && !c.first_inbound_text_at) changeContact(c, { first_inbound_text_at: rec.created_at }, s.now);
+    if (c && !c.first_inbound_text_at) changeContact(c, { first_inbound_text_at: created_at }, Date.parse(created_at));
   }
   if (o.direction === 'inbound') emitTextReceived(s, rec);
   meterText(s, rec);

@@ -7,6 +7,7 @@
 // record: the tracker's epoch of the collections it reads) has it built again. Lookups hand out
 // views (store/tracker.ts), so a caller may change what it finds.
 import { asView, kept, type Synced } from '../store/kept.js';
+import { iso } from '../core/clock.js';
 import type { CallRecord, Contact, EmailRecord, TextRecord } from './records.js';
 import type { World } from '../core/world.js';
 import { hasSaved, saved } from '../store/snapshot.js';
@@ -151,6 +152,20 @@ export function recordIndex<T extends HistoryRecord>(data: World, unit: RecordUn
     },
     (ix, _u, r: T) => addRecord(ix, r),
   );
+}
+
+/**
+ * The `created_at` of a record a workspace makes now: the simulator time, or 1 ms after the
+ * workspace's latest record of the list when that is not earlier. On a manual clock every record of
+ * one instant would otherwise share its time, and the spec's incremental sync (poll with
+ * `created_after`, exclusive, set to the newest created_at seen) would miss those made in the
+ * instant after a poll; so the times of a list are distinct and increasing in creation order,
+ * each at most a few milliseconds ahead of the clock.
+ */
+export function newRecordTime(data: World, unit: RecordUnit, ws: string, now: number): string {
+  const rows = recordIndex(data, unit).byWorkspace.get(ws);
+  const last = rows?.length ? ms(rows[rows.length - 1]) : Number.NEGATIVE_INFINITY;
+  return iso(Math.max(now, last + 1));
 }
 
 export const recordsWithAddress = <T extends HistoryRecord>(

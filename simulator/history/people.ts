@@ -118,7 +118,7 @@ export function presentText(t: TextRecord): TextOut {
 }
 
 export function presentEmail(e: EmailRecord): EmailOut {
-  const { workspace_id: _w, seq: _s, ...rest } = e;
+  const { workspace_id: _w, seq: _s, sent_ms: _t, ...rest } = e;
   return rest;
 }
 

@@ -352,7 +352,14 @@ export type CallRecord = Omit<CallOut, 'recording_url' | 'metadata'> &
 
 export type TextRecord = TextOut & Stored;
 
-export type EmailRecord = EmailOut & Stored;
+export type EmailRecord = EmailOut &
+  Stored & {
+    /**
+     * when a quick email was sent (epoch ms): its created_at may be a few ms later (newRecordTime),
+     * and the rolling 24-hour limit counts from the sending, to the millisecond
+     */
+    sent_ms?: number;
+  };
 
 /** An address quick email skips, as stored (the API's record plus its workspace). */
 export type Suppression = Infer<typeof SuppressionSchema> & { workspace_id: string };
