@@ -40,6 +40,20 @@ describe('creation', () => {
     expect(d.pricing).toMatchObject({ start_fee_usd: 0.2, per_minute_usd: 0.2 });
     expect(d.from_number).toMatch(/^\+1415555015\d$/);
     const j = await job(d.id);
+    // target_count and pricing are "at creation only" (issue 23, point 2): the read has the spec's read fields
+    expect(Object.keys(j).sort()).toEqual([
+      'completed_at',
+      'cost_usd',
+      'counts',
+      'created_at',
+      'from_number',
+      'goal',
+      'id',
+      'kind',
+      'status',
+      'status_url',
+      'targets',
+    ]);
     expect(j.targets[0]).toMatchObject({
       to_number: N('0100'),
       from_number: d.from_number,

@@ -144,11 +144,14 @@ export const QuickActionJobCreated = named('QuickActionJobCreated', () => record
   example: JOB_EXAMPLE,
 });
 
+/** What the job read shows of the creation's fields: the spec gives target_count and pricing "at creation" only. */
+const { target_count: _count, pricing: _pricing, ...read } = created;
+
 export const QuickActionJob = named(
   'QuickActionJob',
   () =>
     record({
-      ...created,
+      ...read,
       goal: z.string(),
       targets: doc(z.array(QuickTargetSchema), 'one per destination, in the order of to_numbers'),
       counts: CountsSchema,
@@ -157,9 +160,13 @@ export const QuickActionJob = named(
       completed_at: doc(nullable(timestamp()), 'when the last target ended; null while running'),
     }),
   {
-    description: 'Quick action job (spec Part 2): a quick AI call or text job and its targets.',
+    description:
+      'Quick action job (spec Part 2): a quick AI call or text job and its targets. target_count and pricing are part of the creation reply only, as the spec says.',
     example: {
-      ...JOB_EXAMPLE,
+      id: JOB_EXAMPLE.id,
+      kind: JOB_EXAMPLE.kind,
+      from_number: JOB_EXAMPLE.from_number,
+      status_url: JOB_EXAMPLE.status_url,
       status: 'completed',
       goal: 'confirm the appointment on Tuesday at 10:00',
       targets: [
@@ -294,9 +301,7 @@ export function jobView(job: QuickJob): QuickJobOut {
     status: job.status,
     goal: job.goal,
     from_number: job.from_number,
-    target_count: job.target_count,
     status_url: statusUrl(job),
-    pricing: pricing(job),
     targets: job.targets.map((t) => ({
       to_number: t.to_number,
       from_number: t.from_number,
@@ -349,10 +354,8 @@ export interface QuickTextParams {
 }
 
 /** A quick job: the fields the job read shows as stored, and what the machines keep beside. */
-export type QuickJob = Pick<
-  QuickJobOut,
-  'id' | 'kind' | 'status' | 'goal' | 'from_number' | 'target_count' | 'created_at' | 'completed_at'
-> & {
+export type QuickJob = Pick<QuickJobOut, 'id' | 'kind' | 'status' | 'goal' | 'from_number' | 'created_at' | 'completed_at'> & {
+  target_count: number;
   seq: number;
   workspace_id: string;
   call: QuickCallParams | null;
