@@ -354,7 +354,10 @@ export interface QuickTextParams {
 }
 
 /** A quick job: the fields the job read shows as stored, and what the machines keep beside. */
-export type QuickJob = Pick<QuickJobOut, 'id' | 'kind' | 'status' | 'goal' | 'from_number' | 'created_at' | 'completed_at'> & {
+export type QuickJob = Pick<
+  QuickJobOut,
+  'id' | 'kind' | 'status' | 'goal' | 'from_number' | 'created_at' | 'completed_at'
+> & {
   target_count: number;
   seq: number;
   workspace_id: string;
