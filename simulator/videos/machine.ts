@@ -208,7 +208,7 @@ export const cannotPayMessage = (s: Session, v: VideoRecord) => {
 };
 
 export const overCapMessage = (price: number, cap: number) =>
-  `The written script costs ${usdText(price)} USD (${price} cents), above max_price_cents ${cap}; approve it with a higher max_price_cents, or none, to render it.`;
+  `The written script costs ${usdText(price)} USD (${price} cents), above max_price_cents ${cap}; approve it with a higher max_price_cents to render it.`;
 
 function stageSeconds(v: VideoRecord, stage: VideoState): number {
   switch (stage) {
@@ -274,7 +274,12 @@ const stageDone: Record<string, (s: Session, v: VideoRecord) => void> = {
     if (v.script === null)
       Object.assign(v, write(v.template, v.preset, v, v.target_duration_seconds, v.settings.slide_settings ?? {}));
     reprice(v, false);
-    if (v.script_review === 'manual') return enter(s, v, 'script_review');
+    if (v.script_review === 'manual') {
+      // a cap given at creation holds for the approval: error says so while the price is above it
+      if (v.max_price_cents !== null && v.price_cents > v.max_price_cents)
+        v.error = overCapMessage(v.price_cents, v.max_price_cents);
+      return enter(s, v, 'script_review');
+    }
     autoApprove(s, v);
   },
   rendering: (s, v) => (failsHere(v, 'rendering') ? fail(s, v, 'rendering') : enter(s, v, 'compositing')),
