@@ -381,6 +381,22 @@ describe('planning, the notice, and a posting day', () => {
     const ledger = (await sim.api('GET', '/_sim/workspace')).json.ledger;
     expect(ledger.map((e: { reference_id: string }) => e.reference_id)).toEqual([done.id]);
   });
+  it("a schedule's posts and a manual post of the same video carry the same caption: caption, then #hashtags (issue 23, point 11)", async () => {
+    const tiktok = await connection('tiktok');
+    const s = await create({
+      connection_ids: [tiktok],
+      allowed_templates: ['talking_avatar'],
+      video_settings: { caption: 'Pinned cap', hashtags: ['coffee', '#espresso'] },
+    });
+    await setClock('2026-03-06T15:00:00Z');
+    const [v] = await videosOf(s.id);
+    expect(v.status).toBe('ready');
+    const manual = await sim.api('POST', `/v1/videos/${v.id}/posts`, { body: { connection_ids: [tiktok] } });
+    expect(manual.status).toBe(201);
+    const posts = (await sim.api('GET', `/v1/videos/${v.id}/posts`)).json.data;
+    expect(posts).toHaveLength(2);
+    for (const p of posts) expect(p.caption).toBe('Pinned cap #coffee #espresso');
+  });
 });
 
 describe('pause, resume and skip', () => {

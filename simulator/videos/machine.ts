@@ -368,13 +368,23 @@ function scheduleError(s: Session, v: VideoRecord, why: string): void {
   sch.updated_at = iso(s.now);
 }
 
+/**
+ * A video's posting text when a post sends none: its caption, then each hashtag with one leading #
+ * (sent with or without it), separated by spaces; null when it has neither. The one rule for every
+ * path: a manual post's default, a schedule's automatic posts.
+ */
+export function postCaption(v: Pick<VideoRecord, 'caption' | 'hashtags'>): string | null {
+  const tags = v.hashtags.map((h) => (h.startsWith('#') ? h : `#${h}`)).join(' ');
+  return [v.caption, tags].filter(Boolean).join(' ') || null;
+}
+
 /** A schedule's video, once ready, is posted to every account of the schedule that is still connected. */
 function postForSchedule(s: Session, v: VideoRecord): void {
   const sch = v.schedule_id ? s.data.video_schedules.find((x) => x.id === v.schedule_id) : undefined;
   if (!sch) return; // the schedule was deleted once its video was paid for: the video stays, unposted
   if (sch.status === 'paused')
     return scheduleError(s, v, `Video ${v.id} is ready but was not posted: the schedule is paused.`);
-  const caption = [v.caption, v.hashtags.join(' ')].filter(Boolean).join(' ') || null;
+  const caption = postCaption(v);
   for (const id of sch.connection_ids) {
     const conn = s.data.social_connections.find((c) => c.id === id && c.workspace_id === v.workspace_id);
     if (!conn) scheduleError(s, v, `Video ${v.id} was not posted to connection ${id}: the account was disconnected.`);

@@ -56,6 +56,7 @@ import {
   resume,
   usdText,
   type Content,
+  postCaption,
 } from './machine.js';
 import { cancelTimers } from '../core/scheduler.js';
 import { addSocialConnection } from './social.js';
@@ -322,8 +323,7 @@ function createPosts(c: Ctx<{ id: string }, {}, PostInput>) {
       if (other) errs.media_type = `carousel posts only to TikTok and Instagram, not ${PLATFORM_NAMES[other.platform]}`;
     }
   }
-  const defaultCaption =
-    [v.caption, v.hashtags.map((h) => (h.startsWith('#') ? h : `#${h}`)).join(' ')].filter(Boolean).join(' ') || null;
+  const defaultCaption = postCaption(v);
   const captionFor = (p: Platform) => b.captions?.[p] ?? b.caption ?? defaultCaption;
   for (const conn of conns) {
     const text = captionFor(conn.platform) ?? '';
