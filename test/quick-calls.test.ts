@@ -142,9 +142,9 @@ describe('scenario numbers', () => {
     await sim.advance(52);
     const j = await job(id);
     t = j.targets[0];
+    expect(t).not.toHaveProperty('live_call_status'); // no call live: the key is left out (issue 23, point 1)
     expect(t).toMatchObject({
       status: 'completed',
-      live_call_status: null,
       goal_achieved: true,
       end_reason: 'goal_achieved',
       attempts: 1,
@@ -208,7 +208,8 @@ describe('scenario numbers', () => {
   it('0102 rings out and is retried after retry_delay_minutes until retry_attempts is spent', async () => {
     const id = (await create({ to_numbers: [N('0102')], retry_attempts: 2, retry_delay_minutes: 10 })).json.data.id;
     await sim.advance(30);
-    expect((await job(id)).targets[0]).toMatchObject({ status: 'pending', live_call_status: null, attempts: 1 });
+    expect((await job(id)).targets[0]).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((await job(id)).targets[0]).not.toHaveProperty('live_call_status');
     await sim.advance(600 - 1);
     expect((await job(id)).targets[0].attempts).toBe(1);
     await sim.advance(1);
@@ -340,7 +341,7 @@ describe('cancel', () => {
     expect(before.targets.map((t: any) => [t.status, t.live_call_status])).toEqual([
       ['in_progress', 'in_progress'],
       ['in_progress', 'ringing'],
-      ['pending', null],
+      ['pending', undefined],
     ]);
     const r = await sim.api('POST', `/v1/quick/actions/${id}/cancel`, { body: {} });
     expect(r.status).toBe(200);
@@ -437,6 +438,9 @@ describe('the shared pool', () => {
     const j = await job(id);
     expect(j.targets[0].status).toBe('in_progress');
     expect(j.targets[1]).toMatchObject({ status: 'failed', end_reason: 'shared_pool_daily_limit', attempts: 0 });
+    // never dialled: no shared number and no call, so those keys are left out, not null (issue 23, point 1)
+    expect(j.targets[1]).not.toHaveProperty('from_number');
+    expect(j.targets[1]).not.toHaveProperty('last_call_id');
     const full = await create({ to_numbers: [N('0100')] });
     expect(full.status).toBe(409);
     expect(full.json.error.message).toMatch(/^Every shared/);
