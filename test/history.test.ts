@@ -103,6 +103,19 @@ describe('people and contacts lists', () => {
     const two = await add('Never Two', '+15550003002');
     const names = async () => (await sim.api('GET', '/v1/contacts')).json.data.map((p: any) => p.name);
     expect(await names()).toEqual(['Ada Lovelace', STRANGER, 'Bob Byte', 'Never Two', 'Never One']);
+    // no contact time, no email: the keys are left out, not null (issue 23, point 1)
+    const never = (await sim.api('GET', '/v1/contacts')).json.data[4];
+    expect(never).toEqual({
+      contact_id: expect.any(String),
+      name: 'Never One',
+      phone_number: '+15550003001',
+      call_count: 0,
+      text_count: 0,
+      email_count: 0,
+    });
+    const stranger = (await sim.api('GET', '/v1/contacts')).json.data[1];
+    expect(stranger).not.toHaveProperty('email');
+    expect(stranger.contact_id).toBeNull(); // contact_id is string|null in the spec
     // reached now: first of all; paging keeps the same order
     await sim.advance(60);
     await sim.api('POST', '/_sim/texts', {

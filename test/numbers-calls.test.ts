@@ -228,8 +228,8 @@ describe('hangup', () => {
   });
   // issue 23, point 9: the spec's hangup ends any ringing or in-progress call, a quick job's too
   const quickJob = async (to: string, body: Record<string, unknown> = {}) =>
-    (await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: [to], goal: 'confirm Tuesday', ...body } }))
-      .json.data.id as string;
+    (await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: [to], goal: 'confirm Tuesday', ...body } })).json
+      .data.id as string;
   const jobRead = async (id: string) => (await sim.api('GET', `/v1/quick/actions/${id}`)).json.data;
   const wallet = async () => (await sim.api('GET', '/_sim/workspace')).json.wallet_usd as number;
   it("a quick job's ringing call ends CANCELED; its target records it, canceled, and is not dialled again", async () => {

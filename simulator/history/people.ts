@@ -1,6 +1,7 @@
 // Contacts and the people reached: how calls, texts and emails fold into the person they were with,
 // and how records are presented (internal fields such as workspace_id never leave the simulator).
 import { iso } from '../core/clock.js';
+import { withoutNulls } from '../core/schema.js';
 import type { CallRecord, Contact, EmailRecord, TextRecord } from './records.js';
 import type { World } from '../core/world.js';
 import type { Rng } from '../core/rng.js';
@@ -134,5 +135,5 @@ export function people(data: World, workspaceId: string): readonly PersonSummary
 
 export function presentPerson(p: PersonSummary): PersonOut {
   const { id: _i, sort_ms: _s, order: _o, ...rest } = p;
-  return rest;
+  return withoutNulls(rest, ['name', 'phone_number', 'email', 'first_contacted_at', 'last_contacted_at']);
 }

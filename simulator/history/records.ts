@@ -3,6 +3,7 @@
 // their types are what the presenters in people.ts return and what the store keeps (model.ts).
 import * as z from 'zod/mini';
 import {
+  absent,
   arr,
   doc,
   e164,
@@ -107,14 +108,14 @@ export const PersonSummarySchema = named(
   () =>
     record({
       contact_id: doc(nullable(uuid()), 'null for someone reached who has no contact record'),
-      name: doc(nullableText(), { example: 'Maria Gonzalez' }),
-      phone_number: doc(nullableText(), { example: '+14155550100' }),
-      email: doc(nullableText(), { example: 'maria@example.com' }),
+      name: doc(absent(z.string()), { description: 'absent for a contact without a name', example: 'Maria Gonzalez' }),
+      phone_number: doc(absent(z.string()), { description: 'absent when there is none', example: '+14155550100' }),
+      email: doc(absent(z.string()), { description: 'absent when there is none', example: 'maria@example.com' }),
       call_count: z.int(),
       text_count: z.int(),
       email_count: z.int(),
-      first_contacted_at: nullable(timestamp()),
-      last_contacted_at: nullable(timestamp()),
+      first_contacted_at: doc(absent(timestamp()), 'absent for a contact never reached'),
+      last_contacted_at: doc(absent(timestamp()), 'absent for a contact never reached'),
     }),
   {
     description:
