@@ -317,7 +317,7 @@ function remove(c: Req, kind: Webhook['kind'], id: string): Infer<typeof Deleted
 /** A signed sample with test true: call.ended (or call.started when that is all the webhook takes), or sms.received. */
 function test(c: Req, kind: Webhook['kind'], id: string): Infer<typeof TestSend> {
   const w = find(c, kind, id);
-  const sample = sampleCall(c, w);
+  const sample = sampleCall(c, w, sampleNumber(c, w));
   const contact = {
     id: c.s.rng.uuid(),
     name: 'Sample Contact',
@@ -341,7 +341,7 @@ function sampleEvent(c: Req, kind: Webhook['kind'], w: Webhook, sample: EventCal
           id: sample.id,
           from_number: sample.to_number,
           to_number: sample.from_number,
-          phone_number_id: w.phone_number_id,
+          phone_number_id: sample.phone_number_id,
           body: 'This is a sample text sent by a webhook test.',
           created_at: iso(c.s.now),
         },
@@ -366,8 +366,16 @@ function sampleEvent(c: Req, kind: Webhook['kind'], w: Webhook, sample: EventCal
   );
 }
 
-function sampleCall(c: Req, w: Webhook): EventCall {
-  const number = c.data.phone_numbers.find((n) => n.id === w.phone_number_id);
+/**
+ * The number a test sample is on: the webhook's, else the workspace's first (phone_number_id is an
+ * integer of the workspace in the spec's events); none when the workspace has no number.
+ */
+function sampleNumber(c: Req, w: Webhook) {
+  const own = c.data.phone_numbers.filter((n) => n.workspace_id === c.auth.workspace.id);
+  return own.find((n) => n.id === w.phone_number_id) ?? own.sort((a, b) => a.id - b.id)[0];
+}
+
+function sampleCall(c: Req, w: Webhook, number: { id: number; phone_number: string | null } | undefined): EventCall {
   const turns = [
     { speaker: 'agent' as const, text: 'Hi, this is a sample call from your AI assistant.', seconds_from_start: 0 },
     { speaker: 'person' as const, text: 'Thanks, this is only a test.', seconds_from_start: 3.5 },
@@ -378,7 +386,7 @@ function sampleCall(c: Req, w: Webhook): EventCall {
     status: 'COMPLETED',
     from_number: number?.phone_number ?? '+14155550123',
     to_number: '+12025550123',
-    phone_number_id: w.phone_number_id,
+    phone_number_id: number?.id ?? null,
     started_at: iso(c.s.now - 12_000),
     ended_at: iso(c.s.now),
     duration_seconds: 12,
