@@ -452,6 +452,22 @@ describe('assistant chat without a terminal: line mode', () => {
     expect(stop.stderr).not.toContain('list_messages');
   });
 
+  it('on a manual clock the chat moves the clock on until the call it placed has ended, so "did they agree?" finds it over (issue 23, point 13)', async () => {
+    const r = await both(['assistant', 'chat', '--approve-all'], {
+      stdin: 'call +14155550100 to confirm the appointment\ndid they agree?\nhow much did that cost?\n',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trimEnd().split('\n');
+    expect(out[0]).toMatch(/^I started an AI call to \+14155550100 /);
+    expect(out.slice(1)).toEqual([
+      'Yes: +14155550100 agreed ("confirm the appointment").',
+      'The call to +14155550100 cost 0.37 USD.',
+    ]);
+    // the clock moved past the call's end (and its review) and no further than the next due transition
+    const clock = (await both(['sim', 'clock', '--json'])).json;
+    expect(Date.parse(clock.now) - Date.parse('2026-01-05T09:00:00Z')).toBeLessThan(120_000);
+  });
+
   it('a failed run ends the chat with exit 5; --conversation resumes one; /new, /open, an unknown /command', async () => {
     const failed = await both(['assistant', 'chat'], { stdin: 'hello #fail-run\nwho texted us today?\n' });
     expect(failed.code).toBe(5);

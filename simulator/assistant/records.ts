@@ -114,6 +114,17 @@ export interface RunStep {
   done: boolean;
 }
 
+/** Something a run started that goes on after it: a quick AI call or text job, an email, a video. */
+export interface Started {
+  tool: 'create_quick_ai_call' | 'create_quick_ai_text' | 'send_quick_email' | 'create_video';
+  /** the job, email or video id */
+  id: string;
+  /** the number or address it went to */
+  to: string;
+  /** what an email cost (the others are read again when asked) */
+  cost_usd?: number;
+}
+
 /** An assistant conversation as stored: the API's record, its transcript, and the current run's plan. */
 export type ConversationRecord = ConversationOut & {
   seq: number;
@@ -121,6 +132,8 @@ export type ConversationRecord = ConversationOut & {
   /** the key whose message started the run: the actions run as it would */
   api_key_id: string | null;
   transcript: TranscriptEntry[];
+  /** what the conversation's runs started, oldest first: what "did they agree?" and "how much did that cost?" ask about */
+  started?: Started[];
   run: {
     message: string;
     intents: Intent[];
