@@ -14,12 +14,12 @@ import { isLoopbackHost } from '../../src/webhooks.js';
 import * as z from 'zod/mini';
 import {
   arr,
+  absent,
   dataOf,
   doc,
   int,
   listOf,
   named,
-  nullable,
   obj,
   oneOf,
   qString,
@@ -27,6 +27,7 @@ import {
   str,
   timestamp,
   uuid,
+  withoutNulls,
   type Infer,
 } from '../core/schema.js';
 import { literalAddress, refusedAs, tableName } from './targets.js';
@@ -126,15 +127,15 @@ const Id = obj({ id: uuid() }, { required: ['id'] });
 const common = {
   id: uuid(),
   url: doc(z.string(), { example: 'https://example.com/hooks' }),
-  phone_number_id: doc(nullable(z.int()), {
-    description: 'the workspace number it is limited to; null for every number',
+  phone_number_id: doc(absent(z.int()), {
+    description: 'the workspace number it is limited to; absent for every number (an integer in the spec: never null)',
     example: 1001,
   }),
 };
 const callShape = {
   ...common,
   events: arr(oneOf(CALL_EVENTS), { example: ['call.started', 'call.ended'] }),
-  description: nullable(z.string()),
+  description: doc(absent(z.string()), 'absent when none was given'),
   created_at: timestamp(),
 };
 const textShape = { ...common, created_at: timestamp() };
@@ -250,20 +251,22 @@ const KINDS = {
   sms: { path: '/v1/sms/webhooks', noun: 'text webhook', Out: TextWebhook },
 } as const;
 
-const callView = (w: Webhook): Infer<typeof CallWebhook> => ({
-  id: w.id,
-  url: w.url,
-  events: CALL_EVENTS.filter((e) => w.events.includes(e)),
-  phone_number_id: w.phone_number_id,
-  description: w.description,
-  created_at: w.created_at,
-});
-const textView = (w: Webhook): Infer<typeof TextWebhook> => ({
-  id: w.id,
-  url: w.url,
-  phone_number_id: w.phone_number_id,
-  created_at: w.created_at,
-});
+const callView = (w: Webhook): Infer<typeof CallWebhook> =>
+  withoutNulls(
+    {
+      id: w.id,
+      url: w.url,
+      events: CALL_EVENTS.filter((e) => w.events.includes(e)),
+      phone_number_id: w.phone_number_id,
+      description: w.description,
+      created_at: w.created_at,
+    },
+    ['phone_number_id', 'description'],
+  );
+const textView = (w: Webhook): Infer<typeof TextWebhook> =>
+  withoutNulls({ id: w.id, url: w.url, phone_number_id: w.phone_number_id, created_at: w.created_at }, [
+    'phone_number_id',
+  ]);
 const view = (w: Webhook) => (w.kind === 'call' ? callView(w) : textView(w));
 
 const mine = (c: Req, kind: Webhook['kind']) =>
