@@ -159,8 +159,8 @@ export function recordIndex<T extends HistoryRecord>(data: World, unit: RecordUn
  * workspace's latest record of the list when that is not earlier. On a manual clock every record of
  * one instant would otherwise share its time, and the spec's incremental sync (poll with
  * `created_after`, exclusive, set to the newest created_at seen) would miss those made in the
- * instant after a poll; so the times of a list are distinct and increasing in creation order,
- * each at most a few milliseconds ahead of the clock.
+ * instant after a poll; so the times of a list are distinct and increasing in creation order (a
+ * burst of n records in one instant ends n-1 ms ahead of the clock).
  */
 export function newRecordTime(data: World, unit: RecordUnit, ws: string, now: number): string {
   const rows = recordIndex(data, unit).byWorkspace.get(ws);
