@@ -266,6 +266,17 @@ describe('hangup', () => {
     // ended: a second hangup is 409
     expect((await sim.api('POST', `/v1/voice/calls/${qcall}/hangup`)).status).toBe(409);
   });
+  it("a quick job's call hung up while the agent leaves a voicemail ends VOICEMAIL; its target no_answer/voicemail, not retried", async () => {
+    const job = await quickJob('+12025550103', { voicemail_enabled: true, retry_attempts: 2 }); // voicemail after 20 s
+    const qcall = (await jobRead(job)).targets[0].last_call_id;
+    await sim.advance(20 + 2);
+    expect((await jobRead(job)).targets[0].live_call_status).toBe('voicemail');
+    const r = await sim.api('POST', `/v1/voice/calls/${qcall}/hangup`);
+    expect(r.json.data).toMatchObject({ status: 'VOICEMAIL', end_reason: 'hangup', duration_seconds: 2 });
+    expect((await jobRead(job)).targets[0]).toMatchObject({ status: 'no_answer', end_reason: 'voicemail', attempts: 1 });
+    await sim.advance(3600);
+    expect((await jobRead(job)).targets[0].attempts).toBe(1);
+  });
 });
 
 describe('inbound calls, driven by the configuration', () => {
