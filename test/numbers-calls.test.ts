@@ -273,7 +273,11 @@ describe('hangup', () => {
     expect((await jobRead(job)).targets[0].live_call_status).toBe('voicemail');
     const r = await sim.api('POST', `/v1/voice/calls/${qcall}/hangup`);
     expect(r.json.data).toMatchObject({ status: 'VOICEMAIL', end_reason: 'hangup', duration_seconds: 2 });
-    expect((await jobRead(job)).targets[0]).toMatchObject({ status: 'no_answer', end_reason: 'voicemail', attempts: 1 });
+    expect((await jobRead(job)).targets[0]).toMatchObject({
+      status: 'no_answer',
+      end_reason: 'voicemail',
+      attempts: 1,
+    });
     await sim.advance(3600);
     expect((await jobRead(job)).targets[0].attempts).toBe(1);
   });
