@@ -11,7 +11,8 @@ export function presentVideo(data: World, origin: string, v: VideoRecord): Video
   const { seq: _s, workspace_id: _w, failures_spent: _f, ...rest } = v;
   const ready = v.status === 'ready';
   const secret = data.meta.secret;
-  // error and caption are typed without |null by the spec: left out when there is none (README)
+  // error, caption and the links (strings in the spec: "signed links, set when ready") are typed
+  // without |null: left out when there is none (README)
   return withoutNulls(
     {
       ...rest,
@@ -20,7 +21,7 @@ export function presentVideo(data: World, origin: string, v: VideoRecord): Video
       thumbnail_url: ready ? signedLink(origin, secret, v.id, MEDIA_FILES.thumbnail) : null,
       posts: postsOf(data, v.id).map(presentPost),
     },
-    ['error', 'caption'],
+    ['error', 'caption', 'video_url', 'thumbnail_url'],
   );
 }
 

@@ -205,11 +205,11 @@ export const VideoSchema = named(
         nullable(record({ credits_cents: z.int(), wallet_cents: z.int() })),
         'how the charge was paid: plan video credits first, then the wallet',
       ),
-      video_url: doc(nullable(z.string()), {
-        description: 'signed link to the MP4, needing no API key and not expiring; set when ready',
+      video_url: doc(absent(z.string()), {
+        description: 'signed link to the MP4, needing no API key and not expiring; set when ready, absent before',
         example: 'http://127.0.0.1:4010/v1/media/videos/3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90/video.mp4?sig=Xk3…',
       }),
-      thumbnail_url: doc(nullable(z.string()), 'signed link to the PNG thumbnail; set when ready'),
+      thumbnail_url: doc(absent(z.string()), 'signed link to the PNG thumbnail; set when ready, absent before'),
       error: doc(absent(z.string()), 'why it failed, or why an approval is held; absent when there is no such reason'),
       failed_stage: doc(
         nullable(oneOf(['researching', 'rendering', 'compositing'])),
