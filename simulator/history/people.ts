@@ -89,7 +89,12 @@ export function presentContact(c: Contact): ContactOut {
 }
 
 export function presentCall(c: CallRecord): CallOut {
-  // an explicit list: internal fields (workspace_id, seq) stay inside
+  // an explicit list: internal fields (workspace_id, seq) stay inside; phone_number_id is an integer
+  // in the spec's call events, whose field names "match the call record": left out when none
+  return withoutNulls(callFields(c), ['phone_number_id']);
+}
+
+function callFields(c: CallRecord) {
   return {
     id: c.id,
     direction: c.direction,
@@ -115,7 +120,7 @@ export function presentCall(c: CallRecord): CallOut {
 
 export function presentText(t: TextRecord): TextOut {
   const { workspace_id: _w, seq: _s, ...rest } = t;
-  return rest;
+  return withoutNulls(rest, ['phone_number_id']);
 }
 
 export function presentEmail(e: EmailRecord): EmailOut {
