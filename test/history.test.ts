@@ -363,6 +363,27 @@ describe('a contact changed by traffic (issue 23, point 5)', () => {
     await sim.api('POST', '/_sim/inbound/calls', { body: { from: ADA, to: number } });
     expect((await read()).updated_at).toBe(after.updated_at);
   });
+  it("in one instant: first_inbound_call_at is the call's created_at; a STOP after a first text never moves updated_at back", async () => {
+    const number = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } })).json.phone_number;
+    const add = async (phone_number: string) =>
+      (await sim.api('POST', '/_sim/contacts', { body: { name: phone_number, phone_number } })).json.data.id;
+    const [bob, ada] = [await add(BOB), await add(ADA)];
+    const read = async (id: string) => (await sim.api('GET', `/v1/contacts/${id}`)).json.data;
+    await sim.advance(60);
+    // a call and a text from someone else first: the next records of this instant are 1 ms on
+    await sim.api('POST', '/_sim/inbound/calls', { body: { from: STRANGER, to: number } });
+    await sim.api('POST', '/_sim/inbound/texts', { body: { from: STRANGER, to: number, body: 'Hello' } });
+    const call = (await sim.api('POST', '/_sim/inbound/calls', { body: { from: BOB, to: number } })).json;
+    const created = call.data.created_at;
+    expect((await read(bob)).first_inbound_call_at).toBe(created);
+    const hi = (await sim.api('POST', '/_sim/inbound/texts', { body: { from: ADA, to: number, body: 'Hi' } })).json
+      .data;
+    expect((await read(ada)).updated_at).toBe(hi.created_at);
+    await sim.api('POST', '/_sim/inbound/texts', { body: { from: ADA, to: number, body: 'STOP' } });
+    const stopped = await read(ada);
+    expect(stopped.consent.sms_opted_in).toBe(false);
+    expect(Date.parse(stopped.updated_at)).toBeGreaterThanOrEqual(Date.parse(hi.created_at));
+  });
 });
 
 describe('incremental sync on a manual clock (issue 23, point 8)', () => {

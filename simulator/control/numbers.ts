@@ -24,7 +24,6 @@ import {
   numberTaken,
   notConnected,
 } from '../numbers/index.js';
-import { iso } from '../core/clock.js';
 import * as z from 'zod/mini';
 import { dataOf, doc, e164, int, named, nullable, obj, oneOf, record, str, uuid, type Infer } from '../core/schema.js';
 
@@ -116,8 +115,6 @@ function inboundCall(c: Ctx<{}, {}, Infer<typeof InboundCallBody>>): Infer<typeo
   if (!n) throw notFound(`No simulated number ${b.to} takes calls: call a ready workspace number.`);
   const ws = c.data.workspaces.find((w) => w.id === n.workspace_id)!;
   const contact = contactByPhone(c.data, ws.id, b.from);
-  if (contact && !contact.first_inbound_call_at)
-    changeContact(contact, { first_inbound_call_at: iso(c.s.now) }, c.s.now);
   const call = openCall(c.s, {
     workspace_id: ws.id,
     direction: 'inbound',
@@ -126,6 +123,9 @@ function inboundCall(c: Ctx<{}, {}, Infer<typeof InboundCallBody>>): Infer<typeo
     contact_id: contact?.id ?? null,
     phone_number_id: n.id,
   });
+  // the first inbound call's created_at, as a first text's (a few ms ahead of the clock in a burst)
+  if (contact && !contact.first_inbound_call_at)
+    changeContact(contact, { first_inbound_call_at: call.created_at }, Date.parse(call.created_at));
   const plan = planInbound({
     config: n.config,
     defaults: ws.defaults,

@@ -77,10 +77,12 @@ export function newContact(rng: Rng, workspaceId: string, now: number, input: Co
 
 /**
  * Changes a contact (a view of it) and moves its `updated_at`: whatever sets a field of a contact,
- * a user's edit or inbound traffic (first_inbound_call_at, an opt-out), changes the record.
+ * a user's edit or inbound traffic (first_inbound_call_at, an opt-out), changes the record. Never
+ * backwards: a change dated by a record's created_at (a few ms ahead of the clock in a burst,
+ * newRecordTime) followed in the same instant by one at the clock's time (a STOP's opt-out).
  */
 export function changeContact(c: Contact, change: Partial<Omit<Contact, 'id' | 'workspace_id'>>, now: number): void {
-  Object.assign(c, change, { updated_at: iso(now) });
+  Object.assign(c, change, { updated_at: iso(Math.max(now, Date.parse(c.updated_at))) });
 }
 
 export function presentContact(c: Contact): ContactOut {
