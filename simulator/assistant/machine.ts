@@ -242,7 +242,6 @@ async function act(s: Session, c: ConversationRecord, env: TimerEnv): Promise<vo
       tool: x.tool,
       status: 'failed',
       input: x.input,
-      output: null,
       error: message,
     });
     run.sentences[x.clause] = `I could not ${doing(intent)}: ${message}`;
@@ -412,7 +411,6 @@ export function answer(
         tool: x.tool,
         status: 'declined',
         input: x.input,
-        output: null,
         error: a.reason ? `declined: ${a.reason}` : 'declined',
       });
       run.sentences[x.clause] =

@@ -2,7 +2,18 @@
 // conversation, its actions and pending approvals, and the transcript the read adds. One definition:
 // the API description, the contract tests, the presenters and the CLI's types come from these.
 import * as z from 'zod/mini';
-import { doc, freeObject, named, nullable, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
+import {
+  absent,
+  doc,
+  freeObject,
+  named,
+  nullable,
+  oneOf,
+  record,
+  timestamp,
+  uuid,
+  type Infer,
+} from '../core/schema.js';
 import type { Intent } from './agent.js';
 
 export const CONVERSATION_STATES = ['working', 'idle', 'awaiting_approval', 'failed'] as const;
@@ -24,7 +35,10 @@ export const ActionSchema = named(
         '`completed`; `failed` with error; `declined` when its approval was declined (not done)',
       ),
       input: freeObject('what the tool was given'),
-      output: doc(nullable(freeObject()), 'what it returned (null unless completed)'),
+      output: doc(
+        absent(freeObject()),
+        'what it returned; absent unless completed (an object in the spec, never null)',
+      ),
       error: nullable(z.string()),
     }),
   'An action the assistant took in the current run.',

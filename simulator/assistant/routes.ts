@@ -57,7 +57,8 @@ function present(c: ConversationRecord): ConversationOut {
     status: c.status,
     run_id: c.run_id,
     reply: c.reply,
-    actions: c.actions,
+    // output is an object in the spec (no |null): left out of a failed or declined action (older data kept null)
+    actions: c.actions.map(({ output, ...a }) => (output == null ? a : { ...a, output })),
     pending_approvals: c.pending_approvals,
     error: c.error,
     updated_at: c.updated_at,
