@@ -231,14 +231,22 @@ describe('the send body, wait_seconds, scopes and the plan', () => {
       expect([x.status, x.json.error.code], `${m} ${p}`).toEqual([403, 'plan_not_included']);
     }
   });
-  it('lists conversations most recently updated first', async () => {
+  it('lists conversations newest first by creation: a later message does not move one up (issue 23, point 7)', async () => {
     const a = await ask('hi');
     await sim.advance(10);
     const b = await ask('hello');
     await sim.advance(10);
     await send({ conversation_id: a.conversation_id, message: 'again' });
+    await sim.advance(10);
     const list = (await sim.api('GET', '/v1/assistant/conversations')).json;
     expect(list.data.map((c: { conversation_id: string }) => c.conversation_id)).toEqual([
+      b.conversation_id,
+      a.conversation_id,
+    ]);
+    // a was updated last, and still comes after b
+    expect(list.data[1].updated_at > list.data[0].updated_at).toBe(true);
+    const asc = (await sim.api('GET', '/v1/assistant/conversations?order=asc')).json.data;
+    expect(asc.map((c: { conversation_id: string }) => c.conversation_id)).toEqual([
       a.conversation_id,
       b.conversation_id,
     ]);
@@ -398,7 +406,9 @@ describe("what the agent understands, through the API's own operations", () => {
     const cfg = (await sim.api('GET', `/v1/phone-numbers/${n.id}/config`)).json.data;
     expect(cfg.voice.greeting_message).toBe('Thanks for calling Acme!');
     const missing = await askAndSettle('change the greeting on number 999999 to Hi');
-    expect(missing.actions[0]).toMatchObject({ status: 'failed', output: null });
+    expect(missing.actions[0]).toMatchObject({ status: 'failed' });
+    // output is an object in the spec: a failed action has none, so the key is left out (issue 23, point 1)
+    expect(missing.actions[0]).not.toHaveProperty('output');
     expect(missing.reply).toMatch(/^I could not change the greeting on number 999999: /);
   });
 });
@@ -497,5 +507,102 @@ describe('review fixes', () => {
     const c = await askAndSettle('who texted us today?');
     expect(c.reply).toMatch(/^105 people texted you today: /);
     expect(c.actions.map((a: { tool: string }) => a.tool)).toEqual(['list_messages', 'list_messages']);
+  });
+});
+
+describe('follow-up questions (issue 23, point 13: the README table, row by row)', () => {
+  const fixture = (path: string, body: Record<string, unknown>) => sim.api('POST', path, { body });
+  const approveAndFinish = async (c: any) => {
+    expect(c.status).toBe('awaiting_approval');
+    await answerAll(c, true);
+    return settle(c.conversation_id);
+  };
+  const follow = async (id: string, message: string) => {
+    const r = await send({ conversation_id: id, message });
+    expect(r.status, r.text).toBe(200);
+    return settle(id);
+  };
+
+  it('"who called us yesterday?" names the inbound callers of the previous calendar day', async () => {
+    await fixture('/_sim/contacts', { name: 'Ada Lovelace', phone_number: '+14155550111' });
+    for (const [from, at, direction] of [
+      ['+14155550111', '2026-01-04T10:00:00Z', 'inbound'],
+      ['+14155550112', '2026-01-04T11:00:00Z', 'inbound'],
+      ['+14155550111', '2026-01-04T12:00:00Z', 'inbound'],
+      ['+14155550113', '2026-01-04T13:00:00Z', 'outbound'],
+      ['+14155550114', '2026-01-05T08:00:00Z', 'inbound'],
+    ])
+      await fixture('/_sim/calls', {
+        direction,
+        from_number: direction === 'inbound' ? from : '+14155550199',
+        to_number: direction === 'inbound' ? '+14155550199' : from,
+        created_at: at,
+      });
+    const c = await askAndSettle('who called us yesterday?');
+    expect(c.reply).toBe('2 people called you yesterday: Ada Lovelace (+14155550111), +14155550112.');
+    expect(c.actions.map((a: any) => [a.tool, a.input.direction])).toEqual([['list_calls', 'inbound']]);
+    expect((await askAndSettle('who called us today?')).reply).toBe('1 person called you today: +14155550114.');
+  });
+
+  it('"did they agree?", "what did they say on that call?", "how much did that cost?" after a call it placed', async () => {
+    const first = await askAndSettle('call +14155550100 to confirm the appointment on Tuesday');
+    const placed = await approveAndFinish(first);
+    const id = placed.conversation_id;
+    expect(placed.status).toBe('idle');
+    // on a manual clock nothing has moved yet: the call is ringing
+    expect((await follow(id, 'did they agree?')).reply).toBe('Not yet: the call to +14155550100 is ringing.');
+    await sim.advance(120); // 0100 answers after 6 s and agrees in 52 s
+    const agreed = await follow(id, 'Did they agree?');
+    expect(agreed.reply).toBe('Yes: +14155550100 agreed ("confirm the appointment on Tuesday").');
+    expect(agreed.actions.map((a: any) => a.tool)).toEqual(['get_quick_action']);
+    const said = await follow(id, 'what did they say on that call?');
+    expect(said.reply).toMatch(/^On the call to \+14155550100 \(2026-01-05T09:00:0\d\.\d{3}Z\) they said: "Hello\?" /);
+    expect(said.reply).toContain('"Yes, that works for me."');
+    expect(said.actions.map((a: any) => a.tool)).toEqual(['get_quick_action', 'get_call']);
+    const job = (await sim.api('GET', `/v1/quick/actions/${placed.actions[0].output.data.id}`)).json.data;
+    const cost = await follow(id, 'how much did that cost?');
+    expect(cost.reply).toBe(`The call to +14155550100 cost ${job.cost_usd.toFixed(2)} USD.`);
+    expect(job.cost_usd).toBe(0.37); // 0.20 placed + 52 s at 0.20 a minute
+    // several at once, in one message
+    const both = await follow(id, 'did they agree? then how much did that cost?');
+    expect(both.reply).toBe(`${agreed.reply}\n${cost.reply}`);
+  });
+
+  it('a call not answered, a text thread and its replies, an email and a video: each follow-up says what happened', async () => {
+    const call = await approveAndFinish(await askAndSettle('call +14155550102 to book a table'));
+    await sim.advance(3 * 3600); // 0102 rings out on every attempt
+    expect((await follow(call.conversation_id, 'did they agree?')).reply).toBe(
+      "I can't tell: +14155550102 never answered (max_attempts).",
+    );
+    const text = await approveAndFinish(await askAndSettle('text +14155550100 and ask whether Tuesday works'));
+    const tid = text.conversation_id;
+    expect((await follow(tid, 'what did they say?')).reply).toBe('They have not replied yet.');
+    await sim.advance(600); // 0100 replies within minutes
+    const said = await follow(tid, 'what did they reply?');
+    expect(said.reply).toMatch(/^They replied: "/);
+    expect(said.actions.map((a: any) => [a.tool, a.input.direction])).toEqual([
+      ['get_quick_action', undefined],
+      ['list_messages', 'inbound'],
+    ]);
+    await fixture('/_sim/contacts', { name: 'Maria Gonzalez', email: 'maria@example.com' });
+    const email = await approveAndFinish(await askAndSettle('email Maria Gonzalez about the invoice'));
+    expect((await follow(email.conversation_id, 'how much did that cost?')).reply).toBe(
+      'The email to maria@example.com cost 0.01 USD (0.01 USD per recipient sent to).',
+    );
+    const video = await approveAndFinish(await askAndSettle('make a 30-second video about our new menu'));
+    const v = (await sim.api('GET', `/v1/videos/${video.actions[0].output.data.id}`)).json.data;
+    const cost = await follow(video.conversation_id, 'how much did that cost?');
+    expect(cost.reply).toBe(
+      `The video about "our new menu" costs ${v.price_usd} USD (an estimate); nothing is charged until its script is approved (it is ${v.status}).`,
+    );
+  });
+
+  it('asked before anything was started, a follow-up says so and does nothing', async () => {
+    const c = await askAndSettle('did they agree?');
+    expect(c.reply).toMatch(/^I haven't called or texted anyone in this conversation yet/);
+    expect(c.actions).toEqual([]);
+    expect((await follow(c.conversation_id, 'how much did that cost?')).reply).toMatch(
+      /^I haven't started anything that costs money/,
+    );
   });
 });

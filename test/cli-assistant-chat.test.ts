@@ -162,7 +162,7 @@ class StandIn implements AssistantApi {
           tool: p.tool,
           input: p.input,
           status: a.approved ? 'completed' : 'declined',
-          output: a.approved ? {} : null,
+          ...(a.approved ? { output: {} } : {}),
           error: a.approved ? null : `declined${a.reason ? `: ${a.reason}` : ''}`,
         });
       }),

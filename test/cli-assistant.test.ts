@@ -184,8 +184,9 @@ describe('approvals', () => {
     expect(r.code).toBe(0);
     expect(r.json.data.reply).toBe('I did not text +14155550100: you declined ("not this week").');
     expect(r.json.data.actions).toMatchObject([
-      { tool: 'create_quick_ai_text', status: 'declined', error: 'declined: not this week', output: null },
+      { tool: 'create_quick_ai_text', status: 'declined', error: 'declined: not this week' },
     ]);
+    expect(r.json.data.actions[0]).not.toHaveProperty('output'); // an object in the spec: left out, not null
   });
 
   it('--approve-all answers each approval as it comes, saying so; the actions run (and bill)', async () => {
@@ -334,7 +335,7 @@ describe('assistant get and list', () => {
     ]);
   });
 
-  it('list: most recently updated first, tab-separated (id, status, pending approvals, updated, title); --all, --json', async () => {
+  it('list: newest first, tab-separated (id, status, pending approvals, updated, title); --all, --json', async () => {
     const first = (await both(['assistant', 'send', 'how many calls did we get yesterday?', '--advance'])).stderr;
     const waiting = await awaitingText();
     const r = await both(['assistant', 'list']);
@@ -450,6 +451,22 @@ describe('assistant chat without a terminal: line mode', () => {
     );
     // the line after it was not sent
     expect(stop.stderr).not.toContain('list_messages');
+  });
+
+  it('on a manual clock the chat moves the clock on until the call it placed has ended, so "did they agree?" finds it over (issue 23, point 13)', async () => {
+    const r = await both(['assistant', 'chat', '--approve-all'], {
+      stdin: 'call +14155550100 to confirm the appointment\ndid they agree?\nhow much did that cost?\n',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trimEnd().split('\n');
+    expect(out[0]).toMatch(/^I started an AI call to \+14155550100 /);
+    expect(out.slice(1)).toEqual([
+      'Yes: +14155550100 agreed ("confirm the appointment").',
+      'The call to +14155550100 cost 0.37 USD.',
+    ]);
+    // the clock moved past the call's end (and its review) and no further than the next due transition
+    const clock = (await both(['sim', 'clock', '--json'])).json;
+    expect(Date.parse(clock.now) - Date.parse('2026-01-05T09:00:00Z')).toBeLessThan(120_000);
   });
 
   it('a failed run ends the chat with exit 5; --conversation resumes one; /new, /open, an unknown /command', async () => {

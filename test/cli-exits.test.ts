@@ -221,7 +221,7 @@ describe('flags are checked before any request: exit 2 naming the flag', () => {
     [['numbers', 'search', '--area-code', '4155'], '--area-code must be a 3-digit area code'],
     [
       ['history', 'calls', '--status', 'done'],
-      '--status takes one of completed, voicemail, failed, busy, canceled, in_progress, ringing, queued, no_answer; got "done"',
+      '--status takes one of completed, voicemail, failed, busy, canceled, in_progress, ringing, queued; got "done"',
     ],
     [['history', 'texts', '--direction', 'up'], '--direction takes one of inbound, outbound; got "up"'],
     [['numbers', 'search', '--type', 'cheap'], '--type takes one of local, tollFree, mobile, national; got "cheap"'],

@@ -176,6 +176,16 @@ describe('calls and simulated callers', () => {
     ).toBe(2);
   });
 
+  it("calls hangup ends a quick job's call too, and quick status shows its target canceled (issue 23, point 9)", async () => {
+    const id = (await both(['quick', 'call', '+12025550102', '--goal', 'Confirm Tuesday'])).stdout.trim();
+    const call = (await both(['quick', 'status', id, '--json'])).json.data.targets[0].last_call_id;
+    const h = await both(['calls', 'hangup', call]);
+    expect(h).toMatchObject({ code: 0, stdout: '', stderr: `Call ${call} ended: CANCELED\n` });
+    const s = await both(['quick', 'status', id]);
+    expect(s.stdout).toContain('status\tcompleted');
+    expect(s.stdout).toMatch(/\+12025550102\t\+1415555015\d\tcanceled\t-\t1\t0\t0\tno\tcanceled/);
+  });
+
   it('sim call rings a workspace number and says who answers', async () => {
     const n = (await both(['sim', 'number', '--stack', 't2', '--phone', '+14155550199'])).stdout.trim();
     await both(['numbers', 'config', 'set', n, 'transfers.primary_transfer_number="+12025550100"']);

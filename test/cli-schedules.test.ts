@@ -303,9 +303,9 @@ describe('schedules update', () => {
     ]);
     expect(unset.json.data).toMatchObject({
       video_settings: { target_duration_seconds: 20, subtitles: { position: 'top' } },
-      direction: null,
       notify_by_email: false,
     });
+    expect(unset.json.data).not.toHaveProperty('direction'); // cleared: the key is left out
     expect(unset.json.data.video_settings).not.toHaveProperty('format');
     const t = await both(['schedules', 'update', id, '--template', 'slideshow,remotion', '--json']);
     expect(t.json.data).toMatchObject({

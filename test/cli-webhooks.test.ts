@@ -62,7 +62,6 @@ describe('vmv webhooks', () => {
           id,
           url: `${rx.url}/hooks`,
           events: ['call.ended'],
-          phone_number_id: null,
           description: 'CRM sync',
           created_at: '2026-01-05T09:00:00.000Z',
         },

@@ -93,6 +93,39 @@ describe('people and contacts lists', () => {
     expect(people[2]).toMatchObject({ contact_id: bob.id, call_count: 1, text_count: 0 });
     expect(a.json.meta).toMatchObject({ page_size: 20, total_results: 3 });
   });
+  it('most recent first is by last contact: contacts never reached come after everyone contacted, newest first among them (issue 23, point 6)', async () => {
+    await seed();
+    await sim.advance(3600);
+    const add = async (name: string, phone: string) =>
+      (await sim.api('POST', '/_sim/contacts', { body: { name, phone_number: phone } })).json.data;
+    await add('Never One', '+15550003001');
+    await sim.advance(60);
+    const two = await add('Never Two', '+15550003002');
+    const names = async () => (await sim.api('GET', '/v1/contacts')).json.data.map((p: any) => p.name);
+    expect(await names()).toEqual(['Ada Lovelace', STRANGER, 'Bob Byte', 'Never Two', 'Never One']);
+    // no contact time, no email: the keys are left out, not null (issue 23, point 1)
+    const never = (await sim.api('GET', '/v1/contacts')).json.data[4];
+    expect(never).toEqual({
+      contact_id: expect.any(String),
+      name: 'Never One',
+      phone_number: '+15550003001',
+      call_count: 0,
+      text_count: 0,
+      email_count: 0,
+    });
+    const stranger = (await sim.api('GET', '/v1/contacts')).json.data[1];
+    expect(stranger).not.toHaveProperty('email');
+    expect(stranger.contact_id).toBeNull(); // contact_id is string|null in the spec
+    // reached now: first of all; paging keeps the same order
+    await sim.advance(60);
+    await sim.api('POST', '/_sim/texts', {
+      body: { direction: 'outbound', from_number: OUR, to_number: two.phone_number, body: 'Hello' },
+    });
+    expect(await names()).toEqual(['Never Two', 'Ada Lovelace', STRANGER, 'Bob Byte', 'Never One']);
+    const p1 = await sim.api('GET', '/v1/history/people?limit=4');
+    const p2 = await sim.api('GET', `/v1/history/people?limit=4&cursor=${encodeURIComponent(p1.json.meta.cursor)}`);
+    expect(p2.json.data.map((p: any) => p.name)).toEqual(['Never One']);
+  });
   it('a number that belongs to a contact is folded into that contact even when the record came first', async () => {
     await sim.api('POST', '/_sim/texts', {
       body: { direction: 'inbound', from_number: '+15557777777', to_number: OUR, body: 'hi' },
@@ -305,5 +338,126 @@ describe('reads are free', () => {
     for (const p of ['/v1/contacts', '/v1/calls', '/v1/messages', '/v1/emails?email=ada@example.com'])
       await sim.api('GET', p);
     expect((await sim.api('GET', '/_sim/workspace')).json.wallet_usd).toBe(before);
+  });
+});
+
+describe('a contact changed by traffic (issue 23, point 5)', () => {
+  it('updated_at moves when inbound traffic sets first_inbound_call_at, first_inbound_text_at or consent', async () => {
+    const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
+    const number = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } })).json.phone_number;
+    const ada = (await sim.api('POST', '/_sim/contacts', { body: { name: 'Ada Lovelace', phone_number: ADA } })).json
+      .data;
+    expect(ada).toMatchObject({ created_at: at(0), updated_at: at(0), first_inbound_call_at: null });
+    const read = async () => (await sim.api('GET', `/v1/contacts/${ada.id}`)).json.data;
+    await sim.advance(60);
+    expect((await sim.api('POST', '/_sim/inbound/calls', { body: { from: ADA, to: number } })).status).toBe(201);
+    expect(await read()).toMatchObject({ first_inbound_call_at: at(60), updated_at: at(60), created_at: at(0) });
+    await sim.advance(60);
+    const text = await sim.api('POST', '/_sim/inbound/texts', { body: { from: ADA, to: number, body: 'Hi' } });
+    expect(text.status).toBe(201);
+    const after = await read();
+    expect(after).toMatchObject({ first_inbound_call_at: at(60), first_inbound_text_at: text.json.data.created_at });
+    expect(after.updated_at).toBe(text.json.data.created_at);
+    // a second call or text sets nothing: the record, and its updated_at, stay as they were
+    await sim.advance(600);
+    await sim.api('POST', '/_sim/inbound/calls', { body: { from: ADA, to: number } });
+    expect((await read()).updated_at).toBe(after.updated_at);
+  });
+  it("in one instant: first_inbound_call_at is the call's created_at; a STOP after a first text never moves updated_at back", async () => {
+    const number = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } })).json.phone_number;
+    const add = async (phone_number: string) =>
+      (await sim.api('POST', '/_sim/contacts', { body: { name: phone_number, phone_number } })).json.data.id;
+    const [bob, ada] = [await add(BOB), await add(ADA)];
+    const read = async (id: string) => (await sim.api('GET', `/v1/contacts/${id}`)).json.data;
+    await sim.advance(60);
+    // a call and a text from someone else first: the next records of this instant are 1 ms on
+    await sim.api('POST', '/_sim/inbound/calls', { body: { from: STRANGER, to: number } });
+    await sim.api('POST', '/_sim/inbound/texts', { body: { from: STRANGER, to: number, body: 'Hello' } });
+    const call = (await sim.api('POST', '/_sim/inbound/calls', { body: { from: BOB, to: number } })).json;
+    const created = call.data.created_at;
+    expect((await read(bob)).first_inbound_call_at).toBe(created);
+    const hi = (await sim.api('POST', '/_sim/inbound/texts', { body: { from: ADA, to: number, body: 'Hi' } })).json
+      .data;
+    expect((await read(ada)).updated_at).toBe(hi.created_at);
+    await sim.api('POST', '/_sim/inbound/texts', { body: { from: ADA, to: number, body: 'STOP' } });
+    const stopped = await read(ada);
+    expect(stopped.consent.sms_opted_in).toBe(false);
+    expect(Date.parse(stopped.updated_at)).toBeGreaterThanOrEqual(Date.parse(hi.created_at));
+  });
+});
+
+describe('incremental sync on a manual clock (issue 23, point 8)', () => {
+  /** Every record created after `after`, page by page (newest first, as a client would take them). */
+  async function pollSince(path: string, after: string | null): Promise<any[]> {
+    const out: any[] = [];
+    const q = after ? `&created_after=${encodeURIComponent(after)}` : '';
+    let page = (await sim.api('GET', `${path}?limit=7${q}`)).json;
+    out.push(...page.data);
+    while (page.meta.cursor)
+      out.push(...(page = (await sim.api('GET', `${path}?limit=7${q}&cursor=${page.meta.cursor}`)).json).data);
+    return out;
+  }
+
+  it('records made in one instant have distinct, increasing created_at, so polling with the newest seen never misses or repeats one while records keep arriving', async () => {
+    const seen = { calls: new Map<string, string>(), messages: new Map<string, string>() };
+    const newest: Record<'calls' | 'messages', string | null> = { calls: null, messages: null };
+    const poll = async () => {
+      for (const list of ['calls', 'messages'] as const) {
+        const got = await pollSince(`/v1/${list}`, newest[list]);
+        for (const r of got) {
+          expect(seen[list].has(r.id), `${list} ${r.id} seen twice`).toBe(false);
+          seen[list].set(r.id, r.created_at);
+          if (!newest[list] || r.created_at > newest[list]!) newest[list] = r.created_at;
+        }
+      }
+    };
+    let n = 0;
+    const fixtureCalls = (k: number) =>
+      Array.from({ length: k }, () => ({ direction: 'inbound', from_number: `+1555000${4000 + n++}`, to_number: OUR }));
+    for (let round = 0; round < 12; round++) {
+      // in the same instant: fixtures one by one and in bulk, a quick call job dialing three numbers, texts
+      await sim.api('POST', '/_sim/calls', { body: fixtureCalls(1)[0] });
+      await poll();
+      await sim.api('POST', '/_sim/calls', { body: fixtureCalls(3) });
+      await sim.api('POST', '/_sim/texts', {
+        body: { direction: 'inbound', from_number: `+1555000${5000 + round}`, to_number: OUR, body: 'hi' },
+      });
+      await poll();
+      if (round % 3 === 0) {
+        const job = await sim.api('POST', '/v1/quick/ai-calls', {
+          body: {
+            to_numbers: [`+1202555${String(1000 + round).padStart(4, '0')}`, '+12025550100', '+12025550105'].slice(
+              round === 0 ? 0 : 1,
+            ),
+            goal: 'confirm',
+          },
+        });
+        expect(job.status).toBe(201);
+      }
+      await poll();
+      // the clock moves only now and then: most rounds share an instant with the one before
+      if (round % 4 === 3) await sim.advance(1);
+    }
+    await sim.advance(120); // the quick calls end; their texts and records are in history
+    await poll();
+    for (const list of ['calls', 'messages'] as const) {
+      const all = await pollSince(`/v1/${list}`, null);
+      expect([...seen[list].keys()].sort(), list).toEqual(all.map((r) => r.id).sort());
+      // distinct and increasing in creation order
+      const times = all.map((r) => r.created_at).reverse();
+      expect(new Set(times).size, list).toBe(times.length);
+      expect([...times].sort(), list).toEqual(times);
+    }
+    expect(seen.calls.size).toBeGreaterThan(50);
+    // a record made in an instant is at most a few ms ahead of the clock
+    const clock = Date.parse((await sim.api('GET', '/_sim/clock')).json.now);
+    for (const t of seen.calls.values()) expect(Date.parse(t) - clock).toBeLessThan(1000);
+  });
+  it('a fixture with its own created_at keeps it (history as it was)', async () => {
+    await sim.advance(60);
+    const r = await sim.api('POST', '/_sim/calls', {
+      body: { direction: 'inbound', from_number: ADA, to_number: OUR, created_at: T0 },
+    });
+    expect(r.json.data.created_at).toBe(T0);
   });
 });

@@ -117,7 +117,7 @@ describe('indexes kept in step', () => {
     await one.stop();
     const text = readFileSync(data, 'utf8');
     expect(Object.keys(JSON.parse(text.slice(0, text.indexOf('\n')).replace(/,$/, '}')).store.lazy)).toContain('texts');
-    expect(Object.values(JSON.parse(text).$people)).toEqual([4100]);
+    expect(Object.values(JSON.parse(text).$people2)).toEqual([4100]); // people2 since issue 23 reordered them (a file saved before is rebuilt)
     // a new process answers from what was saved, then, once a record arrives, from the records
     const env = { VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
     const embedded = async (path: string) => (await cli(['api', 'GET', path], { env })).json;

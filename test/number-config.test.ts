@@ -666,3 +666,69 @@ describe('stack differences', () => {
     expect((await patch(t2, { voice: { voice_id: 'aria-hd' } })).status).toBe(200);
   });
 });
+
+describe('ids of the library are UUIDs (issue 23, point 4)', () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  it('knowledge bases, FAQs and event types have UUIDs, which a configuration assigns; an id of another shape is none of them', async () => {
+    const lib = await library();
+    const ids = [...lib.knowledge_bases, ...lib.faqs, ...lib.event_types].map((x: { id: string }) => x.id);
+    expect(ids).toHaveLength(6);
+    for (const id of ids) expect(id).toMatch(UUID);
+    const id = await addNumber('t2');
+    const r = await patch(id, {
+      knowledge: { knowledge_base_ids: [lib.knowledge_bases[1].id], faq_ids: [lib.faqs[0].id] },
+      booking: { event_type_ids: [lib.event_types[1].id] },
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.data.knowledge).toMatchObject({
+      knowledge_base_ids: [lib.knowledge_bases[1].id],
+      faq_ids: [lib.faqs[0].id],
+    });
+    const old = await patch(id, { knowledge: { knowledge_base_ids: ['kb_0a1b2c3d4e5f'] } });
+    expect(old.json.error.fields).toEqual({
+      'knowledge.knowledge_base_ids[0]': 'is not a knowledge base of this workspace',
+    });
+  });
+  it('a data file from before keeps its library: each kb_/faq_/evt_type_ id becomes the same UUID every time, and the configurations that assigned it follow', async () => {
+    const { Store } = await import('../simulator/world.js');
+    const { readFileSync, writeFileSync, rmSync, existsSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tempDir } = await import('./helpers.js');
+    const dir = tempDir();
+    const file = join(dir, 'old.json');
+    const first = await startSim({ data: file });
+    const id = (await first.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } })).json.id;
+    await first.stop();
+    await new Store(file).compact();
+    // as a vmv before UUIDs wrote it: one JSON document, short ids, a configuration assigning them
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    delete doc.store;
+    doc.version = 1;
+    const ws = doc.workspaces[0];
+    ws.knowledge_bases[0].id = 'kb_0a1b2c3d4e5f';
+    ws.faqs[0].id = 'faq_0a1b2c3d4e5f';
+    ws.event_types[0].id = 'evt_type_0a1b2c3d4e5f';
+    const n = doc.phone_numbers.find((x: { id: number }) => x.id === id);
+    n.config.knowledge.knowledge_base_ids = ['kb_0a1b2c3d4e5f'];
+    n.config.knowledge.faq_ids = ['faq_0a1b2c3d4e5f'];
+    n.config.booking.event_type_ids = ['evt_type_0a1b2c3d4e5f'];
+    writeFileSync(file, JSON.stringify(doc));
+    for (const f of [`${file}.journal`]) if (existsSync(f)) rmSync(f);
+    const again = await startSim({ data: file });
+    try {
+      const lib = (await again.api('GET', '/_sim/library')).json.data;
+      for (const x of [...lib.knowledge_bases, ...lib.faqs, ...lib.event_types]) expect(x.id).toMatch(UUID);
+      // the same 12 hex digits make the same UUID, whatever the prefix
+      expect(lib.knowledge_bases[0].id).toBe(lib.faqs[0].id);
+      const c = (await again.api('GET', `/v1/phone-numbers/${id}/config`)).json.data;
+      expect(c.knowledge).toMatchObject({
+        knowledge_base_ids: [lib.knowledge_bases[0].id],
+        faq_ids: [lib.faqs[0].id],
+      });
+      expect(c.booking.event_type_ids).toEqual([lib.event_types[0].id]);
+    } finally {
+      await again.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -218,17 +218,68 @@ describe('hangup', () => {
     await sim.advance(10);
     expect(await call(id)).toMatchObject({ summary: 'The call was hung up after 20 s.', tags: [] });
   });
-  it("only a ringing or in-progress call: otherwise 409; a quick job's call is canceled through its job; unknown 404", async () => {
+  it('only a ringing or in-progress call: otherwise 409; unknown 404', async () => {
     const id = await place('+12025550104');
     await sim.advance(5);
     const r = await sim.api('POST', `/v1/voice/calls/${id}/hangup`);
     expect(r.status).toBe(409);
     expect(r.json.error.message).toMatch(/BUSY/);
-    const job = (await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: ['+12025550100'], goal: 'x' } }))
-      .json.data.id;
-    const qcall = (await sim.api('GET', `/v1/quick/actions/${job}`)).json.data.targets[0].last_call_id;
-    expect((await sim.api('POST', `/v1/voice/calls/${qcall}/hangup`)).status).toBe(409);
     expect((await sim.api('POST', '/v1/voice/calls/nope/hangup')).status).toBe(404);
+  });
+  // issue 23, point 9: the spec's hangup ends any ringing or in-progress call, a quick job's too
+  const quickJob = async (to: string, body: Record<string, unknown> = {}) =>
+    (await sim.api('POST', '/v1/quick/ai-calls', { body: { to_numbers: [to], goal: 'confirm Tuesday', ...body } })).json
+      .data.id as string;
+  const jobRead = async (id: string) => (await sim.api('GET', `/v1/quick/actions/${id}`)).json.data;
+  const wallet = async () => (await sim.api('GET', '/_sim/workspace')).json.wallet_usd as number;
+  it("a quick job's ringing call ends CANCELED; its target records it, canceled, and is not dialled again", async () => {
+    const job = await quickJob('+12025550102', { retry_attempts: 2 }); // 0102 rings out: it would be retried
+    const qcall = (await jobRead(job)).targets[0].last_call_id;
+    const r = await sim.api('POST', `/v1/voice/calls/${qcall}/hangup`);
+    expect(r.status).toBe(200);
+    expect(r.json.data).toMatchObject({ id: qcall, status: 'CANCELED', end_reason: 'hangup' });
+    const j = await jobRead(job);
+    expect(j.targets[0]).toMatchObject({ status: 'canceled', end_reason: 'canceled', attempts: 1 });
+    expect(j.targets[0]).not.toHaveProperty('live_call_status');
+    expect(j).toMatchObject({ status: 'completed', counts: { canceled: 1 } });
+    await sim.advance(3600);
+    expect((await jobRead(job)).targets[0].attempts).toBe(1);
+    expect((await sim.api('GET', '/v1/calls')).json.data).toHaveLength(1);
+  });
+  it("a quick job's connected call ends COMPLETED with the time so far, billed by the second; its target answered", async () => {
+    const before = await wallet();
+    const job = await quickJob('+12025550100'); // answers after 6 s, would talk 52 s and meet the goal
+    const qcall = (await jobRead(job)).targets[0].last_call_id;
+    await sim.advance(6 + 30);
+    expect((await jobRead(job)).targets[0].live_call_status).toBe('in_progress');
+    const r = await sim.api('POST', `/v1/voice/calls/${qcall}/hangup`);
+    expect(r.json.data).toMatchObject({ status: 'COMPLETED', duration_seconds: 30, end_reason: 'hangup' });
+    expect(r.json.data.transcript_turns.every((t: any) => t.seconds_from_start <= 30)).toBe(true);
+    expect(r.json.data.transcript_turns.length).toBeGreaterThan(0);
+    const j = await jobRead(job);
+    expect(j.targets[0]).toMatchObject({ status: 'completed', end_reason: 'answered', goal_achieved: false });
+    expect(j.cost_usd).toBe(0.3); // 0.20 placed + 30 s at 0.20 a minute
+    expect(await wallet()).toBeCloseTo(before - 0.3, 2);
+    await sim.advance(60);
+    expect((await jobRead(job)).targets[0].summary).toEqual(expect.any(String));
+    expect((await call(qcall)).status).toBe('COMPLETED');
+    // ended: a second hangup is 409
+    expect((await sim.api('POST', `/v1/voice/calls/${qcall}/hangup`)).status).toBe(409);
+  });
+  it("a quick job's call hung up while the agent leaves a voicemail ends VOICEMAIL; its target no_answer/voicemail, not retried", async () => {
+    const job = await quickJob('+12025550103', { voicemail_enabled: true, retry_attempts: 2 }); // voicemail after 20 s
+    const qcall = (await jobRead(job)).targets[0].last_call_id;
+    await sim.advance(20 + 2);
+    expect((await jobRead(job)).targets[0].live_call_status).toBe('voicemail');
+    const r = await sim.api('POST', `/v1/voice/calls/${qcall}/hangup`);
+    expect(r.json.data).toMatchObject({ status: 'VOICEMAIL', end_reason: 'hangup', duration_seconds: 2 });
+    expect((await jobRead(job)).targets[0]).toMatchObject({
+      status: 'no_answer',
+      end_reason: 'voicemail',
+      attempts: 1,
+    });
+    await sim.advance(3600);
+    expect((await jobRead(job)).targets[0].attempts).toBe(1);
   });
 });
 

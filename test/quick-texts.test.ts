@@ -36,6 +36,7 @@ describe('quick texts', () => {
       status: 'delivered',
       quick_action_id: id,
     });
+    expect(thread[0]).not.toHaveProperty('phone_number_id'); // a shared number: left out, not null (issue 23, point 1)
     expect(thread[0].body).toBe(
       "Hi! I'm reaching out to confirm the Tuesday 3pm appointment. Would that work for you? Reply STOP to opt out.",
     );

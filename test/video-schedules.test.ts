@@ -37,18 +37,16 @@ const setClock = (now: string) => sim.api('POST', '/_sim/clock', { body: { now }
 const patch = (id: string, body: unknown) => sim.api('PATCH', `/v1/video-schedules/${id}`, { body });
 
 describe('the record', () => {
-  it('has every field of the Part 2 table, plus id, next_run_at, next_planning_at, skipped_days, created_at, updated_at', async () => {
+  it('has every field of the Part 2 table, plus id, next_run_at, next_planning_at, skipped_days, created_at, updated_at; direction, source_video_id and last_error are left out while they have no value (issue 23, point 1)', async () => {
     const s = await create();
     expect(Object.keys(s).sort()).toEqual([
       'allowed_templates',
       'connection_ids',
       'created_at',
       'days_of_week',
-      'direction',
       'estimate_depends_on_template',
       'estimated_price_cents_per_video',
       'id',
-      'last_error',
       'last_run_at',
       'name',
       'next_plan',
@@ -58,7 +56,6 @@ describe('the record', () => {
       'notify_hours_before',
       'post_hour',
       'skipped_days',
-      'source_video_id',
       'starts_on',
       'status',
       'time_zone',
@@ -73,9 +70,6 @@ describe('the record', () => {
       status: 'active',
       allowed_templates: [],
       video_settings: {},
-      direction: null,
-      source_video_id: null,
-      last_error: null,
       skipped_days: [],
       starts_on: '2026-03-05',
       next_plan: null,
@@ -380,6 +374,22 @@ describe('planning, the notice, and a posting day', () => {
     ]);
     const ledger = (await sim.api('GET', '/_sim/workspace')).json.ledger;
     expect(ledger.map((e: { reference_id: string }) => e.reference_id)).toEqual([done.id]);
+  });
+  it("a schedule's posts and a manual post of the same video carry the same caption: caption, then #hashtags (issue 23, point 11)", async () => {
+    const tiktok = await connection('tiktok');
+    const s = await create({
+      connection_ids: [tiktok],
+      allowed_templates: ['talking_avatar'],
+      video_settings: { caption: 'Pinned cap', hashtags: ['coffee', '#espresso'] },
+    });
+    await setClock('2026-03-06T15:00:00Z');
+    const [v] = await videosOf(s.id);
+    expect(v.status).toBe('ready');
+    const manual = await sim.api('POST', `/v1/videos/${v.id}/posts`, { body: { connection_ids: [tiktok] } });
+    expect(manual.status).toBe(201);
+    const posts = (await sim.api('GET', `/v1/videos/${v.id}/posts`)).json.data;
+    expect(posts).toHaveLength(2);
+    for (const p of posts) expect(p.caption).toBe('Pinned cap #coffee #espresso');
   });
 });
 

@@ -61,11 +61,12 @@ describe('registration', () => {
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       url: 'https://example.com/hooks',
       events: ['call.started', 'call.ended'],
-      phone_number_id: null,
+      // for every number: phone_number_id (an integer in the spec) is left out, not null (issue 23, point 1)
       description: 'CRM sync',
       created_at: T0,
       secret: expect.stringMatching(/^whsec_[0-9a-f]{48}$/),
     });
+    expect(r.json.data).not.toHaveProperty('phone_number_id');
     const list = await sim.api('GET', CALLS);
     expect(list.status).toBe(200);
     expect(list.json).toEqual({ data: [{ ...r.json.data, secret: undefined }], meta: { page_size: 20 } });
@@ -259,7 +260,7 @@ describe('call events', () => {
           status: 'RINGING',
           from_number: expect.stringMatching(/^\+1415555015\d$/),
           to_number: '+12025550100',
-          phone_number_id: null,
+          // a shared number is no number of the account: the key is left out, never null (issue 23, point 1)
           started_at: null,
           ended_at: null,
           duration_seconds: null,
@@ -397,7 +398,7 @@ describe('sms.received', () => {
     expect(rx.received).toHaveLength(1);
   });
 
-  it('a reply on a quick text thread (a shared number) arrives with phone_number_id null; the scripted reply too', async () => {
+  it('a reply on a quick text thread (a shared number) arrives without phone_number_id; the scripted reply too', async () => {
     await register({}, TEXTS);
     const job = (
       await sim.api('POST', '/v1/quick/ai-texts', { body: { to_numbers: ['+12025550100'], goal: 'Book a visit' } })
@@ -405,11 +406,8 @@ describe('sms.received', () => {
     expect(rx.received).toHaveLength(0); // the opener is outbound
     await sim.advance(120); // 0100 replies after 2 minutes
     expect(rx.received).toHaveLength(1);
-    expect(rx.received[0].json.data).toMatchObject({
-      from: '+12025550100',
-      to: job.from_number,
-      phone_number_id: null,
-    });
+    expect(rx.received[0].json.data).toMatchObject({ from: '+12025550100', to: job.from_number });
+    expect(rx.received[0].json.data).not.toHaveProperty('phone_number_id'); // (issue 23, point 1)
     await textTo(job.from_number, '+12025550100', 'One more thing');
     expect(rx.received.map((r) => r.json.data.body)).toEqual([expect.any(String), 'One more thing']);
   });
@@ -618,16 +616,25 @@ describe('test sends', () => {
     });
   });
 
-  it('a text webhook test sends a signed sms.received sample', async () => {
+  it('a text webhook test sends a signed sms.received sample on a real number of the workspace (issue 23, point 1)', async () => {
+    await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } });
+    await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't1' } });
     const w = await register({}, TEXTS);
+    const first = (await sim.api('GET', '/v1/phone-numbers')).json.data.sort((a: any, b: any) => a.id - b.id)[0];
     const r = await sim.api('POST', `${TEXTS}/${w.id}/test`, { body: {} });
     expect(r.json.data.type).toBe('sms.received');
     const [got] = rx.received;
     expect(verifySignature(got.body, got.headers['x-service-signature-256'], w.secret)).toBe(true);
+    expect(Number.isInteger(first?.id)).toBe(true);
     expect(got.json).toMatchObject({
       type: 'sms.received',
       test: true,
-      data: { message_id: expect.any(String), phone_number_id: null, contact: { name: 'Sample Contact' } },
+      data: {
+        message_id: expect.any(String),
+        phone_number_id: first.id,
+        to: first.phone_number,
+        contact: { name: 'Sample Contact' },
+      },
     });
     expect(got.json.id).toBe(`evt_${got.json.data.message_id}_received`);
     expect((await sim.api('POST', `${TEXTS}/nope/test`)).status).toBe(404);

@@ -36,6 +36,8 @@ export interface Settle {
   ask: boolean;
   /** how to answer approvals left pending, for the message that ends the command */
   answerHint: (id: string) => string;
+  /** with `advance`, keep moving the clock after the run until what it started has ended (the chat's line mode) */
+  untilActionsEnd?: boolean;
   /** say the simulator clock is manual and will not move (once; the chat's line mode says it otherwise) */
   noteClock?: boolean;
 }
@@ -72,7 +74,14 @@ export async function settle(
     for (;;) {
       if (c.status === 'working') {
         c = await w.race(
-          followRun(api, c, { advance: o.advance, pollMs: pollInterval(ctx), pause: w.pause, deadline, onRead: show }),
+          followRun(api, c, {
+            advance: o.advance,
+            untilActionsEnd: o.untilActionsEnd,
+            pollMs: pollInterval(ctx),
+            pause: w.pause,
+            deadline,
+            onRead: show,
+          }),
         );
         if (c.status === 'working') {
           if (!ctx.json) ctx.io.out(`${id}\n`);

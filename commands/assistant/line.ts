@@ -81,6 +81,7 @@ async function conclude(chat: LineChat, c: Conversation): Promise<void> {
     {
       waitSeconds: null,
       advance: o.advance,
+      untilActionsEnd: true,
       policy: o.policy,
       reason: o.reason,
       ask: false,

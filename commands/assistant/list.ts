@@ -7,11 +7,7 @@ import { moreHint, table } from '../../src/output.js';
 import type { Conversation } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(
-    parent
-      .command('list')
-      .description('Assistant conversations, most recently updated first (--asc: least recently first; free)'),
-  )
+  withList(parent.command('list').description('Assistant conversations, newest first (--asc: oldest first; free)'))
     .addHelpText(
       'after',
       examples(

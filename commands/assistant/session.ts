@@ -15,13 +15,25 @@ export interface AssistantApi {
   post(body: MessageBody): Promise<Conversation>;
   /** GET /v1/assistant/conversations/{id} */
   get(id: string): Promise<ConversationWithTranscript>;
-  /** the first page of GET /v1/assistant/conversations, most recently updated first */
+  /** the first page of GET /v1/assistant/conversations, newest first */
   list(limit?: number): Promise<Conversation[]>;
   /** the simulator's clock (GET /_sim/clock); null on a service, which has no control plane */
   clock(): Promise<ClockState | null>;
   /** moves a manual simulator clock to its next due transition; false when nothing is due (or the clock is real) */
   advance(): Promise<boolean>;
+  /** whether something the run started (a quick call or text job, a video) is still going on */
+  unfinished?(c: Conversation): Promise<boolean>;
 }
+
+/** What a run started that goes on after it, and how to tell it is still going (each read through the API). */
+const GOES_ON: Record<string, { path: (id: string) => string; going: (data: any) => boolean }> = {
+  create_quick_ai_call: { path: (id) => `/v1/quick/actions/${id}`, going: (d) => d.status === 'running' },
+  create_quick_ai_text: { path: (id) => `/v1/quick/actions/${id}`, going: (d) => d.status === 'running' },
+  create_video: {
+    path: (id) => `/v1/videos/${id}`,
+    going: (d) => ['queued', 'researching', 'rendering', 'compositing'].includes(d.status),
+  },
+};
 
 export const conversationPath = (id: string) => `/v1/assistant/conversations/${encodeURIComponent(id)}`;
 
@@ -56,6 +68,16 @@ export function contextApi(ctx: Context, o: { own?: 'message' | 'approvals' } = 
       const c = await api.clock();
       return c?.mode === 'manual' ? advanceTo(ctx, c) : false;
     },
+    async unfinished(c) {
+      for (const a of c.actions) {
+        const kind = GOES_ON[a.tool];
+        const id = (a.output as { data?: { id?: string } } | null)?.data?.id;
+        if (a.status !== 'completed' || !kind || !id) continue;
+        const read = (await ctx.call('GET', kind.path(encodeURIComponent(id)))).json<{ data: unknown }>();
+        if (kind.going(read.data)) return true;
+      }
+      return false;
+    },
   };
   return api;
 }
@@ -75,6 +97,11 @@ export interface Follow {
   deadline?: number | null;
   /** asked before each read: true stops following (the chat switched conversations or quit) */
   stopped?: () => boolean;
+  /**
+   * with `advance`, once the run is idle keep moving the manual clock until what it started (a quick
+   * call or text, a video) has ended, so that the next question finds them done (the chat)
+   */
+  untilActionsEnd?: boolean;
 }
 
 /** Reads the conversation until its run stops working (or the deadline passes): the last read. */
@@ -90,7 +117,17 @@ export async function followRun(api: AssistantApi, c: Conversation, f: Follow): 
     f.onRead?.(read);
     last = read;
   }
+  if (f.advance && f.untilActionsEnd && last.status === 'idle') await settleActions(api, last, f);
   return last;
+}
+
+/** Moves a manual clock, one due transition at a time, until nothing the run started goes on (or nothing is due). */
+async function settleActions(api: AssistantApi, c: Conversation, f: Follow): Promise<void> {
+  while (!f.stopped?.() && (f.deadline == null || Date.now() < f.deadline)) {
+    if (!(await api.unfinished?.(c))) return;
+    if (!(await api.advance())) return;
+    if (f.paceMs) await f.pause(f.paceMs);
+  }
 }
 
 /** The actions of a read not seen before (by tool_call_id), recording them as seen. */

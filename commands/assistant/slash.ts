@@ -11,7 +11,7 @@ export interface Slash {
 
 export const SLASH: readonly Slash[] = [
   { name: 'new', help: 'start a new conversation (one that is working goes on)' },
-  { name: 'list', help: 'your recent conversations, most recently updated first' },
+  { name: 'list', help: 'your recent conversations, newest first' },
   { name: 'open', args: 'ID', help: 'continue a conversation: its id, or the first characters of one /list shows' },
   { name: 'help', help: 'these commands and the keys' },
   { name: 'quit', help: 'leave the chat (exit 0; Ctrl-D on an empty line too)' },

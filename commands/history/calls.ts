@@ -6,17 +6,7 @@ import { usage } from '../../src/errors.js';
 import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 
-const STATUSES = [
-  'completed',
-  'voicemail',
-  'failed',
-  'busy',
-  'canceled',
-  'in_progress',
-  'ringing',
-  'queued',
-  'no_answer',
-];
+const STATUSES = ['completed', 'voicemail', 'failed', 'busy', 'canceled', 'in_progress', 'ringing', 'queued'];
 interface Options extends FilterOptions {
   contact?: string;
   phone?: string;

@@ -11,7 +11,7 @@ export async function startJob(
   wait: boolean,
 ): Promise<void> {
   const res = await ctx.call('POST', path, { body });
-  const { data } = res.json<{ data: { id: string; kind: string; target_count: number; from_number: string | null } }>();
+  const { data } = res.json<{ data: { id: string; kind: string; target_count: number; from_number?: string } }>();
   if (!wait) {
     ctx.emit(res, () => {
       ctx.io.out(`${data.id}\n`);

@@ -6,9 +6,9 @@ import { followRead } from '../../src/poll.js';
 
 export interface Target {
   to_number: string;
-  from_number: string | null;
+  from_number?: string;
   status: string;
-  live_call_status: string | null;
+  live_call_status?: string;
   attempts: number;
   messages_sent: number;
   messages_received: number;

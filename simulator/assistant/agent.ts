@@ -4,6 +4,8 @@
 //   text +1… and <goal> · call +1… to <goal> · email <name or address> about <topic>
 //   how many calls did we get today|yesterday? · who texted us today|yesterday? · what did +1… say on the last call?
 //   make a 30-second video about <topic> · what is on the video schedule? · change the greeting on number 1003 to <text>
+//   who called us today|yesterday? · and about what it started in the conversation: did they agree? ·
+//   what did they say on that call? · how much did that cost?
 // Anything else gets a reply listing these; `#fail-run` fails the run (a scenario).
 import { bestMatches } from '../core/fuzzy.js';
 import { E164, EMAIL_ANY_CASE } from '../core/schema.js';
@@ -13,7 +15,9 @@ import type { World } from '../core/world.js';
 export type Intent =
   | { kind: 'text' | 'call'; to: string; goal: string }
   | { kind: 'email'; who: string; topic: string }
-  | { kind: 'calls_count' | 'texters'; day: 'today' | 'yesterday' }
+  | { kind: 'calls_count' | 'texters' | 'callers'; day: 'today' | 'yesterday' }
+  /** follow-up questions about what the conversation started last (a quick call or text, an email, a video) */
+  | { kind: 'agreed' | 'said_then' | 'cost' }
   | { kind: 'last_call_said'; phone: string }
   | { kind: 'video'; seconds: number; topic: string }
   | { kind: 'schedules' }
@@ -59,6 +63,16 @@ const READERS: [RegExp, (m: RegExpExecArray) => Intent][] = [
     (m) => ({ kind: 'texters', day: m[1].toLowerCase() as 'today' | 'yesterday' }),
   ],
   [
+    /who (?:called|phoned|rang)(?: us)?\s+(today|yesterday)/i,
+    (m) => ({ kind: 'callers', day: m[1].toLowerCase() as 'today' | 'yesterday' }),
+  ],
+  [/^did (?:they|he|she|it|that person)\s+(?:agree|say yes|accept|confirm)/i, () => ({ kind: 'agreed' })],
+  [
+    /^what did (?:they|he|she) (?:say|reply|answer)(?: (?:on|in|during) (?:that|the|this) (?:call|conversation|thread))?/i,
+    () => ({ kind: 'said_then' }),
+  ],
+  [/^how much did (?:that|it|this|the (?:call|text|email|video))\s+cost/i, () => ({ kind: 'cost' })],
+  [
     new RegExp(`what did ${PHONE} say on (?:the|their) last call`, 'i'),
     (m) => ({ kind: 'last_call_said', phone: m[1] }),
   ],
@@ -78,7 +92,7 @@ const READERS: [RegExp, (m: RegExpExecArray) => Intent][] = [
 
 /** How a request begins: where a message may be split into several (the text after "to" in a greeting is never cut). */
 const COMMAND_START =
-  /^(?:(?:please|can you|could you|would you|will you)\s+)*(?:text|sms|message|call|phone|ring|e-?mail|send|how many|who|what did|what(?:'s| is| are)|make|create|change)\b/i;
+  /^(?:(?:please|can you|could you|would you|will you)\s+)*(?:text|sms|message|call|phone|ring|e-?mail|send|how many|how much|who|did|what did|what(?:'s| is| are)|make|create|change)\b/i;
 /** Polite openings and a closing question mark are not part of the request. */
 const POLITE = /^(?:(?:please|can you|could you|would you|will you|kindly)\s+)+/i;
 
@@ -120,7 +134,8 @@ const CAPABILITIES = [
   '"text +14155550100 and ask whether Tuesday works" (an AI text; asks your approval: it costs)',
   '"call +14155550100 to confirm the appointment" (an AI call; asks your approval)',
   '"email Maria Gonzalez about the invoice" (a quick email; asks your approval)',
-  '"how many calls did we get yesterday?", "who texted us today?", "what did +14155550100 say on the last call?"',
+  '"how many calls did we get yesterday?", "who called us yesterday?", "who texted us today?", "what did +14155550100 say on the last call?"',
+  'about the call, text, email or video it started last: "did they agree?", "what did they say on that call?", "how much did that cost?"',
   '"make a 30-second video about our new menu" (asks your approval) and "what is on the video schedule?"',
   '"change the greeting on number 1003 to Thanks for calling Acme!"',
   'several at once: "…, then …"',

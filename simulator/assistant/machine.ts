@@ -11,6 +11,7 @@ import type { Session } from '../core/session.js';
 import { addDays, instantOf, localDay } from '../schedules/index.js';
 import { emailDraft, emailRecipient, failsRun, helpReply, readMessage, type Intent } from './agent.js';
 import { TOOLS } from './tools.js';
+import { followUpSaid, noteStarted, planFollowUp } from './follow-ups.js';
 import { price } from '../billing/index.js';
 import { contactById } from '../history/index.js';
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS } from '../quick/index.js';
@@ -109,13 +110,23 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
       return add('send_quick_email', { to: [r.email], ...emailDraft(intent.topic, r.name, workspaceOf(s, c).name) });
     }
     case 'calls_count':
+    case 'callers':
     case 'texters': {
       const d = dayRange(s, c, intent.day);
       // created_after is exclusive: a millisecond before midnight takes a call at midnight
       const window = { direction: 'inbound', created_after: iso(d.from - 1), created_before: iso(d.to) };
-      return intent.kind === 'calls_count'
-        ? add('list_calls', { ...window, limit: 1 })
+      if (intent.kind === 'calls_count') return add('list_calls', { ...window, limit: 1 });
+      return intent.kind === 'callers'
+        ? add('list_calls', { ...window, limit: 50 })
         : add('list_messages', { ...window, limit: 100 });
+    }
+    case 'agreed':
+    case 'said_then':
+    case 'cost': {
+      const first = planFollowUp(c, intent.kind);
+      if ('sentence' in first) run.sentences[i] = first.sentence;
+      else await add(first.tool, first.input);
+      return;
     }
     case 'last_call_said':
       return add('list_calls', { phone_number: intent.phone, limit: 1 });
@@ -213,6 +224,7 @@ async function act(s: Session, c: ConversationRecord, env: TimerEnv): Promise<vo
       output,
       error: null,
     });
+    noteStarted(c, x.tool, x.input, output);
     const follow = said(s, c, x.clause, intent, x.tool, output, x.input);
     if (follow) run.steps.push(step(s, x.clause, follow.tool, follow.input));
   } catch (e) {
@@ -230,7 +242,6 @@ async function act(s: Session, c: ConversationRecord, env: TimerEnv): Promise<vo
       tool: x.tool,
       status: 'failed',
       input: x.input,
-      output: null,
       error: message,
     });
     run.sentences[x.clause] = `I could not ${doing(intent)}: ${message}`;
@@ -270,19 +281,29 @@ function said(
       run.sentences[i] = `You got ${n} inbound call${n === 1 ? '' : 's'} ${intent.day} (${d.day}, ${d.zone}).`;
       return;
     }
+    case 'callers':
     case 'texters': {
-      // every page of the day's texts: the people so far are kept between pages
+      // every page of the day's calls or texts: the people so far are kept between pages
       const who = new Map<string, string>(Object.entries((run.scratch[i] ?? {}) as Record<string, string>));
       for (const t of data as { from_number: string; contact_id: string | null }[]) {
         const name = t.contact_id ? contactById(s.data, t.contact_id)?.name : undefined;
         who.set(t.from_number, name && name !== t.from_number ? `${name} (${t.from_number})` : t.from_number);
       }
       run.scratch[i] = Object.fromEntries(who);
-      if (out.meta.cursor) return { tool: 'list_messages', input: { ...input, cursor: out.meta.cursor } };
+      if (out.meta.cursor) return { tool, input: { ...input, cursor: out.meta.cursor } };
+      const verb = intent.kind === 'callers' ? 'called' : 'texted';
       run.sentences[i] =
         who.size === 0
-          ? `Nobody texted you ${intent.day}.`
-          : `${who.size} ${who.size === 1 ? 'person' : 'people'} texted you ${intent.day}: ${[...who.values()].join(', ')}.`;
+          ? `Nobody ${verb} you ${intent.day}.`
+          : `${who.size} ${who.size === 1 ? 'person' : 'people'} ${verb} you ${intent.day}: ${[...who.values()].join(', ')}.`;
+      return;
+    }
+    case 'agreed':
+    case 'said_then':
+    case 'cost': {
+      const then = followUpSaid(intent.kind, tool, out);
+      if ('sentence' in then) run.sentences[i] = then.sentence;
+      else return then;
       return;
     }
     case 'last_call_said':
@@ -354,6 +375,14 @@ function doing(intent: Intent): string {
       return `count ${intent.day}'s calls`;
     case 'texters':
       return `list who texted ${intent.day}`;
+    case 'callers':
+      return `list who called ${intent.day}`;
+    case 'agreed':
+      return 'tell whether they agreed';
+    case 'said_then':
+      return 'read what they said';
+    case 'cost':
+      return 'tell what it cost';
     case 'last_call_said':
       return `read the last call with ${intent.phone}`;
     case 'schedules':
@@ -382,7 +411,6 @@ export function answer(
         tool: x.tool,
         status: 'declined',
         input: x.input,
-        output: null,
         error: a.reason ? `declined: ${a.reason}` : 'declined',
       });
       run.sentences[x.clause] =

@@ -2,7 +2,18 @@
 // conversation, its actions and pending approvals, and the transcript the read adds. One definition:
 // the API description, the contract tests, the presenters and the CLI's types come from these.
 import * as z from 'zod/mini';
-import { doc, freeObject, named, nullable, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
+import {
+  absent,
+  doc,
+  freeObject,
+  named,
+  nullable,
+  oneOf,
+  record,
+  timestamp,
+  uuid,
+  type Infer,
+} from '../core/schema.js';
 import type { Intent } from './agent.js';
 
 export const CONVERSATION_STATES = ['working', 'idle', 'awaiting_approval', 'failed'] as const;
@@ -24,7 +35,10 @@ export const ActionSchema = named(
         '`completed`; `failed` with error; `declined` when its approval was declined (not done)',
       ),
       input: freeObject('what the tool was given'),
-      output: doc(nullable(freeObject()), 'what it returned (null unless completed)'),
+      output: doc(
+        absent(freeObject()),
+        'what it returned; absent unless completed (an object in the spec, never null)',
+      ),
       error: nullable(z.string()),
     }),
   'An action the assistant took in the current run.',
@@ -114,6 +128,17 @@ export interface RunStep {
   done: boolean;
 }
 
+/** Something a run started that goes on after it: a quick AI call or text job, an email, a video. */
+export interface Started {
+  tool: 'create_quick_ai_call' | 'create_quick_ai_text' | 'send_quick_email' | 'create_video';
+  /** the job, email or video id */
+  id: string;
+  /** the number or address it went to */
+  to: string;
+  /** what an email cost (the others are read again when asked) */
+  cost_usd?: number;
+}
+
 /** An assistant conversation as stored: the API's record, its transcript, and the current run's plan. */
 export type ConversationRecord = ConversationOut & {
   seq: number;
@@ -121,6 +146,8 @@ export type ConversationRecord = ConversationOut & {
   /** the key whose message started the run: the actions run as it would */
   api_key_id: string | null;
   transcript: TranscriptEntry[];
+  /** what the conversation's runs started, oldest first: what "did they agree?" and "how much did that cost?" ask about */
+  started?: Started[];
   run: {
     message: string;
     intents: Intent[];

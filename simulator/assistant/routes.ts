@@ -57,7 +57,8 @@ function present(c: ConversationRecord): ConversationOut {
     status: c.status,
     run_id: c.run_id,
     reply: c.reply,
-    actions: c.actions,
+    // output is an object in the spec (no |null): left out of a failed or declined action (older data kept null)
+    actions: c.actions.map(({ output, ...a }) => (output == null ? a : { ...a, output })),
     pending_approvals: c.pending_approvals,
     error: c.error,
     updated_at: c.updated_at,
@@ -214,14 +215,15 @@ export const assistant: Resource = {
       scope: 'assistant:read',
       plan: 'assistant',
       summary: 'List assistant conversations',
-      description: 'Every conversation of the workspace, most recently updated first.',
+      description:
+        'Every conversation of the workspace, newest first (by creation, as every list is: a new message does not move a conversation up).',
       query: obj({ ...listParams() }),
       responses: { 200: { description: 'Conversations', schema: listOf(ConversationSchema) } },
       handler: (c) => {
         const items = c.data.assistant_conversations.filter((x) => x.workspace_id === c.auth.workspace.id);
         return {
           body: paginate(c.s, items, c.query, {
-            key: (x) => Date.parse(x.updated_at),
+            key: (x) => Date.parse(x.created_at),
             tie: (x) => x.seq,
             scope: 'assistant',
             present,

@@ -10,10 +10,12 @@ import {
   type TextRecord,
   type TranscriptTurn,
   type CallStatus,
+  changeContact,
   contactById,
   contactByPhone,
   newContact,
   asView,
+  newRecordTime,
   recordIndex,
 } from '../history/index.js';
 import type { Session } from '../core/session.js';
@@ -43,16 +45,19 @@ export function openCall(s: Session, o: CallStart): CallRecord {
     end_reason: null,
     started_at: null,
     ended_at: null,
-    created_at: iso(s.now),
+    created_at: newRecordTime(s.data, 'calls', o.workspace_id, s.now),
   };
   s.data.calls.push(call);
   emitCallEvent(s, call, 'call.started');
   return call;
 }
 
+/** A time of the call: now, but never before its created_at (a few ms ahead of the clock when calls share an instant). */
+const notBefore = (call: CallRecord, now: number) => iso(Math.max(now, Date.parse(call.created_at)));
+
 export function answerCall(s: Session, call: CallRecord): void {
   call.status = 'IN_PROGRESS';
-  call.started_at = iso(s.now);
+  call.started_at = notBefore(call, s.now);
 }
 
 export function closeCall(
@@ -69,7 +74,7 @@ export function closeCall(
   call.status = o.status;
   call.end_reason = o.end_reason;
   call.duration_seconds = o.duration_seconds;
-  call.ended_at = iso(s.now);
+  call.ended_at = notBefore(call, s.now);
   if (o.turns) {
     call.transcript_turns = o.turns;
     call.transcript = transcriptText(o.turns);
@@ -85,11 +90,12 @@ export const findCall = (s: Session, id: string) =>
   asView(s.data, 'calls', recordIndex<CallRecord>(s.data, 'calls').byId.get(id));
 
 export function recordText(s: Session, o: Omit<TextRecord, 'id' | 'seq' | 'created_at'>): TextRecord {
-  const rec: TextRecord = { id: s.rng.uuid(), seq: s.nextSeq(), ...o, created_at: iso(s.now) };
+  const created_at = newRecordTime(s.data, 'texts', o.workspace_id, s.now);
+  const rec: TextRecord = { id: s.rng.uuid(), seq: s.nextSeq(), ...o, created_at };
   s.data.texts.push(rec);
   if (o.direction === 'inbound' && o.contact_id) {
     const c = contactById(s.data, o.contact_id);
-    if (c && !c.first_inbound_text_at) c.first_inbound_text_at = rec.created_at;
+    if (c && !c.first_inbound_text_at) changeContact(c, { first_inbound_text_at: created_at }, Date.parse(created_at));
   }
   if (o.direction === 'inbound') emitTextReceived(s, rec);
   meterText(s, rec);
@@ -113,7 +119,7 @@ export function optOut(s: Session, workspaceId: string, phone: string): void {
   if (isOptedOut(s, workspaceId, phone)) return;
   s.data.opt_outs.push({ workspace_id: workspaceId, phone_number: phone, at: iso(s.now) });
   const c = contactByPhone(s.data, workspaceId, phone);
-  if (c) Object.assign(c, { consent: { ...c.consent, sms_opted_in: false }, updated_at: iso(s.now) });
+  if (c) changeContact(c, { consent: { ...c.consent, sms_opted_in: false } }, s.now);
 }
 
 export interface OptOut {

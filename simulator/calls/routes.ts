@@ -3,6 +3,7 @@
 import { findCall, openCall } from './conversations.js';
 import { ApiError, notFound } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
+import { schedule } from '../core/scheduler.js';
 import { hangUp, isLive, runCall, type CallPlan } from './scripted-call.js';
 import { contactByPhone, presentCall, CallRecordSchema, type CallOut } from '../history/index.js';
 import { attemptOutcome, PROVIDER_CALL_ERROR, TIMING } from './scenarios.js';
@@ -134,24 +135,25 @@ function place(c: Ctx<{}, {}, Infer<typeof Body>>): CallOut {
   return presentCall(call);
 }
 
-function hangup(c: Ctx<Infer<typeof CallParams>>): CallOut {
+async function hangup(c: Ctx<Infer<typeof CallParams>>): Promise<CallOut> {
   const found = findCall(c.s, c.params.id);
   const call = found?.workspace_id === c.auth.workspace.id ? found : undefined;
   if (!call) throw notFound(`No call ${c.params.id} in this workspace.`);
-  if (c.data.quick_jobs.some((j) => j.targets.some((t) => t.last_call_id === call.id)))
-    throw new ApiError(
-      409,
-      'conflict',
-      'This call belongs to a quick action job: cancel the job instead (POST /v1/quick/actions/{id}/cancel).',
-    );
   if (!isLive(call))
     throw new ApiError(
       409,
       'conflict',
       `Only a ringing or in-progress call can be hung up; this call is ${call.status}.`,
     );
-  hangUp(c.s, call);
-  return presentCall(call);
+  const job = c.data.quick_jobs.find((j) => j.targets.some((t) => t.last_call_id === call.id));
+  if (job) {
+    // a quick job's call: its machine ends it and records it on the target (quick sits above calls,
+    // so the hang-up is handed over as a transition due now, run before the reply)
+    const i = job.targets.findIndex((t) => t.last_call_id === call.id);
+    schedule(c.s, c.s.now, 'qcall.hung_up', { job: job.id, i, call: call.id });
+    await c.advance(c.s.now);
+  } else hangUp(c.s, call);
+  return presentCall(findCall(c.s, call.id)!);
 }
 
 export const voiceCalls: Resource = {
@@ -178,11 +180,12 @@ export const voiceCalls: Resource = {
       scope: 'full',
       summary: 'Hang up a call',
       description:
-        "Ends a ringing call (CANCELED) or an in-progress one (COMPLETED with the time so far). A quick action job's call is canceled through its job instead.",
+        "Ends a ringing call (CANCELED) or an in-progress one (COMPLETED with the time so far), quick action jobs' calls too: " +
+        "the job's target records it (a ringing call's target ends canceled, without retries; a connected one's answered, its minutes billed so far). Any other status is 409.",
       params: CallParams,
       responses: { 200: { description: 'The call record after hanging up', schema: dataOf(CallRecordSchema) } },
       errors: { 409: ['conflict'] },
-      handler: (c) => ({ body: { data: hangup(c) } }),
+      handler: async (c) => ({ body: { data: await hangup(c) } }),
     },
   ],
 };

@@ -23,6 +23,7 @@ import {
   contactByEmail,
   contactByPhone,
   newContact,
+  newRecordTime,
   presentCall,
   presentContact,
   presentEmail,
@@ -476,8 +477,8 @@ const ContactBody = named(
 );
 
 const DIRECTIONS = ['inbound', 'outbound'] as const;
-/** Upper-case, as in records, in the order the call list's status filter names them. */
-const FIXTURE_CALL_STATUSES = CALL_STATUS_FILTERS.map((x) => x.toUpperCase()) as unknown as readonly [
+/** Upper-case, as in records: the call list's filter values in their order, then NO_ANSWER (no filter value). */
+const FIXTURE_CALL_STATUSES = [...CALL_STATUS_FILTERS.map((x) => x.toUpperCase()), 'NO_ANSWER'] as unknown as readonly [
   CallStatus,
   ...CallStatus[],
 ];
@@ -550,10 +551,11 @@ const EmailFixture = named(
 );
 
 /** A fixture's time: given, or now; never in the simulator's future. */
-function fixtureTime(c: AnyCtx, at: string | undefined): string {
+/** A fixture's created_at: the one sent (history as it was), else now as a record made now gets it (newRecordTime). */
+function fixtureTime(c: AnyCtx, at: string | undefined, unit: 'calls' | 'texts' | 'emails'): string {
   if (at !== undefined && Date.parse(at) > c.s.now)
     throw validationError({ created_at: "must not be in the simulator's future" });
-  return at ?? iso(c.s.now);
+  return at ?? newRecordTime(c.data, unit, c.auth.workspace.id, c.s.now);
 }
 
 const transcriptOf = (turns: { speaker: string; text: string }[]) =>
@@ -904,7 +906,7 @@ const routes = [
           const ws = c.auth.workspace.id;
           const other = b.direction === 'outbound' ? b.to_number : b.from_number;
           const turns = b.transcript_turns ?? [];
-          const created = fixtureTime(c, b.created_at);
+          const created = fixtureTime(c, b.created_at, 'calls');
           const rec: CallRecord = {
             id: c.s.rng.uuid(),
             seq: c.s.nextSeq(),
@@ -961,7 +963,7 @@ const routes = [
             status: b.direction === 'inbound' ? 'received' : 'delivered',
             contact_id: contactByPhone(c.data, ws, other)?.id ?? null,
             quick_action_id: null,
-            created_at: fixtureTime(c, b.created_at),
+            created_at: fixtureTime(c, b.created_at, 'texts'),
             // a text from or to one of the workspace's numbers belongs to that number
             phone_number_id:
               c.data.phone_numbers.find(
@@ -1004,7 +1006,7 @@ const routes = [
             body: b.body ?? '',
             contact_id: contactByEmail(c.data, ws, other)?.id ?? null,
             quick_email_id: null,
-            created_at: fixtureTime(c, b.created_at),
+            created_at: fixtureTime(c, b.created_at, 'emails'),
           };
           c.data.emails.push(rec);
           return rec;

@@ -1,5 +1,6 @@
 // The simulator's only source of randomness: a seeded sfc32 generator whose state lives in the
 // store, so a sequence continues across processes and every run on a manual clock repeats.
+import { createHash } from 'node:crypto';
 
 export type RngState = [number, number, number, number];
 
@@ -65,10 +66,25 @@ export class Rng {
 
   /** A version-4-shaped UUID from the seeded stream. */
   uuid(): string {
-    const h = this.hex(16).split('');
-    h[12] = '4';
-    h[16] = '89ab'[parseInt(h[16], 16) & 3];
-    const s = h.join('');
-    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+    return uuidShape(this.hex(16));
   }
+
+  /**
+   * A version-4-shaped UUID from 6 bytes of the stream, spread by a hash: the draws of an id that
+   * used to be shorter (`kb_` and 12 hex digits), so that every id seeded after it stays the same.
+   */
+  shortUuid(): string {
+    return uuidOf(this.hex(6));
+  }
+}
+
+/** The UUID an old short id (`kb_0a1b…`) becomes: the same one every time, so references to it follow. */
+export const uuidOf = (text: string) => uuidShape(createHash('sha256').update(text).digest('hex'));
+
+function uuidShape(hex: string): string {
+  const h = hex.slice(0, 32).split('');
+  h[12] = '4';
+  h[16] = '89ab'[parseInt(h[16], 16) & 3];
+  const s = h.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }

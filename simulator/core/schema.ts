@@ -168,6 +168,23 @@ export const isoTime = () =>
 
 export const nullable = <S extends z.ZodMiniType>(inner: S) => z.nullable(inner);
 
+/**
+ * A field the spec types without `|null` that may have no value: the key is left out then (the
+ * spec: "`T|null` means the value may be null", so a type without it never carries null). Declared
+ * optional; presenters drop the key with withoutNulls().
+ */
+export const absent = <S extends z.ZodMiniType>(inner: S) => z.optional(inner);
+
+/** `o` without the listed keys whose value is null: the replies' fields declared with absent(). */
+export function withoutNulls<T extends object, K extends keyof T>(
+  o: T,
+  keys: readonly K[],
+): Omit<T, K> & { [P in K]?: Exclude<T[P], null> } {
+  const out = { ...o } as Record<PropertyKey, unknown>;
+  for (const k of keys) if (out[k as PropertyKey] === null) delete out[k as PropertyKey];
+  return out as Omit<T, K> & { [P in K]?: Exclude<T[P], null> };
+}
+
 export function arr<S extends z.ZodMiniType>(item: S, o: { min?: number; max?: number; unique?: boolean } & Doc = {}) {
   const checks: z.core.$ZodCheck<unknown[]>[] = [];
   if (o.min !== undefined) checks.push(z.minLength(o.min));

@@ -7,6 +7,7 @@
 // record: the tracker's epoch of the collections it reads) has it built again. Lookups hand out
 // views (store/tracker.ts), so a caller may change what it finds.
 import { asView, kept, type Synced } from '../store/kept.js';
+import { iso } from '../core/clock.js';
 import type { CallRecord, Contact, EmailRecord, TextRecord } from './records.js';
 import type { World } from '../core/world.js';
 import { hasSaved, saved } from '../store/snapshot.js';
@@ -153,6 +154,20 @@ export function recordIndex<T extends HistoryRecord>(data: World, unit: RecordUn
   );
 }
 
+/**
+ * The `created_at` of a record a workspace makes now: the simulator time, or 1 ms after the
+ * workspace's latest record of the list when that is not earlier. On a manual clock every record of
+ * one instant would otherwise share its time, and the spec's incremental sync (poll with
+ * `created_after`, exclusive, set to the newest created_at seen) would miss those made in the
+ * instant after a poll; so the times of a list are distinct and increasing in creation order (a
+ * burst of n records in one instant ends n-1 ms ahead of the clock).
+ */
+export function newRecordTime(data: World, unit: RecordUnit, ws: string, now: number): string {
+  const rows = recordIndex(data, unit).byWorkspace.get(ws);
+  const last = rows?.length ? ms(rows[rows.length - 1]) : Number.NEGATIVE_INFINITY;
+  return iso(Math.max(now, last + 1));
+}
+
 export const recordsWithAddress = <T extends HistoryRecord>(
   ix: RecordIndex<T>,
   ws: string,
@@ -188,13 +203,19 @@ export interface PersonSummary {
 
 /** Orders people reached without a contact after every contact, by their first record. */
 const ADDRESS_ORDER = 2 ** 40;
+/**
+ * How far below every contact time a contact never reached sorts: "most recent first" is by last
+ * contact, and someone never contacted has none, so such contacts come after everyone contacted
+ * (newest created first among them). 2^45 ms is about 1100 years, below any time a record can have.
+ */
+const NEVER_REACHED = 2 ** 45;
 const bySortTime = (a: PersonSummary, b: PersonSummary) => a.sort_ms - b.sort_ms || a.order - b.order;
 
 interface PeopleIndex {
   sync: Synced;
   /** (empty when seeded from what a snapshot saved: such an index is never changed, only built again) */
   byKey: Map<string, PersonSummary>;
-  /** by last contact (or creation, never reached), oldest first */
+  /** by last contact, oldest first (after the contacts never reached, by creation) */
   sorted: PersonSummary[];
 }
 
@@ -222,7 +243,7 @@ function contactPerson(c: Contact, order: number): PersonSummary {
     email_count: 0,
     first_contacted_at: null,
     last_contacted_at: null,
-    sort_ms: Date.parse(c.created_at),
+    sort_ms: Date.parse(c.created_at) - NEVER_REACHED,
     order,
   };
 }
@@ -346,13 +367,13 @@ export function peopleIndex(data: World, ws: string): PeopleIndex {
       // what the snapshot saved (savedPeople), while no record collection changed since: read a
       // page's worth at a time (a list's first page reads the last part), never changed in place
       const root = raw(data);
-      const count = (saved(root, 'people') as Record<string, unknown> | undefined)?.[ws];
+      const count = (saved(root, SAVED_KEY) as Record<string, unknown> | undefined)?.[ws];
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) return undefined;
       const parts: PersonSummary[][] = [];
-      for (let k = 0; k * SAVED_PART < count; k++) if (!hasSaved(root, `people:${ws}:${k}`)) return undefined;
+      for (let k = 0; k * SAVED_PART < count; k++) if (!hasSaved(root, `${SAVED_KEY}:${ws}:${k}`)) return undefined;
       const part = (k: number) => {
         if (!parts[k]) {
-          const got = saved(root, `people:${ws}:${k}`);
+          const got = saved(root, `${SAVED_KEY}:${ws}:${k}`);
           parts[k] = Array.isArray(got) ? got : [];
         }
         return parts[k];
@@ -373,6 +394,12 @@ export function peopleIndex(data: World, ws: string): PeopleIndex {
   );
 }
 
+/**
+ * The name the people are saved under: a new name when their order changes (people2: contacts never
+ * reached after everyone contacted), so a file saved in the old order is read as if nothing was saved.
+ */
+const SAVED_KEY = 'people2';
+
 /** People saved per part: a page of the list parses one or two. */
 const SAVED_PART = 2000;
 
@@ -384,8 +411,8 @@ export function savedPeople(data: World): Record<string, string> {
     const sorted = peopleIndex(data, w.id).sorted;
     counts[w.id] = sorted.length;
     for (let k = 0; k * SAVED_PART < sorted.length; k++)
-      out[`people:${w.id}:${k}`] = JSON.stringify(sorted.slice(k * SAVED_PART, (k + 1) * SAVED_PART));
+      out[`${SAVED_KEY}:${w.id}:${k}`] = JSON.stringify(sorted.slice(k * SAVED_PART, (k + 1) * SAVED_PART));
   }
-  out.people = JSON.stringify(counts);
+  out[SAVED_KEY] = JSON.stringify(counts);
   return out;
 }

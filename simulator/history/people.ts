@@ -1,6 +1,7 @@
 // Contacts and the people reached: how calls, texts and emails fold into the person they were with,
 // and how records are presented (internal fields such as workspace_id never leave the simulator).
 import { iso } from '../core/clock.js';
+import { withoutNulls } from '../core/schema.js';
 import type { CallRecord, Contact, EmailRecord, TextRecord } from './records.js';
 import type { World } from '../core/world.js';
 import type { Rng } from '../core/rng.js';
@@ -74,13 +75,28 @@ export function newContact(rng: Rng, workspaceId: string, now: number, input: Co
   };
 }
 
+/**
+ * Changes a contact (a view of it) and moves its `updated_at`: whatever sets a field of a contact,
+ * a user's edit or inbound traffic (first_inbound_call_at, an opt-out), changes the record. Never
+ * backwards: a change dated by a record's created_at (a few ms ahead of the clock in a burst,
+ * newRecordTime) followed in the same instant by one at the clock's time (a STOP's opt-out).
+ */
+export function changeContact(c: Contact, change: Partial<Omit<Contact, 'id' | 'workspace_id'>>, now: number): void {
+  Object.assign(c, change, { updated_at: iso(Math.max(now, Date.parse(c.updated_at))) });
+}
+
 export function presentContact(c: Contact): ContactOut {
   const { workspace_id: _w, ...rest } = c;
   return rest;
 }
 
 export function presentCall(c: CallRecord): CallOut {
-  // an explicit list: internal fields (workspace_id, seq) stay inside
+  // an explicit list: internal fields (workspace_id, seq) stay inside; phone_number_id is an integer
+  // in the spec's call events, whose field names "match the call record": left out when none
+  return withoutNulls(callFields(c), ['phone_number_id']);
+}
+
+function callFields(c: CallRecord) {
   return {
     id: c.id,
     direction: c.direction,
@@ -106,11 +122,11 @@ export function presentCall(c: CallRecord): CallOut {
 
 export function presentText(t: TextRecord): TextOut {
   const { workspace_id: _w, seq: _s, ...rest } = t;
-  return rest;
+  return withoutNulls(rest, ['phone_number_id']);
 }
 
 export function presentEmail(e: EmailRecord): EmailOut {
-  const { workspace_id: _w, seq: _s, ...rest } = e;
+  const { workspace_id: _w, seq: _s, sent_ms: _t, ...rest } = e;
   return rest;
 }
 
@@ -126,5 +142,5 @@ export function people(data: World, workspaceId: string): readonly PersonSummary
 
 export function presentPerson(p: PersonSummary): PersonOut {
   const { id: _i, sort_ms: _s, order: _o, ...rest } = p;
-  return rest;
+  return withoutNulls(rest, ['name', 'phone_number', 'email', 'first_contacted_at', 'last_contacted_at']);
 }

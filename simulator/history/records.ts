@@ -3,6 +3,7 @@
 // their types are what the presenters in people.ts return and what the store keeps (model.ts).
 import * as z from 'zod/mini';
 import {
+  absent,
   arr,
   doc,
   e164,
@@ -43,7 +44,10 @@ export const CALL_TAGS = [
 ] as const;
 
 export type CallTag = (typeof CALL_TAGS)[number];
-/** The spec's filter values, plus no_answer for calls that rang out (records say NO_ANSWER). */
+/**
+ * The spec's filter values, a closed list: a call that rang out (NO_ANSWER in records) has no filter
+ * value of its own, so `?status=no_answer` is 400 like any value outside the list.
+ */
 export const CALL_STATUS_FILTERS = [
   'completed',
   'voicemail',
@@ -53,7 +57,6 @@ export const CALL_STATUS_FILTERS = [
   'in_progress',
   'ringing',
   'queued',
-  'no_answer',
 ] as const;
 
 const nullableText = () => nullable(z.string());
@@ -105,14 +108,14 @@ export const PersonSummarySchema = named(
   () =>
     record({
       contact_id: doc(nullable(uuid()), 'null for someone reached who has no contact record'),
-      name: doc(nullableText(), { example: 'Maria Gonzalez' }),
-      phone_number: doc(nullableText(), { example: '+14155550100' }),
-      email: doc(nullableText(), { example: 'maria@example.com' }),
+      name: doc(absent(z.string()), { description: 'absent for a contact without a name', example: 'Maria Gonzalez' }),
+      phone_number: doc(absent(z.string()), { description: 'absent when there is none', example: '+14155550100' }),
+      email: doc(absent(z.string()), { description: 'absent when there is none', example: 'maria@example.com' }),
       call_count: z.int(),
       text_count: z.int(),
       email_count: z.int(),
-      first_contacted_at: nullable(timestamp()),
-      last_contacted_at: nullable(timestamp()),
+      first_contacted_at: doc(absent(timestamp()), 'absent for a contact never reached'),
+      last_contacted_at: doc(absent(timestamp()), 'absent for a contact never reached'),
     }),
   {
     description:
@@ -151,7 +154,10 @@ export const CallRecordSchema = named(
       from_number: e164(),
       to_number: e164(),
       contact_id: nullable(uuid()),
-      phone_number_id: doc(nullable(z.int()), 'the workspace number the call was on, if any'),
+      phone_number_id: doc(
+        absent(z.int()),
+        "the workspace number the call was on; absent when it was on none (a quick job's shared number, a verified caller ID), as in the call events",
+      ),
       duration_seconds: nullable(z.int()),
       summary: doc(z.string(), 'AI summary; filled shortly after the call ends'),
       transcript: doc(z.string(), {
@@ -180,7 +186,6 @@ export const CallRecordSchema = named(
       from_number: '+14155550123',
       to_number: '+14155550100',
       contact_id: '5d7e1f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a',
-      phone_number_id: null,
       duration_seconds: 62,
       summary: 'The recipient agreed: confirm the appointment on Tuesday at 10:00.',
       transcript:
@@ -222,7 +227,10 @@ export const TextRecordSchema = named(
       body: doc(z.string(), { example: 'Does Tuesday at 10 work for you?' }),
       status: doc(oneOf(['received', 'delivered', 'failed']), { example: 'delivered' }),
       contact_id: nullable(uuid()),
-      phone_number_id: nullable(z.int()),
+      phone_number_id: doc(
+        absent(z.int()),
+        "the workspace number the text was on; absent when it was on none (a quick text's shared number), as in sms.received",
+      ),
       quick_action_id: doc(nullable(uuid()), 'the quick AI text job the message belongs to'),
       created_at: timestamp(),
     }),
@@ -237,7 +245,6 @@ export const TextRecordSchema = named(
       body: 'Hi Maria! Does Tuesday at 10:00 still work for you? Reply STOP to opt out.',
       status: 'delivered',
       contact_id: '5d7e1f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a',
-      phone_number_id: null,
       quick_action_id: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90',
       created_at: '2026-01-05T09:00:00.000Z',
     },
@@ -342,15 +349,28 @@ export const transcriptText = (turns: TranscriptTurn[]) =>
 export type Contact = ContactOut & { workspace_id: string };
 
 /** A call as stored: the API's record without what is derived when presented (recording_url). */
-export type CallRecord = Omit<CallOut, 'recording_url' | 'metadata'> &
+export type CallRecord = Omit<CallOut, 'recording_url' | 'metadata' | 'phone_number_id'> &
   Stored & {
+    /** null when the call is on no number of the account (presented without the key) */
+    phone_number_id: number | null;
     /** what the caller of POST /v1/voice/calls attached */
     metadata?: Record<string, unknown>;
   };
 
-export type TextRecord = TextOut & Stored;
+export type TextRecord = Omit<TextOut, 'phone_number_id'> &
+  Stored & {
+    /** null when the text is on no number of the account (presented without the key) */
+    phone_number_id: number | null;
+  };
 
-export type EmailRecord = EmailOut & Stored;
+export type EmailRecord = EmailOut &
+  Stored & {
+    /**
+     * when a quick email was sent (epoch ms): its created_at may be a few ms later (newRecordTime),
+     * and the rolling 24-hour limit counts from the sending, to the millisecond
+     */
+    sent_ms?: number;
+  };
 
 /** An address quick email skips, as stored (the API's record plus its workspace). */
 export type Suppression = Infer<typeof SuppressionSchema> & { workspace_id: string };

@@ -2,29 +2,40 @@
 // number's wiring and monthly line, the texts a number answers; the numbers kept, and a workspace's
 // voice and sms defaults, caller IDs and library.
 import type { Capability } from '../core/capability.js';
-import type { Rng } from '../core/rng.js';
+import { type Rng, uuidOf } from '../core/rng.js';
 import { timerRow } from '../core/scheduler.js';
 import type { Workspace } from '../core/world.js';
 import { newConfig, workspaceDefaults } from './config.js';
 import { nextCharge } from './lines.js';
 import type { PhoneNumber } from './records.js';
 
-/** The knowledge bases, FAQs and event types a workspace starts with. */
+/** The knowledge bases, FAQs and event types a workspace starts with (ids are UUIDs, as the spec's record ids are). */
 function workspaceLibrary(rng: Rng): Pick<Workspace, 'knowledge_bases' | 'faqs' | 'event_types'> {
   return {
     knowledge_bases: [
-      { id: `kb_${rng.hex(6)}`, name: 'Product handbook' },
-      { id: `kb_${rng.hex(6)}`, name: 'Pricing and plans' },
+      { id: rng.shortUuid(), name: 'Product handbook' },
+      { id: rng.shortUuid(), name: 'Pricing and plans' },
     ],
     faqs: [
-      { id: `faq_${rng.hex(6)}`, question: 'What are your opening hours?' },
-      { id: `faq_${rng.hex(6)}`, question: 'Where are you located?' },
+      { id: rng.shortUuid(), question: 'What are your opening hours?' },
+      { id: rng.shortUuid(), question: 'Where are you located?' },
     ],
     event_types: [
-      { id: `evt_type_${rng.hex(6)}`, name: 'Intro call', minutes: 15 },
-      { id: `evt_type_${rng.hex(6)}`, name: 'Demo', minutes: 30 },
+      { id: rng.shortUuid(), name: 'Intro call', minutes: 15 },
+      { id: rng.shortUuid(), name: 'Demo', minutes: 30 },
     ],
   };
+}
+
+/** An id of the library as it is now: one from before ids were UUIDs (`kb_…`, `faq_…`, `evt_type_…`) becomes its UUID. */
+const libraryId = (id: string) => (/^(kb|faq|evt_type)_/.test(id) ? uuidOf(id.replace(/^[a-z_]+_/, '')) : id);
+
+/** A configuration's references to the library, in the ids the library has now. */
+function libraryRefs(config: PhoneNumber['config']): void {
+  const k = config.knowledge;
+  k.knowledge_base_ids = k.knowledge_base_ids.map(libraryId);
+  k.faq_ids = k.faq_ids.map(libraryId);
+  config.booking.event_type_ids = config.booking.event_type_ids.map(libraryId);
 }
 
 interface OldAgent {
@@ -71,6 +82,7 @@ export const numbers: Capability = {
       w.defaults ??= workspaceDefaults();
       w.caller_ids ??= [];
       if (!w.knowledge_bases) Object.assign(w, workspaceLibrary(rng));
+      for (const item of [...w.knowledge_bases, ...w.faqs, ...w.event_types]) item.id = libraryId(item.id);
     }
     for (const n of world.phone_numbers) {
       const old = n as unknown as {
@@ -80,6 +92,7 @@ export const numbers: Capability = {
         agent?: OldAgent;
       };
       n.stack ??= 't2';
+      if (n.config) libraryRefs(n.config);
       n.config ??= newConfig(old.name ?? 'Phone number', old);
       // the agent was a copy of its settings: its id is kept, its settings are the configuration's now
       n.agent_id ??= old.agent?.id ?? rng.uuid();

@@ -26,6 +26,7 @@ import {
   passedParts,
   record,
   str,
+  uuid,
   type Infer,
   type Loose,
 } from '../core/schema.js';
@@ -201,7 +202,7 @@ const itemId = () =>
     example: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90',
   });
 /** The id of something the workspace has (knowledge base, FAQ, event type): assigned here, never created. */
-const refId = (example: string) => str({ min: 1, max: 100, example });
+const refId = (example: string) => uuid({ example });
 const inheritsFlag = () =>
   bool(
     'true while the number uses the workspace default; send true alone to go back to it, false alone to take an own copy',
@@ -263,11 +264,14 @@ const smsFields = () => ({
   max_replies_per_contact: int({ min: 1, max: 10_000, example: 50 }),
 });
 const knowledgeFields = () => ({
-  knowledge_base_ids: arr(refId('kb_1'), {
+  knowledge_base_ids: arr(refId('0b7c5a3e-2f4d-4a6b-9c8e-1d2f3a4b5c6d'), {
     max: 50,
     description: 'knowledge bases of the workspace the agent answers from',
   }),
-  faq_ids: arr(refId('faq_1'), { max: 500, description: 'FAQs of the workspace the agent answers from' }),
+  faq_ids: arr(refId('6e1f2a3b-4c5d-4e6f-8a7b-9c0d1e2f3a4b'), {
+    max: 500,
+    description: 'FAQs of the workspace the agent answers from',
+  }),
   knowledge_base_enabled: bool(),
   web_search_enabled: bool(),
 });
@@ -286,7 +290,10 @@ const qualificationFields = () => ({
 });
 const bookingFields = () => ({
   enabled: bool(),
-  event_type_ids: arr(refId('evt_1'), { max: 50, description: 'event types of the workspace the agent books' }),
+  event_type_ids: arr(refId('9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'), {
+    max: 50,
+    description: 'event types of the workspace the agent books',
+  }),
   bookable_days: arr(oneOf(DAYS), { max: 7, unique: true }),
   bookable_hours_start: HHMM(),
   bookable_hours_end: HHMM(),

@@ -1,7 +1,7 @@
 // Quick AI calls: each target is dialled from a shared number, rings, and is answered, rings out,
 // reaches voicemail, is busy or fails as its scenario says; unanswered attempts are retried after
 // retry_delay_minutes until retry_attempts is spent. Every step is a timer on the simulator clock.
-import { type CallStatus, contactById } from '../history/index.js';
+import { type CallRecord, type CallStatus, contactById } from '../history/index.js';
 import {
   closeCall,
   answerCall,
@@ -100,6 +100,68 @@ export function cancelCalls(s: Session, job: QuickJob): void {
   });
 }
 
+type Live = { job: QuickJob; i: number; t: QuickTarget; call: CallRecord };
+
+/**
+ * A connected call ends after `seconds` of the `p.seconds` planned: its lines said by then, the
+ * minutes billed by the second, the AI review shortly after; the target ends completed (goal met
+ * only when the call ran its course), or canceled when a cancel waited for it.
+ */
+function endConversation(s: Session, c: Live, p: P, seconds: number, endReason: string): void {
+  const { job, t, call } = c;
+  const talk = p.talk as 'goal' | 'not_interested' | 'callback';
+  const completed = p.completed === true && seconds >= Number(p.seconds);
+  const turns = callTranscript(talk, job.goal, job.call!.opening_message, nameFor(s, job, t), Number(p.seconds));
+  const goal = completed && talk === 'goal';
+  closeCall(s, call, {
+    status: 'COMPLETED',
+    end_reason: endReason,
+    duration_seconds: seconds,
+    turns: turns.filter((x) => (x.seconds_from_start ?? 0) <= seconds),
+    has_recording: true,
+  });
+  // conversation minutes, billed by the second; the wallet never goes below zero
+  job.cost_cents += chargeUpTo(s, job.workspace_id, Math.round((CALL_MINUTE_CENTS * seconds) / 60), {
+    kind: 'quick_call',
+    reference_id: job.id,
+    description: `Quick call ${job.id} to ${t.to_number}: call ${call.id}, ${seconds} s at ${price(CALL_MINUTE_CENTS)} a minute`,
+  });
+  schedule(s, at(s, TIMING.reviewDelay), 'qcall.review', { job: job.id, call: call.id, talk, completed });
+  // canceled while connected: the call was allowed to finish, the target ends canceled (goal_achieved stays true to what happened)
+  if (t.stop_after_call) return finish(s, job, t, 'canceled', 'canceled', goal);
+  finish(s, job, t, 'completed', goal ? 'goal_achieved' : 'answered', goal);
+}
+
+/**
+ * POST /v1/voice/calls/{id}/hangup on a quick job's call (calls/routes.ts hands it over as a
+ * transition due now): a ringing call ends CANCELED and its target canceled, with no retry; a
+ * connected one ends COMPLETED with the time so far (billed by the second), its target answered;
+ * a voicemail being left ends VOICEMAIL with what was said, its target no_answer/voicemail.
+ */
+function hangUpQuickCall(s: Session, c: Live): void {
+  const { job, i, t, call } = c;
+  const pending = s.data.timers.find((x) => x.type.startsWith('qcall.') && x.payload.call === call.id);
+  cancelTimers(s, (type, p) => type.startsWith('qcall.') && p.job === job.id && p.i === i && type !== 'qcall.review');
+  const seconds = Math.max(0, Math.round((s.now - Date.parse(call.started_at ?? call.created_at)) / 1000));
+  if (t.live_call_status === 'in_progress' && pending?.type === 'qcall.hangup')
+    return endConversation(s, c, pending.payload, seconds, 'hangup');
+  if (t.live_call_status === 'voicemail' && pending?.type === 'qcall.voicemail_left') {
+    const turns = [{ speaker: 'agent' as const, text: String(pending.payload.message), seconds_from_start: 0 }];
+    closeCall(s, call, {
+      status: 'VOICEMAIL',
+      end_reason: 'hangup',
+      duration_seconds: seconds,
+      turns,
+      has_recording: true,
+    });
+    call.summary = 'Reached voicemail; the call was hung up while the agent left its message.';
+    t.live_call_status = null;
+    return finish(s, job, t, 'no_answer', 'voicemail');
+  }
+  closeCall(s, call, { status: 'CANCELED', end_reason: 'hangup', duration_seconds: null });
+  finish(s, job, t, 'canceled', 'canceled');
+}
+
 function context(s: Session, p: P) {
   const job = jobOf(s, p.job);
   const i = Number(p.i);
@@ -126,29 +188,12 @@ export const quickCallTimers: TimerHandlers = {
   'qcall.hangup': (s, p) => {
     const c = context(s, p);
     if (!c?.call) return;
-    const { job, t, call } = c;
-    const talk = p.talk as 'goal' | 'not_interested' | 'callback';
-    const seconds = Number(p.seconds);
     const completed = p.completed === true;
-    const turns = callTranscript(talk, job.goal, job.call!.opening_message, nameFor(s, job, t), seconds);
-    const goal = completed && talk === 'goal';
-    closeCall(s, call, {
-      status: 'COMPLETED',
-      end_reason: completed ? 'hangup' : 'max_call_duration',
-      duration_seconds: seconds,
-      turns,
-      has_recording: true,
-    });
-    // conversation minutes, billed by the second; the wallet never goes below zero
-    job.cost_cents += chargeUpTo(s, job.workspace_id, Math.round((CALL_MINUTE_CENTS * seconds) / 60), {
-      kind: 'quick_call',
-      reference_id: job.id,
-      description: `Quick call ${job.id} to ${t.to_number}: call ${call.id}, ${seconds} s at ${price(CALL_MINUTE_CENTS)} a minute`,
-    });
-    schedule(s, at(s, TIMING.reviewDelay), 'qcall.review', { job: job.id, call: call.id, talk, completed });
-    // canceled while connected: the call was allowed to finish, the target ends canceled (goal_achieved stays true to what happened)
-    if (t.stop_after_call) return finish(s, job, t, 'canceled', 'canceled', goal);
-    finish(s, job, t, 'completed', goal ? 'goal_achieved' : 'answered', goal);
+    endConversation(s, { ...c, call: c.call }, p, Number(p.seconds), completed ? 'hangup' : 'max_call_duration');
+  },
+  'qcall.hung_up': (s, p) => {
+    const c = context(s, p);
+    if (c?.call) hangUpQuickCall(s, { ...c, call: c.call });
   },
   'qcall.unanswered': (s, p) => {
     const c = context(s, p);

@@ -18,6 +18,7 @@ export const quick: Capability = {
         'qcall.retry',
         'qcall.answer',
         'qcall.hangup',
+        'qcall.hung_up',
         'qcall.unanswered',
         'qcall.voicemail',
         'qcall.voicemail_left',

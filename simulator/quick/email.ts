@@ -1,5 +1,4 @@
 // POST /v1/quick/emails: one plain-text email to up to 20 recipients from a shared sender.
-import { iso } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
 import {
@@ -8,6 +7,7 @@ import {
   contactByEmail,
   sameEmail,
   firstAtLeast,
+  newRecordTime,
   recordIndex,
 } from '../history/index.js';
 import { canCover, charge, price, usd } from '../billing/index.js';
@@ -209,7 +209,7 @@ function sendQuickEmail(c: Ctx<{}, {}, Infer<typeof Body>>): Infer<typeof QuickE
 
   // the rolling 24 hours, counted in the index of quick emails (by time)
   const quick = recordIndex<EmailRecord>(c.data, 'emails').quick.get(workspace.id) ?? [];
-  const used = quick.length - firstAtLeast(quick, now - DAY_MS + 1, (e) => Date.parse(e.created_at));
+  const used = quick.length - firstAtLeast(quick, now - DAY_MS + 1, (e) => e.sent_ms ?? Date.parse(e.created_at));
   if (used + sentTo.length > DAILY_RECIPIENTS)
     throw new ApiError(
       409,
@@ -252,7 +252,8 @@ function sendQuickEmail(c: Ctx<{}, {}, Infer<typeof Body>>): Infer<typeof QuickE
       body: b.body,
       contact_id: r.contact_id,
       quick_email_id: id,
-      created_at: iso(now),
+      created_at: newRecordTime(c.data, 'emails', workspace.id, now),
+      sent_ms: now,
     };
     c.data.emails.push(rec);
   }

@@ -3,7 +3,21 @@
 import { iso } from '../core/clock.js';
 import { usd } from '../billing/index.js';
 import * as z from 'zod/mini';
-import { doc, e164, int, named, nullable, num, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
+import {
+  absent,
+  doc,
+  e164,
+  int,
+  named,
+  nullable,
+  num,
+  oneOf,
+  record,
+  timestamp,
+  uuid,
+  withoutNulls,
+  type Infer,
+} from '../core/schema.js';
 import type { Session } from '../core/session.js';
 
 export const CALL_START_CENTS = 20;
@@ -34,16 +48,16 @@ export const QuickTargetSchema = named(
     record({
       to_number: e164(),
       from_number: doc(
-        nullable(e164()),
-        'the shared number this destination was reached from (each may use a different one); null until the first attempt',
+        absent(e164()),
+        'the shared number this destination was reached from (each may use a different one); absent until the first attempt',
       ),
       status: TargetStatusSchema,
       live_call_status: doc(
-        nullable(oneOf(['ringing', 'in_progress', 'voicemail'])),
-        'while a call is live (calls only); otherwise null',
+        absent(oneOf(['ringing', 'in_progress', 'voicemail'])),
+        'while a call is live (calls only); absent otherwise',
       ),
       attempts: doc(int({ min: 0 }), 'calls placed, or 1 once a text thread has started'),
-      last_call_id: doc(nullable(uuid()), 'the Call record of the latest attempt (calls only)'),
+      last_call_id: doc(absent(uuid()), 'the Call record of the latest attempt (calls only; absent before one)'),
       messages_sent: doc(int({ min: 0 }), 'outbound messages (texts only)'),
       messages_received: doc(int({ min: 0 }), 'replies received (texts only)'),
       goal_achieved: z.boolean(),
@@ -59,7 +73,6 @@ export const QuickTargetSchema = named(
       to_number: '+14155550100',
       from_number: '+14155550123',
       status: 'completed',
-      live_call_status: null,
       attempts: 1,
       last_call_id: '9b2f6c1e-4d7a-4e0b-8f3c-5a1d2e6b7c80',
       messages_sent: 0,
@@ -114,7 +127,7 @@ const created = {
     oneOf(['running', 'completed', 'canceled']),
     'running at creation; completed once every target has ended; canceled when it ended after a cancel',
   ),
-  from_number: doc(nullable(e164()), 'the shared number of the first attempt; null until one is placed'),
+  from_number: doc(absent(e164()), 'the shared number of the first attempt; absent when none was placed'),
   target_count: doc(int({ min: 1 }), 'how many destinations'),
   status_url: doc(z.string(), {
     description: 'path of the job read',
@@ -144,11 +157,14 @@ export const QuickActionJobCreated = named('QuickActionJobCreated', () => record
   example: JOB_EXAMPLE,
 });
 
+/** What the job read shows of the creation's fields: the spec gives target_count and pricing "at creation" only. */
+const { target_count: _count, pricing: _pricing, ...read } = created;
+
 export const QuickActionJob = named(
   'QuickActionJob',
   () =>
     record({
-      ...created,
+      ...read,
       goal: z.string(),
       targets: doc(z.array(QuickTargetSchema), 'one per destination, in the order of to_numbers'),
       counts: CountsSchema,
@@ -157,9 +173,13 @@ export const QuickActionJob = named(
       completed_at: doc(nullable(timestamp()), 'when the last target ended; null while running'),
     }),
   {
-    description: 'Quick action job (spec Part 2): a quick AI call or text job and its targets.',
+    description:
+      'Quick action job (spec Part 2): a quick AI call or text job and its targets. target_count and pricing are part of the creation reply only, as the spec says.',
     example: {
-      ...JOB_EXAMPLE,
+      id: JOB_EXAMPLE.id,
+      kind: JOB_EXAMPLE.kind,
+      from_number: JOB_EXAMPLE.from_number,
+      status_url: JOB_EXAMPLE.status_url,
       status: 'completed',
       goal: 'confirm the appointment on Tuesday at 10:00',
       targets: [
@@ -167,7 +187,6 @@ export const QuickActionJob = named(
           to_number: '+14155550100',
           from_number: '+14155550123',
           status: 'completed',
-          live_call_status: null,
           attempts: 1,
           last_call_id: '9b2f6c1e-4d7a-4e0b-8f3c-5a1d2e6b7c80',
           messages_sent: 0,
@@ -276,40 +295,50 @@ export const statusUrl = (job: QuickJob) => `/v1/quick/actions/${job.id}`;
 
 /** The reply to a creation: returned as soon as the first attempts are under way. */
 export function creationView(job: QuickJob): Infer<typeof QuickActionJobCreated> {
-  return {
-    id: job.id,
-    kind: job.kind,
-    status: job.status,
-    from_number: job.from_number,
-    target_count: job.target_count,
-    status_url: statusUrl(job),
-    pricing: pricing(job),
-  };
+  return withoutNulls(
+    {
+      id: job.id,
+      kind: job.kind,
+      status: job.status,
+      from_number: job.from_number,
+      target_count: job.target_count,
+      status_url: statusUrl(job),
+      pricing: pricing(job),
+    },
+    ['from_number'],
+  );
 }
 
 export function jobView(job: QuickJob): QuickJobOut {
+  return withoutNulls(jobFields(job), ['from_number']);
+}
+
+function jobFields(job: QuickJob) {
   return {
     id: job.id,
     kind: job.kind,
     status: job.status,
     goal: job.goal,
     from_number: job.from_number,
-    target_count: job.target_count,
     status_url: statusUrl(job),
-    pricing: pricing(job),
-    targets: job.targets.map((t) => ({
-      to_number: t.to_number,
-      from_number: t.from_number,
-      status: t.status,
-      live_call_status: t.live_call_status,
-      attempts: t.attempts,
-      last_call_id: t.last_call_id,
-      messages_sent: t.messages_sent,
-      messages_received: t.messages_received,
-      goal_achieved: t.goal_achieved,
-      end_reason: t.end_reason,
-      summary: t.summary,
-    })),
+    targets: job.targets.map((t) =>
+      withoutNulls(
+        {
+          to_number: t.to_number,
+          from_number: t.from_number,
+          status: t.status,
+          live_call_status: t.live_call_status,
+          attempts: t.attempts,
+          last_call_id: t.last_call_id,
+          messages_sent: t.messages_sent,
+          messages_received: t.messages_received,
+          goal_achieved: t.goal_achieved,
+          end_reason: t.end_reason,
+          summary: t.summary,
+        },
+        ['from_number', 'live_call_status', 'last_call_id'],
+      ),
+    ),
     counts: counts(job),
     cost_usd: usd(job.cost_cents),
     created_at: job.created_at,
@@ -320,7 +349,10 @@ export function jobView(job: QuickJob): QuickJobOut {
 // ---- as stored ----
 
 /** A quick job's destination: what the job read shows of it, and what the machines keep beside. */
-export type QuickTarget = QuickTargetOut & {
+export type QuickTarget = Omit<QuickTargetOut, 'from_number' | 'live_call_status' | 'last_call_id'> & {
+  from_number: string | null;
+  live_call_status: Exclude<QuickTargetOut['live_call_status'], undefined> | null;
+  last_call_id: string | null;
   contact_id: string | null;
   /** cancel asked while a call was connected: finish it, then stop */
   stop_after_call: boolean;
@@ -349,10 +381,9 @@ export interface QuickTextParams {
 }
 
 /** A quick job: the fields the job read shows as stored, and what the machines keep beside. */
-export type QuickJob = Pick<
-  QuickJobOut,
-  'id' | 'kind' | 'status' | 'goal' | 'from_number' | 'target_count' | 'created_at' | 'completed_at'
-> & {
+export type QuickJob = Pick<QuickJobOut, 'id' | 'kind' | 'status' | 'goal' | 'created_at' | 'completed_at'> & {
+  target_count: number;
+  from_number: string | null;
   seq: number;
   workspace_id: string;
   call: QuickCallParams | null;

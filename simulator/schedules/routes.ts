@@ -9,6 +9,7 @@ import type { World } from '../core/world.js';
 import type { VideoScheduleRecord } from './records.js';
 import { listParams, paginate } from '../core/pagination.js';
 import {
+  absent,
   arr,
   bool,
   check,
@@ -27,6 +28,7 @@ import {
   str,
   timestamp,
   uuid,
+  withoutNulls,
   type Infer,
 } from '../core/schema.js';
 import { canonicalZone, instantOf, isDate, isPostingDay, localDay, nextPosting } from './calendar.js';
@@ -171,10 +173,10 @@ export const VideoScheduleSchema = named(
       time_zone: doc(z.string(), { example: 'America/New_York' }),
       starts_on: doc(z.string(), { example: '2026-01-05' }),
       connection_ids: z.array(z.string()),
-      direction: nullable(z.string()),
+      direction: doc(absent(z.string()), 'absent when none was given'),
       allowed_templates: z.array(oneOf(TEMPLATES)),
       video_settings: freeObject("the pinned parts of every video's recipe (demo_login.password masked)"),
-      source_video_id: nullable(z.string()),
+      source_video_id: doc(absent(z.string()), 'absent when the schedule is modelled on no video'),
       notify_hours_before: z.int(),
       notify_by_email: z.boolean(),
       status: oneOf(['active', 'paused']),
@@ -186,7 +188,10 @@ export const VideoScheduleSchema = named(
         z.boolean(),
         'true when the director picks the template (allowed_templates empty or several)',
       ),
-      last_error: doc(nullable(z.string()), 'why a video did not go out (the schedule carries on)'),
+      last_error: doc(
+        absent(z.string()),
+        'why a video did not go out (the schedule carries on); absent until one did not',
+      ),
       next_run_at: doc(nullable(timestamp()), 'the next posting time, UTC; null when paused or nothing is left'),
       next_planning_at: doc(
         nullable(timestamp()),
@@ -253,8 +258,10 @@ function estimate(
 function present(data: World, sch: VideoScheduleRecord): ScheduleOut {
   const { seq: _s, workspace_id: _w, days_run: _d, last_run_day: _l, notified_day: _n, plan, ...rest } = sch;
   const e = estimate(data, sch);
+  // direction, source_video_id and last_error are typed without |null by the spec: left out when there is none (README)
+  const shown = withoutNulls(rest, ['direction', 'source_video_id', 'last_error']);
   return {
-    ...rest,
+    ...shown,
     estimated_price_cents_per_video: e.cents,
     estimate_depends_on_template: e.depends,
     next_plan: plan

@@ -208,7 +208,7 @@ export const cannotPayMessage = (s: Session, v: VideoRecord) => {
 };
 
 export const overCapMessage = (price: number, cap: number) =>
-  `The written script costs ${usdText(price)} USD (${price} cents), above max_price_cents ${cap}; approve it with a higher max_price_cents, or none, to render it.`;
+  `The written script costs ${usdText(price)} USD (${price} cents), above max_price_cents ${cap}; approve it with a higher max_price_cents to render it.`;
 
 function stageSeconds(v: VideoRecord, stage: VideoState): number {
   switch (stage) {
@@ -274,7 +274,12 @@ const stageDone: Record<string, (s: Session, v: VideoRecord) => void> = {
     if (v.script === null)
       Object.assign(v, write(v.template, v.preset, v, v.target_duration_seconds, v.settings.slide_settings ?? {}));
     reprice(v, false);
-    if (v.script_review === 'manual') return enter(s, v, 'script_review');
+    if (v.script_review === 'manual') {
+      // a cap given at creation holds for the approval: error says so while the price is above it
+      if (v.max_price_cents !== null && v.price_cents > v.max_price_cents)
+        v.error = overCapMessage(v.price_cents, v.max_price_cents);
+      return enter(s, v, 'script_review');
+    }
     autoApprove(s, v);
   },
   rendering: (s, v) => (failsHere(v, 'rendering') ? fail(s, v, 'rendering') : enter(s, v, 'compositing')),
@@ -363,13 +368,23 @@ function scheduleError(s: Session, v: VideoRecord, why: string): void {
   sch.updated_at = iso(s.now);
 }
 
+/**
+ * A video's posting text when a post sends none: its caption, then each hashtag with one leading #
+ * (sent with or without it), separated by spaces; null when it has neither. The one rule for every
+ * path: a manual post's default, a schedule's automatic posts.
+ */
+export function postCaption(v: Pick<VideoRecord, 'caption' | 'hashtags'>): string | null {
+  const tags = v.hashtags.map((h) => (h.startsWith('#') ? h : `#${h}`)).join(' ');
+  return [v.caption, tags].filter(Boolean).join(' ') || null;
+}
+
 /** A schedule's video, once ready, is posted to every account of the schedule that is still connected. */
 function postForSchedule(s: Session, v: VideoRecord): void {
   const sch = v.schedule_id ? s.data.video_schedules.find((x) => x.id === v.schedule_id) : undefined;
   if (!sch) return; // the schedule was deleted once its video was paid for: the video stays, unposted
   if (sch.status === 'paused')
     return scheduleError(s, v, `Video ${v.id} is ready but was not posted: the schedule is paused.`);
-  const caption = [v.caption, v.hashtags.join(' ')].filter(Boolean).join(' ') || null;
+  const caption = postCaption(v);
   for (const id of sch.connection_ids) {
     const conn = s.data.social_connections.find((c) => c.id === id && c.workspace_id === v.workspace_id);
     if (!conn) scheduleError(s, v, `Video ${v.id} was not posted to connection ${id}: the account was disconnected.`);

@@ -1,4 +1,5 @@
 // How videos, posts and social connections are shown: what the store keeps beside them stays in.
+import { withoutNulls } from '../core/schema.js';
 import type { World } from '../core/world.js';
 import type { PostRecord, SocialConnection, VideoRecord } from './records.js';
 import { usdText } from './machine.js';
@@ -10,13 +11,18 @@ export function presentVideo(data: World, origin: string, v: VideoRecord): Video
   const { seq: _s, workspace_id: _w, failures_spent: _f, ...rest } = v;
   const ready = v.status === 'ready';
   const secret = data.meta.secret;
-  return {
-    ...rest,
-    price_usd: usdText(v.price_cents),
-    video_url: ready ? signedLink(origin, secret, v.id, MEDIA_FILES.video) : null,
-    thumbnail_url: ready ? signedLink(origin, secret, v.id, MEDIA_FILES.thumbnail) : null,
-    posts: postsOf(data, v.id).map(presentPost),
-  };
+  // error, caption and the links (strings in the spec: "signed links, set when ready") are typed
+  // without |null: left out when there is none (README)
+  return withoutNulls(
+    {
+      ...rest,
+      price_usd: usdText(v.price_cents),
+      video_url: ready ? signedLink(origin, secret, v.id, MEDIA_FILES.video) : null,
+      thumbnail_url: ready ? signedLink(origin, secret, v.id, MEDIA_FILES.thumbnail) : null,
+      posts: postsOf(data, v.id).map(presentPost),
+    },
+    ['error', 'caption', 'video_url', 'thumbnail_url'],
+  );
 }
 
 export const presentPost = ({ seq: _s, workspace_id: _w, ...p }: PostRecord): PostOut => p;

@@ -2,7 +2,19 @@
 // One definition each: the API description, the contract tests, the presenters' types and the
 // store's types (model.ts) all come from these.
 import * as z from 'zod/mini';
-import { arr, doc, freeObject, named, nullable, oneOf, record, timestamp, uuid, type Infer } from '../core/schema.js';
+import {
+  absent,
+  arr,
+  doc,
+  freeObject,
+  named,
+  nullable,
+  oneOf,
+  record,
+  timestamp,
+  uuid,
+  type Infer,
+} from '../core/schema.js';
 import { FORMATS, PLATFORMS, POST_STATES, TEMPLATES, VIDEO_STATES } from './catalog.js';
 import type { Stored } from '../core/world.js';
 import type { Interview, Scene, Slide } from './writer.js';
@@ -193,17 +205,17 @@ export const VideoSchema = named(
         nullable(record({ credits_cents: z.int(), wallet_cents: z.int() })),
         'how the charge was paid: plan video credits first, then the wallet',
       ),
-      video_url: doc(nullable(z.string()), {
-        description: 'signed link to the MP4, needing no API key and not expiring; set when ready',
+      video_url: doc(absent(z.string()), {
+        description: 'signed link to the MP4, needing no API key and not expiring; set when ready, absent before',
         example: 'http://127.0.0.1:4010/v1/media/videos/3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90/video.mp4?sig=Xk3…',
       }),
-      thumbnail_url: doc(nullable(z.string()), 'signed link to the PNG thumbnail; set when ready'),
-      error: doc(nullable(z.string()), 'why it failed, or why an automatic approval is held'),
+      thumbnail_url: doc(absent(z.string()), 'signed link to the PNG thumbnail; set when ready, absent before'),
+      error: doc(absent(z.string()), 'why it failed, or why an approval is held; absent when there is no such reason'),
       failed_stage: doc(
         nullable(oneOf(['researching', 'rendering', 'compositing'])),
         'where it failed: retry resumes there',
       ),
-      caption: nullable(z.string()),
+      caption: doc(absent(z.string()), 'the posting text; absent when none was given'),
       hashtags: z.array(z.string()),
       music: nullable(record({ library: z.string(), track_id: z.string(), title: z.string() })),
       settings: freeObject(
@@ -226,9 +238,11 @@ export type VideoOut = Infer<typeof VideoSchema>;
 /** A video as stored: the API's record without what is derived when presented (links, posts, dollars). */
 export type VideoRecord = Omit<
   VideoOut,
-  'video_url' | 'thumbnail_url' | 'posts' | 'price_usd' | 'scenes' | 'slides' | 'interview'
+  'video_url' | 'thumbnail_url' | 'posts' | 'price_usd' | 'scenes' | 'slides' | 'interview' | 'error' | 'caption'
 > &
   Stored & {
+    error: string | null;
+    caption: string | null;
     scenes: Scene[] | null;
     slides: Slide[] | null;
     interview: Interview | null;

@@ -56,6 +56,7 @@ import {
   resume,
   usdText,
   type Content,
+  postCaption,
 } from './machine.js';
 import { cancelTimers } from '../core/scheduler.js';
 import { addSocialConnection } from './social.js';
@@ -269,15 +270,23 @@ function approve(c: Ctx<{ id: string }, {}, ApproveInput>) {
       [EDIT_FIELD(v.template)]: `makes a ${seconds}-second video; at most ${DURATION.max} seconds`,
     });
   }
-  const cap = c.body.max_price_cents;
+  // the approve body's cap, else the one given at creation: a cap is never ignored (issue 23)
+  const sent = c.body.max_price_cents;
+  const cap = sent ?? v.max_price_cents ?? undefined;
   if (cap !== undefined && v.price_cents > cap) {
     const price = v.price_cents;
     Object.assign(v, before);
     throw validationError(
-      { max_price_cents: capMessage(price, cap) },
+      {
+        max_price_cents:
+          sent === undefined
+            ? `${capMessage(price, cap)}, given at creation; send a higher max_price_cents to approve it`
+            : capMessage(price, cap),
+      },
       'The price is above max_price_cents; the video was not approved.',
     );
   }
+  if (sent !== undefined) v.max_price_cents = sent;
   if (!release(c.s, v)) {
     const err = cannotPay(c, v);
     Object.assign(v, before);
@@ -314,8 +323,7 @@ function createPosts(c: Ctx<{ id: string }, {}, PostInput>) {
       if (other) errs.media_type = `carousel posts only to TikTok and Instagram, not ${PLATFORM_NAMES[other.platform]}`;
     }
   }
-  const defaultCaption =
-    [v.caption, v.hashtags.map((h) => (h.startsWith('#') ? h : `#${h}`)).join(' ')].filter(Boolean).join(' ') || null;
+  const defaultCaption = postCaption(v);
   const captionFor = (p: Platform) => b.captions?.[p] ?? b.caption ?? defaultCaption;
   for (const conn of conns) {
     const text = captionFor(conn.platform) ?? '';
@@ -560,6 +568,7 @@ export const videos: Resource = {
       description:
         'For a video in script_review: `{}` approves the script as written; edits replace the `script` (or the `scenes`, `slides` or `interview` of those templates), ' +
         'and the price is recomputed from them. The video is charged once (credits, then wallet) and rendering begins. 400 when the price is above `max_price_cents` ' +
+        '(the one sent, else the one given at creation) ' +
         'or the workspace cannot pay (nothing bought, the video stays in script_review); 409 for a video in another state.',
       params: Id,
       body: ApproveBody,

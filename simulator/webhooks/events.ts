@@ -2,6 +2,7 @@
 // which puts one delivery per matching webhook in the outbox. Emission happens inside a transaction
 // (conversations.ts calls it); the HTTP happens after commit (delivery.ts).
 import { iso } from '../core/clock.js';
+import { withoutNulls } from '../core/schema.js';
 import { type CallRecord, type Contact, type TextRecord, contactById } from '../history/index.js';
 import type { EventType, Webhook } from './records.js';
 import type { Session } from '../core/session.js';
@@ -55,9 +56,15 @@ export function transcriptionEnabled(s: Session, call: EventCall): boolean {
 const contactView = (c: EventContact | null | undefined) =>
   c ? { id: c.id, name: c.name, phone_number: c.phone_number, email: c.email } : null;
 
+/**
+ * phone_number_id is an integer in the spec's events, never null: a call or text on no number of the
+ * account (a shared number's, a verified caller ID's) is sent without the key (README, Webhooks).
+ */
+const onNumber = <T extends { phone_number_id: number | null }>(o: T) => withoutNulls(o, ['phone_number_id']);
+
 export function callStartedData(call: EventCall, contact: EventContact | null) {
   return {
-    call: {
+    call: onNumber({
       id: call.id,
       direction: call.direction,
       status: call.status,
@@ -67,14 +74,14 @@ export function callStartedData(call: EventCall, contact: EventContact | null) {
       started_at: null,
       ended_at: null,
       duration_seconds: null,
-    },
+    }),
     contact: contactView(contact),
   };
 }
 
 export function callEndedData(call: EventCall, contact: EventContact | null, transcription: boolean) {
   return {
-    call: {
+    call: onNumber({
       id: call.id,
       direction: call.direction,
       status: call.status,
@@ -86,7 +93,7 @@ export function callEndedData(call: EventCall, contact: EventContact | null, tra
       ended_at: call.ended_at ?? call.created_at,
       duration_seconds: call.duration_seconds ?? 0,
       end_reason: call.end_reason,
-    },
+    }),
     contact: contactView(contact),
     transcript: transcription ? call.transcript : null,
     transcript_turns: transcription ? call.transcript_turns : [],
@@ -94,7 +101,7 @@ export function callEndedData(call: EventCall, contact: EventContact | null, tra
 }
 
 export function smsReceivedData(text: EventText, contact: EventContact | null) {
-  return {
+  return onNumber({
     message_id: text.id,
     from: text.from_number,
     to: text.to_number,
@@ -102,7 +109,7 @@ export function smsReceivedData(text: EventText, contact: EventContact | null) {
     body: text.body,
     received_at: text.created_at,
     contact: contactView(contact),
-  };
+  });
 }
 
 export function envelope(

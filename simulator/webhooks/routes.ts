@@ -14,12 +14,12 @@ import { isLoopbackHost } from '../../src/webhooks.js';
 import * as z from 'zod/mini';
 import {
   arr,
+  absent,
   dataOf,
   doc,
   int,
   listOf,
   named,
-  nullable,
   obj,
   oneOf,
   qString,
@@ -27,6 +27,7 @@ import {
   str,
   timestamp,
   uuid,
+  withoutNulls,
   type Infer,
 } from '../core/schema.js';
 import { literalAddress, refusedAs, tableName } from './targets.js';
@@ -126,15 +127,15 @@ const Id = obj({ id: uuid() }, { required: ['id'] });
 const common = {
   id: uuid(),
   url: doc(z.string(), { example: 'https://example.com/hooks' }),
-  phone_number_id: doc(nullable(z.int()), {
-    description: 'the workspace number it is limited to; null for every number',
+  phone_number_id: doc(absent(z.int()), {
+    description: 'the workspace number it is limited to; absent for every number (an integer in the spec: never null)',
     example: 1001,
   }),
 };
 const callShape = {
   ...common,
   events: arr(oneOf(CALL_EVENTS), { example: ['call.started', 'call.ended'] }),
-  description: nullable(z.string()),
+  description: doc(absent(z.string()), 'absent when none was given'),
   created_at: timestamp(),
 };
 const textShape = { ...common, created_at: timestamp() };
@@ -250,20 +251,22 @@ const KINDS = {
   sms: { path: '/v1/sms/webhooks', noun: 'text webhook', Out: TextWebhook },
 } as const;
 
-const callView = (w: Webhook): Infer<typeof CallWebhook> => ({
-  id: w.id,
-  url: w.url,
-  events: CALL_EVENTS.filter((e) => w.events.includes(e)),
-  phone_number_id: w.phone_number_id,
-  description: w.description,
-  created_at: w.created_at,
-});
-const textView = (w: Webhook): Infer<typeof TextWebhook> => ({
-  id: w.id,
-  url: w.url,
-  phone_number_id: w.phone_number_id,
-  created_at: w.created_at,
-});
+const callView = (w: Webhook): Infer<typeof CallWebhook> =>
+  withoutNulls(
+    {
+      id: w.id,
+      url: w.url,
+      events: CALL_EVENTS.filter((e) => w.events.includes(e)),
+      phone_number_id: w.phone_number_id,
+      description: w.description,
+      created_at: w.created_at,
+    },
+    ['phone_number_id', 'description'],
+  );
+const textView = (w: Webhook): Infer<typeof TextWebhook> =>
+  withoutNulls({ id: w.id, url: w.url, phone_number_id: w.phone_number_id, created_at: w.created_at }, [
+    'phone_number_id',
+  ]);
 const view = (w: Webhook) => (w.kind === 'call' ? callView(w) : textView(w));
 
 const mine = (c: Req, kind: Webhook['kind']) =>
@@ -317,7 +320,7 @@ function remove(c: Req, kind: Webhook['kind'], id: string): Infer<typeof Deleted
 /** A signed sample with test true: call.ended (or call.started when that is all the webhook takes), or sms.received. */
 function test(c: Req, kind: Webhook['kind'], id: string): Infer<typeof TestSend> {
   const w = find(c, kind, id);
-  const sample = sampleCall(c, w);
+  const sample = sampleCall(c, w, sampleNumber(c, w));
   const contact = {
     id: c.s.rng.uuid(),
     name: 'Sample Contact',
@@ -341,7 +344,7 @@ function sampleEvent(c: Req, kind: Webhook['kind'], w: Webhook, sample: EventCal
           id: sample.id,
           from_number: sample.to_number,
           to_number: sample.from_number,
-          phone_number_id: w.phone_number_id,
+          phone_number_id: sample.phone_number_id,
           body: 'This is a sample text sent by a webhook test.',
           created_at: iso(c.s.now),
         },
@@ -366,8 +369,16 @@ function sampleEvent(c: Req, kind: Webhook['kind'], w: Webhook, sample: EventCal
   );
 }
 
-function sampleCall(c: Req, w: Webhook): EventCall {
-  const number = c.data.phone_numbers.find((n) => n.id === w.phone_number_id);
+/**
+ * The number a test sample is on: the webhook's, else the workspace's first (phone_number_id is an
+ * integer of the workspace in the spec's events); none when the workspace has no number.
+ */
+function sampleNumber(c: Req, w: Webhook) {
+  const own = c.data.phone_numbers.filter((n) => n.workspace_id === c.auth.workspace.id);
+  return own.find((n) => n.id === w.phone_number_id) ?? own.sort((a, b) => a.id - b.id)[0];
+}
+
+function sampleCall(c: Req, w: Webhook, number: { id: number; phone_number: string | null } | undefined): EventCall {
   const turns = [
     { speaker: 'agent' as const, text: 'Hi, this is a sample call from your AI assistant.', seconds_from_start: 0 },
     { speaker: 'person' as const, text: 'Thanks, this is only a test.', seconds_from_start: 3.5 },
@@ -378,7 +389,7 @@ function sampleCall(c: Req, w: Webhook): EventCall {
     status: 'COMPLETED',
     from_number: number?.phone_number ?? '+14155550123',
     to_number: '+12025550123',
-    phone_number_id: w.phone_number_id,
+    phone_number_id: number?.id ?? null,
     started_at: iso(c.s.now - 12_000),
     ended_at: iso(c.s.now),
     duration_seconds: 12,

@@ -107,6 +107,8 @@ export class RunFollower {
     try {
       const last = await followRun(api, c, {
         advance,
+        // the chat moves a manual clock on until what the run started has ended (a call, a text thread, a video)
+        untilActionsEnd: true,
         pollMs,
         paceMs,
         pause: sleep,
