@@ -30,6 +30,8 @@ const ROUTES = [
   'POST /_sim/texts',
   'POST /_sim/emails',
   'GET /_sim/audit-log',
+  'GET /_sim/outbox',
+  'GET /_sim/outbox/{id}',
   'GET /_sim/shared-pool',
   'POST /_sim/shared-pool/fill',
   'POST /_sim/inbound/texts',
