@@ -31,6 +31,7 @@ const ROUTES = [
   'POST /_sim/emails',
   'GET /_sim/audit-log',
   'GET /_sim/outbox',
+  'GET /_sim/status',
   'GET /_sim/outbox/{id}',
   'GET /_sim/shared-pool',
   'POST /_sim/shared-pool/fill',

@@ -25,6 +25,10 @@ export const control: Capability = {
       load: async () => (await import('./routes.js')).control,
     },
     {
+      prefixes: ['/_sim/status'],
+      load: async () => (await import('./status.js')).controlStatus,
+    },
+    {
       prefixes: ['/_sim/outbox'],
       load: async () => (await import('./outbox.js')).controlOutbox,
     },
