@@ -100,7 +100,10 @@ export class Context {
       if (own && this.target().kind === 'remote') this.noteDone(res, rerunKey);
       return res;
     } catch (e) {
-      if (e instanceof ApiCallError) e.fieldFlags = this.fieldFlags;
+      if (e instanceof ApiCallError) {
+        e.fieldFlags = this.fieldFlags;
+        await this.addHint(e, o.body);
+      }
       if (
         e instanceof ApiCallError &&
         e.code === 'idempotency_conflict' &&
@@ -110,6 +113,34 @@ export class Context {
         e.hint = conflictHint(key!, e);
       throw e;
     }
+  }
+
+  private simulatorP: Promise<boolean> | null = null;
+
+  /** Whether the target is a simulator: the embedded one, or a base URL whose /_sim/health answers (asked without the key, once). */
+  isSimulator(): Promise<boolean> {
+    if (this.target().kind === 'embedded') return Promise.resolve(true);
+    return (this.simulatorP ??= this.client()
+      .then((c) => c.request('GET', '/_sim/health', { headers: { authorization: null } }))
+      .then((r) => r.status === 200 && r.json<{ ok?: unknown }>().ok === true)
+      .catch(() => false));
+  }
+
+  /** Puts the hint of the error's code (src/hints.ts) under it, for a simulator or a service; a reply that may have been applied keeps its own. */
+  private async addHint(e: ApiCallError, body: unknown): Promise<void> {
+    if (e.details) return;
+    const { hintFor } = await import('./hints.js');
+    const { code, message, fields } = e.envelope.error;
+    const hint = hintFor({
+      code,
+      message,
+      fields,
+      status: e.status,
+      simulator: await this.isSimulator(),
+      target: this.target(),
+      body,
+    });
+    if (hint) e.hint = hint;
   }
 
   /** Keeps the id an own write created, for the words of a later failure (the command's write went through). */

@@ -100,7 +100,11 @@ export function resolveTarget(g: GlobalOptions, rawEnv: Env): Target {
     baseUrlFrom,
     apiKeyFrom: first([g.apiKey, '--api-key'], [env.VMV_API_KEY, 'VMV_API_KEY'], [profileKey, fromProfile]),
   };
-  if (!apiKey && p?.api_key && profileKey === undefined) t.otherKeyFor = p.base_url ?? 'the embedded simulator';
+  if (!apiKey && p) {
+    // the profile's keys for other targets, named in messages (none is sent here)
+    const others = [...(p.api_key ? [p.base_url ?? EMBEDDED] : []), ...Object.keys(p.api_keys ?? {})];
+    if (others.length) t.otherKeyFor = others.map((o) => (o === EMBEDDED ? 'the embedded simulator' : o)).join(' and ');
+  }
   return t;
 }
 
