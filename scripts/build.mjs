@@ -10,6 +10,8 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const common = {
@@ -27,7 +29,28 @@ const common = {
     js: "import { createRequire as __vmvCreateRequire } from 'node:module'; const require = __vmvCreateRequire(import.meta.url);",
   },
 };
-const simulator = await build({ ...common, entryPoints: { simulator: 'simulator/index.ts' }, splitting: false });
+/**
+ * The numbering plans (src/phone.ts with libphonenumber) are a file of their own, dist/phone.js, loaded
+ * only where a number is checked: by the simulator's routes that dial and the CLI's commands given a
+ * number, one copy for both in a process (its metadata read once).
+ */
+const phoneApart = {
+  name: 'phone-apart',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)phone\.js$/ }, (a) =>
+      resolve(a.resolveDir, a.path) === fileURLToPath(new URL('../src/phone.js', import.meta.url))
+        ? { path: './phone.js', external: true }
+        : undefined,
+    );
+  },
+};
+const simulator = await build({
+  ...common,
+  entryPoints: { simulator: 'simulator/index.ts' },
+  splitting: false,
+  plugins: [phoneApart],
+});
+const phone = await build({ ...common, entryPoints: { phone: 'src/phone.ts' }, splitting: false });
 
 /** Every import of the simulator's door resolves to the one bundle beside the importing file. */
 const simulatorBundle = {
@@ -41,15 +64,18 @@ const cli = await build({
   entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
   splitting: true,
   chunkNames: '[name]-[hash]', // beside the entries, so './simulator.js' means one file for all
-  plugins: [simulatorBundle],
+  plugins: [simulatorBundle, phoneApart],
   // ink (the assistant chat's UI, a chunk of its own) imports React's devtools only when DEV=true;
   // they are not a dependency, and not bundled
   external: ['react-devtools-core'],
 });
-const outputs = { ...simulator.metafile.outputs, ...cli.metafile.outputs };
+const outputs = { ...simulator.metafile.outputs, ...phone.metafile.outputs, ...cli.metafile.outputs };
 writeFileSync(
   new URL('../dist/meta.json', import.meta.url),
-  JSON.stringify({ inputs: { ...simulator.metafile.inputs, ...cli.metafile.inputs }, outputs }),
+  JSON.stringify({
+    inputs: { ...simulator.metafile.inputs, ...phone.metafile.inputs, ...cli.metafile.inputs },
+    outputs,
+  }),
 );
 
 // the library's TypeScript declarations: dist/types/ mirrors the sources, dist/index.d.ts is the door

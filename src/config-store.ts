@@ -5,7 +5,7 @@ import { configDir, type Env } from './paths.js';
 import { EMBEDDED, PROFILE_NAME, type Profile } from './settings.js';
 import { usage } from './errors.js';
 
-export const KEYS = ['base_url', 'api_key'] as const;
+export const KEYS = ['base_url', 'api_key', 'default_country'] as const;
 export type Key = (typeof KEYS)[number];
 
 export async function openConfig(env: Env) {
@@ -88,7 +88,7 @@ function checkName(name: string): string {
 
 export function checkKey(key: string): Key {
   const k = key.replace(/-/g, '_');
-  if (!(KEYS as readonly string[]).includes(k)) throw usage(`Unknown setting "${key}": use ${KEYS.join(' or ')}.`);
+  if (!(KEYS as readonly string[]).includes(k)) throw usage(`Unknown setting "${key}": use ${KEYS.join(', ')}.`);
   return k as Key;
 }
 

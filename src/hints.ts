@@ -39,9 +39,9 @@ function unauthorized(x: HintInput): string {
   if (!t.apiKey) return `No API key was sent to ${where}.${other} ${ADD_KEY}`;
   const what = `${where.replace(/^the /, 'The ')} refused the API key ${maskKey(t.apiKey)} (from ${t.apiKeyFrom ?? 'the settings'}).`;
   if (t.kind === 'embedded')
-    return `${what} The embedded simulator takes only keys it minted: leave the key unset to use its own, or mint one with vmv sim key.`;
+    return `${what} The embedded simulator takes only keys it minted: leave the key unset to use its own, or store one it mints: vmv sim key | vmv config set api_key -`;
   if (x.simulator)
-    return `${what} A simulator takes only keys it minted: its own is printed by vmv sim serve (and vmv sim reset --json); vmv sim key mints more.`;
+    return `${what} A simulator takes only keys it minted: its own is printed by vmv sim serve (and vmv sim reset --json); store it for this URL: printf %s "$KEY" | vmv config set api_key -`;
   return `${what} ${ADD_KEY}`;
 }
 

@@ -16,6 +16,8 @@ export interface Profile {
    * ever sent to the target it was set for
    */
   api_keys?: Record<string, string>;
+  /** the country a phone number written without + is read in (two letters; default US) */
+  default_country?: string;
 }
 
 /** The name under which a profile keeps a key set for the embedded simulator (no base URL). */
@@ -178,4 +180,15 @@ export function maskKey(key: string | null | undefined): string {
   if (key.length <= 12) return '…' + key.slice(-2);
   const prefix = key.startsWith('sk_') ? key.slice(0, key.indexOf('_', 3) + 1 || 3) : '';
   return `${prefix}…${key.slice(-4)}`;
+}
+
+/**
+ * The country a number written without + is read in: VMV_DEFAULT_COUNTRY, else the profile's
+ * default_country, else US (an unknown one is refused where it is set: vmv config set).
+ */
+export function resolveCountry(rawEnv: Env, profileFlag?: string): string {
+  const env = Object.fromEntries(Object.entries(rawEnv).filter(([, v]) => v !== '')) as Env;
+  const settings = readSettings(env);
+  const profile = profileFlag ?? env.VMV_PROFILE ?? settings.active_profile ?? 'default';
+  return env.VMV_DEFAULT_COUNTRY ?? settings.profiles?.[profile]?.default_country ?? 'US';
 }

@@ -7,7 +7,7 @@ import { checkKey, openConfig, retargetNote } from '../../src/config-store.js';
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('unset')
-    .argument('<key>', 'base_url or api_key')
+    .argument('<key>', 'base_url, api_key or default_country')
     .description('Remove a setting from the profile (no base_url: the embedded simulator)')
     .addHelpText('after', examples('vmv config unset base_url'))
     .action(action(shell, run));

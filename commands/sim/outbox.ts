@@ -46,7 +46,8 @@ function what(m: any): string {
   if (m.kind === 'email') return m.subject;
   if (m.kind === 'text') return m.body;
   const d = m.record.duration_seconds;
-  return d === null || d === undefined ? m.record.summary : `${d} s${m.record.summary ? `: ${m.record.summary}` : ''}`;
+  const about = m.record.summary || m.record.end_reason || '';
+  return d === null || d === undefined ? about : `${d} s${about ? `: ${about}` : ''}`;
 }
 
 export async function run(ctx: Context, o: Options, [id]: string[]): Promise<void> {
