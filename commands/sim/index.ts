@@ -22,6 +22,7 @@ import { define as serve } from './serve.js';
 import { define as social } from './social.js';
 import { define as suppress } from './suppress.js';
 import { define as text } from './text.js';
+import { define as trigger } from './trigger.js';
 import { define as wallet } from './wallet.js';
 import { define as workspace } from './workspace.js';
 
@@ -63,6 +64,7 @@ export function register(sim: Command, shell: Shell): void {
     suppress,
     text,
     call,
+    trigger,
     pool,
     number,
     callerId,
