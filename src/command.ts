@@ -5,6 +5,7 @@ import { Context } from './context.js';
 import { usage } from './errors.js';
 import { declareFieldAliases, type FieldAliases } from './field-flags.js';
 import { E164, isIsoTime } from './formats.js';
+import { IdArg, isPrefix, type IdKind } from './ids.js';
 import type { IO } from './io.js';
 import type { Env } from './paths.js';
 
@@ -31,6 +32,7 @@ export function action<O>(shell: Shell, run: Run<O>) {
           cmd.options.some((x) => x.long === '--watch') ? '--watch' : '--wait',
         );
       await resolvePhones(ctx, opts as Record<string, unknown>, args);
+      await resolveIds(ctx, opts as Record<string, unknown>, args);
       await resolveTimes(ctx, opts as Record<string, unknown>);
       await run(ctx, opts, args);
     } finally {
@@ -136,6 +138,24 @@ export function areaCodeArg(name: string) {
     if (!/^\d{3}$/.test(v)) throw usage(`${name} must be a 3-digit area code such as 415, got "${v}".`);
     return v;
   };
+}
+
+/**
+ * An id argument of a kind tables show shortened (src/ids.ts): a whole id, or the start of one,
+ * resolved by listing before the command runs (an ambiguous start exits 2 naming the candidates).
+ */
+export function idArg(kind: IdKind) {
+  return (v: string): string | IdArg => (isPrefix(v) ? new IdArg(kind, v) : v);
+}
+
+/** Resolves every IdArg among a command's arguments and options, in place (the ids module is loaded only then). */
+async function resolveIds(ctx: Context, opts: Record<string, unknown>, args: unknown[]): Promise<void> {
+  const given = [...args, ...Object.values(opts)].filter((v): v is IdArg => v instanceof IdArg);
+  if (given.length === 0) return;
+  const { ID_SOURCES, resolveId } = await import('./ids.js');
+  const one = (v: IdArg) => resolveId(ctx, v.raw, ID_SOURCES[v.kind]);
+  for (const [i, v] of args.entries()) if (v instanceof IdArg) args[i] = await one(v);
+  for (const [k, v] of Object.entries(opts)) if (v instanceof IdArg) opts[k] = await one(v);
 }
 
 /** One of a fixed set of values (any letter case; the canonical spelling is kept). */

@@ -31,7 +31,8 @@ export class Context {
   ) {}
 
   static of(io: IO, env: Env, cmd: Command): Context {
-    const ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions);
+    const globals = cmd.optsWithGlobals() as GlobalOptions;
+    const ctx = new Context(globals.wide ? { ...io, wide: true } : io, env, globals);
     ctx.fieldFlags = fieldFlagsOf(cmd);
     return ctx;
   }

@@ -62,19 +62,14 @@ const feature = (x: HintInput) => (/assistant/i.test(x.message) ? 'assistant' : 
 
 /**
  * Every code the API (and the simulator's control plane and server) can answer, and what to do on
- * a simulator and on a service. test/cli-hints.test.ts checks that every code of both API
+ * a simulator and on a service (nothing more, where the message and its fields already say it). test/cli-hints.test.ts checks that every code of both API
  * descriptions is here.
  */
 export const HINTS: Record<string, { simulator: Hint; service: Hint }> = {
+  // the fields under the message say what each takes: a hint only for a cursor to drop
   validation_error: {
-    simulator: (x) =>
-      x.fields?.cursor
-        ? 'Start the list again without --cursor.'
-        : "Each field above says what it takes; the command's --help shows each flag's form.",
-    service: (x) =>
-      x.fields?.cursor
-        ? 'Start the list again without --cursor.'
-        : "Each field above says what it takes; the command's --help shows each flag's form.",
+    simulator: (x) => (x.fields?.cursor ? 'Start the list again without --cursor.' : undefined),
+    service: (x) => (x.fields?.cursor ? 'Start the list again without --cursor.' : undefined),
   },
   bad_request: {
     simulator:
@@ -93,12 +88,8 @@ export const HINTS: Record<string, { simulator: Hint; service: Hint }> = {
     simulator: 'Check the id: the list command shows them (a shortened id must be the start of exactly one).',
     service: 'Check the id: the list command shows them (a shortened id must be the start of exactly one).',
   },
-  conflict: {
-    simulator:
-      'The record is not in a state that allows this now: read it again (its view command) and act on what it shows.',
-    service:
-      'The record is not in a state that allows this now: read it again (its view command) and act on what it shows.',
-  },
+  // each conflict's message says what state the record is in, and so what to do
+  conflict: { simulator: () => undefined, service: () => undefined },
   idempotency_conflict: {
     simulator:
       'That Idempotency-Key was used for a different request: rerun without --idempotency-key, or with a new key.',

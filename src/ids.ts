@@ -1,7 +1,7 @@
 // Short ids: a table on a terminal shows a record's id by a prefix that still names it (as git and gh
 // show short hashes), and every command that takes an id accepts such a prefix, resolved by listing
 // what the id could name. A prefix that names two records is a usage error listing them.
-import type { Context } from './context.js';
+import type { ApiResponse, RequestOptions } from './client.js';
 import { CliError, EXIT } from './errors.js';
 
 /** A whole UUID: sent as it is, never looked up. */
@@ -47,6 +47,44 @@ export interface IdSource {
   limit?: number;
   /** the command also takes integer ids (an AI number's): digits alone are one, not a prefix */
   numeric?: boolean;
+  /** the field of a list item that holds the id (default `id`) */
+  field?: string;
+  /** more lists that hold candidates too (the call and text webhooks) */
+  more?: string[];
+  /** the candidates are in a list of each item of `path` (`/posts`: a video's posts) */
+  within?: string;
+}
+
+/**
+ * Where each kind of id shown shortened in a table is found, to resolve a prefix typed back (quick
+ * jobs have no list in the API: their ids are never shortened, and are taken whole).
+ */
+export const ID_SOURCES = {
+  call: { noun: 'call', path: '/v1/calls', limit: 50 },
+  contact: { noun: 'contact', path: '/v1/contacts', field: 'contact_id' },
+  video: { noun: 'video', path: '/v1/videos' },
+  schedule: { noun: 'schedule', path: '/v1/video-schedules' },
+  conversation: { noun: 'conversation', path: '/v1/assistant/conversations', field: 'conversation_id' },
+  webhook: { noun: 'webhook', path: '/v1/voice/calls/webhooks', more: ['/v1/sms/webhooks'] },
+  social: { noun: 'social connection', path: '/v1/social-connections' },
+  post: { noun: 'post', path: '/v1/videos', within: '/posts' },
+} satisfies Record<string, IdSource>;
+export type IdKind = keyof typeof ID_SOURCES;
+
+/** Every item of a list, following its cursors. */
+async function listAll(ctx: Caller, path: string, query: Record<string, string | number | undefined>) {
+  const items: Record<string, unknown>[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 1000; page++) {
+    const body = (await ctx.call('GET', path, { query: { ...query, cursor } })).json<{
+      data: Record<string, unknown>[];
+      meta?: { cursor?: string };
+    }>();
+    items.push(...body.data);
+    cursor = body.meta?.cursor;
+    if (!cursor) break;
+  }
+  return items;
 }
 
 /**
@@ -54,18 +92,25 @@ export interface IdSource {
  * it is not), otherwise the one id of the list that starts with it. No match leaves it as typed, so
  * the API's 404 speaks; two or more is a usage error (exit 2) naming each.
  */
-export async function resolveId(ctx: Context, id: string, src: IdSource): Promise<string> {
+/** What resolving needs of a command's context: its calls (a type of its own, so this module needs no context). */
+interface Caller {
+  call(method: string, path: string, o?: RequestOptions): Promise<ApiResponse>;
+}
+
+export async function resolveId(ctx: Caller, id: string, src: IdSource): Promise<string> {
   if (!isPrefix(id, src.numeric)) return id;
   const p = id.toLowerCase();
   const matches: string[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < 1000; page++) {
-    const res = await ctx.call('GET', src.path, { query: { ...src.query, limit: src.limit ?? 100, cursor } });
-    const body = res.json<{ data: { id: string | number }[]; meta?: { cursor?: string } }>();
-    for (const item of body.data) if (String(item.id).toLowerCase().startsWith(p)) matches.push(String(item.id));
-    cursor = body.meta?.cursor;
-    if (!cursor) break;
-  }
+  const field = src.field ?? 'id';
+  const take = (item: Record<string, unknown>) => {
+    const v = item[field];
+    if (v !== null && v !== undefined && String(v).toLowerCase().startsWith(p)) matches.push(String(v));
+  };
+  for (const path of [src.path, ...(src.more ?? [])])
+    for (const item of await listAll(ctx, path, { ...src.query, limit: src.limit ?? 100 })) {
+      if (!src.within) take(item);
+      else for (const inner of await listAll(ctx, `${path}/${item.id}${src.within}`, {})) take(inner);
+    }
   const unique = [...new Set(matches)];
   if (unique.length === 1) return unique[0];
   if (unique.length === 0) return id;
@@ -76,4 +121,12 @@ export async function resolveId(ctx: Context, id: string, src: IdSource): Promis
     EXIT.usage,
     'Give more of the id.',
   );
+}
+
+/** An id argument as typed, to be resolved (a whole id, or a unique prefix) before the command runs. */
+export class IdArg {
+  constructor(
+    readonly kind: IdKind,
+    readonly raw: string,
+  ) {}
 }

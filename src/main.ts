@@ -43,6 +43,12 @@ export function buildProgram(shell: Shell): Command {
         `how long to wait for a reply (30s, 5m; env VMV_REQUEST_TIMEOUT; default ${DEFAULT_REQUEST_TIMEOUT_S}s, plus what an assistant message waits)`,
       ).argParser((v) => (requestTimeoutMs('--request-timeout', v), v)),
     )
+    .addOption(
+      new Option(
+        '--wide',
+        'on a terminal, tables show every value whole (ids too) instead of fitting the width; piped output is never cut',
+      ),
+    )
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,

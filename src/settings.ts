@@ -53,6 +53,8 @@ export interface GlobalOptions {
   idempotencyKey?: string;
   retries?: number;
   requestTimeout?: string;
+  /** tables show every value whole on a terminal */
+  wide?: boolean;
 }
 
 export interface Target {

@@ -89,7 +89,7 @@ export function define(parent: Command, shell: Shell): void {
         'vmv sim serve --port 4010',
         'vmv sim serve --clock manual --now 2026-01-05T09:00:00Z --data ./ci-sim.json --quiet',
         'vmv sim serve --host 0.0.0.0 --allow-host sim --allow-host devbox.local',
-        'eval "$(vmv sim serve --print-env)"',
+        'vmv sim serve --print-env --port 4010',
       ),
     )
     .action(action(shell, run));
