@@ -32,7 +32,9 @@ export class Context {
 
   static of(io: IO, env: Env, cmd: Command): Context {
     const globals = cmd.optsWithGlobals() as GlobalOptions;
-    const ctx = new Context(globals.wide ? { ...io, wide: true } : io, env, globals);
+    // an environment variable set to the empty string counts as unset (VMV_PROFILE= is no profile)
+    const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')) as Env;
+    const ctx = new Context(globals.wide ? { ...io, wide: true } : io, set, globals);
     ctx.fieldFlags = fieldFlagsOf(cmd);
     return ctx;
   }
