@@ -118,18 +118,11 @@ export class Context {
     }
   }
 
-  private simulatorP: Promise<boolean> | null = null;
-
-  /** Whether the target is a simulator: the embedded one, or a base URL whose /_sim/health answers (asked without the key, once). */
-  isSimulator(): Promise<boolean> {
-    if (this.target().kind === 'embedded') return Promise.resolve(true);
-    return (this.simulatorP ??= this.client()
-      .then((c) => c.request('GET', '/_sim/health', { headers: { authorization: null } }))
-      .then((r) => r.status === 200 && r.json<{ ok?: unknown }>().ok === true)
-      .catch(() => false));
-  }
-
-  /** Puts the hint of the error's code (src/hints.ts) under it, for a simulator or a service; a reply that may have been applied keeps its own. */
+  /**
+   * Puts the hint of the error's code (src/hints.ts) under it, for a simulator or a service (told
+   * by the reply itself, with no request of its own); a reply that may have been applied keeps its
+   * own hint, and one the client gave already (a Retry-After) comes first.
+   */
   private async addHint(e: ApiCallError, body: unknown): Promise<void> {
     if (e.details) return;
     const { hintFor } = await import('./hints.js');
@@ -139,11 +132,11 @@ export class Context {
       message,
       fields,
       status: e.status,
-      simulator: await this.isSimulator(),
+      simulator: !!e.fromSimulator,
       target: this.target(),
       body,
     });
-    if (hint) e.hint = hint;
+    if (hint) e.hint = e.hint && e.status !== 401 && e.status !== 403 ? `${e.hint}\n${hint}` : hint;
   }
 
   /** Keeps the id an own write created, for the words of a later failure (the command's write went through). */

@@ -11,7 +11,7 @@ export interface HintInput {
   status: number;
   message: string;
   fields?: Record<string, string>;
-  /** the target answered as a simulator does (embedded, or a base URL serving /_sim) */
+  /** a simulator answered (embedded, or a base URL whose replies say Server: vmv-simulator) */
   simulator: boolean;
   target: Target;
   /** the request's JSON body, if any: a hint may name what was sent (the caller ID) */
@@ -177,10 +177,8 @@ export const HINTS: Record<string, { simulator: Hint; service: Hint }> = {
     simulator: 'The request took too long to arrive: retry (--request-timeout bounds the wait for the reply).',
     service: 'The request took too long to arrive: retry (--request-timeout bounds the wait for the reply).',
   },
-  store_busy: {
-    simulator: "Another process holds the simulator's data file: retry (vmv retries it itself with --retries).",
-    service: 'The service is busy: retry shortly (vmv retries it itself with --retries).',
-  },
+  // the message says to retry, and vmv already has (--retries)
+  store_busy: { simulator: () => undefined, service: () => undefined },
   insufficient_storage: {
     simulator: (x) =>
       `The disk holding the simulator's data file is full (nothing was applied): free space${x.target.kind === 'embedded' ? ` near ${x.target.dataFile}` : ''}, then rerun.`,

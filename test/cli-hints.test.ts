@@ -1,7 +1,7 @@
 // Errors name the fix (issue 24, point 2): one table of code → hint (src/hints.ts), a simulator's
 // column (commands that change the simulated world) and a service's (what its user would do),
 // checked for every code either API description can answer, through the CLI: a stand-in server
-// answers each code, as a simulator (its /_sim/health answers) and as a service; then the issue's
+// answers each code, as a simulator (its replies name it in Server) and as a service; then the issue's
 // cases on both real targets.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -53,11 +53,11 @@ describe('every code, through the CLI, on a simulator and on a service', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       const reply = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_1' });
+        // a simulator names itself in Server, as vmv sim serve does
+        const server = simulator ? { server: 'vmv-simulator' } : {};
+        res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_1', ...server });
         res.end(JSON.stringify(body));
       };
-      if (req.url === '/_sim/health')
-        return simulator ? reply(200, { ok: true, now: '2026-01-05T09:00:00.000Z' }) : reply(404, {});
       reply(CODES.get(code)!, { error: { code, message: messageOf(code) } });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
