@@ -1,16 +1,23 @@
-// Bundles with esbuild, in two parts:
+// Bundles with esbuild:
 // - dist/simulator.js: the whole simulator (request handler, store, routes, schemas, zod, lowdb) in
 //   one file, its modules evaluated only when first used (a resource's routes on the first request
 //   to its paths). One file: a command pays for one module load, not twenty.
 // - dist/cli.js and dist/index.js (the library), split into lazily loaded chunks for each noun's
 //   verbs, the API client, conf, and the assistant chat's terminal UI (ink and React: only
 //   `vmv assistant chat` on a terminal loads them); both reach the simulator through dist/simulator.js.
-// Then emits the library's TypeScript declarations and writes the API description generated from the route declarations: openapi.json at the
-// package root (published with the package) and the control plane's beside the bundle.
+// - dist/ui-vendor.js: ink and React, an ES module of their own (ink awaits at its top level).
+// - dist/cjs/: the CommonJS copy of the CLI, phone and simulator bundles that bin/vmv runs through
+//   its code-cache loader (scripts/cjs.mjs), and the V8 code caches trained on the hot commands
+//   (scripts/train-cache.mjs).
+// Then emits the library's TypeScript declarations and writes the API description generated from
+// the route declarations: openapi.json at the package root (published with the package), the
+// control plane's beside the bundle, and both for the bundle to read at start (api-description.json).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { VENDORED, writeCommonJs } from './cjs.mjs';
 import { trainCodeCache } from './train-cache.mjs';
 
@@ -33,7 +40,28 @@ const common = {
     js: "import { createRequire as __vmvCreateRequire } from 'node:module'; const require = __vmvCreateRequire(import.meta.url);",
   },
 };
-const simulator = await build({ ...common, entryPoints: { simulator: 'simulator/index.ts' }, splitting: false });
+/**
+ * The numbering plans (src/phone.ts with libphonenumber) are a file of their own, dist/phone.js, loaded
+ * only where a number is checked: by the simulator's routes that dial and the CLI's commands given a
+ * number, one copy for both in a process (its metadata read once).
+ */
+const phoneApart = {
+  name: 'phone-apart',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)phone\.js$/ }, (a) =>
+      resolve(a.resolveDir, a.path) === fileURLToPath(new URL('../src/phone.js', import.meta.url))
+        ? { path: './phone.js', external: true }
+        : undefined,
+    );
+  },
+};
+const simulator = await build({
+  ...common,
+  entryPoints: { simulator: 'simulator/index.ts' },
+  splitting: false,
+  plugins: [phoneApart],
+});
+const phone = await build({ ...common, entryPoints: { phone: 'src/phone.ts' }, splitting: false });
 
 /** Every import of the simulator's door resolves to the one bundle beside the importing file. */
 const simulatorBundle = {
@@ -47,7 +75,7 @@ const cli = await build({
   entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
   splitting: true,
   chunkNames: '[name]-[hash]', // beside the entries, so './simulator.js' means one file for all
-  plugins: [simulatorBundle],
+  plugins: [simulatorBundle, phoneApart],
   // the chat's terminal libraries come from dist/ui-vendor.js (below), through the loader
   external: VENDORED,
 });
@@ -60,16 +88,26 @@ const vendor = await build({
   chunkNames: 'ui-[name]-[hash]',
   external: ['react-devtools-core'],
 });
-const outputs = { ...simulator.metafile.outputs, ...cli.metafile.outputs, ...vendor.metafile.outputs };
+const outputs = {
+  ...simulator.metafile.outputs,
+  ...phone.metafile.outputs,
+  ...cli.metafile.outputs,
+  ...vendor.metafile.outputs,
+};
 writeFileSync(
   new URL('../dist/meta.json', import.meta.url),
   JSON.stringify({
-    inputs: { ...simulator.metafile.inputs, ...cli.metafile.inputs, ...vendor.metafile.inputs },
+    inputs: {
+      ...simulator.metafile.inputs,
+      ...phone.metafile.inputs,
+      ...cli.metafile.inputs,
+      ...vendor.metafile.inputs,
+    },
     outputs,
   }),
 );
 // bin/vmv's CommonJS copy and its code caches, trained on the hot commands
-await writeCommonJs({ ...simulator.metafile.outputs, ...cli.metafile.outputs });
+await writeCommonJs({ ...simulator.metafile.outputs, ...phone.metafile.outputs, ...cli.metafile.outputs });
 
 // the library's TypeScript declarations: dist/types/ mirrors the sources, dist/index.d.ts is the door
 execFileSync(

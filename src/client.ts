@@ -80,6 +80,8 @@ export function buildPath(path: string, query?: RequestOptions['query']): string
 }
 
 const USER_AGENT = 'vmv-cli/0.1';
+/** The Server header of `vmv sim serve`'s replies: how a base URL is known to be a simulator. */
+export const SIMULATOR_SERVER = 'vmv-simulator';
 
 /**
  * Sees every exchange of every client once it is complete: how the test suite checks each
@@ -259,6 +261,8 @@ export async function call(client: ApiClient, method: string, path: string, o?: 
       res.text(),
       unsureReply(res.unsure, o?.known),
     );
+    // who answered, for the hint of its column (src/hints.ts): the simulator names itself (Server)
+    e.fromSimulator = client.target.kind === 'embedded' || res.headers.server === SIMULATOR_SERVER;
     // a rate limit whose Retry-After was too long to wait for here: when to try again
     const after = res.status === 429 ? retryAfterMs(res.headers['retry-after'], Date.now()) : null;
     if (after !== null)

@@ -5,6 +5,7 @@ import { Context } from './context.js';
 import { usage } from './errors.js';
 import { declareFieldAliases, type FieldAliases } from './field-flags.js';
 import { E164, isIsoTime } from './formats.js';
+import { IdArg, isPrefix, type IdKind } from './ids.js';
 import type { IO } from './io.js';
 import type { Env } from './paths.js';
 
@@ -30,6 +31,8 @@ export function action<O>(shell: Shell, run: Run<O>) {
           ctx,
           cmd.options.some((x) => x.long === '--watch') ? '--watch' : '--wait',
         );
+      await resolvePhones(ctx, opts as Record<string, unknown>, args);
+      await resolveIds(ctx, opts as Record<string, unknown>, args);
       await resolveTimes(ctx, opts as Record<string, unknown>);
       await run(ctx, opts, args);
     } finally {
@@ -66,19 +69,68 @@ export function numberArg(name: string, min: number) {
   };
 }
 
-/** An E.164 phone number (spaces, dashes, dots and brackets are dropped: "+1 415-555-0100"). */
-export function e164Arg(name: string) {
-  return (v: string) => {
+/**
+ * A phone number given on the command line that needs the numbering plans to be judged: one that
+ * is not written in E.164 (perhaps a national number, to be offered in E.164), or one to be dialed
+ * or texted (it must be a number that can exist). Checked by action() before the command runs,
+ * loading src/phone.ts (libphonenumber) only then.
+ */
+export class PhoneArg {
+  constructor(
+    readonly flag: string,
+    readonly raw: string,
+    readonly dial: boolean,
+  ) {}
+}
+
+/**
+ * An E.164 phone number (spaces, dashes, dots and brackets are dropped: "+1 415-555-0100"); with
+ * `dial`, a number the command calls or texts, which must be one that can exist (the simulator's
+ * carrier fails a call to any other).
+ */
+export function e164Arg(name: string, o: { dial?: boolean } = {}) {
+  return (v: string): string | PhoneArg => {
     const n = v.replace(/[\s().-]/g, '');
-    if (!E164.test(n)) throw usage(`${name} must be an E.164 phone number such as +14155550100, got "${v}".`);
-    return n;
+    return E164.test(n) && !o.dial ? n : new PhoneArg(name, v, !!o.dial);
   };
 }
 
 /** E.164 numbers as a variadic argument (commander passes the list so far). */
-export function e164Args(name: string) {
-  const one = e164Arg(name);
-  return (v: string, prev: string[] = []) => [...prev, one(v)];
+export function e164Args(name: string, o: { dial?: boolean } = {}) {
+  const one = e164Arg(name, o);
+  return (v: string, prev: (string | PhoneArg)[] = []) => [...prev, one(v)];
+}
+
+/**
+ * Judges every PhoneArg among a command's options and arguments, in place: a number that can exist
+ * becomes its E.164 string; one that cannot, or one not written in E.164, is a usage error naming
+ * its flag, a national number with its E.164 form ("did you mean +14155550100?", read in the
+ * default_country setting's country).
+ */
+async function resolvePhones(ctx: Context, opts: Record<string, unknown>, args: unknown[]): Promise<void> {
+  const lists = [args, ...Object.values(opts).filter(Array.isArray)] as unknown[][];
+  const given = [...lists.flat(), ...Object.values(opts)].some((v) => v instanceof PhoneArg);
+  if (!given) return;
+  const phone = await import('./phone.js');
+  const { resolveCountry } = await import('./settings.js');
+  const judge = (p: PhoneArg): string => {
+    const n = p.raw.replace(/[\s().-]/g, '');
+    if (!E164.test(n)) {
+      const country = phone.countryCode(resolveCountry(ctx.env, ctx.globals.profile)) ?? 'US';
+      const guess = phone.asE164(p.raw, country);
+      throw usage(
+        `${p.flag} must be an E.164 phone number such as +14155550100, got "${p.raw}"${guess ? ` (did you mean ${guess}?)` : ''}.`,
+        guess
+          ? `A number without + is read as a number of ${country} (the default_country setting: vmv config set default_country GB).`
+          : undefined,
+      );
+    }
+    const problem = phone.numberProblem(n);
+    if (problem) throw usage(`${p.flag}: ${n} is not a phone number that can exist: it ${problem.words}.`);
+    return n;
+  };
+  for (const l of lists) l.forEach((v, i) => v instanceof PhoneArg && (l[i] = judge(v)));
+  for (const [k, v] of Object.entries(opts)) if (v instanceof PhoneArg) opts[k] = judge(v);
 }
 
 export function areaCodeArg(name: string) {
@@ -86,6 +138,24 @@ export function areaCodeArg(name: string) {
     if (!/^\d{3}$/.test(v)) throw usage(`${name} must be a 3-digit area code such as 415, got "${v}".`);
     return v;
   };
+}
+
+/**
+ * An id argument of a kind tables show shortened (src/ids.ts): a whole id, or the start of one,
+ * resolved by listing before the command runs (an ambiguous start exits 2 naming the candidates).
+ */
+export function idArg(kind: IdKind) {
+  return (v: string): string | IdArg => (isPrefix(v) ? new IdArg(kind, v) : v);
+}
+
+/** Resolves every IdArg among a command's arguments and options, in place (the ids module is loaded only then). */
+async function resolveIds(ctx: Context, opts: Record<string, unknown>, args: unknown[]): Promise<void> {
+  const given = [...args, ...Object.values(opts)].filter((v): v is IdArg => v instanceof IdArg);
+  if (given.length === 0) return;
+  const { ID_SOURCES, resolveId } = await import('./ids.js');
+  const one = (v: IdArg) => resolveId(ctx, v.raw, ID_SOURCES[v.kind]);
+  for (const [i, v] of args.entries()) if (v instanceof IdArg) args[i] = await one(v);
+  for (const [k, v] of Object.entries(opts)) if (v instanceof IdArg) opts[k] = await one(v);
 }
 
 /** One of a fixed set of values (any letter case; the canonical spelling is kept). */

@@ -31,7 +31,10 @@ export class Context {
   ) {}
 
   static of(io: IO, env: Env, cmd: Command): Context {
-    const ctx = new Context(io, env, cmd.optsWithGlobals() as GlobalOptions);
+    const globals = cmd.optsWithGlobals() as GlobalOptions;
+    // an environment variable set to the empty string counts as unset (VMV_PROFILE= is no profile)
+    const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')) as Env;
+    const ctx = new Context(globals.wide ? { ...io, wide: true } : io, set, globals);
     ctx.fieldFlags = fieldFlagsOf(cmd);
     return ctx;
   }
@@ -100,7 +103,10 @@ export class Context {
       if (own && this.target().kind === 'remote') this.noteDone(res, rerunKey);
       return res;
     } catch (e) {
-      if (e instanceof ApiCallError) e.fieldFlags = this.fieldFlags;
+      if (e instanceof ApiCallError) {
+        e.fieldFlags = this.fieldFlags;
+        await this.addHint(e, o.body);
+      }
       if (
         e instanceof ApiCallError &&
         e.code === 'idempotency_conflict' &&
@@ -110,6 +116,27 @@ export class Context {
         e.hint = conflictHint(key!, e);
       throw e;
     }
+  }
+
+  /**
+   * Puts the hint of the error's code (src/hints.ts) under it, for a simulator or a service (told
+   * by the reply itself, with no request of its own); a reply that may have been applied keeps its
+   * own hint, and one the client gave already (a Retry-After) comes first.
+   */
+  private async addHint(e: ApiCallError, body: unknown): Promise<void> {
+    if (e.details) return;
+    const { hintFor } = await import('./hints.js');
+    const { code, message, fields } = e.envelope.error;
+    const hint = hintFor({
+      code,
+      message,
+      fields,
+      status: e.status,
+      simulator: !!e.fromSimulator,
+      target: this.target(),
+      body,
+    });
+    if (hint) e.hint = e.hint && e.status !== 401 && e.status !== 403 ? `${e.hint}\n${hint}` : hint;
   }
 
   /** Keeps the id an own write created, for the words of a later failure (the command's write went through). */

@@ -45,6 +45,8 @@ export interface Envelope {
 export class ApiCallError extends CliError {
   /** request field → the flag it came from (set by Context.call), so errors name the flag */
   fieldFlags?: Record<string, string>;
+  /** the reply came from a simulator (embedded, or `vmv sim serve`'s Server header): which hints apply */
+  fromSimulator?: boolean;
   /** `unsure`: the hint and --json fields of a reply to a write that may have been applied all the same (a gateway's 502) */
   constructor(
     readonly status: number,

@@ -16,6 +16,8 @@ export interface IO {
   /** colour on stderr, decided for stderr itself */
   errColor: boolean;
   columns: number;
+  /** --wide: tables on a terminal show every value whole (ids too) rather than fit `columns` */
+  wide?: boolean;
   /**
    * Registers what Ctrl-C (SIGINT) does while a command waits, until the returned function is
    * called; meanwhile Ctrl-C no longer ends the process at once (a second one does).

@@ -5,6 +5,7 @@ import { nounOf, nouns, VALUE_OPTIONS } from '../commands/index.js';
 import { defineVerbs, intArg, type Shell } from './command.js';
 import { ApiCallError, CliError, EXIT } from './errors.js';
 import { forStderr, processIO, type IO } from './io.js';
+import { simDataFile } from './paths.js';
 import { bold, dim, red } from './output.js';
 import type { Env } from './paths.js';
 import { DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
@@ -43,6 +44,12 @@ export function buildProgram(shell: Shell): Command {
         `how long to wait for a reply (30s, 5m; env VMV_REQUEST_TIMEOUT; default ${DEFAULT_REQUEST_TIMEOUT_S}s, plus what an assistant message waits)`,
       ).argParser((v) => (requestTimeoutMs('--request-timeout', v), v)),
     )
+    .addOption(
+      new Option(
+        '--wide',
+        'on a terminal, tables show every value whole (ids too) instead of fitting the width; piped output is never cut',
+      ),
+    )
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
@@ -60,8 +67,8 @@ export function buildProgram(shell: Shell): Command {
     .addHelpText(
       'after',
       `
-Targets: with no base URL configured, commands run against the bundled simulator (data in
-~/.local/share/vmv/sim.json, or VMV_SIM_DATA). \`vmv sim serve\` serves the same simulator over HTTP.
+Targets: with no base URL configured, commands run against the bundled simulator, its data in
+${simDataFile(shell.env)} (VMV_SIM_DATA, or XDG_DATA_HOME). \`vmv sim serve\` serves the same simulator over HTTP.
 
 Network: on a base URL every write carries an Idempotency-Key, and a request that fails on the
 network or gets 429, 502, 503 or 504 is retried (--retries) only where that cannot apply a write

@@ -19,7 +19,9 @@ describe('bin/vmv', () => {
     expect(h.code).toBe(0);
     expect(h.stdout).toContain('Usage: vmv');
     for (const noun of ['email', 'history', 'contacts', 'sim', 'config']) expect(h.stdout).toContain(noun);
-    expect(vmv([]).stdout).toBe(h.stdout);
+    // (the help names the data file in use: the same home, the same help)
+    expect(h.stdout).toContain(join(h.home, '.local/share/vmv/sim.json'));
+    expect(vmv([], { home: h.home }).stdout).toBe(h.stdout);
     expect(vmv(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 

@@ -242,7 +242,7 @@ const ROWS: Row[] = [
       '  agent sends, from the wallet.',
       '  to_numbers=+14155550100 goal="ask whether Tuesday works"',
       'y approve · n decline',
-      'y approve · n decline · Ctrl-C leave',
+      'Ctrl-C leave',
     ],
   },
   {
@@ -258,7 +258,7 @@ const ROWS: Row[] = [
       '  "ask whether Tuesday works": 0.05 USD per message the',
       '  agent sends, from the wallet.',
       'y approve · n decline',
-      'y approve · n decline · Ctrl-C leave',
+      'Ctrl-C leave',
     ],
   },
   {
@@ -272,7 +272,7 @@ const ROWS: Row[] = [
       '  Starts an AI text conversation with +14155550100 toward …',
       '  agent sends, from the wallet.',
       'y approve · n decline',
-      'y approve · n decline · Ctrl-C leave',
+      'Ctrl-C leave',
     ],
   },
   {

@@ -15,7 +15,7 @@ describe('vmv api', () => {
     const r = await both(['api', 'v1/contacts']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe('{"data":[],"meta":{"page_size":20,"total_results":0}}');
+    expect(r.stdout).toBe('{"data":[],"meta":{"page_size":20,"total_results":0}}\n');
     const g = await both(['api', 'GET', '/v1/contacts']);
     expect(g.stdout).toBe(r.stdout);
   });
@@ -181,7 +181,7 @@ describe('vmv api', () => {
     await each(async (t) => {
       const r = await t.run(['api', '-i', '/_sim/clock']);
       expect(r.code).toBe(0);
-      expect(r.stdout).toBe(`{"now":"${T0}","mode":"manual","next_due_at":null,"next_job_due_at":null}`);
+      expect(r.stdout).toBe(`{"now":"${T0}","mode":"manual","next_due_at":null,"next_job_due_at":null}\n`);
       const lines = r.stderr.split('\n');
       expect(lines[0]).toBe('HTTP/1.1 200 OK');
       expect(lines).toContain('content-type: application/json; charset=utf-8');
@@ -194,7 +194,7 @@ describe('vmv api', () => {
     const nf = await both(['api', '/v1/contacts/00000000-0000-4000-8000-000000000000']);
     expect(nf.code).toBe(1);
     expect(nf.json.error.code).toBe('not_found');
-    expect(nf.stdout).toBe(JSON.stringify(nf.json));
+    expect(nf.stdout).toBe(`${JSON.stringify(nf.json)}\n`); // ends with a newline, as every output does
     expect(nf.stderr).toBe(`error: ${nf.json.error.message} (not_found, HTTP 404)\n`);
     const bad = await both(['api', 'POST', '/v1/quick/emails', '-f', 'to[]=ada@example.com', '-f', 'subject=Hi']);
     expect(bad.code).toBe(1);

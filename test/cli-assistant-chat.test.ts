@@ -619,7 +619,7 @@ describe('the screen keeps within the terminal (review items 6, 9, 12)', () => {
       / … (\w+ )+the morning, thanks": 0\.05 USD per message the agent sends, from the wallet\. y approve · n decline/,
     );
     expect(lines.at(-2)).toBe('y approve · n decline');
-    expect(lines.at(-1)).toBe('y approve · n decline · Ctrl-C leave');
+    expect(lines.at(-1)).toBe('Ctrl-C leave');
   });
 
   it("a long title gives way in the header: the conversation's id and the clock note stay", async () => {

@@ -192,7 +192,7 @@ describe('videos create', () => {
     expect(r.json.data).toMatchObject({ status: 'ready', template: 'slideshow', estimated: false });
   });
 
-  it('on a terminal, --wait redraws one live line (stage, time waited, price), then shows the video', async () => {
+  it('on a terminal, --wait redraws one live line (stage, time since creation on the simulator clock, price), then shows the video', async () => {
     for (const name of NAMES) {
       await targets[name].reset();
       const r = await targets[name].run(
@@ -209,7 +209,7 @@ describe('videos create', () => {
         'compositing',
         'ready',
       ]);
-      expect(live[0]).toMatch(/^video [0-9a-f-]{36}: queued · \d+s · 0\.72 USD \(estimated\)$/);
+      expect(live[0]).toMatch(/^video [0-9a-f-]{36}: queued · \+0s · 0\.72 USD \(estimated\)$/);
       expect(r.stdout).toMatch(/\nstatus +ready\n/);
       expect(r.stdout).toMatch(/\nScript\n  \S/);
       expect(r.stderr).toBe('');

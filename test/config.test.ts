@@ -3,16 +3,13 @@
 import { statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startSim, tempDir, type Sim } from './helpers.js';
+import { cli, freshEnv, startSim, type Sim } from './helpers.js';
 
 let sim: Sim;
 beforeAll(async () => (sim = await startSim()));
 afterAll(() => sim.stop());
 
-const fresh = () => {
-  const dir = tempDir();
-  return { VMV_CONFIG_DIR: join(dir, 'cfg'), VMV_SIM_DATA: join(dir, 'sim.json'), NO_COLOR: '1' };
-};
+const fresh = freshEnv;
 
 describe('vmv config', () => {
   it('with no configuration the target is the embedded simulator', async () => {

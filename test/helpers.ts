@@ -19,6 +19,12 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'vmv-test-'));
 }
 
+/** An environment with a config folder and a simulator data file of its own, none of them made yet. */
+export const freshEnv = () => {
+  const dir = tempDir();
+  return { VMV_CONFIG_DIR: join(dir, 'cfg'), VMV_SIM_DATA: join(dir, 'sim.json'), NO_COLOR: '1' };
+};
+
 export interface Sim {
   url: string;
   key: string;

@@ -39,6 +39,31 @@ function bash(script: string) {
 }
 
 describe('README', () => {
+  it("the first block, in a fresh clone: npm ci (here: the installed modules linked, then prepare's build) and a first command with no configuration", () => {
+    const first = /```sh\n([\s\S]*?)```/.exec(readme)![1];
+    expect(first.split('\n')[0]).toMatch(/^npm ci\b/);
+    expect(first).not.toMatch(/npm test/); // its own step, further down
+    const repo = new URL('..', import.meta.url).pathname;
+    const dir = tempDir();
+    // a clone of what is committed; the registry is not reached in a test, so `npm ci` becomes the
+    // installed modules linked and what npm ci runs after installing (prepare: the build)
+    const clone = spawnSync('git', ['clone', '--quiet', repo, join(dir, 'vmv')], { encoding: 'utf8' });
+    expect(clone.status, clone.stderr).toBe(0);
+    const script = first.replace(
+      /^npm ci\b.*$/m,
+      `ln -s ${JSON.stringify(join(repo, 'node_modules'))} node_modules && npm run --silent prepare >/dev/null`,
+    );
+    const r = spawnSync('bash', ['-c', `set -euo pipefail\ncd ${JSON.stringify(join(dir, 'vmv'))}\n${script}`], {
+      // no configuration at all: a new home, no VMV_ variables
+      env: { PATH: process.env.PATH, HOME: join(dir, 'home'), NO_COLOR: '1' },
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.stderr).toContain('Sent to 1 recipient');
+  }, 200_000);
+
   it('the walkthrough: an email, then a call on a manual clock, its record and recording, and the one-command form', () => {
     const [email, call, oneCommand] = blocks('## A five-minute walkthrough');
     const r = bash([email, call, oneCommand].join('\n'));

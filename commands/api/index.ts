@@ -344,10 +344,15 @@ const splitQuery = (url: string): [string, string?] => {
   return i < 0 ? [url] : [url.slice(0, i), url.slice(i + 1)];
 };
 
-/** The body as received: pretty-printed JSON on a terminal, otherwise the bytes unchanged. */
+/**
+ * The body as received: pretty-printed JSON on a terminal, otherwise the bytes unchanged, a JSON
+ * or text body ending with a newline (as every other command's output does: the next shell prompt
+ * starts on its own line, and `while read` sees the last line).
+ */
 function printBody(ctx: Context, res: ApiResponse): void {
   if (res.body.length === 0) return;
-  if (ctx.io.stdoutTTY && /[/+]json(;|$)/.test(res.headers['content-type'] ?? '')) {
+  const type = res.headers['content-type'] ?? '';
+  if (ctx.io.stdoutTTY && /[/+]json(;|$)/.test(type)) {
     try {
       ctx.io.out(JSON.stringify(JSON.parse(res.text()), null, 2) + '\n');
       return;
@@ -356,6 +361,7 @@ function printBody(ctx: Context, res: ApiResponse): void {
     }
   }
   ctx.io.out(res.body);
+  if (/json|^text\//.test(type) && res.body[res.body.length - 1] !== 0x0a) ctx.io.out('\n');
 }
 
 /**

@@ -1,7 +1,7 @@
 // vmv assistant approve ID: answers every pending approval of a conversation in one request
 // (POST /v1/assistant/messages with approvals), then follows the run as send does
 import type { Command } from 'commander';
-import { action, collect, examples, type Shell } from '../../src/command.js';
+import { action, collect, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { checkFlags, policyOf, waitOption, withPolicy } from './flags.js';
@@ -21,7 +21,7 @@ export function define(parent: Command, shell: Shell): void {
   withPolicy(
     parent
       .command('approve')
-      .argument('<id>', 'conversation id')
+      .argument('<id>', 'conversation id', idArg('conversation'))
       .description(
         "Answer a conversation's pending approvals, all at once: each is approved unless named by --decline; then print the reply as send does",
       )

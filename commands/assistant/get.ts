@@ -1,6 +1,6 @@
 // vmv assistant get ID: GET /v1/assistant/conversations/{id}
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { conversationPath } from './session.js';
 import { printConversation, type ConversationWithTranscript } from './view.js';
@@ -8,7 +8,7 @@ import { printConversation, type ConversationWithTranscript } from './view.js';
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('get')
-    .argument('<id>', 'conversation id')
+    .argument('<id>', 'conversation id', idArg('conversation'))
     .description(
       "A conversation: its state, latest reply, the current run's actions and pending approvals, and the transcript (free)",
     )

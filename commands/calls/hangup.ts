@@ -1,12 +1,12 @@
 // vmv calls hangup ID: POST /v1/voice/calls/{id}/hangup
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('hangup')
-    .argument('<id>', 'call id')
+    .argument('<id>', 'call id', idArg('call'))
     .description('End a ringing or in-progress call')
     .addHelpText(
       'after',

@@ -19,7 +19,7 @@ export function define(parent: Command, shell: Shell): void {
     .command('place')
     .description('Place a call from a verified caller ID (shown to the person called)')
     .requiredOption('--caller-id <number>', 'verified E.164 caller ID', e164Arg('--caller-id'))
-    .requiredOption('--to <number>', 'E.164 destination', e164Arg('--to'))
+    .requiredOption('--to <number>', 'E.164 destination', e164Arg('--to', { dial: true }))
     .option('--no-record', 'do not record the call')
     .option('--metadata <json>', 'a JSON object kept with the call')
     .option('--wait', 'wait until the call has ended, then show it; exit 5 unless it completed')

@@ -4,12 +4,12 @@ import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { checkKey } from '../../src/config-store.js';
 import { fields } from '../../src/output.js';
-import { maskKey } from '../../src/settings.js';
+import { maskKey, resolveCountry } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('get')
-    .argument('[key]', 'base_url or api_key')
+    .argument('[key]', 'base_url, api_key or default_country')
     .description('Show the settings in effect (the API key masked)')
     .addHelpText('after', examples('vmv config get', 'vmv config get base_url'))
     .action(action(shell, run));
@@ -24,12 +24,15 @@ export async function run(ctx: Context, _o: unknown, [key]: string[]): Promise<v
     api_key: t.apiKey ? maskKey(t.apiKey) : null,
     sim_data: t.kind === 'embedded' ? t.dataFile : null,
   };
+  // the country numbers without + are read in: shown once set (US otherwise)
+  const country = resolveCountry(ctx.env, ctx.globals.profile).toUpperCase();
+  const shown = country === 'US' ? view : { ...view, default_country: country };
   if (key !== undefined) {
     const k = checkKey(key);
-    ctx.io.out(`${view[k] ?? ''}\n`);
+    ctx.io.out(`${k === 'default_country' ? country : (view[k] ?? '')}\n`);
     return;
   }
-  if (ctx.json) ctx.io.out(JSON.stringify(view) + '\n');
+  if (ctx.json) ctx.io.out(JSON.stringify(shown) + '\n');
   else
     fields(ctx.io, [
       ['profile', view.profile],
@@ -37,5 +40,6 @@ export async function run(ctx: Context, _o: unknown, [key]: string[]): Promise<v
       ['base_url', view.base_url],
       ['api_key', view.api_key ?? (t.kind === 'embedded' ? "(the simulator's own)" : '(none)')],
       ['sim data', view.sim_data],
+      ['default_country', country],
     ]);
 }

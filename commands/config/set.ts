@@ -2,14 +2,14 @@
 import type { Command } from 'commander';
 import { action, examples, readStdin, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { checkKey, openConfig } from '../../src/config-store.js';
+import { checkKey, openConfig, retargetNote } from '../../src/config-store.js';
 import { usage } from '../../src/errors.js';
 import { maskKey, normalizeBaseUrl } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('set')
-    .argument('<key>', 'base_url or api_key')
+    .argument('<key>', 'base_url, api_key or default_country')
     .argument('[value]', 'the value; "-" reads it from standard input')
     .description('Store a setting in the profile (--profile, default: the active one)')
     .addHelpText(
@@ -17,6 +17,7 @@ export function define(parent: Command, shell: Shell): void {
       examples(
         'printf %s "$KEY" | vmv config set api_key -',
         'vmv --profile staging config set base_url http://127.0.0.1:4010',
+        'vmv config set default_country GB',
       ),
     )
     .action(action(shell, run));
@@ -33,10 +34,18 @@ export async function run(ctx: Context, _o: unknown, [rawKey, rawValue]: string[
   }
   if (!value) throw usage(`The value for ${key} is empty.`);
   if (key === 'base_url') value = normalizeBaseUrl(value);
+  if (key === 'default_country') {
+    const code = (await import('../../src/phone.js')).countryCode(value);
+    if (!code) throw usage(`default_country takes a two-letter country code such as US or GB, got "${value}".`);
+    value = code;
+  }
   const store = await openConfig(ctx.env);
   const profile = ctx.globals.profile ?? ctx.env.VMV_PROFILE ?? store.active();
-  store.setValue(profile, key, value);
-  ctx.io.err(`Set ${key} = ${key === 'api_key' ? maskKey(value) : value} in profile "${profile}".\n`);
+  const moved = store.setValue(profile, key, value);
+  const target =
+    key === 'api_key' ? ` (the key of ${store.profiles()[profile]?.base_url ?? 'the embedded simulator'})` : '';
+  ctx.io.err(`Set ${key} = ${key === 'api_key' ? maskKey(value) : value} in profile "${profile}"${target}.\n`);
+  if (moved) ctx.io.err(retargetNote(moved, value) + '\n');
 }
 
 async function promptHidden(ctx: Context, prompt: string): Promise<string> {

@@ -1,13 +1,13 @@
 // vmv contacts get ID: GET /v1/contacts/{id}
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fields } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('get')
-    .argument('<id>', 'contact id')
+    .argument('<id>', 'contact id', idArg('contact'))
     .description("One contact's full record")
     .addHelpText('after', examples('vmv contacts get "$CONTACT_ID"'))
     .action(action(shell, run));

@@ -1,13 +1,13 @@
 // vmv history call ID: GET /v1/calls/{id}
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fields, nested } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('call')
-    .argument('<id>', 'call id')
+    .argument('<id>', 'call id', idArg('call'))
     .description('One call with its transcript, summary and tags')
     .addHelpText(
       'after',

@@ -1,14 +1,14 @@
 // vmv history recording ID: GET /v1/calls/{id}/recording, saved to a file (or stdout when piped)
 import type { Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('recording')
-    .argument('<id>', 'call id')
+    .argument('<id>', 'call id', idArg('call'))
     .description('Download a call recording (raw audio)')
     .option('-o, --output <file>', 'file to write (default: standard output when it is not a terminal)')
     .addHelpText(

@@ -1,12 +1,12 @@
 // vmv posts cancel ID: DELETE /v1/posts/{id} (a scheduled post; published or failed ones are 409)
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('cancel')
-    .argument('<id>', 'post id (vmv videos posts VIDEO_ID)')
+    .argument('<id>', 'post id (vmv videos posts VIDEO_ID)', idArg('post'))
     .description('Cancel a scheduled post before it publishes')
     .addHelpText(
       'after',

@@ -23,7 +23,7 @@ interface Options {
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('call')
-    .argument('<numbers...>', 'E.164 numbers to call', e164Args('<numbers...>'))
+    .argument('<numbers...>', 'E.164 numbers to call', e164Args('<numbers...>', { dial: true }))
     .description('An AI agent calls each number toward a goal, with retries (0.20 USD per call placed + 0.20 USD/min)')
     .requiredOption('--goal <text>', 'the outcome to work toward')
     .option('--instructions <text>', 'tone, facts the agent may state, objections to expect')

@@ -15,7 +15,7 @@ interface Options {
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('text')
-    .argument('<numbers...>', 'E.164 numbers to text', e164Args('<numbers...>'))
+    .argument('<numbers...>', 'E.164 numbers to text', e164Args('<numbers...>', { dial: true }))
     .description('An AI agent holds an SMS conversation with each number toward a goal (0.05 USD per message sent)')
     .requiredOption('--goal <text>', 'the outcome to work toward')
     .option('--first-message <text>', 'the opener (default: written from the goal)')

@@ -1,13 +1,13 @@
 // vmv schedules get ID: GET /v1/video-schedules/{id}
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { printSchedule, schedulePath, type Schedule } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('get')
-    .argument('<id>', 'schedule id')
+    .argument('<id>', 'schedule id', idArg('schedule'))
     .description(
       "A schedule: its cadence, next run and planning time, the estimate per video, the next day's plan and last error (free)",
     )

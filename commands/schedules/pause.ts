@@ -1,13 +1,13 @@
 // vmv schedules pause ID: PATCH /v1/video-schedules/{id} {status: paused}
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { schedulePath, type Schedule } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('pause')
-    .argument('<id>', 'schedule id')
+    .argument('<id>', 'schedule id', idArg('schedule'))
     .description('Pause a schedule: nothing is planned, made, charged or posted until it is resumed')
     .addHelpText(
       'after',

@@ -1,13 +1,13 @@
 // vmv schedules skip ID [--day DATE]: POST /v1/video-schedules/{id}/skip
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { dateArg, nextRunText, schedulePath, type Schedule } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('skip')
-    .argument('<id>', 'schedule id')
+    .argument('<id>', 'schedule id', idArg('schedule'))
     .description('Skip a posting day: nothing is made, charged or posted that day')
     .option(
       '--day <date>',

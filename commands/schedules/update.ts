@@ -1,7 +1,7 @@
 // vmv schedules update ID: PATCH /v1/video-schedules/{id} with the fields given (free)
 import type { Command } from 'commander';
 import { leafPaths } from '../../src/assign.js';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { specBody, withSpec, type SpecOptions } from './spec.js';
 import { nextRunText, schedulePath, type Schedule } from './view.js';
@@ -10,7 +10,7 @@ export function define(parent: Command, shell: Shell): void {
   withSpec(
     parent
       .command('update')
-      .argument('<id>', 'schedule id')
+      .argument('<id>', 'schedule id', idArg('schedule'))
       .description('Change a schedule: only the fields given change (free)'),
     { update: true },
   )

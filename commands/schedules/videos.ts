@@ -1,6 +1,6 @@
 // vmv schedules videos ID: GET /v1/video-schedules/{id}/videos, as `vmv videos list` shows videos
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
@@ -11,7 +11,7 @@ export function define(parent: Command, shell: Shell): void {
   withList(
     parent
       .command('videos')
-      .argument('<id>', 'schedule id')
+      .argument('<id>', 'schedule id', idArg('schedule'))
       .description('The videos a schedule made, newest first (free)'),
   )
     .addHelpText(

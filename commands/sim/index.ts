@@ -7,6 +7,7 @@ import { define as call } from './call.js';
 import { define as callerId } from './caller-id.js';
 import { define as defaults } from './defaults.js';
 import { define as number } from './number.js';
+import { define as outbox } from './outbox.js';
 import { define as clock } from './clock.js';
 import { define as contact } from './contact.js';
 import { define as deliveries } from './deliveries.js';
@@ -21,6 +22,7 @@ import { define as serve } from './serve.js';
 import { define as social } from './social.js';
 import { define as suppress } from './suppress.js';
 import { define as text } from './text.js';
+import { define as trigger } from './trigger.js';
 import { define as wallet } from './wallet.js';
 import { define as workspace } from './workspace.js';
 
@@ -62,11 +64,13 @@ export function register(sim: Command, shell: Shell): void {
     suppress,
     text,
     call,
+    trigger,
     pool,
     number,
     callerId,
     defaults,
     deliveries,
+    outbox,
     hosts,
     social,
     exportWorld,

@@ -17,6 +17,32 @@ interface Options {
   now?: string;
   seed?: number;
   quiet?: boolean;
+  printEnv?: boolean;
+}
+
+/** A value as a POSIX shell word (single-quoted unless it is plain). */
+const shellWord = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, "'\\''")}'`);
+
+/** The line that points vmv (in another shell) at this server: its URL and key, to paste or eval. */
+export const envLine = (url: string, key: string) =>
+  `export VMV_BASE_URL=${shellWord(url)} VMV_API_KEY=${shellWord(key)}`;
+
+/** The command that prints this server's export line, with the flags that name it; --json where the port is picked when listening. */
+function printEnvCommand(o: Options, file: string): string {
+  if (o.port === 0) return 'its URL and key are printed by --json';
+  const flags = [
+    o.host !== '127.0.0.1' ? ` --host ${shellWord(o.host)}` : '',
+    o.port !== 4010 ? ` --port ${o.port}` : '',
+    o.data ? ` --data ${shellWord(file)}` : '',
+  ].join('');
+  return `eval "$(vmv sim serve --print-env${flags})"`;
+}
+
+/** Where a client reaches a server bound to `host`: a loopback address for the wildcard ones. */
+function reachAt(host: string, port: number): string {
+  const WILDCARDS: Record<string, string> = { '0.0.0.0': '127.0.0.1', '::': '::1' };
+  const h = WILDCARDS[host] ?? host;
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
 }
 
 export function define(parent: Command, shell: Shell): void {
@@ -43,6 +69,10 @@ export function define(parent: Command, shell: Shell): void {
     )
     .option('--seed <n>', 'seed for a new data file (default 1)', intArg('--seed', 0, 2 ** 32 - 1))
     .option('--quiet', 'do not log requests to stderr')
+    .option(
+      '--print-env',
+      'print only the export line of VMV_BASE_URL and VMV_API_KEY (the key whole) for the server these flags start, and exit: eval "$(vmv sim serve --print-env)"',
+    )
     .addHelpText(
       'after',
       '\nWith --json, prints one line once listening: {"url": "...", "api_key": "<full-access key>"}',
@@ -59,6 +89,7 @@ export function define(parent: Command, shell: Shell): void {
         'vmv sim serve --port 4010',
         'vmv sim serve --clock manual --now 2026-01-05T09:00:00Z --data ./ci-sim.json --quiet',
         'vmv sim serve --host 0.0.0.0 --allow-host sim --allow-host devbox.local',
+        'vmv sim serve --print-env --port 4010',
       ),
     )
     .action(action(shell, run));
@@ -91,13 +122,18 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     const c = s.data.meta.clock;
     if (start !== undefined && start < clockNow(c))
       throw usage(`--now is before the data file's clock (${iso(clockNow(c))}); the clock only moves forward.`);
-    if (o.clock !== undefined || start !== undefined) {
+    if (!o.printEnv && (o.clock !== undefined || start !== undefined)) {
       s.data.meta.clock = setMode(c, o.clock ?? c.mode, start ?? clockNow(c));
       await ss.commit(s);
     }
     return { apiKey: s.data.meta.default_api_key, now: clockNow(s.data.meta.clock), mode: s.data.meta.clock.mode };
   });
 
+  if (o.printEnv) {
+    if (o.port === 0) throw usage('--print-env needs a fixed --port (0 picks one only when listening).');
+    io.out(`${envLine(reachAt(o.host, o.port), apiKey)}\n`);
+    return;
+  }
   if (bound === null || !isLoopbackHost(bound))
     io.err(
       yellow(
@@ -131,13 +167,18 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   else {
     io.err(`Simulator listening on ${server.url}\n`);
     io.err(`  hosts  ${describeHosts(hostPolicy(o.host, allowed))}\n`);
-    io.err(
-      `  data   ${file}\n  clock  ${mode} at ${iso(now)}\n  key    ${maskKey(apiKey)} (full-access; the full key is printed by --json, or mint one with \`vmv sim key\`)\n`,
-    );
-    io.err(
-      dim(forStderr(io), `  Point vmv at it: vmv --base-url ${server.url} --api-key <key> ...   Stop with Ctrl-C.`) +
-        '\n',
-    );
+    io.err(`  data   ${file}\n  clock  ${mode} at ${iso(now)}\n`);
+    // the key whole only on a terminal: it opens a local simulator and nothing else, but a banner
+    // piped to a file or a CI log keeps it masked
+    const url = reachAt(o.host, Number(new URL(server.url).port));
+    if (io.stderrTTY) {
+      io.err(`  key    ${apiKey} (full-access)\n`);
+      io.err(dim(forStderr(io), '  Point vmv at it from another shell:') + `\n  ${envLine(url, apiKey)}\n`);
+    } else {
+      io.err(`  key    ${maskKey(apiKey)} (full-access; printed whole on a terminal, by --json, or by --print-env)\n`);
+      io.err(`  Point vmv at it: ${printEnvCommand(o, file)}\n`);
+    }
+    io.err(dim(forStderr(io), '  Stop with Ctrl-C.') + '\n');
   }
 
   await new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 // vmv sim social add|remove: connect or disconnect a simulated social account (POST/DELETE /_sim/social-connections)
 import type { Command } from 'commander';
-import { action, choiceArg, examples, type Shell } from '../../src/command.js';
+import { action, choiceArg, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { PLATFORMS } from '../../simulator/vocabulary.js';
 
@@ -20,7 +20,7 @@ export function define(parent: Command, shell: Shell): void {
     .action(action(shell, add));
   social
     .command('remove')
-    .argument('<id>', 'social connection id (vmv social list)')
+    .argument('<id>', 'social connection id (vmv social list)', idArg('social'))
     .description('Disconnect a social account, as on the platform: its scheduled posts fail')
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .addHelpText(

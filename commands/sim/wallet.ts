@@ -57,7 +57,10 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     o.set !== undefined || ar
       ? await ctx.call('PATCH', '/_sim/workspace', { body: { wallet_usd: o.set, auto_recharge: ar } })
       : await ctx.call('GET', '/_sim/workspace');
-  ctx.emit(res, (w: any) => fields(ctx.io, [['balance', money(w.wallet_usd)], ...rechargeFields(w)]));
+  const w = res.json();
+  // --json: the wallet (its balance and auto-recharge), not the whole workspace with its ledger
+  if (ctx.json) ctx.io.out(`${JSON.stringify({ wallet_usd: w.wallet_usd, auto_recharge: w.auto_recharge })}\n`);
+  else fields(ctx.io, [['balance', money(w.wallet_usd)], ...rechargeFields(w)]);
 }
 
 /** Auto-recharge and its card, shown whether auto-recharge is on or not (a declined card matters once it is turned on). */

@@ -1,6 +1,6 @@
 // vmv videos approve ID: POST /v1/videos/{id}/approve (the written script, edited or not; charged now)
 import type { Command } from 'commander';
-import { action, examples, intArg, type Shell } from '../../src/command.js';
+import { action, examples, idArg, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
@@ -22,7 +22,7 @@ export function define(parent: Command, shell: Shell): void {
   withWait(
     parent
       .command('approve')
-      .argument('<id>', 'video id')
+      .argument('<id>', 'video id', idArg('video'))
       .description(
         "Approve a video's written script, as written or edited, and render it (charged now: plan video credits first, then the wallet)",
       )

@@ -1,6 +1,6 @@
 // vmv videos download ID -o FILE: a ready video's MP4 (or --thumbnail PNG) at its signed link
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { checkWritable, saveMedia, videoPath, type Video } from './view.js';
@@ -8,7 +8,7 @@ import { checkWritable, saveMedia, videoPath, type Video } from './view.js';
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('download')
-    .argument('<id>', 'video id')
+    .argument('<id>', 'video id', idArg('video'))
     .description("Save a ready video's MP4, or its PNG thumbnail (free)")
     .option(
       '-o, --output <file>',

@@ -1,13 +1,13 @@
 // vmv videos get ID [--wait]: GET /v1/videos/{id}
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { followVideo, printVideo, videoPath, type Video } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('get')
-    .argument('<id>', 'video id')
+    .argument('<id>', 'video id', idArg('video'))
     .description('A video: state, price, what was billed, links once ready, script and posts (free)')
     .option('--wait', 'follow it until it is ready (exit 0), failed (exit 5) or waiting for script approval (exit 0)')
     .addHelpText(

@@ -1,6 +1,6 @@
 // vmv videos post ID --to ACCOUNT...: POST /v1/videos/{id}/posts (free), now or --at a later time
 import type { Command } from 'commander';
-import { action, choiceArg, examples, timeArg, type Shell } from '../../src/command.js';
+import { action, choiceArg, examples, idArg, timeArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
@@ -45,7 +45,7 @@ export const toArg = Object.assign(
 export function define(parent: Command, shell: Shell): void {
   parent
     .command('post')
-    .argument('<id>', 'video id')
+    .argument('<id>', 'video id', idArg('video'))
     .description('Post a video to social accounts, now (once ready) or at a later time (free)')
     .requiredOption(
       '--to <account>',

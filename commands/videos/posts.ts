@@ -1,6 +1,6 @@
 // vmv videos posts ID: GET /v1/videos/{id}/posts
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
@@ -10,7 +10,7 @@ export function define(parent: Command, shell: Shell): void {
   withList(
     parent
       .command('posts')
-      .argument('<id>', 'video id')
+      .argument('<id>', 'video id', idArg('video'))
       .description("A video's posts: state, schedule, permalinks once published, errors (free)"),
   )
     .addHelpText(

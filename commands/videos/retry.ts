@@ -1,6 +1,6 @@
 // vmv videos retry ID: POST /v1/videos/{id}/retry (free: resumes a failed video where it failed)
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
@@ -10,7 +10,7 @@ export function define(parent: Command, shell: Shell): void {
   withWait(
     parent
       .command('retry')
-      .argument('<id>', 'video id')
+      .argument('<id>', 'video id', idArg('video'))
       .description('Resume a failed video from the stage it failed in (free: it is not charged again)'),
   )
     .addHelpText(

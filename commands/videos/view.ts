@@ -145,17 +145,18 @@ export function span(ms: number): string {
 
 /**
  * Follows a video until it is ready, failed or in script_review: on a terminal a live line (stage,
- * time waited, price); piped, a line on stderr per stage (when it began, on the service's clock,
+ * time since creation on the service's clock, price); piped, a line on stderr per stage (when it began, on the service's clock,
  * from creation). Prints the video at the end (with --json, the record as read); --output saves
  * the MP4 once ready. Exit 5 when it failed; a video waiting for approval ends the wait with 0.
  */
 export async function followVideo(ctx: Context, id: string, o: { output?: string } = {}): Promise<Video> {
-  const started = Date.now();
+  // time in the pipeline on the service's clock (status_changed_at from created_at): with --advance the
+  // wall clock barely moves while the simulator's runs through the stages, and 0s said nothing
+  const sinceCreated = (b: { data: Video }) => Date.parse(b.data.status_changed_at) - Date.parse(b.data.created_at);
   const { data: v } = await followRead<{ data: Video }>(ctx, videoPath(id), {
     done: (b) => ENDS.has(b.data.status),
-    live: (b) => [`video ${b.data.id}: ${b.data.status} · ${span(Date.now() - started)} · ${priceText(b.data)}`],
-    notes: (b) =>
-      `video ${b.data.id}: ${b.data.status} at +${span(Date.parse(b.data.status_changed_at) - Date.parse(b.data.created_at))}, ${priceText(b.data)}`,
+    live: (b) => [`video ${b.data.id}: ${b.data.status} · +${span(sinceCreated(b))} · ${priceText(b.data)}`],
+    notes: (b) => `video ${b.data.id}: ${b.data.status} at +${span(sinceCreated(b))}, ${priceText(b.data)}`,
     final: (b) => printVideo(ctx, b.data),
   });
   if (ctx.io.stdoutTTY && !ctx.json) {

@@ -1,6 +1,6 @@
 // vmv webhooks delete ID [--sms]: DELETE /v1/voice/calls/webhooks/{id} or /v1/sms/webhooks/{id}
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { KINDS, kindOf, withKind } from './view.js';
 
@@ -8,7 +8,7 @@ export function define(parent: Command, shell: Shell): void {
   withKind(
     parent
       .command('delete')
-      .argument('<id>', 'webhook id')
+      .argument('<id>', 'webhook id', idArg('webhook'))
       .description('Remove a webhook: no more deliveries, pending retries dropped'),
     'delete',
   )

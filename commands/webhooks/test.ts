@@ -1,7 +1,7 @@
 // vmv webhooks test ID [--sms]: POST /v1/voice/calls/webhooks/{id}/test or /v1/sms/webhooks/{id}/test.
 // On the simulator it also reports how the first attempt went (from the delivery log).
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
@@ -12,7 +12,7 @@ export function define(parent: Command, shell: Shell): void {
   withKind(
     parent
       .command('test')
-      .argument('<id>', 'webhook id')
+      .argument('<id>', 'webhook id', idArg('webhook'))
       .description(
         'Send a signed sample event with test true (call.ended, or call.started if that is all it takes; sms.received)',
       ),

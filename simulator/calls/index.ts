@@ -20,6 +20,7 @@ export {
   callReview,
   callScenario,
   callTranscript,
+  carrierCheck,
   classifyReply,
   scriptedReply,
   substitute,
@@ -28,3 +29,4 @@ export {
 } from './scenarios.js';
 export { runCall } from './scripted-call.js';
 export type { CallPlan } from './scripted-call.js';
+export type { CarrierCheck } from './scenarios.js';

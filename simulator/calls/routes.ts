@@ -6,7 +6,7 @@ import type { Ctx, Resource } from '../core/http.js';
 import { schedule } from '../core/scheduler.js';
 import { hangUp, isLive, runCall, type CallPlan } from './scripted-call.js';
 import { contactByPhone, presentCall, CallRecordSchema, type CallOut } from '../history/index.js';
-import { attemptOutcome, PROVIDER_CALL_ERROR, TIMING } from './scenarios.js';
+import { attemptOutcome, carrierCheck, PROVIDER_CALL_ERROR, TIMING } from './scenarios.js';
 import { bool, dataOf, e164, freeInput, obj, uuid, type Infer } from '../core/schema.js';
 import { notConnected } from '../numbers/index.js';
 
@@ -58,9 +58,11 @@ const ANSWERED = {
 } as const;
 
 /** The course of an outbound voice call to `to`, by its scenario (no retries: that is quick calls' job). */
-export function planOutbound(to: string, record: boolean): CallPlan {
-  const outcome = attemptOutcome(to, 2); // 0105 answers a placed call: only a first automatic attempt rings out
+export function planOutbound(to: string, record: boolean, refusal: string | null = null): CallPlan {
   const none = { answered: false, talk_seconds: 0, turns: [], has_recording: false, review: null };
+  // a number the carrier refuses (`refusal`, its reason): it fails at once, never ringing
+  if (refusal) return { ...none, ring_seconds: 0, status: 'FAILED', end_reason: refusal };
+  const outcome = attemptOutcome(to, 2); // 0105 answers a placed call: only a first automatic attempt rings out
   switch (outcome.kind) {
     case 'no_answer':
       return { ...none, ring_seconds: TIMING.ringOut, status: 'NO_ANSWER', end_reason: 'no_answer' };
@@ -91,7 +93,7 @@ export function planOutbound(to: string, record: boolean): CallPlan {
   }
 }
 
-function place(c: Ctx<{}, {}, Infer<typeof Body>>): CallOut {
+async function place(c: Ctx<{}, {}, Infer<typeof Body>>): Promise<CallOut> {
   const b = c.body;
   const ws = c.auth.workspace;
   const own = c.data.phone_numbers.find(
@@ -128,7 +130,8 @@ function place(c: Ctx<{}, {}, Infer<typeof Body>>): CallOut {
   call.metadata = b.metadata ?? {};
   // placed from one of the workspace's numbers: its call settings apply too
   const settings = own?.config.call_settings;
-  const plan = planOutbound(b.destination, (b.record ?? true) && (settings?.recording_enabled ?? true));
+  const refusal = (await carrierCheck())(b.destination, 'call');
+  const plan = planOutbound(b.destination, (b.record ?? true) && (settings?.recording_enabled ?? true), refusal);
   if (settings && !settings.transcription_enabled) plan.turns = [];
   if (settings && !settings.summaries_enabled) plan.review = null;
   runCall(c.s, call, plan);
@@ -172,7 +175,7 @@ export const voiceCalls: Resource = {
       body: Body,
       responses: { 201: { description: 'Placed', schema: dataOf(CallRecordSchema) } },
       errors: { 403: ['insufficient_funds'], 422: ['caller_id_not_verified'] },
-      handler: (c) => ({ status: 201, body: { data: place(c) } }),
+      handler: async (c) => ({ status: 201, body: { data: await place(c) } }),
     },
     {
       method: 'POST',

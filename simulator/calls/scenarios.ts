@@ -51,6 +51,28 @@ export const TIMING = {
 export const PROVIDER_CALL_ERROR = 'SIP 503 Service Unavailable: the carrier rejected the call (simulated)';
 export const PROVIDER_TEXT_ERROR = '30007 Message filtered: the carrier blocked delivery (simulated)';
 
+/** Why the carrier refuses a call or text to a number, in its words; null when it connects it. */
+export type CarrierCheck = (to: string, kind: 'call' | 'text') => string | null;
+
+/**
+ * The carrier's check of a destination: a number that cannot exist by the numbering plans
+ * (src/phone.ts, the check the CLI makes too: README "Quick actions") is refused, a call with a
+ * SIP status, a text with the provider's error. Such a call never rings and such a text is never
+ * sent: nothing is charged, and there is nothing to retry. Loaded by the routes that dial (the
+ * numbering plans are a file of their own beside the bundle, not part of every command's load);
+ * every destination is dialed or texted first by the route that creates it, so no timer needs it.
+ */
+export async function carrierCheck(): Promise<CarrierCheck> {
+  const { numberProblem } = await import('../../src/phone.js');
+  return (to, kind) => {
+    const p = numberProblem(to);
+    if (!p) return null;
+    if (kind === 'text') return `30005 Unknown destination handset: ${to} ${p.words} (simulated)`;
+    const sip = p.kind === 'too_short' ? 'SIP 484 Address Incomplete' : 'SIP 404 Not Found';
+    return `${sip}: ${to} ${p.words} (simulated)`;
+  };
+}
+
 export type AttemptOutcome =
   | { kind: 'answered'; talk: 'goal' | 'not_interested' | 'callback' }
   | { kind: 'no_answer' }

@@ -216,7 +216,12 @@ function listener(o: ServeOptions, hosts: HostPolicy, kick: () => void) {
     const out = refusal
       ? refused(refusal)
       : await app.handle({ method, url: req.url ?? '/', headers: req.headers, body: body as Buffer });
-    res.writeHead(out.status, { ...out.headers, 'content-length': String(Buffer.byteLength(out.body)) });
+    // Server names the simulator, so the CLI gives a simulator's hints under its errors (src/hints.ts)
+    res.writeHead(out.status, {
+      ...out.headers,
+      server: 'vmv-simulator',
+      'content-length': String(Buffer.byteLength(out.body)),
+    });
     res.end(out.body);
     o.onRequest?.(method, req.url ?? '/', out.status, performance.now() - started);
     // a request may have scheduled transitions or switched the clock: look again at what is due

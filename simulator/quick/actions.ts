@@ -1,6 +1,6 @@
 // Quick agent actions: POST /v1/quick/ai-calls and /ai-texts, the job read and cancel.
 import { iso } from '../core/clock.js';
-import { ensureContact } from '../calls/index.js';
+import { carrierCheck, ensureContact } from '../calls/index.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource } from '../core/http.js';
 import type { QuickJob } from './jobs.js';
@@ -185,8 +185,9 @@ function launch(c: Ctx, job: QuickJob, to: string[], contactName: string | null,
   return { status: 201, body: { data: creationView(job) } };
 }
 
-function createCalls(c: Ctx<{}, {}, Infer<typeof CallBody>>) {
+async function createCalls(c: Ctx<{}, {}, Infer<typeof CallBody>>) {
   const b = c.body;
+  const refuse = await carrierCheck();
   const job = newJob(c, 'ai_call', b);
   job.call = {
     instructions: b.instructions ?? null,
@@ -203,19 +204,20 @@ function createCalls(c: Ctx<{}, {}, Infer<typeof CallBody>>) {
   };
   // contact_name names a new contact only when there is one destination
   return launch(c, job, b.to_numbers, b.to_numbers.length === 1 ? (b.contact_name ?? null) : null, (i) =>
-    dial(c.s, job, i),
+    dial(c.s, job, i, refuse(b.to_numbers[i], 'call')),
   );
 }
 
-function createTexts(c: Ctx<{}, {}, Infer<typeof TextBody>>) {
+async function createTexts(c: Ctx<{}, {}, Infer<typeof TextBody>>) {
   const b = c.body;
+  const refuse = await carrierCheck();
   const job = newJob(c, 'ai_text', b);
   job.text = {
     first_message: b.first_message ?? null,
     max_messages: b.max_messages ?? TEXT_DEFAULTS.max_messages,
     conversation_timeout_hours: b.conversation_timeout_hours ?? TEXT_DEFAULTS.conversation_timeout_hours,
   };
-  return launch(c, job, b.to_numbers, null, (i) => startThread(c.s, job, i));
+  return launch(c, job, b.to_numbers, null, (i) => startThread(c.s, job, i, refuse(b.to_numbers[i], 'text')));
 }
 
 function findJob(c: Ctx<{ id: string }>): QuickJob {

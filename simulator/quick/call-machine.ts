@@ -29,20 +29,27 @@ function nameFor(s: Session, job: QuickJob, t: QuickTarget): string | null {
   return c?.name && c.name !== t.to_number ? c.name : null;
 }
 
-/** Places the next attempt for target i: draws a shared number, charges the placed-call fee, rings. */
-export function dial(s: Session, job: QuickJob, i: number): void {
+/**
+ * Places the next attempt for target i: draws a shared number, charges the placed-call fee, rings;
+ * or, when the carrier refuses the number (`refusal`: its reason, given at creation, the first
+ * attempt), fails it at once.
+ */
+export function dial(s: Session, job: QuickJob, i: number, refusal: string | null = null): void {
   const t = job.targets[i];
   if (job.canceled) return finish(s, job, t, 'canceled', 'canceled');
   const number = draw(s.data.shared_numbers, 'calls', s.now, s.rng);
   if (!number) return finish(s, job, t, 'failed', POOL_LIMIT);
+  // a number the carrier refuses: no fee, no slot of the number's day (below)
   const fee = {
     kind: 'quick_call',
     reference_id: job.id,
     description: `Quick call ${job.id} to ${t.to_number}, attempt ${t.attempts + 1}: the placed-call fee`,
   } as const;
-  if (!charge(s, job.workspace_id, CALL_START_CENTS, fee)) return finish(s, job, t, 'failed', WALLET_EMPTY);
-  use(number, 'calls', s.now);
-  job.cost_cents += CALL_START_CENTS;
+  if (!refusal) {
+    if (!charge(s, job.workspace_id, CALL_START_CENTS, fee)) return finish(s, job, t, 'failed', WALLET_EMPTY);
+    use(number, 'calls', s.now);
+    job.cost_cents += CALL_START_CENTS;
+  }
   job.from_number ??= number.phone_number;
   t.from_number = number.phone_number;
   t.attempts++;
@@ -57,6 +64,11 @@ export function dial(s: Session, job: QuickJob, i: number): void {
   t.last_call_id = call.id;
   t.status = 'in_progress';
   t.live_call_status = 'ringing';
+  if (refusal) {
+    // it begins and ends at once, FAILED with the carrier's reason; no retry reaches such a number
+    closeCall(s, call, { status: 'FAILED', end_reason: refusal, duration_seconds: null });
+    return finish(s, job, t, 'failed', refusal);
+  }
   const p = { job: job.id, i, call: call.id };
   const outcome = attemptOutcome(t.to_number, t.attempts);
   switch (outcome.kind) {

@@ -29,8 +29,11 @@ export const AGENT_REPLY_SECONDS = 30;
 const timersOf = (job: QuickJob, i: number, types: string[]) => (type: string, p: Record<string, unknown>) =>
   types.includes(type) && p.job === job.id && p.i === i;
 
-/** Sends one outbound message on target i's thread; false when it could not be sent (the target has ended). */
-function send(s: Session, job: QuickJob, i: number, body: string): boolean {
+/**
+ * Sends one outbound message on target i's thread; false when it could not be sent (the target has
+ * ended). `refusal`: the carrier refuses the number (the opener, at creation).
+ */
+function send(s: Session, job: QuickJob, i: number, body: string, refusal: string | null = null): boolean {
   const t = job.targets[i];
   const number = s.data.shared_numbers.find((n) => n.phone_number === t.from_number)!;
   // a thread keeps its number; once that number is full for the day the thread cannot go on
@@ -40,10 +43,14 @@ function send(s: Session, job: QuickJob, i: number, body: string): boolean {
     reference_id: job.id,
     description: `Quick text ${job.id} to ${t.to_number}`,
   } as const;
-  if (!charge(s, job.workspace_id, TEXT_MESSAGE_CENTS, what)) return (finish(s, job, t, 'failed', WALLET_EMPTY), false);
-  use(number, 'texts', s.now);
-  job.cost_cents += TEXT_MESSAGE_CENTS;
-  const failed = textScenario(t.to_number) === 'delivery_fails';
+  // a number the carrier refuses: the text fails unsent, free, using no slot of the number's day
+  if (!refusal) {
+    if (!charge(s, job.workspace_id, TEXT_MESSAGE_CENTS, what))
+      return (finish(s, job, t, 'failed', WALLET_EMPTY), false);
+    use(number, 'texts', s.now);
+    job.cost_cents += TEXT_MESSAGE_CENTS;
+  }
+  const failed = refusal !== null || textScenario(t.to_number) === 'delivery_fails';
   recordText(s, {
     workspace_id: job.workspace_id,
     direction: 'outbound',
@@ -56,6 +63,7 @@ function send(s: Session, job: QuickJob, i: number, body: string): boolean {
     phone_number_id: null,
     quick_action_id: job.id,
   });
+  if (refusal) return (finish(s, job, t, 'failed', refusal), false);
   t.messages_sent++;
   if (failed) return (finish(s, job, t, 'failed', PROVIDER_TEXT_ERROR), false);
   return true;
@@ -70,8 +78,8 @@ function awaitReply(s: Session, job: QuickJob, i: number): void {
   schedule(s, s.now + job.text!.conversation_timeout_hours * 3600_000, 'qtext.timeout', { job: job.id, i });
 }
 
-/** Starts target i's thread: a shared number with room, the opener, and the scripted reply if any. */
-export function startThread(s: Session, job: QuickJob, i: number): void {
+/** Starts target i's thread: a shared number with room, the opener, and the scripted reply if any (`refusal`: the carrier refuses its number, see send). */
+export function startThread(s: Session, job: QuickJob, i: number, refusal: string | null = null): void {
   const t = job.targets[i];
   if (isOptedOut(s, job.workspace_id, t.to_number)) return finish(s, job, t, 'opted_out', 'opted_out');
   const number = draw(s.data.shared_numbers, 'texts', s.now, s.rng);
@@ -84,7 +92,7 @@ export function startThread(s: Session, job: QuickJob, i: number): void {
   const contact = t.contact_id ? contactById(s.data, t.contact_id) : undefined;
   const name = contact?.name && contact.name !== t.to_number ? contact.name : null;
   const opener = substitute(textOpener(job.goal, job.text!.first_message), name);
-  if (!send(s, job, i, isNew ? `${opener} ${OPT_OUT_TEXT}` : opener)) return;
+  if (!send(s, job, i, isNew ? `${opener} ${OPT_OUT_TEXT}` : opener, refusal)) return;
   const scripted = scriptedReply(t.to_number);
   if (scripted)
     schedule(s, s.now + scripted.afterSeconds * 1000, 'qtext.scripted', { job: job.id, i, body: scripted.body });

@@ -51,7 +51,8 @@ const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', 
 /** The keys line, by what the chat is doing. */
 const KEYS = {
   typing: 'Enter send · ↑↓ history · PgUp/PgDn scroll · /help · Ctrl-C leave',
-  approving: 'y approve · n decline · Ctrl-C leave',
+  // the ask line above says y and n: the keys line does not say them again
+  approving: 'Ctrl-C leave',
   reason: 'Enter answer (empty: no reason) · Ctrl-U clear · Ctrl-C leave',
   sending: 'Ctrl-C leave',
 } as const;

@@ -1,0 +1,194 @@
+// Tables that fit (issue 24, point 1): on a terminal of 60, 100 and 160 columns no line is wider
+// than the terminal, measured in terminal columns (CJK and emoji take two), ids show by a prefix
+// that every command taking one accepts back, --wide shows them whole, and piped output is never
+// cut. A stand-in terminal (the CLI's streams as a TTY of N columns) on both targets, and tmux.
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bufferIO } from '../src/io.js';
+import { main } from '../src/main.js';
+import { alignedLines, clip, fitWidths, width } from '../src/output.js';
+import { BIN, T0, tempDir, useTargets, type Target } from './helpers.js';
+
+const { targets } = useTargets({ resetEach: true });
+const WIDTHS = [60, 100, 160] as const;
+/** A contact whose name is wide characters and an emoji. */
+const WIDE_CONTACT = [
+  'sim',
+  'contact',
+  '--name',
+  '山田 太郎 🍣 寿司職人',
+  '--email',
+  'yamada.taro@example.co.jp',
+  '--phone',
+  '+14155550123',
+];
+
+/** Runs vmv on a stand-in terminal `columns` wide. */
+async function onTerminal(t: Target, columns: number, args: string[]) {
+  const io = { ...(await bufferIO({ tty: true })), columns };
+  const code = await main(args, io, { ...t.env, PATH: process.env.PATH, HOME: process.env.HOME });
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
+}
+
+/** A world with long cells: calls with summaries, a contact named in CJK with an emoji, a video posted. */
+async function seed(t: Target) {
+  for (const n of ['0100', '0101', '0103'])
+    await t.run([
+      'quick',
+      'call',
+      `+1415555${n}`,
+      '--goal',
+      'confirm the appointment on Tuesday at ten in the morning',
+    ]);
+  await t.run(WIDE_CONTACT);
+  await t.run(['sim', 'advance', '10m']);
+  const video = (
+    await t.run([
+      'videos',
+      'create',
+      '--template',
+      'talking_avatar',
+      '--text',
+      'Our espresso bar opens Monday on Main Street.',
+      '--wait',
+      '--advance',
+      '--json',
+    ])
+  ).json.data.id;
+  await t.run(['videos', 'post', video, '--to', 'tiktok', '--to', 'instagram']);
+  await t.run(['sim', 'advance', '1m']);
+  return video;
+}
+
+describe('width in terminal columns', () => {
+  it('counts wide characters and emoji as two, marks as none', () => {
+    expect(width('abc')).toBe(3);
+    expect(width('山田')).toBe(4);
+    expect(width('🍣')).toBe(2);
+    expect(width('👍🏽')).toBe(2);
+    expect(width('e\u0301')).toBe(1);
+    expect(width('🇺🇸')).toBe(2);
+    expect(clip('山田 太郎', 6)).toBe('山田 …');
+    expect(clip('山田太郎', 6)).toBe('山田…');
+    expect(width(clip('山田 太郎 🍣', 7))).toBeLessThanOrEqual(7);
+  });
+
+  it('fits by taking from the widest columns first', () => {
+    expect(fitWidths([10, 40, 30], [8, 8, 8], 60)).toEqual([10, 23, 23]);
+    expect(fitWidths([10, 10], [8, 8], 100)).toEqual([10, 10]);
+    expect(fitWidths([40, 40], [30, 30], 20)).toEqual([30, 30]); // as narrow as it goes
+  });
+
+  it('aligns wide characters in their columns', async () => {
+    const io = { ...(await bufferIO({ tty: true })), columns: 100 };
+    const lines = alignedLines(
+      io,
+      ['name', 'n'],
+      [
+        ['山田 🍣', 1],
+        ['Ada', 2],
+      ],
+    );
+    // the second column starts at the same terminal column on every line
+    expect(lines.map((l) => width(l.slice(0, l.search(/[N12]$/))))).toEqual([9, 9, 9]);
+  });
+});
+
+describe.each(['embedded', 'remote'] as const)('tables on a terminal (%s)', (name) => {
+  it('fit 60, 100 and 160 columns; ids shortened resolve back; --wide shows them whole; piped never cut', async () => {
+    const t = targets[name];
+    const video = await seed(t);
+    const commands = [
+      ['history', 'calls', '--limit', '3'],
+      ['contacts', 'list'],
+      ['videos', 'posts', video],
+      ['videos', 'list'],
+      ['sim', 'outbox'],
+    ];
+    for (const columns of WIDTHS)
+      for (const args of commands) {
+        const r = await onTerminal(t, columns, args);
+        expect(r.code, r.stderr).toBe(0);
+        for (const line of r.stdout.trimEnd().split('\n'))
+          expect(width(line), `${args.join(' ')} at ${columns}: ${line}`).toBeLessThanOrEqual(columns);
+      }
+    // at 160 the posts' permalinks show whole
+    const posts = await onTerminal(t, 160, ['videos', 'posts', video]);
+    expect(posts.stdout).toMatch(/https:\/\/www\.tiktok\.com\/\S+\/video\/\d+ /);
+    expect(posts.stdout).not.toContain('…');
+    // and a post's id shown shortened is taken back by posts cancel (a published post: 409, found)
+    const postShort = posts.stdout.split('\n')[1].split(/\s+/)[0];
+    const cancel = await t.run(['posts', 'cancel', postShort]);
+    expect(cancel.stderr).not.toContain('No post');
+
+    // the contact named in CJK: its columns line up with the header's (wide characters count two)
+    const contacts = (await onTerminal(t, 100, ['contacts', 'list'])).stdout.split('\n');
+    const row = contacts.find((l) => l.includes('山田'))!;
+    const at = (line: string, text: string) => width(line.slice(0, line.indexOf(text)));
+    expect(at(row, '+14155550123')).toBe(at(contacts[0], 'PHONE'));
+
+    // an id shown shortened is taken back by the command that takes it
+    const calls = (await onTerminal(t, 100, ['history', 'calls', '--limit', '1'])).stdout.split('\n')[1];
+    const short = calls.split(/\s+/)[0];
+    expect(short).toMatch(/^[0-9a-f]{8,35}$/);
+    const whole = (await t.run(['history', 'calls', '--limit', '1', '--json'])).json.data[0].id;
+    expect(whole.startsWith(short)).toBe(true);
+    expect((await t.run(['history', 'call', short, '--json'])).json.data.id).toBe(whole);
+    const contactShort = contacts[1].split(/\s+/)[0];
+    expect((await t.run(['contacts', 'get', contactShort])).code).toBe(0);
+    // --wide: whole ids, whole cells, whatever the width
+    const wide = await onTerminal(t, 60, ['history', 'calls', '--limit', '1', '--wide']);
+    expect(wide.stdout).toContain(whole);
+    // piped: every value whole, as before
+    const piped = await t.run(['history', 'calls', '--limit', '3']);
+    expect(piped.stdout.split('\n')[0].split('\t')[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(piped.stdout).not.toContain('…');
+  });
+});
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+describe.skipIf(!hasTmux)('tables in a real terminal (tmux)', () => {
+  const SOCKET = `vmv-tables-${process.pid}`;
+  let env: NodeJS.ProcessEnv;
+  let dir: string;
+  const tmux = (...args: string[]) =>
+    spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { env, encoding: 'utf8' });
+  beforeAll(() => {
+    dir = tempDir();
+    env = {
+      ...process.env,
+      VMV_SIM_DATA: join(dir, 'sim.json'),
+      VMV_CONFIG_DIR: join(dir, 'config'),
+      TMUX: '',
+      NO_COLOR: '1',
+    };
+    for (const k of ['VMV_BASE_URL', 'VMV_API_KEY']) delete env[k];
+    const vmv = (...a: string[]) => spawnSync(process.execPath, [BIN, ...a], { env, encoding: 'utf8' });
+    vmv('sim', 'reset', '--clock', 'manual', '--now', T0);
+    vmv('quick', 'call', '+14155550100', '--goal', 'confirm the appointment on Tuesday at ten in the morning');
+    vmv(...WIDE_CONTACT);
+    vmv('sim', 'advance', '10m');
+  });
+  afterAll(() => {
+    tmux('kill-server'); // this test's own server (its socket), nobody else's
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(WIDTHS)('at %i columns no row wraps', async (columns) => {
+    const session = `t${columns}`;
+    const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} history calls; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} contacts list; echo "[done]"; sleep 600`;
+    expect(tmux('new-session', '-d', '-s', session, '-x', String(columns), '-y', '30', cmd).status).toBe(0);
+    let screen = '';
+    for (let i = 0; i < 200 && !screen.includes('[done]'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      screen = tmux('capture-pane', '-p', '-t', session).stdout;
+    }
+    const lines = screen.split('\n').filter((l) => l.trim() && !l.includes('[done]'));
+    // a row the terminal wrapped would show as a line without the columns' start: each is a header or an id
+    expect(lines.length).toBe(5);
+    for (const l of lines) expect(l).toMatch(/^(ID|CONTACT|[0-9a-f]{8})/);
+    expect(screen).toContain('山田');
+  });
+});
