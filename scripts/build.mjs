@@ -9,7 +9,7 @@
 // package root (published with the package) and the control plane's beside the bundle.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const common = {
@@ -46,6 +46,21 @@ const cli = await build({
   // they are not a dependency, and not bundled
   external: ['react-devtools-core'],
 });
+// the inspector's page (web/): Preact and the panes for the browser, one script and one stylesheet,
+// served by `vmv sim serve` only when the page is opened (no command loads them)
+await build({
+  entryPoints: { inspector: 'web/main.tsx' },
+  outdir: 'dist/inspector',
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['chrome120', 'firefox120', 'safari17'],
+  minify: true,
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  logLevel: 'warning',
+});
+copyFileSync(new URL('../web/index.html', import.meta.url), new URL('../dist/inspector/index.html', import.meta.url));
 const outputs = { ...simulator.metafile.outputs, ...cli.metafile.outputs };
 writeFileSync(
   new URL('../dist/meta.json', import.meta.url),

@@ -1,0 +1,225 @@
+// The inspector in a real browser: a headless Chromium (playwright-core) on the page an in-process
+// `vmv sim serve` serves, on a manual clock. Each pane is opened and used as a person would, and
+// what the page shows is checked against what the simulator holds; changes made elsewhere (the
+// API, a CLI command on the same data file) must arrive over the live link without a reload.
+import { gzipSync } from 'node:zlib';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { execFile } from 'node:child_process';
+import { BIN, T0, tempDir } from './helpers.js';
+
+let currentData = '';
+import { findChromium, HOW_TO_GET_ONE } from './inspector-browser.js';
+
+const DIST = new URL('../dist/inspector/', import.meta.url).pathname;
+
+describe('the page', () => {
+  it('its assets (JavaScript and CSS) are at most 40 KB gzipped in all, and load nothing from elsewhere', () => {
+    const files = readdirSync(DIST).filter((f) => /\.(js|css)$/.test(f));
+    expect(files.sort()).toEqual(['inspector.css', 'inspector.js']);
+    const gz = files.reduce((n, f) => n + gzipSync(readFileSync(join(DIST, f)), { level: 9 }).length, 0);
+    expect(gz).toBeLessThanOrEqual(40 * 1024);
+    for (const f of [...files, 'index.html'])
+      expect(readFileSync(join(DIST, f), 'utf8')).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
+  });
+});
+
+const chromium = findChromium();
+if (!chromium) {
+  if (process.env.CI) throw new Error(`CI needs a browser for the inspector's tests: ${HOW_TO_GET_ONE}`);
+  console.warn(HOW_TO_GET_ONE);
+}
+
+describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, () => {
+  let browser: Browser;
+  let page: Page;
+  let url = '';
+  let data = '';
+  let close: () => Promise<void>;
+  const api = async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(url + path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: r.status, json: (await r.json().catch(() => null)) as any };
+  };
+  const v1 = (method: string, path: string, body?: unknown) => api(method, `/_sim/inspector${path}`, body);
+
+  beforeAll(async () => {
+    const { Store, startServer } = await import('../simulator/world.js');
+    const { realClock, setMode } = await import('../simulator/core/clock.js');
+    data = join(tempDir(), 'sim.json');
+    currentData = data;
+    const store = new Store(data, { clock: setMode(realClock(), 'manual', Date.parse(T0)) });
+    const server = await startServer({ store });
+    url = server.url;
+    close = server.close;
+    const { chromium: pw } = await import('playwright-core');
+    browser = await pw.launch({ executablePath: chromium! });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await close?.();
+  });
+
+  const open = async (path: string) => {
+    await page.goto(url + path);
+    await page.getByRole('status', { name: 'Live updates' }).getByText('live').waitFor();
+  };
+
+  it('serves the page at / behind the door, with a strict CSP', async () => {
+    const r = await fetch(`${url}/`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-security-policy')).toMatch(/^default-src 'self'/);
+    expect((await fetch(`${url}/`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    const deep = await fetch(`${url}/calls/abc`);
+    expect(await deep.text()).toMatch(/<div id="app">/);
+  });
+
+  it('shows hostile content as text, never as markup', async () => {
+    const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold</b>';
+    await api('POST', '/_sim/texts', {
+      direction: 'inbound',
+      from_number: '+14155550177',
+      to_number: '+14155550100',
+      body: hostile,
+    });
+    await api('POST', '/_sim/emails', {
+      direction: 'inbound',
+      from_address: 'mallory@example.com',
+      to: 'ops@example.com',
+      subject: hostile,
+      body: hostile,
+    });
+    await open('/');
+    await expect.poll(() => page.locator('.feed .item').count()).toBe(2);
+    expect(await page.locator('.feed').innerText()).toContain('<script>window.__pwned=2</script>');
+    expect(await page.locator('main img, main script, main b').count()).toBe(0);
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+  });
+
+  it('a change made over the API, and by a CLI command (another process) on the same data file, shows up live', async () => {
+    await open('/activity');
+    await api('POST', '/_sim/texts', {
+      direction: 'inbound',
+      from_number: '+14155550178',
+      to_number: '+14155550100',
+      body: 'made over the API',
+    });
+    await page.getByText('made over the API').waitFor({ timeout: 2000 });
+    await open('/money');
+    const r = await vmv(['sim', 'wallet', '--set', '42']);
+    expect(r.code, r.stderr).toBe(0);
+    await page.getByTestId('wallet').getByText('$42.00').waitFor({ timeout: 2000 });
+  });
+
+  it('a text answered as the other party, and the agent answering it, arrive live', async () => {
+    const n = await api('POST', '/_sim/phone-numbers', { stack: 't2', phone_number: '+14155550142' });
+    expect(n.status).toBe(201);
+    const cfg = await v1('PATCH', `/v1/phone-numbers/${n.json.id}/config`, {
+      sms: { auto_reply_enabled: true, reply_delay_seconds: 20 },
+    });
+    expect(cfg.status).toBe(200);
+    const first = await vmv([
+      'sim',
+      'text',
+      '--from',
+      '+14155550199',
+      '--to',
+      '+14155550142',
+      '--body',
+      'Hi, are you open?',
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    await open('/conversations');
+    await page.getByRole('link', { name: /\+14155550199/ }).click();
+    const thread = page.getByRole('region', { name: /^Conversation with/ });
+    await thread.getByText('Hi, are you open?').waitFor();
+    const outbound = async () => thread.locator('.bubble.outbound').count();
+    await page.getByRole('button', { name: '+1 min' }).click();
+    await expect.poll(outbound, { timeout: 3000 }).toBe(1);
+    await page.getByRole('textbox', { name: /^Reply as/ }).fill('Great, see you at 3');
+    await page.getByRole('button', { name: /^Send as/ }).click();
+    await thread.getByText('Great, see you at 3').waitFor({ timeout: 2000 });
+    await page.getByRole('button', { name: '+1 min' }).click();
+    await expect.poll(outbound, { timeout: 3000 }).toBe(2);
+    await expect
+      .poll(() => page.getByRole('status', { name: 'What the last move set off' }).innerText())
+      .toMatch(/texts 1/);
+  });
+
+  it("a call's turn clicked seeks the recording; the turn being spoken is highlighted", async () => {
+    // (a recording is 3 s long whatever the call's length: the turns are within it)
+    const turns = [
+      { speaker: 'agent', text: 'Hello, this is Acme.', seconds_from_start: 0 },
+      { speaker: 'person', text: 'Hi, I would like to book.', seconds_from_start: 1.2 },
+      { speaker: 'agent', text: 'Tuesday at 3 works.', seconds_from_start: 2.4 },
+    ];
+    const c = await api('POST', '/_sim/calls', {
+      direction: 'outbound',
+      from_number: '+14155550100',
+      to_number: '+14155550188',
+      duration_seconds: 15,
+      has_recording: true,
+      transcript_turns: turns,
+      summary: 'Booked Tuesday',
+      tags: ['booking_requested'],
+    });
+    expect(c.status, JSON.stringify(c.json)).toBe(201);
+    await open(`/calls/${c.json.data.id}`);
+    const audio = page.locator('audio');
+    await audio.waitFor();
+    await page.waitForFunction("document.querySelector('audio').readyState >= 1");
+    await page.getByRole('button', { name: /Tuesday at 3 works/ }).click();
+    await expect.poll(() => audio.evaluate((a: any) => a.currentTime)).toBeCloseTo(2.4, 1);
+    await expect(page.locator('.turns li[aria-current="true"]').innerText()).resolves.toContain('Tuesday at 3 works');
+    expect(await page.locator('main').innerText()).toContain('Booked Tuesday');
+  });
+
+  it('a video plays, and its charge links to it', async () => {
+    const v = await v1('POST', '/v1/videos', {
+      template: 'slideshow',
+      source_text: 'Three tips for a calmer morning.',
+    });
+    expect(v.status).toBe(201);
+    for (let i = 0; i < 200; i++) {
+      if ((await v1('GET', `/v1/videos/${v.json.data.id}`)).json.data.status === 'ready') break;
+      const clock = (await api('GET', '/_sim/clock')).json;
+      await api('POST', '/_sim/clock', { now: clock.next_due_at });
+    }
+    await open('/money');
+    await page.locator(`a[href="/videos/${v.json.data.id}"]`).first().click();
+    const video = page.locator('video');
+    await video.waitFor();
+    await page.waitForFunction("document.querySelector('video').readyState >= 1");
+    expect(await video.evaluate((e: any) => e.videoWidth)).toBeGreaterThan(0);
+    await video.evaluate((e: any) => ((e.muted = true), e.play()));
+    await expect.poll(() => video.evaluate((e: any) => e.currentTime)).toBeGreaterThan(0);
+  });
+
+  it('a clock button advances the clock, and the change arrives over the live link', async () => {
+    await open('/');
+    const now = page.getByLabel('Simulated time');
+    const before = await now.innerText();
+    await page.getByRole('button', { name: '+1 h' }).click();
+    await expect.poll(() => now.innerText()).not.toBe(before);
+    const after = (await api('GET', '/_sim/clock')).json.now as string;
+    expect(await now.innerText()).toBe(after.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
+  });
+});
+
+/** The CLI as a process of its own on the test's data file. */
+function vmv(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, VMV_SIM_DATA: currentData, NO_COLOR: '1' } },
+      (e, stdout, stderr) => resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}

@@ -1,0 +1,239 @@
+// The other panes: an inbound call placed as a person, videos (players, stages, prices, posts),
+// schedules and notices, webhook deliveries, and the assistant's conversations and approvals.
+import { useState } from 'preact/hooks';
+import { ApiError, get, href, type List, post, useLoad } from './api';
+import { navigate } from './router';
+import { usd, when } from './format';
+import type { Call, Delivery } from './world';
+
+interface PhoneNumber {
+  id: number;
+  phone_number: string | null;
+  name: string;
+  handles_calls: boolean;
+}
+
+/** Place an inbound call to a workspace number as a person, then watch it in the call view. */
+export function PlaceCall() {
+  const nums = useLoad(() => get<List<PhoneNumber>>('/v1/phone-numbers?limit=100'), ['phone_numbers']);
+  const [f, setF] = useState({ from: '+14155550123', to: '', says: '', digits: '' });
+  const [error, setError] = useState('');
+  const numbers = (nums.data?.data ?? []).filter((n) => n.phone_number);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    try {
+      const body: Record<string, string> = { from: f.from, to: f.to || numbers[0]?.phone_number || '' };
+      if (f.says) body.says = f.says;
+      if (f.digits) body.digits = f.digits;
+      const r = await post<{ data: Call }>('/_sim/inbound/calls', body);
+      navigate(`/calls/${r.data.id}`);
+    } catch (err) {
+      setError((err as ApiError).message);
+    }
+  };
+  const field = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.currentTarget as HTMLInputElement).value });
+  return (
+    <section aria-labelledby="place-h">
+      <h1 id="place-h">Place an inbound call</h1>
+      <form class="form" onSubmit={submit}>
+        <label>
+          From (the caller) <input value={f.from} onInput={field('from')} required />
+        </label>
+        <label>
+          To (a workspace number){' '}
+          <select value={f.to} onChange={field('to')}>
+            {numbers.map((n) => (
+              <option key={n.id} value={n.phone_number ?? ''}>
+                {n.phone_number} {n.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          What they say <input value={f.says} onInput={field('says')} />
+        </label>
+        <label>
+          Digits they press <input value={f.digits} onInput={field('digits')} pattern="[0-9*#w]*" />
+        </label>
+        <button type="submit" disabled={numbers.length === 0}>
+          Place the call
+        </button>
+        {nums.data && numbers.length === 0 && <p class="empty">The workspace has no number yet.</p>}
+        {error && <p role="alert">{error}</p>}
+      </form>
+    </section>
+  );
+}
+
+interface Video {
+  id: string;
+  status: string;
+  template: string;
+  format: string;
+  price_cents: number;
+  billed_cents: number;
+  estimated: boolean;
+  line_items: { description?: string; label?: string; cents?: number; amount_cents?: number }[];
+  caption: string | null;
+  video_url: string | null;
+  thumbnail_url: string | null;
+  error: string | null;
+  failed_stage: string | null;
+  status_changed_at: string;
+  ready_at: string | null;
+  created_at: string;
+  posts: { id: string; platform: string; status: string; permalink: string | null; published_at: string | null }[];
+}
+
+/** A media link of the simulator as the page may load it (its /v1 paths go through the inspector). */
+const mediaSrc = (u: string) => {
+  const url = new URL(u, location.origin);
+  return url.origin === location.origin ? href(url.pathname + url.search) : u;
+};
+
+export function Videos({ id }: { id?: string }) {
+  const vids = useLoad(() => get<List<Video>>('/v1/videos?limit=50'), ['videos', 'posts']);
+  const scheds = useLoad(() => get<List<Record<string, unknown>>>('/v1/video-schedules?limit=50'), ['video_schedules']);
+  const notes = useLoad(() => get<List<Record<string, string>>>('/_sim/notifications'), ['notifications']);
+  const list = (vids.data?.data ?? []).filter((v) => !id || v.id === id);
+  return (
+    <section aria-labelledby="videos-h">
+      <h1 id="videos-h">Videos</h1>
+      {vids.error && <p role="alert">{vids.error}</p>}
+      {vids.data && list.length === 0 && <p class="empty">No videos.</p>}
+      <ul class="cards">
+        {list.map((v) => (
+          <li key={v.id} class="card" aria-label={`Video ${v.id}`}>
+            <h2>
+              <a href={`/videos/${v.id}`}>{v.template}</a> · {v.status} · {v.format}
+            </h2>
+            {v.video_url && (
+              <video
+                controls
+                preload="metadata"
+                src={mediaSrc(v.video_url)}
+                poster={v.thumbnail_url ? mediaSrc(v.thumbnail_url) : undefined}
+                aria-label="Video"
+              />
+            )}
+            <p>
+              Price {usd(v.price_cents)} {v.estimated ? '(estimate)' : ''} · charged {usd(v.billed_cents)} · made{' '}
+              {when(v.created_at)} · ready {when(v.ready_at)}
+            </p>
+            {v.error && (
+              <p role="alert">
+                {v.failed_stage}: {v.error}
+              </p>
+            )}
+            {v.caption && <p class="body">{v.caption}</p>}
+            <ul aria-label="Posts">
+              {v.posts.map((p) => (
+                <li key={p.id}>
+                  {p.platform}: {p.status} {p.published_at && when(p.published_at)}{' '}
+                  {p.permalink && (
+                    <a href={p.permalink} rel="noreferrer noopener" target="_blank">
+                      {p.permalink}
+                    </a>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+      <h2>Schedules</h2>
+      <ul>
+        {(scheds.data?.data ?? []).map((s) => (
+          <li key={String(s.id)} class="body">
+            {String(s.name)} · {String(s.status)} · next {when(s.next_run_at as string)} ({String(s.time_zone)}) · plan:{' '}
+            {JSON.stringify(s.next_plan)}
+          </li>
+        ))}
+      </ul>
+      <h2>Notices</h2>
+      <ul>
+        {(notes.data?.data ?? []).map((n, i) => (
+          <li key={i} class="body">
+            {when(n.at)} to {n.to}: {n.subject}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function Webhooks() {
+  const d = useLoad(() => get<List<Delivery>>('/_sim/webhook-deliveries'), ['webhook_deliveries']);
+  const list = [...(d.data?.data ?? [])].reverse();
+  return (
+    <section aria-labelledby="hooks-h">
+      <h1 id="hooks-h">Webhook deliveries</h1>
+      {d.data && list.length === 0 && <p class="empty">No deliveries yet.</p>}
+      <table aria-label="Deliveries">
+        <thead>
+          <tr>
+            <th>At</th>
+            <th>Event</th>
+            <th>URL</th>
+            <th>Attempt</th>
+            <th>Answer</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((x, i) => (
+            <tr key={i}>
+              <td>{when(x.at)}</td>
+              <td>
+                {x.type} <small>{x.event_id}</small>
+              </td>
+              <td class="body">{x.url}</td>
+              <td>{x.attempt}</td>
+              <td>{x.status_code ?? x.error}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+interface Conversation {
+  conversation_id: string;
+  title: string;
+  status: string;
+  reply: string;
+  pending_approvals: { approval_id: string; tool: string; reason: string; input: unknown }[];
+  actions: { tool: string; status: string; error: string | null }[];
+  updated_at: string;
+}
+
+export function Assistant() {
+  const c = useLoad(() => get<List<Conversation>>('/v1/assistant/conversations?limit=50'), ['assistant_conversations']);
+  return (
+    <section aria-labelledby="asst-h">
+      <h1 id="asst-h">Assistant</h1>
+      {c.error && <p role="alert">{c.error}</p>}
+      {c.data && c.data.data.length === 0 && <p class="empty">No conversations.</p>}
+      <ul class="cards">
+        {(c.data?.data ?? []).map((x) => (
+          <li key={x.conversation_id} class="card">
+            <h2 class="body">
+              {x.title} · {x.status} · {when(x.updated_at)}
+            </h2>
+            <p class="body">{x.reply}</p>
+            {x.actions.length > 0 && (
+              <p>
+                Actions: {x.actions.map((a) => `${a.tool} (${a.status}${a.error ? `: ${a.error}` : ''})`).join(', ')}
+              </p>
+            )}
+            {x.pending_approvals.map((a) => (
+              <p key={a.approval_id} class="body">
+                Waiting for approval: {a.tool} ({a.reason})
+              </p>
+            ))}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
