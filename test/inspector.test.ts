@@ -7,8 +7,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { execFile } from 'node:child_process';
-import { BIN, T0, tempDir } from './helpers.js';
+import { execFile, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { BIN, cli, T0, tempDir } from './helpers.js';
 
 let currentData = '';
 import { findChromium, HOW_TO_GET_ONE } from './inspector-browser.js';
@@ -209,6 +210,42 @@ describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, ()
     await expect.poll(() => now.innerText()).not.toBe(before);
     const after = (await api('GET', '/_sim/clock')).json.now as string;
     expect(await now.innerText()).toBe(after.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
+  });
+});
+
+describe('vmv sim ui', () => {
+  it('prints the address of the page of a simulator already listening, and opens nothing with --no-open', async () => {
+    const { Store, startServer } = await import('../simulator/world.js');
+    const server = await startServer({ store: new Store(join(tempDir(), 'sim.json')) });
+    try {
+      const port = new URL(server.url).port;
+      const r = await cli(['sim', 'ui', '--no-open', '--port', port]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(`http://127.0.0.1:${port}/\n`);
+      expect((await fetch(r.stdout.trim())).headers.get('content-type')).toMatch(/^text\/html/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('starts a server on the data file when none answers, and serves the page until stopped', async () => {
+    const data = join(tempDir(), 'sim.json');
+    const child = spawn(process.execPath, [BIN, 'sim', 'ui', '--no-open', '--port', '0', '--data', data], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    try {
+      const line = await new Promise<string>((resolve) =>
+        createInterface({ input: child.stdout! }).once('line', resolve),
+      );
+      expect(line).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const page = await fetch(line);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="app">');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
   });
 });
 

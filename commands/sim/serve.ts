@@ -17,6 +17,8 @@ interface Options {
   now?: string;
   seed?: number;
   quiet?: boolean;
+  /** (vmv sim ui) called with the server's address once it listens */
+  onListening?: (url: string) => void;
 }
 
 export function define(parent: Command, shell: Shell): void {
@@ -130,6 +132,7 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   if (ctx.json) io.out(JSON.stringify({ url: server.url, api_key: apiKey }) + '\n');
   else {
     io.err(`Simulator listening on ${server.url}\n`);
+    io.err(`  page   ${server.url}/  (the inspector: vmv sim ui opens it)\n`);
     io.err(`  hosts  ${describeHosts(hostPolicy(o.host, allowed))}\n`);
     io.err(
       `  data   ${file}\n  clock  ${mode} at ${iso(now)}\n  key    ${maskKey(apiKey)} (full-access; the full key is printed by --json, or mint one with \`vmv sim key\`)\n`,
@@ -140,6 +143,7 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     );
   }
 
+  o.onListening?.(server.url);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
