@@ -70,6 +70,11 @@ export const nouns: readonly Noun[] = [
     load: () => import('./config/index.js'),
   },
   {
+    name: 'status',
+    description: 'Where you are: target, key, workspace, wallet and plan usage, the clock, what is in flight',
+    load: () => import('./status/index.js'),
+  },
+  {
     name: 'mcp',
     description: 'Serve every action as a Model Context Protocol tool over stdio, for AI assistants (Claude, IDEs)',
     load: () => import('./mcp/index.js'),

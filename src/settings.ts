@@ -8,7 +8,24 @@ import { DEFAULT_POLICY, DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
 
 export interface Profile {
   base_url?: string;
+  /** the key of the profile's target: of `base_url`, or of the embedded simulator when there is none */
   api_key?: string;
+  /**
+   * keys set for the profile's other targets, by base URL (EMBEDDED: the embedded simulator): a key
+   * is parked here when its base URL is changed or unset, and comes back with it, so a key is only
+   * ever sent to the target it was set for
+   */
+  api_keys?: Record<string, string>;
+}
+
+/** The name under which a profile keeps a key set for the embedded simulator (no base URL). */
+export const EMBEDDED = 'embedded';
+
+/** The key a profile keeps for a target (its base URL, or null for the embedded simulator), if any. */
+export function profileKeyFor(p: Profile | undefined, baseUrl: string | null): string | undefined {
+  if (!p) return undefined;
+  if ((p.base_url ?? null) === baseUrl) return p.api_key;
+  return p.api_keys?.[baseUrl ?? EMBEDDED];
 }
 export interface SettingsFile {
   active_profile?: string;
@@ -43,7 +60,16 @@ export interface Target {
   apiKey: string | null;
   profile: string;
   dataFile: string;
+  /** where the base URL and the key came from, for messages: `--api-key`, `VMV_API_KEY`, `profile "x"` */
+  baseUrlFrom?: string | null;
+  apiKeyFrom?: string | null;
+  /** the profile's key that was not sent because it belongs to another target (that target), for messages */
+  otherKeyFor?: string;
 }
+
+/** A target in words: "the embedded simulator (FILE)" or its base URL. */
+export const describeTarget = (t: Target) =>
+  t.kind === 'embedded' ? `the embedded simulator (${t.dataFile})` : (t.baseUrl as string);
 
 /** Flags win over environment variables, which win over the profile; no base URL means the embedded simulator. */
 export function resolveTarget(g: GlobalOptions, rawEnv: Env): Target {
@@ -60,13 +86,27 @@ export function resolveTarget(g: GlobalOptions, rawEnv: Env): Target {
     );
   const rawBase = g.baseUrl ?? env.VMV_BASE_URL ?? p?.base_url ?? null;
   const baseUrl = rawBase ? normalizeBaseUrl(rawBase) : null;
-  return {
+  const fromProfile = `profile "${profile}"`;
+  const baseUrlFrom = first([g.baseUrl, '--base-url'], [env.VMV_BASE_URL, 'VMV_BASE_URL'], [p?.base_url, fromProfile]);
+  // a profile's key goes only to the target it was set for (README "Settings and API keys")
+  const profileKey = profileKeyFor(p, baseUrl);
+  const apiKey = g.apiKey ?? env.VMV_API_KEY ?? profileKey ?? null;
+  const t: Target = {
     kind: baseUrl ? 'remote' : 'embedded',
     baseUrl,
-    apiKey: g.apiKey ?? env.VMV_API_KEY ?? p?.api_key ?? null,
+    apiKey,
     profile,
     dataFile: simDataFile(env),
+    baseUrlFrom,
+    apiKeyFrom: first([g.apiKey, '--api-key'], [env.VMV_API_KEY, 'VMV_API_KEY'], [profileKey, fromProfile]),
   };
+  if (!apiKey && p?.api_key && profileKey === undefined) t.otherKeyFor = p.base_url ?? 'the embedded simulator';
+  return t;
+}
+
+/** The name of the first source that gives a value. */
+function first(...sources: [string | undefined, string][]): string | null {
+  return sources.find(([v]) => v !== undefined)?.[1] ?? null;
 }
 
 /** How the remote client waits and retries (README "Network faults and retries"). */

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, examples, readStdin, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { checkKey, openConfig } from '../../src/config-store.js';
+import { checkKey, openConfig, retargetNote } from '../../src/config-store.js';
 import { usage } from '../../src/errors.js';
 import { maskKey, normalizeBaseUrl } from '../../src/settings.js';
 
@@ -35,8 +35,11 @@ export async function run(ctx: Context, _o: unknown, [rawKey, rawValue]: string[
   if (key === 'base_url') value = normalizeBaseUrl(value);
   const store = await openConfig(ctx.env);
   const profile = ctx.globals.profile ?? ctx.env.VMV_PROFILE ?? store.active();
-  store.setValue(profile, key, value);
-  ctx.io.err(`Set ${key} = ${key === 'api_key' ? maskKey(value) : value} in profile "${profile}".\n`);
+  const moved = store.setValue(profile, key, value);
+  const target =
+    key === 'api_key' ? ` (the key of ${store.profiles()[profile]?.base_url ?? 'the embedded simulator'})` : '';
+  ctx.io.err(`Set ${key} = ${key === 'api_key' ? maskKey(value) : value} in profile "${profile}"${target}.\n`);
+  if (moved) ctx.io.err(retargetNote(moved, value) + '\n');
 }
 
 async function promptHidden(ctx: Context, prompt: string): Promise<string> {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { checkKey, openConfig } from '../../src/config-store.js';
+import { checkKey, openConfig, retargetNote } from '../../src/config-store.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
@@ -17,6 +17,7 @@ export async function run(ctx: Context, _o: unknown, [rawKey]: string[]): Promis
   const key = checkKey(rawKey);
   const store = await openConfig(ctx.env);
   const profile = ctx.globals.profile ?? ctx.env.VMV_PROFILE ?? store.active();
-  store.unsetValue(profile, key);
+  const moved = store.unsetValue(profile, key);
   ctx.io.err(`Removed ${key} from profile "${profile}".\n`);
+  if (moved) ctx.io.err(retargetNote(moved, null) + '\n');
 }

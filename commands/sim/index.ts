@@ -7,6 +7,7 @@ import { define as call } from './call.js';
 import { define as callerId } from './caller-id.js';
 import { define as defaults } from './defaults.js';
 import { define as number } from './number.js';
+import { define as outbox } from './outbox.js';
 import { define as clock } from './clock.js';
 import { define as contact } from './contact.js';
 import { define as deliveries } from './deliveries.js';
@@ -69,6 +70,7 @@ export function register(sim: Command, shell: Shell): void {
     callerId,
     defaults,
     deliveries,
+    outbox,
     hosts,
     social,
     exportWorld,

@@ -1,5 +1,5 @@
 // The control plane (/_sim), declared: health, reset, the clock, keys, workspaces, the wallet and
-// plan, fixtures, the shared pool and inbound traffic, and numbers' test helpers. It keeps nothing
+// plan, fixtures, the outbox, the shared pool and inbound traffic, and numbers' test helpers. It keeps nothing
 // of its own: it reaches every capability through its surface.
 import type { Capability } from '../core/capability.js';
 
@@ -23,6 +23,14 @@ export const control: Capability = {
         '/_sim/ledger',
       ],
       load: async () => (await import('./routes.js')).control,
+    },
+    {
+      prefixes: ['/_sim/status'],
+      load: async () => (await import('./status.js')).controlStatus,
+    },
+    {
+      prefixes: ['/_sim/outbox'],
+      load: async () => (await import('./outbox.js')).controlOutbox,
     },
     {
       prefixes: ['/_sim/shared-pool', '/_sim/inbound/texts'],

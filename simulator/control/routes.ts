@@ -153,6 +153,37 @@ const LedgerEntrySchema = named(
   `A movement of video credits or wallet money: every movement of the wallet is one (the latest ${LEDGER_KEPT} of a workspace are kept).`,
 );
 
+export const SimUsageSchema = named('SimUsage', () =>
+  record(
+    {
+      period_start: timestamp(
+        "the plan month's start: the workspace's creation day of the month (the last day of a shorter month), at its time of day",
+      ),
+      period_end: timestamp("the next plan month's start: the allowances start afresh"),
+      call_seconds_used: doc(z.int(), {
+        description: "seconds of calls on the workspace's numbers this month (quick calls do not count)",
+        example: 125,
+      }),
+      minutes_used: num({ description: 'the same in minutes, to the hundredth', example: 2.08 }),
+      minutes_left: num({ description: 'included minutes left, to the hundredth', example: 97.92 }),
+      texts_used: doc(z.int(), {
+        description: "texts sent from the workspace's numbers this month (quick texts do not count)",
+        example: 3,
+      }),
+      texts_left: doc(z.int(), { description: 'included texts left', example: 97 }),
+      calls_paused: doc(
+        z.boolean(),
+        "no included minutes left and the wallet cannot pay one: calls on the workspace's numbers are not connected",
+      ),
+      texts_paused: doc(
+        z.boolean(),
+        "no included texts left and the wallet cannot pay one: the numbers' agents send no texts",
+      ),
+    },
+    "what calls and texts on the workspace's numbers used of the plan this month",
+  ),
+);
+
 export const SimWorkspaceSchema = named(
   'SimWorkspace',
   () =>
@@ -189,34 +220,7 @@ export const SimWorkspaceSchema = named(
         }),
         per_text_usd: num({ description: 'each text beyond the included ones, from the wallet', example: 0.02 }),
       }),
-      usage: record(
-        {
-          period_start: timestamp(
-            "the plan month's start: the workspace's creation day of the month (the last day of a shorter month), at its time of day",
-          ),
-          period_end: timestamp("the next plan month's start: the allowances start afresh"),
-          call_seconds_used: doc(z.int(), {
-            description: "seconds of calls on the workspace's numbers this month (quick calls do not count)",
-            example: 125,
-          }),
-          minutes_used: num({ description: 'the same in minutes, to the hundredth', example: 2.08 }),
-          minutes_left: num({ description: 'included minutes left, to the hundredth', example: 97.92 }),
-          texts_used: doc(z.int(), {
-            description: "texts sent from the workspace's numbers this month (quick texts do not count)",
-            example: 3,
-          }),
-          texts_left: doc(z.int(), { description: 'included texts left', example: 97 }),
-          calls_paused: doc(
-            z.boolean(),
-            "no included minutes left and the wallet cannot pay one: calls on the workspace's numbers are not connected",
-          ),
-          texts_paused: doc(
-            z.boolean(),
-            "no included texts left and the wallet cannot pay one: the numbers' agents send no texts",
-          ),
-        },
-        "what calls and texts on the workspace's numbers used of the plan this month",
-      ),
+      usage: SimUsageSchema,
       rate_limits: record({
         quick_emails_per_minute: doc(z.int(), { description: 'simulated limit; 0 turns it off', example: 60 }),
       }),
@@ -248,7 +252,7 @@ export const SimWorkspaceSchema = named(
 );
 type SimWorkspace = Infer<typeof SimWorkspaceSchema>;
 
-function clockView(c: AnyCtx): Infer<typeof SimClockSchema> {
+export function clockView(c: AnyCtx): Infer<typeof SimClockSchema> {
   const due = nextDue(c.s);
   const job = nextDue(c.s, (type) => !c.world.calendarTimers.has(type));
   return {
@@ -262,7 +266,7 @@ function clockView(c: AnyCtx): Infer<typeof SimClockSchema> {
 /** Minutes to the hundredth, from seconds. */
 const minutes = (seconds: number) => Math.round((seconds / 60) * 100) / 100;
 
-function usageView(c: AnyCtx): SimWorkspace['usage'] {
+export function usageView(c: AnyCtx): SimWorkspace['usage'] {
   const w = c.auth.workspace;
   const u = usageAt(w, c.s.now);
   return {
