@@ -13,6 +13,7 @@ import { BIN, cli, T0, tempDir } from './helpers.js';
 
 let currentData = '';
 import { findChromium, HOW_TO_GET_ONE } from './inspector-browser.js';
+import { startReceiver } from './receiver.js';
 
 const DIST = new URL('../dist/inspector/', import.meta.url).pathname;
 
@@ -200,6 +201,41 @@ describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, ()
     expect(await video.evaluate((e: any) => e.videoWidth)).toBeGreaterThan(0);
     await video.evaluate((e: any) => ((e.muted = true), e.play()));
     await expect.poll(() => video.evaluate((e: any) => e.currentTime)).toBeGreaterThan(0);
+  });
+
+  it('a delivery: its exact request, its signature checked in the page, resent with its new attempt shown, copied as curl', async () => {
+    const rx = await startReceiver();
+    try {
+      rx.answer = () => ({ status: 500 });
+      const hook = await v1('POST', '/v1/voice/calls/webhooks', { url: `${rx.url}/hooks` });
+      expect(hook.status).toBe(201);
+      expect((await v1('POST', `/v1/voice/calls/webhooks/${hook.json.data.id}/test`, {})).status).toBe(200);
+      await open('/webhooks');
+      const attempts = page.getByRole('list', { name: 'Deliveries' }).locator('li');
+      await expect.poll(() => attempts.count()).toBe(1);
+      await attempts.first().getByText('Request and answer').click();
+      await page.getByLabel(/^Webhook secret/).fill(hook.json.data.secret);
+      await attempts.first().getByText('signature valid ✓').waitFor();
+      await page.getByLabel(/^Webhook secret/).fill('whsec_wrong');
+      await attempts.first().getByText('signature does not match ✗').waitFor();
+      rx.answer = () => ({ status: 200 });
+      await attempts.first().getByRole('button', { name: 'Resend' }).click();
+      await expect.poll(() => attempts.count()).toBe(2);
+      expect(await attempts.first().innerText()).toMatch(/attempt 2 \(resend of att_\d+\).*HTTP 200/s);
+      expect(rx.received.map((r) => r.body.toString())).toEqual([
+        rx.received[0].body.toString(),
+        rx.received[0].body.toString(),
+      ]);
+      // copy as curl: the command sends the same bytes and headers
+      await attempts.last().getByRole('button', { name: 'Copy as curl' }).click();
+      const command = await attempts.last().getByLabel('curl command').innerText();
+      await new Promise<void>((resolve, reject) => execFile('sh', ['-c', command], (e) => (e ? reject(e) : resolve())));
+      expect(rx.received).toHaveLength(3);
+      expect(rx.received[2].body.toString()).toBe(rx.received[0].body.toString());
+      expect(rx.received[2].headers['x-service-signature-256']).toBe(rx.received[0].headers['x-service-signature-256']);
+    } finally {
+      await rx.close();
+    }
   });
 
   it('a clock button advances the clock, and the change arrives over the live link', async () => {

@@ -102,10 +102,10 @@ async function others(): Promise<Item[]> {
         who: '',
       });
   }
-  deliveries.data.forEach((d, i) =>
+  deliveries.data.forEach((d) =>
     items.push({
       kind: 'delivery',
-      id: `${d.event_id}#${i}`,
+      id: d.id,
       at: d.at,
       title: `${d.type} → ${d.url} (attempt ${d.attempt}): ${d.status_code ?? d.error}`,
       text: '',

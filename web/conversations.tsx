@@ -206,6 +206,9 @@ export function CallView({ id }: { id: string }) {
 export function EmailView({ id }: { id: string }) {
   const e = useLoad(
     async () => {
+      // a sent email is in the outbox, whole; one received is found through its person
+      const sent = await get<{ data: { record: Email } }>(`/_sim/outbox/${encodeURIComponent(id)}`).catch(() => null);
+      if (sent) return sent.data.record;
       for (const p of await people()) {
         const found = (await historyOf(p)).emails.find((x) => x.id === id);
         if (found) return found;

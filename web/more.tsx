@@ -1,6 +1,6 @@
 // The other panes: an inbound call placed as a person, videos (players, stages, prices, posts),
 // schedules and notices, webhook deliveries, and the assistant's conversations and approvals.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, href, type List, post, useLoad } from './api';
 import { navigate } from './router';
 import { usd, when } from './format';
@@ -164,36 +164,111 @@ export function Videos({ id }: { id?: string }) {
 
 export function Webhooks() {
   const d = useLoad(() => get<List<Delivery>>('/_sim/webhook-deliveries'), ['webhook_deliveries']);
+  const [secret, setSecret] = useState('');
   const list = [...(d.data?.data ?? [])].reverse();
   return (
     <section aria-labelledby="hooks-h">
       <h1 id="hooks-h">Webhook deliveries</h1>
+      <label>
+        Webhook secret, to check signatures here (never sent anywhere){' '}
+        <input type="password" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} autocomplete="off" />
+      </label>
+      {d.error && <p role="alert">{d.error}</p>}
       {d.data && list.length === 0 && <p class="empty">No deliveries yet.</p>}
-      <table aria-label="Deliveries">
-        <thead>
-          <tr>
-            <th>At</th>
-            <th>Event</th>
-            <th>URL</th>
-            <th>Attempt</th>
-            <th>Answer</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.map((x, i) => (
-            <tr key={i}>
-              <td>{when(x.at)}</td>
-              <td>
-                {x.type} <small>{x.event_id}</small>
-              </td>
-              <td class="body">{x.url}</td>
-              <td>{x.attempt}</td>
-              <td>{x.status_code ?? x.error}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ol class="feed" aria-label="Deliveries">
+        {list.map((x) => (
+          <Attempt key={x.id} d={x} secret={secret} />
+        ))}
+      </ol>
     </section>
+  );
+}
+
+/** A word in single quotes for a POSIX shell. */
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The attempt as a curl command: the same request, byte for byte (content-length left to curl). */
+export function curlOf(d: Delivery): string {
+  const r = d.request!;
+  const headers = Object.entries(r.headers).filter(([k]) => k.toLowerCase() !== 'content-length');
+  return [
+    'curl -X POST',
+    quote(d.url),
+    ...headers.map(([k, v]) => `-H ${quote(`${k}: ${v}`)}`),
+    `--data-raw ${quote(r.body)}`,
+  ].join(' \\\n  ');
+}
+
+/** HMAC-SHA256 of `body` under `secret`, hex: the simulator's signature scheme, computed by the browser. */
+async function hmacHex(secret: string, body: string): Promise<string> {
+  const enc = new TextEncoder();
+  const key = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  const sig = new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(body)));
+  return [...sig].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function Signature({ d, secret }: { d: Delivery; secret: string }) {
+  const [ok, setOk] = useState<boolean | null>(null);
+  const given = Object.entries(d.request?.headers ?? {}).find(
+    ([k]) => k.toLowerCase() === 'x-service-signature-256',
+  )?.[1];
+  useEffect(() => {
+    setOk(null);
+    if (!secret || !given || !d.request) return;
+    void hmacHex(secret, d.request.body).then((h) => setOk(h === given.toLowerCase()));
+  }, [secret, given]);
+  if (ok === null) return <span class="sig">signature: enter the secret to check</span>;
+  return <span class={`sig ${ok ? 'ok' : 'bad'}`}>{ok ? 'signature valid ✓' : 'signature does not match ✗'}</span>;
+}
+
+function Attempt({ d, secret }: { d: Delivery; secret: string }) {
+  const [curl, setCurl] = useState('');
+  const [note, setNote] = useState('');
+  const resend = () =>
+    post<{ data: { attempt: number } }>(`/_sim/webhook-deliveries/${encodeURIComponent(d.id)}/resend`).then(
+      (r) => setNote(`resent as attempt ${r.data.attempt}`),
+      (e: Error) => setNote(e.message),
+    );
+  const copy = () => {
+    const c = curlOf(d);
+    setCurl(c);
+    void navigator.clipboard?.writeText(c).catch(() => {});
+  };
+  return (
+    <li class="item delivery" data-attempt={d.attempt} aria-label={`Attempt ${d.attempt} of ${d.event_id}`}>
+      <div>
+        <span class="kind">{d.type}</span> <time>{when(d.at)}</time> attempt {d.attempt}
+        {d.resend_of ? ` (resend of ${d.resend_of})` : ''} → <span class="body">{d.url}</span>:{' '}
+        <b>{d.error ?? `HTTP ${d.status_code}`}</b>
+      </div>
+      {d.request && (
+        <details>
+          <summary>Request and answer</summary>
+          <pre class="body">{Object.entries(d.request.headers).map(([k, v]) => `${k}: ${v}\n`)}</pre>
+          <pre class="body">{d.request.body}</pre>
+          <p>
+            Answer: {d.status_code === null ? 'none' : `HTTP ${d.status_code}`} at {when(d.at)}
+            {d.error ? ` (${d.error})` : ''} · <Signature d={d} secret={secret} />
+          </p>
+        </details>
+      )}
+      <div class="actions">
+        <button type="button" onClick={resend} disabled={!d.request || !d.webhook_id}>
+          Resend
+        </button>
+        <button type="button" onClick={copy} disabled={!d.request}>
+          Copy as curl
+        </button>
+        <output>{note}</output>
+      </div>
+      {curl && (
+        <pre class="body" aria-label="curl command">
+          {curl}
+        </pre>
+      )}
+    </li>
   );
 }
 

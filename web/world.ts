@@ -66,6 +66,10 @@ export interface LedgerEntry {
   wallet_after_cents: number;
 }
 export interface Delivery {
+  id: string;
+  webhook_id: string | null;
+  request: { method: 'POST'; headers: Record<string, string>; body: string } | null;
+  resend_of: string | null;
   event_id: string;
   type: string;
   url: string;
