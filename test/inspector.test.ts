@@ -247,6 +247,81 @@ describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, ()
     const after = (await api('GET', '/_sim/clock')).json.now as string;
     expect(await now.innerText()).toBe(after.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
   });
+
+  it("fits a phone's width: no pane scrolls sideways", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      for (const path of ['/activity', '/conversations', '/money', '/webhooks', '/videos']) {
+        await open(path);
+        await page.waitForTimeout(300);
+        expect(await page.evaluate('document.documentElement.scrollWidth'), path).toBeLessThanOrEqual(390);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  it('says when it is disconnected (the server went away)', async () => {
+    await open('/');
+    await close();
+    close = async () => {};
+    await page.getByRole('status', { name: 'Live updates' }).getByText('disconnected').waitFor({ timeout: 5000 });
+  });
+});
+
+describe('GET /_sim/events', () => {
+  /** Reads a stream's events until `until` says it has what it needs, then closes it. */
+  async function events(url: string, headers: Record<string, string>, until: (text: string) => boolean) {
+    const ac = new AbortController();
+    const r = await fetch(`${url}/_sim/events`, { headers, signal: ac.signal });
+    expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = r.body!.getReader();
+    let text = '';
+    while (!until(text)) text += new TextDecoder().decode((await reader.read()).value);
+    ac.abort();
+    return text;
+  }
+  const ids = (text: string) => [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
+
+  it('follows the journal: a change by another process arrives; a reconnect with Last-Event-ID gets what it missed', async () => {
+    const { Store, startServer } = await import('../simulator/world.js');
+    const data = join(tempDir(), 'sim.json');
+    const server = await startServer({ store: new Store(data) });
+    try {
+      const hello = await events(server.url, {}, (t) => t.includes('event: hello'));
+      expect(hello).toMatch(/^retry: 1000\n\nid: [0-9a-f]+\.0\nevent: hello\n/);
+      const [first] = ids(hello);
+      // two changes while nobody listens: a CLI process on the same data file, then a request to the server
+      currentData = data;
+      expect((await vmv(['sim', 'wallet', '--set', '12'])).code).toBe(0);
+      await fetch(`${server.url}/_sim/clock/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"seconds":60}',
+      });
+      const resumed = await events(
+        server.url,
+        { 'last-event-id': first },
+        (t) => (t.match(/event: change/g) ?? []).length >= 2,
+      );
+      expect(resumed).not.toContain('event: hello');
+      const changes = resumed.split('\n\n').filter((b) => b.includes('event: change'));
+      expect(changes[0]).toContain('"units":[');
+      expect(changes.join()).toContain('"organizations"');
+      expect(changes.join()).toContain('"meta"');
+      // a reconnect from a server that knows nothing of the id given: a reset
+      const reset = await events(server.url, { 'last-event-id': 'feedbeef.3' }, (t) => t.includes('event: reset'));
+      expect(reset).toContain('event: reset');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('in-process (the embedded target) answers the opening only, as the API description says', async () => {
+    const r = await cli(['api', 'GET', '/_sim/events'], { env: { VMV_SIM_DATA: join(tempDir(), 'sim.json') } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('retry: 1000\n\nevent: hello\ndata: {}\n\n');
+  });
 });
 
 describe('vmv sim ui', () => {

@@ -83,34 +83,36 @@ export function Money({ entry }: { entry?: string }) {
         </button>
       </div>
       {error && <p role="alert">{error}</p>}
-      <table class="ledger" aria-label="Ledger">
-        <thead>
-          <tr>
-            <th>At</th>
-            <th>Kind</th>
-            <th>What</th>
-            <th>Wallet</th>
-            <th>After</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(ledger.data?.data ?? []).map((e) => {
-            const link = causeLink(e);
-            return (
-              <tr
-                key={`${e.at}${e.reference_id}${e.kind}`}
-                aria-current={entry === e.reference_id ? 'true' : undefined}
-              >
-                <td>{when(e.at)}</td>
-                <td>{e.kind}</td>
-                <td>{link ? <a href={link}>{e.description}</a> : e.description}</td>
-                <td>{usd(e.wallet_cents)}</td>
-                <td>{usd(e.wallet_after_cents)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div class="scroll">
+        <table class="ledger" aria-label="Ledger">
+          <thead>
+            <tr>
+              <th>At</th>
+              <th>Kind</th>
+              <th>What</th>
+              <th>Wallet</th>
+              <th>After</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(ledger.data?.data ?? []).map((e) => {
+              const link = causeLink(e);
+              return (
+                <tr
+                  key={`${e.at}${e.reference_id}${e.kind}`}
+                  aria-current={entry === e.reference_id ? 'true' : undefined}
+                >
+                  <td>{when(e.at)}</td>
+                  <td>{e.kind}</td>
+                  <td>{link ? <a href={link}>{e.description}</a> : e.description}</td>
+                  <td>{usd(e.wallet_cents)}</td>
+                  <td>{usd(e.wallet_after_cents)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { App } from '../core/app.js';
 import { NEEDS_LOCK, type WorldSession, type WorldStore } from '../core/session.js';
 import { JournalFeed, type Change } from './feed.js';
+import { HELLO, RETRY } from './routes.js';
 
 /** The page's routes: each pane's deep link serves the same page (it reads its path). */
 export const PANES = [
@@ -126,15 +127,16 @@ async function events(req: IncomingMessage, res: ServerResponse, feed: JournalFe
     'x-content-type-options': 'nosniff',
     connection: 'keep-alive',
   });
-  res.write('retry: 1000\n\n');
+  res.write(RETRY);
   const send = (c: Change) => res.write(eventText(boot, c));
   const stop = feed ? await feed.listen(send) : () => {};
   const last = String(req.headers['last-event-id'] ?? '');
   const [b, n] = last.split('.');
   const missed = b === boot && /^\d+$/.test(n ?? '') ? (feed?.since(Number(n)) ?? null) : null;
-  if (last && missed === null) res.write(`id: ${boot}.${feed?.last ?? 0}\nevent: reset\ndata: {}\n\n`);
+  const here = `id: ${boot}.${feed?.last ?? 0}\n`;
+  if (!last) res.write(here + HELLO);
+  else if (missed === null) res.write(`${here}event: reset\ndata: {}\n\n`);
   for (const c of missed ?? []) send(c);
-  if (!last) res.write(`id: ${boot}.${feed?.last ?? 0}\nevent: hello\ndata: {}\n\n`);
   const beat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
   res.on('close', () => {
     clearInterval(beat);
