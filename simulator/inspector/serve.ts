@@ -61,8 +61,8 @@ export function inspector(store: WorldStore, app: App): Pages {
   return {
     close: () => feed?.close(),
     async handle(req, res, body) {
-      const url = new URL(req.url ?? '/', 'http://x');
-      const path = url.pathname;
+      // (the target as sent: a URL parser would read a path starting with // as a host)
+      const path = (req.url ?? '/').split('?')[0];
       const method = req.method ?? 'GET';
       if (path === '/_sim/events' && method === 'GET') return (void (await events(req, res, feed, boot)), true);
       if (path.startsWith('/_sim/inspector/v1/')) return (void (await proxy(req, res, body, store, app)), true);
