@@ -35,7 +35,11 @@ const n = await api('POST', '/_sim/phone-numbers', { stack: 't2', phone_number: 
 await v1('PATCH', `/v1/phone-numbers/${n.id}/config`, { sms: { auto_reply_enabled: true, reply_delay_seconds: 20 } });
 await api('POST', '/_sim/contacts', { name: 'Zoë Martín', phone_number: '+14155550199', email: 'zoe@example.com' });
 const hook = await v1('POST', '/v1/voice/calls/webhooks', { url: 'http://127.0.0.1:9/hooks', description: 'CRM sync' });
-await api('POST', '/_sim/inbound/texts', { from: '+14155550199', to: '+14155550142', body: 'Hi! Do you have a table for 4 on Friday? 🍝' });
+await api('POST', '/_sim/inbound/texts', {
+  from: '+14155550199',
+  to: '+14155550142',
+  body: 'Hi! Do you have a table for 4 on Friday? 🍝',
+});
 await api('POST', '/_sim/clock/advance', { seconds: 30 });
 await api('POST', '/_sim/inbound/texts', { from: '+14155550199', to: '+14155550142', body: 'Great, 7pm please.' });
 await api('POST', '/_sim/clock/advance', { seconds: 30 });
@@ -57,10 +61,17 @@ await v1('POST', '/v1/quick/emails', {
   to: ['zoe@example.com'],
   subject: 'Your booking on Friday',
   body: 'Hi Zoë,\n\nYour table for 4 on Friday at 7pm is booked.\n\nTrattoria Uno',
-}).catch(() => {});
-await v1('POST', '/v1/quick/ai-calls', { to_numbers: ['+12025550100'], goal: 'Confirm Friday 7pm', contact_name: 'Ada Lovelace' });
+});
+await v1('POST', '/v1/quick/ai-calls', {
+  to_numbers: ['+12025550100'],
+  goal: 'Confirm Friday 7pm',
+  contact_name: 'Ada Lovelace',
+});
 await v1('POST', `/v1/voice/calls/webhooks/${hook.data.id}/test`, {});
-const video = await v1('POST', '/v1/videos', { template: 'slideshow', source_text: 'Three dishes to try at Trattoria Uno this spring.' });
+const video = await v1('POST', '/v1/videos', {
+  template: 'slideshow',
+  source_text: 'Three dishes to try at Trattoria Uno this spring.',
+});
 for (let i = 0; i < 30; i++) {
   const v = await v1('GET', `/v1/videos/${video.data.id}`);
   if (v.data.status === 'ready') break;
