@@ -238,6 +238,29 @@ describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, ()
     }
   });
 
+  it('an inbound call placed as a person runs in its view: ringing, then on as the clock moves', async () => {
+    await open('/place-call');
+    await page.getByRole('combobox', { name: /^To/ }).selectOption('+14155550142');
+    await page.getByRole('textbox', { name: 'What they say' }).fill('Can I book for Friday?');
+    await page.getByRole('button', { name: 'Place the call' }).click();
+    await page.waitForURL(/\/calls\/[0-9a-f-]{36}$/);
+    const state = page.locator('dt:text-is("State") + dd');
+    await expect.poll(() => state.innerText()).toBe('RINGING');
+    await page.getByRole('button', { name: '+5 min' }).click();
+    await expect.poll(() => state.innerText(), { timeout: 3000 }).not.toBe('RINGING');
+  });
+
+  it('is driven by the keyboard: Tab reaches the panes, Enter opens one', async () => {
+    await open('/activity');
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      if ((await page.evaluate('document.activeElement.textContent')) === 'Money') break;
+    }
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/money$/);
+    await page.getByRole('heading', { name: 'Money' }).waitFor();
+  });
+
   it('a clock button advances the clock, and the change arrives over the live link', async () => {
     await open('/');
     const now = page.getByLabel('Simulated time');
