@@ -384,7 +384,7 @@ describe('help and required options', () => {
     expect(foo.code).toBe(2);
     expect(foo.stdout).toBe('');
     expect(foo.stderr).toBe(
-      "error: unknown command 'foo'\n(Commands: quick, email, videos, schedules, assistant, posts, social, numbers, calls, history, contacts, webhooks, sim, config, mcp, api, completion)\n",
+      "error: unknown command 'foo'\n(Commands: quick, email, videos, schedules, assistant, posts, social, numbers, calls, history, contacts, webhooks, sim, config, status, mcp, api, completion)\n",
     );
     const typo = await cli(['help', 'quik']);
     expect(typo).toMatchObject({ code: 2, stderr: "error: unknown command 'quik'\n(Did you mean quick?)\n" });
