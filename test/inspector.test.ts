@@ -78,6 +78,12 @@ describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, ()
     expect(r.status).toBe(200);
     expect(r.headers.get('content-security-policy')).toMatch(/^default-src 'self'/);
     expect((await fetch(`${url}/`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    // a foreign page's <img> or <audio> sends no Origin, but the browser says it is cross-site
+    const img = await fetch(`${url}/_sim/inspector/v1/history/people`, { headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(img.status).toBe(403);
+    expect(
+      (await fetch(`${url}/_sim/inspector/v1/history/people`, { headers: { 'sec-fetch-site': 'same-origin' } })).status,
+    ).toBe(200);
     const deep = await fetch(`${url}/calls/abc`);
     expect(await deep.text()).toMatch(/<div id="app">/);
   });

@@ -64,6 +64,8 @@ export function inspector(store: WorldStore, app: App): Pages {
       // (the target as sent: a URL parser would read a path starting with // as a host)
       const path = (req.url ?? '/').split('?')[0];
       const method = req.method ?? 'GET';
+      const live = path === '/_sim/events' || path.startsWith('/_sim/inspector/');
+      if (live && crossSite(req)) return (refuseCrossSite(res), true);
       if (path === '/_sim/events' && method === 'GET') return (void (await events(req, res, feed, boot)), true);
       if (path.startsWith('/_sim/inspector/v1/')) return (void (await proxy(req, res, body, store, app)), true);
       if (method !== 'GET' && method !== 'HEAD') return false;
@@ -73,6 +75,28 @@ export function inspector(store: WorldStore, app: App): Pages {
       return false;
     },
   };
+}
+
+/**
+ * A browser's request on another site's behalf that carries no Origin (an <img> or <audio> of a
+ * foreign page, a link followed): browsers say so in Sec-Fetch-Site. The door refuses foreign
+ * origins; this also keeps such requests off the page's way to /v1 and its feed.
+ */
+const crossSite = (req: IncomingMessage) => req.headers['sec-fetch-site'] === 'cross-site';
+
+function refuseCrossSite(res: ServerResponse): void {
+  const body = JSON.stringify({
+    error: {
+      code: 'origin_not_allowed',
+      message:
+        "The inspector's routes answer only the inspector's page and tools on this machine, not requests another site's page made.",
+    },
+  });
+  res.writeHead(403, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+  });
+  res.end(body);
 }
 
 /** A file of the page (a name with no folder in it), or 404 like any unknown path. */
