@@ -267,6 +267,23 @@ describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, ()
     await page.getByRole('heading', { name: 'Money' }).waitFor();
   });
 
+  it("the assistant's approvals are answered from the page, and its run goes on live", async () => {
+    const c = await v1('POST', '/v1/assistant/messages', {
+      message: 'text +14155550100 and ask whether Tuesday works',
+    });
+    expect(c.status, JSON.stringify(c.json)).toBeLessThan(300);
+    await api('POST', '/_sim/clock/advance', { seconds: 10 });
+    await open('/assistant');
+    const card = page.getByRole('listitem', { name: /^Assistant conversation/ }).first();
+    await expect.poll(() => card.getByTestId('status').innerText()).toBe('awaiting_approval');
+    await card.getByText(/Waiting for approval: create_quick_ai_text/).waitFor();
+    await card.getByRole('button', { name: 'Approve all' }).click();
+    await expect.poll(() => card.getByTestId('status').innerText()).toBe('working');
+    await page.getByRole('button', { name: '+1 min' }).click();
+    await expect.poll(() => card.getByTestId('status').innerText()).toBe('idle');
+    expect(await card.innerText()).toContain('create_quick_ai_text (completed)');
+  });
+
   it('a clock button advances the clock, and the change arrives over the live link', async () => {
     await open('/');
     const now = page.getByLabel('Simulated time');

@@ -80,6 +80,7 @@ interface Video {
   error: string | null;
   failed_stage: string | null;
   status_changed_at: string;
+  released_at: string | null;
   ready_at: string | null;
   created_at: string;
   posts: { id: string; platform: string; status: string; permalink: string | null; published_at: string | null }[];
@@ -90,6 +91,26 @@ const mediaSrc = (u: string) => {
   const url = new URL(u, location.origin);
   return url.origin === location.origin ? href(url.pathname + url.search) : u;
 };
+
+/** A video's money and its way through the pipeline: when it was asked for, released to render, ready (or where it failed). */
+function VideoFacts({ v }: { v: Video }) {
+  return (
+    <dl class="facts">
+      <dt>Price</dt>
+      <dd>
+        {usd(v.price_cents)} {v.estimated ? '(estimate)' : ''} · charged {usd(v.billed_cents)}
+      </dd>
+      <dt>Asked for</dt>
+      <dd>{when(v.created_at)}</dd>
+      <dt>Released</dt>
+      <dd>{when(v.released_at)}</dd>
+      <dt>{v.status}</dt>
+      <dd>since {when(v.status_changed_at)}</dd>
+      <dt>Ready</dt>
+      <dd>{when(v.ready_at)}</dd>
+    </dl>
+  );
+}
 
 export function Videos({ id }: { id?: string }) {
   const vids = useLoad(() => get<List<Video>>('/v1/videos?limit=50'), ['videos', 'posts']);
@@ -116,10 +137,7 @@ export function Videos({ id }: { id?: string }) {
                 aria-label="Video"
               />
             )}
-            <p>
-              Price {usd(v.price_cents)} {v.estimated ? '(estimate)' : ''} · charged {usd(v.billed_cents)} · made{' '}
-              {when(v.created_at)} · ready {when(v.ready_at)}
-            </p>
+            <VideoFacts v={v} />
             {v.error && (
               <p role="alert">
                 {v.failed_stage}: {v.error}
@@ -282,6 +300,49 @@ interface Conversation {
   updated_at: string;
 }
 
+/** Answers every approval a conversation waits for, in one request, as the API asks. */
+const answer = (c: Conversation, approved: boolean) =>
+  post('/v1/assistant/messages', {
+    conversation_id: c.conversation_id,
+    approvals: c.pending_approvals.map((a) => ({ approval_id: a.approval_id, approved })),
+  });
+
+function ConversationCard({ x }: { x: Conversation }) {
+  const [error, setError] = useState('');
+  const act = (approved: boolean) => () =>
+    answer(x, approved).then(
+      () => setError(''),
+      (e: Error) => setError(e.message),
+    );
+  return (
+    <li class="card" aria-label={`Assistant conversation ${x.title}`}>
+      <h2 class="body">
+        {x.title} · <span data-testid="status">{x.status}</span> · {when(x.updated_at)}
+      </h2>
+      <p class="body">{x.reply}</p>
+      {x.actions.length > 0 && (
+        <p>Actions: {x.actions.map((a) => `${a.tool} (${a.status}${a.error ? `: ${a.error}` : ''})`).join(', ')}</p>
+      )}
+      {x.pending_approvals.map((a) => (
+        <p key={a.approval_id} class="body">
+          Waiting for approval: {a.tool} ({a.reason})
+        </p>
+      ))}
+      {x.pending_approvals.length > 0 && (
+        <div class="actions">
+          <button type="button" onClick={act(true)}>
+            Approve all
+          </button>
+          <button type="button" onClick={act(false)}>
+            Decline all
+          </button>
+        </div>
+      )}
+      {error && <p role="alert">{error}</p>}
+    </li>
+  );
+}
+
 export function Assistant() {
   const c = useLoad(() => get<List<Conversation>>('/v1/assistant/conversations?limit=50'), ['assistant_conversations']);
   return (
@@ -291,22 +352,7 @@ export function Assistant() {
       {c.data && c.data.data.length === 0 && <p class="empty">No conversations.</p>}
       <ul class="cards">
         {(c.data?.data ?? []).map((x) => (
-          <li key={x.conversation_id} class="card">
-            <h2 class="body">
-              {x.title} · {x.status} · {when(x.updated_at)}
-            </h2>
-            <p class="body">{x.reply}</p>
-            {x.actions.length > 0 && (
-              <p>
-                Actions: {x.actions.map((a) => `${a.tool} (${a.status}${a.error ? `: ${a.error}` : ''})`).join(', ')}
-              </p>
-            )}
-            {x.pending_approvals.map((a) => (
-              <p key={a.approval_id} class="body">
-                Waiting for approval: {a.tool} ({a.reason})
-              </p>
-            ))}
-          </li>
+          <ConversationCard key={x.conversation_id} x={x} />
         ))}
       </ul>
     </section>
