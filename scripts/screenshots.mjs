@@ -68,6 +68,7 @@ await v1('POST', '/v1/quick/ai-calls', {
   contact_name: 'Ada Lovelace',
 });
 await v1('POST', `/v1/voice/calls/webhooks/${hook.data.id}/test`, {});
+await v1('POST', '/v1/assistant/messages', { message: 'text +14155550100 and ask whether Friday works' });
 const video = await v1('POST', '/v1/videos', {
   template: 'slideshow',
   source_text: 'Three dishes to try at Trattoria Uno this spring.',

@@ -47,6 +47,12 @@ function setOff(from: number): string {
 
 export function ClockBar() {
   const clock = useLoad(() => get<SimClock>('/_sim/clock'), ['meta', 'timers']);
+  // what falls due next, in words (the status route names it)
+  const status = useLoad(
+    () => get<{ next_due: { at: string; what: string } | null }>('/_sim/status'),
+    ['meta', 'timers'],
+  );
+  const next = status.data?.next_due;
   const link = useLinkState();
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState('');
@@ -84,7 +90,10 @@ export function ClockBar() {
       </span>
       <span class="mode">{c?.mode ?? ''}</span>
       <span class="due">
-        next due: {due ? `${when(due)} (in ${span(Date.parse(due) - (now ?? 0))})` : 'nothing scheduled'}
+        next due:{' '}
+        {due
+          ? `${next && Date.parse(next.at) === Date.parse(due) ? next.what : 'a scheduled step'} at ${when(due)} (in ${span(Date.parse(due) - (now ?? 0))})`
+          : 'nothing scheduled'}
       </span>
       <span class="buttons">
         {STEPS.map(([label, seconds]) => (
