@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { get, type List, useLoad } from './api';
 import { usd, when } from './format';
-import { type Delivery, historyOf, type LedgerEntry, nameOf, people, personPath } from './world';
+import { type Delivery, historyOf, type Video, type LedgerEntry, nameOf, people, personPath } from './world';
 
 export interface Item {
   kind: 'text' | 'call' | 'email' | 'video' | 'post' | 'delivery' | 'charge';
@@ -17,16 +17,6 @@ export interface Item {
   who: string;
   /** other ids it goes by (a quick action's, a quick email's): a ledger entry names them */
   refs?: string;
-}
-
-interface Video {
-  id: string;
-  status: string;
-  template: string;
-  created_at: string;
-  caption: string | null;
-  price_cents: number;
-  posts: { id: string; platform: string; status: string; permalink: string | null; created_at: string }[];
 }
 
 const KINDS: Item['kind'][] = ['text', 'call', 'email', 'video', 'post', 'delivery', 'charge'];

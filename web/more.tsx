@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, href, type List, post, useLoad } from './api';
 import { navigate } from './router';
 import { usd, when } from './format';
-import type { Call, Delivery } from './world';
+import type { Call, Conversation, Delivery, Video } from './world';
 
 interface PhoneNumber {
   id: number;
@@ -63,27 +63,6 @@ export function PlaceCall() {
       </form>
     </section>
   );
-}
-
-interface Video {
-  id: string;
-  status: string;
-  template: string;
-  format: string;
-  price_cents: number;
-  billed_cents: number;
-  estimated: boolean;
-  line_items: { description?: string; label?: string; cents?: number; amount_cents?: number }[];
-  caption: string | null;
-  video_url: string | null;
-  thumbnail_url: string | null;
-  error: string | null;
-  failed_stage: string | null;
-  status_changed_at: string;
-  released_at: string | null;
-  ready_at: string | null;
-  created_at: string;
-  posts: { id: string; platform: string; status: string; permalink: string | null; published_at: string | null }[];
 }
 
 /** A media link of the simulator as the page may load it (its /v1 paths go through the inspector). */
@@ -288,16 +267,6 @@ function Attempt({ d, secret }: { d: Delivery; secret: string }) {
       )}
     </li>
   );
-}
-
-interface Conversation {
-  conversation_id: string;
-  title: string;
-  status: string;
-  reply: string;
-  pending_approvals: { approval_id: string; tool: string; reason: string; input: unknown }[];
-  actions: { tool: string; status: string; error: string | null }[];
-  updated_at: string;
 }
 
 /** Answers every approval a conversation waits for, in one request, as the API asks. */

@@ -1,83 +1,31 @@
 // What the panes read of the world, gathered: the people reached and each one's texts, calls and
 // emails (the history routes name one person at a time), and the records of the other kinds.
+import type { Infer } from '../simulator/core/schema.js';
+import type {
+  CallRecordSchema,
+  DeliveryAttemptSchema,
+  EmailRecordSchema,
+  PersonSummarySchema,
+  TextRecordSchema,
+  TranscriptTurnSchema,
+} from '../simulator/history/records.js';
+import type { LedgerEntry as StoredEntry } from '../simulator/billing/records.js';
+import type { VideoSchema } from '../simulator/videos/records.js';
+import type { ConversationSchema } from '../simulator/assistant/records.js';
 import { get, type List } from './api';
 
-export interface Person {
-  contact_id: string | null;
-  name: string | null;
-  phone_number: string | null;
-  email: string | null;
-  call_count: number;
-  text_count: number;
-  email_count: number;
-  last_contacted_at: string | null;
-}
-export interface Turn {
-  speaker: string;
-  text: string;
-  seconds_from_start: number | null;
-}
-export interface Call {
-  id: string;
-  direction: string;
-  status: string;
-  from_number: string;
-  to_number: string;
-  contact_id: string | null;
-  duration_seconds: number | null;
-  summary: string;
-  transcript_turns: Turn[];
-  tags: string[];
-  has_recording: boolean;
-  end_reason: string | null;
-  started_at: string | null;
-  ended_at: string | null;
-  created_at: string;
-}
-export interface Text {
-  id: string;
-  direction: string;
-  sender: string;
-  from_number: string;
-  to_number: string;
-  body: string;
-  status: string;
-  quick_action_id: string | null;
-  created_at: string;
-}
-export interface Email {
-  id: string;
-  direction: string;
-  status: string;
-  from: string;
-  to: string;
-  subject: string;
-  body: string;
-  quick_email_id: string | null;
-  created_at: string;
-}
-export interface LedgerEntry {
-  at: string;
-  kind: string;
-  reference_id: string;
-  description: string;
-  credits_cents: number;
-  wallet_cents: number;
-  wallet_after_cents: number;
-}
-export interface Delivery {
-  id: string;
-  webhook_id: string | null;
-  request: { method: 'POST'; headers: Record<string, string>; body: string } | null;
-  resend_of: string | null;
-  event_id: string;
-  type: string;
-  url: string;
-  attempt: number;
-  status_code: number | null;
-  error: string | null;
-  at: string;
-}
+// The shapes the page reads are the API's own: the route schemas' types (type-only imports, which
+// the build erases: no simulator code reaches the page).
+export type Person = Infer<typeof PersonSummarySchema>;
+export type Turn = Infer<typeof TranscriptTurnSchema>;
+export type Call = Infer<typeof CallRecordSchema>;
+export type Text = Infer<typeof TextRecordSchema>;
+export type Email = Infer<typeof EmailRecordSchema>;
+export type Delivery = Infer<typeof DeliveryAttemptSchema>;
+/** (as GET /_sim/ledger answers it: the stored entry without its sequence and workspace) */
+export type LedgerEntry = Omit<StoredEntry, 'seq' | 'workspace_id'>;
+export type Video = Infer<typeof VideoSchema>;
+export type Conversation = Infer<typeof ConversationSchema>;
 
 /** The query naming one person for the history routes. */
 function whoQuery(p: Person, kind: 'phone' | 'email'): string | null {
