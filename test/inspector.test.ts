@@ -108,6 +108,12 @@ describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, ()
     expect(await page.locator('.feed').innerText()).toContain('<script>window.__pwned=2</script>');
     expect(await page.locator('main img, main script, main b').count()).toBe(0);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    // filtered by person: the text from +14155550177 alone
+    await page.getByRole('combobox', { name: 'Person or number' }).selectOption('+14155550177');
+    await expect.poll(() => page.locator('.feed .item').count()).toBe(1);
+    expect(await page.locator('.feed .item').getAttribute('data-kind')).toBe('text');
+    await page.getByRole('combobox', { name: 'Kind' }).selectOption('email');
+    await expect.poll(() => page.locator('.feed .item').count()).toBe(0);
   });
 
   it('a change made over the API, and by a CLI command (another process) on the same data file, shows up live', async () => {

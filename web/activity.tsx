@@ -126,7 +126,11 @@ export function Activity() {
     async () => [...(await messages()), ...(await others())].sort((a, b) => (a.at < b.at ? 1 : -1)),
     ['texts', 'calls', 'emails', 'contacts', 'videos', 'posts', 'webhook_deliveries', 'ledger'],
   );
-  const items = (all.data ?? []).filter((i) => (!kind || i.kind === kind) && matches(i, q));
+  const folks = useLoad(people, ['contacts', 'texts', 'calls', 'emails']);
+  const [who, setWho] = useState('');
+  const items = (all.data ?? []).filter(
+    (i) => (!kind || i.kind === kind) && (!who || i.who.includes(who)) && matches(i, q),
+  );
   return (
     <section aria-labelledby="activity-h">
       <h1 id="activity-h">Activity</h1>
@@ -140,6 +144,20 @@ export function Activity() {
                 {k}
               </option>
             ))}
+          </select>
+        </label>
+        <label>
+          Person or number{' '}
+          <select value={who} onChange={(e) => setWho(e.currentTarget.value)}>
+            <option value="">anyone</option>
+            {(folks.data ?? []).map((p) => {
+              const key = p.phone_number ?? p.email ?? '';
+              return (
+                <option key={personPath(p)} value={key}>
+                  {nameOf(p)} {p.name ? key : ''}
+                </option>
+              );
+            })}
           </select>
         </label>
         <label>
