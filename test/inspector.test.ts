@@ -293,11 +293,12 @@ describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, ()
   it('a clock button advances the clock, and the change arrives over the live link', async () => {
     await open('/');
     const now = page.getByLabel('Simulated time');
-    const before = await now.innerText();
+    const before = Date.parse((await api('GET', '/_sim/clock')).json.now);
+    await expect.poll(() => now.innerText()).toBe(shown(before));
     await page.getByRole('button', { name: '+1 h' }).click();
-    await expect.poll(() => now.innerText()).not.toBe(before);
-    const after = (await api('GET', '/_sim/clock')).json.now as string;
-    expect(await now.innerText()).toBe(after.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
+    await expect.poll(async () => Date.parse((await api('GET', '/_sim/clock')).json.now)).toBe(before + 3600_000);
+    // the page learns of it over the live link (no reload, no request of its own until the change arrives)
+    await expect.poll(() => now.innerText()).toBe(shown(before + 3600_000));
   });
 
   it("fits a phone's width: no pane scrolls sideways", async () => {
@@ -411,6 +412,13 @@ describe('vmv sim ui', () => {
     }
   });
 });
+
+/** A time as the clock bar shows it. */
+const shown = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 
 /** The CLI as a process of its own on the test's data file. */
 function vmv(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
