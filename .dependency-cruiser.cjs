@@ -1,6 +1,6 @@
 // The import rules of the tree (docs/architecture.md says why), checked by `npm test` (npm run lint:deps).
 // Type-only imports count: a cycle of types is still a cycle to read.
-const CAPABILITIES = '(quick|numbers|calls|history|billing|webhooks|videos|schedules|assistant|control)';
+const CAPABILITIES = '(quick|numbers|calls|history|billing|webhooks|videos|schedules|assistant|control|inspector)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -6,6 +6,7 @@
 //   verbs, the API client, conf, and the assistant chat's terminal UI (ink and React: only
 //   `vmv assistant chat` on a terminal loads them); both reach the simulator through dist/simulator.js.
 // - dist/ui-vendor.js: ink and React, an ES module of their own (ink awaits at its top level).
+// - dist/inspector/: the inspector's page (web/, Preact) for the browser, read only when served.
 // - dist/cjs/: the CommonJS copy of the CLI, phone and simulator bundles that bin/vmv runs through
 //   its code-cache loader (scripts/cjs.mjs), and the V8 code caches trained on the hot commands
 //   (scripts/train-cache.mjs).
@@ -15,7 +16,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VENDORED, writeCommonJs } from './cjs.mjs';
@@ -88,6 +89,21 @@ const vendor = await build({
   chunkNames: 'ui-[name]-[hash]',
   external: ['react-devtools-core'],
 });
+// the inspector's page (web/): Preact and the panes for the browser, one script and one stylesheet,
+// served by `vmv sim serve` only when the page is opened (no command loads them)
+await build({
+  entryPoints: { inspector: 'web/main.tsx' },
+  outdir: 'dist/inspector',
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['chrome120', 'firefox120', 'safari17'],
+  minify: true,
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  logLevel: 'warning',
+});
+copyFileSync(new URL('../web/index.html', import.meta.url), new URL('../dist/inspector/index.html', import.meta.url));
 const outputs = {
   ...simulator.metafile.outputs,
   ...phone.metafile.outputs,

@@ -14,6 +14,7 @@ import type { Capability, MachineEntry, ResourceEntry } from './core/capability.
 import type { AfterCommit, Resource } from './core/http.js';
 import type { TimerHandlers } from './core/scheduler.js';
 import { history } from './history/capability.js';
+import { inspector } from './inspector/capability.js';
 import { numbers } from './numbers/capability.js';
 import { quick } from './quick/capability.js';
 import { schedules } from './schedules/capability.js';
@@ -32,6 +33,7 @@ export const CAPABILITIES: readonly Capability[] = [
   schedules,
   assistant,
   control,
+  inspector,
 ];
 
 /** Every resource, loaded (the API description needs them all). */

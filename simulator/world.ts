@@ -150,7 +150,27 @@ export function createApp(store: WorldStore, extra: Resource[] = [], options: Ap
 }
 
 /** `vmv sim serve`: the simulated world on `o.store`, over HTTP. */
-export const startServer = (o: Omit<ServeOptions, 'app'>): Promise<RunningServer> =>
-  serveHttp({ ...o, app: createApp(o.store) });
+export function startServer(o: Omit<ServeOptions, 'app' | 'pages'>): Promise<RunningServer> {
+  const app = createApp(o.store);
+  return serveHttp({ ...o, app, pages: inspectorPages(o.store, app) });
+}
+
+/**
+ * The inspector's page, feed and way to /v1 (inspector/serve.ts), its module evaluated on the first
+ * request that could be its own: a server nobody opens the page of never runs it.
+ */
+function inspectorPages(store: WorldStore, app: App): NonNullable<ServeOptions['pages']> {
+  let pages: Promise<NonNullable<ServeOptions['pages']>> | null = null;
+  const load = () => (pages ??= import('./inspector/serve.js').then((m) => m.inspector(store, app)));
+  return {
+    handle: async (req, res, body) => {
+      const path = req.url ?? '/';
+      if (path.startsWith('/v1/') || (path.startsWith('/_sim/') && !/^\/_sim\/(events|inspector\/)/.test(path)))
+        return false;
+      return (await load()).handle(req, res, body);
+    },
+    close: () => void pages?.then((p) => p.close()),
+  };
+}
 
 export type { App, RunningServer };

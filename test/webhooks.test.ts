@@ -40,7 +40,11 @@ const quickCall = async (to = '+12025550100') => {
   await sim.flush(); // API replies never wait for deliveries; a control-plane request does
   return (await sim.api('GET', `/v1/quick/actions/${r.json.data.id}`)).json.data.targets[0].last_call_id as string;
 };
-const log = async (query = '') => (await sim.api('GET', `/_sim/webhook-deliveries${query}`)).json.data as any[];
+/** The delivery log, each attempt without its id and request (the tests of those are "the request as sent, and resend"). */
+const log = async (query = '') =>
+  ((await sim.api('GET', `/_sim/webhook-deliveries${query}`)).json.data as any[]).map(
+    ({ id: _i, webhook_id: _w, request: _r, resend_of: _s, ...d }) => d,
+  );
 /** An AI number of the workspace, ready (provisioning takes a simulated minute). */
 const aiNumber = async (area = '415') => {
   const r = await sim.api('POST', '/v1/quick/ai-numbers', { body: { area_code: area, handle_texts: true } });
@@ -420,6 +424,58 @@ describe('sms.received', () => {
     expect(rx.received).toHaveLength(0);
     await textTo(b.phone_number);
     expect(rx.received.map((r) => r.json.data.to)).toEqual([b.phone_number]);
+  });
+});
+
+describe('the request as sent, and resend', () => {
+  it('the log keeps each attempt whole: the bytes and headers the receiver got, signed with the secret', async () => {
+    const hook = await register({ events: ['call.ended'] });
+    const callId = await quickCall();
+    await sim.advance(120);
+    const [d] = (await sim.api('GET', `/_sim/webhook-deliveries?event_id=evt_${callId}_ended`)).json.data;
+    const got = rx.received.find((r) => r.json.id === `evt_${callId}_ended`)!;
+    expect(d).toMatchObject({ id: expect.stringMatching(/^att_\d+$/), webhook_id: hook.id, resend_of: null });
+    expect(d.request.method).toBe('POST');
+    expect(d.request.body).toBe(got.body.toString());
+    for (const [k, v] of Object.entries(d.request.headers as Record<string, string>))
+      expect(got.headers[k.toLowerCase()], k).toBe(v);
+    expect(verifySignature(d.request.body, d.request.headers['X-Service-Signature-256'], hook.secret)).toBe(true);
+  });
+
+  it('resend sends the same bytes once more as a new attempt, not retried when it fails; unknown ids are 404', async () => {
+    await register({ events: ['call.started'] });
+    const callId = await quickCall();
+    const [first] = (await sim.api('GET', '/_sim/webhook-deliveries')).json.data;
+    rx.answer = () => ({ status: 503 });
+    const r = await sim.api('POST', `/_sim/webhook-deliveries/${first.id}/resend`, { body: {} });
+    expect(r.status, r.text).toBe(202);
+    expect(r.json.data).toEqual({
+      resend_of: first.id,
+      webhook_id: first.webhook_id,
+      event_id: `evt_${callId}_started`,
+      attempt: 2,
+    });
+    // the control plane's reply waited for the attempt
+    const all = (await sim.api('GET', '/_sim/webhook-deliveries')).json.data;
+    expect(all.map((d: any) => [d.attempt, d.status_code, d.resend_of])).toEqual([
+      [1, 200, null],
+      [2, 503, first.id],
+    ]);
+    expect(rx.received.map((x) => x.body.toString())).toEqual([first.request.body, first.request.body]);
+    await sim.advance(3600);
+    expect(rx.received).toHaveLength(2);
+    const missing = await sim.api('POST', '/_sim/webhook-deliveries/att_999999/resend', { body: {} });
+    expect(missing.status).toBe(404);
+  });
+
+  it('resending to a deleted webhook is 409: there is nowhere to send it', async () => {
+    const hook = await register({ events: ['call.started'] });
+    await quickCall();
+    const [first] = (await sim.api('GET', '/_sim/webhook-deliveries')).json.data;
+    expect((await sim.api('DELETE', `${CALLS}/${hook.id}`)).status).toBe(200);
+    const r = await sim.api('POST', `/_sim/webhook-deliveries/${first.id}/resend`, { body: {} });
+    expect(r.status).toBe(409);
+    expect(r.json.error.message).toContain('deleted');
   });
 });
 

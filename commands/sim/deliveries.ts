@@ -1,16 +1,34 @@
-// vmv sim deliveries [--event ID]: GET /_sim/webhook-deliveries (the delivery log, oldest first)
+// vmv sim deliveries [--event ID]: GET /_sim/webhook-deliveries (the delivery log, oldest first);
+// vmv sim deliveries resend ID: POST /_sim/webhook-deliveries/{id}/resend.
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
+  const deliveries = parent
     .command('deliveries')
     .description('The webhook delivery log: every attempt, oldest first')
     .option('--event <id>', 'only the attempts for this event id')
-    .addHelpText('after', examples('vmv sim deliveries', 'vmv sim deliveries --event "$EVENT_ID" --json'))
-    .action(action(shell, run));
+    .addHelpText(
+      'after',
+      examples(
+        'vmv sim deliveries',
+        'vmv sim deliveries --event "$EVENT_ID" --json',
+        'vmv sim deliveries resend att_42',
+      ),
+    )
+    .action(action(shell, run))
+    // (a command with an action gets no implicit help subcommand; the list shows it, as for every group)
+    .helpCommand(true);
+  deliveries
+    .command('resend')
+    .description(
+      "Send a delivery attempt's exact bytes to its webhook once more (a new attempt, not retried if it fails)",
+    )
+    .argument('<id>', "the attempt's id (the id column of vmv sim deliveries)")
+    .addHelpText('after', examples('vmv sim deliveries resend att_42', 'vmv sim deliveries resend att_42 --json'))
+    .action(action(shell, resend));
 }
 
 export async function run(ctx: Context, o: { event?: string }): Promise<void> {
@@ -18,8 +36,21 @@ export async function run(ctx: Context, o: { event?: string }): Promise<void> {
   ctx.emit(res, (b: any) =>
     table(
       ctx.io,
-      ['at', 'attempt', 'type', 'event', 'status', 'error', 'url'],
-      b.data.map((d: any) => [d.at, d.attempt, d.type, d.event_id, d.status_code, d.error, d.url]),
+      ['at', 'attempt', 'type', 'event', 'status', 'error', 'url', 'id'],
+      b.data.map((d: any) => [d.at, d.attempt, d.type, d.event_id, d.status_code, d.error, d.url, d.id]),
     ),
   );
+}
+
+export async function resend(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {
+  const res = await ctx.call('POST', `/_sim/webhook-deliveries/${encodeURIComponent(id)}/resend`, { body: {} });
+  const queued = res.json().data;
+  // the control plane replies once the attempt was made: the log has it
+  const log = await ctx.call('GET', '/_sim/webhook-deliveries', { query: { event_id: queued.event_id } });
+  const made = log.json().data.find((d: any) => d.resend_of === id && d.attempt === queued.attempt);
+  ctx.emit(res, () => {
+    ctx.io.out(`${made?.id ?? ''}\n`);
+    if (!made) return ctx.io.err(`Resend queued as attempt ${queued.attempt}.\n`);
+    ctx.io.err(`Resent as attempt ${made.attempt}: ${made.error ?? `HTTP ${made.status_code}`}\n`);
+  });
 }

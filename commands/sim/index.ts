@@ -23,6 +23,7 @@ import { define as social } from './social.js';
 import { define as suppress } from './suppress.js';
 import { define as text } from './text.js';
 import { define as trigger } from './trigger.js';
+import { define as ui } from './ui.js';
 import { define as wallet } from './wallet.js';
 import { define as workspace } from './workspace.js';
 
@@ -54,6 +55,7 @@ export const fieldAliases: FieldAliases = {
 export function register(sim: Command, shell: Shell): void {
   for (const d of [
     serve,
+    ui,
     reset,
     clock,
     advance,

@@ -18,6 +18,8 @@ interface Options {
   seed?: number;
   quiet?: boolean;
   printEnv?: boolean;
+  /** (vmv sim ui) called with the server's address once it listens */
+  onListening?: (url: string) => void;
 }
 
 /** A value as a POSIX shell word (single-quoted unless it is plain). */
@@ -167,7 +169,9 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   else {
     io.err(`Simulator listening on ${server.url}\n`);
     io.err(`  hosts  ${describeHosts(hostPolicy(o.host, allowed))}\n`);
-    io.err(`  data   ${file}\n  clock  ${mode} at ${iso(now)}\n`);
+    io.err(
+      `  page   ${server.url}/  (the inspector: vmv sim ui opens it)\n  data   ${file}\n  clock  ${mode} at ${iso(now)}\n`,
+    );
     // the key whole only on a terminal: it opens a local simulator and nothing else, but a banner
     // piped to a file or a CI log keeps it masked
     const url = reachAt(o.host, Number(new URL(server.url).port));
@@ -181,6 +185,7 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     io.err(dim(forStderr(io), '  Stop with Ctrl-C.') + '\n');
   }
 
+  o.onListening?.(server.url);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

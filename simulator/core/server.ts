@@ -41,6 +41,14 @@ export interface ServeOptions {
   /** host names (or addresses) answered beyond loopback names and the bound address; '*' answers any */
   allowedHosts?: readonly string[];
   onRequest?: (method: string, url: string, status: number, ms: number) => void;
+  /**
+   * Answers of the server's own past the door, before the handler (the inspector's page and its
+   * live feed): `handle` says whether it answered the request; `close` runs when the server does.
+   */
+  pages?: {
+    handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean>;
+    close(): void;
+  };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -137,7 +145,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
 
   const url = await listen(server, o.port ?? 0, o.host ?? '127.0.0.1');
   loop.kick();
-  return { url, app, server, close: closer(server, o.store, app, loop) };
+  const close = closer(server, o.store, app, loop);
+  return { url, app, server, close: () => (o.pages?.close(), close()) };
 }
 
 /** The real-clock loop as the server drives it. */
@@ -213,6 +222,10 @@ function listener(o: ServeOptions, hosts: HostPolicy, kick: () => void) {
       hostRefusal(req.rawHeaders, hosts) ??
       originRefusal(req.headers.origin) ??
       bodyRefusal(method, body, limit, req.headers['content-type']);
+    if (!refusal && (await o.pages?.handle(req, res, body as Buffer))) {
+      o.onRequest?.(method, req.url ?? '/', res.statusCode, performance.now() - started);
+      return kick();
+    }
     const out = refusal
       ? refused(refusal)
       : await app.handle({ method, url: req.url ?? '/', headers: req.headers, body: body as Buffer });

@@ -325,6 +325,14 @@ export const DeliveryAttemptSchema = named(
   'WebhookDeliveryAttempt',
   () =>
     record({
+      id: doc(z.string(), {
+        description: "the attempt's id (what POST /_sim/webhook-deliveries/{id}/resend takes)",
+        example: 'att_42',
+      }),
+      webhook_id: doc(nullable(z.string()), {
+        description: 'the webhook it went to (null: logged before the log kept it)',
+        example: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90',
+      }),
       event_id: doc(z.string(), { example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended' }),
       type: oneOf(['call.started', 'call.ended', 'sms.received'], { example: 'call.ended' }),
       url: doc(z.string(), { example: 'https://example.com/hooks' }),
@@ -335,8 +343,22 @@ export const DeliveryAttemptSchema = named(
       }),
       error: doc(nullable(z.string()), 'why the attempt failed; null on a 2xx'),
       at: timestamp(),
+      request: doc(
+        nullable(
+          z.strictObject({
+            method: z.literal('POST'),
+            headers: doc(z.record(z.string(), z.string()), 'every header the simulator set, the signature included'),
+            body: doc(z.string(), 'the exact bytes sent (what the signature signs)'),
+          }),
+        ),
+        'the request as sent (null: logged before the log kept requests)',
+      ),
+      resend_of: doc(nullable(z.string()), {
+        description: 'the attempt this one resent (POST /_sim/webhook-deliveries/{id}/resend); null otherwise',
+        example: null,
+      }),
     }),
-  'One attempt at delivering one event to one webhook.',
+  'One attempt at delivering one event to one webhook, with the request as sent and the answer.',
 );
 
 /** A call's turns as one text (AI: … / User: …), as the call record and call.ended carry it. */

@@ -36,6 +36,12 @@ const LEASE_MARGIN_MS = 20_000;
 const MAX_ROUNDS = 2 * MAX_ATTEMPTS;
 const USER_AGENT = 'vmv-simulator-webhooks/0.1';
 
+/** An attempt made: what was taken, and the answer. */
+interface Sent {
+  t: Taken;
+  result: PostResult;
+}
+
 interface Taken {
   entry: OutboxEntry;
   token: string;
@@ -94,11 +100,11 @@ function take(s: Session): Taken[] {
 const seqOf = (e: OutboxEntry) => Number(e.id.slice(4));
 
 /** Sends in time order per webhook (a receiver sees call.started before call.ended), webhooks side by side. */
-async function send(taken: Taken[]): Promise<{ t: Taken; result: PostResult }[]> {
+async function send(taken: Taken[]): Promise<Sent[]> {
   const byWebhook = new Map<string, Taken[]>();
   for (const t of taken) byWebhook.set(t.entry.webhook_id, [...(byWebhook.get(t.entry.webhook_id) ?? []), t]);
   const lanes = [...byWebhook.values()].map(async (lane) => {
-    const out: { t: Taken; result: PostResult }[] = [];
+    const out: Sent[] = [];
     for (const t of lane) out.push({ t, result: await attempt(t) });
     return out;
   });
@@ -113,14 +119,15 @@ async function attempt(t: Taken): Promise<PostResult> {
   return postOnce(t.url, t.entry.body, t.headers, Math.max(deadline - Date.now(), 1), target.addresses);
 }
 
-function record(s: Session, results: { t: Taken; result: PostResult }[]): void {
-  for (const { t, result } of results) {
+function record(s: Session, results: Sent[]): void {
+  for (const sent of results) {
+    const { t, result } = sent;
     const i = s.data.webhook_outbox.findIndex((e) => e.id === t.entry.id && e.claim === t.token);
     if (i < 0) continue; // the simulator was reset meanwhile, or the lease ran out and another pass holds it
     const entry = raw(s.data.webhook_outbox[i]);
     removeAt(s.data.webhook_outbox, [i]);
-    log(s, entry, t.url, result);
-    if (result.error !== null && entry.attempt < MAX_ATTEMPTS) {
+    log(s, entry, sent);
+    if (result.error !== null && entry.attempt < MAX_ATTEMPTS && !entry.resend_of) {
       const due = entry.first_at_ms + RETRY_OFFSETS_MS[entry.attempt - 1];
       const { claimed_until: _c, claim: _t, ...rest } = entry;
       schedule(s, due, 'webhook.retry', { ...rest, attempt: entry.attempt + 1, due_at_ms: due });
@@ -129,18 +136,31 @@ function record(s: Session, results: { t: Taken; result: PostResult }[]): void {
   s.markDirty();
 }
 
-function log(s: Session, entry: OutboxEntry, url: string, result: PostResult): void {
+function log(s: Session, entry: OutboxEntry, { t, result }: Sent): void {
   const all = s.data.webhook_deliveries;
+  const seq = s.nextSeq();
   all.push({
-    seq: s.nextSeq(),
+    seq,
+    id: `att_${seq}`,
     workspace_id: entry.workspace_id,
+    webhook_id: entry.webhook_id,
     event_id: entry.event_id,
     type: entry.type,
-    url,
+    url: t.url,
     attempt: entry.attempt,
     status_code: result.status,
     error: result.error,
     at: iso(entry.due_at_ms),
+    request: {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(entry.body)),
+        ...t.headers,
+      },
+      body: entry.body,
+    },
+    resend_of: entry.resend_of ?? null,
   });
   keepLatest(all, entry.workspace_id, LOG_LIMIT);
 }

@@ -1,7 +1,5 @@
 // What webhooks keep: the registered webhooks, the attempts waiting to be made, the delivery log, and
 // the simulator's hosts table.
-import type { Infer } from '../core/schema.js';
-import type { DeliveryAttemptSchema } from '../history/index.js';
 
 export type EventType = 'call.started' | 'call.ended' | 'sms.received';
 
@@ -46,10 +44,29 @@ export interface OutboxEntry {
   claimed_until: number | null;
   /** the taker's token: only the holder of the current lease records the result */
   claim?: string | null;
+  /** a resend (POST /_sim/webhook-deliveries/{id}/resend): the attempt it repeats; a failed resend is not retried */
+  resend_of?: string;
 }
 
-/** A line of the delivery log, as stored: one attempt made. */
-export type DeliveryAttempt = Infer<typeof DeliveryAttemptSchema> & { seq: number; workspace_id: string };
+/**
+ * A line of the delivery log, as stored: one attempt made. Lines written before the log kept the
+ * request (id, webhook_id, request, duration_ms, resend_of) lack them; the route fills them in.
+ */
+export interface DeliveryAttempt {
+  seq: number;
+  workspace_id: string;
+  id?: string;
+  webhook_id?: string;
+  event_id: string;
+  type: EventType;
+  url: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  at: string;
+  request?: { method: 'POST'; headers: Record<string, string>; body: string };
+  resend_of?: string | null;
+}
 
 declare module '../core/world.js' {
   interface World {

@@ -1,0 +1,169 @@
+// The inspector's server side (`vmv sim serve` at /): the page and its assets, the live feed of
+// changes over Server-Sent Events (GET /_sim/events), and the page's way to the /v1 routes
+// (/_sim/inspector/v1/…). All of it sits behind the server's door (loopback Host, no foreign
+// Origin) like the /_sim control plane; this module is loaded only when one of its paths is asked
+// for, and the page's files are read from dist/inspector/ only when served.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import type { App } from '../core/app.js';
+import { NEEDS_LOCK, type WorldSession, type WorldStore } from '../core/session.js';
+import { JournalFeed, type Change } from './feed.js';
+import { HELLO, RETRY } from './routes.js';
+
+/** The page's routes: each pane's deep link serves the same page (it reads its path). */
+export const PANES = [
+  'activity',
+  'conversations',
+  'calls',
+  'texts',
+  'emails',
+  'place-call',
+  'videos',
+  'webhooks',
+  'money',
+  'assistant',
+];
+
+/** What every answer of the inspector carries: no script, style, frame or connection but this server's. */
+export const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; media-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+const TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  svg: 'image/svg+xml',
+};
+
+/** The folder of the built page: beside the bundle (dist/simulator.js), or dist/ when run from the sources. */
+function assetsDir(): URL {
+  const beside = new URL('./inspector/', import.meta.url);
+  return existsSync(new URL('index.html', beside)) ? beside : new URL('../../dist/inspector/', import.meta.url);
+}
+
+/** What the server asks of the inspector for each request past the door: answered (true), or not its own. */
+export interface Pages {
+  handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean>;
+  close(): void;
+}
+
+export function inspector(store: WorldStore, app: App): Pages {
+  const feed = store.file ? new JournalFeed(store.file) : null;
+  const boot = randomBytes(4).toString('hex');
+  const dir = assetsDir();
+  return {
+    close: () => feed?.close(),
+    async handle(req, res, body) {
+      // (the target as sent: a URL parser would read a path starting with // as a host)
+      const path = (req.url ?? '/').split('?')[0];
+      const method = req.method ?? 'GET';
+      const live = path === '/_sim/events' || path.startsWith('/_sim/inspector/');
+      if (live && crossSite(req)) return (refuseCrossSite(res), true);
+      if (path === '/_sim/events' && method === 'GET') return (void (await events(req, res, feed, boot)), true);
+      if (path.startsWith('/_sim/inspector/v1/')) return (void (await proxy(req, res, body, store, app)), true);
+      if (method !== 'GET' && method !== 'HEAD') return false;
+      if (path.startsWith('/assets/')) return serveFile(res, dir, path.slice('/assets/'.length), method);
+      const first = path.split('/')[1];
+      if (path === '/' || PANES.includes(first)) return serveFile(res, dir, 'index.html', method);
+      return false;
+    },
+  };
+}
+
+/**
+ * A browser's request on another site's behalf that carries no Origin (an <img> or <audio> of a
+ * foreign page, a link followed): browsers say so in Sec-Fetch-Site. The door refuses foreign
+ * origins; this also keeps such requests off the page's way to /v1 and its feed.
+ */
+const crossSite = (req: IncomingMessage) => req.headers['sec-fetch-site'] === 'cross-site';
+
+function refuseCrossSite(res: ServerResponse): void {
+  const body = JSON.stringify({
+    error: {
+      code: 'origin_not_allowed',
+      message:
+        "The inspector's routes answer only the inspector's page and tools on this machine, not requests another site's page made.",
+    },
+  });
+  res.writeHead(403, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+  });
+  res.end(body);
+}
+
+/** A file of the page (a name with no folder in it), or 404 like any unknown path. */
+async function serveFile(res: ServerResponse, dir: URL, name: string, method: string): Promise<boolean> {
+  const ext = /^[a-z0-9-]+\.([a-z]+)$/.exec(name)?.[1];
+  const type = ext && TYPES[ext];
+  const bytes = type ? await readFile(new URL(name, dir)).catch(() => null) : null;
+  if (!bytes) return false;
+  res.writeHead(200, { ...PAGE_HEADERS, 'content-type': type, 'content-length': String(bytes.length) });
+  res.end(method === 'HEAD' ? undefined : bytes);
+  return true;
+}
+
+/** The seeded workspace's full-access key, read from the store: the page's requests to /v1 go as it. */
+async function defaultKey(store: WorldStore): Promise<string> {
+  const read = async (ss: WorldSession) => (await ss.begin()).data.meta.default_api_key;
+  const k = await store.withRead(read);
+  return k === NEEDS_LOCK ? store.withLock(read) : k;
+}
+
+/**
+ * /_sim/inspector/v1/… runs /v1/… as the seeded workspace's key. Whoever passes the door may drive
+ * the control plane without a key (and mint one there), so this opens nothing new; the key itself
+ * never reaches the page. A media element cannot send an Authorization header, so a recording or a
+ * video file is fetched this way too.
+ */
+async function proxy(req: IncomingMessage, res: ServerResponse, body: Buffer, store: WorldStore, app: App) {
+  const url = (req.url ?? '/').slice('/_sim/inspector'.length);
+  const headers = { ...req.headers, authorization: `Bearer ${await defaultKey(store)}` };
+  const out = await app.handle({ method: req.method ?? 'GET', url, headers, body });
+  const bytes = typeof out.body === 'string' ? Buffer.from(out.body) : out.body;
+  res.writeHead(out.status, { ...out.headers, 'content-length': String(bytes.length) });
+  res.end(req.method === 'HEAD' ? undefined : bytes);
+}
+
+/** One change as an SSE event: its id is the server's boot id and the change's number. */
+const eventText = (boot: string, c: Change) =>
+  `id: ${boot}.${c.seq}\nevent: change\ndata: ${JSON.stringify({ units: c.units, ids: c.ids })}\n\n`;
+
+/** How often a comment line keeps an idle stream (and any proxy between) open. */
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * GET /_sim/events: the world's changes as Server-Sent Events. A page that reconnects with
+ * Last-Event-ID gets the changes it missed; when they are no longer known (another server, too far
+ * back) it gets `reset`, and reads everything again.
+ */
+async function events(req: IncomingMessage, res: ServerResponse, feed: JournalFeed | null, boot: string) {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    connection: 'keep-alive',
+  });
+  res.write(RETRY);
+  const send = (c: Change) => res.write(eventText(boot, c));
+  const stop = feed ? await feed.listen(send) : () => {};
+  const last = String(req.headers['last-event-id'] ?? '');
+  const [b, n] = last.split('.');
+  const missed = b === boot && /^\d+$/.test(n ?? '') ? (feed?.since(Number(n)) ?? null) : null;
+  const here = `id: ${boot}.${feed?.last ?? 0}\n`;
+  if (!last) res.write(here + HELLO);
+  else if (missed === null) res.write(`${here}event: reset\ndata: {}\n\n`);
+  for (const c of missed ?? []) send(c);
+  const beat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
+  res.on('close', () => {
+    clearInterval(beat);
+    stop();
+  });
+}
