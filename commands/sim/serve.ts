@@ -166,24 +166,14 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   });
 
   if (ctx.json) io.out(JSON.stringify({ url: server.url, api_key: apiKey }) + '\n');
-  else {
-    io.err(`Simulator listening on ${server.url}\n`);
-    io.err(`  hosts  ${describeHosts(hostPolicy(o.host, allowed))}\n`);
-    io.err(
-      `  page   ${server.url}/  (the inspector: vmv sim ui opens it)\n  data   ${file}\n  clock  ${mode} at ${iso(now)}\n`,
-    );
-    // the key whole only on a terminal: it opens a local simulator and nothing else, but a banner
-    // piped to a file or a CI log keeps it masked
-    const url = reachAt(o.host, Number(new URL(server.url).port));
-    if (io.stderrTTY) {
-      io.err(`  key    ${apiKey} (full-access)\n`);
-      io.err(dim(forStderr(io), '  Point vmv at it from another shell:') + `\n  ${envLine(url, apiKey)}\n`);
-    } else {
-      io.err(`  key    ${maskKey(apiKey)} (full-access; printed whole on a terminal, by --json, or by --print-env)\n`);
-      io.err(`  Point vmv at it: ${printEnvCommand(o, file)}\n`);
-    }
-    io.err(dim(forStderr(io), '  Stop with Ctrl-C.') + '\n');
-  }
+  else
+    banner(io, o, {
+      url: server.url,
+      apiKey,
+      file,
+      clock: `${mode} at ${iso(now)}`,
+      hosts: describeHosts(hostPolicy(o.host, allowed)),
+    });
 
   o.onListening?.(server.url);
   await new Promise<void>((resolve) => {
@@ -197,4 +187,26 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     process.on('SIGTERM', stop);
     const unregister = onStop(stop);
   });
+}
+
+/** What `sim serve` says on stderr once it listens (--json prints the URL and key on stdout instead). */
+function banner(
+  io: Context['io'],
+  o: Options,
+  b: { url: string; apiKey: string; file: string; clock: string; hosts: string },
+) {
+  io.err(`Simulator listening on ${b.url}\n`);
+  io.err(`  hosts  ${b.hosts}\n`);
+  io.err(`  page   ${b.url}/  (the inspector: vmv sim ui opens it)\n  data   ${b.file}\n  clock  ${b.clock}\n`);
+  // the key whole only on a terminal: it opens a local simulator and nothing else, but a banner
+  // piped to a file or a CI log keeps it masked
+  const url = reachAt(o.host, Number(new URL(b.url).port));
+  if (io.stderrTTY) {
+    io.err(`  key    ${b.apiKey} (full-access)\n`);
+    io.err(dim(forStderr(io), '  Point vmv at it from another shell:') + `\n  ${envLine(url, b.apiKey)}\n`);
+  } else {
+    io.err(`  key    ${maskKey(b.apiKey)} (full-access; printed whole on a terminal, by --json, or by --print-env)\n`);
+    io.err(`  Point vmv at it: ${printEnvCommand(o, b.file)}\n`);
+  }
+  io.err(dim(forStderr(io), '  Stop with Ctrl-C.') + '\n');
 }
