@@ -4,15 +4,8 @@ import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
-
-interface Track {
-  track_id: string;
-  library: string;
-  title: string;
-  mood: string;
-  bpm: number;
-  duration_seconds: number;
-}
+// the track's type comes from the API's own schema (type-only: nothing of it is loaded)
+import type { MusicTrackOut as Track } from '../../simulator/videos/records.js';
 
 export function define(parent: Command, shell: Shell): void {
   withList(

@@ -41,19 +41,21 @@ export function describer(
   };
 }
 
+let saved: Promise<{ build?: string; documents?: Partial<Record<DocumentKind, Record<string, unknown>>> } | null>;
+
 /**
  * The document the build made of this very bundle, or null: running from the sources, no file yet
  * (the build itself, making it), or a file of another build (its id differs) is never trusted.
+ * The file holds both documents: it is read and parsed once for both.
  */
 async function prebuilt(which: DocumentKind): Promise<Record<string, unknown> | null> {
   if (typeof __VMV_BUILD__ !== 'string') return null;
-  try {
-    const { readFile } = await import('node:fs/promises');
-    const saved = JSON.parse(await readFile(new URL(`./${PREBUILT_FILE}`, import.meta.url), 'utf8'));
-    return saved.build === __VMV_BUILD__ ? (saved.documents?.[which] ?? null) : null;
-  } catch {
-    return null;
-  }
+  saved ??= import('node:fs/promises')
+    .then(({ readFile }) => readFile(new URL(`./${PREBUILT_FILE}`, import.meta.url), 'utf8'))
+    .then((text) => JSON.parse(text))
+    .catch(() => null);
+  const file = await saved;
+  return file?.build === __VMV_BUILD__ ? (file.documents?.[which] ?? null) : null;
 }
 
 function build(

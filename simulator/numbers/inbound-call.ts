@@ -76,26 +76,12 @@ class Script {
   }
 }
 
-export function planInbound(
-  i: InboundInput,
-): CallPlan & { handled_by: 'nobody' | 'owner' | 'ivr' | 'ai'; transferred_to: string | null } {
+export function planInbound(i: InboundInput): CallPlan & { handled_by: HandledBy; transferred_to: string | null } {
   const c = i.config;
   const cs = c.call_settings;
   const voice = effectiveVoice(c, i.defaults);
   const cap = (seconds: number) => Math.min(seconds, cs.max_call_length_seconds);
-  const finish = (
-    ring: number,
-    handled_by: 'nobody' | 'owner' | 'ivr' | 'ai',
-    o: {
-      status: CallStatus;
-      end_reason: string;
-      talk?: number;
-      script?: Script;
-      transferred_to?: string | null;
-      summary?: string;
-      tags?: CallTag[];
-    },
-  ) => {
+  const finish: Finish = (ring, handled_by, o) => {
     const answered = handled_by !== 'nobody';
     const turns = cs.transcription_enabled && o.script ? o.script.turns : [];
     return {
@@ -138,19 +124,21 @@ export function planInbound(
   return ai(i, ring, script, voice.greeting_message, voice.farewell_message, finish);
 }
 
-type Finish = (
-  ring: number,
-  by: 'nobody' | 'owner' | 'ivr' | 'ai',
-  o: {
-    status: CallStatus;
-    end_reason: string;
-    talk?: number;
-    script?: Script;
-    transferred_to?: string | null;
-    summary?: string;
-    tags?: CallTag[];
-  },
-) => ReturnType<typeof planInbound>;
+/** Who answered an inbound call. */
+type HandledBy = 'nobody' | 'owner' | 'ivr' | 'ai';
+
+/** How a call ends, for finish(): the one place a plan's fields are worked out from it. */
+interface Ending {
+  status: CallStatus;
+  end_reason: string;
+  talk?: number;
+  script?: Script;
+  transferred_to?: string | null;
+  summary?: string;
+  tags?: CallTag[];
+}
+
+type Finish = (ring: number, by: HandledBy, o: Ending) => ReturnType<typeof planInbound>;
 
 function transferTo(
   ring: number,

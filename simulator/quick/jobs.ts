@@ -42,6 +42,20 @@ export const TARGET_STATUSES = [
 const TargetStatusSchema = oneOf(TARGET_STATUSES);
 export type TargetStatus = Infer<typeof TargetStatusSchema>;
 
+/** One target as the examples show it: the target's own, and inside the job's. */
+const TARGET_EXAMPLE = {
+  to_number: '+14155550100',
+  from_number: '+14155550123',
+  status: 'completed',
+  attempts: 1,
+  last_call_id: '9b2f6c1e-4d7a-4e0b-8f3c-5a1d2e6b7c80',
+  messages_sent: 0,
+  messages_received: 0,
+  goal_achieved: true,
+  end_reason: 'goal_achieved',
+  summary: 'The recipient agreed: confirm the appointment on Tuesday at 10:00.',
+};
+
 export const QuickTargetSchema = named(
   'QuickActionTarget',
   () =>
@@ -69,18 +83,7 @@ export const QuickTargetSchema = named(
     }),
   {
     description: 'One destination of a quick action job.',
-    example: {
-      to_number: '+14155550100',
-      from_number: '+14155550123',
-      status: 'completed',
-      attempts: 1,
-      last_call_id: '9b2f6c1e-4d7a-4e0b-8f3c-5a1d2e6b7c80',
-      messages_sent: 0,
-      messages_received: 0,
-      goal_achieved: true,
-      end_reason: 'goal_achieved',
-      summary: 'The recipient agreed: confirm the appointment on Tuesday at 10:00.',
-    },
+    example: TARGET_EXAMPLE,
   },
 );
 
@@ -182,20 +185,7 @@ export const QuickActionJob = named(
       status_url: JOB_EXAMPLE.status_url,
       status: 'completed',
       goal: 'confirm the appointment on Tuesday at 10:00',
-      targets: [
-        {
-          to_number: '+14155550100',
-          from_number: '+14155550123',
-          status: 'completed',
-          attempts: 1,
-          last_call_id: '9b2f6c1e-4d7a-4e0b-8f3c-5a1d2e6b7c80',
-          messages_sent: 0,
-          messages_received: 0,
-          goal_achieved: true,
-          end_reason: 'goal_achieved',
-          summary: 'The recipient agreed: confirm the appointment on Tuesday at 10:00.',
-        },
-      ],
+      targets: [TARGET_EXAMPLE],
       counts: {
         total: 1,
         pending: 0,

@@ -165,6 +165,7 @@ export const MusicTrackSchema = named(
     }),
   'A built-in royalty-free track.',
 );
+export type MusicTrackOut = Infer<typeof MusicTrackSchema>;
 
 export const VideoSchema = named(
   'Video',
