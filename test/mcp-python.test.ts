@@ -18,7 +18,10 @@ function python(): { py: string | null; why?: string } {
   if (ready()) return { py: PY };
   const venv = spawnSync('python3', ['-m', 'venv', VENV], { encoding: 'utf8' });
   if (venv.status !== 0) return { py: null, why: `python3 -m venv failed: ${venv.stderr.trim().split('\n').pop()}` };
-  const pip = spawnSync(join(VENV, 'bin', 'pip'), ['install', '-q', 'mcp'], { encoding: 'utf8', timeout: 600_000 });
+  const pip = spawnSync(join(VENV, 'bin', 'pip'), ['install', '-q', '--retries', '1', 'mcp'], {
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
   if (!ready()) return { py: null, why: `pip install mcp failed: ${(pip.stderr ?? '').trim().split('\n').pop()}` };
   return { py: PY };
 }
