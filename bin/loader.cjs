@@ -3,7 +3,12 @@
 // scripts/cjs.mjs) through vm.Script with a V8 code cache, so a command skips compiling what an
 // earlier run compiled, and skips Node's ES module loader altogether (resolution, a job per file).
 //
-// Where a chunk's cache comes from, first that V8 accepts:
+// The chunks a command needs together come in packs (dist/cjs/*.pack.js: the entry's, and one for
+// each part a command loads when it runs, as a noun's verbs): one file, one script, one cache,
+// each chunk a function in it run when first required. A chunk two packs hold runs once, from the
+// pack loaded first; one no pack holds is compiled from its own file.
+//
+// Where a pack's (or a lone chunk's) cache comes from, first that V8 accepts:
 //   1. dist/cjs/cache/<node>/<hash>.bin, written by the build (scripts/train-cache.mjs runs the hot
 //      commands: --help, a list on the embedded simulator and against a server, the MCP server);
 //   2. <cache dir>/vmv/code-cache/<node>/<hash>.bin, written by an earlier run on this machine;
@@ -14,14 +19,14 @@
 // a cache against the source's length only, so a cache must never outlive its source).
 //
 // VMV_CODE_CACHE=off compiles without any cache (and writes none); VMV_LOAD_LOG=FILE appends each
-// dist file loaded and how, one a line (`dist/cli.js build-cache`): the tests read what a command
+// pack compiled and each chunk run, and how its code was compiled, one a line
+// (`dist/cjs/cli.pack.js build-cache`, `dist/cli.js build-cache`): the tests read what a command
 // loads, and whether a cache served it, from there.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 const { createRequire } = require('node:module');
-const { pathToFileURL } = require('node:url');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const CJS = path.join(DIST, 'cjs');
@@ -31,7 +36,10 @@ const nodeRequire = createRequire(__filename);
 /** @type {Record<string, string>} */
 const VENDOR_EXPORTS = { ink: 'ink', react: 'react', 'react/jsx-runtime': 'jsxRuntime' };
 
-/** @typedef {{ hashes: Record<string, string>, vendor: string, needsVendor: string[] }} Manifest */
+/** @typedef {{ hashes: Record<string, string>, vendor: string, needsVendor: string[], packs?: Record<string, string[]> }} Manifest */
+
+/** What a chunk is handed: the names CommonJS gives a module, and two of vmv's (a pack's functions take them too: scripts/cjs.mjs). */
+const PARAMS = 'exports, require, module, __filename, __dirname, __vmvImport, __vmvMeta';
 
 /** Loads dist/cjs/<entry> and what it requires; false when vmv is not built. */
 function start(entry) {
@@ -56,7 +64,7 @@ class Loader {
     this.useCache = env.VMV_CODE_CACHE !== 'off';
     this.train = env.VMV_CODE_CACHE_TRAIN || null;
     this.log = env.VMV_LOAD_LOG || null;
-    this.userDir = path.join(cacheHome(env), 'vmv', 'code-cache', KEY);
+    this.env = env;
     /** @type {Map<string, { exports: any }>} */
     this.modules = new Map();
     /** scripts compiled without an accepted cache (or every one, when training): their cache is written at exit */
@@ -64,7 +72,24 @@ class Loader {
     this.uncached = [];
     /** @type {any} the vendored UI libraries, once imported */
     this.vendor = null;
+    /** @type {Map<string, string>} each chunk's pack: the one it is the root of, else the first that holds it */
+    this.packOf = new Map();
+    for (const [pack, ids] of Object.entries(manifest.packs ?? {}))
+      ids.forEach((id, i) => {
+        if (i === 0 || !this.packOf.has(id)) this.packOf.set(id, pack);
+      });
+    /** @type {Map<string, Function>} chunks compiled (in a pack) and not run yet */
+    this.factories = new Map();
+    /** @type {Map<string, string>} how each chunk's code was compiled, for VMV_LOAD_LOG */
+    this.how = new Map();
     if (this.useCache) process.once('exit', () => this.writeCaches());
+  }
+
+  /** <cache dir>/vmv/code-cache/<node>: asked only when a build cache is missing or rejected (it loads node:os). */
+  get userDir() {
+    const dir = path.join(cacheHome(this.env), 'vmv', 'code-cache', KEY);
+    Object.defineProperty(this, 'userDir', { value: dir });
+    return dir;
   }
 
   /** A chunk's exports, loading it the first time; a Node built-in or a vendored UI library otherwise. */
@@ -72,14 +97,13 @@ class Loader {
     if (id.startsWith('./')) id = id.slice(2);
     const known = this.modules.get(id);
     if (known) return known.exports;
-    if (!(id in this.manifest.hashes)) return this.fromOutside(id);
+    if (!(id in this.manifest.hashes) && !this.packOf.has(id)) return this.fromOutside(id);
     const module = { exports: {} };
     this.modules.set(id, module);
     const filename = path.join(DIST, id);
-    const { script, from } = this.compile(id, filename);
-    if (this.log) fs.appendFileSync(this.log, `dist/${id} ${from}\n`);
-    const fn = script.runInThisContext();
-    fn.call(
+    const run = this.factory(id);
+    if (this.log) fs.appendFileSync(this.log, `dist/${id} ${this.how.get(id)}\n`);
+    run.call(
       module.exports,
       module.exports,
       (s) => this.require(s),
@@ -87,9 +111,44 @@ class Loader {
       filename,
       DIST,
       (s) => this.import(s),
-      pathToFileURL(filename).href,
+      {
+        // import.meta.url, made when a chunk asks (two do): a URL costs ~0.1 ms, and a command loads ~15 chunks
+        get url() {
+          return url(filename);
+        },
+      },
     );
     return module.exports;
+  }
+
+  /**
+   * The function that runs chunk `id`: from a pack compiled earlier, else from its pack (compiled
+   * now, every chunk in it made ready) or its own file.
+   * @param {string} id @returns {Function}
+   */
+  factory(id) {
+    const ready = this.factories.get(id);
+    if (ready) return ready;
+    const pack = this.packOf.get(id);
+    if (!pack) {
+      const { script, from } = this.compile(id, `(function (${PARAMS}) {${this.source(id)}\n})`);
+      this.how.set(id, from);
+      return script.runInThisContext();
+    }
+    const { script, from } = this.compile(pack, this.source(pack));
+    if (this.log) fs.appendFileSync(this.log, `dist/cjs/${pack} ${from}\n`);
+    for (const [member, run] of Object.entries(script.runInThisContext())) {
+      // a chunk an earlier pack holds too ran from there, or will
+      if (member !== id && (this.factories.has(member) || this.modules.has(member))) continue;
+      this.factories.set(member, run);
+      this.how.set(member, from);
+    }
+    return /** @type {Function} */ (this.factories.get(id));
+  }
+
+  /** @param {string} file a chunk or pack of dist/cjs/ */
+  source(file) {
+    return fs.readFileSync(path.join(CJS, file), 'utf8');
   }
 
   /** A Node built-in, or one of the vendored UI libraries (imported by then: see import). */
@@ -103,34 +162,30 @@ class Loader {
   /** A chunk that needs the vendored UI: the UI's ES module is imported first, then the chunk required. */
   async import(spec) {
     if (!this.vendor) {
-      const url = pathToFileURL(path.join(DIST, this.manifest.vendor)).href;
-      this.vendor = await import(url);
+      this.vendor = await import(url(path.join(DIST, this.manifest.vendor)));
       if (this.log) fs.appendFileSync(this.log, `dist/${this.manifest.vendor} es-module\n`);
     }
     return this.require(spec);
   }
 
   /**
-   * The chunk compiled, with the first cache V8 accepts, and where that came from (`build-cache`,
-   * `user-cache`, or `compiled` without one).
-   * @param {string} id @param {string} filename
+   * A chunk or pack compiled, with the first cache V8 accepts, and where that came from
+   * (`build-cache`, `user-cache`, or `compiled` without one).
+   * @param {string} file its name in dist/cjs/ @param {string} code what is compiled
    * @returns {{ script: vm.Script, from: string }}
    */
-  compile(id, filename) {
-    const source = fs.readFileSync(path.join(CJS, id), 'utf8');
-    const wrapped = `(function (exports, require, module, __filename, __dirname, __vmvImport, __vmvUrl) {${source}\n})`;
-    const hash = this.manifest.hashes[id];
-    const places = [
-      ['build-cache', path.join(CJS, 'cache', KEY)],
-      ['user-cache', this.userDir],
-    ];
-    for (const [from, dir] of this.useCache && !this.train ? places : []) {
-      const cachedData = readIfThere(path.join(dir, `${hash}.bin`));
-      if (!cachedData) continue;
-      const script = new vm.Script(wrapped, { filename, cachedData });
-      if (!script.cachedDataRejected) return { script, from };
-    }
-    const script = new vm.Script(wrapped, { filename });
+  compile(file, code) {
+    const filename = path.join(CJS, file);
+    const hash = this.manifest.hashes[file];
+    if (this.useCache && !this.train)
+      for (const from of ['build-cache', 'user-cache']) {
+        const dir = from === 'build-cache' ? path.join(CJS, 'cache', KEY) : this.userDir;
+        const cachedData = readIfThere(path.join(dir, `${hash}.bin`));
+        if (!cachedData) continue;
+        const script = new vm.Script(code, { filename, cachedData });
+        if (!script.cachedDataRejected) return { script, from };
+      }
+    const script = new vm.Script(code, { filename });
     if (this.useCache) this.uncached.push({ script, file: `${hash}.bin` });
     return { script, from: 'compiled' };
   }
@@ -158,12 +213,13 @@ class Loader {
 /**
  * Built-ins that cost milliseconds to load and that most commands never call: commander's
  * child_process (for executable subcommands vmv does not have), the simulator's http server and
- * zlib (for `sim serve` and media), net (address checks of webhook targets), graceful-fs's assert. The bundle requires them when its
- * chunk loads (esbuild hoists imports); these are handed a stand-in that loads the real module
- * at its first use. Measured with the code cache, CA certificates unset: --help -11 ms, an
+ * zlib (for `sim serve` and media), net (address checks of webhook targets), graceful-fs's
+ * assert, os (the home directory, asked only where a path is not set). The bundle requires them
+ * when its chunk loads (esbuild hoists imports); these are handed a stand-in that loads the real
+ * module at its first use. Measured with the code cache, CA certificates unset: --help -11 ms, an
  * embedded command -17 ms.
  */
-const LAZY_BUILTINS = new Set(['child_process', 'http', 'https', 'zlib', 'assert', 'net']);
+const LAZY_BUILTINS = new Set(['child_process', 'http', 'https', 'zlib', 'assert', 'net', 'os']);
 
 /** A stand-in for built-in `id` that loads it at the first property read (or key listing). */
 function lazy(id) {
@@ -187,6 +243,9 @@ function lazy(id) {
   );
 }
 
+/** A file's file: URL (node:url is loaded when first asked). */
+const url = (file) => require('node:url').pathToFileURL(file).href;
+
 function readIfThere(file) {
   try {
     return fs.readFileSync(file);
@@ -200,4 +259,4 @@ function cacheHome(env) {
   return env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache');
 }
 
-module.exports = { start };
+module.exports = { start, PARAMS };

@@ -13,8 +13,8 @@ import {
 import { ApiCallError } from './errors.js';
 import type { Known } from './faults.js';
 import { fieldFlagsOf } from './field-flags.js';
-import { forStderr, type IO } from './io.js';
-import { dim } from './output.js';
+import { forStderr, withIO, type IO } from './io.js';
+import { dim } from './colors.js';
 import type { Env } from './paths.js';
 import { resolveNet, resolveTarget, type GlobalOptions, type Target } from './settings.js';
 
@@ -34,7 +34,7 @@ export class Context {
     const globals = cmd.optsWithGlobals() as GlobalOptions;
     // an environment variable set to the empty string counts as unset (VMV_PROFILE= is no profile)
     const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')) as Env;
-    const ctx = new Context(globals.wide ? { ...io, wide: true } : io, set, globals);
+    const ctx = new Context(globals.wide ? withIO(io, { wide: true }) : io, set, globals);
     ctx.fieldFlags = fieldFlagsOf(cmd);
     return ctx;
   }

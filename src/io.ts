@@ -30,29 +30,77 @@ export interface IO {
   tty?: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream };
 }
 
+/** What the CLI does when writing to stdout or stderr fails (a reader that went away): see guardStreams. */
+let onWriteError: ((e: NodeJS.ErrnoException) => void) | undefined;
+let stderrGuarded = false;
+
+/** process.stderr, made at its first use here, with the CLI's handler of a failed write attached when it is. */
+function stderr(): NodeJS.WriteStream {
+  const s = process.stderr;
+  if (onWriteError && !stderrGuarded) {
+    stderrGuarded = true;
+    s.on('error', onWriteError);
+  }
+  return s;
+}
+
+/**
+ * Handles a failed write to stdout, and to stderr from when vmv first writes there (every write to
+ * stderr goes through IO.err): attaching to process.stderr at start would make the stream, which
+ * a command that writes no message never needs.
+ */
+export function guardStreams(onError: (e: NodeJS.ErrnoException) => void): void {
+  onWriteError = onError;
+  process.stdout.on('error', onError);
+}
+
+/**
+ * The process's own streams. Node makes process.stdin and process.stderr on their first read, and
+ * making one costs 1-3 ms (fs streams, or net for a pipe): a command that reads no input and
+ * writes no message, as `--help` and most list commands, makes neither. (tty.isatty would tell a
+ * terminal without making the stream, but loading node:tty loads net.)
+ */
 export function processIO(env: Env = process.env): IO {
   const stdoutTTY = !!process.stdout.isTTY;
   const colorOK = !env.NO_COLOR && env.TERM !== 'dumb';
   return {
     out: (s) => void process.stdout.write(s),
-    err: (s) => void process.stderr.write(s),
-    stdin: process.stdin,
-    stdinTTY: !!process.stdin.isTTY,
+    err: (s) => void stderr().write(s),
+    get stdin() {
+      return process.stdin;
+    },
+    get stdinTTY() {
+      return !!process.stdin.isTTY;
+    },
     stdoutTTY,
-    stderrTTY: !!process.stderr.isTTY,
+    get stderrTTY() {
+      return !!stderr().isTTY;
+    },
     color: stdoutTTY && colorOK,
-    errColor: !!process.stderr.isTTY && colorOK,
+    get errColor() {
+      return !!stderr().isTTY && colorOK;
+    },
     columns: process.stdout.columns || 100,
     onInterrupt: (stop) => {
       const onSignal = () => {
-        if (process.stderr.isTTY) process.stderr.write('\n'); // past the terminal's ^C
+        if (stderr().isTTY) stderr().write('\n'); // past the terminal's ^C
         stop();
       };
       process.once('SIGINT', onSignal);
       return () => void process.off('SIGINT', onSignal);
     },
-    tty: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+    get tty() {
+      return { stdin: process.stdin, stdout: process.stdout, stderr: stderr() };
+    },
   };
+}
+
+/**
+ * `io` with some fields replaced, its other fields (lazy getters included) read through from it:
+ * a spread would read every getter, and so make the streams the getters put off.
+ */
+export function withIO(io: IO, changes: Partial<IO>): IO {
+  return Object.assign(Object.create(io) as IO, changes);
 }
 
 export interface BufferIO extends IO {
@@ -96,7 +144,7 @@ export async function bufferIO(
 }
 
 /** The same streams, coloured as stderr is: for text written with io.err. */
-export const forStderr = (io: IO): IO => (io.color === io.errColor ? io : { ...io, color: io.errColor });
+export const forStderr = (io: IO): IO => (io.color === io.errColor ? io : withIO(io, { color: io.errColor }));
 
 /** Long-running commands (serve, listen) register how to stop cleanly; a broken stdout pipe asks them. */
 const stoppers = new Set<() => void>();

@@ -6,7 +6,7 @@ import { defineVerbs, intArg, type Shell } from './command.js';
 import { ApiCallError, CliError, EXIT } from './errors.js';
 import { forStderr, processIO, type IO } from './io.js';
 import { simDataFile } from './paths.js';
-import { bold, dim, red } from './output.js';
+import { bold, dim, red } from './colors.js';
 import type { Env } from './paths.js';
 import { DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
 import { DEFAULT_REQUEST_TIMEOUT_S, requestTimeoutMs } from './settings.js';
@@ -239,13 +239,20 @@ function distance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
+/** Commander's "errors" that are a finished command: help or the version shown. */
+const DONE_CODES = new Set([
+  'commander.helpDisplayed',
+  'commander.version',
+  'commander.help',
+  'commander.executeSubCommandAsync',
+]);
+
 function report(out: IO, e: unknown, json = false): number {
+  // help and version print and exit 0 (before stderr is asked about colour: it is not written)
+  if (e instanceof CommanderError && DONE_CODES.has(e.code)) return EXIT.ok;
   const io = forStderr(out);
   if (e instanceof CommanderError) {
-    // help and version print and exit 0; everything else commander rejects is a usage error
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
-      return EXIT.ok;
-    if (e.code === 'commander.executeSubCommandAsync') return EXIT.ok;
+    // everything else commander rejects is a usage error
     if (json)
       return reportJson(
         io,

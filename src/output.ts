@@ -8,12 +8,9 @@ import { eastAsianWidth } from 'get-east-asian-width';
 import { forStderr, type IO } from './io.js';
 import { shortIds } from './ids.js';
 
-const ansi = (code: string) => (io: IO, s: string) => (io.color ? `\u001b[${code}m${s}\u001b[0m` : s);
-export const bold = ansi('1');
-export const dim = ansi('2');
-export const red = ansi('31');
-export const green = ansi('32');
-export const yellow = ansi('33');
+import { bold, dim } from './colors.js';
+
+export { bold, dim, green, red, yellow } from './colors.js';
 
 export type Cell = string | number | boolean | null | undefined;
 

@@ -4,13 +4,16 @@
 // carries the build's caches. Each case runs a copy of bin/ and dist/ as a real process, its log
 // (VMV_LOAD_LOG) saying where each chunk's compile came from. Not timed: npm run bench measures.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
 import { tempDir } from './helpers.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const KEY = `${process.version}-${process.arch}`;
+/** the parameters the loader hands a chunk, from the loader itself */
+const { PARAMS } = createRequire(import.meta.url)('../bin/loader.cjs') as { PARAMS: string };
 let dir: string;
 let pkg: string;
 
@@ -75,7 +78,7 @@ describe('the code-cache loader', () => {
       expect(first.stdout).toContain('Usage: vmv');
       expect(first.how.get('dist/cli.js')).toBe('compiled');
       const written = readdirSync(join(home, 'vmv/code-cache', KEY));
-      expect(written).toContain(`${manifest().hashes['cli.js']}.bin`);
+      expect(written).toContain(`${manifest().hashes['cli.pack.js']}.bin`);
       const second = run(['--help'], home);
       expect(second.stdout).toBe(first.stdout);
       expect(second.how.get('dist/cli.js')).toBe('user-cache');
@@ -86,13 +89,13 @@ describe('the code-cache loader', () => {
 
   it('a stale cache (another source of the same name) and one from another Node version are refused: a plain compile, the same output', () => {
     const hashes = manifest().hashes;
-    const cli = join(buildCache(), `${hashes['cli.js']}.bin`);
+    const cli = join(buildCache(), `${hashes['cli.pack.js']}.bin`);
     const good = readFileSync(cli);
     const expected = run(['--help'], join(dir, 'cache-c')).stdout;
     try {
       // the cache of another chunk under cli.js's name: V8 sees another source
       const other = Object.keys(hashes).find(
-        (f) => f !== 'cli.js' && existsSync(join(buildCache(), `${hashes[f]}.bin`)),
+        (f) => f !== 'cli.pack.js' && existsSync(join(buildCache(), `${hashes[f]}.bin`)),
       )!;
       writeFileSync(cli, readFileSync(join(buildCache(), `${hashes[other]}.bin`)));
       const stale = run(['--help'], join(dir, 'cache-d'));
@@ -109,6 +112,64 @@ describe('the code-cache loader', () => {
     } finally {
       writeFileSync(cli, good);
     }
+  });
+
+  it('a command compiles one pack per part it loads, not a script per chunk', () => {
+    const r = run(['--help'], join(dir, 'cache-p'));
+    expect(r.code, r.stderr).toBe(0);
+    const packs = manifest().packs as Record<string, string[]>;
+    expect(packs['cli.pack.js'][0]).toBe('cli.js');
+    // the pack compiled once, every chunk of it run from it, and nothing else compiled
+    expect([...r.how.keys()].filter((f) => f.startsWith('dist/cjs/'))).toEqual(['dist/cjs/cli.pack.js']);
+    expect([...r.how.keys()].filter((f) => !f.startsWith('dist/cjs/')).sort()).toEqual(
+      packs['cli.pack.js'].map((id) => `dist/${id}`).sort(),
+    );
+    expect(new Set(r.how.values())).toEqual(new Set(['build-cache']));
+  });
+
+  it('a chunk two packs hold runs once, from the pack loaded first; a chunk in no pack is compiled alone', () => {
+    // a made-up dist/: the entry imports two parts (packs a and b), which both hold `shared`
+    const fake = join(dir, 'fake');
+    cpSync(join(ROOT, 'bin'), join(fake, 'bin'), { recursive: true });
+    const body = (code: string) => `function(${PARAMS}){${code}\n}`;
+    const chunks: Record<string, string> = {
+      'cli.js':
+        'const a = require("./a.js"), b = require("./b.js"), c = require("./alone.js"); ' +
+        'process.stdout.write(JSON.stringify({ a: a.v, b: b.v, c: c.v, runs: globalThis.sharedRuns }));',
+      'a.js': 'exports.v = "a" + require("./shared.js").v;',
+      'b.js': 'exports.v = "b" + require("./shared.js").v;',
+      'shared.js': 'globalThis.sharedRuns = (globalThis.sharedRuns ?? 0) + 1; exports.v = "s";',
+      'alone.js': 'exports.v = "c";',
+    };
+    const packs = { 'cli.pack.js': ['cli.js'], 'a.pack.js': ['a.js', 'shared.js'], 'b.pack.js': ['b.js', 'shared.js'] };
+    const files: Record<string, string> = { ...chunks };
+    for (const [name, ids] of Object.entries(packs))
+      files[name] = `({${ids.map((id) => `${JSON.stringify(id)}:${body(chunks[id])}`).join(',')}})`;
+    mkdirSync(join(fake, 'dist/cjs'), { recursive: true });
+    const hashes = Object.fromEntries(Object.keys(files).map((f, i) => [f, `h${i}`]));
+    for (const [f, code] of Object.entries(files)) writeFileSync(join(fake, 'dist/cjs', f), code);
+    writeFileSync(
+      join(fake, 'dist/cjs/manifest.json'),
+      JSON.stringify({ hashes, vendor: 'none.js', needsVendor: [], packs }),
+    );
+    const log = join(dir, 'fake-log');
+    const r = spawnSync(process.execPath, [join(fake, 'bin/vmv')], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: join(dir, 'cache-fake'), VMV_LOAD_LOG: log },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ a: 'as', b: 'bs', c: 'c', runs: 1 });
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    expect(lines).toEqual([
+      'dist/cjs/cli.pack.js compiled',
+      'dist/cli.js compiled',
+      'dist/cjs/a.pack.js compiled',
+      'dist/a.js compiled',
+      'dist/shared.js compiled',
+      'dist/cjs/b.pack.js compiled',
+      'dist/b.js compiled',
+      'dist/alone.js compiled',
+    ]);
   });
 
   it('VMV_CODE_CACHE=off compiles everything and writes no cache', () => {
@@ -153,6 +214,6 @@ describe('the code-cache loader', () => {
     ])
       expect(files, f).toContain(f);
     const caches = [...files].filter((f) => f.startsWith(`dist/cjs/cache/${KEY}/`) && f.endsWith('.bin'));
-    expect(caches).toContain(`dist/cjs/cache/${KEY}/${manifest().hashes['cli.js']}.bin`);
+    expect(caches).toContain(`dist/cjs/cache/${KEY}/${manifest().hashes['cli.pack.js']}.bin`);
   });
 });
