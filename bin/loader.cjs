@@ -63,6 +63,8 @@ class Loader {
     this.manifest = manifest;
     this.useCache = env.VMV_CODE_CACHE !== 'off';
     this.train = env.VMV_CODE_CACHE_TRAIN || null;
+    /** training only where no run has left a cache yet (VMV_CODE_CACHE_TRAIN_FILL=1: see scripts/train-cache.mjs) */
+    this.fillOnly = env.VMV_CODE_CACHE_TRAIN_FILL === '1';
     this.log = env.VMV_LOAD_LOG || null;
     this.env = env;
     /** @type {Map<string, { exports: any }>} */
@@ -197,8 +199,10 @@ class Loader {
       try {
         const data = script.createCachedData();
         const to = path.join(dir, file);
-        // training runs several commands: keep the cache that holds the most compiled code
-        if (this.train && (readIfThere(to)?.length ?? 0) >= data.length) continue;
+        // training runs several commands: the first ones keep the cache that holds the most compiled
+        // code; the others only fill in caches no earlier run made
+        const had = this.train ? (readIfThere(to)?.length ?? 0) : 0;
+        if (had > 0 && (this.fillOnly || had >= data.length)) continue;
         fs.mkdirSync(dir, { recursive: true });
         const tmp = `${to}.${process.pid}.tmp`;
         fs.writeFileSync(tmp, data);
