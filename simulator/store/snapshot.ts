@@ -104,16 +104,40 @@ export const sumOf = (bytes: Buffer | string | (Buffer | string)[]): string => {
   return h.digest('hex').slice(0, 16);
 };
 
-/** The large values of a data object not parsed yet: the file they are read from (kept open: a compaction may replace it), and their checksums. */
+/**
+ * The large values of a data object not parsed yet, and the structures saved beside it not read
+ * yet: the file they are read from (kept open while values are left: a compaction may replace it),
+ * where each lies and its checksum.
+ */
 interface Unread {
   fh: FileHandle;
   fd: number;
   ranges: Map<string, [number, number]>;
   sums: Map<string, string>;
+  /** saved structures not read yet: where each lies, and its checksum (none is read once every value is parsed) */
+  saved: Map<string, [number, number, string | undefined]>;
+  /**
+   * the bytes of the value being parsed, one buffer for them all, let go of with the file: each
+   * value's bytes are garbage once parsed, and a buffer apiece left ~40 MB of them to the next
+   * collection at 100k records (the server's peak memory)
+   */
+  scratch: Buffer | null;
 }
 const unread = new WeakMap<object, Unread>();
-/** Structures saved with the snapshot beside the data (an index: see indexes.ts), as read, parsed when asked for. */
+/** Structures saved with the snapshot beside the data (an index: see indexes.ts), as read (its bytes, checked) or parsed. */
 const savedWith = new WeakMap<object, Map<string, Buffer | { value: unknown }>>();
+
+/**
+ * Closes the file behind `u` once every value is parsed, as it always did: the saved structures
+ * not read by then are let go of (derived from the data, they are built again if asked for), so
+ * that an old snapshot a compaction replaced is not held open for them.
+ */
+function closeIfDone(u: Unread): void {
+  if (u.ranges.size > 0) return;
+  u.saved.clear();
+  u.scratch = null;
+  void u.fh.close();
+}
 
 /** Whether value `key` of `data` is still to be parsed from its snapshot. */
 const unparsed = (data: object, key: string): boolean =>
@@ -140,11 +164,29 @@ export function pristine(data: object, key: string): boolean {
   return !!was && d !== undefined && d.value === was.value && was.value.length === was.length;
 }
 
-/** Whether structure `name` was saved with the snapshot `data` was read from. */
-export const hasSaved = (data: object, name: string): boolean => !!savedWith.get(data)?.has(name);
+/**
+ * Whether structure `name` was saved with the snapshot `data` was read from, and is whole: it is
+ * read from the file now, the first time it is asked for (a process whose records changed never
+ * asks, and never holds its bytes), and one whose checksum does not match is as if not saved (it
+ * is derived from the data: its user builds it again).
+ */
+export function hasSaved(data: object, name: string): boolean {
+  const kept = savedWith.get(data);
+  if (!kept) return false;
+  const u = unread.get(data);
+  const where = u?.saved.get(name);
+  if (u && where) {
+    u.saved.delete(name);
+    const [start, end, sum] = where;
+    const bytes = readRange(u.fd, start, end);
+    if (sum === undefined || sumOf(bytes) === sum) kept.set(name, bytes);
+  }
+  return kept.has(name);
+}
 
-/** Structure `name` saved with the snapshot `data` was read from, if it was. */
+/** Structure `name` saved with the snapshot `data` was read from, if it was (and is whole: see hasSaved). */
 export function saved(data: object, name: string): unknown {
+  if (!hasSaved(data, name)) return undefined;
   const entry = savedWith.get(data)?.get(name);
   if (!entry) return undefined;
   if (Buffer.isBuffer(entry)) {
@@ -169,8 +211,9 @@ const damagedPart = (file: string, part: string) =>
 
 const fresh = 'Point --data (or VMV_SIM_DATA) at another file, or move this one away to start a fresh simulator.';
 
-function readRange(fd: number, start: number, end: number): Buffer {
-  const buf = Buffer.allocUnsafe(end - start);
+/** Bytes start..end of the file, into `into` when given (a buffer at least that long), else a buffer of their own. */
+function readRange(fd: number, start: number, end: number, into?: Buffer): Buffer {
+  const buf = into ? into.subarray(0, end - start) : Buffer.allocUnsafe(end - start);
   let got = 0;
   while (got < buf.length) {
     const n = readSync(fd, buf, got, buf.length - got, start + got);
@@ -185,14 +228,15 @@ function defer(data: Record<string, unknown>, key: string, file: string, u: Unre
   const settle = (v: unknown) => {
     Object.defineProperty(data, key, { value: v, writable: true, enumerable: true, configurable: true });
     u.ranges.delete(key);
-    if (u.ranges.size === 0) void u.fh.close();
+    closeIfDone(u);
   };
   Object.defineProperty(data, key, {
     enumerable: true,
     configurable: true,
     get() {
       const [start, end] = u.ranges.get(key)!;
-      const bytes = readRange(u.fd, start, end);
+      if (!u.scratch || u.scratch.length < end - start) u.scratch = Buffer.allocUnsafeSlow(end - start);
+      const bytes = readRange(u.fd, start, end, u.scratch);
       const sum = u.sums.get(key);
       if (sum !== undefined && sumOf(bytes) !== sum) throw damagedPart(file, `its part "${key}"`);
       let v: unknown;
@@ -216,7 +260,7 @@ export function release(data: object): void {
   const u = unread.get(data);
   if (u && u.ranges.size > 0) {
     u.ranges.clear();
-    void u.fh.close();
+    closeIfDone(u);
   }
 }
 
@@ -284,25 +328,23 @@ export class SnapshotFile<D extends object> implements Adapter<D> {
         // the small values end with the comma before the large ones, or the document's closing brace
         data = this.parse(`{${small.subarray(0, -1).toString('utf8')}}`);
         generation = g;
-        const kept = new Map<string, Buffer>();
-        for (const [name, [start, end, sum]] of Object.entries(extra)) {
-          const b = Buffer.alloc(Number(end) - Number(start));
-          await fh.read(b, 0, b.length, Number(start));
-          // (a structure saved beside the data is derived from it: one that does not match is built again)
-          if (sum === undefined || sumOf(b) === sum) kept.set(name, b);
-        }
-        savedWith.set(data, kept);
+        // the structures saved beside the data: read when first asked for (hasSaved), or now when
+        // no value is left to read (the file is closed at once)
+        savedWith.set(data, new Map());
         const u: Unread = {
           fh,
           fd: fh.fd,
           ranges: new Map(Object.entries(lazy).map(([k, [s, e]]) => [k, [Number(s), Number(e)]])),
           sums: new Map(Object.entries(lazy).flatMap(([k, r]) => (r[2] === undefined ? [] : [[k, r[2]]]))),
+          saved: new Map(
+            Object.entries(extra).map(([name, [start, end, sum]]) => [name, [Number(start), Number(end), sum]]),
+          ),
+          scratch: null,
         };
-        if (u.ranges.size > 0) {
-          for (const k of u.ranges.keys()) defer(data, k, this.file, u);
-          unread.set(data, u);
-          keep = true;
-        }
+        for (const k of u.ranges.keys()) defer(data, k, this.file, u);
+        unread.set(data, u);
+        if (u.ranges.size > 0) keep = true;
+        else for (const name of [...u.saved.keys()]) hasSaved(data, name);
       } else {
         const text = size > head.length ? await fh.readFile('utf8') : head.toString('utf8');
         if (text.trim() === '') return null;
