@@ -66,7 +66,10 @@ export async function writeCommonJs(outputs) {
     const members = ids.map((id) => `${JSON.stringify(id)}:function(${PARAMS}){${sources.get(id)}\n}`);
     sources.set(name, `({${members.join(',\n')}})`);
   }
+  // a chunk a pack holds is read from its pack only: its own file would be published for nothing
+  const packed = new Set(Object.values(packs).flat());
   for (const [name, code] of sources) {
+    if (packed.has(name)) continue;
     writeFileSync(`dist/cjs/${name}`, code);
     manifest.hashes[name] = createHash('sha256').update(code).digest('hex').slice(0, 16);
   }
@@ -82,7 +85,7 @@ export async function writeCommonJs(outputs) {
  * ~0.15 ms each to read and compile apart (two files, a script, a cache); as three packs, --help
  * and a list run ~1.5 ms sooner. A pack leaves out what the entry's pack holds (loaded first by
  * every command); a chunk several nouns need is in each of their packs, and runs once, from the
- * first loaded. The chunks stay files too, for what no pack holds and for the library.
+ * first loaded. A chunk no pack holds stays a file of its own.
  */
 function packsOf(outputs, files, sources) {
   const out = (id) => outputs[`dist/${id}`] ?? outputs[files.find((f) => base(f) === id)];

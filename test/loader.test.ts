@@ -209,7 +209,7 @@ describe('the code-cache loader', () => {
       'bin/loader.cjs',
       'bin/package.json',
       'dist/cjs/manifest.json',
-      'dist/cjs/cli.js',
+      'dist/cjs/cli.pack.js',
       'dist/api-description.json',
     ])
       expect(files, f).toContain(f);
