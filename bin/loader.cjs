@@ -87,9 +87,14 @@ class Loader {
     if (this.useCache) process.once('exit', () => this.writeCaches());
   }
 
-  /** <cache dir>/vmv/code-cache/<node>: asked only when a build cache is missing or rejected (it loads node:os). */
+  /**
+   * <cache dir>/vmv/code-cache/<node>, or null when there is no cache directory (no home): asked
+   * only when a build cache is missing or rejected (it loads node:os).
+   * @returns {string | null}
+   */
   get userDir() {
-    const dir = path.join(cacheHome(this.env), 'vmv', 'code-cache', KEY);
+    const home = cacheHome(this.env);
+    const dir = home === null ? null : path.join(home, 'vmv', 'code-cache', KEY);
     Object.defineProperty(this, 'userDir', { value: dir });
     return dir;
   }
@@ -182,6 +187,7 @@ class Loader {
     if (this.useCache && !this.train)
       for (const from of ['build-cache', 'user-cache']) {
         const dir = from === 'build-cache' ? path.join(CJS, 'cache', KEY) : this.userDir;
+        if (dir === null) continue;
         const cachedData = readIfThere(path.join(dir, `${hash}.bin`));
         if (!cachedData) continue;
         const script = new vm.Script(code, { filename, cachedData });
@@ -194,7 +200,9 @@ class Loader {
 
   /** At exit: the cache of each script compiled without one (what the run compiled of it, lazily compiled functions included). */
   writeCaches() {
+    if (this.uncached.length === 0) return; // (every script had a cache: no cache directory is asked for)
     const dir = this.train ? path.join(this.train, KEY) : this.userDir;
+    if (dir === null) return;
     for (const { script, file } of this.uncached) {
       try {
         const data = script.createCachedData();
@@ -258,9 +266,14 @@ function readIfThere(file) {
   }
 }
 
-/** $XDG_CACHE_HOME, else ~/.cache (the place vmv's other XDG paths follow). */
+/** $XDG_CACHE_HOME, else ~/.cache (the place vmv's other XDG paths follow), else null (no home). @returns {string | null} */
 function cacheHome(env) {
-  return env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache');
+  if (env.XDG_CACHE_HOME) return env.XDG_CACHE_HOME;
+  try {
+    return path.join(require('node:os').homedir(), '.cache');
+  } catch {
+    return null; // a user with no home (an arbitrary uid in a container): no user cache, never an error
+  }
 }
 
 module.exports = { start, PARAMS };

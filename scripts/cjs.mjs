@@ -71,7 +71,8 @@ export async function writeCommonJs(outputs) {
   for (const [name, code] of sources) {
     if (packed.has(name)) continue;
     writeFileSync(`dist/cjs/${name}`, code);
-    manifest.hashes[name] = createHash('sha256').update(code).digest('hex').slice(0, 16);
+    // (with the wrapper the loader puts around a lone chunk: a cache is of the script V8 compiled)
+    manifest.hashes[name] = createHash('sha256').update(PARAMS).update(code).digest('hex').slice(0, 16);
   }
   manifest.packs = packs;
   writeFileSync('dist/cjs/manifest.json', `${JSON.stringify(manifest)}\n`);

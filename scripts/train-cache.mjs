@@ -65,9 +65,10 @@ export async function trainCodeCache() {
     { env: { ...env, ...fill }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   try {
-    const ready = await new Promise((r) =>
-      createInterface({ input: server.stdout }).once('line', (l) => r(JSON.parse(l))),
-    );
+    const ready = await new Promise((resolve, reject) => {
+      createInterface({ input: server.stdout }).once('line', (l) => resolve(JSON.parse(l)));
+      server.once('exit', (code) => reject(new Error(`training: vmv sim serve exited (${code}) before it was ready`)));
+    });
     const remote = { VMV_BASE_URL: ready.url, VMV_API_KEY: ready.api_key };
     run(['--help']);
     for (const args of HOT) run(args);
@@ -76,9 +77,11 @@ export async function trainCodeCache() {
     for (const args of [...HELP, ...RUNS]) run(args, fill);
     for (const args of RUNS) run(args, { ...remote, ...fill });
   } finally {
-    const gone = new Promise((r) => server.once('exit', r));
-    server.kill();
-    await gone; // it folds its journal on the way out: the folder goes only after
+    if (server.exitCode === null && server.signalCode === null) {
+      const gone = new Promise((r) => server.once('exit', r));
+      server.kill();
+      await gone; // it folds its journal on the way out: the folder goes only after
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }

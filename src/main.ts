@@ -5,7 +5,7 @@ import { nounOf, nouns, VALUE_OPTIONS } from '../commands/index.js';
 import { defineVerbs, intArg, type Shell } from './command.js';
 import { ApiCallError, CliError, EXIT } from './errors.js';
 import { forStderr, processIO, type IO } from './io.js';
-import { simDataFile } from './paths.js';
+import { simDataFileShown } from './paths.js';
 import { bold, dim, red } from './colors.js';
 import type { Env } from './paths.js';
 import { DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
@@ -68,7 +68,7 @@ export function buildProgram(shell: Shell): Command {
       'after',
       `
 Targets: with no base URL configured, commands run against the bundled simulator, its data in
-${simDataFile(shell.env)} (VMV_SIM_DATA, or XDG_DATA_HOME). \`vmv sim serve\` serves the same simulator over HTTP.
+${simDataFileShown(shell.env)} (VMV_SIM_DATA, or XDG_DATA_HOME). \`vmv sim serve\` serves the same simulator over HTTP.
 
 Network: on a base URL every write carries an Idempotency-Key, and a request that fails on the
 network or gets 429, 502, 503 or 504 is retried (--retries) only where that cannot apply a write

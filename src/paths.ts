@@ -1,17 +1,47 @@
 // Where vmv keeps its settings and the embedded simulator's data (XDG locations, overridable).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { usage } from './errors.js';
 
 export type Env = Record<string, string | undefined>;
 
+/**
+ * The user's home directory. A user may have none (HOME unset and no account entry: an arbitrary
+ * uid in a container, where os.homedir() throws): then a usage error naming what to set, printed
+ * as any other, never a stack trace.
+ */
+function home(what: string, instead: string): string {
+  try {
+    return homedir();
+  } catch {
+    throw usage(
+      `vmv has no home directory to keep ${what} in (HOME is not set, and this user has no account entry).`,
+      `Set HOME, or ${instead}.`,
+    );
+  }
+}
+
 export function configDir(env: Env): string {
   if (env.VMV_CONFIG_DIR) return env.VMV_CONFIG_DIR;
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'vmv');
+  return join(env.XDG_CONFIG_HOME || join(home('its settings', 'VMV_CONFIG_DIR'), '.config'), 'vmv');
 }
 
 export const configFile = (env: Env) => join(configDir(env), 'config.json');
 
 export function simDataFile(env: Env): string {
   if (env.VMV_SIM_DATA) return env.VMV_SIM_DATA;
-  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'vmv', 'sim.json');
+  return join(
+    env.XDG_DATA_HOME || join(home("the simulator's data", 'VMV_SIM_DATA'), '.local', 'share'),
+    'vmv',
+    'sim.json',
+  );
+}
+
+/** simDataFile for a help text: what to set in its place when there is no home. */
+export function simDataFileShown(env: Env): string {
+  try {
+    return simDataFile(env);
+  } catch {
+    return 'a file VMV_SIM_DATA names (this user has no home directory)';
+  }
 }

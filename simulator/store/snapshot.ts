@@ -117,9 +117,9 @@ interface Unread {
   /** saved structures not read yet: where each lies, and its checksum (none is read once every value is parsed) */
   saved: Map<string, [number, number, string | undefined]>;
   /**
-   * the bytes of the value being parsed, one buffer for them all, let go of with the file: each
-   * value's bytes are garbage once parsed, and a buffer apiece left ~40 MB of them to the next
-   * collection at 100k records (the server's peak memory)
+   * the bytes of the values parsed in one go (a request that needs several), one buffer for them
+   * all, let go of when that work ends: each value's bytes are garbage once parsed, and a buffer
+   * apiece left ~40 MB of them to the next collection at 100k records (the server's peak memory)
    */
   scratch: Buffer | null;
 }
@@ -178,8 +178,12 @@ export function hasSaved(data: object, name: string): boolean {
   if (u && where) {
     u.saved.delete(name);
     const [start, end, sum] = where;
-    const bytes = readRange(u.fd, start, end);
-    if (sum === undefined || sumOf(bytes) === sum) kept.set(name, bytes);
+    try {
+      const bytes = readRange(u.fd, start, end);
+      if (sum === undefined || sumOf(bytes) === sum) kept.set(name, bytes);
+    } catch {
+      // a range the file does not hold, or a read that failed: as if not saved (it is built again)
+    }
   }
   return kept.has(name);
 }
@@ -235,7 +239,10 @@ function defer(data: Record<string, unknown>, key: string, file: string, u: Unre
     configurable: true,
     get() {
       const [start, end] = u.ranges.get(key)!;
-      if (!u.scratch || u.scratch.length < end - start) u.scratch = Buffer.allocUnsafeSlow(end - start);
+      if (!u.scratch || u.scratch.length < end - start) {
+        if (!u.scratch) setImmediate(() => (u.scratch = null)).unref();
+        u.scratch = Buffer.allocUnsafeSlow(end - start);
+      }
       const bytes = readRange(u.fd, start, end, u.scratch);
       const sum = u.sums.get(key);
       if (sum !== undefined && sumOf(bytes) !== sum) throw damagedPart(file, `its part "${key}"`);
