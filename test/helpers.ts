@@ -1,23 +1,21 @@
 // Test helpers: a simulator started as a real `vmv sim serve` process on port 0, an HTTP caller,
 // and the CLI run through main() with captured streams on either target.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { bufferIO } from '../src/io.js';
 import { recordExchange } from './contract.js';
 import { main } from '../src/main.js';
+import { tempDir } from './temp.js';
+
+export { tempDir };
 
 export const BIN = new URL('../bin/vmv', import.meta.url).pathname;
 /** The fixed start of every manual-clock test. */
 export const T0 = '2026-01-05T09:00:00.000Z';
-
-export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'vmv-test-'));
-}
 
 /** An environment with a config folder and a simulator data file of its own, none of them made yet. */
 export const freshEnv = () => {
