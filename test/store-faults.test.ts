@@ -10,14 +10,17 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
+  rmdirSync,
   rmSync,
   statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../simulator/world.js';
@@ -86,22 +89,31 @@ const filesOf = (data: string) =>
 
 // ---- a real full disk: a small tmpfs (root only) ----
 
+/** The tmpfs mounts made, each on a folder of its own (not tempDir's: those are removed with the file's other folders). */
 const mounts: string[] = [];
 function tmpfs(size: string): string | null {
   if (process.getuid?.() !== 0) return null;
-  const dir = tempDir();
+  const dir = mkdtempSync(join(tmpdir(), 'vmv-tmpfs-'));
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
-  if (r.status !== 0) return null;
+  if (r.status !== 0) {
+    rmdirSync(dir);
+    return null;
+  }
   mounts.push(dir);
   return dir;
 }
+/** Unmounts (lazily: a server may still hold a file there) and removes the folder; says so if it cannot. */
+function unmount(dir: string): void {
+  const r = spawnSync('umount', ['-l', dir], { encoding: 'utf8' });
+  if (r.status !== 0) console.warn(`store-faults: could not unmount ${dir}: ${r.stderr}`);
+  else rmdirSync(dir);
+}
 afterAll(() => {
-  for (const m of mounts) spawnSync('umount', ['-l', m]);
+  for (const m of mounts.splice(0)) unmount(m);
 });
 const canMount = (() => {
   const d = tmpfs('64k');
-  if (d) spawnSync('umount', [d]);
-  mounts.length = 0;
+  if (d) unmount(mounts.pop()!);
   return d !== null;
 })();
 if (!canMount)
