@@ -379,6 +379,49 @@ describe('results: whole, compact', () => {
     const one = await call(mcp, 'get_call', { call_id: first.id });
     expect(JSON.parse((one.content[0] as { text: string }).text).data.transcript).toBe(first.transcript);
   });
+  it('a page of 20 videos is at most 8 KB by default: what finds and tells them apart; each whole where asked', async () => {
+    expect((await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 500 } })).status).toBe(200);
+    for (let i = 0; i < 22; i++) {
+      const r = await sim.api('POST', '/v1/videos', {
+        body: {
+          template: 'talking_avatar',
+          source_text: `Espresso at dawn on Main Street, take ${i}`,
+          script: 'Our espresso bar opens Monday on Main Street. Come taste the difference, with a free cup for you.',
+          caption: 'Opening Monday',
+          hashtags: ['coffee', 'mainstreet'],
+        },
+      });
+      expect(r.status, JSON.stringify(r.json)).toBe(201);
+    }
+    await sim.api('POST', '/_sim/clock/advance', { body: { seconds: 7200 } }); // ready: signed links, every time
+    const { mcp } = await connect({ tools: catalog.select(catalog.tools, { toolsets: ['default', 'videos'] }) });
+    const page = await call(mcp, 'list_videos', {});
+    const items = (page.structuredContent as any).data as Record<string, unknown>[];
+    expect(items).toHaveLength(20);
+    const text = (page.content[0] as { text: string }).text;
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(8 * KB);
+    expect(JSON.parse(text)).toEqual(page.structuredContent);
+    expect(Object.keys(items[0]).sort()).toEqual([
+      'caption',
+      'created_at',
+      'estimated',
+      'format',
+      'id',
+      'price_usd',
+      'ready_at',
+      'seconds',
+      'status',
+      'template',
+    ]);
+    expect(items[0]).toMatchObject({ status: 'ready', template: 'talking_avatar', caption: 'Opening Monday' });
+    const whole = await call(mcp, 'list_videos', { include_details: true });
+    const first = (whole.structuredContent as any).data[0];
+    expect(first.script).toContain('Come taste the difference');
+    expect(first.line_items.length).toBeGreaterThan(0);
+    expect(first.video_url).toMatch(/\/v1\/media\/videos\//);
+    const one = await call(mcp, 'get_video', { video_id: first.id });
+    expect((one.structuredContent as any).data).toMatchObject({ id: first.id, script: first.script });
+  });
 });
 
 describe('a person approves spending (MCP elicitation)', () => {

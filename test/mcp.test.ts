@@ -84,6 +84,8 @@ const NAMES = [
   'test_text_webhook',
   'delete_text_webhook',
 ];
+/** The lists whose items leave fields out unless the tool's own argument asks (include_transcript, include_details). */
+const SHAPED = ['list_calls', 'list_videos', 'list_video_schedule_videos'];
 const SPENDING = [
   'ask_assistant',
   'place_call',
@@ -414,8 +416,9 @@ describe('one definition: a tool, its route and GET /v1/openapi.json cannot drif
 
       const [status, reply] = Object.entries(op.responses).find(([s]) => s.startsWith('2')) as [string, any];
       const out = structuredClone(listed[t.name].outputSchema) as any;
-      // list_calls' records leave out their transcripts unless asked, and their nulls: those are not required there
-      const shaped = t.name === 'list_calls' ? (out.properties.data.items.required as string[]) : [];
+      // list_calls' records leave out their transcripts unless asked, the video lists their details, and
+      // all of them their nulls: those are not required there
+      const shaped = SHAPED.includes(t.name) ? (out.properties.data.items.required as string[]) : [];
       if (t.name === 'get_call_recording') expect(Object.keys(reply.content)).toEqual(['audio/wav']);
       else if (status === '204')
         expect(out, t.name).toEqual({
@@ -425,7 +428,7 @@ describe('one definition: a tool, its route and GET /v1/openapi.json cannot drif
         });
       else {
         const want = resolve(reply.content['application/json'].schema, components);
-        if (t.name === 'list_calls') {
+        if (SHAPED.includes(t.name)) {
           expect(want.properties.data.items.required).toEqual(expect.arrayContaining(shaped));
           expect(shaped).toEqual(expect.arrayContaining(['id', 'status', 'created_at']));
           out.properties.data.items.required = want.properties.data.items.required;
@@ -440,7 +443,7 @@ describe('one definition: a tool, its route and GET /v1/openapi.json cannot drif
     for (const t of tools) {
       const op = doc.paths[t.path][t.method.toLowerCase()];
       expect(t.title, t.name).toBe(op.summary.replace(/\.$/, ''));
-      if (SPENDING.includes(t.name) || t.name === 'list_calls') continue;
+      if (SPENDING.includes(t.name) || SHAPED.includes(t.name)) continue;
       const own = op.description.split('\n\n')[0];
       if (own.startsWith('Scope:')) expect(t.description, t.name).toBe(`${op.summary}.`);
       else expect(t.description.endsWith(own) || t.description.includes(`${own}\n\n`), t.name).toBe(true);

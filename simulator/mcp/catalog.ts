@@ -182,6 +182,10 @@ export const WHEN: Record<string, string> = {
     "Use it right after create_quick_ai_number (its id is the number's phone_number_id; get_quick_action reads call and text jobs only): the only read that sees the number while it provisions, and its failure.",
   get_phone_number_config:
     'Use it for a ready number (list_phone_numbers gives their ids); an AI number still provisioning is read with get_ai_number.',
+  list_videos:
+    'Use it to find videos and their state, without their details unless include_details; get_video gives one whole.',
+  list_video_schedule_videos:
+    'Use it for the videos one schedule made, without their details unless include_details; get_video gives one whole.',
   place_call:
     "Use it for a plain call from a verified caller ID or one of the workspace's numbers; create_quick_ai_call has an AI agent call people toward a goal.",
 };

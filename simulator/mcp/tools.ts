@@ -90,8 +90,48 @@ function findRoute(routes: Route[], method: string, path: string): Route {
 }
 
 /**
+ * A video's details a list rarely needs (its recipe, script, sources, prices in parts, links):
+ * what is left (id, status, template, format, seconds, price_usd, estimated, caption, error,
+ * failed_stage, schedule_id, created_at, ready_at) finds and tells videos apart in ~300 bytes,
+ * where a whole video is ~1.5 KB (a page of 20: 31 KB).
+ */
+const VIDEO_DETAILS = [
+  'preset',
+  'target_duration_seconds',
+  'script',
+  'scenes',
+  'slides',
+  'interview',
+  'source_url',
+  'source_text',
+  'source_image_urls',
+  'source_video_urls',
+  'script_review',
+  'max_price_cents',
+  'price_cents',
+  'line_items',
+  'billed_cents',
+  'paid_from',
+  'video_url',
+  'thumbnail_url',
+  'hashtags',
+  'music',
+  'settings',
+  'posts',
+  'status_changed_at',
+  'released_at',
+  'updated_at',
+];
+const VIDEOS_WHOLE = {
+  arg: 'include_details',
+  fields: VIDEO_DETAILS,
+  why: 'true: each video whole (script, scenes or slides, sources, price line items, settings, music, posts, signed links, every time); default false: id, status, template, format, seconds, price, caption, error, schedule, created and ready times (get_video always has it all)',
+};
+
+/**
  * Tools whose reply carries what a model rarely needs and that costs it most (transcripts, each
- * twice: as text and as turns): left out of the result unless the tool's own argument asks.
+ * twice: as text and as turns; a video's recipe and links): left out of the result unless the
+ * tool's own argument asks, so a page of 20 stays under 8 KB.
  */
 const OMITTED: Record<string, { arg: string; fields: string[]; why: string }> = {
   list_calls: {
@@ -100,6 +140,8 @@ const OMITTED: Record<string, { arg: string; fields: string[]; why: string }> = 
     fields: ['transcript', 'transcript_turns', 'recording_url'],
     why: 'true: each call with its transcript (transcript and transcript_turns) and recording_url; default false (get_call and get_call_transcripts always have them)',
   },
+  list_videos: VIDEOS_WHOLE,
+  list_video_schedule_videos: VIDEOS_WHOLE,
 };
 
 /** A list item's field left out of a shaped page when it is null or an empty list (a page of 20 calls stays under 8 KB). */
