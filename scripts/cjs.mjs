@@ -61,7 +61,7 @@ export async function writeCommonJs(outputs) {
     });
     sources.set(base(file), cjs);
   }
-  const packs = packsOf(outputs, files, sources);
+  const packs = packsOf(outputs, sources);
   for (const [name, ids] of Object.entries(packs)) {
     const members = ids.map((id) => `${JSON.stringify(id)}:function(${PARAMS}){${sources.get(id)}\n}`);
     sources.set(name, `({${members.join(',\n')}})`);
@@ -88,10 +88,9 @@ export async function writeCommonJs(outputs) {
  * every command); a chunk several nouns need is in each of their packs, and runs once, from the
  * first loaded. A chunk no pack holds stays a file of its own.
  */
-function packsOf(outputs, files, sources) {
-  const out = (id) => outputs[`dist/${id}`] ?? outputs[files.find((f) => base(f) === id)];
+function packsOf(outputs, sources) {
   const imports = (id, kind) =>
-    (out(id)?.imports ?? []).filter((i) => i.kind === kind && !i.external).map((i) => base(i.path));
+    (outputs[`dist/${id}`]?.imports ?? []).filter((i) => i.kind === kind && !i.external).map((i) => base(i.path));
   const closure = (root) => {
     const seen = new Set([root]);
     for (const id of seen) for (const d of imports(id, 'import-statement')) if (sources.has(d)) seen.add(d);

@@ -87,16 +87,16 @@ async function listAll(ctx: Caller, path: string, query: Record<string, string |
   return items;
 }
 
-/**
- * The whole id a command was given: itself when whole (or when it is no prefix: the API says what
- * it is not), otherwise the one id of the list that starts with it. No match leaves it as typed, so
- * the API's 404 speaks; two or more is a usage error (exit 2) naming each.
- */
 /** What resolving needs of a command's context: its calls (a type of its own, so this module needs no context). */
 interface Caller {
   call(method: string, path: string, o?: RequestOptions): Promise<ApiResponse>;
 }
 
+/**
+ * The whole id a command was given: itself when whole (or when it is no prefix: the API says what
+ * it is not), otherwise the one id of the list that starts with it. No match leaves it as typed, so
+ * the API's 404 speaks; two or more is a usage error (exit 2) naming each.
+ */
 export async function resolveId(ctx: Caller, id: string, src: IdSource): Promise<string> {
   if (!isPrefix(id, src.numeric)) return id;
   const p = id.toLowerCase();

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exchanges } from '../src/client.js';
-import { BIN, cli, T0, tempDir, useTargets } from './helpers.js';
+import { BIN, childEnv, cli, T0, tempDir, useTargets } from './helpers.js';
 
 const { targets, both } = useTargets({ resetEach: true });
 const NAMES = ['embedded', 'remote'] as const;
@@ -234,13 +234,7 @@ describe('Ctrl-C during a wait', () => {
 
   it('bin/vmv: SIGINT while waiting exits 130 with the message, the job left running', async () => {
     const dir = tempDir();
-    const env = {
-      PATH: process.env.PATH!,
-      HOME: dir,
-      VMV_SIM_DATA: join(dir, 'sim.json'),
-      VMV_CONFIG_DIR: join(dir, 'cfg'),
-      NO_COLOR: '1',
-    };
+    const env = childEnv(dir);
     expect((await cli(['sim', 'reset', '--clock', 'manual', '--now', T0], { env })).code).toBe(0);
     const p = spawn(process.execPath, [BIN, 'quick', 'call', '+12025550100', '--goal', 'x', '--wait'], {
       env,

@@ -17,6 +17,19 @@ export const BIN = new URL('../bin/vmv', import.meta.url).pathname;
 /** The fixed start of every manual-clock test. */
 export const T0 = '2026-01-05T09:00:00.000Z';
 
+/**
+ * The whole environment of a vmv child process kept to folder `dir`: PATH, `dir` as its HOME, its
+ * settings (`dir`/config) and simulator data (`dir`/sim.json) there, no colour; `more` added or replaced.
+ */
+export const childEnv = (dir: string, more: Record<string, string> = {}): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  HOME: dir,
+  VMV_SIM_DATA: join(dir, 'sim.json'),
+  VMV_CONFIG_DIR: join(dir, 'config'),
+  NO_COLOR: '1',
+  ...more,
+});
+
 /** An environment with a config folder and a simulator data file of its own, none of them made yet. */
 export const freshEnv = () => {
   const dir = tempDir();

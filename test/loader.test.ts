@@ -8,7 +8,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rm
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
-import { tempDir } from './helpers.js';
+import { childEnv, tempDir } from './helpers.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const KEY = `${process.version}-${process.arch}`;
@@ -36,16 +36,7 @@ function run(args: string[], cacheHome: string, env: Record<string, string> = {}
   const log = join(dir, `log-${Math.random().toString(36).slice(2)}`);
   const r = spawnSync(process.execPath, [join(pkg, 'bin/vmv'), ...args], {
     encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH,
-      HOME: dir,
-      XDG_CACHE_HOME: cacheHome,
-      VMV_SIM_DATA: join(dir, 'sim.json'),
-      VMV_CONFIG_DIR: join(dir, 'config'),
-      VMV_LOAD_LOG: log,
-      NO_COLOR: '1',
-      ...env,
-    },
+    env: childEnv(dir, { XDG_CACHE_HOME: cacheHome, VMV_LOAD_LOG: log, ...env }),
   });
   const how = new Map(
     (existsSync(log) ? readFileSync(log, 'utf8') : '')

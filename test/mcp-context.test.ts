@@ -3,7 +3,6 @@
 // id argument obtainable from some tool's result, results whole and compact, a person asked before
 // spending (MCP elicitation, in memory and through a stdio child), resources, and the protocol's
 // rules (a cursor never given, the revision negotiated). The SDK's client throughout.
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -21,7 +20,7 @@ import { selected } from '../commands/mcp/serve.js';
 import { buildServer, type ServerOptions } from '../commands/mcp/server.js';
 import { createClient, type ApiClient } from '../src/client.js';
 import { mcpCatalog, type McpTool } from '../simulator/index.js';
-import { BIN, cli, startSim, tempDir, type Sim } from './helpers.js';
+import { BIN, childEnv, cli, startSim, tempDir, type Sim } from './helpers.js';
 
 type Catalog = Awaited<ReturnType<typeof mcpCatalog>>;
 
@@ -521,13 +520,7 @@ describe('a person approves spending (MCP elicitation)', () => {
       command: process.execPath,
       args: [BIN, 'mcp'],
       stderr: 'pipe',
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: dir,
-        VMV_SIM_DATA: join(dir, 'sim.json'),
-        VMV_CONFIG_DIR: join(dir, 'config'),
-        NO_COLOR: '1',
-      },
+      env: childEnv(dir),
     });
     const client = new Client({ name: 'vmv-test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     const answers: ElicitResult[] = [{ action: 'accept', content: { approve: true } }, { action: 'decline' }];

@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, tempDir } from './helpers.js';
+import { BIN, childEnv, tempDir } from './helpers.js';
 
 const VENV = new URL('../node_modules/.cache/vmv-mcp-python', import.meta.url).pathname;
 const PY = join(VENV, 'bin', 'python');
@@ -32,13 +32,7 @@ if (!py) console.log(`skipped: the Python MCP client test (${why})`);
 describe.skipIf(!py)("the Python SDK's client", () => {
   it('lists schemas jsonschema accepts, calls tools, negotiates 2025-11-25; a one-shot pipe answers every request', () => {
     const dir = tempDir();
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      VMV_SIM_DATA: join(dir, 'sim.json'),
-      VMV_CONFIG_DIR: join(dir, 'config'),
-      NO_COLOR: '1',
-    };
+    const env = childEnv(dir);
     const script = new URL('./fixtures/mcp_client.py', import.meta.url).pathname;
     const out = execFileSync(py!, [script, BIN, JSON.stringify(env)], { encoding: 'utf8', timeout: 180_000 });
     const r = JSON.parse(out.trim().split('\n').pop()!);

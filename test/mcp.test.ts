@@ -19,7 +19,7 @@ import { createClient, type ApiClient } from '../src/client.js';
 import { mcpCatalog, mcpTools, type McpTool } from '../simulator/index.js';
 import { compactSchema } from '../simulator/mcp/listing.js';
 import { Ajv } from 'ajv';
-import { BIN, cli, startSim, T0, tempDir, type Sim } from './helpers.js';
+import { BIN, childEnv, cli, startSim, T0, tempDir, type Sim } from './helpers.js';
 import { startReceiver } from './receiver.js';
 
 /** The spec's names and the quick actions' (the default toolsets), then the toolsets to add, in listing order. */
@@ -886,13 +886,7 @@ describe('vmv mcp as a child process on stdio (the embedded simulator)', () => {
         command: process.execPath,
         args: [BIN, 'mcp'],
         stderr: 'pipe',
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: dir,
-          VMV_SIM_DATA: data,
-          VMV_CONFIG_DIR: join(dir, 'config'),
-          NO_COLOR: '1',
-        },
+        env: childEnv(dir, { VMV_SIM_DATA: data }),
       });
       let stderr = '';
       transport.stderr!.on('data', (d) => (stderr += d));
@@ -931,13 +925,7 @@ describe('vmv mcp as a child process on stdio (the embedded simulator)', () => {
   it('stdout carries protocol messages only; closing stdin ends it with exit 0', async () => {
     const dir = tempDir();
     const child = spawn(process.execPath, [BIN, 'mcp'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: dir,
-        VMV_SIM_DATA: join(dir, 'sim.json'),
-        VMV_CONFIG_DIR: join(dir, 'config'),
-        NO_COLOR: '1',
-      },
+      env: childEnv(dir),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const lines: string[] = [];
@@ -978,13 +966,7 @@ describe('vmv mcp as a child process on stdio (the embedded simulator)', () => {
     input: string,
   ): Promise<{ env: Record<string, string>; messages: any[]; stderr: string; code: number | null }> {
     const dir = tempDir();
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      VMV_SIM_DATA: join(dir, 'sim.json'),
-      VMV_CONFIG_DIR: join(dir, 'config'),
-      NO_COLOR: '1',
-    };
+    const env = childEnv(dir);
     const child = spawn(process.execPath, [BIN, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

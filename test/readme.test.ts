@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from './helpers.js';
+import { childEnv, tempDir } from './helpers.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const bin = new URL('../bin', import.meta.url).pathname;
@@ -21,13 +21,7 @@ function blocks(heading: string): string[] {
 
 function bash(script: string) {
   const dir = tempDir();
-  const env = {
-    PATH: `${bin}:${process.env.PATH}`,
-    HOME: dir,
-    VMV_SIM_DATA: join(dir, 'sim.json'),
-    VMV_CONFIG_DIR: join(dir, 'config'),
-    NO_COLOR: '1',
-  };
+  const env = childEnv(dir, { PATH: `${bin}:${process.env.PATH}` });
   return {
     dir,
     ...spawnSync('bash', ['-c', `set -euo pipefail\ncd ${JSON.stringify(dir)}\n${script}`], {
