@@ -20,9 +20,12 @@ import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VENDORED, writeCommonJs } from './cjs.mjs';
+import { sourceStamp } from './stamp.mjs';
 import { trainCodeCache } from './train-cache.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+/** What this build is made from (scripts/stamp.mjs), taken before it starts: written last, once the build is whole. */
+const stamp = sourceStamp();
 /** This build's id: the bundle trusts dist/api-description.json only when it was written by the same build. */
 const BUILD_ID = randomBytes(8).toString('hex');
 const common = {
@@ -144,3 +147,5 @@ writeFileSync(
 writeFileSync(new URL('../dist/api-description.json', import.meta.url), JSON.stringify({ build: BUILD_ID, documents }));
 
 await trainCodeCache();
+// last: dist/ is whole, and test/global-setup.ts may trust it
+writeFileSync(new URL('../dist/stamp.json', import.meta.url), JSON.stringify(stamp) + '\n');
