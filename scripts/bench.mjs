@@ -25,6 +25,10 @@
 //    Targets: the default at most 40 KB and 10,000 tokens, --read-only at most 15 KB (the issue's
 //    budgets; test/mcp-context.test.ts fails past them too). BENCH_ONLY=mcp stops after it.
 //
+// 6. (second) The package as users install it: the tarball of `npm pack` (at most 3 MB) and what
+//    installing it brings (at most 20 MB; it was 85 MB in 155 packages before the build's bundled
+//    packages left `dependencies`).
+//
 // autocannon and json-server are not dependencies of vmv (159 packages that every `npm ci` would
 // fetch for a script run by hand): the bench installs them, pinned, into
 // node_modules/.cache/vmv-bench on first use, and reuses them after.
@@ -248,6 +252,20 @@ for (const [name, args, target] of [
     `${(bytes / KB).toFixed(1)} KB  ${tokens} tok`,
     target && { pass, text },
   );
+}
+// ---- 6. the package as users install it (scripts/pack.mjs: npm pack, then npm install of the tarball) ----
+
+{
+  const { packAndInstall } = await import('./pack.mjs');
+  const { sizes } = packAndInstall(join(dir, 'pack'), baseEnv);
+  const MB = 1024 * 1024;
+  console.log('the package: npm pack, installed into a fresh project');
+  report('tarball', `${(sizes.tarball / MB).toFixed(2)} MB`, { pass: sizes.tarball <= 3 * MB, text: '<= 3 MB' });
+  report('unpacked (vmv alone)', `${(sizes.unpacked / MB).toFixed(1)} MB, ${sizes.files} files`);
+  report('installed node_modules', `${(sizes.installed / MB).toFixed(1)} MB, ${sizes.packages} packages`, {
+    pass: sizes.installed <= 20 * MB,
+    text: '<= 20 MB',
+  });
 }
 if (process.env.BENCH_ONLY === 'mcp') {
   process.exitCode = ok ? 0 : 1;
