@@ -17,12 +17,17 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VENDORED, writeCommonJs } from './cjs.mjs';
+import { writeNotices } from './licenses.mjs';
+import { sourceStamp } from './stamp.mjs';
 import { trainCodeCache } from './train-cache.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+/** What this build is made from (scripts/stamp.mjs), taken before it starts: written last, once the build is whole. */
+const stamp = sourceStamp();
 /** This build's id: the bundle trusts dist/api-description.json only when it was written by the same build. */
 const BUILD_ID = randomBytes(8).toString('hex');
 const common = {
@@ -63,6 +68,11 @@ const simulator = await build({
   plugins: [phoneApart],
 });
 const phone = await build({ ...common, entryPoints: { phone: 'src/phone.ts' }, splitting: false });
+// its numbering plans beside it (src/phone.ts reads them on the first check), so an installed vmv needs no libphonenumber-js
+copyFileSync(
+  createRequire(import.meta.url).resolve('libphonenumber-js/metadata.min.json'),
+  new URL('../dist/phone-metadata.json', import.meta.url),
+);
 
 /** Every import of the simulator's door resolves to the one bundle beside the importing file. */
 const simulatorBundle = {
@@ -91,8 +101,9 @@ const vendor = await build({
 });
 // the inspector's page (web/): Preact and the panes for the browser, one script and one stylesheet,
 // served by `vmv sim serve` only when the page is opened (no command loads them)
-await build({
+const page = await build({
   entryPoints: { inspector: 'web/main.tsx' },
+  metafile: true, // its inputs in dist/meta.json: Preact is shipped too (scripts/licenses.mjs)
   outdir: 'dist/inspector',
   bundle: true,
   format: 'esm',
@@ -118,10 +129,13 @@ writeFileSync(
       ...phone.metafile.inputs,
       ...cli.metafile.inputs,
       ...vendor.metafile.inputs,
+      ...page.metafile.inputs,
     },
     outputs,
   }),
 );
+// the licence text of every package bundled above (scripts/licenses.mjs), shipped beside the bundles
+writeNotices(new URL('../dist/THIRD-PARTY-NOTICES.txt', import.meta.url).pathname);
 // bin/vmv's CommonJS copy and its code caches, trained on the hot commands
 await writeCommonJs({ ...simulator.metafile.outputs, ...phone.metafile.outputs, ...cli.metafile.outputs });
 
@@ -144,3 +158,5 @@ writeFileSync(
 writeFileSync(new URL('../dist/api-description.json', import.meta.url), JSON.stringify({ build: BUILD_ID, documents }));
 
 await trainCodeCache();
+// last: dist/ is whole, and test/global-setup.ts may trust it
+writeFileSync(new URL('../dist/stamp.json', import.meta.url), JSON.stringify(stamp) + '\n');

@@ -14,6 +14,7 @@ import { BIN, cli, T0, tempDir } from './helpers.js';
 let currentData = '';
 import { findChromium, HOW_TO_GET_ONE } from './inspector-browser.js';
 import { startReceiver } from './receiver.js';
+import { requires } from './skips.js';
 
 const DIST = new URL('../dist/inspector/', import.meta.url).pathname;
 
@@ -34,7 +35,8 @@ if (!chromium) {
   console.warn(HOW_TO_GET_ONE);
 }
 
-describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, () => {
+describe('the inspector in a browser', { timeout: 60_000 }, () => {
+  const can = requires(chromium ? null : HOW_TO_GET_ONE);
   let browser: Browser;
   let page: Page;
   let url = '';
@@ -51,6 +53,7 @@ describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, ()
   const v1 = (method: string, path: string, body?: unknown) => api(method, `/_sim/inspector${path}`, body);
 
   beforeAll(async () => {
+    if (!can) return;
     const { Store, startServer } = await import('../simulator/world.js');
     const { realClock, setMode } = await import('../simulator/core/clock.js');
     data = join(tempDir(), 'sim.json');
@@ -64,6 +67,7 @@ describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, ()
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   }, 60_000);
   afterAll(async () => {
+    if (!can) return;
     await browser?.close();
     await close?.();
   });

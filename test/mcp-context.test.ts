@@ -21,6 +21,7 @@ import { buildServer, type ServerOptions } from '../commands/mcp/server.js';
 import { createClient, type ApiClient } from '../src/client.js';
 import { mcpCatalog, type McpTool } from '../simulator/index.js';
 import { BIN, childEnv, cli, startSim, tempDir, type Sim } from './helpers.js';
+import { withFormats } from './contract.js';
 
 type Catalog = Awaited<ReturnType<typeof mcpCatalog>>;
 
@@ -128,7 +129,7 @@ describe('budgets: the listing a model carries', () => {
   });
 
   it('schemas are portable: no \\p{…} pattern; each compiles under ajv; --output-schemas lists the exact ones', async () => {
-    const ajv = new Ajv({ strict: false });
+    const ajv = withFormats(new Ajv({ strict: false }));
     const listed = await connect({ tools: catalog.select(catalog.tools, { toolsets: ['all'] }), outputSchemas: true });
     for (const t of (await listed.mcp.listTools()).tools) {
       expect(JSON.stringify(t.inputSchema), t.name).not.toMatch(/\\\\p\{/);

@@ -21,6 +21,7 @@ import { compactSchema } from '../simulator/mcp/listing.js';
 import { Ajv } from 'ajv';
 import { BIN, childEnv, cli, startSim, T0, tempDir, type Sim } from './helpers.js';
 import { startReceiver } from './receiver.js';
+import { withFormats } from './contract.js';
 
 /** The spec's names and the quick actions' (the default toolsets), then the toolsets to add, in listing order. */
 const DEFAULT_NAMES = [
@@ -153,7 +154,7 @@ beforeEach(async () => {
 });
 
 /** Each tool's exact output schema (not listed: the listing leaves them out), compiled once. */
-const ajv = new Ajv({ strict: false, allErrors: true });
+const ajv = withFormats(new Ajv({ strict: false, allErrors: true }));
 const validators = new Map<string, ReturnType<Ajv['compile']>>();
 function checkOutput(name: string, structured: unknown) {
   const t = tools.find((x) => x.name === name)!;

@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../simulator/world.js';
 import { BIN, startSim, T0, tempDir } from './helpers.js';
+import { requires } from './skips.js';
 
 /** The CLI as a process on data file `data` (the embedded target). */
 function vmv(
@@ -116,10 +117,10 @@ const canMount = (() => {
   if (d) unmount(mounts.pop()!);
   return d !== null;
 })();
-if (!canMount)
-  console.log('store-faults: the full-disk and read-only file system tests need root (mount -t tmpfs); skipped here');
+const NO_MOUNT = canMount ? null : 'needs root, to mount a small tmpfs (mount -t tmpfs): runs as root in CI';
 
-describe.skipIf(!canMount)('a full disk (a 2 MiB tmpfs)', () => {
+describe('a full disk (a 2 MiB tmpfs)', () => {
+  requires(NO_MOUNT);
   it('refuses writes it cannot make whole (507 naming the disk and the file), loses no acknowledged write, and carries on once space returns', async () => {
     const dir = tmpfs('2m')!;
     const data = join(dir, 'sim.json');
@@ -515,54 +516,50 @@ describe('a data file that is a symbolic link', () => {
 });
 
 describe('a data file the process may not use fails at once, naming the file and the permission (exit 2)', () => {
-  it.skipIf(!canMount)(
-    'a read-only file system: a write fails in well under a second, a read still works; sim serve exits 2',
-    async () => {
-      const dir = tmpfs('1m')!;
-      const data = join(dir, 'sim.json');
-      expect(vmv(['sim', 'contact', '--name', 'before'], data).status).toBe(0);
-      await new Store(data).compact();
-      expect(spawnSync('mount', ['-o', 'remount,ro', dir]).status).toBe(0);
-      const w = vmv(['sim', 'contact', '--name', 'after'], data);
-      expect(w.status, w.stderr).toBe(2);
-      expect(w.stderr).toContain(
-        `The simulator cannot use its data file ${data}: ${dir} is on a read-only file system (EROFS)`,
-      );
-      expect(w.stderr).not.toMatch(/internal_error|Warning|at .*\.js/);
-      expect(w.ms).toBeLessThan(5_000); // (it waited 51 s before)
-      const r = vmv(['contacts', 'list', '--json'], data);
-      expect(r.status, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout).data.map((c: { name: string }) => c.name)).toEqual(['before']);
-      const serve = spawnSync(process.execPath, [BIN, 'sim', 'serve', '--port', '0', '--data', data], {
-        encoding: 'utf8',
-        timeout: 10_000,
-      });
-      expect(serve.status).toBe(2);
-      expect(serve.stderr).toContain('read-only file system (EROFS)');
-      // a copy of it can still be taken (it is only read)
-      const out = join(tempDir(), 'copy.json');
-      const ex = vmv(['sim', 'export', out], data);
-      expect(ex.status, ex.stderr).toBe(0);
-      expect(await contactNames(out)).toEqual(['before']);
-    },
-  );
+  it('a read-only file system: a write fails in well under a second, a read still works; sim serve exits 2', async (ctx) => {
+    if (NO_MOUNT) return ctx.skip(NO_MOUNT);
+    const dir = tmpfs('1m')!;
+    const data = join(dir, 'sim.json');
+    expect(vmv(['sim', 'contact', '--name', 'before'], data).status).toBe(0);
+    await new Store(data).compact();
+    expect(spawnSync('mount', ['-o', 'remount,ro', dir]).status).toBe(0);
+    const w = vmv(['sim', 'contact', '--name', 'after'], data);
+    expect(w.status, w.stderr).toBe(2);
+    expect(w.stderr).toContain(
+      `The simulator cannot use its data file ${data}: ${dir} is on a read-only file system (EROFS)`,
+    );
+    expect(w.stderr).not.toMatch(/internal_error|Warning|at .*\.js/);
+    expect(w.ms).toBeLessThan(5_000); // (it waited 51 s before)
+    const r = vmv(['contacts', 'list', '--json'], data);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).data.map((c: { name: string }) => c.name)).toEqual(['before']);
+    const serve = spawnSync(process.execPath, [BIN, 'sim', 'serve', '--port', '0', '--data', data], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(serve.status).toBe(2);
+    expect(serve.stderr).toContain('read-only file system (EROFS)');
+    // a copy of it can still be taken (it is only read)
+    const out = join(tempDir(), 'copy.json');
+    const ex = vmv(['sim', 'export', out], data);
+    expect(ex.status, ex.stderr).toBe(0);
+    expect(await contactNames(out)).toEqual(['before']);
+  });
 
-  it.skipIf(process.getuid?.() !== 0)(
-    'a folder the user may not write: permission denied (EACCES), at once',
-    async () => {
-      const dir = tempDir();
-      const data = join(dir, 'sim.json');
-      expect(vmv(['sim', 'contact', '--name', 'x'], data).status).toBe(0);
-      chmodSync(dir, 0o755);
-      // as another user, who may read the folder but not write in it
-      chownSync(data, 65534, 65534);
-      chownSync(journalOf(data), 65534, 65534);
-      const w = vmv(['sim', 'contact', '--name', 'y'], data, { uid: 65534 });
-      expect(w.status, w.stderr).toBe(2);
-      expect(w.stderr).toMatch(/cannot use its data file .*: permission denied \(EACCES\)/);
-      expect(w.ms).toBeLessThan(5_000);
-    },
-  );
+  it('a folder the user may not write: permission denied (EACCES), at once', async (ctx) => {
+    if (process.getuid?.() !== 0) return ctx.skip('needs root, to run as another user: runs as root in CI');
+    const dir = tempDir();
+    const data = join(dir, 'sim.json');
+    expect(vmv(['sim', 'contact', '--name', 'x'], data).status).toBe(0);
+    chmodSync(dir, 0o755);
+    // as another user, who may read the folder but not write in it
+    chownSync(data, 65534, 65534);
+    chownSync(journalOf(data), 65534, 65534);
+    const w = vmv(['sim', 'contact', '--name', 'y'], data, { uid: 65534 });
+    expect(w.status, w.stderr).toBe(2);
+    expect(w.stderr).toMatch(/cannot use its data file .*: permission denied \(EACCES\)/);
+    expect(w.ms).toBeLessThan(5_000);
+  });
 
   it('a directory given as the data file is named as such', () => {
     const dir = tempDir();
