@@ -34,6 +34,12 @@ export function buildProgram(shell: Shell): Command {
     )
     .addOption(
       new Option(
+        '--new-request',
+        'send the write as a new request, not with the Idempotency-Key vmv kept from an earlier run of it whose outcome was unknown',
+      ).conflicts('idempotencyKey'),
+    )
+    .addOption(
+      new Option(
         '--retries <n>',
         `retries of a request that failed on the network or got 429/502/503/504, where that cannot apply a write twice (env VMV_MAX_RETRIES; default ${DEFAULT_RETRIES})`,
       ).argParser(intArg('--retries', 0, MAX_RETRIES)),

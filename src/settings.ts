@@ -95,6 +95,8 @@ export interface GlobalOptions {
   apiKey?: string;
   profile?: string;
   idempotencyKey?: string;
+  /** a write is sent as a new request, not with the key kept from an earlier run whose outcome was unknown */
+  newRequest?: boolean;
   retries?: number;
   requestTimeout?: string;
   /** tables show every value whole on a terminal */
