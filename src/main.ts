@@ -34,6 +34,12 @@ export function buildProgram(shell: Shell): Command {
     )
     .addOption(
       new Option(
+        '--new-request',
+        'send the write as a new request, not with the Idempotency-Key vmv kept from an earlier run of it whose outcome was unknown',
+      ).conflicts('idempotencyKey'),
+    )
+    .addOption(
+      new Option(
         '--retries <n>',
         `retries of a request that failed on the network or got 429/502/503/504, where that cannot apply a write twice (env VMV_MAX_RETRIES; default ${DEFAULT_RETRIES})`,
       ).argParser(intArg('--retries', 0, MAX_RETRIES)),
@@ -72,7 +78,8 @@ ${simDataFileShown(shell.env)} (VMV_SIM_DATA, or XDG_DATA_HOME). \`vmv sim serve
 
 Network: on a base URL every write carries an Idempotency-Key, and a request that fails on the
 network or gets 429, 502, 503 or 504 is retried (--retries) only where that cannot apply a write
-twice; a write that may have been applied all the same says so, with the key to rerun it with.
+twice; a write that may have been applied all the same says so, with the key to rerun it with,
+and the next run of the same request reuses that key (--new-request: a new one).
 
 Exit codes:
   0    ok

@@ -210,6 +210,10 @@ export interface CliResult {
   json: any;
 }
 
+let stateDir: string | undefined;
+/** The file's own state folder (VMV_STATE_DIR: kept keys of unknown outcomes), never the user's. */
+const testState = () => (stateDir ??= join(tempDir(), 'state'));
+
 /** Runs the CLI in-process through main() with captured streams; aborting `interrupt` is Ctrl-C. */
 export async function cli(
   args: string[],
@@ -221,6 +225,7 @@ export async function cli(
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     VMV_RETRY_BASE_MS: '1',
+    VMV_STATE_DIR: testState(),
     ...o.env,
   });
   let json: any;
