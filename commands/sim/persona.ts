@@ -83,11 +83,11 @@ export async function set(ctx: Context, o: { file: string }, [number]: string[])
   );
 }
 
-/** A persona in a few words: its attempts and outcome, its replies. */
+/** A persona in a few words: its attempts and outcome, its replies (a part left out: as the built-in). */
 function gist(p: Entry['persona']): [string, string] {
   const calls = p.call ? [...p.call.attempts.map((a) => a.result), p.call.outcome ?? ''].filter(Boolean) : [];
   const texts = p.text ? `${p.text.replies.length} ${p.text.replies.length === 1 ? 'reply' : 'replies'}` : '';
-  return [calls.join(' '), texts];
+  return [p.call ? calls.join(' ') : 'as built-in', p.text ? texts : 'as built-in'];
 }
 
 export async function list(ctx: Context): Promise<void> {
