@@ -79,7 +79,7 @@ export async function set(ctx: Context, o: { file: string }, [number]: string[])
   const body = await readPersona(ctx, o.file);
   const res = await ctx.call('PUT', path(number), { body });
   ctx.emit(res, ({ data }: { data: Entry }) =>
-    ctx.io.err(`${number} now meets the persona${data.persona.name ? ` "${data.persona.name}"` : ''}\n`),
+    ctx.io.err(`${number} now meets ${data.persona.name ? `the persona "${data.persona.name}"` : 'its own persona'}\n`),
   );
 }
 
