@@ -170,6 +170,30 @@ describe('the inspector in a browser', { timeout: 60_000 }, () => {
       .toMatch(/texts 1/);
   });
 
+  it("the persona shows beside a person's thread: the built-in, then one set for the number, live", async () => {
+    const who = '+14155550177';
+    await api('POST', '/_sim/contacts', { name: 'Pat Persona', phone_number: who });
+    await api('POST', '/_sim/texts', { direction: 'inbound', from_number: who, to_number: '+14155550142', body: 'Hi' });
+    await open('/conversations');
+    await page.getByRole('link', { name: /Pat Persona/ }).click();
+    const card = page.getByRole('complementary', { name: `Persona of ${who}` });
+    await card.getByText('Persona: Any other number').waitFor();
+    await card
+      .getByText(/built-in/)
+      .first()
+      .waitFor();
+    const r = await api('PUT', `/_sim/personas/${encodeURIComponent(who)}`, {
+      name: 'Asks a question',
+      call: { attempts: [{ result: 'busy' }, { result: 'answer' }], lines: [{ says: 'Who is calling?' }] },
+      text: { replies: [{ says: 'What time?', after_seconds: 60 }] },
+    });
+    expect(r.status).toBe(200);
+    await card.getByText('Persona: Asks a question').waitFor({ timeout: 3000 });
+    expect(await card.innerText()).toMatch(
+      /set for this number[\s\S]*1\. busy, 2\. answer[\s\S]*Who is calling\?[\s\S]*"What time\?" after 60 s/,
+    );
+  });
+
   it("a call's turn clicked seeks the recording; the turn being spoken is highlighted", async () => {
     // (a recording is 3 s long whatever the call's length: the turns are within it)
     const turns = [
