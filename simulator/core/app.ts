@@ -257,8 +257,15 @@ function dispatcher(store: WorldStore, router: Router, w: Wiring, transaction: A
     const url = targetOf(req.url);
     const found = await router.match(method, url.pathname);
     if (found === null) throw notFound(`No route for ${method} ${url.pathname}.`);
-    if (found === 'method')
-      throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`);
+    if ('allow' in found)
+      throw new ApiError(
+        405,
+        'method_not_allowed',
+        `${req.method.toUpperCase()} is not allowed on ${url.pathname}: it takes ${found.allow.join(', ')}.`,
+        undefined,
+        undefined,
+        { allow: found.allow.join(', ') },
+      );
     if (found.route.flush) committed.flush = true;
     const start = {
       req,
@@ -288,7 +295,7 @@ function invoker(router: Router, w: Wiring): TimerEnv {
     path: string,
   ) {
     const found = await router.match(method as Method, path);
-    if (found === null || found === 'method') throw new Error(`invoke: no route for ${method} ${path}`);
+    if (found === null || 'allow' in found) throw new Error(`invoke: no route for ${method} ${path}`);
     const key = as.apiKeyId ? (s.data.api_keys.find((k) => k.id === as.apiKeyId) ?? null) : null;
     return { ...found, auth: authFor(s.data, key, as.workspaceId) };
   }

@@ -1,6 +1,7 @@
 // Which route answers a request: the resources whose path prefixes the path lies under are loaded on
 // first need (their schemas cost start-up time), their routes compiled once, and the first whose path
-// and method match wins. A path that matches with another method is 405, none at all 404 (app.ts).
+// and method match wins. A path that matches with another method is 405 with the methods it takes
+// (the Allow header), none at all 404 (app.ts).
 import { under, type ResourceEntry } from './capability.js';
 import type { Method, Route } from './http.js';
 import { BULK_MAX_BODY_BYTES, takesMany } from './schema.js';
@@ -34,10 +35,14 @@ function compile(routes: readonly Route[]): Compiled[] {
   });
 }
 
-export type Match = { route: Route; params: Record<string, string> } | 'method' | null;
+/** A route and its parameters; or, when only other methods are served at the path, those methods (HEAD with GET); or null. */
+export type Match = { route: Route; params: Record<string, string> } | { allow: string[] } | null;
+
+/** The order methods are listed in an Allow header. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export interface Router {
-  /** The route for `method` and `path`, with its path parameters; 'method' when only another method is served there. */
+  /** The route for `method` and `path`, with its path parameters; the methods served there when `method` is not one. */
   match(method: Method, path: string): Promise<Match>;
   /** The largest request body the route at `method` `url` accepts (the server stops reading past it). */
   bodyLimit(method: string, url: string): Promise<number>;
@@ -61,12 +66,14 @@ export function createRouter(resources: readonly ResourceEntry[], extra: readonl
   }
 
   async function match(method: Method, path: string): Promise<Match> {
-    let pathMatched = false;
+    const allow = new Set<string>();
     for (const c of await candidates(path)) {
       const m = c.re.exec(path);
       if (!m) continue;
-      pathMatched = true;
-      if (c.route.method !== method) continue;
+      if (c.route.method !== method) {
+        allow.add(c.route.method).add(c.route.method === 'GET' ? 'HEAD' : c.route.method);
+        continue;
+      }
       const params: Record<string, string> = {};
       try {
         c.names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1])));
@@ -75,12 +82,12 @@ export function createRouter(resources: readonly ResourceEntry[], extra: readonl
       }
       return { route: c.route, params };
     }
-    return pathMatched ? 'method' : null;
+    return allow.size > 0 ? { allow: METHOD_ORDER.filter((x) => allow.has(x)) } : null;
   }
 
   async function bodyLimit(method: string, url: string): Promise<number> {
     const found = await match(methodOf(method), targetOf(url).pathname).catch(() => null);
-    return found && found !== 'method' ? bodyLimitOf(found.route) : MAX_BODY_BYTES;
+    return found && 'route' in found ? bodyLimitOf(found.route) : MAX_BODY_BYTES;
   }
 
   return { match, bodyLimit };
