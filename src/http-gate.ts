@@ -4,8 +4,8 @@
 // rebinding, "same-site" under the attacker's name (the Host header names it). Neither reaches a
 // server that answers only to the hosts it serves and only to loopback origins, and takes only
 // JSON bodies (an HTML form or a no-preflight fetch cannot send Content-Type: application/json).
-// Beyond these, the rules on the request target (one spelling of each path, no dot segments) and
-// on what a browser says of a request's site (Sec-Fetch-Site), for the servers that use them.
+// Beyond these, the rule on what a browser says of a request's site (Sec-Fetch-Site), for the
+// servers that use it.
 import { isLoopbackHost } from './webhooks.js';
 
 export { isLoopbackHost };
@@ -135,41 +135,6 @@ export function bodyTypeRefusal(contentType: string | undefined, bodyBytes: numb
         ? 'The request body has no Content-Type: send it as application/json.'
         : `The request body is ${JSON.stringify(contentType)}: send JSON as application/json (UTF-8).`,
   };
-}
-
-/** What a path's characters mean unchanged when percent-decoded (RFC 3986 §2.3, unreserved). */
-const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
-/** How much of a refused path a message quotes. */
-const QUOTED = 120;
-
-const badTarget = (why: string, path: string): Refusal => ({
-  status: 400,
-  code: 'bad_request',
-  message: `The request path ${JSON.stringify(path.length > QUOTED ? `${path.slice(0, QUOTED)}…` : path)} ${why}: send the path itself, as a plain absolute path.`,
-});
-
-/**
- * The request target (node's req.url) in the one spelling the router reads, or why it is refused
- * (400 bad_request). A path that a URL parser would rewrite could name one route to the door and
- * another to the router (/_sim/inspector/v1/../_sim/clock reaches /_sim/clock), so none passes:
- * percent-escapes of unreserved characters are decoded once (%2e is "."), then a dot segment ("."
- * or ".."), an empty one ("//"), a backslash (a URL parser reads it as "/") and an escaped slash or
- * backslash (%2F, %5C: no route takes one inside a value) are refused; so is a target that is not a
- * path (absolute-form, "*"). The query is left as sent.
- */
-export function normalTarget(raw: string): { target: string } | Refusal {
-  const q = raw.indexOf('?');
-  const path = q < 0 ? raw : raw.slice(0, q);
-  if (!path.startsWith('/')) return badTarget('is not an absolute path (origin-form)', path);
-  const normal = path.replace(/%([0-9A-Fa-f]{2})/g, (m, hex: string) => {
-    const c = String.fromCharCode(Number.parseInt(hex, 16));
-    return UNRESERVED.test(c) ? c : m.toUpperCase();
-  });
-  if (/\\|%2F|%5C/.test(normal)) return badTarget('has a backslash or an escaped slash', path);
-  const segments = normal.split('/').slice(1);
-  if (segments.some((s) => s === '.' || s === '..')) return badTarget('has a dot segment ("." or "..")', path);
-  if (segments.slice(0, -1).includes('')) return badTarget('has an empty segment ("//")', path);
-  return { target: q < 0 ? normal : normal + raw.slice(q) };
 }
 
 /** What a browser says of a request it sends (the Sec-Fetch-* headers), when it says it. */

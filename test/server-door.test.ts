@@ -11,7 +11,7 @@ import { allResources } from '../simulator/capabilities.js';
 import type { Route } from '../simulator/core/http.js';
 import { PANES } from '../simulator/inspector/serve.js';
 import { Store } from '../simulator/world.js';
-import { rawHttp, startSim, type Sim } from './helpers.js';
+import { rawHttp, startSim, useTargets, type Sim } from './helpers.js';
 
 let sim: Sim;
 let routes: Route[];
@@ -167,6 +167,24 @@ describe('one spelling of a path: dot segments and their disguises are 400 and n
     expect((await send('GET', '/v1/openapi.json')).status).toBe(200);
     expect((await send('GET', '/assets/inspector.js')).status).toBe(200);
     expect((await send('GET', '/_sim/voices/..x.wav')).json.error.code).not.toBe('bad_request');
+  });
+});
+
+describe('the same spelling rule on both targets (the in-process handler has it too)', () => {
+  const { both } = useTargets();
+  it('vmv api with a dot segment is the same 400 embedded and remote', async () => {
+    for (const path of ['/v1/../_sim/clock', '/_sim/%2e%2e/_sim/clock', '/v1/contacts/a%2Fb']) {
+      const r = await both(['api', 'GET', path]);
+      expect(r.code, path).toBe(1);
+      expect(JSON.parse(r.stdout).error.code, path).toBe('bad_request');
+    }
+  });
+  it('an id with a slash in it is that 400, with a hint about the path rather than "retry"', async () => {
+    const r = await both(['contacts', 'get', 'a/b']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('has a backslash or an escaped slash');
+    expect(r.stderr).toContain('Write the path plainly');
+    expect(r.stderr).not.toContain('retry');
   });
 });
 

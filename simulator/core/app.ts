@@ -26,7 +26,7 @@ import type { ResourceEntry } from './capability.js';
 import { ApiError, notFound } from './errors.js';
 import { checkKey, fingerprint, remember, rememberFinal, replayOf, type Keyed } from './idempotency.js';
 import { errorResponse, header, newRequestId, originOf, parseBody, toResponse, validate } from './request.js';
-import { createRouter, methodOf, targetOf, type Router } from './router.js';
+import { createRouter, methodOf, normalTarget, targetOf, type Router } from './router.js';
 import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
 import { NEEDS_LOCK, type Session, type WorldSession, type WorldStore } from './session.js';
 import type { World } from './world.js';
@@ -254,7 +254,10 @@ function dispatcher(store: WorldStore, router: Router, w: Wiring, transaction: A
   }
   return async (req: SimRequest, requestId: string, committed: Committed): Promise<SimResponse> => {
     const method = methodOf(req.method);
-    const url = targetOf(req.url);
+    // the same spelling rule as the HTTP server's door, so both targets read a path alike
+    const target = normalTarget(req.url);
+    if (target instanceof ApiError) throw target;
+    const url = targetOf(target);
     const found = await router.match(method, url.pathname);
     if (found === null) throw notFound(`No route for ${method} ${url.pathname}.`);
     if ('allow' in found)

@@ -18,12 +18,12 @@ import {
   hostPolicy,
   hostRefusal,
   isLoopbackHost,
-  normalTarget,
   originRefusal,
   type HostPolicy,
   type Refusal,
 } from '../../src/http-gate.js';
 import { under } from './capability.js';
+import { normalTarget } from './router.js';
 import { newRequestId, tooLarge, type App } from './app.js';
 import { ApiError } from './errors.js';
 import { BULK_MAX_BODY_BYTES } from './schema.js';
@@ -222,14 +222,14 @@ function listener(o: ServeOptions, hosts: HostPolicy, kick: () => void) {
     const raw = req.url ?? '/';
     // one spelling of the path for the door, the inspector and the router alike (the log shows it as sent)
     const target = normalTarget(raw);
-    if ('target' in target) req.url = target.target;
+    if (typeof target === 'string') req.url = target;
     const read = await readBody(req, app.bodyLimit(method, req.url ?? '/')).catch(() => null);
     // a request whose body was cut off is never run: running it with a partial body could apply something else
     if (read === null || req.aborted || !req.complete) return void res.destroy();
     const { body, limit } = read;
     const refusal =
       hostRefusal(req.rawHeaders, hosts) ??
-      ('target' in target ? door(o, req, target.target) : target) ??
+      (typeof target === 'string' ? door(o, req, target) : target) ??
       bodyRefusal(method, body, limit, req.headers['content-type']);
     if (!refusal && (await o.pages?.handle(req, res, body as Buffer))) {
       o.onRequest?.(method, raw, res.statusCode, performance.now() - started);
