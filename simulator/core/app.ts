@@ -26,7 +26,7 @@ import type { ResourceEntry } from './capability.js';
 import { ApiError, notFound } from './errors.js';
 import { checkKey, fingerprint, remember, rememberFinal, replayOf, type Keyed } from './idempotency.js';
 import { errorResponse, header, newRequestId, originOf, parseBody, toResponse, validate } from './request.js';
-import { createRouter, methodOf, targetOf, type Router } from './router.js';
+import { createRouter, methodOf, normalTarget, targetOf, type Router } from './router.js';
 import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
 import { NEEDS_LOCK, type Session, type WorldSession, type WorldStore } from './session.js';
 import type { World } from './world.js';
@@ -254,11 +254,21 @@ function dispatcher(store: WorldStore, router: Router, w: Wiring, transaction: A
   }
   return async (req: SimRequest, requestId: string, committed: Committed): Promise<SimResponse> => {
     const method = methodOf(req.method);
-    const url = targetOf(req.url);
+    // the same spelling rule as the HTTP server's door, so both targets read a path alike
+    const target = normalTarget(req.url);
+    if (target instanceof ApiError) throw target;
+    const url = targetOf(target);
     const found = await router.match(method, url.pathname);
     if (found === null) throw notFound(`No route for ${method} ${url.pathname}.`);
-    if (found === 'method')
-      throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`);
+    if ('allow' in found)
+      throw new ApiError(
+        405,
+        'method_not_allowed',
+        `${req.method.toUpperCase()} is not allowed on ${url.pathname}: it takes ${found.allow.join(', ')}.`,
+        undefined,
+        undefined,
+        { allow: found.allow.join(', ') },
+      );
     if (found.route.flush) committed.flush = true;
     const start = {
       req,
@@ -288,7 +298,7 @@ function invoker(router: Router, w: Wiring): TimerEnv {
     path: string,
   ) {
     const found = await router.match(method as Method, path);
-    if (found === null || found === 'method') throw new Error(`invoke: no route for ${method} ${path}`);
+    if (found === null || 'allow' in found) throw new Error(`invoke: no route for ${method} ${path}`);
     const key = as.apiKeyId ? (s.data.api_keys.find((k) => k.id === as.apiKeyId) ?? null) : null;
     return { ...found, auth: authFor(s.data, key, as.workspaceId) };
   }
