@@ -348,35 +348,46 @@ describe('ids a model can find', () => {
 });
 
 describe('results: whole, compact', () => {
-  it('a page of 20 calls is at most 8 KB by default, its text the same JSON; transcripts where asked', async () => {
-    for (let i = 0; i < 25; i++)
-      await sim.api('POST', '/_sim/calls', {
+  it('a page of 20 real calls is at most 8 KB by default: what finds and tells them apart; each whole where asked', async () => {
+    // quick AI calls placed through the API and played out on the clock (10.7 KB whole but transcripts, before)
+    expect((await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 500 } })).status).toBe(200);
+    for (let i = 0; i < 7; i++) {
+      const r = await sim.api('POST', '/v1/quick/ai-calls', {
         body: {
-          direction: 'outbound',
-          from_number: '+15550001000',
-          to_number: `+1555000${2000 + i}`,
-          duration_seconds: 120,
-          summary: 'Booked a demo for Tuesday at 10 and asked for the price list by email.',
-          transcript_turns: Array.from({ length: 12 }, (_, n) => ({
-            speaker: n % 2 ? 'person' : 'agent',
-            text: `Turn ${n}: a sentence of an ordinary length, as people say them on a call.`,
-            seconds_from_start: n * 5,
-          })),
+          to_numbers: [0, 1, 2].map((k) => `+1202555${1000 + i * 3 + k}`),
+          goal: 'Confirm the Tuesday 3pm appointment and ask whether they need directions to the clinic',
+          instructions: 'Be brief and friendly. The clinic is at 12 Main St.',
         },
       });
+      expect(r.status, r.text).toBe(201);
+    }
+    await sim.advance(3600);
     const { mcp } = await connect();
     const page = await call(mcp, 'list_calls', {});
-    expect((page.structuredContent as any).data).toHaveLength(20);
+    const items = (page.structuredContent as any).data as Record<string, unknown>[];
+    expect(items).toHaveLength(20);
     const text = (page.content[0] as { text: string }).text;
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(8 * KB);
     expect(JSON.parse(text)).toEqual(page.structuredContent);
-    const whole = await call(mcp, 'list_calls', { include_transcript: true });
-    const first = (whole.structuredContent as any).data[0];
-    expect(first.transcript_turns).toHaveLength(12);
-    // nothing cut: the longest text whole
-    expect(first.transcript).toContain('Turn 11: a sentence of an ordinary length, as people say them on a call.');
+    const answered = items.find((c) => c.status === 'COMPLETED')!;
+    expect(Object.keys(answered).sort()).toEqual([
+      'created_at',
+      'direction',
+      'duration_seconds',
+      'from_number',
+      'has_recording',
+      'id',
+      'status',
+      'summary',
+      'tags',
+      'to_number',
+    ]);
+    const whole = await call(mcp, 'list_calls', { include_details: true });
+    const first = (whole.structuredContent as any).data.find((c: any) => c.id === answered.id);
+    expect(first.transcript_turns.length).toBeGreaterThan(1);
+    expect(first).toMatchObject({ contact_id: expect.any(String), started_at: expect.any(String) });
     const one = await call(mcp, 'get_call', { call_id: first.id });
-    expect(JSON.parse((one.content[0] as { text: string }).text).data.transcript).toBe(first.transcript);
+    expect((one.structuredContent as any).data).toEqual(first);
   });
   it('a page of 20 videos is at most 8 KB by default: what finds and tells them apart; each whole where asked', async () => {
     expect((await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 500 } })).status).toBe(200);

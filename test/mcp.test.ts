@@ -84,7 +84,7 @@ const NAMES = [
   'test_text_webhook',
   'delete_text_webhook',
 ];
-/** The lists whose items leave fields out unless the tool's own argument asks (include_transcript, include_details). */
+/** The lists whose items leave fields out unless the tool's own argument asks (include_details). */
 const SHAPED = ['list_calls', 'list_videos', 'list_video_schedule_videos'];
 const SPENDING = [
   'ask_assistant',
@@ -400,7 +400,7 @@ describe('one definition: a tool, its route and GET /v1/openapi.json cannot drif
       if (keyArg) properties.idempotency_key = keyArg;
       expect(t.keyArg, t.name).toBe(keyArg ? 'idempotency_key' : undefined);
       const input = structuredClone(listed[t.name].inputSchema) as any;
-      for (const k of Object.keys(t.own)) delete input.properties[k]; // the tool's own (include_transcript): not the route's
+      for (const k of Object.keys(t.own)) delete input.properties[k]; // the tool's own (include_details): not the route's
       // the listing is that, compacted (no examples, no bounds); its words are checked in mcp-context.test.ts
       const names = (x: any) => JSON.stringify(x, (k, v) => (k === 'description' ? undefined : v));
       const compact = compactSchema(input);
@@ -495,10 +495,10 @@ describe('every tool against the simulator', () => {
     // list_calls leaves transcripts out unless asked
     expect(page1.data[0]).not.toHaveProperty('transcript');
     expect(page1.data[0]).not.toHaveProperty('transcript_turns');
-    const whole = await ok('list_calls', { limit: 1, include_transcript: true });
+    const whole = await ok('list_calls', { limit: 1, include_details: true });
     expect(whole.data[0]).toHaveProperty('transcript_turns');
-    expect((await failed('list_calls', { include_transcript: 'yes' })).fields).toEqual({
-      include_transcript: 'must be true or false',
+    expect((await failed('list_calls', { include_details: 'yes' })).fields).toEqual({
+      include_details: 'must be true or false',
     });
     const page2 = await ok('list_calls', { limit: 1, cursor: page1.meta.cursor });
     expect(page2.data.map((c: any) => c.id)).toEqual([c1.id]);

@@ -98,7 +98,7 @@ function textArgProblems(tool: McpTool, args: Args): Record<string, string> {
   return errs;
 }
 
-/** The tool's own arguments (include_transcript, include_bytes) and a write's key, apart from the route's. */
+/** The tool's own arguments (include_details, include_bytes) and a write's key, apart from the route's. */
 function split(tool: McpTool, given: Args | undefined): { args: Args; own: Args; key: unknown } {
   const all: Args = { ...tool.defaults, ...tool.own, ...given };
   const own: Args = {};

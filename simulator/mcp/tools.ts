@@ -145,16 +145,28 @@ const VIDEOS_WHOLE = {
 };
 
 /**
- * Tools whose reply carries what a model rarely needs and that costs it most (transcripts, each
- * twice: as text and as turns; a video's recipe and links): left out of the result unless the
- * tool's own argument asks, so a page of 20 stays under 8 KB.
+ * Tools whose reply carries what a model rarely needs and that costs it most (a call's transcript,
+ * twice: as text and as turns, and the details get_call gives; a video's recipe and links): left
+ * out of the result unless the tool's own argument asks, so a page of 20 stays under 8 KB.
  */
 const OMITTED: Record<string, { arg: string; fields: string[]; why: string }> = {
   list_calls: {
-    arg: 'include_transcript',
-    // recording_url is the call's id in a path (has_recording says whether there is one; get_call links it)
-    fields: ['transcript', 'transcript_turns', 'recording_url'],
-    why: 'true: each call with its transcript (transcript and transcript_turns) and recording_url; default false (get_call and get_call_transcripts always have them)',
+    arg: 'include_details',
+    // what is left (id, direction, status, numbers, duration, summary, tags, has_recording, created_at)
+    // finds and tells calls apart in ~350 bytes: a page of 20 real calls was 10.7 KB with the rest
+    // (recording_url is the call's id in a path: has_recording says whether there is one)
+    fields: [
+      'transcript',
+      'transcript_turns',
+      'recording_url',
+      'contact_id',
+      'phone_number_id',
+      'end_reason',
+      'metadata',
+      'started_at',
+      'ended_at',
+    ],
+    why: 'true: each call whole (transcript and transcript_turns, recording_url, contact_id, phone_number_id, end_reason, metadata, started and ended times); default false: id, direction, status, numbers, duration, summary, tags, has_recording, created_at (get_call always has it all)',
   },
   list_videos: VIDEOS_WHOLE,
   list_video_schedule_videos: VIDEOS_WHOLE,
