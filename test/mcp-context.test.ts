@@ -461,7 +461,7 @@ describe('a person approves spending (MCP elicitation)', () => {
     }
   });
 
-  it("a video's price is quoted into the question; free tools ask nothing", async () => {
+  it("a video's price is quoted into the question (its idempotency_key left out); free tools ask nothing", async () => {
     const { mcp, asked } = await connect({
       tools: catalog.select(catalog.tools, { toolsets: ['default', 'videos'] }),
       elicit: () => ({ action: 'decline' }),
@@ -477,9 +477,12 @@ describe('a person approves spending (MCP elicitation)', () => {
       template: 'talking_avatar',
       source_text: 'Espresso at dawn on Main Street',
       script: 'Our espresso bar opens Monday on Main Street. Come taste the difference.',
+      idempotency_key: 'video-key-1',
     });
     expect(asked).toHaveLength(1);
+    // the key is how the call is sent, not what it does: neither in the question nor in the quote
     expect(asked[0]).toContain(`Price: ${quote.data.price_usd} USD.`);
+    expect(asked[0]).not.toContain('video-key-1');
     await call(mcp, 'list_calls', {});
     expect(asked).toHaveLength(1);
   });
@@ -490,8 +493,8 @@ describe('a person approves spending (MCP elicitation)', () => {
     });
     const listed = (await mcp.listTools()).tools.find((t) => t.name === 'ask_assistant')!;
     expect(Object.keys(listed.inputSchema.properties!)).not.toContain('approvals');
-    const c = (await call(mcp, 'ask_assistant', { message: 'text +14155550100 and ask whether Tuesday works' }))
-      .structuredContent as any;
+    const first = { message: 'text +14155550100 and ask whether Tuesday works', idempotency_key: 'ask-1' };
+    const c = (await call(mcp, 'ask_assistant', first)).structuredContent as any;
     await sim.advance(2); // the run plans on the simulator clock, and waits for approval
     const r = await call(mcp, 'ask_assistant', { conversation_id: c.data.conversation_id });
     expect(asked).toEqual([expect.stringContaining('The assistant wants to use create_quick_ai_text')]);
@@ -499,6 +502,12 @@ describe('a person approves spending (MCP elicitation)', () => {
     await sim.advance(3);
     const done = (await sim.api('GET', `/v1/assistant/conversations/${c.data.conversation_id}`)).json.data;
     expect(done.actions).toEqual([expect.objectContaining({ tool: 'create_quick_ai_text', status: 'completed' })]);
+    // the first message asked again with its key: its first reply, no second run, nobody asked again
+    const again = (await call(mcp, 'ask_assistant', first)).structuredContent as any;
+    expect(again).toEqual({ ...c, replayed: true });
+    expect(asked).toHaveLength(1);
+    const list = (await sim.api('GET', '/v1/assistant/conversations')).json.data;
+    expect(list).toHaveLength(1);
   });
 
   it('without elicitation: spending tools say so; ask_assistant returns pending approvals and refuses the model’s', async () => {
@@ -508,8 +517,8 @@ describe('a person approves spending (MCP elicitation)', () => {
       'This client cannot ask its user to confirm',
     );
     expect(tools.find((t) => t.name === 'list_calls')!.description).not.toContain('cannot ask');
-    const c = (await call(mcp, 'ask_assistant', { message: 'text +14155550100 and ask whether Tuesday works' }))
-      .structuredContent as any;
+    const first = { message: 'text +14155550100 and ask whether Tuesday works', idempotency_key: 'ask-1' };
+    const c = (await call(mcp, 'ask_assistant', first)).structuredContent as any;
     await sim.advance(2);
     const w = await call(mcp, 'ask_assistant', { conversation_id: c.data.conversation_id });
     const pending = (w.structuredContent as any).data.pending_approvals;
