@@ -2,8 +2,9 @@
 // route each calls, annotations: assistant/tools.ts, and the MCP server's own in catalog.ts) and the
 // API description (openapi.ts, generated from the route declarations, the very document GET
 // /v1/openapi.json serves). A tool's input schema is its operation's path id (under the tool's name
-// for it), query parameters and body fields side by side; its output schema is the success reply's;
-// its description is the route's. So a tool, its route and the published description cannot drift
+// for it), query parameters and body fields side by side, and a write's Idempotency-Key header as
+// `idempotency_key`; its output schema is the success reply's (a write's with `replayed`); its
+// description is the route's. So a tool, its route and the published description cannot drift
 // (test/mcp.test.ts checks it). What a model is shown of a tool (listing.ts) is that, made compact.
 import { allResources } from '../capabilities.js';
 import type { Route } from '../core/http.js';
