@@ -47,6 +47,7 @@ describe('visible: control characters shown as their JSON escapes', () => {
     expect(visible(mixed, ownSequences(true, false))).toBe(
       '\\u001b[1mID\\u001b[0m \\u001b[31mx\\u001b[0m \u001b[3A\u001b[0J \\u001b[8mhidden\\u001b[0m \\u001b]0;t\\u0007',
     );
+    expect(visible('\r\u001b[2K50%\rX', ownSequences(true, false))).toBe('\r\u001b[2K50%\\u000dX');
     expect(ownSequences(false, false)).toBeUndefined();
     expect(hasControl(visible(mixed, ownSequences(false, false)))).toBe(false);
   });

@@ -52,8 +52,12 @@ export function visibleDeep<T>(v: T): T {
 
 /** The colours vmv writes itself (src/colors.ts): kept on a stream that shows colour. */
 const OWN_COLOURS = '\\u001b\\[(?:0|1|2|31|32|33)m';
-/** A redraw vmv writes itself on a terminal (src/poll.ts: up N lines, clear below). */
-const OWN_REDRAW = '\\u001b\\[\\d{1,4}A|\\u001b\\[0J';
+/**
+ * A redraw vmv writes itself on a terminal: up N lines and clear below (src/poll.ts); a progress
+ * line rewritten in place (clear the line, with the carriage return that goes with it). Anything
+ * else a command wants to draw must be added here, or it is shown as escapes.
+ */
+const OWN_REDRAW = '\\u001b\\[\\d{1,4}A|\\u001b\\[0J|\\r?\\u001b\\[2K\\r?';
 
 /** The sequences of its own vmv writes on a stream: colours where it shows colour, a redraw on a terminal. */
 export function ownSequences(tty: boolean, color: boolean): RegExp | undefined {
