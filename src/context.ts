@@ -20,6 +20,7 @@ import { forStderr, withIO, type IO } from './io.js';
 import { dim } from './colors.js';
 import type { Env } from './paths.js';
 import { keyHonoured, settlementOf } from './retry.js';
+import { visibleDeep } from './visible.js';
 import { resolveNet, resolveTarget, type GlobalOptions, type Target } from './settings.js';
 import type { Unsettled, UnsettledWrite } from './unsettled.js';
 
@@ -235,10 +236,13 @@ export class Context {
     }
   }
 
-  /** Prints a reply: its body exactly as returned with --json, otherwise through `human`. */
+  /**
+   * Prints a reply: its body exactly as returned with --json, otherwise through `human`, given the
+   * body with every string in it made visible (src/visible.ts): a value from outside is shown, never obeyed.
+   */
   emit<T = any>(res: ApiResponse, human: (body: T) => void): void {
     if (this.json) this.io.out(res.text().endsWith('\n') ? res.text() : res.text() + '\n');
-    else human(res.json<T>());
+    else human(visibleDeep(res.json<T>()));
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,7 @@
 // Text is measured in terminal columns (string-width: a CJK character or an emoji takes two) and the
 // input line's cursor moves by graphemes (what the eye sees as one character).
 import stringWidth from 'string-width';
+import { visible } from '../../../src/visible.js';
 import {
   actionText,
   inputText,
@@ -352,8 +353,11 @@ function reread(s: ChatState, a: Of<'reread'>): ChatState {
   };
 }
 
-/** Text as one terminal line may show it: a tab is a space, other control characters (escapes included) go. */
-export const printable = (s: string) => s.replace(/\t/g, ' ').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '');
+/**
+ * Text as the screen may show it: a tab is a space, other control characters (escapes, C1, bidi
+ * overrides) shown as their escapes (src/visible.ts), as every command shows text from outside.
+ */
+export const printable = (s: string) => visible(s.replace(/\t/g, ' '));
 
 /** The first graphemes of `s` that fit in `width` columns (at least one), and the rest. */
 function cut(s: string, width: number): [string, string] {
@@ -369,7 +373,8 @@ function cut(s: string, width: number): [string, string] {
 }
 
 /** A line cut to `width` columns with an ellipsis when it is wider. */
-export function clip(s: string, width: number): string {
+export function clip(text: string, width: number): string {
+  const s = printable(text);
   if (columns(s) <= width) return s;
   return cut(s, Math.max(1, width - 1))[0] + '…';
 }
