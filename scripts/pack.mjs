@@ -34,12 +34,16 @@ function measure(dir) {
  */
 export function packAndInstall(dir, env = process.env) {
   mkdirSync(dir, { recursive: true });
-  const npm = (args, cwd) => execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = (args, cwd) =>
+    execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const [packed] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root));
   const tarball = join(dir, packed.filename);
   const project = join(dir, 'project');
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'uses-vmv', private: true, type: 'module' })}\n`);
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'uses-vmv', private: true, type: 'module' })}\n`,
+  );
   npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], project);
   const installed = measure(join(project, 'node_modules'));
   return {
