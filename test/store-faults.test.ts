@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../simulator/world.js';
-import { BIN, startSim, T0, tempDir } from './helpers.js';
+import { BIN, startSim, T0, tempDir, type Sim } from './helpers.js';
 
 /** The CLI as a process on data file `data` (the embedded target). */
 function vmv(
@@ -215,6 +215,92 @@ describe.skipIf(!canMount)('a full disk (a 2 MiB tmpfs)', () => {
       [],
     );
   });
+});
+
+/** Fills the disk holding `file` to its last byte, as file `file`. */
+function fill(file: string): void {
+  for (const size of [64 * 1024, 512])
+    try {
+      for (;;) appendFileSync(file, Buffer.alloc(size));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
+    }
+}
+
+/** Polls `fn` every 100 ms until it holds (up to `ms`): real time, on a real clock. */
+async function until(fn: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > end) throw new Error('until: timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(!canMount)('due work on a full disk (a 2 MiB tmpfs)', () => {
+  it('reads answer from the disk (Vmv-Stale) while what fell due cannot be saved, also after a restart; said once; the work runs once space returns, nothing lost', async () => {
+    const dir = tmpfs('2m')!;
+    const data = join(dir, 'sim.json');
+    const filler = join(dir, 'filler');
+    let sim = await startSim({ data });
+    try {
+      expect((await sim.api('POST', '/v1/sms/webhooks', { body: { url: 'http://127.0.0.1:9/hook' } })).status).toBe(
+        201,
+      );
+      const job = { to_numbers: ['+12025550101'], goal: 'Book a table' };
+      const text = (await sim.api('POST', '/v1/quick/ai-texts', { body: job })).json.data.id;
+      const call = (await sim.api('POST', '/v1/quick/ai-calls', { body: { ...job, to_numbers: ['+12025550100'] } }))
+        .json.data.id;
+      // a real clock a second before the first step falls due, then not one byte left on the disk
+      const due = Date.parse((await sim.api('GET', '/_sim/clock')).json.next_due_at);
+      const real = { mode: 'real', now: new Date(due - 1000).toISOString() };
+      expect((await sim.api('POST', '/_sim/clock', { body: real })).status).toBe(200);
+      fill(filler);
+      const reads = async (s: Sim) => {
+        for (const path of [
+          '/_sim/workspace',
+          `/v1/quick/actions/${text}`,
+          '/v1/history/texts?phone_number=%2B12025550101',
+          '/_sim/clock',
+        ]) {
+          const r = await s.api('GET', path);
+          expect(r.status, `${path}: ${r.text}`).toBe(200);
+          expect(r.headers.get('vmv-stale'), path).toBe('due work could not be saved (disk full)');
+        }
+      };
+      await until(async () => (await sim.api('GET', '/_sim/workspace')).headers.has('vmv-stale'));
+      // reads for over two retry pauses: every one answered, one warning
+      for (let end = Date.now() + 5000; Date.now() < end; ) await reads(sim);
+      expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'refused' } })).status).toBe(507);
+      expect(sim.stderr().split('what fell due on the clock cannot be saved').length - 1).toBe(1);
+      expect((await sim.api('GET', '/_sim/clock')).json.next_due_at).toBe(new Date(due).toISOString());
+      await sim.stop('SIGKILL');
+
+      // a restart on the full disk: the same
+      sim = await startSim({ data, clock: 'real' });
+      await until(async () => (await sim.api('GET', '/_sim/workspace')).headers.has('vmv-stale'));
+      for (let end = Date.now() + 3000; Date.now() < end; ) await reads(sim);
+      expect(sim.stderr().split('what fell due on the clock cannot be saved').length - 1).toBe(1);
+      expect(sim.stderr()).not.toContain('room on the disk again');
+
+      // space returns: what fell due runs by itself, said once
+      rmSync(filler);
+      await until(async () => sim.stderr().includes('there is room on the disk again'));
+      const after = await sim.api('GET', '/_sim/workspace');
+      expect(after.headers.has('vmv-stale')).toBe(false);
+      // the step that fell due has run: the clock's next one is later
+      const next = (await sim.api('GET', '/_sim/clock')).json.next_due_at;
+      expect(next === null || Date.parse(next) > due, next).toBe(true);
+      await sim.stop('SIGKILL');
+      const store = new Store(data);
+      const world = await store.withLock(async (ss) => (await ss.begin()).data);
+      expect(world.contacts.map((c) => c.name)).not.toContain('refused');
+      expect(world.quick_jobs.map((j) => j.id).sort()).toEqual([text, call].sort());
+      expect(world.ledger.length).toBeGreaterThan(0);
+      expect(tmpFiles(dir)).toEqual([]);
+    } finally {
+      await sim.stop();
+    }
+  }, 90_000);
 });
 
 // ---- a damaged journal ----
