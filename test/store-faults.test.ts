@@ -303,6 +303,35 @@ describe.skipIf(!canMount)('due work on a full disk (a 2 MiB tmpfs)', () => {
   }, 90_000);
 });
 
+const canStrace = spawnSync('strace', ['-V']).status === 0;
+
+describe.skipIf(!canStrace)('a journal write that fails, and its cut-back too (faults injected with strace)', () => {
+  it('says so at the time, naming the journal and the byte, and never claims the change was not applied; the next command works', async () => {
+    const data = await world(1, 'first');
+    const env = { ...process.env, VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
+    delete env.VMV_BASE_URL;
+    const faults = ['-f', '-o', '/dev/null', '-e', 'trace=fdatasync,ftruncate'];
+    const inject = ['-e', 'inject=fdatasync:error=EIO', '-e', 'inject=ftruncate:error=EIO'];
+    const r = spawnSync('strace', [...faults, ...inject, process.execPath, BIN, 'sim', 'contact', '--name', 'second'], {
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `could not cut the journal ${journalOf(data).replace(/[.]/g, '\\.')} back to its last whole entry \\(byte \\d+\\)`,
+      ),
+    );
+    expect(r.stderr).toContain('this change may have been applied after all');
+    expect(r.stderr).not.toContain('the request was not applied');
+    // the line was written whole: it stands, and the next command appends after it
+    const next = vmv(['sim', 'contact', '--name', 'third'], data);
+    expect(next.status, next.stderr).toBe(0);
+    expect((await contactNames(data)).sort()).toEqual(['first-0', 'second', 'third']);
+  });
+});
+
 // ---- a damaged journal ----
 
 describe('a damaged journal is refused, never cut or written over', () => {

@@ -127,7 +127,11 @@ async function appendAll(fh: FileHandle, buf: Buffer): Promise<void> {
 
 const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
 
-/** A write of the store that failed, as the reply says it: 507 on a full disk, the file's own error otherwise. */
+/** What a failed write whose cut-back failed too means (Store.cutBack). */
+const UNCUT_AFTER =
+  'written whole, the change stands and later requests see it; torn, it is cut off by the next request (or, if that fails too, the journal is refused, naming the byte).';
+const UNCUT = `The journal could not be cut back to its last whole entry (a warning names the file and the byte), so this change may have been applied after all: ${UNCUT_AFTER}`;
+
 /** What a failed write means, by what was being written. */
 const AFTER_FAILURE = {
   request:
@@ -228,6 +232,8 @@ export class Store<D extends Stored> {
   /** after a failed compaction: the journal size to reach before trying again, and whether it was said */
   private compactRetryAt = 0;
   private compactWarned = false;
+  /** a failed write whose cut-back failed too: both causes (see cutBack) */
+  private uncut: string | null = null;
   /** the snapshot whose modes (and its journal's) were last made owner-only */
   private modesOf = '';
   /** the data file as given (a symbolic link is worked on where it points: `file`) */
@@ -555,7 +561,15 @@ export class Store<D extends Stored> {
       process.emitWarning(
         `vmv simulator: discarded ${scan.torn} bytes at the end of the journal ${jf} (a half-written last entry, never acknowledged); every entry before it is kept.`,
       );
-      await truncate(jf, this.journalOffset);
+      const at = this.journalOffset;
+      await truncate(jf, at).catch((e: NodeJS.ErrnoException) => {
+        this.forget();
+        throw new StoreFileError(
+          `The simulator could not cut the half-written last entry (${scan.torn} bytes, never acknowledged) off its journal ${jf} at byte ${at}: ${e.message}. ` +
+            'Nothing has been changed; no entry can follow it until it is cut. Mend the cause (space, permissions), or run `vmv sim repair`.',
+        );
+      });
+      this.uncut = null;
     }
   }
 
@@ -605,17 +619,16 @@ export class Store<D extends Stored> {
           throw new ApiError(
             503,
             'store_busy',
-            `Another process wrote to ${this.journalFile} while this one held its lock; nothing was applied. Retry the request.`,
+            this.uncut
+              ? `The journal ${this.journalFile} still ends with the remains of a write that failed (${this.uncut}), past its last whole entry at byte ${this.journalOffset}; nothing was applied. Run \`vmv sim repair --data ${this.file}\` once the cause is mended.`
+              : `Another process wrote to ${this.journalFile} while this one held its lock; nothing was applied. Retry the request.`,
           );
         try {
           await appendAll(fh, line);
           await fh.datasync();
         } catch (e) {
           // (a failed fsync may have lost bytes the kernel held: cut back to what was whole before)
-          await fh
-            .truncate(this.journalOffset)
-            .then(() => fh.datasync())
-            .catch(() => {});
+          await this.cutBack(fh, e);
           throw e;
         }
       } finally {
@@ -626,7 +639,15 @@ export class Store<D extends Stored> {
       this.journalLine++;
     } catch (e) {
       this.forget();
-      throw await writeFailure(e, this.file!, what === 'its journal' ? this.journalFile! : this.file!, what);
+      const err = await writeFailure(e, this.file!, what === 'its journal' ? this.journalFile! : this.file!, what);
+      // (the line may stand whole in the journal: then "nothing was applied" would not be true)
+      if (!this.uncut) throw err;
+      const said = err instanceof ApiError ? err.message.replace(/ Nothing was applied\..*$/, '') : err.message;
+      throw new ApiError(
+        err instanceof ApiError ? err.status : 500,
+        err instanceof ApiError ? err.code : 'internal_error',
+        `The simulator could not write its journal ${this.journalFile}: ${said}. ${UNCUT}`,
+      );
     }
     if (!this.compacting && this.journalIsLong() && this.journalOffset >= this.compactRetryAt) {
       // in the background: the reply does not wait for it (the next unit of work in this process does)
@@ -651,6 +672,25 @@ export class Store<D extends Stored> {
           },
         )
         .finally(() => (this.compacting = false));
+    }
+  }
+
+  /**
+   * Cuts the journal back to its last whole entry after a write that failed. A cut-back that fails
+   * too is said at once (the file, the byte, both causes) and remembered, so that what later finds
+   * the bytes left there says what they are (append), never "another process wrote".
+   */
+  private async cutBack(fh: FileHandle, failed: unknown): Promise<void> {
+    try {
+      await fh.truncate(this.journalOffset);
+      await fh.datasync();
+      this.uncut = null;
+    } catch (e) {
+      this.uncut = `${(failed as Error).message}; cutting it back failed: ${(e as Error).message}`;
+      process.emitWarning(
+        `vmv simulator: could not cut the journal ${this.journalFile} back to its last whole entry (byte ${this.journalOffset}) after a failed write (${this.uncut}). ` +
+          `The request failed, but its line may stand: ${UNCUT_AFTER}`,
+      );
     }
   }
 
