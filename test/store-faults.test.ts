@@ -308,7 +308,7 @@ const canStrace = spawnSync('strace', ['-V']).status === 0;
 describe.skipIf(!canStrace)('a journal write that fails, and its cut-back too (faults injected with strace)', () => {
   it('says so at the time, naming the journal and the byte, and never claims the change was not applied; the next command works', async () => {
     const data = await world(1, 'first');
-    const env = { ...process.env, VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg') };
     delete env.VMV_BASE_URL;
     const faults = ['-f', '-o', '/dev/null', '-e', 'trace=fdatasync,ftruncate'];
     const inject = ['-e', 'inject=fdatasync:error=EIO', '-e', 'inject=ftruncate:error=EIO'];
@@ -794,6 +794,48 @@ describe('vmv sim export and import', () => {
     expect(existsSync(journalOf(blank))).toBe(false);
     expect(filesOf(data)).toEqual(before);
   });
+
+  it.skipIf(!canStrace)(
+    "a SIGKILLed import leaves its temp file; a running server removes it (its writer gone) at its next compaction, and keeps a live writer's",
+    async () => {
+      const fixture = await world(2, 'fixture');
+      const sim = await startSim({ data: join(tempDir(), 'sim.json') });
+      try {
+        const env: NodeJS.ProcessEnv = { ...process.env, VMV_CONFIG_DIR: join(tempDir(), 'cfg') };
+        delete env.VMV_BASE_URL;
+        // killed for real as it renames its temp file over the data file
+        const args = ['sim', 'import', fixture, '--data', sim.data, '--yes'];
+        const killed = spawnSync(
+          'strace',
+          [
+            '-f',
+            '-o',
+            '/dev/null',
+            '-e',
+            'trace=rename',
+            '-e',
+            'inject=rename:signal=SIGKILL',
+            process.execPath,
+            BIN,
+            ...args,
+          ],
+          { env, encoding: 'utf8', timeout: 30_000 },
+        );
+        expect(killed.status, killed.stderr).not.toBe(0);
+        const dir = join(sim.data, '..');
+        expect(tmpFiles(dir)).toHaveLength(1);
+        const live = `.sim.json.${process.pid}.1.tmp`;
+        writeFileSync(join(dir, live), 'a live writer');
+        // the server's next compaction (a journal past 1 MiB) removes the orphan, and only it
+        const bulk = Array.from({ length: 2500 }, (_, i) => ({ name: `bulk-${i}`, email: `bulk-${i}@example.com` }));
+        expect((await sim.api('POST', '/_sim/contacts', { body: bulk })).status).toBe(201);
+        for (let i = 0; i < 100 && tmpFiles(dir).length > 1; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(tmpFiles(dir)).toEqual([live]);
+      } finally {
+        await sim.stop();
+      }
+    },
+  );
 
   it('export and import against a base URL need --data: they work on files', () => {
     const env = { ...process.env, VMV_BASE_URL: 'http://127.0.0.1:9', VMV_CONFIG_DIR: join(tempDir(), 'cfg') };

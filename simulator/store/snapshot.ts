@@ -482,6 +482,22 @@ let tmpCount = 0;
 export const isTempOf = (file: string, name: string) => name.startsWith(`.${basename(file)}.`) && name.endsWith('.tmp');
 
 /**
+ * Whether the process that named temp file `name` (of `file`, or of its journal) is gone: a temp
+ * file of a live process may be one it is writing (an export, an import under the file's lock).
+ */
+export function tempIsOrphan(file: string, name: string): boolean {
+  const pid = Number(/^(?:journal\.)?(\d+)\.\d+\.tmp$/.exec(name.slice(basename(file).length + 2))?.[1]);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
  * Writes a file whole: a unique temp file, fsync'ed, renamed over `file`, the directory fsync'ed.
  * A write that fails (a full disk) removes its temp file at once and leaves `file` as it was.
  */

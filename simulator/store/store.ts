@@ -38,6 +38,7 @@ import {
   accessError,
   isTempOf,
   release,
+  tempIsOrphan,
   SnapshotFile,
   stampOf,
   StoreAccessError,
@@ -379,8 +380,12 @@ export class Store<D extends Stored> {
       this.tracker.begin();
       return this.tracker.view;
     }
-    if (!this.tracker || (await this.stamp()) !== this.snapshotStamp) await this.readAll(locked);
-    else {
+    if (!this.tracker || (await this.stamp()) !== this.snapshotStamp) {
+      const replaced = this.tracker !== null;
+      await this.readAll(locked);
+      // (another process wrote a snapshot: one killed before it could has left its temp file)
+      if (replaced && locked) await this.cleanOrphans(true);
+    } else {
       try {
         await this.catchUp(locked);
       } catch (e) {
@@ -558,19 +563,27 @@ export class Store<D extends Stored> {
       // a writer killed mid-append leaves half a line without its newline: it was never
       // acknowledged, and is cut off so that the entries appended after it are whole lines
       if (this.readOnly) return; // (read as it stands: the entries before it)
-      process.emitWarning(
-        `vmv simulator: discarded ${scan.torn} bytes at the end of the journal ${jf} (a half-written last entry, never acknowledged); every entry before it is kept.`,
-      );
-      const at = this.journalOffset;
-      await truncate(jf, at).catch((e: NodeJS.ErrnoException) => {
-        this.forget();
-        throw new StoreFileError(
-          `The simulator could not cut the half-written last entry (${scan.torn} bytes, never acknowledged) off its journal ${jf} at byte ${at}: ${e.message}. ` +
-            'Nothing has been changed; no entry can follow it until it is cut. Mend the cause (space, permissions), or run `vmv sim repair`.',
-        );
-      });
-      this.uncut = null;
+      await this.cutTorn(jf, scan.torn);
     }
+  }
+
+  /**
+   * Cuts a half-written last entry (a writer killed mid-append, never acknowledged) off the journal,
+   * so that the entries appended after it are whole lines; one that cannot be cut is refused, named.
+   */
+  private async cutTorn(jf: string, torn: number): Promise<void> {
+    process.emitWarning(
+      `vmv simulator: discarded ${torn} bytes at the end of the journal ${jf} (a half-written last entry, never acknowledged); every entry before it is kept.`,
+    );
+    const at = this.journalOffset;
+    await truncate(jf, at).catch((e: NodeJS.ErrnoException) => {
+      this.forget();
+      throw new StoreFileError(
+        `The simulator could not cut the half-written last entry (${torn} bytes, never acknowledged) off its journal ${jf} at byte ${at}: ${e.message}. ` +
+          'Nothing has been changed; no entry can follow it until it is cut. Mend the cause (space, permissions), or run `vmv sim repair`.',
+      );
+    });
+    this.uncut = null;
   }
 
   /**
@@ -727,6 +740,7 @@ export class Store<D extends Stored> {
   private compactIf(cond: () => boolean): Promise<void> {
     return this.transact(async (ss) => {
       await this.load();
+      await this.cleanOrphans(true);
       if (!cond()) return;
       // a lock lost while this process stood still: another may be appending, which a new journal would drop
       if (ss.compromised)
@@ -992,13 +1006,18 @@ export class Store<D extends Stored> {
     }
   }
 
-  /** Temp files of a writer killed mid-write are never renamed; with the lock held, any found are orphans. */
-  private async cleanOrphans(): Promise<void> {
-    if (this.cleaned || !this.file || this.readOnly) return;
+  /**
+   * Temp files of a writer killed mid-write (a SIGKILLed import, say) are never renamed: removed when
+   * the store opens here, at each compaction, and when another process replaced the snapshot, once
+   * the process that named them is gone (snapshot.ts tempIsOrphan).
+   */
+  private async cleanOrphans(again = false): Promise<void> {
+    if ((this.cleaned && !again) || !this.file || this.readOnly) return;
     this.cleaned = true;
     // (`.sim.json.` begins the journal's temp files too)
-    for (const name of await readdir(dirname(this.file)))
-      if (isTempOf(this.file, name)) await unlink(join(dirname(this.file), name)).catch(() => {});
+    for (const name of await readdir(dirname(this.file)).catch(() => []))
+      if (isTempOf(this.file, name) && tempIsOrphan(this.file, name))
+        await unlink(join(dirname(this.file), name)).catch(() => {});
   }
 }
 
