@@ -17,6 +17,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  truncateSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -788,7 +789,7 @@ describe('vmv sim export and import', () => {
     writeFileSync(blank, '\n');
     const before = filesOf(data);
     const r = vmv(['sim', 'import', blank, '--yes'], data);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${blank} holds no simulator world`);
     expect(readFileSync(blank, 'utf8')).toBe('\n');
     expect(existsSync(journalOf(blank))).toBe(false);
@@ -836,6 +837,124 @@ describe('vmv sim export and import', () => {
       }
     },
   );
+
+  it('hostile worlds are refused before anything is replaced: exit 2, the file and the JSON path named, no foreign byte echoed', async () => {
+    const data = await world(1, 'mine');
+    const source = await world(1, 'theirs');
+    const exported = join(tempDir(), 'export.json');
+    expect(vmv(['sim', 'export', exported], source).status).toBe(0);
+    const doc = () => {
+      const d = JSON.parse(readFileSync(exported, 'utf8'));
+      delete d.store;
+      for (const k of Object.keys(d)) if (k.startsWith('$')) delete d[k];
+      return d;
+    };
+    const dir = tempDir();
+    const file = (name: string, d: unknown) => {
+      const f = join(dir, name);
+      writeFileSync(f, typeof d === 'string' ? d : JSON.stringify(d));
+      return f;
+    };
+    const edit = (f: (d: any) => void) => {
+      const d = doc();
+      f(d);
+      return d;
+    };
+    const secret = join(dir, 'secret.txt');
+    writeFileSync(secret, 'SECRET-TOKEN=hunter2 not json');
+    const fifo = join(dir, 'fifo');
+    spawnSync('mkfifo', [fifo]);
+    const big = join(dir, 'big.json');
+    writeFileSync(big, '');
+    truncateSync(big, 129 * 1024 * 1024);
+    const deep = 100_000;
+    const cases: [string, string, string][] = [
+      [
+        file(
+          'name.json',
+          edit((d) => (d.contacts[0].name = 'x'.repeat(60e6))),
+        ),
+        '$.contacts[0].name',
+        '',
+      ],
+      [
+        file(
+          'wallet.json',
+          edit((d) => (d.organizations[0].wallet_cents = 'lots')),
+        ),
+        '$.organizations[0].wallet_cents',
+        '',
+      ],
+      [
+        file(
+          'clock.json',
+          edit((d) => (d.meta.clock = { mode: 'manual', offset_ms: 0, frozen_ms: 8.64e15 })),
+        ),
+        '$.meta.clock',
+        '',
+      ],
+      [
+        file('proto.json', JSON.stringify(doc()).replace('"name":"theirs-0"', '"name":"theirs-0","__proto__":{"x":1}')),
+        '$.contacts[0].__proto__',
+        '',
+      ],
+      [
+        file(
+          'shape.json',
+          edit((d) => (d.contacts = { a: 1 })),
+        ),
+        '$.contacts',
+        '',
+      ],
+      [
+        file(
+          'deep.json',
+          JSON.stringify(doc()).replace(
+            '"custom_fields":{}',
+            `"custom_fields":${'{"a":'.repeat(deep)}1${'}'.repeat(deep)}`,
+          ),
+        ),
+        'nests deeper than 64 levels',
+        '',
+      ],
+      [fifo, 'is a FIFO (named pipe), not a regular file', ''],
+      [dir, 'is a directory, not a regular file', ''],
+      [big, 'vmv sim import reads at most 134217728', ''],
+      [join(dir, 'link.json'), 'is not valid JSON', 'hunter2'],
+    ];
+    symlinkSync(secret, join(dir, 'link.json'));
+    const before = filesOf(data);
+    for (const [f, says, never] of cases) {
+      const t = performance.now();
+      const r = vmv(['sim', 'import', f, '--yes'], data);
+      expect(r.status, `${f}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, f).toContain(f);
+      expect(r.stderr, f).toContain(says);
+      if (never) expect(r.stderr).not.toContain(never);
+      expect(performance.now() - t, f).toBeLessThan(20_000);
+      expect(filesOf(data), f).toEqual(before);
+    }
+    // the problems all at once, as many as there are (up to the cap)
+    const many = vmv(
+      [
+        'sim',
+        'import',
+        file(
+          'many.json',
+          edit((d) => {
+            d.organizations[0].wallet_cents = 'lots';
+            d.meta.next_seq = -1;
+          }),
+        ),
+        '--yes',
+      ],
+      data,
+    );
+    expect(many.stderr).toContain('$.organizations[0].wallet_cents');
+    expect(many.stderr).toContain('$.meta.next_seq');
+    // and a world as exported still imports
+    expect(vmv(['sim', 'import', exported, '--yes'], data).status).toBe(0);
+  }, 120_000);
 
   it('export and import against a base URL need --data: they work on files', () => {
     const env = { ...process.env, VMV_BASE_URL: 'http://127.0.0.1:9', VMV_CONFIG_DIR: join(tempDir(), 'cfg') };

@@ -251,7 +251,7 @@ function defer(data: Record<string, unknown>, key: string, file: string, u: Unre
         v = JSON.parse(bytes.toString('utf8'));
       } catch (e) {
         throw new StoreFileError(
-          `The simulator data file ${file} is damaged (its ${key} is not valid JSON: ${(e as Error).message}). ${fresh}`,
+          `The simulator data file ${file} is damaged (its ${key} is not valid JSON${/at position \d+/.test((e as Error).message) ? ` ${/at position \d+/.exec((e as Error).message)![0]}` : ''}). ${fresh}`,
         );
       }
       settle(v);
@@ -378,8 +378,10 @@ export class SnapshotFile<D extends object> implements Adapter<D> {
     try {
       data = JSON.parse(text);
     } catch (e) {
+      // (never the parser's words: they quote the text, and the file may be someone else's)
+      const at = /at position (\d+)/.exec((e as Error).message)?.[1];
       throw new StoreFileError(
-        `The simulator data file ${this.file} is not valid JSON (${(e as Error).message}). ${fresh}`,
+        `The simulator data file ${this.file} is not valid JSON${at ? ` (at byte ${at})` : ''}. ${fresh}`,
       );
     }
     const why = this.shape.refuse(data);

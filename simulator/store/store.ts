@@ -45,6 +45,7 @@ import {
   StoreFileError,
   writeDurably,
 } from './snapshot.js';
+import { checkSource, ImportRefused, LISTED, refuseWorld } from './source.js';
 import { applyOps, Tracker, type Op, type TrackedShape } from './tracker.js';
 
 /** What `vmv sim repair` found and did. */
@@ -201,6 +202,8 @@ export interface StoreSchema<D extends Stored> extends TrackedShape {
   eager: readonly string[];
   /** structures derived from the data, saved beside it so that a process can read them without the records */
   saved?(view: D): Record<string, string>;
+  /** an imported document's problems (`$.path: why`), at most `cap`, before anything reads it (source.ts) */
+  check?(doc: Record<string, unknown>, cap: number): Promise<string[]>;
 }
 
 /** What every stored document has: its format version. */
@@ -241,6 +244,8 @@ export class Store<D extends Stored> {
   readonly given: string | null;
   /** read as it stands, never written (readWorld): a file that holds no world is refused, not seeded */
   private readOnly = false;
+  /** the file as an import named it: its world is checked before anything reads it (refuseBad) */
+  private checking: string | null = null;
 
   constructor(
     file: string | null,
@@ -415,6 +420,7 @@ export class Store<D extends Stored> {
       return;
     }
     this.diskVersion = this.db!.data.version;
+    if (this.checking !== null) await this.refuseBad(this.db!.data as unknown as Record<string, unknown>);
     const tracker = this.track(this.schema.upgrade(this.db!.data));
     this.db!.data = null as unknown as D;
     ({
@@ -910,8 +916,24 @@ export class Store<D extends Stored> {
   async import(from: string): Promise<{ bytes: number; data: D }> {
     const src = resolveDataFile(from);
     if (src === this.file) throw new StoreFileError(`${from} is this simulator's own data file: nothing to import.`);
-    const data = await new Store<D>(src, this.schema).readWorld();
+    await checkSource(from, src);
+    const reader = new Store<D>(src, this.schema);
+    reader.checking = from;
+    // (a source that holds no world is refused as what it is: a local file error, exit 2)
+    const data = await reader.readWorld().catch((e: unknown) => {
+      throw e instanceof StoreFileError && !(e instanceof StoreAccessError)
+        ? new ImportRefused(`${from} cannot be imported: ${e.message}`)
+        : e;
+    });
+    // (again with its journal applied)
+    await reader.refuseBad(data as unknown as Record<string, unknown>);
     return { ...(await this.replaceWorld(data)), data };
+  }
+
+  /** Refuses (source.ts) a document being imported whose values are not a world's (StoreSchema.check). */
+  private async refuseBad(doc: Record<string, unknown>): Promise<void> {
+    const problems = (await this.schema.check?.(doc, LISTED + 1)) ?? [];
+    if (problems.length > 0) throw refuseWorld(this.checking ?? this.given ?? '', problems);
   }
 
   /**
