@@ -11,8 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, childEnv, startSim, T0, tempDir, type Sim } from './helpers.js';
+import { requires } from './skips.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
+const NO_SCRIPT = 'script (util-linux) is not installed: it gives the command a pty';
 
 /** A body, a subject and a name as an attacker writes them. */
 const BODY =
@@ -165,7 +167,8 @@ describe.each(['embedded', 'remote'])('on the %s target', (target) => {
     expect(new Set(rows.map((l) => l.split('\t').length)).size).toBe(1);
   });
 
-  it.skipIf(!hasScript).each(COMMANDS)('%s on a terminal: only vmv’s own colours, values escaped', (_, args) => {
+  it.for(COMMANDS)('%s on a terminal: only vmv’s own colours, values escaped', ([, args], ctx) => {
+    if (!hasScript) return ctx.skip(NO_SCRIPT);
     const r = onPty(world().env, args);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('\u001b[1m'); // in colour: the header is bold
@@ -242,7 +245,8 @@ describe("a service's error envelope", () => {
   });
 });
 
-describe.skipIf(!hasScript)('vmv assistant chat on a terminal', () => {
+describe('vmv assistant chat on a terminal', () => {
+  requires(hasScript ? null : NO_SCRIPT);
   it('shows a conversation written elsewhere with its title and message escaped; nothing raw but its own drawing', async () => {
     const env = worlds.find((w) => w.name === 'embedded')!.env;
     const file = join(dir, 'message.json');
