@@ -20,7 +20,7 @@ let home: string;
 let cache: string;
 
 /** A user's environment: PATH and a HOME of their own, nothing of this checkout's. */
-const userEnv = () => ({ PATH: process.env.PATH ?? '', HOME: home, npm_config_cache: cache });
+const userEnv = () => ({ PATH: process.env.PATH ?? '', HOME: home, npm_config_cache: cache, NO_COLOR: '1' });
 
 /** Runs a command in the project; its output, status and how long it took. */
 function run(cmd: string, args: string[], env: Record<string, string> = {}) {
