@@ -245,7 +245,10 @@ async function testingFixture() {
   const t = process.hrtime.bigint();
   await Promise.all(Array.from({ length: PARALLEL }, (_, i) => fixtureTest(startSimulator, i)));
   const all = msSince(t);
-  report(`${PARALLEL} in parallel (start, email, outbox, close)`, fmtMs(all), { pass: all <= 2500, text: '<= 2500 ms' });
+  report(`${PARALLEL} in parallel (start, email, outbox, close)`, fmtMs(all), {
+    pass: all <= 2500,
+    text: '<= 2500 ms',
+  });
   report('resident memory after them', mib(process.memoryUsage().rss));
 }
 if (process.env.BENCH_ONLY === 'testing') {
