@@ -2,7 +2,7 @@
 // - dist/simulator.js: the whole simulator (request handler, store, routes, schemas, zod, lowdb) in
 //   one file, its modules evaluated only when first used (a resource's routes on the first request
 //   to its paths). One file: a command pays for one module load, not twenty.
-// - dist/cli.js and dist/index.js (the library), split into lazily loaded chunks for each noun's
+// - dist/cli.js, dist/index.js (the library) and dist/testing.js (vmv/testing, the fixture), split into lazily loaded chunks for each noun's
 //   verbs, the API client, conf, and the assistant chat's terminal UI (ink and React: only
 //   `vmv assistant chat` on a terminal loads them); both reach the simulator through dist/simulator.js.
 // - dist/ui-vendor.js: ink and React, an ES module of their own (ink awaits at its top level).
@@ -83,7 +83,7 @@ const simulatorBundle = {
 };
 const cli = await build({
   ...common,
-  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts', testing: 'src/testing/index.ts' },
   splitting: true,
   chunkNames: '[name]-[hash]', // beside the entries, so './simulator.js' means one file for all
   plugins: [simulatorBundle, phoneApart],
@@ -139,13 +139,14 @@ writeNotices(new URL('../dist/THIRD-PARTY-NOTICES.txt', import.meta.url).pathnam
 // bin/vmv's CommonJS copy and its code caches, trained on the hot commands
 await writeCommonJs({ ...simulator.metafile.outputs, ...phone.metafile.outputs, ...cli.metafile.outputs });
 
-// the library's TypeScript declarations: dist/types/ mirrors the sources, dist/index.d.ts is the door
+// the library's TypeScript declarations: dist/types/ mirrors the sources, dist/index.d.ts and dist/testing.d.ts the doors
 execFileSync(
   process.execPath,
   [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.build.json'],
   { stdio: 'inherit' },
 );
 writeFileSync(new URL('../dist/index.d.ts', import.meta.url), "export * from './types/src/index.js';\n");
+writeFileSync(new URL('../dist/testing.d.ts', import.meta.url), "export * from './types/src/testing/index.js';\n");
 
 const { apiDocument } = await import('../dist/simulator.js');
 const documents = { api: await apiDocument('api'), control: await apiDocument('control') };

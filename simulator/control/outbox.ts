@@ -37,8 +37,8 @@ import {
 export const OUTBOX_KINDS = ['email', 'text', 'call'] as const;
 type Kind = (typeof OUTBOX_KINDS)[number];
 
-/** The fields every message of the outbox has, whatever its kind: what a list of them shows. */
-const common = (kind: Kind, to: string, body: string) => ({
+/** The fields every message of the outbox has, whatever its kind: what a list of them shows (`kind` tells the types apart). */
+const common = <K extends Kind>(kind: K, to: string, body: string) => ({
   kind: z.literal(kind),
   id: uuid(`the ${kind} record's id, as history shows it`),
   created_at: timestamp(`when it was sent (a call: when it was placed)`),
