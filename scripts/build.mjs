@@ -5,6 +5,8 @@
 // - dist/cli.js, dist/index.js (the library) and dist/testing.js (vmv/testing, the fixture), split into lazily loaded chunks for each noun's
 //   verbs, the API client, conf, and the assistant chat's terminal UI (ink and React: only
 //   `vmv assistant chat` on a terminal loads them); both reach the simulator through dist/simulator.js.
+// - dist/phone.js and dist/dates.js: the numbering plans and the assistant's date reader, each loaded
+//   only where used (below).
 // - dist/ui-vendor.js: ink and React, an ES module of their own (ink awaits at its top level).
 // - dist/inspector/: the inspector's page (web/, Preact) for the browser, read only when served.
 // - dist/cjs/: the CommonJS copy of the CLI, phone and simulator bundles that bin/vmv runs through
@@ -49,16 +51,21 @@ const common = {
 /**
  * The numbering plans (src/phone.ts with libphonenumber) are a file of their own, dist/phone.js, loaded
  * only where a number is checked: by the simulator's routes that dial and the CLI's commands given a
- * number, one copy for both in a process (its metadata read once).
+ * number, one copy for both in a process (its metadata read once). The assistant's date reader
+ * (simulator/assistant/dates.ts with chrono-node) likewise, dist/dates.js, loaded only when the
+ * assistant reads a message: no other command pays for the parser.
  */
+const APART = {
+  'phone.js': fileURLToPath(new URL('../src/phone.js', import.meta.url)),
+  'dates.js': fileURLToPath(new URL('../simulator/assistant/dates.js', import.meta.url)),
+};
 const phoneApart = {
-  name: 'phone-apart',
+  name: 'files-apart',
   setup(b) {
-    b.onResolve({ filter: /(^|\/)phone\.js$/ }, (a) =>
-      resolve(a.resolveDir, a.path) === fileURLToPath(new URL('../src/phone.js', import.meta.url))
-        ? { path: './phone.js', external: true }
-        : undefined,
-    );
+    b.onResolve({ filter: /(^|\/)(phone|dates)\.js$/ }, (a) => {
+      const name = a.path.slice(a.path.lastIndexOf('/') + 1);
+      return resolve(a.resolveDir, a.path) === APART[name] ? { path: `./${name}`, external: true } : undefined;
+    });
   },
 };
 const simulator = await build({
@@ -67,7 +74,11 @@ const simulator = await build({
   splitting: false,
   plugins: [phoneApart],
 });
-const phone = await build({ ...common, entryPoints: { phone: 'src/phone.ts' }, splitting: false });
+const phone = await build({
+  ...common,
+  entryPoints: { phone: 'src/phone.ts', dates: 'simulator/assistant/dates.ts' },
+  splitting: false,
+});
 // its numbering plans beside it (src/phone.ts reads them on the first check), so an installed vmv needs no libphonenumber-js
 copyFileSync(
   createRequire(import.meta.url).resolve('libphonenumber-js/metadata.min.json'),

@@ -153,6 +153,7 @@ const LOCAL_CODES: Record<number, string> = {
   [EXIT.failed]: 'job_failed',
   [EXIT.timeout]: 'wait_timeout',
   [EXIT.declined]: 'declined',
+  [EXIT.notUnderstood]: 'not_understood',
   [EXIT.interrupted]: 'interrupted',
 };
 

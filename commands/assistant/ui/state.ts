@@ -14,7 +14,8 @@ import {
   type PendingApproval,
 } from '../view.js';
 
-export type EntryKind = 'user' | 'assistant' | 'action' | 'declined' | 'failed' | 'note' | 'error';
+/** `unread`: what the assistant did not understand of a message, set apart from its answers */
+export type EntryKind = 'user' | 'assistant' | 'action' | 'declined' | 'failed' | 'note' | 'error' | 'unread';
 export interface Entry {
   kind: EntryKind;
   text: string;
@@ -129,6 +130,9 @@ function settle(s: ChatState, c: Conversation): ChatState {
   const { entries, seen } = actionEntries(c, s.seen);
   const added: Entry[] = [...entries];
   if (c.reply) added.push({ kind: 'assistant', text: c.reply });
+  const missed = c.status === 'idle' ? (c.not_understood ?? []) : [];
+  if (missed.length > 0)
+    added.push({ kind: 'unread', text: `not understood: ${missed.map((m) => `"${m}"`).join(', ')}` });
   if (c.status === 'failed')
     added.push({ kind: 'error', text: c.error ?? 'The run failed. Send another message to go on.' });
   return { ...s, conversation: c, seen, entries: [...s.entries, ...added], phase: phaseOf(c) };
