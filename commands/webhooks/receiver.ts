@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { hostPolicy, hostRefusal, originRefusal, type Refusal } from '../../src/http-gate.js';
 import type { IO } from '../../src/io.js';
-import { truncate } from '../../src/list.js';
+import { MIN_PREFIX } from '../../src/ids.js';
+import { clip } from '../../src/output.js';
 import { visible } from '../../src/visible.js';
 import {
   EVENT_HEADER,
@@ -93,7 +94,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     if (seen.has(event.id)) return turnedAway(`dropped a duplicate of ${event.id}`);
     seen.add(event.id);
     if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value!);
-    o.io.out((o.json ? JSON.stringify(event) : eventLine(event, o.io.stdoutTTY)) + '\n');
+    o.io.out((o.json ? JSON.stringify(event) : eventLine(event)) + '\n');
     if (o.forwardTo) {
       const to = o.forwardTo;
       forwarding = forwarding.then(() => forward(to, body, req, event.id));
@@ -199,28 +200,31 @@ interface Event {
   };
 }
 
+/** The widest an event line gets (as `stripe listen`): everything is in --json. */
+export const LINE_MAX = 100;
+
 /**
- * One event as a line: time, type, id, the call or message, and a short summary (a text's body
- * clipped on a terminal only, and quoted as JSON: its line breaks stay on the line). Every field
- * came from outside: its control characters are made visible (src/visible.ts).
+ * One event as a line of at most LINE_MAX columns: time (to the second, UTC), type, the call's or
+ * message's id by its 8-character prefix (the event id repeats it: in --json), from -> to (the
+ * direction, in --json), and a
+ * short summary (a text's body quoted as JSON, so its line breaks stay on the line; the line's end
+ * cut with an ellipsis when longer). Every field came from outside: its control characters are made
+ * visible (src/visible.ts).
  */
-export function eventLine(e: Event, clip = false): string {
-  const parts = [e.created_at, e.type, e.id];
+export function eventLine(e: Event): string {
+  const parts = [e.created_at.replace(/\.\d+Z$/, 'Z'), e.type];
   const { call, message_id } = e.data ?? {};
+  const short = (id: string) => id.slice(0, MIN_PREFIX);
+  if (e.test) parts.push('(test)');
   if (call) {
-    parts.push(`call ${call.id}`, `${call.direction} ${call.from_number} -> ${call.to_number}`);
+    parts.push(short(call.id), `${call.from_number} -> ${call.to_number}`);
     parts.push(
       e.type === 'call.ended'
         ? [call.status, `${call.duration_seconds ?? 0}s`, call.end_reason].filter(Boolean).join(' ')
         : call.status,
     );
   } else if (message_id) {
-    parts.push(
-      `message ${message_id}`,
-      `${e.data.from} -> ${e.data.to}`,
-      JSON.stringify(clip ? truncate(e.data.body, 60) : e.data.body),
-    );
-  }
-  if (e.test) parts.push('(test)');
-  return visible(parts.join('  ').replace(/[\t\n]/g, ' '));
+    parts.push(short(message_id), `${e.data.from} -> ${e.data.to}`, JSON.stringify(e.data.body));
+  } else parts.push(e.id);
+  return clip(visible(parts.join('  ').replace(/[\t\n]/g, ' ')), LINE_MAX);
 }
