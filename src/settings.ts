@@ -49,8 +49,8 @@ export function readSettings(env: Env): SettingsFile {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return {};
-    throw damagedSettings(file, `it cannot be read (${code ?? (e as Error).message})`);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
+    throw unreadableSettings(file, code ?? (e as Error).message);
   }
   let parsed: unknown;
   try {
@@ -87,6 +87,13 @@ const damagedSettings = (file: string, why: string) =>
   usage(
     `The settings file ${file} is damaged: ${why}. vmv will not guess the target (or API key) without it.`,
     `Correct the file, or move it aside (mv '${file}' '${file}.damaged') and set your settings again with \`vmv config set\` (VMV_CONFIG_DIR or XDG_CONFIG_HOME choose another folder).`,
+  );
+
+/** A settings file (or its folder) this user may not read: whether it holds a base URL is unknown, so it stops too. */
+const unreadableSettings = (file: string, code: string) =>
+  usage(
+    `The settings file ${file} cannot be read (${code}). vmv will not guess the target (or API key) without it.`,
+    `Give this user read access to it, or choose another folder with VMV_CONFIG_DIR or XDG_CONFIG_HOME.`,
   );
 
 export interface GlobalOptions {

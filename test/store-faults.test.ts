@@ -37,7 +37,9 @@ function vmv(
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     VMV_SIM_DATA: data,
-    VMV_CONFIG_DIR: join(tempDir(), 'cfg'),
+    // another user may not even look into this user's temporary folders (an unreadable settings
+    // file stops a command): theirs is a folder that does not exist
+    VMV_CONFIG_DIR: o.uid === undefined ? join(tempDir(), 'cfg') : '/nonexistent/vmv-config',
     NO_COLOR: '1',
   };
   delete env.VMV_BASE_URL;
