@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseDuration } from './duration.js';
 import { usage } from './errors.js';
-import { configFile, simDataFile, type Env } from './paths.js';
+import { configFile, hasHome, simDataFile, type Env } from './paths.js';
 import { DEFAULT_POLICY, DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
 
 export interface Profile {
@@ -43,6 +43,8 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
  * embedded simulator, and a user who set a base URL would take simulated successes for real ones.
  */
 export function readSettings(env: Env): SettingsFile {
+  // with no home and no folder named, there is no settings file to read: no settings (writing one says what to set)
+  if (!env.VMV_CONFIG_DIR && !env.XDG_CONFIG_HOME && !hasHome()) return {};
   const file = configFile(env);
   let text: string;
   try {
