@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module script, without types
-import { npmCache, packAndInstall } from '../scripts/pack.mjs';
+import { npmCache, packAndInstall, registryEnv } from '../scripts/pack.mjs';
 import { tempDir } from './temp.js';
 
 const EXAMPLES = new URL('../examples/testing/', import.meta.url).pathname;
@@ -43,7 +43,7 @@ beforeAll(() => {
   ({ project } = packAndInstall(dir, { PATH: process.env.PATH, HOME: home, npm_config_cache: cache }));
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '-D', ...RUNNERS], {
     cwd: project,
-    env: userEnv(),
+    env: { ...registryEnv(), ...userEnv() },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const f of readdirSync(EXAMPLES)) copyFileSync(join(EXAMPLES, f), join(project, f));
