@@ -61,7 +61,8 @@ describe('vmv/testing in a fresh project, with the runners people use', () => {
       ['node_modules/jest/bin/jest.js', 'jest.test.js'],
       { NODE_OPTIONS: '--experimental-vm-modules' },
     ],
-    ['node:test', process.execPath, ['--test', 'node.test.js']],
+    // TAP named: Node 20 reports TAP when piped, Node 23+ its spec reporter
+    ['node:test', process.execPath, ['--test', '--test-reporter=tap', 'node.test.js']],
   ];
   it.each(runners)('%s runs the example and exits by itself', (_name, cmd, args, env) => {
     const r = run(cmd, args, env);
