@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bufferIO } from '../src/io.js';
 import { main } from '../src/main.js';
-import { alignedLines, clip, fitWidths, width } from '../src/output.js';
+import { alignedLines, clip, col, fitWidths, width } from '../src/output.js';
 import { BIN, T0, tempDir, useTargets, type Target } from './helpers.js';
 import { requires } from './skips.js';
 
@@ -86,7 +86,7 @@ describe('width in terminal columns', () => {
     const io = { ...(await bufferIO({ tty: true })), columns: 100 };
     const lines = alignedLines(
       io,
-      ['name', 'n'],
+      [col('name', 2), col('n', 1)],
       [
         ['山田 🍣', 1],
         ['Ada', 2],

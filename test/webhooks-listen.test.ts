@@ -126,7 +126,7 @@ describe('vmv webhooks listen', () => {
     const callId = (await sim.api('GET', `/v1/quick/actions/${job.id}`)).json.data.targets[0].last_call_id;
     const startedLine = await l.out.next(/call\.started/);
     expect(startedLine).toBe(
-      `2026-01-05T09:00:00Z  call.started  ${callId.slice(0, 8)}  ${job.from_number} -> +12025550100  RINGING`,
+      `2026-01-05 09:00:00 UTC  call.started  ${callId.slice(0, 8)}  ${job.from_number} -> +12025550100  RINGING`,
     );
     expect(await l.err.next(/^forwarded/)).toBe(`forwarded evt_${callId}_started to ${forward.url}/in: 200`);
     const [fwd] = await forward.waitFor(1);

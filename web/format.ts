@@ -1,8 +1,8 @@
 // How the page writes times, money and ids.
+import { humanTime } from '../src/formats.js';
 
-/** An ISO time as the page shows it: the date and time in UTC (the simulator's clock is shown in UTC too). */
-export const when = (iso: string | null | undefined) =>
-  iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') : '—';
+/** An ISO time as the page shows it: as every human view of vmv writes one (src/formats.ts), `2026-11-28 08:17:37 UTC`. */
+export const when = (iso: string | null | undefined) => (iso ? humanTime(iso) : '—');
 
 /** Cents as dollars. */
 export const usd = (cents: number) => `${cents < 0 ? '−' : ''}$${(Math.abs(cents) / 100).toFixed(2)}`;

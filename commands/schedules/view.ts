@@ -5,7 +5,7 @@ import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { canonicalZone, isDate } from '../../src/formats.js';
 import { TZDateMini } from '@date-fns/tz';
-import { fields, nested, type Cell } from '../../src/output.js';
+import { ALWAYS, type Cell, col, fields, nested, textCol } from '../../src/output.js';
 import type { VideoScheduleSchema } from '../../simulator/schedules/routes.js';
 import type { Infer } from '../../simulator/core/schema.js';
 import { usd } from '../videos/view.js';
@@ -186,7 +186,7 @@ export function printSchedule(ctx: Context, s: Schedule): void {
     nested(
       io,
       'plan',
-      ['template', 'preset', 'angle', 'topic', 'caption'],
+      [col('template', ALWAYS), col('preset', 4), textCol('angle', 3), textCol('topic', 5), textCol('caption', 2)],
       s.next_plan.map((v) => [v.template, v.preset, v.angle, v.topic, v.caption]),
     );
 }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
+import { humanTime } from '../../src/formats.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
@@ -15,5 +16,5 @@ export function define(parent: Command, shell: Shell): void {
 export async function run(ctx: Context, _o: unknown, [duration]: string[]): Promise<void> {
   const seconds = (await import('../../src/duration.js')).parseDuration(duration);
   const res = await ctx.call('POST', '/_sim/clock/advance', { body: { seconds } });
-  ctx.emit(res, (c: any) => ctx.io.err(`Clock advanced ${seconds} s; now ${c.now}\n`));
+  ctx.emit(res, (c: any) => ctx.io.err(`Clock advanced ${seconds} s; now ${humanTime(c.now)}\n`));
 }
