@@ -115,12 +115,12 @@ export function table(io: IO, columns: Column[], rows: Cell[][]): void {
   hiddenNote(io, hidden);
 }
 
-/** The line under a table that dropped columns (stderr: a message, not data), cut to the terminal. */
+/** The line under a table that dropped columns (stderr: a message, not data), wrapped to the terminal. */
 export function hiddenNote(io: IO, hidden: string[]): void {
   if (hidden.length === 0) return;
   const n = hidden.length === 1 ? '1 more column' : `${hidden.length} more columns`;
   const note = `--wide shows ${n}: ${hidden.map((h) => h.toUpperCase()).join(', ')}`;
-  io.err(dim(forStderr(io), clip(note, io.columns)) + '\n');
+  for (const line of wrapWords(note, io.columns)) io.err(dim(forStderr(io), line) + '\n');
 }
 
 const UUID_LIKE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

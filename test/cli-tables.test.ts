@@ -189,7 +189,13 @@ describe('tables in a real terminal (tmux)', () => {
       await new Promise((r) => setTimeout(r, 50));
       screen = tmux('capture-pane', '-p', '-t', session).stdout;
     }
-    const lines = screen.split('\n').filter((l) => l.trim() && !l.includes('[done]'));
+    // (the lines under a table naming its hidden columns are a message, wrapped as such: left out)
+    let note = false;
+    const lines = screen.split('\n').filter((l) => {
+      if (l.startsWith('--wide shows')) note = true;
+      else if (/^(ID|CONTACT) /.test(l)) note = false;
+      return !note && l.trim() && !l.includes('[done]');
+    });
     // a row the terminal wrapped would show as a line without the columns' start: each is a header or an id
     expect(lines.length).toBe(5);
     for (const l of lines) expect(l).toMatch(/^(ID|CONTACT|[0-9a-f]{8})/);
