@@ -399,7 +399,7 @@ describe("what the agent understands, through the API's own operations", () => {
       },
     });
     expect((await askAndSettle('what is on the video schedule?')).reply).toBe(
-      '1 video schedule:\n- Tips: next posts 1 video at 2026-01-07T09:00:00.000Z (UTC)',
+      '1 video schedule:\n- Tips: next posts 1 video at 2026-01-07 09:00:00 UTC',
     );
   });
   it('"change the greeting on number N to …" runs at once (free, reversible) through the number configuration', async () => {
