@@ -101,6 +101,14 @@ describe('links', () => {
   });
 });
 
+describe('examples', () => {
+  it.each(pages)('every JSON block of %s parses (a client configuration is pasted as it is)', (page) => {
+    const text = readFileSync(join(root, page), 'utf8');
+    for (const [, json] of text.matchAll(/^```json\n([\s\S]*?)^```/gm))
+      expect(() => JSON.parse(json), `${page}:\n${json}`).not.toThrow();
+  });
+});
+
 describe('the CLI reference', () => {
   it('docs/cli.md is what the commands say: every command, flag and example (`npm run docs:cli` writes it)', async () => {
     const written = readFileSync(join(root, 'docs/cli.md'), 'utf8');
