@@ -1,7 +1,7 @@
 // Writes docs/cli.md, the CLI reference, from the commands' own definitions (scripts/cli-reference.ts,
 // bundled here with esbuild: the sources are TypeScript). `npm run docs:cli`; `--check` writes
 // nothing and exits 1 when docs/cli.md is not what the commands say (test/docs.test.ts checks the same).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -22,6 +22,7 @@ await build({
   logLevel: 'warning',
 });
 const { cliReference } = await import(pathToFileURL(outfile.pathname).href);
+rmSync(outfile);
 const text = await cliReference();
 const current = (() => {
   try {
