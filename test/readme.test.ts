@@ -1,5 +1,5 @@
-// The README's runnable examples run as written: the walkthrough's first steps and the CI script,
-// in a real bash with `vmv` on the PATH and a fresh simulated world.
+// The documentation's runnable examples run as written: the README's walkthrough and CI script, and
+// the guides' examples (docs/*.md), in a real bash with `vmv` on the PATH and a fresh simulated world.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,15 +7,27 @@ import { describe, expect, it } from 'vitest';
 import { childEnv, tempDir } from './helpers.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const read = (file: string) =>
+  file === 'README.md' ? readme : readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
 const bin = new URL('../bin', import.meta.url).pathname;
 
-/** The shell blocks of a README section, from its heading to the next heading of the same level. */
-function blocks(heading: string): string[] {
-  const start = readme.indexOf(`\n${heading}\n`);
-  expect(start, heading).toBeGreaterThan(-1);
-  const level = heading.split(' ')[0];
-  const next = readme.slice(start + heading.length + 2).search(new RegExp(`\\n${level} `));
-  const section = readme.slice(start, next < 0 ? undefined : start + heading.length + 2 + next);
+/**
+ * The shell blocks of a section of the README (or of a guide, `file` from the repository's root),
+ * from its heading to the next heading of the same level or above (its subsections included).
+ */
+function blocks(heading: string, file = 'README.md'): string[] {
+  const lines = read(file).split('\n');
+  const start = lines.indexOf(heading);
+  expect(start, `${file}: ${heading}`).toBeGreaterThan(-1);
+  const level = heading.split(' ')[0].length;
+  // the section ends at the next heading of its level or above, outside code (a shell comment is no heading)
+  let fenced = false;
+  let end = start + 1;
+  for (; end < lines.length; end++) {
+    if (lines[end].trimStart().startsWith('```')) fenced = !fenced;
+    else if (!fenced && new RegExp(`^#{1,${level}} `).test(lines[end])) break;
+  }
+  const section = lines.slice(start, end).join('\n');
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
 }
 
@@ -77,7 +89,7 @@ describe('README', () => {
   });
 
   it('the assistant for scripts: a question, an approved text, a declined call', () => {
-    const [script] = blocks('### The assistant: `vmv assistant chat`');
+    const [script] = blocks('## The assistant: `vmv assistant chat`', 'docs/terminal.md');
     const r = bash(script);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^You got 0 inbound calls yesterday/m);
@@ -86,7 +98,7 @@ describe('README', () => {
   });
 
   it("personas' worked examples: reschedule to Thursday, answered on the third attempt, a text reply with a question", () => {
-    const [, thursday, third, question] = blocks('### The simulated other party');
+    const [, thursday, third, question] = blocks('## The simulated other party', 'docs/personas.md');
     const r = bash(thursday);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^The recipient moved the appointment to Thursday at 10:00\.$/m);
@@ -108,7 +120,7 @@ describe('README', () => {
   });
 
   it('the CI script', () => {
-    const [script] = blocks('### jq and CI examples');
+    const [script] = blocks('## A CI script');
     const r = bash(script);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\+14155550100\tcompleted\tgoal_achieved$/m);
