@@ -314,6 +314,37 @@ describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, ()
     }
   });
 
+  it('reads everything again when its live link says reset (as after the server dropped it for falling behind)', async () => {
+    // the page's link is the test's own: it hears of no change, until a reconnect is answered `reset`
+    let reset = false;
+    let opened = 0;
+    await page.route('**/_sim/events', (route) => {
+      opened++;
+      const event = reset ? 'reset\ndata: {"reason":"fell_behind"}' : 'hello\ndata: {}';
+      return route.fulfill({
+        status: 200,
+        contentType: 'text/event-stream',
+        body: `retry: 200\n\nid: test.${opened}\nevent: ${event}\n\n`,
+      });
+    });
+    try {
+      // (not open(): each of these streams ends as soon as it opens, so the page is live only for a moment)
+      await page.goto(`${url}/money`);
+      const wallet = page.getByTestId('wallet');
+      await wallet.getByText('$').waitFor();
+      const before = await wallet.innerText();
+      expect((await api('PATCH', '/_sim/workspace', { wallet_usd: 77 })).status).toBe(200);
+      // the stream ends and is resumed again and again with nothing heard: the page keeps what it read
+      const seen = opened;
+      await expect.poll(() => opened, { timeout: 5000 }).toBeGreaterThan(seen + 2);
+      expect(await wallet.innerText()).toBe(before);
+      reset = true;
+      await wallet.getByText('$77.00').waitFor({ timeout: 5000 });
+    } finally {
+      await page.unroute('**/_sim/events');
+    }
+  });
+
   it('says when it is disconnected (the server went away)', async () => {
     await open('/');
     await close();

@@ -18,7 +18,10 @@ export interface Change {
 
 /** How often the journal's size is looked at while a page listens (the page updates within a second). */
 export const POLL_MS = 200;
-/** Changes kept for a page that reconnects (Last-Event-ID); one further back gets a reset. */
+/**
+ * Changes kept for a page that reconnects (Last-Event-ID); one further back gets a reset. With at
+ * most MAX_IDS ids each, what is kept stays under a few MB however long the server runs.
+ */
 const KEPT = 1000;
 const MAX_IDS = 50;
 
@@ -81,14 +84,16 @@ export class JournalFeed {
 
   /**
    * Starts following (if not yet: from the first page on, until close(), so a page that reconnects
-   * gets what it missed) and calls `fn` with each change; the returned function stops calling it.
+   * gets what it missed), runs `first` with the last change's number, then calls `fn` with each
+   * change after it (nothing comes between the two); the returned function stops calling it.
    */
-  async listen(fn: (c: Change) => void): Promise<() => void> {
+  async listen(fn: (c: Change) => void, first: (last: number) => void = () => {}): Promise<() => void> {
     if (!this.timer) {
       await this.start();
       this.timer = setInterval(() => void this.poll(), POLL_MS);
       this.timer.unref();
     }
+    first(this.seq);
     this.listeners.add(fn);
     return () => void this.listeners.delete(fn);
   }

@@ -9,8 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { App } from '../core/app.js';
 import { NEEDS_LOCK, type WorldSession, type WorldStore } from '../core/session.js';
-import { JournalFeed, type Change } from './feed.js';
-import { HELLO, RETRY } from './routes.js';
+import { JournalFeed } from './feed.js';
+import { eventStreams } from './stream.js';
 
 /** The page's routes: each pane's deep link serves the same page (it reads its path). */
 export const PANES = [
@@ -58,6 +58,7 @@ export function inspector(store: WorldStore, app: App): Pages {
   const feed = store.file ? new JournalFeed(store.file) : null;
   const boot = randomBytes(4).toString('hex');
   const dir = assetsDir();
+  const events = eventStreams(feed, boot);
   return {
     close: () => feed?.close(),
     async handle(req, res, body) {
@@ -66,7 +67,7 @@ export function inspector(store: WorldStore, app: App): Pages {
       const method = req.method ?? 'GET';
       const live = path === '/_sim/events' || path.startsWith('/_sim/inspector/');
       if (live && crossSite(req)) return (refuseCrossSite(res), true);
-      if (path === '/_sim/events' && method === 'GET') return (void (await events(req, res, feed, boot)), true);
+      if (path === '/_sim/events' && method === 'GET') return (void (await events(req, res)), true);
       if (path.startsWith('/_sim/inspector/v1/')) return (void (await proxy(req, res, body, store, app)), true);
       if (method !== 'GET' && method !== 'HEAD') return false;
       if (path.startsWith('/assets/')) return serveFile(res, dir, path.slice('/assets/'.length), method);
@@ -130,40 +131,4 @@ async function proxy(req: IncomingMessage, res: ServerResponse, body: Buffer, st
   const bytes = typeof out.body === 'string' ? Buffer.from(out.body) : out.body;
   res.writeHead(out.status, { ...out.headers, 'content-length': String(bytes.length) });
   res.end(req.method === 'HEAD' ? undefined : bytes);
-}
-
-/** One change as an SSE event: its id is the server's boot id and the change's number. */
-const eventText = (boot: string, c: Change) =>
-  `id: ${boot}.${c.seq}\nevent: change\ndata: ${JSON.stringify({ units: c.units, ids: c.ids })}\n\n`;
-
-/** How often a comment line keeps an idle stream (and any proxy between) open. */
-const HEARTBEAT_MS = 15_000;
-
-/**
- * GET /_sim/events: the world's changes as Server-Sent Events. A page that reconnects with
- * Last-Event-ID gets the changes it missed; when they are no longer known (another server, too far
- * back) it gets `reset`, and reads everything again.
- */
-async function events(req: IncomingMessage, res: ServerResponse, feed: JournalFeed | null, boot: string) {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    connection: 'keep-alive',
-  });
-  res.write(RETRY);
-  const send = (c: Change) => res.write(eventText(boot, c));
-  const stop = feed ? await feed.listen(send) : () => {};
-  const last = String(req.headers['last-event-id'] ?? '');
-  const [b, n] = last.split('.');
-  const missed = b === boot && /^\d+$/.test(n ?? '') ? (feed?.since(Number(n)) ?? null) : null;
-  const here = `id: ${boot}.${feed?.last ?? 0}\n`;
-  if (!last) res.write(here + HELLO);
-  else if (missed === null) res.write(`${here}event: reset\ndata: {}\n\n`);
-  for (const c of missed ?? []) send(c);
-  const beat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
-  res.on('close', () => {
-    clearInterval(beat);
-    stop();
-  });
 }
