@@ -345,6 +345,33 @@ describe.skipIf(!chromium)('the inspector in a browser', { timeout: 60_000 }, ()
     }
   });
 
+  it('opens its live link again after a refusal (the cap on streams), and reads everything again then', async () => {
+    let refuse = true;
+    await page.route('**/_sim/events', (route) =>
+      refuse
+        ? route.fulfill({
+            status: 503,
+            headers: { 'retry-after': '5' },
+            contentType: 'application/json',
+            body: '{"error":{"code":"too_many_streams","message":"full"}}',
+          })
+        : route.continue(),
+    );
+    try {
+      await page.goto(`${url}/money`);
+      const wallet = page.getByTestId('wallet');
+      await wallet.getByText('$').waitFor();
+      await page.getByRole('status', { name: 'Live updates' }).getByText('disconnected').waitFor();
+      expect((await api('PATCH', '/_sim/workspace', { wallet_usd: 78 })).status).toBe(200);
+      refuse = false;
+      // the browser gives a refused stream up; the page opens a new one 5 s later, which knows nothing of the change
+      await page.getByRole('status', { name: 'Live updates' }).getByText('live').waitFor({ timeout: 10_000 });
+      await wallet.getByText('$78.00').waitFor({ timeout: 5000 });
+    } finally {
+      await page.unroute('**/_sim/events');
+    }
+  });
+
   it('says when it is disconnected (the server went away)', async () => {
     await open('/');
     await close();
