@@ -3,7 +3,7 @@
 // make a change event. The server's memory is compared with the same writes and no readers; a
 // stalled reader that reads again gets a bounded amount and learns it must read everything again
 // (a `reset`); a stream past the cap is refused with the error envelope and Retry-After.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -132,12 +132,18 @@ async function run(readers: number, after: (sim: Sim, r: Readers) => Promise<voi
   }
 }
 
-describe('stalled readers of GET /_sim/events', { timeout: 300_000 }, () => {
+/** The readers are python's (node cannot make a socket's receive buffer small); without python3 the test is skipped. */
+const python = spawnSync('python3', ['--version']).status === 0;
+if (!python) console.warn('the stalled readers test is skipped: it needs python3 on PATH');
+
+describe.skipIf(!python)('stalled readers of GET /_sim/events', { timeout: 300_000 }, () => {
   it('100 readers that never read cost the server under 50 MB over 6,000 writes; one more is refused; one that reads again gets a bounded amount, then a reset', async () => {
     const without = await run(0);
     let resumed = { bytes: 0, reset: false, last_id: null as string | null };
     let again = '';
     const withReaders = await run(READERS, async (sim, r) => {
+      // (the grace a dropped reader has to take its last bytes, 5 s, passes: then it holds only what its own buffer did)
+      await new Promise((done) => setTimeout(done, 6000));
       resumed = await r.resume(0);
       // it reconnects as a browser does, with the last id it saw
       const headers = { 'last-event-id': resumed.last_id ?? '' };

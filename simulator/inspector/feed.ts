@@ -24,6 +24,8 @@ export const POLL_MS = 200;
  */
 const KEPT = 1000;
 const MAX_IDS = 50;
+/** How much of the journal is read at a time. */
+const READ_BYTES = 1024 * 1024;
 
 type Op = [string, string, ...unknown[]];
 
@@ -136,21 +138,34 @@ export class JournalFeed {
     }
   }
 
-  /** The whole lines between the offset and `size`, as changes (a line still being written waits). */
+  /**
+   * The whole lines between the offset and `size`, as changes (a line still being written waits),
+   * read READ_BYTES at a time: a feed that fell behind (a busy machine, a burst of writes) does not
+   * hold the whole stretch in memory at once, in bytes, text and parsed lines.
+   */
   private async readFrom(size: number): Promise<void> {
     const fh = await open(this.journal, 'r').catch(() => null);
     if (!fh) return;
     try {
-      const buf = Buffer.alloc(size - this.offset);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, this.offset);
-      const text = buf.subarray(0, bytesRead);
-      const end = text.lastIndexOf(10);
-      if (end < 0) return;
-      for (const line of text.subarray(0, end).toString('utf8').split('\n')) {
-        const c = changeOf(line);
-        if (c) this.emit(c);
+      let slice = READ_BYTES;
+      while (this.offset < size) {
+        const buf = Buffer.alloc(Math.min(size - this.offset, slice));
+        const { bytesRead } = await fh.read(buf, 0, buf.length, this.offset);
+        const text = buf.subarray(0, bytesRead);
+        const end = text.lastIndexOf(10);
+        // a line longer than the slice is read whole in a larger one; one still being written waits
+        const longer = end < 0 && bytesRead === buf.length && buf.length < size - this.offset;
+        if (longer) slice *= 2;
+        if (longer) continue;
+        if (end < 0) return;
+        for (const line of text.subarray(0, end).toString('utf8').split('\n')) {
+          const c = changeOf(line);
+          if (c) this.emit(c);
+        }
+        this.offset += end + 1;
+        // the file grew shorter than its size said (replaced meanwhile): the next look sees the new one
+        if (bytesRead < buf.length) return;
       }
-      this.offset += end + 1;
     } finally {
       await fh.close();
     }

@@ -11,7 +11,7 @@ export const HELLO = 'event: hello\ndata: {}\n\n';
 /** Streams open at once over HTTP (dropped ones count until their connection closes). */
 export const MAX_STREAMS = 100;
 /** Bytes a stream may have waiting in the server before its reader counts as fallen behind, and is dropped. */
-export const MAX_QUEUED_BYTES = 128 * 1024;
+export const MAX_QUEUED_BYTES = 64 * 1024;
 /** What a reconnect is sent of the changes it missed, at most; more is a reset. */
 export const MAX_REPLAY_BYTES = 128 * 1024;
 

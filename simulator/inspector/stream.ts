@@ -5,6 +5,7 @@
 // reconnect is sent at most MAX_REPLAY_BYTES of what it missed, a reset instead of more; at most
 // MAX_STREAMS streams are open at once, one more is answered 503 with Retry-After.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { ApiError } from '../core/errors.js';
 import type { Change, JournalFeed } from './feed.js';
 import { HELLO, MAX_QUEUED_BYTES, MAX_REPLAY_BYTES, MAX_STREAMS, RETRY } from './routes.js';
@@ -44,14 +45,14 @@ function refuseFull(res: ServerResponse): void {
 }
 
 /**
- * Closes the connection of a dropped reader that did not take its last bytes in time (the response
- * is still unfinished): with a TCP reset, so the kernel drops the megabytes it may hold for it too
- * (loopback sockets buffer up to tcp_wmem's 4 MB), it does not keep its place under the cap, and
- * when it reads again it gets what its own receive buffer held, then reconnects and gets a reset.
+ * Closes the connection of a dropped reader once its grace has passed, unless it came back on it
+ * (a new request on the same connection: it took its reset, so it reads). With a TCP reset: the
+ * kernel drops the megabytes it may still hold for it (loopback sockets buffer up to tcp_wmem's
+ * 4 MB), so when it reads again it gets only what its own receive buffer held, and reconnects.
  */
-function abandon(res: ServerResponse): void {
-  const socket = res.writableFinished ? null : res.socket;
-  if (socket) socket.resetAndDestroy();
+function abandon(socket: Socket | null, res: ServerResponse): void {
+  const current = (socket as (Socket & { _httpMessage?: unknown }) | null)?._httpMessage;
+  if (socket && !socket.destroyed && (current == null || current === res)) socket.resetAndDestroy();
 }
 
 /** The changes a reconnect missed (`last`: its Last-Event-ID), as text; a reset's reason when they cannot be sent. */
@@ -59,8 +60,8 @@ function replay(
   feed: JournalFeed | null,
   boot: string,
   last: string,
-  text: (c: Change) => string,
-): { reset: ResetReason } | { texts: string[] } {
+  text: (c: Change) => Buffer,
+): { reset: ResetReason } | { texts: Buffer[] } {
   const [b, n] = last.split('.');
   const missed = b === boot && /^\d+$/.test(n ?? '') ? (feed?.since(Number(n)) ?? null) : null;
   if (missed === null) return { reset: 'unknown_event_id' };
@@ -76,9 +77,10 @@ function replay(
  */
 export function eventStreams(feed: JournalFeed | null, boot: string) {
   let open = 0;
-  // the last change's text, shared by every stream (each change is sent to all of them in turn)
-  let memo: { c: Change | null; t: string } = { c: null, t: '' };
-  const text = (c: Change) => (memo.c === c ? memo.t : (memo = { c, t: eventText(boot, c) }).t);
+  // the last change's event, shared by every stream (each change is sent to all of them in turn); as
+  // bytes, written as they are to each stream, where a string would be copied into each one's queue
+  let memo: { c: Change | null; t: Buffer } = { c: null, t: Buffer.alloc(0) };
+  const text = (c: Change) => (memo.c === c ? memo.t : (memo = { c, t: Buffer.from(eventText(boot, c)) }).t);
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (open >= MAX_STREAMS) return refuseFull(res);
@@ -91,7 +93,6 @@ export function eventStreams(feed: JournalFeed | null, boot: string) {
     });
     res.write(RETRY);
     let dropped = false;
-    let drain: NodeJS.Timeout | null = null;
     let stop = () => {};
     const beat = setInterval(() => send(': still here\n\n'), HEARTBEAT_MS);
     /** Ends the stream with a reset (the reader fell behind, or missed too much to be sent it). */
@@ -100,18 +101,19 @@ export function eventStreams(feed: JournalFeed | null, boot: string) {
       stop();
       clearInterval(beat);
       res.end(resetText(boot, seq, reason));
-      drain = setTimeout(() => abandon(res), DRAIN_MS);
-      drain.unref();
+      const socket = res.socket;
+      setTimeout(() => abandon(socket, res), DRAIN_MS).unref();
     };
-    const send = (t: string, seq = feed?.last ?? 0) => {
+    const send = (t: string | Buffer, seq = feed?.last ?? 0) => {
       if (dropped) return;
       res.write(t);
       if (res.writableLength > MAX_QUEUED_BYTES) drop(seq, 'fell_behind');
     };
+    // (a dropped reader's grace timer is left to run: its response closes once the kernel took the
+    // last bytes, which may still be megabytes the reader never reads)
     res.on('close', () => {
       open--;
       clearInterval(beat);
-      if (drain) clearTimeout(drain);
       stop();
     });
     const last = String(req.headers['last-event-id'] ?? '');
