@@ -8,6 +8,8 @@ export {
   contactById,
   contactByPhone,
   newContact,
+  personNames,
+  personRecords,
   presentCall,
   presentContact,
   presentEmail,
