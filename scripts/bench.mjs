@@ -22,8 +22,10 @@
 //    fixture routes. At each size, a freshly started server: one write and one people read over
 //    HTTP (median of 30 each), its resident memory after them; then an embedded command and the
 //    data file's size. Targets: the write at 100k within 2x of the write at 1k; the people read at
-//    100k under 10 ms; the embedded command at 100k at most 3.0x `node -e 0` (+60 ms over 29); the server at
-//    100k under 250 MiB.
+//    100k under 10 ms; the embedded command at 100k at most 3.0x `node -e 0` (+60 ms over 29); the
+//    server at 100k under 250 MiB. The same world empty first, for two lines judged against it: `vmv status`
+//    (embedded, cold) and a page of the inspector's Activity feed (GET /_sim/activity over HTTP),
+//    each at 100k within 50 ms of its time on the empty world. BENCH_ONLY=stores runs this section alone.
 // 3. Throughput at 1k records with autocannon (10 connections), beside json-server 0.17 serving
 //    the same records in the same run: vmv's read and write rates at least json-server's.
 // 4. Simulated months in one advance of the clock: 10 video schedules (under 5 s), and 10
@@ -293,44 +295,49 @@ function mcpListing(args) {
   return answer.result;
 }
 
-const { encode } = await import('gpt-tokenizer/encoding/o200k_base');
-console.log('vmv mcp: the tools/list answer (bytes; tokens in o200k)');
-const KB = 1024;
-for (const [name, args, target] of [
-  ['default', [], { bytes: 40 * KB, tokens: 10_000 }],
-  ['default --read-only', ['--read-only'], { bytes: 15 * KB }],
-  ['--toolsets all', ['--toolsets', 'all']],
-  ...['history', 'numbers', 'assistant', 'quick', 'calls', 'videos', 'schedules', 'webhooks'].map((t) => [
-    `--toolsets ${t}`,
-    ['--toolsets', t],
-  ]),
-]) {
-  const result = mcpListing(args);
-  const json = JSON.stringify(result);
-  const bytes = Buffer.byteLength(json);
-  const tokens = encode(json).length;
-  const pass = !target || (bytes <= target.bytes && (!target.tokens || tokens <= target.tokens));
-  const text =
-    target && [`<= ${target.bytes / KB} KB`, target.tokens && `${target.tokens} tokens`].filter(Boolean).join(', ');
-  report(
-    `mcp ${name} (${result.tools.length} tools)`,
-    `${(bytes / KB).toFixed(1)} KB  ${tokens} tok`,
-    target && { pass, text },
-  );
-}
-// ---- 6. the package as users install it (scripts/pack.mjs: npm pack, then npm install of the tarball) ----
+const STORES_ONLY = process.env.BENCH_ONLY === 'stores';
+if (!STORES_ONLY) await mcpAndPackage();
+/** Sections 5 and 6. */
+async function mcpAndPackage() {
+  const { encode } = await import('gpt-tokenizer/encoding/o200k_base');
+  console.log('vmv mcp: the tools/list answer (bytes; tokens in o200k)');
+  const KB = 1024;
+  for (const [name, args, target] of [
+    ['default', [], { bytes: 40 * KB, tokens: 10_000 }],
+    ['default --read-only', ['--read-only'], { bytes: 15 * KB }],
+    ['--toolsets all', ['--toolsets', 'all']],
+    ...['history', 'numbers', 'assistant', 'quick', 'calls', 'videos', 'schedules', 'webhooks'].map((t) => [
+      `--toolsets ${t}`,
+      ['--toolsets', t],
+    ]),
+  ]) {
+    const result = mcpListing(args);
+    const json = JSON.stringify(result);
+    const bytes = Buffer.byteLength(json);
+    const tokens = encode(json).length;
+    const pass = !target || (bytes <= target.bytes && (!target.tokens || tokens <= target.tokens));
+    const text =
+      target && [`<= ${target.bytes / KB} KB`, target.tokens && `${target.tokens} tokens`].filter(Boolean).join(', ');
+    report(
+      `mcp ${name} (${result.tools.length} tools)`,
+      `${(bytes / KB).toFixed(1)} KB  ${tokens} tok`,
+      target && { pass, text },
+    );
+  }
+  // ---- 6. the package as users install it (scripts/pack.mjs: npm pack, then npm install of the tarball) ----
 
-{
-  const { packAndInstall } = await import('./pack.mjs');
-  const { sizes } = packAndInstall(join(dir, 'pack'), baseEnv);
-  const MB = 1024 * 1024;
-  console.log('the package: npm pack, installed into a fresh project');
-  report('tarball', `${(sizes.tarball / MB).toFixed(2)} MB`, { pass: sizes.tarball <= 3 * MB, text: '<= 3 MB' });
-  report('unpacked (vmv alone)', `${(sizes.unpacked / MB).toFixed(1)} MB, ${sizes.files} files`);
-  report('installed node_modules', `${(sizes.installed / MB).toFixed(1)} MB, ${sizes.packages} packages`, {
-    pass: sizes.installed <= 20 * MB,
-    text: '<= 20 MB',
-  });
+  {
+    const { packAndInstall } = await import('./pack.mjs');
+    const { sizes } = packAndInstall(join(dir, 'pack'), baseEnv);
+    const MB = 1024 * 1024;
+    console.log('the package: npm pack, installed into a fresh project');
+    report('tarball', `${(sizes.tarball / MB).toFixed(2)} MB`, { pass: sizes.tarball <= 3 * MB, text: '<= 3 MB' });
+    report('unpacked (vmv alone)', `${(sizes.unpacked / MB).toFixed(1)} MB, ${sizes.files} files`);
+    report('installed node_modules', `${(sizes.installed / MB).toFixed(1)} MB, ${sizes.packages} packages`, {
+      pass: sizes.installed <= 20 * MB,
+      text: '<= 20 MB',
+    });
+  }
 }
 if (process.env.BENCH_ONLY === 'mcp') {
   process.exitCode = ok ? 0 : 1;
@@ -454,8 +461,8 @@ function coldStartOnce(cmd, args, env) {
   return msSince(t);
 }
 
-const empty = await serve(join(dir, 'empty.json'));
-for (const node of NODES) await startUp(node, empty);
+const empty = STORES_ONLY ? null : await serve(join(dir, 'empty.json'));
+if (!STORES_ONLY) for (const node of NODES) await startUp(node, empty);
 if (process.env.BENCH_ONLY === 'start' || NODES.length > 1 || NODES[0] !== process.execPath) {
   process.exitCode = ok ? 0 : 1;
   process.exit();
@@ -548,8 +555,27 @@ async function httpMedian(fn) {
   return median(times);
 }
 
+/** A page of the Activity feed, as the inspector's page asks for it when opened. */
+const FEED = '/_sim/activity?limit=50';
+
+/**
+ * What the lines judged against an empty world cost on `store`: `vmv status` (embedded, cold, with
+ * `node -e 0` of the same run) and a page of the Activity feed over HTTP on a server started afresh.
+ */
+async function statusAndFeed(store) {
+  const server = await serve(store);
+  const feed = await httpMedian(() => server.api('GET', FEED));
+  await server.stop();
+  const cold = coldStarts(
+    { 'node -e 0': [process.execPath, ['-e', '0']], status: [process.execPath, [bin, 'status']] },
+    { ...baseEnv, VMV_SIM_DATA: store },
+  );
+  return { feed, status: cold.status, statusNode: cold['node -e 0'] };
+}
+
 const sized = [];
 const store = join(dir, 'sim.json');
+const emptyWorld = await statusAndFeed(join(dir, 'empty-world.json'));
 let seeded = 0;
 for (const size of SIZES) {
   const seeder = await serve(store);
@@ -577,6 +603,7 @@ for (const size of SIZES) {
     embedded: embedded.embedded,
     node: embedded['node -e 0'],
     bytes: storeBytes(store),
+    ...(await statusAndFeed(store)),
   });
 }
 
@@ -586,6 +613,11 @@ const [small, large] = [at(1000), at(100_000)];
 console.log(
   `\nstores of ${SIZES.map(label).join(', ')} records, seeded through the bulk fixture routes (a fresh server per size)`,
 );
+report(
+  '   0: vmv status (embedded)',
+  `${fmtMs(emptyWorld.status)} +${(emptyWorld.status - emptyWorld.statusNode).toFixed(1)} ms`,
+);
+report(`   0: Activity feed page over HTTP (median of ${HTTP_RUNS})`, fmtMs(emptyWorld.feed));
 for (const s of sized) {
   const k = label(s.size).padStart(4);
   report(`${k}: seeding (bulk requests of 10,000)`, `${(s.seedMs / 1000).toFixed(1)} s`);
@@ -601,12 +633,32 @@ for (const s of sized) {
     s === large && { pass: s.read < 10, text: '< 10 ms' },
   );
   reportStart(`${k}: vmv contacts list (embedded)`, s.embedded, s.node, s === large ? 3.0 : undefined);
+  // judged by the time over node -e 0 of the same run, against the empty world's
+  const overEmpty = s.status - s.statusNode - (emptyWorld.status - emptyWorld.statusNode);
+  report(
+    `${k}: vmv status (embedded)`,
+    `${fmtMs(s.status)} +${(s.status - s.statusNode).toFixed(1)} ms`,
+    s === large && { pass: overEmpty <= 50, text: `<= the empty world's +50 ms: +${overEmpty.toFixed(1)} ms` },
+  );
+  report(
+    `${k}: Activity feed page over HTTP (median of ${HTTP_RUNS})`,
+    fmtMs(s.feed),
+    s === large && {
+      pass: s.feed - emptyWorld.feed <= 50,
+      text: `<= the empty world's +50 ms: +${(s.feed - emptyWorld.feed).toFixed(1)} ms`,
+    },
+  );
   report(`${k}: data file`, mib(s.bytes));
   report(
     `${k}: server memory (peak)`,
     `${mib(s.memory.rss)}${s.memory.peak ? ` (${mib(s.memory.peak)})` : ''}`,
     s === large && { pass: s.memory.rss < 250 * 1024 * 1024, text: '< 250 MiB' },
   );
+}
+
+if (STORES_ONLY) {
+  process.exitCode = ok ? 0 : 1;
+  process.exit();
 }
 
 // ---- 3. throughput at 1k records, beside json-server ----

@@ -10,7 +10,7 @@ import { asView, kept, type Synced } from '../store/kept.js';
 import { iso } from '../core/clock.js';
 import type { CallRecord, Contact, EmailRecord, TextRecord } from './records.js';
 import type { World } from '../core/world.js';
-import { hasSaved, saved } from '../store/snapshot.js';
+import { hasSaved, saved, unparsed } from '../store/snapshot.js';
 import { raw } from '../store/tracker.js';
 
 export type HistoryRecord = CallRecord | TextRecord | EmailRecord;
@@ -180,6 +180,81 @@ export function mergeRecords<T extends HistoryRecord>(lists: readonly (readonly 
   const out: T[] = [];
   for (const l of lists) for (const r of l) if (!seen.has(r)) seen.add(r), out.push(r);
   return lists.filter((l) => l.length > 0).length > 1 ? out.sort(before) : out;
+}
+
+// ---- calls under way ----
+
+/** A call's states while it is under way: once it leaves them (it ends), it never comes back to one. */
+export const LIVE_CALL_STATES: ReadonlySet<string> = new Set(['QUEUED', 'RINGING', 'IN_PROGRESS']);
+
+interface LiveCallIndex {
+  sync: Synced;
+  /**
+   * by workspace, the places in `calls` of the calls under way when last looked at: a call's state
+   * changes in place (not a key field: the other indexes over calls are kept), so each use looks at
+   * them again and lets go of those that ended
+   */
+  byWorkspace: Map<string, number[]>;
+}
+
+/** The name the places of the calls under way are saved under, beside the data. */
+const SAVED_LIVE = 'calls-live';
+
+function addLive(ix: Omit<LiveCallIndex, 'sync'>, r: CallRecord, at: number): void {
+  if (LIVE_CALL_STATES.has(r.status)) listIn(ix.byWorkspace, r.workspace_id).push(at);
+}
+
+function liveCallIndex(data: World): LiveCallIndex {
+  return kept<LiveCallIndex>(
+    data,
+    'index:calls-live',
+    ['calls'],
+    (root) => {
+      const ix = { byWorkspace: new Map<string, number[]>() };
+      (root.calls as CallRecord[]).forEach((r, at) => addLive(ix, r, at));
+      return ix;
+    },
+    (ix, _u, r: CallRecord, at) => addLive(ix, r, at),
+    () => {
+      // what the snapshot saved, while the calls are those it holds: the places, no call parsed
+      const got = saved(raw(data), SAVED_LIVE);
+      if (typeof got !== 'object' || got === null) return undefined;
+      const byWorkspace = new Map<string, number[]>();
+      for (const [ws, places] of Object.entries(got)) {
+        if (!Array.isArray(places) || !places.every((n) => Number.isInteger(n) && n >= 0)) return undefined;
+        byWorkspace.set(ws, places);
+      }
+      return { byWorkspace };
+    },
+  );
+}
+
+/**
+ * How many calls of workspace `ws` are under way (queued, ringing or in progress): a few places
+ * looked at, never the whole collection; with the calls not parsed yet (a one-shot command on a
+ * snapshot), what the snapshot saved beside them, parsing none.
+ */
+export function liveCallCount(data: World, ws: string): number {
+  const ix = liveCallIndex(data);
+  const places = ix.byWorkspace.get(ws);
+  if (!places?.length) return 0;
+  const root = raw(data);
+  if (unparsed(root, 'calls')) return places.length;
+  const still = places.filter((at) => LIVE_CALL_STATES.has(root.calls[at]?.status));
+  ix.byWorkspace.set(ws, still);
+  return still.length;
+}
+
+/** The places of the calls under way, for the snapshot to save beside the data. */
+function savedLiveCalls(data: World): Record<string, string> {
+  const ix = liveCallIndex(data);
+  const root = raw(data);
+  const out: Record<string, number[]> = {};
+  for (const ws of ix.byWorkspace.keys()) {
+    if (!unparsed(root, 'calls')) liveCallCount(data, ws);
+    out[ws] = ix.byWorkspace.get(ws)!;
+  }
+  return { [SAVED_LIVE]: JSON.stringify(out) };
 }
 
 // ---- people ----
@@ -403,8 +478,14 @@ const SAVED_KEY = 'people2';
 /** People saved per part: a page of the list parses one or two. */
 const SAVED_PART = 2000;
 
+/** What the snapshot saves beside the data: the people and the calls under way, read by a process without parsing a record. */
+export const savedIndexes = (data: World): Record<string, string> => ({
+  ...savedPeople(data),
+  ...savedLiveCalls(data),
+});
+
 /** The people of every workspace, for the snapshot to save: a process that reads it lists people without parsing a record. */
-export function savedPeople(data: World): Record<string, string> {
+function savedPeople(data: World): Record<string, string> {
   const out: Record<string, string> = {};
   const counts: Record<string, number> = {};
   for (const w of raw(data).workspaces) {

@@ -11,10 +11,16 @@ import {
   contactIndex,
   contactWithEmail,
   contactWithPhone,
+  mergeRecords,
   peopleIndex,
   personKeyOf,
+  recordIndex,
+  recordsWithAddress,
+  type HistoryRecord,
   type PersonSummary,
+  type RecordUnit,
 } from './indexes.js';
+import { raw } from '../store/tracker.js';
 
 export const sameEmail = (a: string | null, b: string | null) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
@@ -133,6 +139,54 @@ export function presentEmail(e: EmailRecord): EmailOut {
 /** Who each record belongs to: its contact when the number or address is a contact's, else the raw address. */
 export function personKeys(data: World, workspaceId: string): (r: CallRecord | TextRecord | EmailRecord) => string {
   return personKeyOf(contactIndex(data), workspaceId);
+}
+
+/**
+ * A contact's records of one collection, oldest first: those naming it, and those at its number
+ * (calls, texts) or address (emails) that fold into it, looked up in the collection's index.
+ */
+export function contactRecords<T extends HistoryRecord>(
+  data: World,
+  unit: RecordUnit,
+  ws: string,
+  contact: Contact,
+): T[] {
+  const ix = recordIndex<T>(data, unit);
+  const keyOf = personKeys(data, ws);
+  const c = raw(contact);
+  const address = unit === 'emails' ? c.email?.toLowerCase() : c.phone_number;
+  return mergeRecords([ix.byContactId.get(c.id) ?? [], address ? recordsWithAddress(ix, ws, address) : []]).filter(
+    (r) => r.workspace_id === ws && keyOf(r) === c.id,
+  );
+}
+
+/**
+ * A person's records of one collection, oldest first, the person named as the people list names
+ * them: a contact's id, or a number or address (a contact's: that contact's records; else the
+ * records at it).
+ */
+export function personRecords<T extends HistoryRecord>(
+  data: World,
+  unit: RecordUnit,
+  ws: string,
+  who: string,
+): readonly T[] {
+  const ix = contactIndex(data);
+  const byId = ix.byId.get(who);
+  const contact = byId?.workspace_id === ws ? byId : (contactWithPhone(ix, ws, who) ?? contactWithEmail(ix, ws, who));
+  if (contact) return contactRecords<T>(data, unit, ws, contact);
+  return recordsWithAddress(recordIndex<T>(data, unit), ws, who.includes('@') ? who.toLowerCase() : who);
+}
+
+/** Who each record of a workspace was with, in words: its contact's name (as the people list folds them), or the number or address. */
+export function personNames(data: World, ws: string): (r: HistoryRecord) => string {
+  const ix = contactIndex(data);
+  const keyOf = personKeyOf(ix, ws);
+  return (r) => {
+    const key = keyOf(r);
+    const c = ix.byId.get(key);
+    return c ? (c.name ?? c.phone_number ?? c.email ?? key) : key.slice(key.indexOf(':') + 1);
+  };
 }
 
 /** Everyone the workspace has reached or has on file, folded by contact, by last contact (or creation), oldest first. */

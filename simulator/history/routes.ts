@@ -8,18 +8,16 @@ import { listParams, paginateSorted } from '../core/pagination.js';
 import {
   asView,
   firstAtLeast,
-  mergeRecords,
   ms,
   recordIndex,
   recordsWithAddress,
   type HistoryRecord,
   type RecordUnit,
 } from './indexes.js';
-import { raw } from '../store/tracker.js';
 import {
   contactById,
+  contactRecords,
   people,
-  personKeys,
   presentCall,
   presentContact,
   presentEmail,
@@ -136,16 +134,8 @@ function filterRecords<T extends HistoryRecord>(
   const ws = c.auth.workspace.id;
   const ix = recordIndex<T>(c.data, unit);
   let rows: readonly T[];
-  if (q.contact_id !== undefined) {
-    const contact = raw(requireContact(c, q.contact_id));
-    // the contact's records: those naming it, and those at its number or address that fold into it
-    const keyOf = personKeys(c.data, ws);
-    const address = addressName === 'email' ? contact.email?.toLowerCase() : contact.phone_number;
-    rows = mergeRecords([
-      ix.byContactId.get(contact.id) ?? [],
-      address ? recordsWithAddress(ix, ws, address) : [],
-    ]).filter((r) => r.workspace_id === ws && keyOf(r) === contact.id);
-  } else if (q.phone_number !== undefined) rows = recordsWithAddress(ix, ws, q.phone_number);
+  if (q.contact_id !== undefined) rows = contactRecords<T>(c.data, unit, ws, requireContact(c, q.contact_id));
+  else if (q.phone_number !== undefined) rows = recordsWithAddress(ix, ws, q.phone_number);
   else if (q.email !== undefined) rows = recordsWithAddress(ix, ws, q.email.toLowerCase());
   else rows = ix.byWorkspace.get(ws) ?? [];
   const from = q.created_after === undefined ? 0 : firstAtLeast(rows, q.created_after + 1, ms);
