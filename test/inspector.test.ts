@@ -347,6 +347,64 @@ describe('the inspector in a browser', { timeout: 60_000 }, () => {
     }
   });
 
+  it('reads everything again when its live link says reset (as after the server dropped it for falling behind)', async () => {
+    // the page's link is the test's own: it hears of no change, until a reconnect is answered `reset`
+    let reset = false;
+    let opened = 0;
+    await page.route('**/_sim/events', (route) => {
+      opened++;
+      const event = reset ? 'reset\ndata: {"reason":"fell_behind"}' : 'hello\ndata: {}';
+      return route.fulfill({
+        status: 200,
+        contentType: 'text/event-stream',
+        body: `retry: 200\n\nid: test.${opened}\nevent: ${event}\n\n`,
+      });
+    });
+    try {
+      // (not open(): each of these streams ends as soon as it opens, so the page is live only for a moment)
+      await page.goto(`${url}/money`);
+      const wallet = page.getByTestId('wallet');
+      await wallet.getByText('$').waitFor();
+      const before = await wallet.innerText();
+      expect((await api('PATCH', '/_sim/workspace', { wallet_usd: 77 })).status).toBe(200);
+      // the stream ends and is resumed again and again with nothing heard: the page keeps what it read
+      const seen = opened;
+      await expect.poll(() => opened, { timeout: 5000 }).toBeGreaterThan(seen + 2);
+      expect(await wallet.innerText()).toBe(before);
+      reset = true;
+      await wallet.getByText('$77.00').waitFor({ timeout: 5000 });
+    } finally {
+      await page.unroute('**/_sim/events');
+    }
+  });
+
+  it('opens its live link again after a refusal (the cap on streams), and reads everything again then', async () => {
+    let refuse = true;
+    await page.route('**/_sim/events', (route) =>
+      refuse
+        ? route.fulfill({
+            status: 503,
+            headers: { 'retry-after': '5' },
+            contentType: 'application/json',
+            body: '{"error":{"code":"too_many_streams","message":"full"}}',
+          })
+        : route.continue(),
+    );
+    try {
+      await page.goto(`${url}/money`);
+      const wallet = page.getByTestId('wallet');
+      await wallet.getByText('$').waitFor();
+      await page.getByRole('status', { name: 'Live updates' }).getByText('disconnected').waitFor();
+      expect((await api('PATCH', '/_sim/workspace', { wallet_usd: 78 })).status).toBe(200);
+      refuse = false;
+      // the browser gives a refused stream up; the page opens a new one 5 s later, which knows nothing of the change
+      await page.getByRole('status', { name: 'Live updates' }).getByText('live').waitFor({ timeout: 10_000 });
+      await wallet.getByText('$78.00').waitFor({ timeout: 5000 });
+    } finally {
+      await page.unroute('**/_sim/events');
+    }
+  });
+
   it('says when it is disconnected (the server went away)', async () => {
     await open('/');
     await close();

@@ -1,5 +1,5 @@
-// The README's runnable examples run as written: the walkthrough's first steps and the CI script,
-// in a real bash with `vmv` on the PATH and a fresh simulated world.
+// The documentation's runnable examples run as written: the README's walkthrough and CI script, and
+// the guides' examples (docs/*.md), in a real bash with `vmv` on the PATH and a fresh simulated world.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,15 +7,27 @@ import { describe, expect, it } from 'vitest';
 import { childEnv, tempDir } from './helpers.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const read = (file: string) =>
+  file === 'README.md' ? readme : readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
 const bin = new URL('../bin', import.meta.url).pathname;
 
-/** The shell blocks of a README section, from its heading to the next heading of the same level. */
-function blocks(heading: string): string[] {
-  const start = readme.indexOf(`\n${heading}\n`);
-  expect(start, heading).toBeGreaterThan(-1);
-  const level = heading.split(' ')[0];
-  const next = readme.slice(start + heading.length + 2).search(new RegExp(`\\n${level} `));
-  const section = readme.slice(start, next < 0 ? undefined : start + heading.length + 2 + next);
+/**
+ * The shell blocks of a section of the README (or of a guide, `file` from the repository's root),
+ * from its heading to the next heading of the same level or above (its subsections included).
+ */
+function blocks(heading: string, file = 'README.md'): string[] {
+  const lines = read(file).split('\n');
+  const start = lines.indexOf(heading);
+  expect(start, `${file}: ${heading}`).toBeGreaterThan(-1);
+  const level = heading.split(' ')[0].length;
+  // the section ends at the next heading of its level or above, outside code (a shell comment is no heading)
+  let fenced = false;
+  let end = start + 1;
+  for (; end < lines.length; end++) {
+    if (lines[end].trimStart().startsWith('```')) fenced = !fenced;
+    else if (!fenced && new RegExp(`^#{1,${level}} `).test(lines[end])) break;
+  }
+  const section = lines.slice(start, end).join('\n');
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
 }
 
@@ -77,7 +89,7 @@ describe('README', () => {
   });
 
   it('the assistant for scripts: a question, an approved text, a declined call', () => {
-    const [script] = blocks('### The assistant: `vmv assistant chat`');
+    const [script] = blocks('## The assistant: `vmv assistant chat`', 'docs/terminal.md');
     const r = bash(script);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^You got 0 inbound calls yesterday/m);
@@ -86,7 +98,7 @@ describe('README', () => {
   });
 
   it("personas' worked examples: reschedule to Thursday, answered on the third attempt, a text reply with a question", () => {
-    const [, thursday, third, question] = blocks('### The simulated other party');
+    const [, thursday, third, question] = blocks('## The simulated other party', 'docs/personas.md');
     const r = bash(thursday);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^The recipient moved the appointment to Thursday at 10:00\.$/m);
@@ -108,7 +120,7 @@ describe('README', () => {
   });
 
   it('the CI script', () => {
-    const [script] = blocks('### jq and CI examples');
+    const [script] = blocks('## A CI script');
     const r = bash(script);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\+14155550100\tcompleted\tgoal_achieved$/m);
@@ -122,27 +134,9 @@ describe('README', () => {
 // treats alike) once the other terminal's block is done. Each step's output is told apart by a
 // marker line, so that what each step shows can be checked.
 
-/** Where the sections live (moved here in one line if they move to docs/). */
-const WALKTHROUGH = { file: 'README.md', heading: '## A five-minute walkthrough' };
-const CI_RECIPE = { file: 'README.md', heading: '### jq and CI examples' };
-
-/** The shell blocks of a section of a file of the repository, from its heading to the next of its level. */
-function sectionBlocks(s: { file: string; heading: string }): string[] {
-  const lines = readFileSync(new URL(`../${s.file}`, import.meta.url), 'utf8').split('\n');
-  const start = lines.indexOf(s.heading);
-  expect(start, s.heading).toBeGreaterThan(-1);
-  const level = s.heading.split(' ')[0].length;
-  const found: string[] = [];
-  let block: string[] | null = null;
-  for (const line of lines.slice(start + 1)) {
-    if (block) {
-      if (line === '```') found.push(`${block.join('\n')}\n`), (block = null);
-      else block.push(line);
-    } else if (line === '```sh') block = [];
-    else if (/^#+ /.test(line) && line.indexOf(' ') <= level) break; // a heading of its level or above
-  }
-  return found;
-}
+/** Where the sections live: [heading, file]. */
+const WALKTHROUGH = ['## A five-minute walkthrough', 'README.md'] as const;
+const CI_RECIPE = ['## A CI script', 'README.md'] as const;
 
 /** Runs `steps` in one bash as a new user: a new HOME, vmv on the PATH; the output of each step apart. */
 function asNewUser(steps: string[], timeout = 120_000) {
@@ -159,9 +153,9 @@ function asNewUser(steps: string[], timeout = 120_000) {
 
 describe('README walkthrough, verbatim from a fresh HOME', () => {
   it('every step in order in one shell: email, call on a manual clock, listen beside a call, the video, the clock real again', () => {
-    const blocks = sectionBlocks(WALKTHROUGH);
-    expect(blocks).toHaveLength(7);
-    const [email, call, oneCommand, listen, listenCall, video, real] = blocks;
+    const walkthrough = blocks(...WALKTHROUGH);
+    expect(walkthrough).toHaveLength(7);
+    const [email, call, oneCommand, listen, listenCall, video, real] = walkthrough;
     expect(listen.trim()).toBe('vmv webhooks listen');
     // the first terminal in the background; the second waits for it to be ready, then for its events
     const waitFor = (what: string, file: string) =>
@@ -212,9 +206,9 @@ describe('README walkthrough, verbatim from a fresh HOME', () => {
 
 describe('README CI recipe, verbatim from a fresh machine', () => {
   it('every block in order in one shell from a new HOME: the jq script, then the smallest script on a fresh (real-clock) world', () => {
-    const blocks = sectionBlocks(CI_RECIPE);
-    expect(blocks).toHaveLength(2);
-    const r = asNewUser(blocks);
+    const recipe = blocks(...CI_RECIPE);
+    expect(recipe).toHaveLength(2);
+    const r = asNewUser(recipe);
     expect(r.status, r.all).toBe(0);
     expect(r.stdout[0]).toMatch(/^\+14155550100\tcompleted\tgoal_achieved$/m);
     expect(r.stdout[0]).toMatch(/^Wonderful, thank you! You are all set\.$/m); // the texts' last column
