@@ -454,11 +454,12 @@ describe('the local checks, before anything is sent (exit 2)', () => {
     expect((await both(['assistant', 'list'])).stdout).toBe('');
   });
 
-  it('--advance on a real clock is refused before the message is sent', async () => {
+  it("--advance on a served simulator's real clock is refused before the message is sent", async () => {
     await both(['sim', 'clock', '--real']);
-    const r = await both(['assistant', 'send', 'hi', '--advance']);
+    const r = await targets.remote.run(['assistant', 'send', 'hi', '--advance']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("this simulator's clock is real");
+    expect((await targets.remote.run(['assistant', 'list'])).stdout).toBe('');
   });
 });
 

@@ -126,3 +126,95 @@ describe('README', () => {
     expect(r.stdout).toMatch(/^\+14155550100\tcompleted\tgoal_achieved$/m);
   });
 });
+
+// ---- The walkthrough and the CI recipe, verbatim, as a new user runs them (issue 33, point 7) ----
+// Every shell block of each section, in order, in one bash with a new HOME and no VMV_ variable:
+// the user's own default world. A block the README runs "in one terminal" while the next runs "in
+// another" (webhooks listen) runs in the background, stopped as Ctrl-C would (SIGTERM, which it
+// treats alike) once the other terminal's block is done. Each step's output is told apart by a
+// marker line, so that what each step shows can be checked.
+
+/** Where the sections live: [heading, file]. */
+const WALKTHROUGH = ['## A five-minute walkthrough', 'README.md'] as const;
+const CI_RECIPE = ['## A CI script', 'README.md'] as const;
+
+/** Runs `steps` in one bash as a new user: a new HOME, vmv on the PATH; the output of each step apart. */
+function asNewUser(steps: string[], timeout = 120_000) {
+  const dir = tempDir();
+  const marked = steps.map((s, i) => `echo "@@step ${i}"; echo "@@step ${i}" >&2\n${s}`).join('\n');
+  const r = spawnSync('bash', ['-c', `set -euo pipefail\ncd ${JSON.stringify(dir)}\n${marked}`], {
+    env: { PATH: `${bin}:${process.env.PATH}`, HOME: join(dir, 'home'), NO_COLOR: '1' },
+    encoding: 'utf8',
+    timeout,
+  });
+  const split = (s: string) => s.split(/^@@step \d+\n/m).slice(1);
+  return { dir, status: r.status, stdout: split(r.stdout), stderr: split(r.stderr), all: r.stderr };
+}
+
+describe('README walkthrough, verbatim from a fresh HOME', () => {
+  it('every step in order in one shell: email, call on a manual clock, listen beside a call, the video, the clock real again', () => {
+    const walkthrough = blocks(...WALKTHROUGH);
+    expect(walkthrough).toHaveLength(7);
+    const [email, call, oneCommand, listen, listenCall, video, real] = walkthrough;
+    expect(listen.trim()).toBe('vmv webhooks listen');
+    // the first terminal in the background; the second waits for it to be ready, then for its events
+    const waitFor = (what: string, file: string) =>
+      `for i in $(seq 300); do grep -q ${JSON.stringify(what)} ${file} && break; sleep 0.1; done; grep -q ${JSON.stringify(what)} ${file}`;
+    const steps = [
+      email,
+      call,
+      oneCommand,
+      `${listen.trim()} > listen.out 2> listen.err &\nLISTEN=$!\n${waitFor('Ready', 'listen.err')}`,
+      `${listenCall}\n${waitFor('call.ended', 'listen.out')}\nkill $LISTEN; wait $LISTEN`,
+      video,
+      real,
+    ];
+    const r = asNewUser(steps);
+    expect(r.status, r.all).toBe(0);
+    expect(r.stdout).toHaveLength(7);
+    const [s1, s2, s3, , s5, s6, s7] = r.stdout;
+    // 1: sent (the id captured), ada's record, the outbox and the send's messages: each of them ada's copy
+    expect(r.stderr[0]).toContain('Sent to 1 recipient for 0.01 USD');
+    expect(s1.match(/\tada@example\.com\t(sent\t)?Hello$/gm)).toHaveLength(3);
+    // 2: running then completed, the record with its summary, the audio saved
+    expect(s2).toMatch(/status\trunning/);
+    expect(s2).toMatch(/status\tcompleted/);
+    expect(s2).toMatch(/summary\tThe recipient agreed/);
+    expect(r.stderr[1]).toMatch(/Saved \d+ bytes of audio\/wav to call\.wav/);
+    // 3: the one command ends with the job completed; no note about the clock (already manual)
+    expect(s3).toMatch(/status\tcompleted/);
+    expect(r.stderr[2]).not.toContain('set it manual');
+    // the listener's terminal: registered, ready, both events of the second terminal's call, removed on exit
+    const listened = readFileSync(join(r.dir, 'listen.out'), 'utf8');
+    expect(listened).toMatch(/call\.started/);
+    expect(listened).toMatch(/call\.ended/);
+    const listenErr = readFileSync(join(r.dir, 'listen.err'), 'utf8');
+    expect(listenErr).toMatch(/^Registered call webhook (\S+) for call\.started, call\.ended$/m);
+    expect(listenErr).toMatch(/^Removed call webhook \S+$/m);
+    expect(s5).toMatch(/status\tcompleted/);
+    // 4: the quote's lines; no question asked (output captured), the video made, posted, published; its links said
+    expect(s6).toMatch(/Service markup/);
+    expect(r.stderr[5]).not.toContain('[y/N]');
+    expect(s6).toMatch(/^\S+\ttiktok\tpublished\t.*https:\/\/www\.tiktok\.com\/@acme-sandbox\/video\/\d+/m);
+    expect(s6).toMatch(/^video\thttp:\/\/127\.0\.0\.1:4010\/v1\/media\/videos\//m);
+    expect(r.stderr[5]).toMatch(/nothing listens at http:\/\/127\.0\.0\.1:4010 until `vmv sim serve` runs/);
+    expect(readFileSync(join(r.dir, 'espresso.mp4')).subarray(4, 8).toString()).toBe('ftyp');
+    // 5: the clock real again
+    expect(s7).toMatch(/^mode\treal$/m);
+  }, 180_000);
+});
+
+describe('README CI recipe, verbatim from a fresh machine', () => {
+  it('every block in order in one shell from a new HOME: the jq script, then the smallest script on a fresh (real-clock) world', () => {
+    const recipe = blocks(...CI_RECIPE);
+    expect(recipe).toHaveLength(2);
+    const r = asNewUser(recipe);
+    expect(r.status, r.all).toBe(0);
+    expect(r.stdout[0]).toMatch(/^\+14155550100\tcompleted\tgoal_achieved$/m);
+    expect(r.stdout[0]).toMatch(/^Wonderful, thank you! You are all set\.$/m); // the texts' last column
+    expect(r.stdout[0]).toMatch(/^contact_not_found$/m); // the error's code, read by jq
+    // the smallest script: the call followed to its end, the clock set manual and said so
+    expect(r.stdout[1]).toMatch(/status\tcompleted/);
+    expect(r.stderr[1]).toContain("note: the simulator's clock was real; --advance set it manual");
+  }, 180_000);
+});
