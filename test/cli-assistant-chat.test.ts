@@ -236,7 +236,9 @@ function start(o: Partial<ChatProps> = {}) {
     const end = Date.now() + ms;
     for (;;) {
       const f = frame();
-      if (typeof what === 'function' ? what() : typeof what === 'string' ? f.includes(what) : what.test(f)) return f;
+      if (typeof what === 'function') {
+        if (what()) return f;
+      } else if (typeof what === 'string' ? f.includes(what) : what.test(f)) return f;
       if (Date.now() > end) throw new Error(`the screen never showed ${what}; it shows:\n${f}`);
       await new Promise((r) => setTimeout(r, 5));
     }
