@@ -513,6 +513,12 @@ describe('honest when it does not understand', () => {
     const next = await ask('who called us today?', c.conversation_id);
     expect(next.not_understood).toEqual([]); // the latest message's, not the conversation's
   });
+  it("offers a greeting's example with a number of the workspace's, or says where one is found", async () => {
+    const c = await ask('update the hello words');
+    expect(c.reply).toBe(
+      'I didn\'t understand "update the hello words". Closest to it, I can answer or do:\n- "change the greeting on number N to Thanks for calling Acme!" (N: a number of yours, vmv numbers list)',
+    );
+  });
   it('offers the closest things it can do when the request shares words with them', async () => {
     const c = await ask('make me a sandwich');
     expect(c.not_understood).toEqual(['make me a sandwich']);
@@ -557,9 +563,15 @@ describe('buying a number: it costs, so it waits for approval, then it is bought
       /^I bought a number in area code 415 \(AI number \d+, provisioning\): its AI agent answers once it is wired up, in about a minute; the line bills 5\.00 USD a month\.$/,
     );
     expect(done.actions).toMatchObject([{ tool: 'create_quick_ai_number', status: 'completed' }]);
+    // the example it offers for a greeting names this number now (before: "number N", and where N is found)
+    const offered = await ask('update the hello words', c.conversation_id);
+    expect(offered.reply).toContain(
+      `- "change the greeting on number ${done.actions[0].output.data.id} to Thanks for calling Acme!"`,
+    );
+    // 49.97 USD, less the email of the cost questions above (0.01) and the line (5.00)
     const after = await ask('what is my balance? and what did numbers cost today?', c.conversation_id);
     expect(after.reply).toBe(
-      `Your wallet holds 44.97 USD, and 13.10 USD of plan video credits are left.\nNumber lines cost 5.00 USD ${day('today', '2026-03-14')} (1 charge).`,
+      `Your wallet holds 44.96 USD, and 13.10 USD of plan video credits are left.\nNumber lines cost 5.00 USD ${day('today', '2026-03-14')} (1 charge).`,
     );
   });
 });

@@ -106,7 +106,7 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
   };
   switch (intent.kind) {
     case 'unknown':
-      run.sentences[i] = unknownReply(intent.said, intent.why);
+      run.sentences[i] = unknownReply(intent.said, intent.why, firstNumber(s, c));
       return;
     case 'say':
       run.sentences[i] = intent.text;
@@ -183,6 +183,12 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
         voice: { greeting_message: intent.text },
       });
   }
+}
+
+/** The workspace's first phone number's id (the oldest), for an example that names one; null when it has none. */
+function firstNumber(s: Session, c: ConversationRecord): number | null {
+  const ids = s.data.phone_numbers.filter((n) => n.workspace_id === c.workspace_id).map((n) => n.id);
+  return ids.length > 0 ? Math.min(...ids) : null;
 }
 
 /** A step still to take: free ones first, then approved ones; declined ones never. */

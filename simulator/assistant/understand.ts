@@ -307,7 +307,8 @@ const CAN: [string, string][] = [
     'balance wallet money spend spent credits funds',
   ],
   ['"buy a number in 415" (asks your approval: it costs)', 'buy purchase number phone line area new'],
-  ['"change the greeting on number 1003 to Thanks for calling Acme!"', 'change greeting number hello welcome'],
+  // {number}: one of the workspace's own numbers (unknownReply), so that the example works as written
+  ['"change the greeting on number {number} to Thanks for calling Acme!"', 'change greeting number hello welcome'],
 ];
 
 const WHY: Record<string, string> = {
@@ -322,11 +323,17 @@ function unknownOf(said: string, why?: string): Intent {
 
 /**
  * The reply to a request not understood: it says so, and offers the closest things it can do (those
- * sharing a word with the request, else all of them).
+ * sharing a word with the request, else all of them); `numberId` is one of the workspace's numbers,
+ * for the example that names one.
  */
-export function unknownReply(said: string, why?: string): string {
+export function unknownReply(said: string, why?: string, numberId: number | null = null): string {
   const words = new Set(said.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
   const close = CAN.filter(([, known]) => known.split(' ').some((w) => words.has(w)));
-  const offers = (close.length > 0 ? close : CAN).map(([example]) => `- ${example}`);
+  // the greeting's example names a number the workspace has; without one, where its id is found
+  const number = numberId === null ? 'N' : String(numberId);
+  const where = numberId === null ? ' (N: a number of yours, vmv numbers list)' : '';
+  const offers = (close.length > 0 ? close : CAN).map(
+    ([example]) => `- ${example.replace('{number}', number)}${example.includes('{number}') ? where : ''}`,
+  );
   return `I didn't understand "${said}"${why ? ` (${WHY[why] ?? why})` : ''}. ${close.length > 0 ? 'Closest to it, I can answer or do' : 'I can answer or do'}:\n${offers.join('\n')}`;
 }
