@@ -14,6 +14,7 @@ import {
   newTarget,
   QuickActionJob,
   QuickActionJobCreated,
+  settleAtCreation,
   TEXT_MESSAGE_CENTS,
 } from './jobs.js';
 import { canCover, usd } from '../billing/index.js';
@@ -182,6 +183,7 @@ function launch(c: Ctx, job: QuickJob, to: string[], contactName: string | null,
   job.targets = to.map((n) => newTarget(n, ensureContact(c.s, job.workspace_id, n, contactName).id));
   c.data.quick_jobs.push(job);
   job.targets.forEach((_, i) => start(i));
+  settleAtCreation(c.s, job);
   return { status: 201, body: { data: creationView(job) } };
 }
 
