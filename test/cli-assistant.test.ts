@@ -119,7 +119,11 @@ describe('approvals', () => {
     const get = await both(['assistant', 'get', id]);
     expect(record(get.stdout).status).toBe('awaiting_approval');
     expect(lines(get.stdout, 'approval')).toEqual([
-      [expect.stringMatching(/^[0-9a-f-]{36}$/), 'create_quick_ai_text', expect.stringContaining('0.05 USD per message')],
+      [
+        expect.stringMatching(/^[0-9a-f-]{36}$/),
+        'create_quick_ai_text',
+        expect.stringContaining('0.05 USD per message'),
+      ],
     ]);
     // --json: the error envelope names the conversation and the approvals
     const j = await both(['assistant', 'send', TEXT, '--advance', '--json']);
