@@ -128,6 +128,13 @@ describe('creation', () => {
       body: { to_numbers: [N('0100'), N('0101'), N('0100')], goal: 'x' },
     });
     expect(dup.json.error.fields).toEqual({ 'to_numbers[2]': 'repeats to_numbers[0]' });
+    // and the API description says so, for generated clients and fuzzers (issue 32, point 3)
+    const api = (await sim.api('GET', '/v1/openapi.json')).json;
+    for (const path of ['/v1/quick/ai-calls', '/v1/quick/ai-texts']) {
+      const body = api.paths[path].post.requestBody.content['application/json'].schema;
+      const schema = body.$ref ? api.components.schemas[body.$ref.split('/').pop()] : body;
+      expect(schema.properties.to_numbers.uniqueItems, path).toBe(true);
+    }
     expect((await sim.api('POST', '/v1/quick/actions/nope/cancel', { body: { now: true } })).json.error.fields).toEqual(
       { now: 'is not a known field' },
     );

@@ -36,6 +36,7 @@ const toNumbers = () =>
   arr(e164(), {
     min: 1,
     max: MAX_TARGETS,
+    unique: true,
     description: `the numbers to reach, E.164, all distinct (1 to ${MAX_TARGETS})`,
     example: ['+12025550100', '+12025550101'],
   });
