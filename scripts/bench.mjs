@@ -29,6 +29,11 @@
 //    installing it brings (at most 20 MB; it was 85 MB in 155 packages before the build's bundled
 //    packages left `dependencies`).
 //
+// 7. (alone with BENCH_ONLY=testing; last otherwise) vmv/testing, the fixture in a user's test: a
+//    simulator started and closed in-process (median of 100 after a warm-up, at most 50 ms), and 50
+//    started at once, each sending a quick email through fetch, reading its outbox and closing
+//    (the wall time of all 50, at most 2.5 s, and the process's resident memory after them).
+//
 // autocannon and json-server are not dependencies of vmv (159 packages that every `npm ci` would
 // fetch for a script run by hand): the bench installs them, pinned, into
 // node_modules/.cache/vmv-bench on first use, and reuses them after.
@@ -198,6 +203,58 @@ function report(name, value, target) {
     if (!target.pass) ok = false;
   }
   console.log(`${name.padEnd(46)} ${value.padStart(22)}  ${verdict}`);
+}
+
+// ---- 7. vmv/testing: the fixture in a user's test ----
+
+const FIXTURE_RUNS = 100;
+const PARALLEL = 50;
+
+/** One simulator's life in a test: start, a quick email through fetch, the outbox read, close. */
+async function fixtureTest(startSimulator, i) {
+  const sim = await startSimulator({ now: '2026-03-02T09:00:00Z' });
+  const res = await fetch(`${sim.url}/v1/quick/emails`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sim.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ to: [`person${i}@example.com`], subject: `n${i}`, body: 'Hi' }),
+  });
+  if (res.status !== 200 || (await sim.outbox()).length !== 1) throw new Error(`simulator ${i} is not alone`);
+  await sim.close();
+}
+
+/** Section 7: start and close, median of FIXTURE_RUNS after a warm-up; then PARALLEL at once. */
+async function testingFixture() {
+  const { startSimulator } = await import(join(root, 'dist/testing.js'));
+  await (await startSimulator()).close(); // the bundle's first load is not a start
+  const start = [];
+  const close = [];
+  for (let i = 0; i < FIXTURE_RUNS; i++) {
+    const t = process.hrtime.bigint();
+    const sim = await startSimulator();
+    start.push(msSince(t));
+    const c = process.hrtime.bigint();
+    await sim.close();
+    close.push(msSince(c));
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+  const both = median(start.map((s, i) => s + close[i]));
+  console.log(`\nvmv/testing: a simulator per test, in-process (median of ${FIXTURE_RUNS})`);
+  report('start', fmtMs(median(start)));
+  report('close', fmtMs(median(close)));
+  report('start + close', fmtMs(both), { pass: both <= 50, text: '<= 50 ms' });
+  const t = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: PARALLEL }, (_, i) => fixtureTest(startSimulator, i)));
+  const all = msSince(t);
+  report(`${PARALLEL} in parallel (start, email, outbox, close)`, fmtMs(all), {
+    pass: all <= 2500,
+    text: '<= 2500 ms',
+  });
+  report('resident memory after them', mib(process.memoryUsage().rss));
+}
+if (process.env.BENCH_ONLY === 'testing') {
+  await testingFixture();
+  process.exitCode = ok ? 0 : 1;
+  process.exit();
 }
 
 // ---- 5. the MCP listing (first: it takes a second) ----
@@ -668,6 +725,7 @@ report('30 days, 10 schedules + 1,000 job targets', fmtMs(jobsMs), {
 });
 
 await empty.stop();
+await testingFixture();
 load.push(loadavg()[0]);
 console.log(`\nmachine load (1-minute average) at the start and end: ${load.map((l) => l.toFixed(1)).join(', ')}`);
 process.exitCode = ok ? 0 : 1;

@@ -2,9 +2,11 @@
 // - dist/simulator.js: the whole simulator (request handler, store, routes, schemas, zod, lowdb) in
 //   one file, its modules evaluated only when first used (a resource's routes on the first request
 //   to its paths). One file: a command pays for one module load, not twenty.
-// - dist/cli.js and dist/index.js (the library), split into lazily loaded chunks for each noun's
+// - dist/cli.js, dist/index.js (the library) and dist/testing.js (vmv/testing, the fixture), split into lazily loaded chunks for each noun's
 //   verbs, the API client, conf, and the assistant chat's terminal UI (ink and React: only
 //   `vmv assistant chat` on a terminal loads them); both reach the simulator through dist/simulator.js.
+// - dist/phone.js and dist/dates.js: the numbering plans and the assistant's date reader, each loaded
+//   only where used (below).
 // - dist/ui-vendor.js: ink and React, an ES module of their own (ink awaits at its top level).
 // - dist/inspector/: the inspector's page (web/, Preact) for the browser, read only when served.
 // - dist/cjs/: the CommonJS copy of the CLI, phone and simulator bundles that bin/vmv runs through
@@ -49,16 +51,21 @@ const common = {
 /**
  * The numbering plans (src/phone.ts with libphonenumber) are a file of their own, dist/phone.js, loaded
  * only where a number is checked: by the simulator's routes that dial and the CLI's commands given a
- * number, one copy for both in a process (its metadata read once).
+ * number, one copy for both in a process (its metadata read once). The assistant's date reader
+ * (simulator/assistant/dates.ts with chrono-node) likewise, dist/dates.js, loaded only when the
+ * assistant reads a message: no other command pays for the parser.
  */
+const APART = {
+  'phone.js': fileURLToPath(new URL('../src/phone.js', import.meta.url)),
+  'dates.js': fileURLToPath(new URL('../simulator/assistant/dates.js', import.meta.url)),
+};
 const phoneApart = {
-  name: 'phone-apart',
+  name: 'files-apart',
   setup(b) {
-    b.onResolve({ filter: /(^|\/)phone\.js$/ }, (a) =>
-      resolve(a.resolveDir, a.path) === fileURLToPath(new URL('../src/phone.js', import.meta.url))
-        ? { path: './phone.js', external: true }
-        : undefined,
-    );
+    b.onResolve({ filter: /(^|\/)(phone|dates)\.js$/ }, (a) => {
+      const name = a.path.slice(a.path.lastIndexOf('/') + 1);
+      return resolve(a.resolveDir, a.path) === APART[name] ? { path: `./${name}`, external: true } : undefined;
+    });
   },
 };
 const simulator = await build({
@@ -67,7 +74,11 @@ const simulator = await build({
   splitting: false,
   plugins: [phoneApart],
 });
-const phone = await build({ ...common, entryPoints: { phone: 'src/phone.ts' }, splitting: false });
+const phone = await build({
+  ...common,
+  entryPoints: { phone: 'src/phone.ts', dates: 'simulator/assistant/dates.ts' },
+  splitting: false,
+});
 // its numbering plans beside it (src/phone.ts reads them on the first check), so an installed vmv needs no libphonenumber-js
 copyFileSync(
   createRequire(import.meta.url).resolve('libphonenumber-js/metadata.min.json'),
@@ -83,7 +94,7 @@ const simulatorBundle = {
 };
 const cli = await build({
   ...common,
-  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts', testing: 'src/testing/index.ts' },
   splitting: true,
   chunkNames: '[name]-[hash]', // beside the entries, so './simulator.js' means one file for all
   plugins: [simulatorBundle, phoneApart],
@@ -139,13 +150,14 @@ writeNotices(new URL('../dist/THIRD-PARTY-NOTICES.txt', import.meta.url).pathnam
 // bin/vmv's CommonJS copy and its code caches, trained on the hot commands
 await writeCommonJs({ ...simulator.metafile.outputs, ...phone.metafile.outputs, ...cli.metafile.outputs });
 
-// the library's TypeScript declarations: dist/types/ mirrors the sources, dist/index.d.ts is the door
+// the library's TypeScript declarations: dist/types/ mirrors the sources, dist/index.d.ts and dist/testing.d.ts the doors
 execFileSync(
   process.execPath,
   [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.build.json'],
   { stdio: 'inherit' },
 );
 writeFileSync(new URL('../dist/index.d.ts', import.meta.url), "export * from './types/src/index.js';\n");
+writeFileSync(new URL('../dist/testing.d.ts', import.meta.url), "export * from './types/src/testing/index.js';\n");
 
 const { apiDocument } = await import('../dist/simulator.js');
 const documents = { api: await apiDocument('api'), control: await apiDocument('control') };

@@ -9,6 +9,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** The variables by which this machine reaches the npm registry: a proxy and its certificates, npm's registry settings. */
+const NETWORK =
+  /^(NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|npm_config_(registry|cafile|ca|proxy|https_proxy|noproxy|strict_ssl))$/;
+
+/** This process's variables by which npm reaches the registry (NETWORK), for an install under another HOME. */
+export function registryEnv() {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => NETWORK.test(k)));
+}
+
 /** Bytes under a folder, and how many package.json files name a package there (nested ones counted). */
 function measure(dir) {
   let bytes = 0;
@@ -34,12 +43,18 @@ function measure(dir) {
  */
 export function packAndInstall(dir, env = process.env) {
   mkdirSync(dir, { recursive: true });
-  const npm = (args, cwd) => execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  // how this machine reaches the registry (a proxy, its certificates) is npm's, not the user's HOME
+  const reach = registryEnv();
+  const npm = (args, cwd) =>
+    execFileSync('npm', args, { cwd, env: { ...reach, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const [packed] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root));
   const tarball = join(dir, packed.filename);
   const project = join(dir, 'project');
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'uses-vmv', private: true, type: 'module' })}\n`);
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'uses-vmv', private: true, type: 'module' })}\n`,
+  );
   npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], project);
   const installed = measure(join(project, 'node_modules'));
   return {

@@ -299,10 +299,17 @@ export async function readFileArg(io: IO, flag: string, file: string): Promise<s
   });
 }
 
-/** Reads all of stdin as bytes, unchanged (a body sent as it is). */
-export async function readStdinBytes(io: IO): Promise<Buffer> {
+/** Reads all of stdin as bytes, unchanged (a body sent as it is); null past `max` bytes (read no further). */
+export async function readStdinBytes(io: IO): Promise<Buffer>;
+export async function readStdinBytes(io: IO, max: number): Promise<Buffer | null>;
+export async function readStdinBytes(io: IO, max = Infinity): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
-  for await (const c of io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
+  let n = 0;
+  for await (const c of io.stdin) {
+    const b = Buffer.isBuffer(c) ? c : Buffer.from(String(c));
+    if ((n += b.length) > max) return null;
+    chunks.push(b);
+  }
   return Buffer.concat(chunks);
 }
 

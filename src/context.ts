@@ -20,7 +20,8 @@ import { forStderr, withIO, type IO } from './io.js';
 import { dim } from './colors.js';
 import type { Env } from './paths.js';
 import { keyHonoured, settlementOf } from './retry.js';
-import { resolveNet, resolveTarget, type GlobalOptions, type Target } from './settings.js';
+import { visibleDeep } from './visible.js';
+import { resolveNet, resolveTarget, type GlobalOptions, type NetSettings, type Target } from './settings.js';
 import type { Unsettled, UnsettledWrite } from './unsettled.js';
 
 export class Context {
@@ -55,14 +56,27 @@ export class Context {
   /** connections the client may open at once: a command needs one; a server of many callers (vmv mcp) sets more before its first call */
   connections = 1;
 
+  /**
+   * retries when neither --retries nor VMV_MAX_RETRIES says: a command that only looks (vmv status)
+   * sets 0 before its first call, to report a target that does not answer at once
+   */
+  defaultRetries?: number;
+
   client(): Promise<ApiClient> {
     return (this.clientP ??= Promise.resolve().then(() =>
       createClient(this.target(), {
-        ...resolveNet(this.globals, this.env),
+        ...this.net(),
         onRetry: (note) => this.say(note),
         connections: this.connections,
       }),
     ));
+  }
+
+  private net(): NetSettings {
+    const net = resolveNet(this.globals, this.env);
+    if (this.defaultRetries !== undefined && this.globals.retries === undefined && !this.env.VMV_MAX_RETRIES)
+      net.retries = this.defaultRetries;
+    return net;
   }
 
   /** A line on stderr about how a request is sent (a retry, a key reused), unless --json keeps stderr for the error document alone. */
@@ -235,10 +249,13 @@ export class Context {
     }
   }
 
-  /** Prints a reply: its body exactly as returned with --json, otherwise through `human`. */
+  /**
+   * Prints a reply: its body exactly as returned with --json, otherwise through `human`, given the
+   * body with every string in it made visible (src/visible.ts): a value from outside is shown, never obeyed.
+   */
   emit<T = any>(res: ApiResponse, human: (body: T) => void): void {
     if (this.json) this.io.out(res.text().endsWith('\n') ? res.text() : res.text() + '\n');
-    else human(res.json<T>());
+    else human(visibleDeep(res.json<T>()));
   }
 
   async close(): Promise<void> {

@@ -153,6 +153,10 @@ export const HINTS: Record<string, { simulator: Hint; service: Hint }> = {
     simulator: 'Remove an entry first: vmv sim hosts list, then vmv sim hosts unset NAME.',
     service: 'Remove an entry first: vmv sim hosts list, then vmv sim hosts unset NAME.',
   },
+  personas_limit_exceeded: {
+    simulator: 'Remove a persona first: vmv sim persona list, then vmv sim persona rm NUMBER.',
+    service: 'Remove a persona first: vmv sim persona list, then vmv sim persona rm NUMBER.',
+  },
   range_not_satisfiable: {
     simulator: 'Ask for bytes within the file (its size is in Content-Range), or download it whole.',
     service: 'Ask for bytes within the file (its size is in Content-Range), or download it whole.',

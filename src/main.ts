@@ -11,6 +11,7 @@ import type { Env } from './paths.js';
 import { DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
 import { DEFAULT_REQUEST_TIMEOUT_S, requestTimeoutMs } from './settings.js';
 import { VERSION } from './version.js';
+import { visible } from './visible.js';
 
 export function buildProgram(shell: Shell): Command {
   const program = new Command('vmv')
@@ -152,6 +153,7 @@ const LOCAL_CODES: Record<number, string> = {
   [EXIT.failed]: 'job_failed',
   [EXIT.timeout]: 'wait_timeout',
   [EXIT.declined]: 'declined',
+  [EXIT.notUnderstood]: 'not_understood',
   [EXIT.interrupted]: 'interrupted',
 };
 
@@ -292,21 +294,23 @@ function report(out: IO, e: unknown, json = false): number {
     );
   if (e instanceof ApiCallError) {
     const { code, message, fields } = e.envelope.error;
-    io.err(`${red(io, 'error')}: ${message} ${dim(io, `(${code}, HTTP ${e.status})`)}\n`);
-    for (const [k, v] of Object.entries(fields ?? {})) io.err(`  ${bold(io, fieldName(k, e.fieldFlags))}: ${v}\n`);
-    if (e.hint) io.err(dim(io, e.hint) + '\n');
+    // the envelope's words are the server's: shown, never obeyed (src/visible.ts), before vmv colours them
+    io.err(`${red(io, 'error')}: ${visible(message)} ${dim(io, visible(`(${code}, HTTP ${e.status})`))}\n`);
+    for (const [k, v] of Object.entries(fields ?? {}))
+      io.err(`  ${bold(io, visible(fieldName(k, e.fieldFlags)))}: ${visible(String(v))}\n`);
+    if (e.hint) io.err(dim(io, visible(e.hint)) + '\n');
     return e.exitCode;
   }
   if (e instanceof CliError) {
-    io.err(`${red(io, 'error')}: ${e.message}\n`);
-    if (e.hint) io.err(dim(io, e.hint) + '\n');
+    io.err(`${red(io, 'error')}: ${visible(e.message)}\n`);
+    if (e.hint) io.err(dim(io, visible(e.hint)) + '\n');
     return e.exitCode;
   }
   const err = e as NodeJS.ErrnoException;
   // a local failure (a file that cannot be read or written) is the command line's, not the API's
   const code = typeof err?.code === 'string' && /^E[A-Z]+$/.test(err.code) ? EXIT.usage : EXIT.api;
   if (json) return reportJson(io, { error: { code: LOCAL_CODES[code], message: err?.message ?? String(e) } }, code);
-  io.err(`${red(io, 'error')}: ${err?.message ?? String(e)}\n`);
+  io.err(`${red(io, 'error')}: ${visible(err?.message ?? String(e))}\n`);
   if (process.env.VMV_DEBUG) io.err(String(err?.stack) + '\n');
   return code;
 }

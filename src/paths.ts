@@ -21,6 +21,16 @@ function home(what: string, instead: string): string {
   }
 }
 
+/** True when this user has a home directory (settings and data have a default place). */
+export function hasHome(): boolean {
+  try {
+    homedir();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function configDir(env: Env): string {
   if (env.VMV_CONFIG_DIR) return env.VMV_CONFIG_DIR;
   return join(env.XDG_CONFIG_HOME || join(home('its settings', 'VMV_CONFIG_DIR'), '.config'), 'vmv');

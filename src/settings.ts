@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseDuration } from './duration.js';
 import { usage } from './errors.js';
-import { configFile, simDataFile, type Env } from './paths.js';
+import { configFile, hasHome, simDataFile, type Env } from './paths.js';
 import { DEFAULT_POLICY, DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
 
 export interface Profile {
@@ -43,14 +43,16 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
  * embedded simulator, and a user who set a base URL would take simulated successes for real ones.
  */
 export function readSettings(env: Env): SettingsFile {
+  // with no home and no folder named, there is no settings file to read: no settings (writing one says what to set)
+  if (!env.VMV_CONFIG_DIR && !env.XDG_CONFIG_HOME && !hasHome()) return {};
   const file = configFile(env);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return {};
-    throw damagedSettings(file, `it cannot be read (${code ?? (e as Error).message})`);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
+    throw unreadableSettings(file, code ?? (e as Error).message);
   }
   let parsed: unknown;
   try {
@@ -87,6 +89,13 @@ const damagedSettings = (file: string, why: string) =>
   usage(
     `The settings file ${file} is damaged: ${why}. vmv will not guess the target (or API key) without it.`,
     `Correct the file, or move it aside (mv '${file}' '${file}.damaged') and set your settings again with \`vmv config set\` (VMV_CONFIG_DIR or XDG_CONFIG_HOME choose another folder).`,
+  );
+
+/** A settings file (or its folder) this user may not read: whether it holds a base URL is unknown, so it stops too. */
+const unreadableSettings = (file: string, code: string) =>
+  usage(
+    `The settings file ${file} cannot be read (${code}). vmv will not guess the target (or API key) without it.`,
+    `Give this user read access to it, or choose another folder with VMV_CONFIG_DIR or XDG_CONFIG_HOME.`,
   );
 
 export interface GlobalOptions {

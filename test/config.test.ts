@@ -153,6 +153,6 @@ describe('a damaged settings file stops every command (only a missing one is "no
     mkdirSync(join(env.VMV_CONFIG_DIR, 'config.json'), { recursive: true });
     const r = await cli(['status'], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('is damaged: it cannot be read (EISDIR)');
+    expect(r.stderr).toContain('config.json cannot be read (EISDIR)');
   });
 });

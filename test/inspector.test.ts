@@ -92,13 +92,14 @@ describe('the inspector in a browser', { timeout: 60_000 }, () => {
     expect(await deep.text()).toMatch(/<div id="app">/);
   });
 
-  it('shows hostile content as text, never as markup', async () => {
+  it('shows hostile content as text, never as markup, its control characters as escapes', async () => {
     const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold</b>';
+    const controls = ' \u001b]0;pwned\u0007 \u009b2J \u202eevil\u202c \u0000';
     await api('POST', '/_sim/texts', {
       direction: 'inbound',
       from_number: '+14155550177',
       to_number: '+14155550100',
-      body: hostile,
+      body: hostile + controls,
     });
     await api('POST', '/_sim/emails', {
       direction: 'inbound',
@@ -110,6 +111,10 @@ describe('the inspector in a browser', { timeout: 60_000 }, () => {
     await open('/');
     await expect.poll(() => page.locator('.feed .item').count()).toBe(2);
     expect(await page.locator('.feed').innerText()).toContain('<script>window.__pwned=2</script>');
+    // a bidi override cannot reorder what follows it, nor an ESC or NUL hide: each shows as its escape (src/visible.ts)
+    const feed = await page.locator('.feed').innerText();
+    expect(feed).toContain(' \\u001b]0;pwned\\u0007 \\u009b2J \\u202eevil\\u202c \\u0000');
+    expect(feed).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
     expect(await page.locator('main img, main script, main b').count()).toBe(0);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     // filtered by person: the text from +14155550177 alone

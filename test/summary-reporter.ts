@@ -24,7 +24,10 @@ export default class SummaryReporter implements Reporter {
       }
     }
     const out: string[] = [];
-    if (skips.length) out.push('', `skipped (${skips.length}):`, ...skips);
+    // a run narrowed by -t skips the rest without a reason: listed only under CI, counted otherwise
+    const shown = process.env.CI ? skips : skips.filter((l) => !l.endsWith('NO REASON GIVEN'));
+    if (shown.length) out.push('', `skipped (${shown.length}):`, ...shown);
+    if (silent && !process.env.CI) out.push(`(${silent} more skipped without a reason: a -t filter, or .skip)`);
     if (silent && process.env.CI) {
       out.push(`${silent} test(s) skipped without a reason: under CI that fails the run (test/skips.ts gives one)`);
       process.exitCode = 1;

@@ -131,7 +131,8 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     const c = s.data.meta.clock;
     if (start !== undefined && start < clockNow(c))
       throw usage(`--now is before the data file's clock (${iso(clockNow(c))}); the clock only moves forward.`);
-    if (!o.printEnv && (o.clock !== undefined || start !== undefined)) {
+    // (a clock already so is left alone: a server restarted on a full disk starts, and serves reads)
+    if (!o.printEnv && ((o.clock !== undefined && o.clock !== c.mode) || start !== undefined)) {
       s.data.meta.clock = setMode(c, o.clock ?? c.mode, start ?? clockNow(c));
       await ss.commit(s);
     }

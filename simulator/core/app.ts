@@ -28,6 +28,7 @@ import { checkKey, fingerprint, remember, rememberFinal, replayOf, type Keyed } 
 import { errorResponse, header, newRequestId, originOf, parseBody, toResponse, validate } from './request.js';
 import { createRouter, methodOf, normalTarget, targetOf, type Router } from './router.js';
 import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
+import { DueStall, STALE_HEADER, STALE_VALUE } from './stall.js';
 import { NEEDS_LOCK, type Session, type WorldSession, type WorldStore } from './session.js';
 import type { World } from './world.js';
 
@@ -100,6 +101,8 @@ interface Exchange {
 interface Wiring {
   run(s: Session, until: number): Promise<number>;
   services: WorldServices;
+  /** due work a full disk keeps from being saved (stall.ts) */
+  stall: DueStall;
 }
 
 /** A step: what it adds to the exchange, or a reply that ends the request early (a replay). */
@@ -222,13 +225,12 @@ async function runSteps(
     committed.data = s.data;
   };
   let s = await ss.begin();
+  const due = (nextDue(s) ?? Infinity) <= s.now;
+  // a read while what fell due cannot be saved (stall.ts) answers from the disk without trying again
+  const stale = due && start.method === 'GET' && w.stall.waiting();
   // a read runs without the cross-process lock unless it has transitions to run first
-  if (!ss.locked && (nextDue(s) ?? Infinity) <= s.now) throw NEEDS_LOCK;
-  // whatever fell due since the last request runs first, and is kept even if this request fails
-  if ((await w.run(s, s.now)) > 0 || s.dirty) {
-    await commit(s);
-    s = await ss.begin();
-  }
+  if (!ss.locked && due && !stale) throw NEEDS_LOCK;
+  if (!stale) s = await runDueFirst(ss, s, start.method, w, commit);
   const x: Exchange = { ...start, s };
   try {
     for (const [, step] of STEPS) {
@@ -236,10 +238,36 @@ async function runSteps(
       if (early) return { ...x, res: early, reply: undefined };
     }
     if (x.method !== 'GET' || s.dirty) await commit(s);
+    if (stale || w.stall.waiting()) x.res!.headers[STALE_HEADER] = STALE_VALUE;
     return x;
   } catch (e) {
     ss.rollback();
     throw e;
+  }
+}
+
+/**
+ * Runs whatever fell due since the last request, kept even if this request fails; the session the
+ * request goes on with. On a full disk a read goes on with what the disk holds (stall.ts); a write fails.
+ */
+async function runDueFirst(
+  ss: WorldSession,
+  s: Session,
+  method: Method,
+  w: Wiring,
+  commit: (s: Session) => Promise<void>,
+): Promise<Session> {
+  try {
+    if ((await w.run(s, s.now)) > 0 || s.dirty) {
+      await commit(s);
+      s = await ss.begin();
+    }
+    w.stall.saved();
+    return s;
+  } catch (e) {
+    if (method !== 'GET' || !w.stall.failed(e)) throw e;
+    ss.rollback();
+    return ss.begin();
   }
 }
 
@@ -323,16 +351,34 @@ function invoker(router: Router, w: Wiring): TimerEnv {
   return { invoke, authorize };
 }
 
-/** Runs whatever fell due (a real clock's loop): a look without the cross-process lock when nothing is. */
-function ticker(store: WorldStore, transaction: App['transaction'], after: (data: World) => void): App['tick'] {
+/**
+ * Runs whatever fell due (a real clock's loop): a look without the cross-process lock when nothing is.
+ * What a full disk keeps from being saved is looked at again after the stall's pause (stall.ts).
+ */
+function ticker(
+  store: WorldStore,
+  transaction: App['transaction'],
+  after: (data: World) => void,
+  stall: DueStall,
+): App['tick'] {
   return async () => {
     const look = (s: Session) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode });
     const seen = await store.withRead(async (ss) => {
       const t = look(await ss.begin());
-      if (t.nextDueMs !== null && t.nextDueMs <= t.nowMs) throw NEEDS_LOCK;
-      return t;
+      const due = t.nextDueMs !== null && t.nextDueMs <= t.nowMs;
+      if (due && !stall.waiting()) throw NEEDS_LOCK;
+      return due ? { ...t, nextDueMs: t.nowMs + stall.retryInMs() } : t;
     });
-    const { data, ...t } = seen !== NEEDS_LOCK ? seen : await transaction(look);
+    let done;
+    try {
+      done = seen !== NEEDS_LOCK ? seen : await transaction(look);
+    } catch (e) {
+      if (!stall.failed(e)) throw e;
+      // (looked at again after the pause, whatever the clock's mode: what fell due is still to run)
+      return { nextDueMs: Date.now() + stall.retryInMs(), nowMs: Date.now(), mode: 'real' };
+    }
+    if (seen === NEEDS_LOCK) stall.saved();
+    const { data, ...t } = done;
     after(data);
     return t;
   };
@@ -352,7 +398,11 @@ export function createApp(
     extra.flatMap((r) => r.routes),
   );
   // (the transitions' environment invokes routes, which may run transitions: defined together)
-  const wiring: Wiring = { run: (s, until) => runDue(s, until, timers, env), services: world.services };
+  const wiring: Wiring = {
+    run: (s, until) => runDue(s, until, timers, env),
+    services: world.services,
+    stall: new DueStall(),
+  };
   const env = invoker(router, wiring);
   const transaction = transactor(store, wiring.run);
   const work = backgroundWork(hooks, () => app);
@@ -377,7 +427,7 @@ export function createApp(
   const app: App = {
     handle,
     idle: work.idle,
-    tick: ticker(store, transaction, work.after),
+    tick: ticker(store, transaction, work.after, wiring.stall),
     transaction,
     store,
     bodyLimit: router.bodyLimit,

@@ -178,7 +178,8 @@ function tickLoop(app: App): TickLoop {
 
   const next = (ms: number) => {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(pump, ms);
+    // the listening socket keeps `vmv sim serve` alive; a server a test left open (vmv/testing) must not be kept by its clock
+    timer = setTimeout(pump, ms).unref();
   };
   const pump = async () => {
     timer = null;
