@@ -116,6 +116,101 @@ describe("a recording is the call's whole length, its turns heard where the tran
   });
 });
 
+type Call = { id: string; status: string; duration_seconds: number; has_recording: boolean; transcript_turns: Turn[] };
+const callsAsc = async () => (await sim.api('GET', '/v1/calls?order=asc&limit=20')).json.data as Call[];
+const persona = async (call: unknown) =>
+  expect((await sim.api('PUT', `/_sim/personas/${PERSON}`, { body: { call } })).status).toBe(200);
+const quickCall = async (body: Record<string, unknown> = {}) =>
+  expect(
+    (
+      await sim.api('POST', '/v1/quick/ai-calls', {
+        body: { goal: 'Confirm the appointment', to_numbers: [PERSON], ...body },
+      })
+    ).status,
+  ).toBe(201);
+
+/** The call's recording, decoded: its length within 0.5 s of duration_seconds, each turn heard, silence between. */
+async function expectRecordingOf(call: Call): Promise<Decoded> {
+  expect(call.has_recording).toBe(true);
+  const d = decodeWav((await download(call.id)).bytes);
+  expect(Math.abs(d.seconds - call.duration_seconds)).toBeLessThanOrEqual(0.5);
+  expectTurnsHeard(d, call.transcript_turns, call.duration_seconds);
+  return d;
+}
+
+describe('calls a persona plays are recorded the same way: every turn of the transcript heard', () => {
+  it('the person hangs up after N seconds: a line they hung up on as it began is neither in the transcript nor heard', async () => {
+    // "Hello?" 0-1.5 s, the agent's "Hi!" 2.5-4 s, "Sure." would begin at 5.0 s: the hang-up
+    await persona({
+      attempts: [{ result: 'answer' }],
+      lines: [{ says: 'Hello?' }, { says: 'Sure.' }, { says: 'Yes.' }],
+      hang_up_after_seconds: 5,
+    });
+    await quickCall({ opening_message: 'Hi!' });
+    await sim.advance(120);
+    const [call] = await callsAsc();
+    expect(call).toMatchObject({ status: 'COMPLETED', duration_seconds: 5 });
+    expect(call.transcript_turns.map((t) => [t.speaker, t.seconds_from_start])).toEqual([
+      ['person', 0],
+      ['agent', 2.5],
+    ]);
+    await expectRecordingOf(call);
+  });
+
+  it('lines with pauses, the person hanging up after the last; placed as a voice call', async () => {
+    await persona({
+      attempts: [{ result: 'answer', ring_seconds: 2 }],
+      lines: [
+        { says: 'Yes?' },
+        { says: 'Who gave you this number?', pause_seconds: 4 },
+        { says: 'I am not interested, goodbye.', pause_seconds: 3 },
+      ],
+      outcome: 'hangs_up',
+    });
+    await sim.api('POST', '/_sim/caller-ids', { body: { phone_number: '+12025551111' } });
+    const placed = await sim.api('POST', '/v1/voice/calls', {
+      body: { caller_id: '+12025551111', destination: PERSON },
+    });
+    expect(placed.status, placed.text).toBe(201);
+    await sim.advance(120);
+    const [call] = await callsAsc();
+    expect(call.status).toBe('COMPLETED');
+    expect(call.transcript_turns.map((t) => t.speaker)).toEqual(['person', 'agent', 'person', 'agent', 'person']);
+    await expectRecordingOf(call);
+  });
+
+  it('hung up through the API mid-call: the recording ends there, the turn cut as it began left out', async () => {
+    await persona({
+      attempts: [{ result: 'answer', ring_seconds: 1 }],
+      lines: [{ says: 'Hello, who is calling?' }, { says: 'Tell me more about it.' }, { says: 'Fine, go ahead.' }],
+    });
+    await quickCall({ opening_message: 'Hi, this is the clinic.' });
+    await sim.advance(1);
+    const [live] = await callsAsc();
+    // "Hello, who is calling?" 0-1.6 s; the agent from 2.6 s (2 s long); the person again from 5.6 s: hung up at 6 s
+    await sim.advance(6);
+    expect((await sim.api('POST', `/v1/voice/calls/${live.id}/hangup`)).status).toBe(200);
+    const [call] = await callsAsc();
+    expect(call).toMatchObject({ status: 'COMPLETED', duration_seconds: 6 });
+    expect(call.transcript_turns.map((t) => t.seconds_from_start)).toEqual([0, 2.6]);
+    await expectRecordingOf(call);
+  });
+
+  it('voicemail on the second attempt: the first (busy) has no recording, the second is the message', async () => {
+    await persona({ attempts: [{ result: 'busy' }, { result: 'voicemail', ring_seconds: 12 }] });
+    const message =
+      'Hi, this is the clinic about your Tuesday appointment. Please call us back on this number. Thank you!';
+    await quickCall({ retry_attempts: 1, retry_delay_minutes: 1, voicemail_enabled: true, voicemail_message: message });
+    await sim.advance(600);
+    const [busy, voicemail] = await callsAsc();
+    expect(busy).toMatchObject({ status: 'BUSY', has_recording: false });
+    expect((await sim.api('GET', `/v1/calls/${busy.id}/recording`)).status).toBe(404);
+    expect(voicemail).toMatchObject({ status: 'VOICEMAIL', transcript_turns: [{ speaker: 'agent', text: message }] });
+    const d = await expectRecordingOf(voicemail);
+    expect(rms(d, 0, voicemail.duration_seconds - 1)).toBeGreaterThan(0.05);
+  });
+});
+
 const fixture = (duration_seconds: number, transcript_turns: Turn[]) => ({
   direction: 'outbound',
   from_number: '+14155550150',
