@@ -26,7 +26,7 @@ async function messages(): Promise<Item[]> {
   const items: Item[] = [];
   for (const p of await people()) {
     const h = await historyOf(p);
-    const who = `${nameOf(p)} ${p.phone_number ?? ''} ${p.email ?? ''}`;
+    const who = `${nameOf(p)} ${p.phone_number} ${p.email}`;
     for (const t of h.texts)
       items.push({
         kind: 'text',
@@ -151,10 +151,10 @@ export function Activity() {
           <select value={who} onChange={(e) => setWho(e.currentTarget.value)}>
             <option value="">anyone</option>
             {(folks.data ?? []).map((p) => {
-              const key = p.phone_number ?? p.email ?? '';
+              const key = p.phone_number || p.email;
               return (
                 <option key={personPath(p)} value={key}>
-                  {nameOf(p)} {p.name ? key : ''}
+                  {nameOf(p)} {p.name !== key ? key : ''}
                 </option>
               );
             })}

@@ -19,7 +19,7 @@ export function Conversations({ id }: { id?: string }) {
           {list.map((p) => (
             <li key={personPath(p)}>
               <a href={personPath(p)} aria-current={p === current ? 'page' : undefined}>
-                <b>{nameOf(p)}</b> <small>{p.phone_number ?? p.email}</small>
+                <b>{nameOf(p)}</b> <small>{p.phone_number || p.email}</small>
               </a>
             </li>
           ))}

@@ -49,9 +49,9 @@ export async function historyOf(p: Person): Promise<{ texts: Text[]; calls: Call
   return { texts: texts?.data ?? [], calls: calls?.data ?? [], emails: emails?.data ?? [] };
 }
 
-/** A person's name as the page shows it. */
-export const nameOf = (p: Person) => p.name ?? p.phone_number ?? p.email ?? 'someone';
+/** A person's name as the page shows it (an address the person lacks is the empty string). */
+export const nameOf = (p: Person) => p.name || p.phone_number || p.email || 'someone';
 
 /** A person's path in the page. */
 export const personPath = (p: Person) =>
-  `/conversations/${encodeURIComponent(p.contact_id ?? p.phone_number ?? p.email ?? '')}`;
+  `/conversations/${encodeURIComponent(p.contact_id ?? (p.phone_number || p.email))}`;
