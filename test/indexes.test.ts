@@ -117,7 +117,7 @@ describe('indexes kept in step', () => {
     await one.stop();
     const text = readFileSync(data, 'utf8');
     expect(Object.keys(JSON.parse(text.slice(0, text.indexOf('\n')).replace(/,$/, '}')).store.lazy)).toContain('texts');
-    expect(Object.values(JSON.parse(text).$people2)).toEqual([4100]); // people2 since issue 23 reordered them (a file saved before is rebuilt)
+    expect(Object.values(JSON.parse(text).$people3)).toEqual([4100]); // people3 since issue 32 reordered them (a file saved before is rebuilt)
     // a new process answers from what was saved, then, once a record arrives, from the records
     const env = { VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
     const embedded = async (path: string) => (await cli(['api', 'GET', path], { env })).json;
@@ -125,7 +125,7 @@ describe('indexes kept in step', () => {
     // a saved part whose bytes changed (its checksum) is as if not saved: built again from the records
     const bytes = readFileSync(data);
     const header = JSON.parse(text.slice(0, text.indexOf('\n')).replace(/,$/, '}')).store;
-    const [start, end] = header.saved[Object.keys(header.saved).find((k) => /^people2:.+:0$/.test(k))!];
+    const [start, end] = header.saved[Object.keys(header.saved).find((k) => /^people3:.+:0$/.test(k))!];
     const at = bytes.subarray(Number(start), Number(end)).indexOf('"name":"+1555') + Number(start) + 13;
     bytes[at] = bytes[at] === 0x39 ? 0x38 : bytes[at] + 1; // a digit of a name shown, still valid JSON
     writeFileSync(data, bytes);

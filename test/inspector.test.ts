@@ -199,18 +199,17 @@ describe('the inspector in a browser', { timeout: 60_000 }, () => {
     );
   });
 
-  it("a call's turn clicked seeks the recording; the turn being spoken is highlighted", async () => {
-    // (a recording is 3 s long whatever the call's length: the turns are within it)
+  it("a call's turn clicked seeks inside the recording (the call's whole length); the turn being spoken is highlighted", async () => {
     const turns = [
       { speaker: 'agent', text: 'Hello, this is Acme.', seconds_from_start: 0 },
-      { speaker: 'person', text: 'Hi, I would like to book.', seconds_from_start: 1.2 },
-      { speaker: 'agent', text: 'Tuesday at 3 works.', seconds_from_start: 2.4 },
+      { speaker: 'person', text: 'Hi, I would like to book.', seconds_from_start: 21.5 },
+      { speaker: 'agent', text: 'Tuesday at 3 works.', seconds_from_start: 43.2 },
     ];
     const c = await api('POST', '/_sim/calls', {
       direction: 'outbound',
       from_number: '+14155550100',
       to_number: '+14155550188',
-      duration_seconds: 15,
+      duration_seconds: 52,
       has_recording: true,
       transcript_turns: turns,
       summary: 'Booked Tuesday',
@@ -221,8 +220,9 @@ describe('the inspector in a browser', { timeout: 60_000 }, () => {
     const audio = page.locator('audio');
     await audio.waitFor();
     await page.waitForFunction("document.querySelector('audio').readyState >= 1");
+    expect(await audio.evaluate((a: any) => a.duration)).toBeCloseTo(52, 1);
     await page.getByRole('button', { name: /Tuesday at 3 works/ }).click();
-    await expect.poll(() => audio.evaluate((a: any) => a.currentTime)).toBeCloseTo(2.4, 1);
+    await expect.poll(() => audio.evaluate((a: any) => a.currentTime)).toBeCloseTo(43.2, 1);
     await expect(page.locator('.turns li[aria-current="true"]').innerText()).resolves.toContain('Tuesday at 3 works');
     expect(await page.locator('main').innerText()).toContain('Booked Tuesday');
   });

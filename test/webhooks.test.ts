@@ -697,6 +697,17 @@ describe('test sends', () => {
     expect((await sim.api('POST', `${TEXTS}/${w.id}/test`, { body: { type: 'x' } })).status).toBe(400);
   });
 
+  it("in a workspace with no number, a sample keeps the spec's shape: phone_number_id 0 (issue 32, point 3)", async () => {
+    expect((await sim.api('GET', '/v1/phone-numbers')).json.data).toEqual([]);
+    const calls = await register({});
+    await sim.api('POST', `${CALLS}/${calls.id}/test`);
+    const texts = await register({}, TEXTS);
+    await sim.api('POST', `${TEXTS}/${texts.id}/test`, { body: {} });
+    const [call, text] = rx.received.map((r) => r.json);
+    expect(call).toMatchObject({ type: 'call.ended', test: true, data: { call: { phone_number_id: 0 } } });
+    expect(text).toMatchObject({ type: 'sms.received', test: true, data: { phone_number_id: 0 } });
+  });
+
   it('a test send to a failing receiver is retried like any delivery', async () => {
     rx.answer = () => ({ status: 500 });
     const w = await register({});

@@ -78,7 +78,7 @@ export function Activity() {
           <select value={who} onChange={(e) => setWho(e.currentTarget.value)}>
             <option value="">anyone</option>
             {(folks.data ?? []).map((p) => (
-              <option key={personPath(p)} value={p.phone_number ?? p.email ?? ''}>
+              <option key={personPath(p)} value={p.phone_number || p.email}>
                 {personLabel(p)}
               </option>
             ))}

@@ -52,12 +52,12 @@ export async function historyOf(p: Person): Promise<{ texts: Text[]; calls: Call
   return { texts: texts?.data ?? [], calls: calls?.data ?? [], emails: emails?.data ?? [] };
 }
 
-/** A person's name as the page shows it. */
-export const nameOf = (p: Person) => p.name ?? p.phone_number ?? p.email ?? 'someone';
+/** A person's name as the page shows it (an address the person lacks is the empty string). */
+export const nameOf = (p: Person) => p.name || p.phone_number || p.email || 'someone';
 
 /** A person's number or address, when it says more than their name (someone reached without a contact is named by it). */
 export function addressOf(p: Person): string | null {
-  const address = p.phone_number ?? p.email;
+  const address = p.phone_number || p.email;
   return address && address !== nameOf(p) ? address : null;
 }
 
@@ -66,4 +66,4 @@ export const personLabel = (p: Person) => [nameOf(p), addressOf(p)].filter(Boole
 
 /** A person's path in the page. */
 export const personPath = (p: Person) =>
-  `/conversations/${encodeURIComponent(p.contact_id ?? p.phone_number ?? p.email ?? '')}`;
+  `/conversations/${encodeURIComponent(p.contact_id ?? (p.phone_number || p.email))}`;

@@ -30,7 +30,7 @@ const asOf = (c: ConversationRecord) => ({ workspaceId: c.workspace_id, apiKeyId
 
 /** Starts a run for a message: working, thinking first. */
 export function startRun(s: Session, c: ConversationRecord, message: string): void {
-  c.run_id = `run_${s.rng.hex(6)}`;
+  c.run_id = s.rng.uuid();
   c.status = 'working';
   c.reply = '';
   c.actions = [];
@@ -66,7 +66,7 @@ function step(
   extra: { price_usd?: string } = {},
 ): RunStep {
   return {
-    tool_call_id: `call_${s.rng.hex(5)}`,
+    tool_call_id: s.rng.uuid(),
     clause,
     tool,
     input,
@@ -208,7 +208,7 @@ function next(s: Session, c: ConversationRecord): void {
   if (asking.length > 0) {
     c.status = 'awaiting_approval';
     c.pending_approvals = asking.map((x) => ({
-      approval_id: `apr_${s.rng.hex(5)}`,
+      approval_id: s.rng.uuid(),
       tool_call_id: x.tool_call_id,
       tool: x.tool,
       input: x.input,

@@ -269,8 +269,11 @@ export interface PersonSummary {
   call_count: number;
   text_count: number;
   email_count: number;
+  /** null until reached (a contact never reached is shown with its created_at: presentPerson) */
   first_contacted_at: string | null;
   last_contacted_at: string | null;
+  /** a contact's created_at (the moment the workspace first had it); null for someone reached without a contact */
+  created_at: string | null;
   sort_ms: number;
   /** creation order, for people with the same time: a contact's place among contacts, or (after every contact) the first record's */
   order: number;
@@ -278,19 +281,13 @@ export interface PersonSummary {
 
 /** Orders people reached without a contact after every contact, by their first record. */
 const ADDRESS_ORDER = 2 ** 40;
-/**
- * How far below every contact time a contact never reached sorts: "most recent first" is by last
- * contact, and someone never contacted has none, so such contacts come after everyone contacted
- * (newest created first among them). 2^45 ms is about 1100 years, below any time a record can have.
- */
-const NEVER_REACHED = 2 ** 45;
 const bySortTime = (a: PersonSummary, b: PersonSummary) => a.sort_ms - b.sort_ms || a.order - b.order;
 
 interface PeopleIndex {
   sync: Synced;
   /** (empty when seeded from what a snapshot saved: such an index is never changed, only built again) */
   byKey: Map<string, PersonSummary>;
-  /** by last contact, oldest first (after the contacts never reached, by creation) */
+  /** by last contact (a contact never reached: its creation), oldest first */
   sorted: PersonSummary[];
 }
 
@@ -318,7 +315,9 @@ function contactPerson(c: Contact, order: number): PersonSummary {
     email_count: 0,
     first_contacted_at: null,
     last_contacted_at: null,
-    sort_ms: Date.parse(c.created_at) - NEVER_REACHED,
+    created_at: c.created_at,
+    // "most recent first" is by last contact; never reached, that is its created_at (presentPerson)
+    sort_ms: Date.parse(c.created_at),
     order,
   };
 }
@@ -337,6 +336,7 @@ function addressPerson(key: string, r: HistoryRecord): PersonSummary {
     email_count: 0,
     first_contacted_at: null,
     last_contacted_at: null,
+    created_at: null,
     sort_ms: 0,
     order: ADDRESS_ORDER + r.seq,
   };
@@ -470,10 +470,11 @@ export function peopleIndex(data: World, ws: string): PeopleIndex {
 }
 
 /**
- * The name the people are saved under: a new name when their order changes (people2: contacts never
- * reached after everyone contacted), so a file saved in the old order is read as if nothing was saved.
+ * The name the people are saved under: a new name when their order or shape changes (people2:
+ * contacts never reached after everyone contacted; people3: among everyone by their created_at, which
+ * each keeps), so a file saved in an older order is read as if nothing was saved.
  */
-const SAVED_KEY = 'people2';
+const SAVED_KEY = 'people3';
 
 /** People saved per part: a page of the list parses one or two. */
 const SAVED_PART = 2000;

@@ -194,7 +194,21 @@ export function people(data: World, workspaceId: string): readonly PersonSummary
   return peopleIndex(data, workspaceId).sorted;
 }
 
+/**
+ * A person as the spec's Person summary, every field of its type (name, phone_number, email strings;
+ * the contact times timestamps; none null, none missing): a contact never reached was first and last
+ * "contacted" when the workspace first had it (its created_at), the order the list is in; a missing
+ * address is the empty string, and a person without a name is named by their number or address.
+ */
 export function presentPerson(p: PersonSummary): PersonOut {
-  const { id: _i, sort_ms: _s, order: _o, ...rest } = p;
-  return withoutNulls(rest, ['name', 'phone_number', 'email', 'first_contacted_at', 'last_contacted_at']);
+  const { id: _i, sort_ms: _s, order: _o, created_at, ...rest } = p;
+  const since = created_at ?? '';
+  return {
+    ...rest,
+    name: p.name ?? p.phone_number ?? p.email ?? '',
+    phone_number: p.phone_number ?? '',
+    email: p.email ?? '',
+    first_contacted_at: p.first_contacted_at ?? since,
+    last_contacted_at: p.last_contacted_at ?? since,
+  };
 }

@@ -98,23 +98,34 @@ const InterviewEdit = obj(
   { required: ['parts'] },
 );
 
-const ApproveBody = obj({
-  script: str({
-    min: 1,
-    max: 10_000,
-    description: 'the script as edited (templates spoken from a script: all but freeform_ai, slideshow and interview)',
-  }),
-  scenes: arr(SceneEdit, { min: 1, max: 20, description: 'freeform_ai: the scenes as edited (replacing them all)' }),
-  slides: arr(SlideEdit, { min: 2, max: 20, description: 'slideshow: the slides as edited (replacing them all)' }),
-  interview: InterviewEdit,
-  max_price_cents: int({ min: 0, max: 10_000_000, description: 'refuse (400) if the price is above it', example: 500 }),
-});
+const ApproveBody = obj(
+  {
+    script: str({
+      min: 1,
+      max: 10_000,
+      description:
+        'the script as edited (templates spoken from a script: all but freeform_ai, slideshow and interview)',
+    }),
+    scenes: arr(SceneEdit, { min: 1, max: 20, description: 'freeform_ai: the scenes as edited (replacing them all)' }),
+    slides: arr(SlideEdit, { min: 2, max: 20, description: 'slideshow: the slides as edited (replacing them all)' }),
+    interview: InterviewEdit,
+    max_price_cents: int({
+      min: 0,
+      max: 10_000_000,
+      description: 'refuse (400) if the price is above it',
+      example: 500,
+    }),
+    // (the example edits a talking_avatar's script: one template's edit, not every kind at once)
+  },
+  { example: { script: 'Our espresso bar opens Monday on Main Street. Come say hi!', max_price_cents: 500 } },
+);
 
 const PostBody = obj(
   {
     connection_ids: arr(uuid('a social connection id (GET /v1/social-connections)'), {
       min: 1,
       max: 20,
+      unique: true,
       description: 'the accounts to post to; each gets its own post',
     }),
     caption: str({
@@ -304,10 +315,7 @@ function createPosts(c: Ctx<{ id: string }, {}, PostInput>) {
   const b = c.body;
   const errs = newFields();
   const conns: SocialConnection[] = [];
-  const seen = new Map<string, number>();
   b.connection_ids.forEach((id, i) => {
-    if (seen.has(id)) errs[`connection_ids[${i}]`] = `repeats connection_ids[${seen.get(id)}]`;
-    else seen.set(id, i);
     const conn = c.data.social_connections.find((x) => x.id === id && x.workspace_id === c.auth.workspace.id);
     if (!conn)
       errs[`connection_ids[${i}]`] ??= 'is not a social connection of this workspace (GET /v1/social-connections)';
