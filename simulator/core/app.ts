@@ -27,7 +27,9 @@ import { ApiError, notFound } from './errors.js';
 import { checkKey, fingerprint, remember, rememberFinal, replayOf, type Keyed } from './idempotency.js';
 import { errorResponse, header, newRequestId, originOf, parseBody, toResponse, validate } from './request.js';
 import { createRouter, methodOf, targetOf, type Router } from './router.js';
-import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
+import { nextDue, runDue, runSome, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
+import { setMode } from './clock.js';
+import { moveInSlices, SLICE_MS, type Slice } from './move.js';
 import { NEEDS_LOCK, type Session, type WorldSession, type WorldStore } from './session.js';
 import type { World } from './world.js';
 
@@ -46,8 +48,10 @@ export interface App extends Transactor {
   idle(): Promise<void>;
   /** The largest request body the route at `method` `url` accepts (the server stops reading past it). */
   bodyLimit(method: string, url: string): Promise<number>;
-  /** Runs whatever fell due; says when the next transition is due and how the clock runs. */
+  /** Runs what fell due (for one slice at most: move.ts); says when the next transition is due and how the clock runs. */
   tick(): Promise<{ nextDueMs: number | null; nowMs: number; mode: 'real' | 'manual' }>;
+  /** Stops every move of the clock under way after its current slice (the server is closing). */
+  close(): void;
   store: WorldStore;
 }
 
@@ -99,6 +103,8 @@ interface Exchange {
 /** What the steps use of the app around them. */
 interface Wiring {
   run(s: Session, until: number): Promise<number>;
+  /** runs what falls due by `until` until `enough` says so (a slice: scheduler.ts runSome) */
+  runSome(s: Session, until: number, enough: (ran: number) => boolean): Promise<{ ran: number; done: boolean }>;
   services: WorldServices;
 }
 
@@ -151,6 +157,7 @@ const STEPS: readonly (readonly [string, Step])[] = [
         ...x.input!,
         requestId: x.requestId,
         advance: (until: number) => w.run(x.s, until),
+        signal: x.req.signal,
         origin: originOf(x.req),
         header: (name) => header(x.req, name),
         world: w.services,
@@ -313,8 +320,52 @@ function invoker(router: Router, w: Wiring): TimerEnv {
   return { invoke, authorize };
 }
 
-/** Runs whatever fell due (a real clock's loop): a look without the cross-process lock when nothing is. */
-function ticker(store: WorldStore, transaction: App['transaction'], after: (data: World) => void): App['tick'] {
+/** A slice as the app runs it: also when the next transition is due, and how the clock runs (for the ticker). */
+interface AppSlice extends Slice {
+  nextDueMs: number | null;
+  mode: 'real' | 'manual';
+}
+
+/**
+ * One slice of work under the lock (move.ts): what falls due by `to` (by the clock's time when
+ * `to` is behind it), for SLICE_MS at most; with `setClock`, the clock set where it stopped. It is
+ * committed, and its after-commit work (deliveries) started, before the next slice begins.
+ */
+function slicer(store: WorldStore, w: Wiring, after: (data: World) => void) {
+  return (to: number, left: number, setClock: boolean): Promise<AppSlice> =>
+    store.withLock(async (ss) => {
+      const s = await ss.begin();
+      const view = (r: Omit<AppSlice, 'nextDueMs' | 'mode'>): AppSlice => ({
+        ...r,
+        nextDueMs: nextDue(s),
+        mode: s.data.meta.clock.mode,
+      });
+      if (s.now < left) return view({ now: s.now, done: true, ran: 0, reset: true });
+      const started = performance.now();
+      try {
+        const r = await w.runSome(s, Math.max(to, s.now), () => performance.now() - started > SLICE_MS);
+        if (setClock) {
+          s.data.meta.clock = setMode(s.data.meta.clock, s.data.meta.clock.mode, s.now);
+          s.markDirty();
+        }
+        if (s.dirty) {
+          await ss.commit(s);
+          after(s.data);
+        }
+        return view({ now: s.now, ...r });
+      } catch (e) {
+        ss.rollback();
+        throw e;
+      }
+    });
+}
+
+/**
+ * Runs what fell due (a real clock's loop): a look without the cross-process lock when nothing
+ * is; otherwise one slice of it, so a clock that stood still long (a server started on a data file
+ * untouched for months) catches up in slices, the loop looking again at once.
+ */
+function ticker(store: WorldStore, slice: ReturnType<typeof slicer>, after: (data: World) => void): App['tick'] {
   return async () => {
     const look = (s: Session) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode });
     const seen = await store.withRead(async (ss) => {
@@ -322,9 +373,13 @@ function ticker(store: WorldStore, transaction: App['transaction'], after: (data
       if (t.nextDueMs !== null && t.nextDueMs <= t.nowMs) throw NEEDS_LOCK;
       return t;
     });
-    const { data, ...t } = seen !== NEEDS_LOCK ? seen : await transaction(look);
-    after(data);
-    return t;
+    if (seen !== NEEDS_LOCK) {
+      const { data, ...t } = seen;
+      after(data);
+      return t;
+    }
+    const r = await slice(-Infinity, -Infinity, false);
+    return { nextDueMs: r.done ? r.nextDueMs : r.now, nowMs: r.now, mode: r.mode };
   };
 }
 
@@ -342,13 +397,22 @@ export function createApp(
     extra.flatMap((r) => r.routes),
   );
   // (the transitions' environment invokes routes, which may run transitions: defined together)
-  const wiring: Wiring = { run: (s, until) => runDue(s, until, timers, env), services: world.services };
+  const wiring: Wiring = {
+    run: (s, until) => runDue(s, until, timers, env),
+    runSome: (s, until, enough) => runSome(s, until, timers, env, enough),
+    services: world.services,
+  };
   const env = invoker(router, wiring);
   const transaction = transactor(store, wiring.run);
   const work = backgroundWork(hooks, () => app);
   const dispatch = dispatcher(store, router, wiring, transaction, () => app);
+  const slice = slicer(store, wiring, work.after);
+  // aborted when the server closes: every move under way stops after its slice
+  const closing = new AbortController();
 
-  async function handle(req: SimRequest): Promise<SimResponse> {
+  async function handle(given: SimRequest): Promise<SimResponse> {
+    const signal = given.signal ? AbortSignal.any([given.signal, closing.signal]) : closing.signal;
+    const req = { ...given, signal };
     const requestId = newRequestId();
     const committed: Committed = { data: null, flush: req.url.startsWith('/_sim/') };
     let res: SimResponse;
@@ -367,8 +431,10 @@ export function createApp(
   const app: App = {
     handle,
     idle: work.idle,
-    tick: ticker(store, transaction, work.after),
+    tick: ticker(store, slice, work.after),
     transaction,
+    move: (from, to, signal) => moveInSlices((t, left) => slice(t, left, true), from, to, signal),
+    close: () => closing.abort(),
     store,
     bodyLimit: router.bodyLimit,
   };
