@@ -6,7 +6,7 @@
 // where that slice ended. One too large for a single request is refused before it starts, with
 // how to do it in steps (MOVE_WORK_LIMIT).
 import { iso } from './clock.js';
-import { ApiError, validationError } from './errors.js';
+import { ApiError } from './errors.js';
 import { countDue } from './scheduler.js';
 import type { Session } from './session.js';
 import type { World } from './world.js';
@@ -108,13 +108,15 @@ export function refuseLargeMove(s: Session, to: number, world: Calendar, field: 
   const work = moveWork(s, to, world);
   if (work <= MOVE_WORK_LIMIT) return;
   const step = stepThatFits(to - s.now, work);
-  throw validationError(
-    {
-      [field]: `would run about ${work.toLocaleString('en-US')} transitions, more than the ${MOVE_WORK_LIMIT.toLocaleString('en-US')} one move may run`,
-    },
-    `Moving the clock from ${iso(s.now)} to ${iso(to)} would run about ${work.toLocaleString('en-US')} transitions ` +
-      `(scheduled jobs, video schedules' days, AI numbers' months); one move runs at most ${MOVE_WORK_LIMIT.toLocaleString('en-US')}. ` +
+  const [n, limit] = [work, MOVE_WORK_LIMIT].map((x) => x.toLocaleString('en-US'));
+  throw new ApiError(
+    400,
+    'validation_error',
+    `Moving the clock from ${iso(s.now)} to ${iso(to)} would run about ${n} transitions ` +
+      `(scheduled jobs, video schedules' days, AI numbers' months); one move runs at most ${limit}. ` +
       `Move in steps of about ${step.words}: repeat \`vmv sim advance ${step.words.split(' ')[0]}\` ` +
       `(POST /_sim/clock/advance {"seconds": ${step.seconds}}) until the clock is there.`,
+    { [field]: `would run about ${n} transitions, more than the ${limit} one move may run` },
+    { step_seconds: step.seconds, limit: MOVE_WORK_LIMIT },
   );
 }
