@@ -2,9 +2,11 @@
 // - dist/simulator.js: the whole simulator (request handler, store, routes, schemas, zod, lowdb) in
 //   one file, its modules evaluated only when first used (a resource's routes on the first request
 //   to its paths). One file: a command pays for one module load, not twenty.
-// - dist/cli.js and dist/index.js (the library), split into lazily loaded chunks for each noun's
+// - dist/cli.js, dist/index.js (the library) and dist/testing.js (vmv/testing, the fixture), split into lazily loaded chunks for each noun's
 //   verbs, the API client, conf, and the assistant chat's terminal UI (ink and React: only
 //   `vmv assistant chat` on a terminal loads them); both reach the simulator through dist/simulator.js.
+// - dist/phone.js and dist/dates.js: the numbering plans and the assistant's date reader, each loaded
+//   only where used (below).
 // - dist/ui-vendor.js: ink and React, an ES module of their own (ink awaits at its top level).
 // - dist/inspector/: the inspector's page (web/, Preact) for the browser, read only when served.
 // - dist/cjs/: the CommonJS copy of the CLI, phone and simulator bundles that bin/vmv runs through
@@ -17,12 +19,17 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VENDORED, writeCommonJs } from './cjs.mjs';
+import { writeNotices } from './licenses.mjs';
+import { sourceStamp } from './stamp.mjs';
 import { trainCodeCache } from './train-cache.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+/** What this build is made from (scripts/stamp.mjs), taken before it starts: written last, once the build is whole. */
+const stamp = sourceStamp();
 /** This build's id: the bundle trusts dist/api-description.json only when it was written by the same build. */
 const BUILD_ID = randomBytes(8).toString('hex');
 const common = {
@@ -44,16 +51,21 @@ const common = {
 /**
  * The numbering plans (src/phone.ts with libphonenumber) are a file of their own, dist/phone.js, loaded
  * only where a number is checked: by the simulator's routes that dial and the CLI's commands given a
- * number, one copy for both in a process (its metadata read once).
+ * number, one copy for both in a process (its metadata read once). The assistant's date reader
+ * (simulator/assistant/dates.ts with chrono-node) likewise, dist/dates.js, loaded only when the
+ * assistant reads a message: no other command pays for the parser.
  */
+const APART = {
+  'phone.js': fileURLToPath(new URL('../src/phone.js', import.meta.url)),
+  'dates.js': fileURLToPath(new URL('../simulator/assistant/dates.js', import.meta.url)),
+};
 const phoneApart = {
-  name: 'phone-apart',
+  name: 'files-apart',
   setup(b) {
-    b.onResolve({ filter: /(^|\/)phone\.js$/ }, (a) =>
-      resolve(a.resolveDir, a.path) === fileURLToPath(new URL('../src/phone.js', import.meta.url))
-        ? { path: './phone.js', external: true }
-        : undefined,
-    );
+    b.onResolve({ filter: /(^|\/)(phone|dates)\.js$/ }, (a) => {
+      const name = a.path.slice(a.path.lastIndexOf('/') + 1);
+      return resolve(a.resolveDir, a.path) === APART[name] ? { path: `./${name}`, external: true } : undefined;
+    });
   },
 };
 const simulator = await build({
@@ -62,7 +74,16 @@ const simulator = await build({
   splitting: false,
   plugins: [phoneApart],
 });
-const phone = await build({ ...common, entryPoints: { phone: 'src/phone.ts' }, splitting: false });
+const phone = await build({
+  ...common,
+  entryPoints: { phone: 'src/phone.ts', dates: 'simulator/assistant/dates.ts' },
+  splitting: false,
+});
+// its numbering plans beside it (src/phone.ts reads them on the first check), so an installed vmv needs no libphonenumber-js
+copyFileSync(
+  createRequire(import.meta.url).resolve('libphonenumber-js/metadata.min.json'),
+  new URL('../dist/phone-metadata.json', import.meta.url),
+);
 
 /** Every import of the simulator's door resolves to the one bundle beside the importing file. */
 const simulatorBundle = {
@@ -73,7 +94,7 @@ const simulatorBundle = {
 };
 const cli = await build({
   ...common,
-  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts', testing: 'src/testing/index.ts' },
   splitting: true,
   chunkNames: '[name]-[hash]', // beside the entries, so './simulator.js' means one file for all
   plugins: [simulatorBundle, phoneApart],
@@ -91,8 +112,9 @@ const vendor = await build({
 });
 // the inspector's page (web/): Preact and the panes for the browser, one script and one stylesheet,
 // served by `vmv sim serve` only when the page is opened (no command loads them)
-await build({
+const page = await build({
   entryPoints: { inspector: 'web/main.tsx' },
+  metafile: true, // its inputs in dist/meta.json: Preact is shipped too (scripts/licenses.mjs)
   outdir: 'dist/inspector',
   bundle: true,
   format: 'esm',
@@ -118,20 +140,24 @@ writeFileSync(
       ...phone.metafile.inputs,
       ...cli.metafile.inputs,
       ...vendor.metafile.inputs,
+      ...page.metafile.inputs,
     },
     outputs,
   }),
 );
+// the licence text of every package bundled above (scripts/licenses.mjs), shipped beside the bundles
+writeNotices(new URL('../dist/THIRD-PARTY-NOTICES.txt', import.meta.url).pathname);
 // bin/vmv's CommonJS copy and its code caches, trained on the hot commands
 await writeCommonJs({ ...simulator.metafile.outputs, ...phone.metafile.outputs, ...cli.metafile.outputs });
 
-// the library's TypeScript declarations: dist/types/ mirrors the sources, dist/index.d.ts is the door
+// the library's TypeScript declarations: dist/types/ mirrors the sources, dist/index.d.ts and dist/testing.d.ts the doors
 execFileSync(
   process.execPath,
   [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.build.json'],
   { stdio: 'inherit' },
 );
 writeFileSync(new URL('../dist/index.d.ts', import.meta.url), "export * from './types/src/index.js';\n");
+writeFileSync(new URL('../dist/testing.d.ts', import.meta.url), "export * from './types/src/testing/index.js';\n");
 
 const { apiDocument } = await import('../dist/simulator.js');
 const documents = { api: await apiDocument('api'), control: await apiDocument('control') };
@@ -144,3 +170,5 @@ writeFileSync(
 writeFileSync(new URL('../dist/api-description.json', import.meta.url), JSON.stringify({ build: BUILD_ID, documents }));
 
 await trainCodeCache();
+// last: dist/ is whole, and test/global-setup.ts may trust it
+writeFileSync(new URL('../dist/stamp.json', import.meta.url), JSON.stringify(stamp) + '\n');

@@ -3,6 +3,7 @@
 // when first used, so a command loads one file for the whole simulator and runs only what the
 // request needs.
 export { createApp, startServer, Store, type App, type RunningServer } from './world.js';
+export { MAX_IMPORT_BYTES } from './store/source.js';
 export { openEmbedded } from './embedded.js';
 export { clockNow, iso, realClock, setMode } from './core/clock.js';
 export { apiDocument } from './capabilities.js';

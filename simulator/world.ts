@@ -125,6 +125,9 @@ export function worldSchema(seed: SeedOptions = {}): StoreSchema<World> {
     recordUnits: new Set(RECORDS),
     keyFields: new Set(CAPABILITIES.flatMap((c) => c.keyFields ?? [])),
     saved: (view) => Object.assign({}, ...CAPABILITIES.map((c) => c.saved?.(view) ?? {})),
+    // (loaded by an import only)
+    check: async (doc, cap) =>
+      (await import('./import-check.js')).checkWorld(doc, ['meta', ...VALUES, ...RECORDS], cap),
   };
 }
 

@@ -94,9 +94,13 @@ export const SIMULATOR_SERVER = 'vmv-simulator';
  */
 export const exchanges: { observe?: (method: string, url: string, res: ApiResponse) => void } = {};
 
+/** The request body as sent: `rawBody` as it is, or `body` as JSON. */
+export const bodyOf = (o: RequestOptions): string | Buffer | undefined =>
+  o.rawBody ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
+
 /** The request body, and the headers to apply after the defaults. */
 function payload(o: RequestOptions, headers: Record<string, string>): string | Buffer | undefined {
-  const body = o.rawBody ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
+  const body = bodyOf(o);
   if (body !== undefined) headers['content-type'] = 'application/json';
   for (const [k, v] of Object.entries(o.headers ?? {})) {
     if (v === null) delete headers[k];

@@ -1,8 +1,9 @@
 // Glue between commander and a verb's run function: builds the Context from the parsed command,
 // and always closes the client afterwards.
 import { Option, type Command } from 'commander';
+import { errorEnvelope, SIMULATOR_SERVER } from './client.js';
 import { Context } from './context.js';
-import { usage } from './errors.js';
+import { CliError, EXIT, usage } from './errors.js';
 import { declareFieldAliases, type FieldAliases } from './field-flags.js';
 import { E164, isIsoTime } from './formats.js';
 import { IdArg, isPrefix, type IdKind } from './ids.js';
@@ -248,16 +249,40 @@ export function timeArg(name: string, o: { relative?: boolean; ahead?: boolean }
 async function resolveTimes(ctx: Context, opts: Record<string, unknown>): Promise<void> {
   const relative = Object.entries(opts).filter(([, v]) => v instanceof RelativeTime) as [string, RelativeTime][];
   if (relative.length === 0) return;
-  const clock = await (await ctx.client()).request('GET', '/_sim/clock').catch(() => null);
-  // the simulator's clock where there is one; otherwise (a service, whatever it answers there) this machine's
-  let now = new Date();
+  const now = await targetNow(
+    ctx,
+    relative.map(([, v]) => v.text),
+  );
+  for (const [k, v] of relative) opts[k] = v.at(now).toISOString();
+}
+
+/**
+ * "Now" on the target, for times given relative to it. A simulator (embedded, or a base URL whose
+ * replies name it in their Server header) must answer with its clock: any other answer stops the
+ * command, since this machine's clock may be years from a simulated one and the filter would
+ * quietly cover another span. A base URL that is not a simulator is a service: a 4xx (it has no
+ * such route), or a 200 that is no clock, means this machine's clock. A 5xx from something
+ * unnamed cannot tell the two apart: it stops too. Network failures stop the command as any
+ * request's do (exit 4).
+ */
+async function targetNow(ctx: Context, texts: string[]): Promise<Date> {
+  const res = await (await ctx.client()).request('GET', '/_sim/clock');
+  const simulator = ctx.target().kind === 'embedded' || res.headers.server === SIMULATOR_SERVER;
+  let now: Date | null = null;
   try {
-    const sim = clock?.status === 200 ? new Date(clock.json<{ now: string }>().now) : null;
-    if (sim && !Number.isNaN(sim.getTime())) now = sim;
+    if (res.status === 200) now = new Date(res.json<{ now: string }>().now);
   } catch {
     // not the simulator's clock reply
   }
-  for (const [k, v] of relative) opts[k] = v.at(now).toISOString();
+  if (now && !Number.isNaN(now.getTime())) return now;
+  if (!simulator && res.status < 500) return new Date();
+  const { code, message } = errorEnvelope(res).error;
+  const answer = res.status === 200 ? 'a reply that holds no clock' : `${res.status} ${code}: ${message}`;
+  throw new CliError(
+    `${texts.map((t) => `"${t}"`).join(', ')} counts back from the ${simulator ? "simulator's" : "target's"} clock, which could not be read (GET /_sim/clock answered ${answer}).`,
+    EXIT.api,
+    'Try again, or give an absolute time (2026-01-31T09:00:00Z, or a date) instead.',
+  );
 }
 
 /** Reads all of stdin (for `-` arguments). */
@@ -274,10 +299,17 @@ export async function readFileArg(io: IO, flag: string, file: string): Promise<s
   });
 }
 
-/** Reads all of stdin as bytes, unchanged (a body sent as it is). */
-export async function readStdinBytes(io: IO): Promise<Buffer> {
+/** Reads all of stdin as bytes, unchanged (a body sent as it is); null past `max` bytes (read no further). */
+export async function readStdinBytes(io: IO): Promise<Buffer>;
+export async function readStdinBytes(io: IO, max: number): Promise<Buffer | null>;
+export async function readStdinBytes(io: IO, max = Infinity): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
-  for await (const c of io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
+  let n = 0;
+  for await (const c of io.stdin) {
+    const b = Buffer.isBuffer(c) ? c : Buffer.from(String(c));
+    if ((n += b.length) > max) return null;
+    chunks.push(b);
+  }
   return Buffer.concat(chunks);
 }
 

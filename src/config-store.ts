@@ -2,13 +2,15 @@
 // Loaded only by `vmv config` verbs that change something; reads use settings.ts.
 import { chmodSync, mkdirSync } from 'node:fs';
 import { configDir, type Env } from './paths.js';
-import { EMBEDDED, PROFILE_NAME, type Profile } from './settings.js';
+import { EMBEDDED, PROFILE_NAME, readSettings, type Profile } from './settings.js';
 import { usage } from './errors.js';
 
 export const KEYS = ['base_url', 'api_key', 'default_country'] as const;
 export type Key = (typeof KEYS)[number];
 
 export async function openConfig(env: Env) {
+  // a damaged file is refused as every command refuses it (conf would throw a bare SyntaxError)
+  readSettings(env);
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);

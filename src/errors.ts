@@ -18,6 +18,8 @@ export const EXIT = {
   timeout: 6,
   /** a confirmation was declined at the prompt */
   declined: 7,
+  /** the assistant did not understand (part of) the message: its reply says what, and what it can do */
+  notUnderstood: 8,
   /** interrupted (Ctrl-C) */
   interrupted: 130,
 } as const;

@@ -57,6 +57,10 @@ function forbidden(x: HintInput, simulator: boolean): string {
     : "Use an API key with more access, made in the service's dashboard.";
 }
 
+/** 400 bad_request for a path the simulator reads only one way (core/router.ts, normalTarget). */
+const PLAIN_PATH =
+  'Write the path plainly: no "." or ".." segment, "//", backslash or escaped slash (%2F, %5C); an id never holds a "/".';
+
 /** 403 plan_not_included: the feature the plan lacks, from the message. */
 const feature = (x: HintInput) => (/assistant/i.test(x.message) ? 'assistant' : 'content');
 
@@ -72,8 +76,10 @@ export const HINTS: Record<string, { simulator: Hint; service: Hint }> = {
     service: (x) => (x.fields?.cursor ? 'Start the list again without --cursor.' : undefined),
   },
   bad_request: {
-    simulator:
-      'The request was not well-formed HTTP: retry; if it repeats, a proxy between vmv and the simulator is at fault.',
+    simulator: (x) =>
+      x.message.startsWith('The request path')
+        ? PLAIN_PATH
+        : 'The request was not well-formed HTTP: retry; if it repeats, a proxy between vmv and the simulator is at fault.',
     service:
       'The request was not well-formed HTTP: retry; if it repeats, a proxy between vmv and the service is at fault.',
   },
@@ -146,6 +152,10 @@ export const HINTS: Record<string, { simulator: Hint; service: Hint }> = {
   hosts_limit_exceeded: {
     simulator: 'Remove an entry first: vmv sim hosts list, then vmv sim hosts unset NAME.',
     service: 'Remove an entry first: vmv sim hosts list, then vmv sim hosts unset NAME.',
+  },
+  personas_limit_exceeded: {
+    simulator: 'Remove a persona first: vmv sim persona list, then vmv sim persona rm NUMBER.',
+    service: 'Remove a persona first: vmv sim persona list, then vmv sim persona rm NUMBER.',
   },
   range_not_satisfiable: {
     simulator: 'Ask for bytes within the file (its size is in Content-Range), or download it whole.',

@@ -4,6 +4,8 @@
 // rebinding, "same-site" under the attacker's name (the Host header names it). Neither reaches a
 // server that answers only to the hosts it serves and only to loopback origins, and takes only
 // JSON bodies (an HTML form or a no-preflight fetch cannot send Content-Type: application/json).
+// Beyond these, the rule on what a browser says of a request's site (Sec-Fetch-Site), for the
+// servers that use it.
 import { isLoopbackHost } from './webhooks.js';
 
 export { isLoopbackHost };
@@ -132,5 +134,38 @@ export function bodyTypeRefusal(contentType: string | undefined, bodyBytes: numb
       contentType === undefined
         ? 'The request body has no Content-Type: send it as application/json.'
         : `The request body is ${JSON.stringify(contentType)}: send JSON as application/json (UTF-8).`,
+  };
+}
+
+/** What a browser says of a request it sends (the Sec-Fetch-* headers), when it says it. */
+export interface FetchMetadata {
+  site?: string;
+  mode?: string;
+  dest?: string;
+}
+
+/**
+ * Why a browser's request for another site's page is refused (403 origin_not_allowed), or null.
+ * Browsers send no Origin on a page's <img>, <audio> or link, but say `Sec-Fetch-Site: cross-site`;
+ * the routes in `guarded` answer none of those but a top-level navigation to a page (`navigable`,
+ * a link followed: it runs nothing and reads nothing for the linking site). `same-origin` (the
+ * inspector's own requests), `same-site` (a page on another port of the same loopback name: the
+ * Origin rule already trusts pages on loopback addresses) and `none` (a typed or opened address)
+ * pass, and so does a request that says nothing (every tool that is not a browser).
+ */
+export function fetchSiteRefusal(
+  method: string,
+  meta: FetchMetadata,
+  place: { guarded: boolean; navigable: boolean },
+): Refusal | null {
+  const crossSite = meta.site?.split(',').some((v) => v.trim() === 'cross-site');
+  if (!crossSite || !place.guarded) return null;
+  const navigation = (method === 'GET' || method === 'HEAD') && meta.mode === 'navigate' && meta.dest === 'document';
+  if (navigation && place.navigable) return null;
+  return {
+    status: 403,
+    code: 'origin_not_allowed',
+    message:
+      "The browser says another site's page made this request (Sec-Fetch-Site: cross-site): the control plane and the inspector answer only tools and pages on this machine.",
   };
 }

@@ -1,10 +1,13 @@
 // The streams a command talks to. Commands never touch process.stdout directly, so tests swap in
-// buffers (bufferIO) and a TTY can be pretended.
+// buffers (bufferIO) and a TTY can be pretended. Every string written (and any bytes written to a
+// terminal) has its control characters made visible (src/visible.ts) but for vmv's own colours and
+// redraws: no value from outside reaches a terminal or a pipe as raw control bytes, whatever command writes it.
 import type { Readable } from 'node:stream';
 import type { Env } from './paths.js';
+import { ownSequences, visible } from './visible.js';
 
 export interface IO {
-  /** bytes are written as they are (a raw response body) */
+  /** bytes are written as they are (a raw response body) when stdout is not a terminal */
   out(s: string | Uint8Array): void;
   err(s: string): void;
   stdin: Readable;
@@ -63,9 +66,11 @@ export function guardStreams(onError: (e: NodeJS.ErrnoException) => void): void 
 export function processIO(env: Env = process.env): IO {
   const stdoutTTY = !!process.stdout.isTTY;
   const colorOK = !env.NO_COLOR && env.TERM !== 'dumb';
+  const out = shownOn(stdoutTTY, stdoutTTY && colorOK);
+  let err: ((s: string | Uint8Array) => string | Uint8Array) | undefined;
   return {
-    out: (s) => void process.stdout.write(s),
-    err: (s) => void stderr().write(s),
+    out: (s) => void process.stdout.write(out(s)),
+    err: (s) => void stderr().write((err ??= shownOn(!!stderr().isTTY, !!stderr().isTTY && colorOK))(s)),
     get stdin() {
       return process.stdin;
     },
@@ -96,6 +101,19 @@ export function processIO(env: Env = process.env): IO {
 }
 
 /**
+ * What a stream is given for `s`: a string with its control characters made visible but for vmv's
+ * own sequences (colours where the stream shows them, a redraw on a terminal); bytes as they are,
+ * but on a terminal, where they are text made visible like any other.
+ */
+function shownOn(tty: boolean, color: boolean): (s: string | Uint8Array) => string | Uint8Array {
+  const own = ownSequences(tty, color);
+  return (s) => {
+    if (typeof s === 'string') return visible(s, own);
+    return tty ? visible(Buffer.from(s).toString('utf8'), own) : s;
+  };
+}
+
+/**
  * `io` with some fields replaced, its other fields (lazy getters included) read through from it:
  * a spread would read every getter, and so make the streams the getters put off.
  */
@@ -120,9 +138,10 @@ export async function bufferIO(
   const { Readable } = await import('node:stream');
   const out: Buffer[] = [];
   let err = '';
+  const shownOut = shownOn(!!o.tty, !!o.color);
   return {
-    out: (s) => void out.push(Buffer.from(s)),
-    err: (s) => void (err += s),
+    out: (s) => void out.push(Buffer.from(shownOut(s))),
+    err: (s) => void (err += shownOut(s)),
     stdin: Readable.from(o.stdin !== undefined ? [o.stdin] : []),
     stdinTTY: !!o.tty,
     stdoutTTY: !!o.tty,

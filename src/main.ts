@@ -11,6 +11,7 @@ import type { Env } from './paths.js';
 import { DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
 import { DEFAULT_REQUEST_TIMEOUT_S, requestTimeoutMs } from './settings.js';
 import { VERSION } from './version.js';
+import { visible } from './visible.js';
 
 export function buildProgram(shell: Shell): Command {
   const program = new Command('vmv')
@@ -31,6 +32,12 @@ export function buildProgram(shell: Shell): Command {
         '--idempotency-key <key>',
         "Idempotency-Key of the command's write (default on a base URL: a new UUID; a second write gets KEY-2, ...)",
       ),
+    )
+    .addOption(
+      new Option(
+        '--new-request',
+        'send the write as a new request, not with the Idempotency-Key vmv kept from an earlier run of it whose outcome was unknown',
+      ).conflicts('idempotencyKey'),
     )
     .addOption(
       new Option(
@@ -72,7 +79,8 @@ ${simDataFileShown(shell.env)} (VMV_SIM_DATA, or XDG_DATA_HOME). \`vmv sim serve
 
 Network: on a base URL every write carries an Idempotency-Key, and a request that fails on the
 network or gets 429, 502, 503 or 504 is retried (--retries) only where that cannot apply a write
-twice; a write that may have been applied all the same says so, with the key to rerun it with.
+twice; a write that may have been applied all the same says so, with the key to rerun it with,
+and the next run of the same request reuses that key (--new-request: a new one).
 
 Exit codes:
   0    ok
@@ -145,6 +153,7 @@ const LOCAL_CODES: Record<number, string> = {
   [EXIT.failed]: 'job_failed',
   [EXIT.timeout]: 'wait_timeout',
   [EXIT.declined]: 'declined',
+  [EXIT.notUnderstood]: 'not_understood',
   [EXIT.interrupted]: 'interrupted',
 };
 
@@ -285,21 +294,23 @@ function report(out: IO, e: unknown, json = false): number {
     );
   if (e instanceof ApiCallError) {
     const { code, message, fields } = e.envelope.error;
-    io.err(`${red(io, 'error')}: ${message} ${dim(io, `(${code}, HTTP ${e.status})`)}\n`);
-    for (const [k, v] of Object.entries(fields ?? {})) io.err(`  ${bold(io, fieldName(k, e.fieldFlags))}: ${v}\n`);
-    if (e.hint) io.err(dim(io, e.hint) + '\n');
+    // the envelope's words are the server's: shown, never obeyed (src/visible.ts), before vmv colours them
+    io.err(`${red(io, 'error')}: ${visible(message)} ${dim(io, visible(`(${code}, HTTP ${e.status})`))}\n`);
+    for (const [k, v] of Object.entries(fields ?? {}))
+      io.err(`  ${bold(io, visible(fieldName(k, e.fieldFlags)))}: ${visible(String(v))}\n`);
+    if (e.hint) io.err(dim(io, visible(e.hint)) + '\n');
     return e.exitCode;
   }
   if (e instanceof CliError) {
-    io.err(`${red(io, 'error')}: ${e.message}\n`);
-    if (e.hint) io.err(dim(io, e.hint) + '\n');
+    io.err(`${red(io, 'error')}: ${visible(e.message)}\n`);
+    if (e.hint) io.err(dim(io, visible(e.hint)) + '\n');
     return e.exitCode;
   }
   const err = e as NodeJS.ErrnoException;
   // a local failure (a file that cannot be read or written) is the command line's, not the API's
   const code = typeof err?.code === 'string' && /^E[A-Z]+$/.test(err.code) ? EXIT.usage : EXIT.api;
   if (json) return reportJson(io, { error: { code: LOCAL_CODES[code], message: err?.message ?? String(e) } }, code);
-  io.err(`${red(io, 'error')}: ${err?.message ?? String(e)}\n`);
+  io.err(`${red(io, 'error')}: ${visible(err?.message ?? String(e))}\n`);
   if (process.env.VMV_DEBUG) io.err(String(err?.stack) + '\n');
   return code;
 }

@@ -7,6 +7,7 @@
 import { eastAsianWidth } from 'get-east-asian-width';
 import { forStderr, type IO } from './io.js';
 import { shortIds } from './ids.js';
+import { visible } from './visible.js';
 
 import { bold, dim } from './colors.js';
 
@@ -14,7 +15,8 @@ export { bold, dim, green, red, yellow } from './colors.js';
 
 export type Cell = string | number | boolean | null | undefined;
 
-export const cell = (v: Cell): string => (v === null || v === undefined || v === '' ? '-' : String(v));
+/** A value as a cell shows it: `-` for none, control characters made visible (src/visible.ts). */
+export const cell = (v: Cell): string => (v === null || v === undefined || v === '' ? '-' : visible(String(v)));
 let segmenter: Intl.Segmenter | undefined;
 /** A grapheme that takes no column: combining marks, format and control characters alone. */
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]+$/u;

@@ -1,4 +1,4 @@
-// Where vmv keeps its settings and the embedded simulator's data (XDG locations, overridable).
+// Where vmv keeps its settings, the embedded simulator's data and its own state (XDG locations, overridable).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { usage } from './errors.js';
@@ -21,6 +21,16 @@ function home(what: string, instead: string): string {
   }
 }
 
+/** True when this user has a home directory (settings and data have a default place). */
+export function hasHome(): boolean {
+  try {
+    homedir();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function configDir(env: Env): string {
   if (env.VMV_CONFIG_DIR) return env.VMV_CONFIG_DIR;
   return join(env.XDG_CONFIG_HOME || join(home('its settings', 'VMV_CONFIG_DIR'), '.config'), 'vmv');
@@ -35,6 +45,15 @@ export function simDataFile(env: Env): string {
     'vmv',
     'sim.json',
   );
+}
+
+/**
+ * What vmv keeps between runs that is neither settings nor data: the keys of writes whose outcome
+ * was unknown (src/unsettled.ts). VMV_STATE_DIR, else $XDG_STATE_HOME/vmv, else ~/.local/state/vmv.
+ */
+export function stateDir(env: Env): string {
+  if (env.VMV_STATE_DIR) return env.VMV_STATE_DIR;
+  return join(env.XDG_STATE_HOME || join(home('its state', 'VMV_STATE_DIR'), '.local', 'state'), 'vmv');
 }
 
 /** simDataFile for a help text: what to set in its place when there is no home. */

@@ -16,12 +16,23 @@ import {
 
 let metadata: MetadataJson | undefined;
 /**
- * The min metadata (84 KB of JSON), read from node_modules on the first check instead of being
- * bundled: the simulator's one-file bundle is loaded by every embedded command, and carrying the
- * metadata in it cost every command its parse (a plain require, which esbuild leaves alone).
+ * The min metadata (84 KB of JSON), read on the first check instead of being bundled: the
+ * simulator's one-file bundle is loaded by every embedded command, and carrying the metadata in it
+ * cost every command its parse. The build copies it beside the bundle (dist/phone-metadata.json),
+ * so an installed vmv needs no libphonenumber-js package at run time (issue 34: it was 13 MB of
+ * every install); run from the sources (the tests' unit tables), it comes from the package.
  */
-const meta = (): MetadataJson =>
-  (metadata ??= createRequire(import.meta.url)('libphonenumber-js/metadata.min.json') as MetadataJson);
+const meta = (): MetadataJson => (metadata ??= readMetadata());
+
+function readMetadata(): MetadataJson {
+  const load = createRequire(import.meta.url);
+  try {
+    return load('./phone-metadata.json') as MetadataJson;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
+    return load('libphonenumber-js/metadata.min.json') as MetadataJson;
+  }
+}
 
 /** Why an E.164 number cannot exist, in the words of a message; null when it can. */
 export type NumberProblem = {

@@ -1,7 +1,8 @@
 // When the remote client sends a failed request again, and after how long: the one retry policy
 // (README "Network faults and retries"). Pure: the client says what happened to an attempt, this
 // module answers; test/retry.test.ts walks its table. The rule it keeps: a request is sent again
-// only when that cannot apply it twice, because the service it drives charges money.
+// only when that cannot apply it twice, because the service it drives charges money. And how a
+// write ended (answered, unknown, unapplied): whether its key is kept for a rerun (unsettled.ts).
 
 /** How an attempt failed without a reply. */
 export type Fault =
@@ -129,4 +130,20 @@ export function decide(
   const asked = 'fault' in outcome ? null : retryAfterMs(outcome.retryAfter, now);
   if (asked !== null && asked > p.maxRetryAfterMs) return { retry: false, why: 'retry_after_too_long' };
   return { retry: true, delayMs: Math.max(backoff, asked ?? 0) };
+}
+
+/** How a write ended, for remembering its key: see `settlementOf`. */
+export type Settlement = 'answered' | 'unknown' | 'unapplied';
+
+/**
+ * How a write ended. `answered`: the service judged it, a 2xx (applied) or a 4xx other than 408
+ * and 429 (refused, as it stands: a rerun is a request of its own). `unknown`: it may have been
+ * applied and no reply says whether (no reply, or a 5xx, 408 or 429, after an attempt that may have
+ * reached the service: the connection lost after it was sent, no reply in time, a 502/503/504).
+ * `unapplied`: neither (it never left this machine; a lone 500 is the service's word that it failed).
+ * `status` is null when no reply came.
+ */
+export function settlementOf(status: number | null, mayHaveApplied: boolean): Settlement {
+  if (status !== null && status < 500 && status !== 408 && status !== 429) return 'answered';
+  return mayHaveApplied ? 'unknown' : 'unapplied';
 }

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseDuration } from './duration.js';
 import { usage } from './errors.js';
-import { configFile, simDataFile, type Env } from './paths.js';
+import { configFile, hasHome, simDataFile, type Env } from './paths.js';
 import { DEFAULT_POLICY, DEFAULT_RETRIES, MAX_RETRIES } from './retry.js';
 
 export interface Profile {
@@ -36,14 +36,67 @@ export interface SettingsFile {
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
+/**
+ * The settings file, or none when it does not exist. Anything else that keeps it from being read
+ * (cut short, not JSON, not the shape vmv writes, unreadable) stops the command with a usage error
+ * naming the file: read as "no settings", a damaged file would quietly send every command to the
+ * embedded simulator, and a user who set a base URL would take simulated successes for real ones.
+ */
 export function readSettings(env: Env): SettingsFile {
+  // with no home and no folder named, there is no settings file to read: no settings (writing one says what to set)
+  if (!env.VMV_CONFIG_DIR && !env.XDG_CONFIG_HOME && !hasHome()) return {};
+  const file = configFile(env);
+  let text: string;
   try {
-    const parsed = JSON.parse(readFileSync(configFile(env), 'utf8')) as SettingsFile;
-    return parsed && typeof parsed === 'object' ? parsed : {};
-  } catch {
-    return {};
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
+    throw unreadableSettings(file, code ?? (e as Error).message);
   }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw damagedSettings(file, `it is not valid JSON (${(e as Error).message})`);
+  }
+  const problem = settingsProblem(parsed);
+  if (problem) throw damagedSettings(file, problem);
+  return parsed as SettingsFile;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What in a parsed settings file is not the shape vmv writes (the first thing found), or null. */
+export function settingsProblem(v: unknown): string | null {
+  if (!isObject(v)) return 'it does not hold a JSON object';
+  if (v.active_profile !== undefined && typeof v.active_profile !== 'string') return 'active_profile is not a string';
+  if (v.profiles === undefined) return null;
+  if (!isObject(v.profiles)) return 'profiles is not an object';
+  for (const [name, p] of Object.entries(v.profiles)) {
+    if (!isObject(p)) return `profiles.${name} is not an object`;
+    for (const k of ['base_url', 'api_key', 'default_country'])
+      if (p[k] !== undefined && typeof p[k] !== 'string') return `profiles.${name}.${k} is not a string`;
+    if (p.api_keys === undefined) continue;
+    if (!isObject(p.api_keys) || Object.values(p.api_keys).some((k) => typeof k !== 'string'))
+      return `profiles.${name}.api_keys is not an object of strings`;
+  }
+  return null;
+}
+
+/** A settings file that exists but cannot be used: exit 2, naming the file and how to mend it. */
+const damagedSettings = (file: string, why: string) =>
+  usage(
+    `The settings file ${file} is damaged: ${why}. vmv will not guess the target (or API key) without it.`,
+    `Correct the file, or move it aside (mv '${file}' '${file}.damaged') and set your settings again with \`vmv config set\` (VMV_CONFIG_DIR or XDG_CONFIG_HOME choose another folder).`,
+  );
+
+/** A settings file (or its folder) this user may not read: whether it holds a base URL is unknown, so it stops too. */
+const unreadableSettings = (file: string, code: string) =>
+  usage(
+    `The settings file ${file} cannot be read (${code}). vmv will not guess the target (or API key) without it.`,
+    `Give this user read access to it, or choose another folder with VMV_CONFIG_DIR or XDG_CONFIG_HOME.`,
+  );
 
 export interface GlobalOptions {
   json?: boolean;
@@ -51,6 +104,8 @@ export interface GlobalOptions {
   apiKey?: string;
   profile?: string;
   idempotencyKey?: string;
+  /** a write is sent as a new request, not with the key kept from an earlier run whose outcome was unknown */
+  newRequest?: boolean;
   retries?: number;
   requestTimeout?: string;
   /** tables show every value whole on a terminal */

@@ -46,6 +46,7 @@ describe('the conversation record and the state table', () => {
       'conversation_id',
       'created_at',
       'error',
+      'not_understood',
       'pending_approvals',
       'reply',
       'run_id',
@@ -176,10 +177,13 @@ describe('the conversation record and the state table', () => {
       'assistant',
     ]);
   });
-  it('a message it does not understand gets a helpful idle reply, not a failure', async () => {
+  it('a message it does not understand gets a helpful idle reply, not a failure; not_understood says so', async () => {
     const c = await askAndSettle('sing me a song');
     expect(c.status).toBe('idle');
-    expect(c.reply).toMatch(/^I can't do "sing me a song" yet\. I can:\n- "text \+14155550100/);
+    expect(c.reply).toMatch(
+      /^I didn't understand "sing me a song"\. I can answer or do:\n- "who called us yesterday\?"/,
+    );
+    expect(c.not_understood).toEqual(['sing me a song']);
   });
 });
 
@@ -487,7 +491,7 @@ describe('review fixes', () => {
   });
   it('a blank message is 400; one with nothing to read gets the help reply; bad numbers and several addresses are asked back', async () => {
     expect((await send({ message: '   ' })).json.error.fields.message).toBe('must not be blank');
-    expect((await askAndSettle(';')).reply).toMatch(/^I can't do ";" yet\. I can:/);
+    expect((await askAndSettle(';')).reply).toMatch(/^I didn't understand ";"\. I can answer or do:/);
     expect((await askAndSettle('text +00000000 and ask whether Tuesday works')).reply).toBe(
       '+00000000 is not a phone number I can text: give it in E.164 form, such as +14155550100.',
     );

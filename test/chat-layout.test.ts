@@ -30,6 +30,7 @@ const conversation = (o: Partial<Conversation> = {}): Conversation => ({
   actions: [],
   pending_approvals: [],
   error: null,
+  not_understood: [],
   updated_at: '2026-01-05T09:00:00Z',
   created_at: '2026-01-05T09:00:00Z',
   ...o,

@@ -100,6 +100,7 @@ class StandIn implements AssistantApi {
           actions: [],
           pending_approvals: [],
           error: null,
+          not_understood: [],
           updated_at: at,
           created_at: at,
           transcript: [],

@@ -122,3 +122,33 @@ describe('what a command loads', () => {
     expect(r.loaded.filter((f) => uiOutputs.includes(f))).toEqual([]);
   });
 });
+
+describe("the assistant's date reader (issue 36)", () => {
+  it('chrono-node is bundled into dist/dates.js only, which the simulator imports dynamically', () => {
+    const withChrono = Object.keys(meta.outputs).filter(
+      (o) =>
+        o.endsWith('.js') && Object.keys(meta.outputs[o].inputs).some((i) => i.includes('node_modules/chrono-node/')),
+    );
+    expect(withChrono).toEqual(['dist/dates.js']);
+    const sim = meta.outputs['dist/simulator.js'];
+    expect(sim.imports.filter((i) => i.path === './dates.js').map((i) => i.kind)).toEqual(['dynamic-import']);
+  });
+
+  it.each([[['--help']], [['contacts', 'list']], [['assistant', 'list']], [['sim', 'clock']]])(
+    'vmv %j does not load it',
+    (args) => {
+      expect(loads(['sim', 'reset', '--clock', 'manual', '--now', T0]).code).toBe(0);
+      const r = loads(args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.loaded.length).toBeGreaterThan(0);
+      expect(r.loaded).not.toContain('dist/dates.js');
+    },
+  );
+
+  it('the assistant loads it when its run reads a message', () => {
+    expect(loads(['sim', 'reset', '--clock', 'manual', '--now', T0]).code).toBe(0);
+    const r = loads(['assistant', 'send', 'who called us yesterday?', '--advance']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.loaded).toContain('dist/dates.js');
+  });
+});

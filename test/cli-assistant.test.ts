@@ -381,6 +381,56 @@ describe("the help's examples in a script", () => {
   }, 30_000);
 });
 
+describe('what the assistant did not understand, and the help\'s "and yesterday?" (issue 36)', () => {
+  it('a reply that did not understand exits 8 after printing it; --json keeps the conversation on stdout and says not_understood', async () => {
+    const r = await both(['assistant', 'send', 'who texted us today? also sing me a song', '--advance']);
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stdout).toMatch(
+      /^Nobody texted you today\.\nI didn't understand "also sing me a song"\. I can answer or do:\n- /,
+    );
+    expect(r.stderr).toMatch(
+      /\nerror: The assistant did not understand "also sing me a song"\.\nIts reply says what it can do/,
+    );
+    const j = await both(['assistant', 'send', 'sing me a song', '--advance', '--json']);
+    expect(j.code).toBe(8);
+    expect(j.json.data).toMatchObject({ status: 'idle', not_understood: ['sing me a song'] });
+    expect(JSON.parse(j.stderr).error).toMatchObject({ code: 'not_understood', not_understood: ['sing me a song'] });
+    // what it understands exits 0, as before
+    expect((await both(['assistant', 'send', 'any texts today?', '--advance'])).code).toBe(0);
+  });
+
+  it('the chat without a terminal says it apart, on stderr, and goes on', async () => {
+    const r = await both(['assistant', 'chat'], { stdin: 'sing me a song\nwho texted us today?\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('not understood: "sing me a song"');
+    expect(r.stdout).toMatch(/\nNobody texted you today\.\n$/);
+  });
+
+  it('send\'s help example: ID=$(… --json | jq …) then "and yesterday?" --conversation "$ID" answers for real', async () => {
+    await both(['sim', 'clock', '--real']);
+    const help = (await both(['assistant', 'send', '--help'])).stdout;
+    const examples = help
+      .slice(help.lastIndexOf('Examples:'))
+      .split('\n')
+      .map((l) => l.trim());
+    const first = examples.find((l) => l.startsWith('ID=$(vmv assistant send'))!;
+    const then = examples.find((l) => l.includes('"and yesterday?"'))!;
+    expect(then).toBe('vmv assistant send "and yesterday?" --conversation "$ID"');
+    for (const t of Object.values(targets)) {
+      // jq where the machine has it; else the same field read by node
+      const jq = `command -v jq >/dev/null || jq() { ${JSON.stringify(process.execPath)} -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).data.conversation_id))'; }`;
+      const script = `set -euo pipefail\n${jq}\nvmv() { ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"; }\n${first}\n${then}\n`;
+      const r = spawnSync('bash', ['-c', script], {
+        env: { ...process.env, ...t.env },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toBe('Nobody texted you yesterday.\n');
+    }
+  }, 60_000);
+});
+
 describe('the local checks, before anything is sent (exit 2)', () => {
   it.each([
     [['assistant', 'send', 'hi', '--wait', 'soon'], '--wait: "soon" is not a duration'],

@@ -343,6 +343,61 @@ describe('times', () => {
   });
 });
 
+describe('a simulator whose clock cannot be read: relative times stop the command, never the machine clock', () => {
+  /** `history calls --after 24h` against a server whose GET /_sim/clock answers as `clock` says */
+  async function afterDay(clock: (res: import('node:http').ServerResponse) => void) {
+    const seen: string[] = [];
+    const api = await listen((req, res) => {
+      seen.push(req.url!);
+      if (req.url!.startsWith('/v1/calls'))
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"meta":{"has_more":false}}');
+      else clock(res);
+    });
+    const prev = exchanges.observe;
+    exchanges.observe = undefined; // a stand-in: its replies are not checked against the description
+    try {
+      const r = await cli(['history', 'calls', '--after', '24h'], {
+        env: { VMV_BASE_URL: api.url, VMV_API_KEY: 'sk_x', VMV_CONFIG_DIR: join(tempDir(), 'c'), NO_COLOR: '1' },
+      });
+      return { ...r, seen };
+    } finally {
+      exchanges.observe = prev;
+      api.server.close();
+    }
+  }
+  const busy = '{"error":{"code":"store_busy","message":"The data file is busy; retry the request."}}';
+
+  it("the simulator's own error (named by its Server header): exit 1, naming the clock; the list is not asked", async () => {
+    const r = await afterDay((res) =>
+      res.writeHead(503, { 'content-type': 'application/json', server: 'vmv-simulator' }).end(busy),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `error: "24h" counts back from the simulator's clock, which could not be read (GET /_sim/clock answered 503 store_busy: The data file is busy; retry the request.).`,
+    );
+    expect(r.seen.filter((u) => u.startsWith('/v1/'))).toEqual([]);
+  });
+
+  it('a simulator answering 200 without a clock, and an unnamed 502 after the retries, stop it too', async () => {
+    const odd = await afterDay((res) => res.writeHead(200, { server: 'vmv-simulator' }).end('{}'));
+    expect(odd.code).toBe(1);
+    expect(odd.stderr).toContain('answered a reply that holds no clock');
+    const gateway = await afterDay((res) => res.writeHead(502).end('<h1>Bad gateway</h1>'));
+    expect(gateway.code).toBe(1);
+    expect(gateway.stderr).toContain(
+      "counts back from the target's clock, which could not be read (GET /_sim/clock answered 502 http_502",
+    );
+    expect(gateway.seen).toEqual(['/_sim/clock', '/_sim/clock', '/_sim/clock']);
+  });
+
+  it('a reply lost on the way: exit 4, as any failed request', async () => {
+    const r = await afterDay((res) => res.socket!.destroy());
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('was lost after the request was sent');
+    expect(r.seen.filter((u) => u.startsWith('/v1/'))).toEqual([]);
+  });
+});
+
 describe('a server-side validation error names the flag its field came from', () => {
   it('a body field of a flag, and an item of the numbers argument', async () => {
     const r = await both(['calls', 'place', '--caller-id', '+14155550199', '--to', '+12025550100']);

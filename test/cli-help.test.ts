@@ -208,6 +208,7 @@ function vmvProcess(args: string[]) {
 }
 
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+const missing = (tool: string) => `${tool} is not installed (.ci/run installs it: apt-get install ${tool})`;
 const longFlags = (c: Command) => c.options.map((o) => o.long).filter((l): l is string => !!l);
 
 describe('vmv completion', () => {
@@ -314,8 +315,8 @@ describe('vmv completion', () => {
     });
   });
 
-  it('bash: `vmv qu<TAB>` typed in an interactive bash (tmux) becomes `vmv quick `', async () => {
-    if (!has('tmux')) return;
+  it('bash: `vmv qu<TAB>` typed in an interactive bash (tmux) becomes `vmv quick `', async (ctx) => {
+    if (!has('tmux')) return ctx.skip(missing('tmux'));
     const session = `vmv-help-${process.pid}`;
     const tmux = (...a: string[]) => spawnSync('tmux', a, { encoding: 'utf8' });
     tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '20', 'bash --norc --noprofile');
@@ -335,8 +336,8 @@ describe('vmv completion', () => {
     }
   });
 
-  it('zsh: the completion function offers nouns, subcommands, flags and values (when zsh is installed)', () => {
-    if (!has('zsh')) return;
+  it('zsh: the completion function offers nouns, subcommands, flags and values', (ctx) => {
+    if (!has('zsh')) return ctx.skip(missing('zsh'));
     // compadd/_describe/_files stand in for the completion system: they print the candidates
     const stubs =
       'compdef(){}; _describe(){ local a; for a in ${(P)4}; do print -r -- ${a%%:*}; done }; compadd(){ [[ $1 == -a ]] && print -rl -- ${(P)2} }; _files(){ print FILES }';
@@ -362,8 +363,8 @@ describe('vmv completion', () => {
     expect(complete(['vmv', 'history', 'recording', 'ID', '-o', ''])).toEqual(['FILES']);
   });
 
-  it('fish: complete -C offers nouns, subcommands, flags and values (when fish is installed)', () => {
-    if (!has('fish')) return;
+  it('fish: complete -C offers nouns, subcommands, flags and values', (ctx) => {
+    if (!has('fish')) return ctx.skip(missing('fish'));
     const complete = (line: string) => {
       const r = spawnSync('fish', ['--no-config', '-c', `source ${join(dir, 'fish')}; complete -C '${line}'`], {
         encoding: 'utf8',

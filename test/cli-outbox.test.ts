@@ -130,3 +130,43 @@ describe('vmv sim outbox', () => {
     expect((await both(['sim', 'outbox', id])).code).toBe(1);
   });
 });
+
+describe('the first id leads somewhere (issue 33, point 3)', () => {
+  it("the id `email send` prints shows the send's messages in `sim outbox ID` and `quick status ID`", async () => {
+    const sent = await both([
+      'email',
+      'send',
+      '--to',
+      'ada@example.com',
+      '--to',
+      'bob@example.com',
+      '--subject',
+      'Hi',
+      '--body',
+      'x',
+    ]);
+    const id = sent.stdout.trim();
+    for (const args of [
+      ['sim', 'outbox', id],
+      ['quick', 'status', id],
+    ]) {
+      const r = await both(args);
+      expect(r.code, `vmv ${args.join(' ')}: ${r.stderr}`).toBe(0);
+      const lines = r.stdout.trim().split('\n');
+      expect(lines.map((l) => l.split('\t')[3]).sort()).toEqual(['ada@example.com', 'bob@example.com']);
+      const j = await both([...args, '--json']);
+      expect(j.json.data.map((m: any) => m.record.quick_email_id)).toEqual([id, id]);
+    }
+    // a text job's id still shows the job; an unknown id is still a 404
+    expect((await both(['quick', 'status', '00000000-0000-4000-8000-000000000000'])).code).toBe(1);
+  });
+
+  it("`history emails` without --contact or --email lists the workspace's sent emails", async () => {
+    await both(['email', 'send', '--to', 'ada@example.com', '--subject', 'Hi', '--body', 'x']);
+    const r = await both(['history', 'emails']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\toutbound\tquick\t[^\t]*\tada@example.com\tHi\n$/);
+    expect((await both(['history', 'emails', '--json'])).json.data).toMatchObject([{ to: 'ada@example.com' }]);
+    expect((await both(['history', 'emails', '--direction', 'inbound'])).code).toBe(2);
+  });
+});

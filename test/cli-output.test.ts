@@ -210,10 +210,10 @@ describe('--json errors: the envelope as JSON on stderr, the same exit code', ()
   });
 
   it('local errors in the same shape: usage_error (exit 2), from a command or from the parser', async () => {
-    const u = await both(['history', 'emails', '--json']);
+    const u = await both(['history', 'emails', '--direction', 'inbound', '--json']);
     expect(u).toMatchObject({ code: 2, stdout: '' });
     expect(JSON.parse(u.stderr)).toEqual({
-      error: { code: 'usage_error', message: 'Name one person with exactly one of --contact or --email.' },
+      error: { code: 'usage_error', message: 'Received emails are listed by person: add --contact or --email.' },
     });
     const flag = await both(['contacts', 'list', '--bogus', '--json']);
     expect(flag.code).toBe(2);

@@ -99,10 +99,54 @@ describe('vmv status on a service', () => {
     expect(ok.stdout).toContain(`target\t${url} (from VMV_BASE_URL)\n`);
     expect(ok.stdout).toContain('key accepted\tyes\n');
     expect(ok.stdout).toContain('calls under way\t3\n');
+    expect(ok.stdout).toContain("workspace\tnot told by a service's API");
+    // a refused key: what is known, then exit 3 (like `gh auth status`, non-zero), the reason on stderr
     const bad = await cli(['status', '--json'], { env: { ...env, VMV_API_KEY: 'live_key_9999' } });
-    expect(bad.code).toBe(0);
-    expect(bad.json).toMatchObject({ simulator: false, service: { key_accepted: false, live_calls: null } });
+    expect(bad.code).toBe(3);
+    expect(bad.json).toMatchObject({
+      simulator: false,
+      usable: false,
+      service: { key_accepted: false, live_calls: null },
+    });
+    const badText = await cli(['status'], { env: { ...env, VMV_API_KEY: 'live_key_9999' } });
+    expect(badText.code).toBe(3);
+    expect(badText.stdout).toContain('key accepted\tno: Invalid API key.\n');
+    expect(badText.stderr).toContain('error: Invalid API key.');
     // a service has no /_sim: its 404 there is the one answer outside the simulator's description
-    expect(await takeViolations()).toEqual([expect.stringContaining('GET /_sim/status → 404')]);
+    expect(new Set(await takeViolations())).toEqual(new Set([expect.stringContaining('GET /_sim/status → 404')]));
+  });
+});
+
+describe('vmv status when the target cannot be used (issue 33, point 4)', () => {
+  it('a simulator refusing the key: the target and key, the workspace unknown, exit 3', async () => {
+    const env = { ...targets.remote.env, VMV_API_KEY: 'sk_sim_not_a_key_000000' };
+    const r = await cli(['status'], { env });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain(`target\t${targets.remote.env.VMV_BASE_URL} (from VMV_BASE_URL)\n`);
+    expect(r.stdout).toMatch(/key accepted\tno: /);
+    expect(r.stdout).toContain('workspace\tunknown: the simulator shows the workspace of a key it accepts\n');
+    expect(r.stdout).not.toContain('service');
+    const j = await cli(['status', '--json'], { env });
+    expect(j.code).toBe(3);
+    expect(j.json).toMatchObject({ simulator: true, usable: false, target: { kind: 'remote' } });
+  });
+
+  it('a target that does not answer: what is known, once (no retry lines), exit 4', async () => {
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => server.close(() => r()));
+    const env = { VMV_CONFIG_DIR: tempDir(), VMV_BASE_URL: url, VMV_API_KEY: 'live_key_0001', NO_COLOR: '1' };
+    const r = await cli(['status'], { env });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toContain(`target\t${url} (from VMV_BASE_URL)\n`);
+    expect(r.stdout).toMatch(/api key\t\S+0001 \(from VMV_API_KEY\)\n/);
+    expect(r.stdout).toMatch(/reachable\tno: /);
+    expect(r.stdout).toContain('workspace\tunknown: the target did not answer\n');
+    expect(r.stderr).not.toMatch(/retry|retrying/i);
+    // --retries still asks again when given
+    const again = await cli(['status', '--retries', '1'], { env });
+    expect(again.code).toBe(4);
+    expect(again.stderr).toMatch(/retry|retrying/i);
   });
 });

@@ -152,7 +152,7 @@ describe('the same commands on both targets', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('exactly one of --body or --body-file');
     expect((await both(['history', 'calls', '--limit', '51'])).code).toBe(2);
-    expect((await both(['history', 'emails'])).code).toBe(2);
+    expect((await both(['history', 'emails', '--contact', 'x', '--email', 'a@example.com'])).code).toBe(2);
     expect((await both(['contacts', 'list', '--bogus'])).code).toBe(2);
     expect((await both(['no-such-command'])).code).toBe(2);
   });

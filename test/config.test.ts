@@ -1,9 +1,10 @@
 // `vmv config`: profiles in a file only its owner can read, keys never printed whole, and the
 // order flags > environment > profile > embedded simulator.
-import { statSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, freshEnv, startSim, type Sim } from './helpers.js';
+import { BIN, childEnv, cli, freshEnv, startSim, tempDir, type Sim } from './helpers.js';
 
 let sim: Sim;
 beforeAll(async () => (sim = await startSim()));
@@ -108,5 +109,50 @@ describe('vmv config', () => {
     const env = fresh();
     const r = await cli(['config', 'path', '--json'], { env });
     expect(r.json).toEqual({ config: join(env.VMV_CONFIG_DIR, 'config.json'), sim_data: env.VMV_SIM_DATA });
+  });
+});
+
+describe('a damaged settings file stops every command (only a missing one is "no settings")', () => {
+  /** bin/vmv as a process, in a home of its own */
+  const vmv = (env: Record<string, string>, ...args: string[]) =>
+    spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8' });
+
+  it('cut short after `config set base_url`: exit 2 naming the file and the way out, never the embedded simulator', () => {
+    const env = childEnv(tempDir());
+    const file = join(env.VMV_CONFIG_DIR, 'config.json');
+    expect(vmv(env, 'config', 'set', 'base_url', 'https://api.example.com').status).toBe(0);
+    const whole = readFileSync(file, 'utf8');
+    const damaged: [string, string][] = [
+      [whole.slice(0, whole.length / 2), 'it is not valid JSON'],
+      ['', 'it is not valid JSON'],
+      ['[]', 'it does not hold a JSON object'],
+      ['{"profiles":{"default":{"base_url":42}}}', 'profiles.default.base_url is not a string'],
+    ];
+    for (const [text, why] of damaged) {
+      writeFileSync(file, text);
+      for (const args of [['status'], ['contacts', 'list'], ['config', 'get'], ['config', 'set', 'api_key', 'sk_x']]) {
+        const r = vmv(env, ...args);
+        expect([args.join(' '), r.status]).toEqual([args.join(' '), 2]);
+        expect(r.stderr).toContain(`error: The settings file ${file} is damaged: ${why}`);
+        expect(r.stderr).toContain(`mv '${file}' '${file}.damaged'`);
+        expect(r.stdout).not.toContain('embedded');
+      }
+      // the file is left as it was for the user to mend (config set did not overwrite it)
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    }
+    const json = vmv(env, 'status', '--json');
+    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'usage_error' });
+    // config path still names it; once moved aside, the settings are "none" again
+    expect(vmv(env, 'config', 'path').status).toBe(0);
+    rmSync(file);
+    expect(JSON.parse(vmv(env, 'config', 'get', '--json').stdout).target).toBe('embedded');
+  });
+
+  it('a folder where the file should be (it cannot be read) is refused too', async () => {
+    const env = fresh();
+    mkdirSync(join(env.VMV_CONFIG_DIR, 'config.json'), { recursive: true });
+    const r = await cli(['status'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('config.json cannot be read (EISDIR)');
   });
 });

@@ -331,12 +331,13 @@ describe('hostile and malformed requests never reach a 500', () => {
       expect(r.json.error.code).toBe('not_found');
     }
   });
-  it('a path starting with // is a path, never a host', async () => {
+  it('a path starting with // is a path, never a host: one with an empty segment, 400 (issue 31)', async () => {
     const r = await sim.api('GET', '//v1/calls');
-    expect(r.status).toBe(404);
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe('bad_request');
     for (const target of ['//[', '//a:b/v1/calls', '//%zz/']) {
       const out = await raw(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-      expect(out).toMatch(/^HTTP\/1\.1 404/);
+      expect(out).toMatch(/^HTTP\/1\.1 400/);
     }
   });
   it('a crafted cursor is 400, not a crash', async () => {

@@ -170,15 +170,18 @@ export async function request(
 /**
  * One HTTP/1.1 exchange written on a socket as given (what fetch will not send: another Host, a
  * malformed request); status 0 when nothing came back. The server's reply is read to its end.
+ * `localAddress`: the address the connection comes from (another of this machine's, not loopback).
  */
 export function rawHttp(
   url: string,
   payload: string | Buffer,
+  o: { localAddress?: string } = {},
 ): Promise<{ status: number; headers: Record<string, string>; text: string; json: any }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    const sock = connect(Number(port), hostname.replace(/^\[|\]$/g, ''), () => sock.write(payload));
+    const host = hostname.replace(/^\[|\]$/g, '');
+    const sock = connect({ port: Number(port), host, localAddress: o.localAddress }, () => sock.write(payload));
     sock.on('data', (d) => chunks.push(d));
     sock.on('end', () => sock.end());
     const done = () => {
@@ -210,6 +213,10 @@ export interface CliResult {
   json: any;
 }
 
+let stateDir: string | undefined;
+/** The file's own state folder (VMV_STATE_DIR: kept keys of unknown outcomes), never the user's. */
+const testState = () => (stateDir ??= join(tempDir(), 'state'));
+
 /** Runs the CLI in-process through main() with captured streams; aborting `interrupt` is Ctrl-C. */
 export async function cli(
   args: string[],
@@ -221,6 +228,7 @@ export async function cli(
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     VMV_RETRY_BASE_MS: '1',
+    VMV_STATE_DIR: testState(),
     ...o.env,
   });
   let json: any;

@@ -21,6 +21,7 @@ import { buildServer, type ServerOptions } from '../commands/mcp/server.js';
 import { createClient, type ApiClient } from '../src/client.js';
 import { mcpCatalog, type McpTool } from '../simulator/index.js';
 import { BIN, childEnv, cli, startSim, tempDir, type Sim } from './helpers.js';
+import { withFormats } from './contract.js';
 
 type Catalog = Awaited<ReturnType<typeof mcpCatalog>>;
 
@@ -128,7 +129,7 @@ describe('budgets: the listing a model carries', () => {
   });
 
   it('schemas are portable: no \\p{…} pattern; each compiles under ajv; --output-schemas lists the exact ones', async () => {
-    const ajv = new Ajv({ strict: false });
+    const ajv = withFormats(new Ajv({ strict: false }));
     const listed = await connect({ tools: catalog.select(catalog.tools, { toolsets: ['all'] }), outputSchemas: true });
     for (const t of (await listed.mcp.listTools()).tools) {
       expect(JSON.stringify(t.inputSchema), t.name).not.toMatch(/\\\\p\{/);
@@ -348,35 +349,46 @@ describe('ids a model can find', () => {
 });
 
 describe('results: whole, compact', () => {
-  it('a page of 20 calls is at most 8 KB by default, its text the same JSON; transcripts where asked', async () => {
-    for (let i = 0; i < 25; i++)
-      await sim.api('POST', '/_sim/calls', {
+  it('a page of 20 real calls is at most 8 KB by default: what finds and tells them apart; each whole where asked', async () => {
+    // quick AI calls placed through the API and played out on the clock (10.7 KB whole but transcripts, before)
+    expect((await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 500 } })).status).toBe(200);
+    for (let i = 0; i < 7; i++) {
+      const r = await sim.api('POST', '/v1/quick/ai-calls', {
         body: {
-          direction: 'outbound',
-          from_number: '+15550001000',
-          to_number: `+1555000${2000 + i}`,
-          duration_seconds: 120,
-          summary: 'Booked a demo for Tuesday at 10 and asked for the price list by email.',
-          transcript_turns: Array.from({ length: 12 }, (_, n) => ({
-            speaker: n % 2 ? 'person' : 'agent',
-            text: `Turn ${n}: a sentence of an ordinary length, as people say them on a call.`,
-            seconds_from_start: n * 5,
-          })),
+          to_numbers: [0, 1, 2].map((k) => `+1202555${1000 + i * 3 + k}`),
+          goal: 'Confirm the Tuesday 3pm appointment and ask whether they need directions to the clinic',
+          instructions: 'Be brief and friendly. The clinic is at 12 Main St.',
         },
       });
+      expect(r.status, r.text).toBe(201);
+    }
+    await sim.advance(3600);
     const { mcp } = await connect();
     const page = await call(mcp, 'list_calls', {});
-    expect((page.structuredContent as any).data).toHaveLength(20);
+    const items = (page.structuredContent as any).data as Record<string, unknown>[];
+    expect(items).toHaveLength(20);
     const text = (page.content[0] as { text: string }).text;
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(8 * KB);
     expect(JSON.parse(text)).toEqual(page.structuredContent);
-    const whole = await call(mcp, 'list_calls', { include_transcript: true });
-    const first = (whole.structuredContent as any).data[0];
-    expect(first.transcript_turns).toHaveLength(12);
-    // nothing cut: the longest text whole
-    expect(first.transcript).toContain('Turn 11: a sentence of an ordinary length, as people say them on a call.');
+    const answered = items.find((c) => c.status === 'COMPLETED')!;
+    expect(Object.keys(answered).sort()).toEqual([
+      'created_at',
+      'direction',
+      'duration_seconds',
+      'from_number',
+      'has_recording',
+      'id',
+      'status',
+      'summary',
+      'tags',
+      'to_number',
+    ]);
+    const whole = await call(mcp, 'list_calls', { include_details: true });
+    const first = (whole.structuredContent as any).data.find((c: any) => c.id === answered.id);
+    expect(first.transcript_turns.length).toBeGreaterThan(1);
+    expect(first).toMatchObject({ contact_id: expect.any(String), started_at: expect.any(String) });
     const one = await call(mcp, 'get_call', { call_id: first.id });
-    expect(JSON.parse((one.content[0] as { text: string }).text).data.transcript).toBe(first.transcript);
+    expect((one.structuredContent as any).data).toEqual(first);
   });
   it('a page of 20 videos is at most 8 KB by default: what finds and tells them apart; each whole where asked', async () => {
     expect((await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 500 } })).status).toBe(200);
@@ -450,7 +462,7 @@ describe('a person approves spending (MCP elicitation)', () => {
     }
   });
 
-  it("a video's price is quoted into the question; free tools ask nothing", async () => {
+  it("a video's price is quoted into the question (its idempotency_key left out); free tools ask nothing", async () => {
     const { mcp, asked } = await connect({
       tools: catalog.select(catalog.tools, { toolsets: ['default', 'videos'] }),
       elicit: () => ({ action: 'decline' }),
@@ -466,9 +478,12 @@ describe('a person approves spending (MCP elicitation)', () => {
       template: 'talking_avatar',
       source_text: 'Espresso at dawn on Main Street',
       script: 'Our espresso bar opens Monday on Main Street. Come taste the difference.',
+      idempotency_key: 'video-key-1',
     });
     expect(asked).toHaveLength(1);
+    // the key is how the call is sent, not what it does: neither in the question nor in the quote
     expect(asked[0]).toContain(`Price: ${quote.data.price_usd} USD.`);
+    expect(asked[0]).not.toContain('video-key-1');
     await call(mcp, 'list_calls', {});
     expect(asked).toHaveLength(1);
   });
@@ -479,8 +494,8 @@ describe('a person approves spending (MCP elicitation)', () => {
     });
     const listed = (await mcp.listTools()).tools.find((t) => t.name === 'ask_assistant')!;
     expect(Object.keys(listed.inputSchema.properties!)).not.toContain('approvals');
-    const c = (await call(mcp, 'ask_assistant', { message: 'text +14155550100 and ask whether Tuesday works' }))
-      .structuredContent as any;
+    const first = { message: 'text +14155550100 and ask whether Tuesday works', idempotency_key: 'ask-1' };
+    const c = (await call(mcp, 'ask_assistant', first)).structuredContent as any;
     await sim.advance(2); // the run plans on the simulator clock, and waits for approval
     const r = await call(mcp, 'ask_assistant', { conversation_id: c.data.conversation_id });
     expect(asked).toEqual([expect.stringContaining('The assistant wants to use create_quick_ai_text')]);
@@ -488,6 +503,12 @@ describe('a person approves spending (MCP elicitation)', () => {
     await sim.advance(3);
     const done = (await sim.api('GET', `/v1/assistant/conversations/${c.data.conversation_id}`)).json.data;
     expect(done.actions).toEqual([expect.objectContaining({ tool: 'create_quick_ai_text', status: 'completed' })]);
+    // the first message asked again with its key: its first reply, no second run, nobody asked again
+    const again = (await call(mcp, 'ask_assistant', first)).structuredContent as any;
+    expect(again).toEqual({ ...c, replayed: true });
+    expect(asked).toHaveLength(1);
+    const list = (await sim.api('GET', '/v1/assistant/conversations')).json.data;
+    expect(list).toHaveLength(1);
   });
 
   it('without elicitation: spending tools say so; ask_assistant returns pending approvals and refuses the model’s', async () => {
@@ -497,8 +518,8 @@ describe('a person approves spending (MCP elicitation)', () => {
       'This client cannot ask its user to confirm',
     );
     expect(tools.find((t) => t.name === 'list_calls')!.description).not.toContain('cannot ask');
-    const c = (await call(mcp, 'ask_assistant', { message: 'text +14155550100 and ask whether Tuesday works' }))
-      .structuredContent as any;
+    const first = { message: 'text +14155550100 and ask whether Tuesday works', idempotency_key: 'ask-1' };
+    const c = (await call(mcp, 'ask_assistant', first)).structuredContent as any;
     await sim.advance(2);
     const w = await call(mcp, 'ask_assistant', { conversation_id: c.data.conversation_id });
     const pending = (w.structuredContent as any).data.pending_approvals;

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, childEnv, tempDir } from './helpers.js';
+import { requires } from './skips.js';
 
 const VENV = new URL('../node_modules/.cache/vmv-mcp-python', import.meta.url).pathname;
 const PY = join(VENV, 'bin', 'python');
@@ -27,9 +28,9 @@ function python(): { py: string | null; why?: string } {
 }
 
 const { py, why } = python();
-if (!py) console.log(`skipped: the Python MCP client test (${why})`);
 
-describe.skipIf(!py)("the Python SDK's client", () => {
+describe("the Python SDK's client", () => {
+  requires(py ? null : `the Python MCP SDK could not be had: ${why}`);
   it('lists schemas jsonschema accepts, calls tools, negotiates 2025-11-25; a one-shot pipe answers every request', () => {
     const dir = tempDir();
     const env = childEnv(dir);

@@ -21,6 +21,7 @@ import { compactSchema } from '../simulator/mcp/listing.js';
 import { Ajv } from 'ajv';
 import { BIN, childEnv, cli, startSim, T0, tempDir, type Sim } from './helpers.js';
 import { startReceiver } from './receiver.js';
+import { withFormats } from './contract.js';
 
 /** The spec's names and the quick actions' (the default toolsets), then the toolsets to add, in listing order. */
 const DEFAULT_NAMES = [
@@ -84,7 +85,7 @@ const NAMES = [
   'test_text_webhook',
   'delete_text_webhook',
 ];
-/** The lists whose items leave fields out unless the tool's own argument asks (include_transcript, include_details). */
+/** The lists whose items leave fields out unless the tool's own argument asks (include_details). */
 const SHAPED = ['list_calls', 'list_videos', 'list_video_schedule_videos'];
 const SPENDING = [
   'ask_assistant',
@@ -153,7 +154,7 @@ beforeEach(async () => {
 });
 
 /** Each tool's exact output schema (not listed: the listing leaves them out), compiled once. */
-const ajv = new Ajv({ strict: false, allErrors: true });
+const ajv = withFormats(new Ajv({ strict: false, allErrors: true }));
 const validators = new Map<string, ReturnType<Ajv['compile']>>();
 function checkOutput(name: string, structured: unknown) {
   const t = tools.find((x) => x.name === name)!;
@@ -378,8 +379,15 @@ describe('one definition: a tool, its route and GET /v1/openapi.json cannot drif
       const op = doc.paths[t.path][t.method.toLowerCase()];
       const properties: Record<string, any> = {};
       const required: string[] = [];
+      let keyArg: Record<string, unknown> | undefined;
       for (const p of op.parameters ?? []) {
-        if (p.$ref) continue;
+        if (p.$ref) {
+          // the Idempotency-Key header: idempotency_key, on every write but a read by nature (quote_video)
+          expect(p.$ref).toBe('#/components/parameters/IdempotencyKey');
+          if (!t.annotations.readOnlyHint)
+            keyArg = { ...doc.components.parameters.IdempotencyKey.schema, description: expect.any(String) };
+          continue;
+        }
         const name = p.in === 'path' ? t.idArg! : p.name;
         properties[name] = {
           ...resolve(p.schema, components),
@@ -390,8 +398,10 @@ describe('one definition: a tool, its route and GET /v1/openapi.json cannot drif
       const body = resolve(op.requestBody?.content['application/json'].schema, components);
       Object.assign(properties, body?.properties);
       required.push(...(body?.required ?? []));
+      if (keyArg) properties.idempotency_key = keyArg;
+      expect(t.keyArg, t.name).toBe(keyArg ? 'idempotency_key' : undefined);
       const input = structuredClone(listed[t.name].inputSchema) as any;
-      for (const k of Object.keys(t.own)) delete input.properties[k]; // the tool's own (include_transcript): not the route's
+      for (const k of Object.keys(t.own)) delete input.properties[k]; // the tool's own (include_details): not the route's
       // the listing is that, compacted (no examples, no bounds); its words are checked in mcp-context.test.ts
       const names = (x: any) => JSON.stringify(x, (k, v) => (k === 'description' ? undefined : v));
       const compact = compactSchema(input);
@@ -416,6 +426,12 @@ describe('one definition: a tool, its route and GET /v1/openapi.json cannot drif
 
       const [status, reply] = Object.entries(op.responses).find(([s]) => s.startsWith('2')) as [string, any];
       const out = structuredClone(listed[t.name].outputSchema) as any;
+      // a write's result says when it is its key's first reply again: replayed, beside the reply's fields
+      if (keyArg) {
+        expect(out.properties.replayed, t.name).toEqual({ type: 'boolean', description: expect.any(String) });
+        expect(out.required ?? [], t.name).not.toContain('replayed');
+        delete out.properties.replayed;
+      }
       // list_calls' records leave out their transcripts unless asked, the video lists their details, and
       // all of them their nulls: those are not required there
       const shaped = SHAPED.includes(t.name) ? (out.properties.data.items.required as string[]) : [];
@@ -480,10 +496,10 @@ describe('every tool against the simulator', () => {
     // list_calls leaves transcripts out unless asked
     expect(page1.data[0]).not.toHaveProperty('transcript');
     expect(page1.data[0]).not.toHaveProperty('transcript_turns');
-    const whole = await ok('list_calls', { limit: 1, include_transcript: true });
+    const whole = await ok('list_calls', { limit: 1, include_details: true });
     expect(whole.data[0]).toHaveProperty('transcript_turns');
-    expect((await failed('list_calls', { include_transcript: 'yes' })).fields).toEqual({
-      include_transcript: 'must be true or false',
+    expect((await failed('list_calls', { include_details: 'yes' })).fields).toEqual({
+      include_details: 'must be true or false',
     });
     const page2 = await ok('list_calls', { limit: 1, cursor: page1.meta.cursor });
     expect(page2.data.map((c: any) => c.id)).toEqual([c1.id]);

@@ -85,6 +85,28 @@ describe('README', () => {
     expect(r.stdout).toMatch(/^I did not call \+14155550100: you declined \("not now"\)\.$/m);
   });
 
+  it("personas' worked examples: reschedule to Thursday, answered on the third attempt, a text reply with a question", () => {
+    const [, thursday, third, question] = blocks('### The simulated other party');
+    const r = bash(thursday);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^The recipient moved the appointment to Thursday at 10:00\.$/m);
+    expect(r.stdout).toMatch(/^12\.1\tperson\tTuesday does not work\. Could we move it to Thursday at 10\?$/m);
+    expect(r.stdout).toMatch(/^17\.9\tagent\tLet me check\. Thursday at 10:00 is free\.$/m);
+    const t = bash(third);
+    expect(t.status, t.stderr).toBe(0);
+    expect(t.stdout).toMatch(/^3 attempts, answered, goal false\nCOMPLETED BUSY NO_ANSWER$/m);
+    const q = bash(question);
+    expect(q.status, q.stderr).toBe(0);
+    expect(q.stdout).toMatch(/^goal_achieved$/m);
+    expect(q.stdout.match(/\t(inbound|outbound)\t.*$/gm)).toEqual([
+      "\toutbound\tHi! I'm reaching out to confirm Tuesday at 10:00. Would that work for you? Reply STOP to opt out.",
+      '\tinbound\tWhich Tuesday do you mean?',
+      '\toutbound\tThanks for your reply! Just to check: would you like to confirm Tuesday at 10:00?',
+      '\tinbound\tOk, that works.',
+      '\toutbound\tWonderful, thank you! You are all set.',
+    ]);
+  });
+
   it('the CI script', () => {
     const [script] = blocks('### jq and CI examples');
     const r = bash(script);

@@ -2,7 +2,20 @@
 // end, whether it is sent again and after how long. No network: the pure rules only (the faults
 // themselves are injected for real in cli-network-faults.test.ts).
 import { describe, expect, it } from 'vitest';
-import { decide, faultOf, retryAfterMs, type Outcome, type RetryPolicy, type RetryRequest } from '../src/retry.js';
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  decide,
+  faultOf,
+  retryAfterMs,
+  settlementOf,
+  type Outcome,
+  type RetryPolicy,
+  type RetryRequest,
+  type Settlement,
+} from '../src/retry.js';
+import { prune, UNSETTLED_TTL_MS } from '../src/unsettled.js';
+import { tempDir } from './temp.js';
 
 const policy: RetryPolicy = { retries: 2, baseMs: 500, capMs: 5_000, maxRetryAfterMs: 20_000 };
 const NOW = Date.parse('2026-01-05T09:00:00Z');
@@ -129,5 +142,42 @@ describe('faultOf and retryAfterMs', () => {
     expect(retryAfterMs('-1', NOW)).toBeNull();
     expect(retryAfterMs('1.5', NOW)).toBeNull();
     expect(retryAfterMs(undefined, NOW)).toBeNull();
+  });
+});
+
+describe('settlementOf: whether a write ended answered, unknown, or unapplied (what keeps its key for a rerun)', () => {
+  // final status (null: no reply), whether some attempt may have reached the service → settlement
+  const rows: [string, number | null, boolean, Settlement][] = [
+    ['a 2xx, first time', 201, false, 'answered'],
+    ['a 2xx after a lost reply (the replay)', 200, true, 'answered'],
+    ['a refusal after a lost reply (judged with the same key)', 422, true, 'answered'],
+    ['a 409 idempotency_conflict', 409, true, 'answered'],
+    ['no reply after the request was sent', null, true, 'unknown'],
+    ['a 502 after the retries', 502, true, 'unknown'],
+    ['a 429 after a lost reply', 429, true, 'unknown'],
+    ['a 408 after a lost reply', 408, true, 'unknown'],
+    ['a 500 after a lost reply', 500, true, 'unknown'],
+    ['could not connect at all', null, false, 'unapplied'],
+    ['429s that never reached the service', 429, false, 'unapplied'],
+    ["a lone 500 (the service's word that it failed)", 500, false, 'unapplied'],
+  ];
+  for (const [name, status, reached, want] of rows) it(name, () => expect(settlementOf(status, reached)).toBe(want));
+});
+
+describe('prune: the kept keys stay bounded', () => {
+  it('removes entries past 24 hours, temporary files a dead process left, and the oldest past the cap', () => {
+    const dir = join(tempDir(), 'unsettled');
+    mkdirSync(dir);
+    const now = Date.now();
+    const file = (name: string, ageMs: number) => {
+      writeFileSync(join(dir, name), '{}');
+      utimesSync(join(dir, name), (now - ageMs) / 1000, (now - ageMs) / 1000);
+    };
+    for (let i = 0; i < 8; i++) file(`e${i}.json`, i * 60_000);
+    file('expired.json', UNSETTLED_TTL_MS + 1000);
+    file('x.json.1.ab.tmp', 2 * 3600_000);
+    file('y.json.2.cd.tmp', 1000); // a write under way
+    prune(dir, now, 5);
+    expect(readdirSync(dir).sort()).toEqual(['e0.json', 'e1.json', 'e2.json', 'e3.json', 'e4.json', 'y.json.2.cd.tmp']);
   });
 });

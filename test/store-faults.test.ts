@@ -17,6 +17,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  truncateSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -24,7 +25,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../simulator/world.js';
-import { BIN, startSim, T0, tempDir } from './helpers.js';
+import { BIN, startSim, T0, tempDir, type Sim } from './helpers.js';
+import { requires } from './skips.js';
 
 /** The CLI as a process on data file `data` (the embedded target). */
 function vmv(
@@ -35,7 +37,9 @@ function vmv(
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     VMV_SIM_DATA: data,
-    VMV_CONFIG_DIR: join(tempDir(), 'cfg'),
+    // another user may not even look into this user's temporary folders (an unreadable settings
+    // file stops a command): theirs is a folder that does not exist
+    VMV_CONFIG_DIR: o.uid === undefined ? join(tempDir(), 'cfg') : '/nonexistent/vmv-config',
     NO_COLOR: '1',
   };
   delete env.VMV_BASE_URL;
@@ -116,10 +120,10 @@ const canMount = (() => {
   if (d) unmount(mounts.pop()!);
   return d !== null;
 })();
-if (!canMount)
-  console.log('store-faults: the full-disk and read-only file system tests need root (mount -t tmpfs); skipped here');
+const NO_MOUNT = canMount ? null : 'needs root, to mount a small tmpfs (mount -t tmpfs): runs as root in CI';
 
-describe.skipIf(!canMount)('a full disk (a 2 MiB tmpfs)', () => {
+describe('a full disk (a 2 MiB tmpfs)', () => {
+  requires(NO_MOUNT);
   it('refuses writes it cannot make whole (507 naming the disk and the file), loses no acknowledged write, and carries on once space returns', async () => {
     const dir = tmpfs('2m')!;
     const data = join(dir, 'sim.json');
@@ -214,6 +218,126 @@ describe.skipIf(!canMount)('a full disk (a 2 MiB tmpfs)', () => {
     expect(JSON.parse(vmv(['history', 'emails', '--email', 'ada@example.com', '--json'], data).stdout).data).toEqual(
       [],
     );
+  });
+});
+
+/** Fills the disk holding `file` to its last byte, as file `file`. */
+function fill(file: string): void {
+  for (const size of [64 * 1024, 512])
+    try {
+      for (;;) appendFileSync(file, Buffer.alloc(size));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
+    }
+}
+
+/** Polls `fn` every 100 ms until it holds (up to `ms`): real time, on a real clock. */
+async function until(fn: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > end) throw new Error('until: timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('due work on a full disk (a 2 MiB tmpfs)', () => {
+  requires(NO_MOUNT);
+  it('reads answer from the disk (Vmv-Stale) while what fell due cannot be saved, also after a restart; said once; the work runs once space returns, nothing lost', async () => {
+    const dir = tmpfs('2m')!;
+    const data = join(dir, 'sim.json');
+    const filler = join(dir, 'filler');
+    let sim = await startSim({ data });
+    try {
+      expect((await sim.api('POST', '/v1/sms/webhooks', { body: { url: 'http://127.0.0.1:9/hook' } })).status).toBe(
+        201,
+      );
+      const job = { to_numbers: ['+12025550101'], goal: 'Book a table' };
+      const text = (await sim.api('POST', '/v1/quick/ai-texts', { body: job })).json.data.id;
+      const call = (await sim.api('POST', '/v1/quick/ai-calls', { body: { ...job, to_numbers: ['+12025550100'] } }))
+        .json.data.id;
+      // a real clock a second before the first step falls due, then not one byte left on the disk
+      const due = Date.parse((await sim.api('GET', '/_sim/clock')).json.next_due_at);
+      const real = { mode: 'real', now: new Date(due - 1000).toISOString() };
+      expect((await sim.api('POST', '/_sim/clock', { body: real })).status).toBe(200);
+      fill(filler);
+      const reads = async (s: Sim) => {
+        for (const path of [
+          '/_sim/workspace',
+          `/v1/quick/actions/${text}`,
+          '/v1/history/texts?phone_number=%2B12025550101',
+          '/_sim/clock',
+        ]) {
+          const r = await s.api('GET', path);
+          expect(r.status, `${path}: ${r.text}`).toBe(200);
+          expect(r.headers.get('vmv-stale'), path).toBe('due work could not be saved (disk full)');
+        }
+      };
+      await until(async () => (await sim.api('GET', '/_sim/workspace')).headers.has('vmv-stale'));
+      // reads for over two retry pauses: every one answered, one warning
+      for (let end = Date.now() + 5000; Date.now() < end; ) await reads(sim);
+      expect((await sim.api('POST', '/_sim/contacts', { body: { name: 'refused' } })).status).toBe(507);
+      expect(sim.stderr().split('what fell due on the clock cannot be saved').length - 1).toBe(1);
+      expect((await sim.api('GET', '/_sim/clock')).json.next_due_at).toBe(new Date(due).toISOString());
+      await sim.stop('SIGKILL');
+
+      // a restart on the full disk: the same
+      sim = await startSim({ data, clock: 'real' });
+      await until(async () => (await sim.api('GET', '/_sim/workspace')).headers.has('vmv-stale'));
+      for (let end = Date.now() + 3000; Date.now() < end; ) await reads(sim);
+      expect(sim.stderr().split('what fell due on the clock cannot be saved').length - 1).toBe(1);
+      expect(sim.stderr()).not.toContain('room on the disk again');
+
+      // space returns: what fell due runs by itself, said once
+      rmSync(filler);
+      await until(async () => sim.stderr().includes('there is room on the disk again'));
+      const after = await sim.api('GET', '/_sim/workspace');
+      expect(after.headers.has('vmv-stale')).toBe(false);
+      // the step that fell due has run: the clock's next one is later
+      const next = (await sim.api('GET', '/_sim/clock')).json.next_due_at;
+      expect(next === null || Date.parse(next) > due, next).toBe(true);
+      await sim.stop('SIGKILL');
+      const store = new Store(data);
+      const world = await store.withLock(async (ss) => (await ss.begin()).data);
+      expect(world.contacts.map((c) => c.name)).not.toContain('refused');
+      expect(world.quick_jobs.map((j) => j.id).sort()).toEqual([text, call].sort());
+      expect(world.ledger.length).toBeGreaterThan(0);
+      expect(tmpFiles(dir)).toEqual([]);
+    } finally {
+      await sim.stop();
+    }
+  }, 90_000);
+});
+
+const canStrace = spawnSync('strace', ['-V']).status === 0;
+const NO_STRACE = canStrace
+  ? null
+  : 'strace is not installed (.ci/run installs it: apt-get install strace); it injects the faults';
+
+describe('a journal write that fails, and its cut-back too (faults injected with strace)', () => {
+  requires(NO_STRACE);
+  it('says so at the time, naming the journal and the byte, and never claims the change was not applied; the next command works', async () => {
+    const data = await world(1, 'first');
+    const env: NodeJS.ProcessEnv = { ...process.env, VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg') };
+    delete env.VMV_BASE_URL;
+    const faults = ['-f', '-o', '/dev/null', '-e', 'trace=fdatasync,ftruncate'];
+    const inject = ['-e', 'inject=fdatasync:error=EIO', '-e', 'inject=ftruncate:error=EIO'];
+    const r = spawnSync('strace', [...faults, ...inject, process.execPath, BIN, 'sim', 'contact', '--name', 'second'], {
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `could not cut the journal ${journalOf(data).replace(/[.]/g, '\\.')} back to its last whole entry \\(byte \\d+\\)`,
+      ),
+    );
+    expect(r.stderr).toContain('this change may have been applied after all');
+    expect(r.stderr).not.toContain('the request was not applied');
+    // the line was written whole: it stands, and the next command appends after it
+    const next = vmv(['sim', 'contact', '--name', 'third'], data);
+    expect(next.status, next.stderr).toBe(0);
+    expect((await contactNames(data)).sort()).toEqual(['first-0', 'second', 'third']);
   });
 });
 
@@ -515,54 +639,50 @@ describe('a data file that is a symbolic link', () => {
 });
 
 describe('a data file the process may not use fails at once, naming the file and the permission (exit 2)', () => {
-  it.skipIf(!canMount)(
-    'a read-only file system: a write fails in well under a second, a read still works; sim serve exits 2',
-    async () => {
-      const dir = tmpfs('1m')!;
-      const data = join(dir, 'sim.json');
-      expect(vmv(['sim', 'contact', '--name', 'before'], data).status).toBe(0);
-      await new Store(data).compact();
-      expect(spawnSync('mount', ['-o', 'remount,ro', dir]).status).toBe(0);
-      const w = vmv(['sim', 'contact', '--name', 'after'], data);
-      expect(w.status, w.stderr).toBe(2);
-      expect(w.stderr).toContain(
-        `The simulator cannot use its data file ${data}: ${dir} is on a read-only file system (EROFS)`,
-      );
-      expect(w.stderr).not.toMatch(/internal_error|Warning|at .*\.js/);
-      expect(w.ms).toBeLessThan(5_000); // (it waited 51 s before)
-      const r = vmv(['contacts', 'list', '--json'], data);
-      expect(r.status, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout).data.map((c: { name: string }) => c.name)).toEqual(['before']);
-      const serve = spawnSync(process.execPath, [BIN, 'sim', 'serve', '--port', '0', '--data', data], {
-        encoding: 'utf8',
-        timeout: 10_000,
-      });
-      expect(serve.status).toBe(2);
-      expect(serve.stderr).toContain('read-only file system (EROFS)');
-      // a copy of it can still be taken (it is only read)
-      const out = join(tempDir(), 'copy.json');
-      const ex = vmv(['sim', 'export', out], data);
-      expect(ex.status, ex.stderr).toBe(0);
-      expect(await contactNames(out)).toEqual(['before']);
-    },
-  );
+  it('a read-only file system: a write fails in well under a second, a read still works; sim serve exits 2', async (ctx) => {
+    if (NO_MOUNT) return ctx.skip(NO_MOUNT);
+    const dir = tmpfs('1m')!;
+    const data = join(dir, 'sim.json');
+    expect(vmv(['sim', 'contact', '--name', 'before'], data).status).toBe(0);
+    await new Store(data).compact();
+    expect(spawnSync('mount', ['-o', 'remount,ro', dir]).status).toBe(0);
+    const w = vmv(['sim', 'contact', '--name', 'after'], data);
+    expect(w.status, w.stderr).toBe(2);
+    expect(w.stderr).toContain(
+      `The simulator cannot use its data file ${data}: ${dir} is on a read-only file system (EROFS)`,
+    );
+    expect(w.stderr).not.toMatch(/internal_error|Warning|at .*\.js/);
+    expect(w.ms).toBeLessThan(5_000); // (it waited 51 s before)
+    const r = vmv(['contacts', 'list', '--json'], data);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).data.map((c: { name: string }) => c.name)).toEqual(['before']);
+    const serve = spawnSync(process.execPath, [BIN, 'sim', 'serve', '--port', '0', '--data', data], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(serve.status).toBe(2);
+    expect(serve.stderr).toContain('read-only file system (EROFS)');
+    // a copy of it can still be taken (it is only read)
+    const out = join(tempDir(), 'copy.json');
+    const ex = vmv(['sim', 'export', out], data);
+    expect(ex.status, ex.stderr).toBe(0);
+    expect(await contactNames(out)).toEqual(['before']);
+  });
 
-  it.skipIf(process.getuid?.() !== 0)(
-    'a folder the user may not write: permission denied (EACCES), at once',
-    async () => {
-      const dir = tempDir();
-      const data = join(dir, 'sim.json');
-      expect(vmv(['sim', 'contact', '--name', 'x'], data).status).toBe(0);
-      chmodSync(dir, 0o755);
-      // as another user, who may read the folder but not write in it
-      chownSync(data, 65534, 65534);
-      chownSync(journalOf(data), 65534, 65534);
-      const w = vmv(['sim', 'contact', '--name', 'y'], data, { uid: 65534 });
-      expect(w.status, w.stderr).toBe(2);
-      expect(w.stderr).toMatch(/cannot use its data file .*: permission denied \(EACCES\)/);
-      expect(w.ms).toBeLessThan(5_000);
-    },
-  );
+  it('a folder the user may not write: permission denied (EACCES), at once', async (ctx) => {
+    if (process.getuid?.() !== 0) return ctx.skip('needs root, to run as another user: runs as root in CI');
+    const dir = tempDir();
+    const data = join(dir, 'sim.json');
+    expect(vmv(['sim', 'contact', '--name', 'x'], data).status).toBe(0);
+    chmodSync(dir, 0o755);
+    // as another user, who may read the folder but not write in it
+    chownSync(data, 65534, 65534);
+    chownSync(journalOf(data), 65534, 65534);
+    const w = vmv(['sim', 'contact', '--name', 'y'], data, { uid: 65534 });
+    expect(w.status, w.stderr).toBe(2);
+    expect(w.stderr).toMatch(/cannot use its data file .*: permission denied \(EACCES\)/);
+    expect(w.ms).toBeLessThan(5_000);
+  });
 
   it('a directory given as the data file is named as such', () => {
     const dir = tempDir();
@@ -673,12 +793,170 @@ describe('vmv sim export and import', () => {
     writeFileSync(blank, '\n');
     const before = filesOf(data);
     const r = vmv(['sim', 'import', blank, '--yes'], data);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${blank} holds no simulator world`);
     expect(readFileSync(blank, 'utf8')).toBe('\n');
     expect(existsSync(journalOf(blank))).toBe(false);
     expect(filesOf(data)).toEqual(before);
   });
+
+  it("a SIGKILLed import leaves its temp file; a running server removes it (its writer gone) at its next compaction, and keeps a live writer's", async (ctx) => {
+    if (NO_STRACE) return ctx.skip(NO_STRACE);
+    const fixture = await world(2, 'fixture');
+    const sim = await startSim({ data: join(tempDir(), 'sim.json') });
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, VMV_CONFIG_DIR: join(tempDir(), 'cfg') };
+      delete env.VMV_BASE_URL;
+      // killed for real as it renames its temp file over the data file
+      const args = ['sim', 'import', fixture, '--data', sim.data, '--yes'];
+      const killed = spawnSync(
+        'strace',
+        [
+          '-f',
+          '-o',
+          '/dev/null',
+          '-e',
+          'trace=rename',
+          '-e',
+          'inject=rename:signal=SIGKILL',
+          process.execPath,
+          BIN,
+          ...args,
+        ],
+        { env, encoding: 'utf8', timeout: 30_000 },
+      );
+      expect(killed.status, killed.stderr).not.toBe(0);
+      const dir = join(sim.data, '..');
+      expect(tmpFiles(dir)).toHaveLength(1);
+      const live = `.sim.json.${process.pid}.1.tmp`;
+      writeFileSync(join(dir, live), 'a live writer');
+      // the server's next compaction (a journal past 1 MiB) removes the orphan, and only it
+      const bulk = Array.from({ length: 2500 }, (_, i) => ({ name: `bulk-${i}`, email: `bulk-${i}@example.com` }));
+      expect((await sim.api('POST', '/_sim/contacts', { body: bulk })).status).toBe(201);
+      for (let i = 0; i < 100 && tmpFiles(dir).length > 1; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(tmpFiles(dir)).toEqual([live]);
+    } finally {
+      await sim.stop();
+    }
+  });
+
+  it('hostile worlds are refused before anything is replaced: exit 2, the file and the JSON path named, no foreign byte echoed', async () => {
+    const data = await world(1, 'mine');
+    const source = await world(1, 'theirs');
+    const exported = join(tempDir(), 'export.json');
+    expect(vmv(['sim', 'export', exported], source).status).toBe(0);
+    const doc = () => {
+      const d = JSON.parse(readFileSync(exported, 'utf8'));
+      delete d.store;
+      for (const k of Object.keys(d)) if (k.startsWith('$')) delete d[k];
+      return d;
+    };
+    const dir = tempDir();
+    const file = (name: string, d: unknown) => {
+      const f = join(dir, name);
+      writeFileSync(f, typeof d === 'string' ? d : JSON.stringify(d));
+      return f;
+    };
+    const edit = (f: (d: any) => void) => {
+      const d = doc();
+      f(d);
+      return d;
+    };
+    const secret = join(dir, 'secret.txt');
+    writeFileSync(secret, 'SECRET-TOKEN=hunter2 not json');
+    const fifo = join(dir, 'fifo');
+    spawnSync('mkfifo', [fifo]);
+    const big = join(dir, 'big.json');
+    writeFileSync(big, '');
+    truncateSync(big, 129 * 1024 * 1024);
+    const deep = 100_000;
+    const cases: [string, string, string][] = [
+      [
+        file(
+          'name.json',
+          edit((d) => (d.contacts[0].name = 'x'.repeat(60e6))),
+        ),
+        '$.contacts[0].name',
+        '',
+      ],
+      [
+        file(
+          'wallet.json',
+          edit((d) => (d.organizations[0].wallet_cents = 'lots')),
+        ),
+        '$.organizations[0].wallet_cents',
+        '',
+      ],
+      [
+        file(
+          'clock.json',
+          edit((d) => (d.meta.clock = { mode: 'manual', offset_ms: 0, frozen_ms: 8.64e15 })),
+        ),
+        '$.meta.clock',
+        '',
+      ],
+      [
+        file('proto.json', JSON.stringify(doc()).replace('"name":"theirs-0"', '"name":"theirs-0","__proto__":{"x":1}')),
+        '$.contacts[0].__proto__',
+        '',
+      ],
+      [
+        file(
+          'shape.json',
+          edit((d) => (d.contacts = { a: 1 })),
+        ),
+        '$.contacts',
+        '',
+      ],
+      [
+        file(
+          'deep.json',
+          JSON.stringify(doc()).replace(
+            '"custom_fields":{}',
+            `"custom_fields":${'{"a":'.repeat(deep)}1${'}'.repeat(deep)}`,
+          ),
+        ),
+        'nests deeper than 64 levels',
+        '',
+      ],
+      [fifo, 'is a FIFO (named pipe), not a regular file', ''],
+      [dir, 'is a directory, not a regular file', ''],
+      [big, 'vmv sim import reads at most 134217728', ''],
+      [join(dir, 'link.json'), 'is not valid JSON', 'hunter2'],
+    ];
+    symlinkSync(secret, join(dir, 'link.json'));
+    const before = filesOf(data);
+    for (const [f, says, never] of cases) {
+      const t = performance.now();
+      const r = vmv(['sim', 'import', f, '--yes'], data);
+      expect(r.status, `${f}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, f).toContain(f);
+      expect(r.stderr, f).toContain(says);
+      if (never) expect(r.stderr).not.toContain(never);
+      expect(performance.now() - t, f).toBeLessThan(20_000);
+      expect(filesOf(data), f).toEqual(before);
+    }
+    // the problems all at once, as many as there are (up to the cap)
+    const many = vmv(
+      [
+        'sim',
+        'import',
+        file(
+          'many.json',
+          edit((d) => {
+            d.organizations[0].wallet_cents = 'lots';
+            d.meta.next_seq = -1;
+          }),
+        ),
+        '--yes',
+      ],
+      data,
+    );
+    expect(many.stderr).toContain('$.organizations[0].wallet_cents');
+    expect(many.stderr).toContain('$.meta.next_seq');
+    // and a world as exported still imports
+    expect(vmv(['sim', 'import', exported, '--yes'], data).status).toBe(0);
+  }, 120_000);
 
   it('export and import against a base URL need --data: they work on files', () => {
     const env = { ...process.env, VMV_BASE_URL: 'http://127.0.0.1:9', VMV_CONFIG_DIR: join(tempDir(), 'cfg') };

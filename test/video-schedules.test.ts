@@ -245,6 +245,7 @@ describe('the director', () => {
       .api('POST', '/_sim/reset', { body: { clock: 'manual', now: START } })
       .then((r) => (sim.key = r.json.api_key));
     const b = (await madeOn({ videos_per_day: 2 })).videos.map((v) => [v.template, v.caption, v.script]);
+    expect(a).toHaveLength(6); // two a day for three days: the same, not two empty lists
     expect(b).toEqual(a);
   });
   it('respects allowed_templates: one pins it; several bound the choice', async () => {
@@ -267,6 +268,7 @@ describe('the director', () => {
         music: { track_id: 'trk_calm_01' },
       },
     });
+    expect(videos).toHaveLength(3); // one a day for three days: the loop below checks something
     for (const v of videos) {
       expect(v).toMatchObject({
         format: 'horizontal',
@@ -283,6 +285,7 @@ describe('the director', () => {
       video_settings: { caption: 'Fresh from Main Street', hashtags: ['#coffee'] },
       notify_by_email: true,
     });
+    expect(videos).toHaveLength(3);
     for (const v of videos) expect([v.caption, v.hashtags]).toEqual(['Fresh from Main Street', ['#coffee']]);
     expect(s.video_settings).toEqual({ caption: 'Fresh from Main Street', hashtags: ['#coffee'] });
   });

@@ -84,6 +84,18 @@ async function started<T extends Sim | Receiver>(x: Promise<T>): Promise<T> {
   return v;
 }
 
+/** An embedded simulator on its own data file (manual clock), with a quick AI number ready to be texted. */
+async function embeddedWithNumber() {
+  const dir = tempDir();
+  cleanup.push(async () => (await import('node:fs')).rmSync(dir, { recursive: true, force: true }));
+  const env = { VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' };
+  await cli(['sim', 'reset', '--clock', 'manual', '--now', '2026-01-05T09:00:00Z'], { env });
+  const number = (await cli(['quick', 'number', '--area-code', '415', '--json'], { env })).json.data.id;
+  await cli(['sim', 'advance', '1m'], { env });
+  const phone = (await cli(['quick', 'status', String(number), '--json'], { env })).json.data.phone_number;
+  return { dir, env, number, phone };
+}
+
 describe('vmv webhooks listen', () => {
   it("against sim serve: forwards a call's events byte for byte, survives the forward target being down, checks signatures, drops duplicates, and removes its webhooks on SIGINT", async () => {
     const sim = await started(startSim());
@@ -114,7 +126,7 @@ describe('vmv webhooks listen', () => {
     const callId = (await sim.api('GET', `/v1/quick/actions/${job.id}`)).json.data.targets[0].last_call_id;
     const startedLine = await l.out.next(/call\.started/);
     expect(startedLine).toBe(
-      `2026-01-05T09:00:00.000Z  call.started  evt_${callId}_started  call ${callId}  outbound ${job.from_number} -> +12025550100  RINGING`,
+      `2026-01-05T09:00:00Z  call.started  ${callId.slice(0, 8)}  ${job.from_number} -> +12025550100  RINGING`,
     );
     expect(await l.err.next(/^forwarded/)).toBe(`forwarded evt_${callId}_started to ${forward.url}/in: 200`);
     const [fwd] = await forward.waitFor(1);
@@ -128,9 +140,13 @@ describe('vmv webhooks listen', () => {
     // the forward target goes down: the event is still printed, the failure reported, listen keeps running
     await forward.close();
     await sim.advance(58);
-    expect(await l.out.next(/call\.ended/)).toContain(
-      `evt_${callId}_ended  call ${callId}  outbound ${job.from_number} -> +12025550100  COMPLETED 52s hangup`,
+    const ended = await l.out.next(/call\.ended/);
+    expect(ended).toContain(
+      `call.ended  ${callId.slice(0, 8)}  ${job.from_number} -> +12025550100  COMPLETED 52s hangup`,
     );
+    // at most 100 columns (issue 33, point 5: it was about 170, the call id twice)
+    expect(ended.length).toBeLessThanOrEqual(100);
+    expect(ended).not.toContain(callId);
     expect(await l.err.next(/^could not forward/)).toBe(
       `could not forward evt_${callId}_ended to http://127.0.0.1:${port}/in: ECONNREFUSED`,
     );
@@ -145,7 +161,7 @@ describe('vmv webhooks listen', () => {
     // back up: the next event is forwarded again
     forward = await started(startReceiver(port));
     const test = await sim.api('POST', `${CALLS}/${callHook}/test`);
-    expect(await l.out.next(/\(test\)$/)).toContain(`call.ended  ${test.json.data.event_id}`);
+    expect(await l.out.next(/\(test\)/)).toMatch(/call\.ended  \(test\)  /);
     expect(await l.err.next(/^forwarded evt_.*: 200$/)).toBe(
       `forwarded ${test.json.data.event_id} to ${forward.url}/in: 200`,
     );
@@ -182,13 +198,7 @@ describe('vmv webhooks listen', () => {
   });
 
   it('on the embedded simulator: --events sms.received --json prints each text as one JSON object; SIGTERM cleans up', async () => {
-    const dir = tempDir();
-    cleanup.push(async () => (await import('node:fs')).rmSync(dir, { recursive: true, force: true }));
-    const env = { VMV_SIM_DATA: join(dir, 'sim.json'), VMV_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' };
-    await cli(['sim', 'reset', '--clock', 'manual', '--now', '2026-01-05T09:00:00Z'], { env });
-    const number = (await cli(['quick', 'number', '--area-code', '415', '--json'], { env })).json.data.id;
-    await cli(['sim', 'advance', '1m'], { env });
-    const phone = (await cli(['quick', 'status', String(number), '--json'], { env })).json.data.phone_number;
+    const { env, number, phone } = await embeddedWithNumber();
 
     const l = listen(['--events', 'sms.received', '--json'], env);
     await l.err.next(/^Ready/);
@@ -242,6 +252,40 @@ describe('vmv webhooks listen', () => {
     await sim.flush();
     expect((await sim.api('GET', CALLS)).json.data).toEqual([]);
     expect((await sim.api('GET', TEXTS)).json.data).toEqual([]);
+  });
+
+  it('on the embedded simulator: a hostile text is printed escaped (the line) and exact (--json); a damaged journal is said, and its mending', async () => {
+    const { dir, env, phone } = await embeddedWithNumber();
+    const line = listen(['--events', 'sms.received'], env);
+    const json = listen(['--events', 'sms.received', '--json'], env);
+    await line.err.next(/^Ready/);
+    await json.err.next(/^Ready/);
+
+    const body =
+      'Hi \u001b]0;pwned\u0007 \u001b]52;c;ZXZpbA==\u0007 \u001b[2J \u009b2J \u202eevil\u202c \r\u007f\nnext\tcol';
+    expect((await cli(['sim', 'text', '--from', '+12025550177', '--to', phone, '--body', body], { env })).code).toBe(0);
+    const shown = await line.out.next(/sms\.received/);
+    expect(shown).toContain('"Hi \\u001b]0;pwned\\u000');
+    expect(shown.length).toBeLessThanOrEqual(100);
+    expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    const exact = await json.out.next(/sms\.received/);
+    expect(exact).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(exact).data.body).toBe(body);
+    await json.stop('SIGTERM');
+
+    // the journal damaged under it: the clock cannot run; said once (not every second), then its mending
+    const { appendFileSync, statSync, truncateSync } = await import('node:fs');
+    const journal = join(dir, 'sim.json.journal');
+    const size = statSync(journal).size;
+    appendFileSync(journal, '{"damaged\n');
+    expect(await line.err.next(/clock/)).toMatch(
+      /^The simulator's clock cannot run, so no event is delivered until it can \(tried again every 1s\): The simulator's journal .* is damaged/,
+    );
+    await new Promise((r) => setTimeout(r, 2500)); // two more failed tries
+    truncateSync(journal, size);
+    expect(await line.err.next(/clock/)).toBe("The simulator's clock runs again: events that fell due are delivered.");
+    expect(line.err.all.filter((l) => /clock/.test(l))).toHaveLength(2);
+    expect(await line.stop('SIGINT')).toBe(0);
   });
 
   it('refuses what it cannot do, before registering anything', () => {
@@ -323,5 +367,53 @@ describe('the receiver answers only its own hosts and loopback web pages (like s
         .filter((l) => l.startsWith('refused a request:'))
         .map((l) => /\(answered (\d+)\)$/.exec(l)![1]),
     ).toEqual(['421', '403', '403', '400']);
+  });
+});
+
+describe('the receiver under a flood of requests it turns away', () => {
+  const receiverModule = import('../commands/webhooks/receiver.js');
+  /** A receiver on a free port, and a forged delivery to it (answered 400). */
+  async function floodable(summaryMs: number) {
+    const io = await bufferIO();
+    const receiver = await (await receiverModule).startReceiver({ io, json: true, port: 0, summaryMs });
+    receiver.secrets.push('whsec_test');
+    const url = `http://127.0.0.1:${receiver.port}`;
+    const forge = async (i: number) => {
+      const r = await request(url, 'POST', '/', {
+        raw: `{"id":"evt_${i}"}`,
+        headers: { 'x-service-event-id': `evt_${i}`, 'x-service-signature-256': 'bad' },
+      });
+      expect(r.status).toBe(400);
+    };
+    return { io, receiver, forge };
+  }
+  const rejected = /^rejected a delivery \(evt_\d+\): bad signature; answered 400$/;
+
+  it('1,019 forged deliveries: the first five a line each, the rest one line with their count (here: on close)', async () => {
+    const { io, receiver, forge } = await floodable(3_600_000);
+    for (let i = 0; i < 1019; i += 50)
+      await Promise.all(Array.from({ length: Math.min(50, 1019 - i) }, (_, j) => forge(i + j)));
+    expect(io.stderr().trimEnd().split('\n')).toEqual(Array(5).fill(expect.stringMatching(rejected)));
+    await receiver.close();
+    const lines = io.stderr().trimEnd().split('\n');
+    expect(lines).toHaveLength(6);
+    expect(lines[5]).toMatch(
+      /^turned away 1014 more requests in the last \d+s \(the last: rejected a delivery \(evt_\d+\): bad signature; answered 400\)$/,
+    );
+    expect(io.stdout()).toBe('');
+  });
+
+  it('past the first five, one line per interval counts what came in it', async () => {
+    const { io, receiver, forge } = await floodable(100);
+    cleanup.push(() => receiver.close());
+    for (let i = 0; i < 8; i++) await forge(i);
+    const end = Date.now() + 5000;
+    while (!io.stderr().includes('turned away') && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    const lines = io.stderr().trimEnd().split('\n');
+    expect(lines.slice(0, 5)).toEqual(Array(5).fill(expect.stringMatching(rejected)));
+    expect(lines[5]).toMatch(/^turned away 3 more requests in the last 1s \(the last: rejected a delivery \(evt_7\)/);
+    await forge(8);
+    while (io.stderr().split('turned away').length < 3 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    expect(io.stderr().trimEnd().split('\n')[6]).toMatch(/^turned away 1 more request in the last 1s/);
   });
 });

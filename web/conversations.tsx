@@ -63,7 +63,69 @@ function Thread({ person }: { person: Person }) {
         ))}
       </ol>
       {person.phone_number && <Reply person={person} to={ourNumber(last)} />}
+      {person.phone_number && <PersonaCard number={person.phone_number} />}
     </div>
+  );
+}
+
+/** A persona as GET /_sim/personas/{number} gives it (simulator/calls/persona.ts). */
+interface PersonaEntry {
+  builtin: boolean;
+  last_digits: string | null;
+  persona: {
+    name?: string;
+    description?: string;
+    call?: {
+      attempts: { result: string; ring_seconds?: number }[];
+      lines?: { says: string; pause_seconds?: number }[];
+      outcome?: string;
+      hang_up_after_seconds?: number;
+    };
+    text?: { delivery?: string; replies: { says: string; after_seconds: number }[] };
+  };
+}
+
+/** How the person behind the number behaves: their own persona or the built-in, beside their thread. */
+function PersonaCard({ number }: { number: string }) {
+  const p = useLoad(
+    () => get<{ data: PersonaEntry }>(`/_sim/personas/${encodeURIComponent(number)}`),
+    ['personas'],
+    [number],
+  ).data?.data;
+  if (!p) return null;
+  const { call, text } = p.persona;
+  const origin = p.builtin ? `built-in${p.last_digits ? ` (…${p.last_digits})` : ''}` : 'set for this number';
+  return (
+    <aside class="persona" aria-label={`Persona of ${number}`}>
+      <h2>
+        Persona: {p.persona.name ?? number} <small>{origin}</small>
+      </h2>
+      {call && (
+        <p>
+          Calls: {call.attempts.map((a, i) => `${i + 1}. ${a.result.replace('_', ' ')}`).join(', ')} (the last repeats)
+          {call.outcome && `; ends ${call.outcome.replace('_', ' ')}`}
+          {call.hang_up_after_seconds !== undefined && `; hangs up after ${call.hang_up_after_seconds} s`}
+        </p>
+      )}
+      {call?.lines && (
+        <ol class="lines" aria-label="What they say on a call">
+          {call.lines.map((l, i) => (
+            <li key={i}>{l.says}</li>
+          ))}
+        </ol>
+      )}
+      {text && (
+        <p>
+          Texts:{' '}
+          {text.delivery === 'fails'
+            ? 'delivery fails'
+            : text.replies.map((r) => `"${r.says}" after ${r.after_seconds} s`).join(', then ') || 'silence'}
+        </p>
+      )}
+      <small>
+        vmv sim persona show {number} · set {number} --file FILE
+      </small>
+    </aside>
   );
 }
 

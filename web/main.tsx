@@ -1,7 +1,8 @@
 // The inspector's page: the clock bar, the panes' navigation, and the pane the address names. Built
 // by scripts/build.mjs (esbuild, Preact: about 4 KB of library for components and hooks, where
 // React would be ten times that) into dist/inspector/, served by `vmv sim serve` at /.
-import { render } from 'preact';
+import { options, render, type VNode } from 'preact';
+import { visible } from '../src/visible.js';
 import { Activity } from './activity';
 import { ClockBar } from './clock';
 import { CallView, Conversations, EmailView } from './conversations';
@@ -10,6 +11,18 @@ import { Money } from './money';
 import { Assistant, PlaceCall, Videos, Webhooks } from './more';
 import { onLink, useRoute } from './router';
 import './style.css';
+
+/**
+ * Every text the page draws has its control characters shown as escapes (\u001b, \u202e), as the
+ * CLI shows them (src/visible.ts): a name or a body from outside cannot reorder what follows it
+ * (bidi overrides) or hide in invisible characters. Done where Preact makes a text node, so it holds
+ * for every pane; the data itself is untouched (a delivery's body is signed and copied as it is).
+ */
+const nextVNode = options.vnode;
+options.vnode = (v: VNode) => {
+  if (v.type === null && typeof v.props === 'string') (v as { props: unknown }).props = visible(v.props);
+  nextVNode?.(v);
+};
 
 const NAV: [string, string][] = [
   ['activity', 'Activity'],

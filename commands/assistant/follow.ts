@@ -179,8 +179,9 @@ async function askEach(
 
 /**
  * The end of send and approve: the reply on stdout (with --json, the conversation as read now);
- * which conversation it was on stderr; a failed run exits 5. A run still working (--wait 0) prints
- * the conversation's id alone, as a create prints the new id.
+ * which conversation it was on stderr; a failed run exits 5, a reply that did not understand (part
+ * of) the message exits 8 (after the reply: it says what, and what the assistant can do). A run still
+ * working (--wait 0) prints the conversation's id alone, as a create prints the new id.
  */
 export async function finish(ctx: Context, c: Conversation): Promise<void> {
   if (ctx.json) ctx.emit(await ctx.call('GET', conversationPath(c.conversation_id)), () => {});
@@ -204,6 +205,19 @@ export async function finish(ctx: Context, c: Conversation): Promise<void> {
     );
   }
   if (c.status === 'failed') throw failedRun(c);
+  if (c.status === 'idle') notUnderstood(c);
+}
+
+/** A reply that did not understand part of the message, as a command's error (exit 8), so that a script can tell. */
+export function notUnderstood(c: Conversation): void {
+  const missed = c.not_understood ?? [];
+  if (missed.length === 0) return;
+  throw new CliError(
+    `The assistant did not understand ${missed.map((m) => `"${m}"`).join(', ')}.`,
+    EXIT.notUnderstood,
+    'Its reply says what it can do; ask again in other words.',
+    { id: c.conversation_id, not_understood: missed },
+  );
 }
 
 /** A failed run as a command's error (exit 5): its error, and how to go on in the conversation. */

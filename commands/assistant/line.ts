@@ -93,6 +93,10 @@ async function conclude(chat: LineChat, c: Conversation): Promise<void> {
   if (ctx.json)
     ctx.io.out(JSON.stringify((await ctx.call('GET', conversationPath(last.conversation_id))).json()) + '\n');
   else if (last.status === 'idle') ctx.io.out(last.reply.endsWith('\n') ? last.reply : `${last.reply}\n`);
+  // said apart, so that a reader of the chat (or a script reading stderr) tells it from an answer
+  const missed = last.status === 'idle' ? (last.not_understood ?? []) : [];
+  if (missed.length > 0)
+    say(ctx, yellow(forStderr(ctx.io), `not understood: ${missed.map((m) => `"${m}"`).join(', ')}`));
   if (last.status === 'failed') throw failedRun(last);
 }
 

@@ -38,16 +38,27 @@ export function errorResult(envelope: Envelope, status?: number): CallToolResult
 export const errorCodeOf = (r: CallToolResult): string =>
   (JSON.parse((r.content[0] as { text: string }).text) as Envelope).error.code;
 
-/** The API's envelope of an error reply, its path `id` named as the tool names it. */
-function envelopeOf(tool: McpTool, res: ApiResponse): Envelope {
-  let env = errorEnvelope(res);
+/**
+ * The API's envelope of an error reply, in the tool's words: its path `id` and its Idempotency-Key
+ * named as the tool's arguments are, and a key used before for another request said so, with what
+ * to do (the API names only the first request).
+ */
+function envelopeOf(tool: McpTool, res: ApiResponse, key: string | undefined): Envelope {
+  const env = errorEnvelope(res);
+  const names: Record<string, string | undefined> = { id: tool.idArg, 'Idempotency-Key': tool.keyArg };
   const fields = env.error.fields;
-  if (tool.idArg && fields && Object.hasOwn(fields, 'id')) {
-    const renamed: Record<string, string> = {};
-    for (const [k, v] of Object.entries(fields)) renamed[k === 'id' ? tool.idArg : k] = v;
-    env = { error: { ...env.error, fields: renamed } };
+  const renamed = fields ? Object.fromEntries(Object.entries(fields).map(([k, v]) => [names[k] ?? k, v])) : undefined;
+  if (env.error.code === 'idempotency_conflict' && tool.keyArg && key !== undefined) {
+    const first = fields?.conflicts_with ?? 'another request';
+    return {
+      error: {
+        ...env.error,
+        message: `${tool.keyArg} "${key}" was used within the last 24 hours for a different request (${first}), so nothing was done. Retrying the same action: send its first arguments again. A new action: use a new key.`,
+        fields: { ...renamed, [tool.keyArg]: 'already used for a different request' },
+      },
+    };
   }
-  return env;
+  return renamed ? { error: { ...env.error, fields: renamed } } : env;
 }
 
 const EXPECTED: Record<string, string> = {
@@ -87,25 +98,30 @@ function textArgProblems(tool: McpTool, args: Args): Record<string, string> {
   return errs;
 }
 
-/** The tool's own arguments (include_transcript, include_bytes), apart from the route's. */
-function split(tool: McpTool, given: Args | undefined): { args: Args; own: Args } {
+/** The tool's own arguments (include_details, include_bytes) and a write's key, apart from the route's. */
+function split(tool: McpTool, given: Args | undefined): { args: Args; own: Args; key: unknown } {
   const all: Args = { ...tool.defaults, ...tool.own, ...given };
   const own: Args = {};
   const args: Args = {};
-  for (const [k, v] of Object.entries(all)) (Object.hasOwn(tool.own, k) ? own : args)[k] = v;
-  return { args, own };
+  let key: unknown;
+  for (const [k, v] of Object.entries(all))
+    if (k === tool.keyArg) key = v;
+    else (Object.hasOwn(tool.own, k) ? own : args)[k] = v;
+  return { args, own, key };
 }
 
-/** What a bad own argument is told (the route never sees them, so the API cannot say it). */
-function ownProblems(own: Args): Record<string, string> {
+/** What a bad own argument or key is told (the route never sees them as arguments, so the API cannot say it). */
+function ownProblems(tool: McpTool, own: Args, key: unknown): Record<string, string> {
   const errs: Record<string, string> = {};
   for (const [k, v] of Object.entries(own)) if (typeof v !== 'boolean') errs[k] = 'must be true or false';
+  // its length is the API's to check (its 400 names the header, said here as the argument)
+  if (key !== undefined && typeof key !== 'string') errs[tool.keyArg!] = 'must be a string';
   return errs;
 }
 
 export interface CallOptions {
-  /** shapes a JSON reply as the tool gives it (list_calls without transcripts unless asked) */
-  shape(tool: McpTool, own: Args, body: Record<string, unknown>): Record<string, unknown>;
+  /** shapes a JSON reply as the tool gives it (list_calls without transcripts unless asked; a replay said) */
+  shape(tool: McpTool, own: Args, body: Record<string, unknown>, replayed: boolean): Record<string, unknown>;
 }
 
 export async function callTool(
@@ -114,8 +130,8 @@ export async function callTool(
   client: ApiClient,
   o: CallOptions = { shape: (_t, _own, body) => body },
 ): Promise<CallToolResult> {
-  const { args, own } = split(tool, given);
-  const problems = { ...ownProblems(own), ...textArgProblems(tool, args) };
+  const { args, own, key } = split(tool, given);
+  const problems = { ...ownProblems(tool, own, key), ...textArgProblems(tool, args) };
   if (Object.keys(problems).length > 0)
     return errorResult(
       { error: { code: 'validation_error', message: 'The request is invalid.', fields: problems } },
@@ -128,8 +144,9 @@ export async function callTool(
       // query values are text: strings, numbers and booleans as written (textArgProblems refused the rest)
       query: req.query as RequestOptions['query'],
       body: req.body,
-      // each call that writes has a key of its own, so the client's retry of a lost reply cannot apply it twice
-      idempotencyKey: req.method === 'GET' ? undefined : await newIdempotencyKey(client.target),
+      // a write goes with the caller's key, so that asking again (another session too) is answered with
+      // the first reply; without one, with a key of its own, so the client's retry of a lost reply cannot apply it twice
+      idempotencyKey: req.method === 'GET' ? undefined : ((key as string) ?? (await newIdempotencyKey(client.target))),
     });
   } catch (e) {
     const message =
@@ -143,9 +160,11 @@ export async function callTool(
       },
     });
   }
-  if (res.status >= 400) return errorResult(envelopeOf(tool, res), res.status);
+  if (res.status >= 400) return errorResult(envelopeOf(tool, res, key as string | undefined), res.status);
   if (tool.binary) return binaryResult(tool, args, own, res);
-  const body = o.shape(tool, own, res.body.length === 0 ? {} : res.json<Record<string, unknown>>());
+  // (a replay of a key of the client's own, retrying a lost reply, is this call's first answer)
+  const replayed = key !== undefined && res.headers['idempotency-replay'] === 'true';
+  const body = o.shape(tool, own, res.body.length === 0 ? {} : res.json<Record<string, unknown>>(), replayed);
   return {
     structuredContent: body,
     content: [{ type: 'text', text: JSON.stringify(body) }, ...fileLinks(tool, body)],

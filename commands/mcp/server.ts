@@ -48,7 +48,10 @@ const INSTRUCTIONS =
   'Reads are free; a tool that charges the workspace says "Spends money:" and how much first in its description. ' +
   'Results are JSON (the same in structuredContent and text). Lists answer one page: pass meta.cursor back as `cursor` for the next. ' +
   "Ids come from other tools' results: list_phone_numbers for phone_number_id, list_calls for call_id, list_contacts for contact_id. " +
-  "Errors come back as results with isError, carrying the API's code, message and per-field explanations (fields).";
+  "Errors come back as results with isError, carrying the API's code, message and per-field explanations (fields). " +
+  'A tool that acts takes idempotency_key: pass a new one (a UUID) for each action and the same one whenever you ask for that action again ' +
+  '(after an error, a timeout or a new session): for 24 hours the same key returns the first result, marked replayed: true, and nothing is done or charged again; ' +
+  'the same key with other arguments is refused (idempotency_conflict). Without a key, asking again acts again.';
 
 /** How long a person is given to answer an approval question. */
 const ASK_TIMEOUT_MS = 10 * 60_000;
@@ -115,7 +118,9 @@ export function buildServer(catalogOrPromise: Catalog | Promise<Catalog>, client
         400,
       );
     const asker = canAsk() ? ask : undefined;
-    const refused = await approveSpending(tool, args, client, asker);
+    // the person is asked about what the call does (its key is how, not what)
+    const { [tool.keyArg ?? '']: _key, ...what } = args;
+    const refused = await approveSpending(tool, what, client, asker);
     if (refused) return refused;
     // ask_assistant with only a conversation: its pending approvals put to the user (or shown)
     const result =
@@ -127,7 +132,9 @@ export function buildServer(catalogOrPromise: Catalog | Promise<Catalog>, client
             conversation_id: args.conversation_id,
           })
         : await run(tool, args);
-    if (tool.name !== 'ask_assistant' || !asker || o.allowModelApprovals) return result;
+    // (a replayed conversation's approvals were put to the person by the call that ran it)
+    if (tool.name !== 'ask_assistant' || !asker || o.allowModelApprovals || result.structuredContent?.replayed)
+      return result;
     return answerApprovals(result, asker, (approvals, conversation_id) =>
       run(tool, {
         approvals,

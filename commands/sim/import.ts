@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { action, examples, readStdinBytes, type Shell } from '../../src/command.js';
+import { usage } from '../../src/errors.js';
 import type { Context } from '../../src/context.js';
 import { dataFileOf, size } from './data-file.js';
 
@@ -55,7 +56,11 @@ export async function run(ctx: Context, o: Options, [file]: string[]): Promise<v
   if (file === '-') {
     tmp = await mkdtemp(join(tmpdir(), 'vmv-import-'));
     from = join(tmp, 'world.json');
-    await writeFile(from, await readStdinBytes(ctx.io), { mode: 0o600 });
+    const { MAX_IMPORT_BYTES } = await import('../../simulator/index.js');
+    const bytes = await readStdinBytes(ctx.io, MAX_IMPORT_BYTES);
+    if (bytes === null)
+      throw usage(`Standard input holds more than ${MAX_IMPORT_BYTES} bytes: vmv sim import reads at most that.`);
+    await writeFile(from, bytes, { mode: 0o600 });
   }
   try {
     const { bytes, data: world } = await store.import(from);

@@ -13,6 +13,7 @@ import { define as contact } from './contact.js';
 import { define as deliveries } from './deliveries.js';
 import { define as exportWorld } from './export.js';
 import { define as hosts } from './hosts.js';
+import { define as persona } from './persona.js';
 import { define as importWorld } from './import.js';
 import { define as key } from './key.js';
 import { define as pool } from './pool.js';
@@ -74,6 +75,7 @@ export function register(sim: Command, shell: Shell): void {
     deliveries,
     outbox,
     hosts,
+    persona,
     social,
     exportWorld,
     importWorld,

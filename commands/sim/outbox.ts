@@ -1,12 +1,17 @@
 // vmv sim outbox [ID]: GET /_sim/outbox (every email, text and call the workspace sent, newest
-// first) or GET /_sim/outbox/{id} (one of them whole): "what did my app just send?"
+// first) or GET /_sim/outbox/{id} (one of them whole; a send's id, such as `vmv email send` prints:
+// its messages, GET /_sim/outbox?sent_by=ID): "what did my app just send?"
 import type { Command } from 'commander';
 import { action, choiceArg, examples, timeArg, type Shell } from '../../src/command.js';
+import type { ApiResponse } from '../../src/client.js';
 import type { Context } from '../../src/context.js';
+import { ApiCallError } from '../../src/errors.js';
 import { declareFieldAliases } from '../../src/field-flags.js';
 import { resolveId } from '../../src/ids.js';
 import { fetchList, listQuery, withList, type ListOptions } from '../../src/list.js';
 import { fields, moreHint, table } from '../../src/output.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Options extends ListOptions {
   kind?: string;
@@ -55,6 +60,26 @@ export async function run(ctx: Context, o: Options, [id]: string[]): Promise<voi
   const res = await fetchList(ctx, o, '/_sim/outbox', {
     query: { ...listQuery({ ...o, after: o.since }), kind: o.kind },
   });
+  outboxTable(ctx, res);
+}
+
+/**
+ * The messages of one send (the id `vmv email send` or `vmv quick text` printed), newest first, or
+ * null when no message has it: the commands that print a send's id lead here (issue 33, point 3).
+ */
+export async function messagesOfSend(ctx: Context, id: string): Promise<ApiResponse | null> {
+  if (!UUID.test(id)) return null;
+  try {
+    const res = await ctx.call('GET', '/_sim/outbox', { query: { sent_by: id, limit: 100 } });
+    return res.json<{ data: unknown[] }>().data.length ? res : null;
+  } catch (e) {
+    if (e instanceof ApiCallError && e.status === 404) return null; // a service: no outbox
+    throw e;
+  }
+}
+
+/** Outbox messages as a table (a list, or a send's messages). */
+export function outboxTable(ctx: Context, res: ApiResponse): void {
   ctx.emit(res, (body: any) => {
     table(
       ctx.io,
@@ -67,7 +92,13 @@ export async function run(ctx: Context, o: Options, [id]: string[]): Promise<voi
 
 async function show(ctx: Context, typed: string): Promise<void> {
   const id = await resolveId(ctx, typed, { noun: 'outbox', path: '/_sim/outbox' });
-  const res = await ctx.call('GET', `/_sim/outbox/${encodeURIComponent(id)}`);
+  const res = await ctx.call('GET', `/_sim/outbox/${encodeURIComponent(id)}`).catch(async (e) => {
+    // a send's id (one email to several people): its messages, one per recipient
+    const send = e instanceof ApiCallError && e.status === 404 ? await messagesOfSend(ctx, id) : null;
+    if (!send) throw e;
+    return send;
+  });
+  if (res.json<{ data: unknown }>().data instanceof Array) return outboxTable(ctx, res);
   ctx.emit(res, ({ data: m }: any) => {
     fields(ctx.io, [
       ['kind', m.kind],

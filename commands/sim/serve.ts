@@ -12,6 +12,7 @@ interface Options {
   host: string;
   port: number;
   allowHost?: string[];
+  remoteInspector?: boolean;
   data?: string;
   clock?: 'real' | 'manual';
   now?: string;
@@ -58,6 +59,10 @@ export function define(parent: Command, shell: Shell): void {
       "also answer requests whose Host is this name or address (repeatable; '*': any host); default from VMV_SIM_ALLOW_HOSTS (comma-separated)",
       collect,
     )
+    .option(
+      '--remote-inspector',
+      'serve the inspector (the page, and its keyless way to /v1) to other machines too, not only to this one',
+    )
     .option('--data <file>', "data file (default: the embedded simulator's, or VMV_SIM_DATA)")
     .option(
       '--clock <mode>',
@@ -83,7 +88,9 @@ export function define(parent: Command, shell: Shell): void {
       'after',
       'Answers only requests whose Host is a loopback name (localhost, 127.0.0.0/8, [::1]), the --host\n' +
         'address (bound to 0.0.0.0 or ::, any IP address) or an --allow-host name (421 otherwise); refuses\n' +
-        'requests from web pages not on a loopback address (Origin, 403) and bodies not sent as application/json (415).',
+        'requests from web pages not on a loopback address (Origin, 403) or from another site (Sec-Fetch-Site, 403),\n' +
+        'paths with dot segments (400) and bodies not sent as application/json (415). The inspector answers only\n' +
+        'clients on this machine (by their address; 403 otherwise) unless --remote-inspector.',
     )
     .addHelpText(
       'after',
@@ -124,7 +131,8 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     const c = s.data.meta.clock;
     if (start !== undefined && start < clockNow(c))
       throw usage(`--now is before the data file's clock (${iso(clockNow(c))}); the clock only moves forward.`);
-    if (!o.printEnv && (o.clock !== undefined || start !== undefined)) {
+    // (a clock already so is left alone: a server restarted on a full disk starts, and serves reads)
+    if (!o.printEnv && ((o.clock !== undefined && o.clock !== c.mode) || start !== undefined)) {
       s.data.meta.clock = setMode(c, o.clock ?? c.mode, start ?? clockNow(c));
       await ss.commit(s);
     }
@@ -136,13 +144,8 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     io.out(`${envLine(reachAt(o.host, o.port), apiKey)}\n`);
     return;
   }
-  if (bound === null || !isLoopbackHost(bound))
-    io.err(
-      yellow(
-        forStderr(io),
-        `warning: binding ${o.host} exposes the simulator, whose /_sim control plane needs no API key, beyond this machine.`,
-      ) + '\n',
-    );
+  const exposed = exposure(o.host, bound === null || !isLoopbackHost(bound), o.remoteInspector === true);
+  if (exposed) io.err(yellow(forStderr(io), exposed) + '\n');
   if (allowed.includes('*'))
     io.err(
       yellow(
@@ -155,6 +158,7 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     host: o.host,
     port: o.port,
     allowedHosts: allowed,
+    remoteInspector: o.remoteInspector,
     onRequest: o.quiet
       ? undefined
       : (m, u, status, ms) => io.err(dim(forStderr(io), `${m} ${u} ${status} ${ms.toFixed(1)}ms`) + '\n'),
@@ -189,6 +193,30 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   });
 }
 
+/**
+ * The warning for a server other machines can reach: exactly what is open to them. /v1 needs a key;
+ * the control plane needs none and can mint full-access keys; the inspector spends as the seeded
+ * workspace's key, so it stays loopback-only unless --remote-inspector. Null on a loopback address.
+ */
+export function exposure(host: string, beyondLoopback: boolean, remoteInspector: boolean): string | null {
+  if (!beyondLoopback)
+    return remoteInspector
+      ? `warning: --remote-inspector changes nothing here: bound to ${host}, only this machine can connect.`
+      : null;
+  const open = [
+    '/v1 to anyone holding an API key',
+    'the /_sim control plane to anyone, without a key (it resets the world, moves the clock and mints full-access API keys)',
+  ];
+  if (remoteInspector)
+    open.push(
+      'and, by --remote-inspector, the inspector and its /_sim/inspector/v1, which spends as the full-access key without one',
+    );
+  const inspector = remoteInspector
+    ? ''
+    : ' The inspector (its page, and its /v1 without a key) answers only this machine (--remote-inspector opens it).';
+  return `warning: binding ${host} opens the simulator to other machines: ${open.join('; ')}.${inspector}`;
+}
+
 /** What `sim serve` says on stderr once it listens (--json prints the URL and key on stdout instead). */
 function banner(
   io: Context['io'],
@@ -197,7 +225,10 @@ function banner(
 ) {
   io.err(`Simulator listening on ${b.url}\n`);
   io.err(`  hosts  ${b.hosts}\n`);
-  io.err(`  page   ${b.url}/  (the inspector: vmv sim ui opens it)\n  data   ${b.file}\n  clock  ${b.clock}\n`);
+  const who = o.remoteInspector ? 'any client' : 'this machine only';
+  io.err(
+    `  page   ${b.url}/  (the inspector, for ${who}: vmv sim ui opens it)\n  data   ${b.file}\n  clock  ${b.clock}\n`,
+  );
   // the key whole only on a terminal: it opens a local simulator and nothing else, but a banner
   // piped to a file or a CI log keeps it masked
   const url = reachAt(o.host, Number(new URL(b.url).port));

@@ -6,7 +6,8 @@
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { ApiCallError } from '../../src/errors.js';
+import { ApiCallError, type CliError } from '../../src/errors.js';
+import { NetworkError } from '../../src/faults.js';
 import { fields, localTime, money } from '../../src/output.js';
 import { describeTarget, maskKey } from '../../src/settings.js';
 
@@ -17,13 +18,25 @@ export function register(cmd: Command, shell: Shell): void {
     .action(action(shell, run));
 }
 
-/** What the target says of itself: a simulator's status, or a service's answer to a read with the key. */
-type Probe = { simulator: any } | { service: { key_accepted: boolean; live_calls: number | null; error?: string } };
+/** A service's answer to reads with the key: whether it takes it, the calls under way, what went wrong. */
+type Service = { key_accepted: boolean; live_calls: number | null; error?: string };
+
+/**
+ * What the target says of itself: a simulator's status, or a service's answer to a read with the
+ * key; `failed` is why the target cannot be used (refused key, no answer, a 5xx), the command's exit
+ * code after it has printed what it knows. A simulator answers /_sim/status (401 to a key it refuses);
+ * a service has no /_sim (404 there).
+ */
+type Probe = ({ simulator: any } | { service: Service } | { unknown: 'simulator' | 'target' }) & { failed?: CliError };
 
 async function probe(ctx: Context): Promise<Probe> {
-  const client = await ctx.client();
-  const sim = await client.request('GET', '/_sim/status').catch(() => null);
-  if (sim?.status === 200) return { simulator: sim.json() };
+  try {
+    return { simulator: (await ctx.call('GET', '/_sim/status')).json() };
+  } catch (e) {
+    if (e instanceof NetworkError) return { unknown: 'target', failed: e };
+    if (!(e instanceof ApiCallError)) throw e;
+    if (e.fromSimulator && e.status !== 404) return { unknown: 'simulator', failed: e };
+  }
   // a service: does it take the key, and how many calls are under way (each status a list's total)
   let live = 0;
   for (const status of ['queued', 'ringing', 'in_progress']) {
@@ -33,8 +46,10 @@ async function probe(ctx: Context): Promise<Probe> {
       if (typeof total !== 'number') return { service: { key_accepted: true, live_calls: null } };
       live += total;
     } catch (e) {
+      if (e instanceof NetworkError) return { unknown: 'target', failed: e };
       if (!(e instanceof ApiCallError)) throw e;
-      return { service: { key_accepted: e.status !== 401, live_calls: null, error: e.message } };
+      const service = { key_accepted: e.status !== 401, live_calls: null, error: e.message };
+      return { service, ...(e.status === 401 || e.status >= 500 ? { failed: e } : {}) };
     }
   }
   return { service: { key_accepted: true, live_calls: live } };
@@ -42,8 +57,10 @@ async function probe(ctx: Context): Promise<Probe> {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** Prints what is known of the target, then fails with why it cannot be used (exit 3 refused key, 4 no answer, 1 a 5xx). */
 export async function run(ctx: Context): Promise<void> {
   const t = ctx.target();
+  ctx.defaultRetries = 0;
   const p = await probe(ctx);
   const view = {
     target: {
@@ -58,19 +75,21 @@ export async function run(ctx: Context): Promise<void> {
       from: t.apiKeyFrom ?? null,
       ...(t.otherKeyFor ? { profile_key_for: t.otherKeyFor } : {}),
     },
-    ...('simulator' in p ? { simulator: true, ...p.simulator } : { simulator: false, service: p.service }),
+    ...('simulator' in p ? { simulator: true, ...p.simulator } : {}),
+    ...('service' in p ? { simulator: false, service: p.service } : {}),
+    ...('unknown' in p ? { simulator: p.unknown === 'simulator' ? true : null } : {}),
+    ...(p.failed ? { usable: false, error: p.failed.message } : { usable: true }),
   };
-  if (ctx.json) {
-    ctx.io.out(JSON.stringify(view, null, 2) + '\n');
-    return;
-  }
-  fields(ctx.io, [
-    ['target', describeTarget(t) + (t.baseUrlFrom ? ` (from ${t.baseUrlFrom})` : '')],
-    ['api key', keyLine(t, 'simulator' in p)],
-    ...('simulator' in p
-      ? simulatorLines(p.simulator, ctx.io.stdoutTTY ? localTime : (x) => x)
-      : serviceLines(p.service)),
-  ]);
+  if (ctx.json) ctx.io.out(JSON.stringify(view, null, 2) + '\n');
+  else
+    fields(ctx.io, [
+      ['target', describeTarget(t) + (t.baseUrlFrom ? ` (from ${t.baseUrlFrom})` : '')],
+      ['api key', keyLine(t, 'simulator' in p || ('unknown' in p && p.unknown === 'simulator'))],
+      ...('simulator' in p ? simulatorLines(p.simulator, ctx.io.stdoutTTY ? localTime : (x) => x) : []),
+      ...('service' in p ? serviceLines(p.service) : []),
+      ...('unknown' in p ? unknownLines(p.unknown, p.failed!) : []),
+    ]);
+  if (p.failed) throw p.failed;
 }
 
 function keyLine(t: ReturnType<Context['target']>, simulator: boolean): string {
@@ -111,10 +130,26 @@ function simulatorLines(s: any, time: (iso: string) => string): [string, string]
   ];
 }
 
-function serviceLines(s: { key_accepted: boolean; live_calls: number | null; error?: string }): [string, string][] {
+function serviceLines(s: Service): [string, string][] {
   return [
     ['key accepted', s.key_accepted ? 'yes' : `no: ${s.error ?? 'refused'}`],
-    ['calls under way', s.live_calls === null ? 'unknown' : String(s.live_calls)],
-    ['workspace', 'a simulator tells its wallet, plan and clock (GET /_sim/status); a service does not'],
+    [
+      'calls under way',
+      s.live_calls === null ? `unknown${s.key_accepted && s.error ? `: ${s.error}` : ''}` : String(s.live_calls),
+    ],
+    ['workspace', "not told by a service's API (its wallet, plan and clock are on its dashboard)"],
+  ];
+}
+
+/** What cannot be told of a simulator that refused the key, or of a target that did not answer. */
+function unknownLines(what: 'simulator' | 'target', failed: CliError): [string, string][] {
+  if (what === 'simulator')
+    return [
+      ['key accepted', `no: ${failed.message}`],
+      ['workspace', 'unknown: the simulator shows the workspace of a key it accepts'],
+    ];
+  return [
+    ['reachable', `no: ${failed.message}`],
+    ['workspace', 'unknown: the target did not answer'],
   ];
 }

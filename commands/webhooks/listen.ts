@@ -147,18 +147,48 @@ function untilSignal(): { signalled: Promise<void>; dispose(): void } {
   return { signalled, dispose: () => (process.off('SIGINT', on), process.off('SIGTERM', on), unregister()) };
 }
 
-/** A request now and then runs what fell due on the embedded simulator's clock, and so delivers its events. */
+/**
+ * A request now and then runs what fell due on the embedded simulator's clock, and so delivers its
+ * events. When it fails (a full disk, a damaged journal), nothing is delivered: the first failure
+ * is said on stderr, each different one after it, and the recovery.
+ */
 function pumpEmbedded(ctx: Context): NodeJS.Timeout {
   let busy = false;
+  const health = clockHealth((line) => ctx.io.err(line + '\n'));
   return setInterval(() => {
     if (busy) return;
     busy = true;
     void ctx
-      .client()
-      .then((c) => c.request('GET', '/_sim/clock'))
-      .catch(() => {})
+      .call('GET', '/_sim/clock')
+      .then(
+        () => health.ok(),
+        (e: Error & { code?: unknown }) => health.failed(typeof e.code === 'string' ? e.code : e.message, e.message),
+      )
       .finally(() => (busy = false));
   }, PUMP_MS);
+}
+
+/** The clock pump's state as stderr says it: a line when it starts failing, when the failure changes, and when it runs again. */
+export function clockHealth(say: (line: string) => void): { ok(): void; failed(kind: string, message: string): void } {
+  let failing: string | null = null;
+  return {
+    ok() {
+      if (failing === null) return;
+      failing = null;
+      say("The simulator's clock runs again: events that fell due are delivered.");
+    },
+    /** `kind`: what tells one failure from another (an error code), so a failure repeated each second is said once */
+    failed(kind, message) {
+      if (failing === kind) return;
+      const first = failing === null;
+      failing = kind;
+      say(
+        first
+          ? `The simulator's clock cannot run, so no event is delivered until it can (tried again every ${PUMP_MS / 1000}s): ${message}`
+          : `The simulator's clock still cannot run, now: ${message}`,
+      );
+    },
+  };
 }
 
 async function unregister(ctx: Context, registered: { kind: Kind; id: string }[]): Promise<void> {

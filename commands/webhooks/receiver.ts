@@ -3,11 +3,15 @@
 // each event on stdout, and forwards the raw body with the service's headers unchanged to
 // --forward-to, one at a time in arrival order. A forward target that is down is reported, never fatal.
 // Like `vmv sim serve` it answers only its own hosts and loopback origins, and takes only JSON bodies.
+// Requests it turns away are reported one line each for the first few, then as one count a while (a
+// flood of forged deliveries is a handful of lines, not one per request).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostPolicy, hostRefusal, originRefusal, type Refusal } from '../../src/http-gate.js';
 import type { IO } from '../../src/io.js';
-import { truncate } from '../../src/list.js';
+import { MIN_PREFIX } from '../../src/ids.js';
+import { clip } from '../../src/output.js';
+import { visible } from '../../src/visible.js';
 import {
   EVENT_HEADER,
   EVENT_ID_HEADER,
@@ -25,6 +29,8 @@ export interface ReceiverOptions {
   /** the tunnel's URL: its host is answered too (a tunnel may pass it on as the Host) */
   publicUrl?: string;
   port: number;
+  /** how often turned-away requests past the first few are summed up in one line (default 10 s) */
+  summaryMs?: number;
 }
 
 export interface Receiver {
@@ -38,12 +44,16 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** How many event ids are remembered for dropping duplicates. */
 const SEEN_LIMIT = 10_000;
 const USER_AGENT = 'vmv-webhooks-listen/0.1';
+/** Turned-away requests reported one line each before the rest are counted. */
+const REPORTED_IN_FULL = 5;
+const SUMMARY_MS = 10_000;
 
 export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   const secrets: string[] = [];
   const seen = new Set<string>();
   let forwarding = Promise.resolve();
   const status = (line: string) => o.io.err(line + '\n');
+  const turnedAway = rejections(status, o.summaryMs ?? SUMMARY_MS);
   const hosts = hostPolicy(
     '127.0.0.1',
     o.publicUrl ? [new URL(o.publicUrl).hostname] : [],
@@ -51,20 +61,26 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   );
   const refuse = (res: ServerResponse, r: Refusal) => {
     res.writeHead(r.status, { 'content-type': 'text/plain' }).end(r.message + '\n');
-    status(`refused a request: ${r.message} (answered ${r.status})`);
+    turnedAway(`refused a request: ${r.message} (answered ${r.status})`);
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const foreign = hostRefusal(req.rawHeaders, hosts) ?? originRefusal(req.headers.origin);
     if (foreign) return refuse(res, foreign);
-    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' }).end();
+      return turnedAway(`refused a ${req.method} request: only POST is taken (answered 405)`);
+    }
     const body = await readBody(req);
-    if (body === null) return void res.writeHead(413).end();
+    if (body === null) {
+      res.writeHead(413).end();
+      return turnedAway(`refused a delivery over ${MAX_BODY_BYTES} bytes (answered 413)`);
+    }
     const signature = headerOf(req.headers, SIGNATURE_HEADER);
     const claimedId = headerOf(req.headers, EVENT_ID_HEADER) ?? 'no event id';
     if (!secrets.some((secret) => verifySignature(body, signature, secret))) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end('signature does not match\n');
-      return status(`rejected a delivery (${claimedId}): ${signature ? 'bad' : 'no'} signature; answered 400`);
+      return turnedAway(`rejected a delivery (${claimedId}): ${signature ? 'bad' : 'no'} signature; answered 400`);
     }
     let event: Event;
     try {
@@ -72,13 +88,13 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       if (typeof event?.id !== 'string') throw new Error('no event id');
     } catch {
       res.writeHead(400, { 'content-type': 'text/plain' }).end('body is not an event\n');
-      return status(`rejected a delivery (${claimedId}): the body is not an event envelope; answered 400`);
+      return turnedAway(`rejected a delivery (${claimedId}): the body is not an event envelope; answered 400`);
     }
     res.writeHead(200).end();
-    if (seen.has(event.id)) return status(`dropped a duplicate of ${event.id}`);
+    if (seen.has(event.id)) return turnedAway(`dropped a duplicate of ${event.id}`);
     seen.add(event.id);
     if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value!);
-    o.io.out((o.json ? JSON.stringify(event) : eventLine(event, o.io.stdoutTTY)) + '\n');
+    o.io.out((o.json ? JSON.stringify(event) : eventLine(event)) + '\n');
     if (o.forwardTo) {
       const to = o.forwardTo;
       forwarding = forwarding.then(() => forward(to, body, req, event.id));
@@ -109,6 +125,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     port: (server.address() as AddressInfo).port,
     secrets,
     close: async () => {
+      turnedAway.flush();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -116,6 +133,36 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       await forwarding;
     },
   };
+}
+
+/**
+ * Reports turned-away requests: the first few a line each, then, every `everyMs`, one line with how
+ * many more there were and the last of them (and the rest when the receiver closes).
+ */
+function rejections(status: (line: string) => void, everyMs: number): ((line: string) => void) & { flush(): void } {
+  let reported = 0;
+  let more = 0;
+  let last = '';
+  let since = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (more === 0) return;
+    const secs = Math.max(1, Math.round((Date.now() - since) / 1000));
+    status(`turned away ${more} more request${more > 1 ? 's' : ''} in the last ${secs}s (the last: ${last})`);
+    more = 0;
+  };
+  const report = (line: string) => {
+    if (reported < REPORTED_IN_FULL) {
+      reported++;
+      return status(line);
+    }
+    if (more++ === 0) since = Date.now();
+    last = line;
+    timer ??= setTimeout(flush, everyMs).unref();
+  };
+  return Object.assign(report, { flush });
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | null> {
@@ -153,24 +200,31 @@ interface Event {
   };
 }
 
-/** One event as a line: time, type, id, the call or message, and a short summary (a text's body clipped on a terminal only). */
-export function eventLine(e: Event, clip = false): string {
-  const parts = [e.created_at, e.type, e.id];
+/** The widest an event line gets (as `stripe listen`): everything is in --json. */
+export const LINE_MAX = 100;
+
+/**
+ * One event as a line of at most LINE_MAX columns: time (to the second, UTC), type, the call's or
+ * message's id by its 8-character prefix (the event id repeats it: in --json), from -> to (the
+ * direction, in --json), and a
+ * short summary (a text's body quoted as JSON, so its line breaks stay on the line; the line's end
+ * cut with an ellipsis when longer). Every field came from outside: its control characters are made
+ * visible (src/visible.ts).
+ */
+export function eventLine(e: Event): string {
+  const parts = [e.created_at.replace(/\.\d+Z$/, 'Z'), e.type];
   const { call, message_id } = e.data ?? {};
+  const short = (id: string) => id.slice(0, MIN_PREFIX);
+  if (e.test) parts.push('(test)');
   if (call) {
-    parts.push(`call ${call.id}`, `${call.direction} ${call.from_number} -> ${call.to_number}`);
+    parts.push(short(call.id), `${call.from_number} -> ${call.to_number}`);
     parts.push(
       e.type === 'call.ended'
         ? [call.status, `${call.duration_seconds ?? 0}s`, call.end_reason].filter(Boolean).join(' ')
         : call.status,
     );
   } else if (message_id) {
-    parts.push(
-      `message ${message_id}`,
-      `${e.data.from} -> ${e.data.to}`,
-      JSON.stringify(clip ? truncate(e.data.body, 60) : e.data.body),
-    );
-  }
-  if (e.test) parts.push('(test)');
-  return parts.join('  ');
+    parts.push(short(message_id), `${e.data.from} -> ${e.data.to}`, JSON.stringify(e.data.body));
+  } else parts.push(e.id);
+  return clip(visible(parts.join('  ').replace(/[\t\n]/g, ' ')), LINE_MAX);
 }

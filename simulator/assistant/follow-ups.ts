@@ -3,6 +3,7 @@
 // Each reads what was started last through the API's own operations (the quick action job, its
 // call, its replies, the video) and puts the answer in words; nothing here costs or changes anything.
 import type { ConversationRecord, Started } from './records.js';
+import type { About } from './understand.js';
 
 type Out = Record<string, any>;
 /** A tool call to make next for the clause, or the sentence that answers it. */
@@ -18,11 +19,6 @@ const thing = (x: Started) =>
     create_video: `the video about "${x.to}"`,
   })[x.tool];
 
-/** What the conversation started last (of the tools given), if anything. */
-export function lastStarted(c: ConversationRecord, tools?: readonly string[]): Started | undefined {
-  return [...(c.started ?? [])].reverse().find((x) => !tools || tools.includes(x.tool));
-}
-
 /** Records what a completed action started (a job, an email, a video), for the questions that follow. */
 export function noteStarted(c: ConversationRecord, tool: string, input: Record<string, any>, out: Out): void {
   const data = out.data;
@@ -33,15 +29,44 @@ export function noteStarted(c: ConversationRecord, tool: string, input: Record<s
   else if (tool === 'send_quick_email')
     x = { tool, id: data.id, to: data.sent_to.join(', ') || input.to.join(', '), cost_usd: data.cost_usd };
   else if (tool === 'create_video') x = { tool, id: data.id, to: String(input.source_text) };
-  if (x) (c.started ??= []).push(x);
+  if (x) {
+    (c.started ??= []).push(x);
+    // "they", "that call" now mean what was just started
+    c.context = { ...c.context, focus: 'started' };
+  }
 }
 
 const NOTHING_QUICK =
   'I haven\'t called or texted anyone in this conversation yet: ask me to ("call +14155550100 to confirm the appointment"), then ask.';
 
-/** The first call of a follow-up question: what to read, or why there is nothing to read. */
-export function planFollowUp(c: ConversationRecord, kind: 'agreed' | 'said_then' | 'cost'): FollowUp {
-  const x = kind === 'cost' ? lastStarted(c) : lastStarted(c, QUICK);
+/** The tools that start what "that call", "the text", "the email" or "the video" means. */
+const THING_TOOLS = {
+  call: ['create_quick_ai_call'],
+  text: ['create_quick_ai_text'],
+  email: ['send_quick_email'],
+  video: ['create_video'],
+} as const;
+
+/**
+ * The first call of a follow-up question: what to read, or why there is nothing to read. It asks
+ * about what the conversation started last (of the kind it names: "that call"; to the number it
+ * names); whether they agreed and what they said, of a call or text only.
+ */
+export function planFollowUp(c: ConversationRecord, a: About): FollowUp {
+  const kind = a.kind;
+  // whether they agreed or what they said: of a call or text; what it cost: of anything started
+  let tools: readonly string[] | undefined = kind === 'cost' ? undefined : QUICK;
+  if (a.thing) tools = THING_TOOLS[a.thing];
+  const x = [...(c.started ?? [])]
+    .reverse()
+    .find(
+      (y) =>
+        (!tools || (tools as readonly string[]).includes(y.tool)) && (!a.phone || y.to.split(', ').includes(a.phone)),
+    );
+  if (x && kind !== 'cost' && !isQuick(x))
+    return {
+      sentence: `I can tell what was said, or whether they agreed, only of a call or text I placed; ${thing(x)} is neither.`,
+    };
   if (!x)
     return {
       sentence:

@@ -3,17 +3,21 @@
 // actions that cost money or cannot be undone (awaiting_approval, every one listed at once), or
 // takes its actions one by one, ACT_SECONDS each, through the API's own operations, and ends idle
 // with its reply. `#fail-run` fails the run (failed, error set); the next message starts afresh.
+// The message is read by understand.ts (dates by dates.ts, imported here: the only place that loads
+// the date parser); questions about the history are planned and worded by questions.ts.
 import { iso } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { ConversationRecord, RunStep } from './records.js';
 import { schedule, type TimerEnv, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
-import { addDays, instantOf, localDay } from '../schedules/index.js';
-import { emailDraft, emailRecipient, failsRun, helpReply, readMessage, type Intent } from './agent.js';
+import { instantOf, localDay } from '../schedules/index.js';
+import { emailDraft, emailRecipient } from './agent.js';
+import { failsRun, readMessage, unknownReply, type About, type Intent } from './understand.js';
 import { TOOLS } from './tools.js';
 import { followUpSaid, noteStarted, planFollowUp } from './follow-ups.js';
+import { answerAboutNumber, answerQuestion, EMAILS_PER_PERSON, planAboutNumber, planQuestion } from './questions.js';
+import type { LocalNow } from './dates.js';
 import { price } from '../billing/index.js';
-import { contactById } from '../history/index.js';
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS } from '../quick/index.js';
 
 const THINK_SECONDS = 2;
@@ -30,6 +34,7 @@ export function startRun(s: Session, c: ConversationRecord, message: string): vo
   c.actions = [];
   c.pending_approvals = [];
   c.error = null;
+  c.not_understood = [];
   c.transcript.push({ role: 'user', content: message, at: iso(s.now) });
   c.run = { message, intents: [], steps: [], sentences: [], scratch: {} };
   touch(s, c);
@@ -41,12 +46,14 @@ function touch(s: Session, c: ConversationRecord): void {
   s.markDirty();
 }
 
-/** The day `which` (today or yesterday) in the workspace's time zone (UTC unless it has one), as an instant range. */
-function dayRange(s: Session, c: ConversationRecord, which: 'today' | 'yesterday') {
-  const zone = workspaceOf(s, c).time_zone ?? 'UTC';
+const zoneOf = (s: Session, c: ConversationRecord) => workspaceOf(s, c).time_zone ?? 'UTC';
+
+/** Now in the workspace's zone, as the date reader takes it: "yesterday" is the workspace's local yesterday. */
+function localNow(s: Session, zone: string): LocalNow {
   const today = localDay(s.now, zone);
-  const day = which === 'today' ? today : addDays(today, -1);
-  return { day, zone, from: instantOf(day, 0, zone), to: instantOf(addDays(day, 1), 0, zone) };
+  const midnight = instantOf(today, 0, zone);
+  const offsetMinutes = Math.round((Date.parse(`${today}T00:00:00Z`) - midnight) / 60_000);
+  return { instant: new Date(s.now), offsetMinutes, today, hour: Math.floor((s.now - midnight) / 3_600_000) };
 }
 
 function step(
@@ -77,7 +84,12 @@ async function think(s: Session, c: ConversationRecord, env: TimerEnv): Promise<
       "The run failed: the assistant's model provider returned an error (simulated by #fail-run). Send another message to go on.";
     return touch(s, c);
   }
-  run.intents = readMessage(run.message);
+  // the date parser is loaded here, for the assistant only (a file of its own in the build)
+  const { readDate } = await import('./dates.js');
+  const now = localNow(s, zoneOf(s, c));
+  c.context ??= {};
+  run.intents = readMessage(run.message, (text) => readDate(text, now), c.context);
+  c.not_understood = run.intents.flatMap((x) => (x.kind === 'unknown' ? [x.said] : []));
   for (const [i, intent] of run.intents.entries()) await planClause(s, c, env, i, intent);
   next(s, c);
 }
@@ -91,8 +103,8 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
     else run.steps.push(step(s, i, tool, input, extra));
   };
   switch (intent.kind) {
-    case 'help':
-      run.sentences[i] = helpReply(intent.said);
+    case 'unknown':
+      run.sentences[i] = unknownReply(intent.said, intent.why);
       return;
     case 'say':
       run.sentences[i] = intent.text;
@@ -109,27 +121,24 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
       }
       return add('send_quick_email', { to: [r.email], ...emailDraft(intent.topic, r.name, workspaceOf(s, c).name) });
     }
-    case 'calls_count':
-    case 'callers':
-    case 'texters': {
-      const d = dayRange(s, c, intent.day);
-      // created_after is exclusive: a millisecond before midnight takes a call at midnight
-      const window = { direction: 'inbound', created_after: iso(d.from - 1), created_before: iso(d.to) };
-      if (intent.kind === 'calls_count') return add('list_calls', { ...window, limit: 1 });
-      return intent.kind === 'callers'
-        ? add('list_calls', { ...window, limit: 50 })
-        : add('list_messages', { ...window, limit: 100 });
+    case 'question': {
+      if (intent.subject === 'emails') {
+        run.sentences[i] = EMAILS_PER_PERSON;
+        return;
+      }
+      const first = planQuestion(intent, zoneOf(s, c));
+      return add(first.tool, first.input);
     }
     case 'agreed':
     case 'said_then':
     case 'cost': {
-      const first = planFollowUp(c, intent.kind);
+      const first = aboutNumber(c, intent)
+        ? planAboutNumber(intent as About & { phone: string }, zoneOf(s, c))
+        : planFollowUp(c, intent);
       if ('sentence' in first) run.sentences[i] = first.sentence;
       else await add(first.tool, first.input);
       return;
     }
-    case 'last_call_said':
-      return add('list_calls', { phone_number: intent.phone, limit: 1 });
     case 'video': {
       const input = {
         template: 'talking_avatar',
@@ -275,54 +284,26 @@ function said(
       run.sentences[i] =
         `I emailed ${data.sent_to.join(', ') || 'no one (every address is suppressed)'} about ${intent.topic} (${data.cost_usd.toFixed(2)} USD).`;
       return;
-    case 'calls_count': {
-      const d = dayRange(s, c, intent.day);
-      const n = out.meta.total_results as number;
-      run.sentences[i] = `You got ${n} inbound call${n === 1 ? '' : 's'} ${intent.day} (${d.day}, ${d.zone}).`;
-      return;
-    }
-    case 'callers':
-    case 'texters': {
-      // every page of the day's calls or texts: the people so far are kept between pages
-      const who = new Map<string, string>(Object.entries((run.scratch[i] ?? {}) as Record<string, string>));
-      for (const t of data as { from_number: string; contact_id: string | null }[]) {
-        const name = t.contact_id ? contactById(s.data, t.contact_id)?.name : undefined;
-        who.set(t.from_number, name && name !== t.from_number ? `${name} (${t.from_number})` : t.from_number);
-      }
-      run.scratch[i] = Object.fromEntries(who);
-      if (out.meta.cursor) return { tool, input: { ...input, cursor: out.meta.cursor } };
-      const verb = intent.kind === 'callers' ? 'called' : 'texted';
-      run.sentences[i] =
-        who.size === 0
-          ? `Nobody ${verb} you ${intent.day}.`
-          : `${who.size} ${who.size === 1 ? 'person' : 'people'} ${verb} you ${intent.day}: ${[...who.values()].join(', ')}.`;
+    case 'question': {
+      const seen = (run.scratch[i] ?? {}) as Record<string, string>;
+      run.scratch[i] = seen;
+      const then = answerQuestion(s, intent, zoneOf(s, c), out, input, seen, (phone) => {
+        c.context = { ...c.context, phone, span: intent.span, focus: 'phone' };
+      });
+      if ('next' in then) return then.next;
+      run.sentences[i] = then.sentence;
       return;
     }
     case 'agreed':
     case 'said_then':
     case 'cost': {
-      const then = followUpSaid(intent.kind, tool, out);
+      const then = aboutNumber(c, intent)
+        ? answerAboutNumber(intent as About & { phone: string }, tool, out)
+        : followUpSaid(intent.kind, tool, out);
       if ('sentence' in then) run.sentences[i] = then.sentence;
-      else return then;
+      else return 'next' in then ? then.next : then;
       return;
     }
-    case 'last_call_said':
-      if (tool === 'list_calls') {
-        if ((data as unknown[]).length === 0) {
-          run.sentences[i] = `I found no call with ${intent.phone}.`;
-          return;
-        }
-        return { tool: 'get_call', input: { call_id: data[0].id } };
-      } else {
-        const turns = (data.transcript_turns as { speaker: string; text: string }[])
-          .filter((t) => t.speaker === 'person')
-          .map((t) => `"${t.text}"`);
-        run.sentences[i] =
-          turns.length === 0
-            ? `On the last call with ${intent.phone} (${data.created_at}, ${data.status.toLowerCase()}) they said nothing I have a transcript of.`
-            : `On the last call with ${intent.phone} (${data.created_at}) they said: ${turns.join(' ')}`;
-        return;
-      }
     case 'video':
       run.sentences[i] =
         `I started a ${data.target_duration_seconds}-second ${data.template} video about "${intent.topic}" (video ${data.id}); about ${data.price_usd} USD, charged when its script is written.`;
@@ -371,25 +352,32 @@ function doing(intent: Intent): string {
       return `make the video about "${intent.topic}"`;
     case 'greeting':
       return `change the greeting on number ${intent.number}`;
-    case 'calls_count':
-      return `count ${intent.day}'s calls`;
-    case 'texters':
-      return `list who texted ${intent.day}`;
-    case 'callers':
-      return `list who called ${intent.day}`;
+    case 'question': {
+      const when = intent.span ? ` ${intent.span.label}` : '';
+      if (intent.ask === 'count') return `count the ${intent.subject}${when}`;
+      if (intent.ask === 'list') return `list the ${intent.subject}${when}`;
+      const verb = { calls: 'called', texts: 'texted', emails: 'emailed' }[intent.subject];
+      return intent.direction === 'inbound' ? `list who ${verb}${when}` : `list whom you ${verb}${when}`;
+    }
     case 'agreed':
       return 'tell whether they agreed';
     case 'said_then':
-      return 'read what they said';
+      return intent.phone ? `read the last call with ${intent.phone}` : 'read what they said';
     case 'cost':
       return 'tell what it cost';
-    case 'last_call_said':
-      return `read the last call with ${intent.phone}`;
     case 'schedules':
       return 'read the video schedules';
     default:
       return 'do that';
   }
+}
+
+/**
+ * Whether a question about an exchange means a number's last call rather than what the conversation
+ * started: it names (or means) a number the conversation started nothing with.
+ */
+function aboutNumber(c: ConversationRecord, a: About): boolean {
+  return !!a.phone && !(c.started ?? []).some((x) => x.to.split(', ').includes(a.phone!));
 }
 
 /** Applies every answer to the pending approvals (checked by the route): declined ones are not done, and said so. */

@@ -14,7 +14,7 @@ import {
   uuid,
   type Infer,
 } from '../core/schema.js';
-import type { Intent } from './agent.js';
+import type { Context, Intent } from './understand.js';
 
 export const CONVERSATION_STATES = ['working', 'idle', 'awaiting_approval', 'failed'] as const;
 export type ConversationState = (typeof CONVERSATION_STATES)[number];
@@ -75,6 +75,12 @@ const conversationShape = () => ({
   actions: z.array(ActionSchema),
   pending_approvals: z.array(PendingApprovalSchema),
   error: nullable(z.string()),
+  not_understood: doc(z.array(z.string()), {
+    description:
+      'the requests of the latest message the assistant could not read, in its words (a simulator extension: [] when it read them all; ' +
+      'the reply says what it did not understand and offers the closest things it can do; `vmv assistant send` exits 8)',
+    example: ['sing me a song'],
+  }),
   updated_at: timestamp(),
   created_at: timestamp(),
 });
@@ -140,7 +146,9 @@ export interface Started {
 }
 
 /** An assistant conversation as stored: the API's record, its transcript, and the current run's plan. */
-export type ConversationRecord = ConversationOut & {
+export type ConversationRecord = Omit<ConversationOut, 'not_understood'> & {
+  /** absent in data written before it was kept */
+  not_understood?: string[];
   seq: number;
   workspace_id: string;
   /** the key whose message started the run: the actions run as it would */
@@ -148,6 +156,8 @@ export type ConversationRecord = ConversationOut & {
   transcript: TranscriptEntry[];
   /** what the conversation's runs started, oldest first: what "did they agree?" and "how much did that cost?" ask about */
   started?: Started[];
+  /** what the conversation has been about, for the requests that leave it out ("and yesterday?", "they") */
+  context?: Context;
   run: {
     message: string;
     intents: Intent[];

@@ -61,6 +61,8 @@ function present(c: ConversationRecord): ConversationOut {
     actions: c.actions.map(({ output, ...a }) => (output == null ? a : { ...a, output })),
     pending_approvals: c.pending_approvals,
     error: c.error,
+    // older data has none
+    not_understood: c.not_understood ?? [],
     updated_at: c.updated_at,
     created_at: c.created_at,
   };
@@ -140,6 +142,7 @@ function send(c: Ctx<{}, {}, SendInput>): Reply {
       actions: [],
       pending_approvals: [],
       error: null,
+      not_understood: [],
       updated_at: now,
       created_at: now,
       transcript: [],

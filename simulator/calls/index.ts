@@ -28,5 +28,9 @@ export {
   textScenario,
 } from './scenarios.js';
 export { runCall } from './scripted-call.js';
+export { personaFor } from './persona.js';
+export type { CallPersona, Persona, Resolved } from './persona.js';
+export { attemptOf, oneOffCall, planConversation, review } from './persona-play.js';
+export type { Conversation } from './persona-play.js';
 export type { CallPlan } from './scripted-call.js';
 export type { CarrierCheck } from './scenarios.js';

@@ -1,12 +1,14 @@
 // Voice calls: POST /v1/voice/calls from a verified caller ID (masked as the caller), and hangup.
-// The destination's scenario number decides how the call goes (README).
+// The destination's persona (its own, or the built-in of its last four digits) decides how the call goes (README).
 import { findCall, openCall } from './conversations.js';
 import { ApiError, notFound } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
 import { schedule } from '../core/scheduler.js';
 import { hangUp, isLive, runCall, type CallPlan } from './scripted-call.js';
 import { contactByPhone, presentCall, CallRecordSchema, type CallOut } from '../history/index.js';
-import { attemptOutcome, carrierCheck, PROVIDER_CALL_ERROR, TIMING } from './scenarios.js';
+import { carrierCheck, TALKS } from './scenarios.js';
+import { personaFor, type Resolved } from './persona.js';
+import { oneOffCall, planConversation, review } from './persona-play.js';
 import { bool, dataOf, e164, freeInput, obj, uuid, type Infer } from '../core/schema.js';
 import { notConnected } from '../numbers/index.js';
 
@@ -25,7 +27,7 @@ const Body = obj(
 
 const CallParams = obj({ id: uuid("the call's id") }, { required: ['id'] });
 
-/** An answered outbound call by how its talk goes (scenarios.ts): what is said, and the review's summary and tags. */
+/** An answered outbound call to a built-in persona, by how its talk goes: what is said, and the review's summary and tags. */
 const ANSWERED = {
   goal: {
     lines: [
@@ -57,40 +59,51 @@ const ANSWERED = {
   },
 } as const;
 
-/** The course of an outbound voice call to `to`, by its scenario (no retries: that is quick calls' job). */
-export function planOutbound(to: string, record: boolean, refusal: string | null = null): CallPlan {
+/** Voice calls have no goal: the agent's side of a persona's conversation on one. */
+const VOICE_SIDE = { goal: 'talk with you', instructions: null, opening: 'Hi, thanks for picking up.', name: null };
+
+/**
+ * The course of an outbound voice call to a number with this persona (no retries: that is quick
+ * calls' job): a placed call meets the persona's last attempt (oneOffCall). Answered, a built-in keeps its short script (ANSWERED); a number's own persona says its lines.
+ */
+export function planOutbound(persona: Resolved, record: boolean, refusal: string | null = null): CallPlan {
   const none = { answered: false, talk_seconds: 0, turns: [], has_recording: false, review: null };
   // a number the carrier refuses (`refusal`, its reason): it fails at once, never ringing
   if (refusal) return { ...none, ring_seconds: 0, status: 'FAILED', end_reason: refusal };
-  const outcome = attemptOutcome(to, 2); // 0105 answers a placed call: only a first automatic attempt rings out
-  switch (outcome.kind) {
-    case 'no_answer':
-      return { ...none, ring_seconds: TIMING.ringOut, status: 'NO_ANSWER', end_reason: 'no_answer' };
-    case 'busy':
-      return { ...none, ring_seconds: TIMING.busy, status: 'BUSY', end_reason: 'busy' };
-    case 'voicemail':
-      return { ...none, ring_seconds: TIMING.ringBeforeVoicemail, status: 'VOICEMAIL', end_reason: 'voicemail' };
-    case 'failed':
-      return { ...none, ring_seconds: TIMING.providerFailure, status: 'FAILED', end_reason: PROVIDER_CALL_ERROR };
-    case 'answered': {
-      const { lines, summary, tags } = ANSWERED[outcome.talk];
-      const talk = TIMING.talk[outcome.talk];
-      return {
-        ring_seconds: TIMING.ringBeforeAnswer,
-        answered: true,
-        talk_seconds: talk,
-        status: 'COMPLETED',
-        end_reason: 'hangup',
-        turns: lines.map(([speaker, text], i) => ({
-          speaker,
-          text,
-          seconds_from_start: Math.round((i * talk) / lines.length),
-        })),
-        has_recording: record,
-        review: { summary, tags: [...tags] },
-      };
-    }
+  const a = oneOffCall(persona.call);
+  if (a.result === 'no_answer')
+    return { ...none, ring_seconds: a.ring_seconds, status: 'NO_ANSWER', end_reason: 'no_answer' };
+  if (a.result === 'busy') return { ...none, ring_seconds: a.ring_seconds, status: 'BUSY', end_reason: 'busy' };
+  if (a.result === 'voicemail')
+    return { ...none, ring_seconds: a.ring_seconds, status: 'VOICEMAIL', end_reason: 'voicemail' };
+  if (a.result === 'fails') return { ...none, ring_seconds: a.ring_seconds, status: 'FAILED', end_reason: a.error };
+  const answered = { ring_seconds: a.ring_seconds, answered: true, status: 'COMPLETED', end_reason: 'hangup' } as const;
+  if (!persona.builtin) {
+    const c = planConversation(persona.call, VOICE_SIDE, Number.POSITIVE_INFINITY);
+    const talk = ANSWERED[TALKS[c.outcome] ?? 'goal'];
+    const r = review(c, persona.call, VOICE_SIDE.goal);
+    const ran = c.ending === 'course' && c.outcome !== 'hangs_up';
+    return {
+      ...answered,
+      talk_seconds: c.seconds,
+      turns: c.turns,
+      has_recording: record,
+      review: ran && !persona.call.summary ? { summary: talk.summary, tags: [...talk.tags] } : r,
+    };
   }
+  const { lines, summary, tags } = ANSWERED[TALKS[persona.call.outcome ?? 'goal_achieved']];
+  const talk = persona.call.talk_seconds!;
+  return {
+    ...answered,
+    talk_seconds: talk,
+    turns: lines.map(([speaker, text], i) => ({
+      speaker,
+      text,
+      seconds_from_start: Math.round((i * talk) / lines.length),
+    })),
+    has_recording: record,
+    review: { summary, tags: [...tags] },
+  };
 }
 
 async function place(c: Ctx<{}, {}, Infer<typeof Body>>): Promise<CallOut> {
@@ -131,7 +144,11 @@ async function place(c: Ctx<{}, {}, Infer<typeof Body>>): Promise<CallOut> {
   // placed from one of the workspace's numbers: its call settings apply too
   const settings = own?.config.call_settings;
   const refusal = (await carrierCheck())(b.destination, 'call');
-  const plan = planOutbound(b.destination, (b.record ?? true) && (settings?.recording_enabled ?? true), refusal);
+  const plan = planOutbound(
+    personaFor(c.data, b.destination),
+    (b.record ?? true) && (settings?.recording_enabled ?? true),
+    refusal,
+  );
   if (settings && !settings.transcription_enabled) plan.turns = [];
   if (settings && !settings.summaries_enabled) plan.review = null;
   runCall(c.s, call, plan);

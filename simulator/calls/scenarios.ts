@@ -1,7 +1,10 @@
-// The simulated other party, decided by the last four digits of the destination (like a provider's
-// test numbers). Pure functions: given a number and an attempt, what happens and what is said.
+// The simulated other party's built-in scripts by name (the last four digits of the destination, like
+// a provider's test numbers), read from the built-in personas (persona.ts); the carrier's check; how
+// the text agent reads a reply and answers it. Pure functions.
 
 import type { CallTag } from '../history/index.js';
+import { builtinCall, builtinFor, builtinText, PROVIDER_CALL_ERROR, RING_SECONDS } from './persona.js';
+import { attemptOf, goalPhrase, review, substitute, timedTurns, type Turn } from './persona-play.js';
 export type CallScenario =
   | 'goal'
   | 'not_interested'
@@ -13,42 +16,26 @@ export type CallScenario =
   | 'callback';
 export type TextScenario = 'agrees' | 'declines' | 'silent' | 'agrees_late' | 'delivery_fails' | 'stop';
 
-const CALLS: Record<string, CallScenario> = {
-  '0100': 'goal',
-  '0101': 'not_interested',
-  '0102': 'rings_out',
-  '0103': 'voicemail',
-  '0104': 'busy',
-  '0105': 'answers_second',
-  '0106': 'provider_fails',
-  '0107': 'callback',
-};
-const TEXTS: Record<string, TextScenario> = {
-  '0100': 'agrees',
-  '0101': 'declines',
-  '0102': 'silent',
-  '0103': 'silent',
-  '0104': 'silent',
-  '0105': 'agrees_late',
-  '0106': 'delivery_fails',
-  '0107': 'stop',
-};
+/** The built-in script of a number's calls, by its last four digits (persona.ts: the built-in personas). */
+export const callScenario = (to: string) => builtinFor(to).call as CallScenario;
+/** The built-in script of a number's texts. */
+export const textScenario = (to: string) => builtinFor(to).text as TextScenario;
 
-export const callScenario = (to: string): CallScenario => CALLS[to.slice(-4)] ?? 'goal';
-export const textScenario = (to: string): TextScenario => TEXTS[to.slice(-4)] ?? 'agrees';
-
-/** Simulated seconds of each phase of a call. */
+/** Simulated seconds of each phase of a call (the personas' defaults, and the built-ins' talks). */
 export const TIMING = {
-  ringBeforeAnswer: 6,
-  ringOut: 30,
-  ringBeforeVoicemail: 20,
-  busy: 2,
-  providerFailure: 3,
+  ringBeforeAnswer: RING_SECONDS.answer,
+  ringOut: RING_SECONDS.no_answer,
+  ringBeforeVoicemail: RING_SECONDS.voicemail,
+  busy: RING_SECONDS.busy,
+  providerFailure: RING_SECONDS.fails,
   reviewDelay: 5,
-  talk: { goal: 52, not_interested: 18, callback: 27 } as const,
+  talk: {
+    goal: builtinCall('goal').talk_seconds!,
+    not_interested: builtinCall('not_interested').talk_seconds!,
+    callback: builtinCall('callback').talk_seconds!,
+  },
 };
 
-export const PROVIDER_CALL_ERROR = 'SIP 503 Service Unavailable: the carrier rejected the call (simulated)';
 export const PROVIDER_TEXT_ERROR = '30007 Message filtered: the carrier blocked delivery (simulated)';
 
 /** Why the carrier refuses a call or text to a number, in its words; null when it connects it. */
@@ -74,96 +61,37 @@ export async function carrierCheck(): Promise<CarrierCheck> {
 }
 
 export type AttemptOutcome =
-  | { kind: 'answered'; talk: 'goal' | 'not_interested' | 'callback' }
+  | { kind: 'answered'; talk: Talk }
   | { kind: 'no_answer' }
   | { kind: 'voicemail' }
   | { kind: 'busy' }
   | { kind: 'failed'; error: string };
 
-/** What happens on attempt number `attempt` (1-based) to this destination. */
+/** The built-in talks, by the outcome a persona's call ends with. */
+export type Talk = 'goal' | 'not_interested' | 'callback';
+export const TALKS: Record<string, Talk> = { goal_achieved: 'goal', declined: 'not_interested', callback: 'callback' };
+
+/** What happens on attempt number `attempt` (1-based) to this destination's built-in persona. */
 export function attemptOutcome(to: string, attempt: number): AttemptOutcome {
-  switch (callScenario(to)) {
-    case 'goal':
-      return { kind: 'answered', talk: 'goal' };
-    case 'not_interested':
-      return { kind: 'answered', talk: 'not_interested' };
-    case 'callback':
-      return { kind: 'answered', talk: 'callback' };
-    case 'rings_out':
-      return { kind: 'no_answer' };
-    case 'voicemail':
-      return { kind: 'voicemail' };
-    case 'busy':
-      return { kind: 'busy' };
-    case 'answers_second':
-      return attempt === 1 ? { kind: 'no_answer' } : { kind: 'answered', talk: 'goal' };
-    case 'provider_fails':
-      return { kind: 'failed', error: PROVIDER_CALL_ERROR };
-  }
+  const call = builtinCall(callScenario(to));
+  const a = attemptOf(call, attempt);
+  if (a.result === 'answer') return { kind: 'answered', talk: TALKS[call.outcome ?? 'goal_achieved'] };
+  if (a.result === 'fails') return { kind: 'failed', error: a.error };
+  return { kind: a.result };
 }
 
-/** Replaces {{CONTACT_NAME}} (any spacing) with the name, or "there" when none was given. */
-export const substitute = (text: string, name: string | null) =>
-  text.replace(/\{\{\s*CONTACT_NAME\s*\}\}/g, name ?? 'there');
+export { PROVIDER_CALL_ERROR, substitute };
+export type { Turn };
 
-const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
-const goalPhrase = (goal: string) => lowerFirst(goal.trim().replace(/[.!?]+$/, ''));
-
-export interface Turn {
-  speaker: 'agent' | 'person';
-  text: string;
-  seconds_from_start: number;
+/** The conversation of a built-in talk, spread over `seconds`, cut at the hard stop if shorter. */
+export function callTranscript(talk: Talk, goal: string, opening: string | null, name: string | null, seconds: number) {
+  return timedTurns(builtinCall(talk), { goal, opening, name, instructions: null }, seconds).turns;
 }
 
-/** The conversation of an answered call, spread over `seconds`, cut at the hard stop if shorter. */
-export function callTranscript(
-  talk: 'goal' | 'not_interested' | 'callback',
-  goal: string,
-  opening: string | null,
-  name: string | null,
-  seconds: number,
-): Turn[] {
-  const hello = name ? `Hi ${name}` : 'Hi there';
-  const open = opening
-    ? substitute(opening, name)
-    : `${hello}, this is an AI assistant calling to ${goalPhrase(goal)}. Do you have a moment?`;
-  const lines: [Turn['speaker'], string][] = [
-    ['person', 'Hello?'],
-    ['agent', open],
-  ];
-  if (talk === 'goal') {
-    lines.push(
-      ['person', 'Sure, go ahead.'],
-      ['agent', `Great. I'd like to ${goalPhrase(goal)}. Would that work for you?`],
-      ['person', 'Yes, that works for me.'],
-      ['agent', 'Wonderful, you are all set. Thank you and goodbye!'],
-    );
-  } else if (talk === 'not_interested') {
-    lines.push(['person', "Sorry, I'm not interested."], ['agent', 'Understood, thank you for your time. Goodbye!']);
-  } else {
-    lines.push(
-      ['person', "I can't talk right now. Could you call me back later?"],
-      ['agent', 'Of course, we will call you back later. Goodbye!'],
-    );
-  }
-  const step = seconds / lines.length;
-  return lines.map(([speaker, text], i) => ({ speaker, text, seconds_from_start: Math.round(i * step * 10) / 10 }));
-}
-
-export function callReview(
-  talk: 'goal' | 'not_interested' | 'callback',
-  goal: string,
-  completed: boolean,
-): { summary: string; tags: CallTag[] } {
-  if (!completed)
-    return {
-      summary: `The call reached the maximum call length before the goal (${goalPhrase(goal)}) was settled.`,
-      tags: [],
-    };
-  if (talk === 'goal') return { summary: `The recipient agreed: ${goalPhrase(goal)}.`, tags: ['interested'] };
-  if (talk === 'not_interested')
-    return { summary: 'The recipient said they were not interested.', tags: ['not_interested'] };
-  return { summary: 'The recipient asked to be called back later.', tags: ['callback_requested'] };
+/** The review of a built-in talk: `completed` false when the hard stop cut it. */
+export function callReview(talk: Talk, goal: string, completed: boolean): { summary: string; tags: CallTag[] } {
+  const outcome = builtinCall(talk).outcome ?? 'goal_achieved';
+  return review({ seconds: 0, ending: completed ? 'course' : 'max', outcome }, {}, goal);
 }
 
 // ---- texts ----
@@ -183,21 +111,10 @@ export function classifyReply(body: string): ReplyKind {
   return 'other';
 }
 
-/** The scripted reply of the simulated recipient, and how long after our message it comes. */
+/** The built-in persona's first reply, and how long after our message it comes. */
 export function scriptedReply(to: string): { body: string; afterSeconds: number } | null {
-  switch (textScenario(to)) {
-    case 'agrees':
-      return { body: 'Yes, that works for me!', afterSeconds: 120 };
-    case 'declines':
-      return { body: 'No thanks, not interested.', afterSeconds: 90 };
-    case 'agrees_late':
-      return { body: 'Sorry for the slow reply. Yes, that works!', afterSeconds: 20 * 3600 };
-    case 'stop':
-      return { body: 'STOP', afterSeconds: 60 };
-    case 'silent':
-    case 'delivery_fails':
-      return null;
-  }
+  const first = builtinText(textScenario(to)).replies[0];
+  return first ? { body: first.says, afterSeconds: first.after_seconds } : null;
 }
 
 export const OPT_OUT_TEXT = 'Reply STOP to opt out.';

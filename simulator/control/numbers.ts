@@ -8,7 +8,7 @@ import {
   CALL_STATUSES,
   CallRecordSchema,
 } from '../history/index.js';
-import { openCall, runCall } from '../calls/index.js';
+import { oneOffCall, openCall, personaFor, runCall } from '../calls/index.js';
 import { ApiError, notFound } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
 import {
@@ -134,6 +134,8 @@ function inboundCall(c: Ctx<{}, {}, Infer<typeof InboundCallBody>>): Infer<typeo
     now: c.s.now,
     digits: b.digits ?? '',
     says: b.says ?? null,
+    // a phone picks up as its persona says (the built-ins that ring out, go to voicemail, are busy or fail do not)
+    picksUp: (phone) => oneOffCall(personaFor(c.data, phone).call).result === 'answer',
   });
   runCall(c.s, call, plan);
   return {

@@ -37,8 +37,8 @@ import {
 export const OUTBOX_KINDS = ['email', 'text', 'call'] as const;
 type Kind = (typeof OUTBOX_KINDS)[number];
 
-/** The fields every message of the outbox has, whatever its kind: what a list of them shows. */
-const common = (kind: Kind, to: string, body: string) => ({
+/** The fields every message of the outbox has, whatever its kind: what a list of them shows (`kind` tells the types apart). */
+const common = <K extends Kind>(kind: K, to: string, body: string) => ({
   kind: z.literal(kind),
   id: uuid(`the ${kind} record's id, as history shows it`),
   created_at: timestamp(`when it was sent (a call: when it was placed)`),
@@ -133,7 +133,14 @@ const OutboxQuery = obj({
   kind: oneOf(OUTBOX_KINDS, 'only messages of this kind'),
   created_after: qTime('only messages sent after this time (exclusive)'),
   created_before: qTime('only messages sent before this time (exclusive)'),
+  sent_by: uuid(
+    "only the messages of one send: a quick email's id (one message per recipient) or a quick text job's id",
+  ),
 });
+
+/** Whether a message belongs to the send `id` (a quick email, a quick text job). */
+const sentBy = (m: Sent, id: string) =>
+  (m.kind === 'email' && m.r.quick_email_id === id) || (m.kind === 'text' && m.r.quick_action_id === id);
 
 const Id = obj({ id: str({ min: 1, max: 36, example: '7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b' }) }, { required: ['id'] });
 
@@ -149,13 +156,15 @@ export const controlOutbox: Resource = {
       summary: 'List what the workspace sent',
       description:
         'Every email (one per recipient), text and call the workspace sent, whoever sent it (quick actions, the API, AI agents, history fixtures), ' +
-        'newest first, each with its whole body and its history record. Filter by `kind` and by time; paginated like every list.',
+        'newest first, each with its whole body and its history record. Filter by `kind`, by time and by the send (`sent_by`: the id ' +
+        '`POST /v1/quick/emails` returns); paginated like every list.',
       query: OutboxQuery,
       responses: { 200: { description: 'Messages sent', schema: listOf(OutboxMessageSchema) } },
       handler: (c) => {
         const q = c.query;
         const { limit: _l, cursor: _c, order: _o, ...filters } = q;
-        const items = sent(c, q.kind ? [q.kind] : OUTBOX_KINDS, q.created_after, q.created_before);
+        const all = sent(c, q.kind ? [q.kind] : OUTBOX_KINDS, q.created_after, q.created_before);
+        const items = q.sent_by === undefined ? all : all.filter((m) => sentBy(m, q.sent_by!));
         return {
           body: paginate(c.s, items, q, {
             key: (m) => ms(m.r),

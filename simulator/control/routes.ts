@@ -487,28 +487,23 @@ const WorkspacePatch = obj({
   ),
 });
 
-const ContactBody = named(
-  'ContactFixture',
-  () =>
-    obj(
-      {
-        name: str({ min: 1, max: 200, example: 'Maria Gonzalez' }),
-        first_name: nullable(str({ max: 100, example: 'Maria' })),
-        last_name: nullable(str({ max: 100, example: 'Gonzalez' })),
-        email: nullable(email()),
-        phone_number: nullable(e164()),
-        company: nullable(str({ max: 200 })),
-        job_title: nullable(str({ max: 200 })),
-        location: nullable(str({ max: 200 })),
-        preferred_language: nullable(str({ max: 50 })),
-        notes: nullable(str({ max: 5000 })),
-        tags: arr(str({ min: 1, max: 100 }), { max: 100, example: ['vip'] }),
-        custom_fields: freeInput({ description: 'JSON values by name', example: { plan: 'gold' } }),
-      },
-      { required: ['name'] },
-    ),
-  'A contact to add.',
-);
+/** A contact's fields as the API takes them, with their limits: the fixture's body, and what an imported world's contacts are checked against (import-check.ts). */
+export const contactFields = () => ({
+  name: str({ min: 1, max: 200, example: 'Maria Gonzalez' }),
+  first_name: nullable(str({ max: 100, example: 'Maria' })),
+  last_name: nullable(str({ max: 100, example: 'Gonzalez' })),
+  email: nullable(email()),
+  phone_number: nullable(e164()),
+  company: nullable(str({ max: 200 })),
+  job_title: nullable(str({ max: 200 })),
+  location: nullable(str({ max: 200 })),
+  preferred_language: nullable(str({ max: 50 })),
+  notes: nullable(str({ max: 5000 })),
+  tags: arr(str({ min: 1, max: 100 }), { max: 100, example: ['vip'] }),
+  custom_fields: freeInput({ description: 'JSON values by name', example: { plan: 'gold' } }),
+});
+
+const ContactBody = named('ContactFixture', () => obj(contactFields(), { required: ['name'] }), 'A contact to add.');
 
 const DIRECTIONS = ['inbound', 'outbound'] as const;
 /** Upper-case, as in records: the call list's filter values in their order, then NO_ANSWER (no filter value). */

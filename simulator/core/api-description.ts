@@ -9,8 +9,10 @@ import * as z from 'zod/mini';
 /** The door's rules (the simulator's HTTP server, src/http-gate.ts), said in both documents. */
 const DOOR =
   " The simulator's server answers only requests whose Host is a loopback name, its own address or a name it was told to allow " +
-  '(421 host_not_allowed otherwise), refuses requests from web pages not on a loopback address (403 origin_not_allowed), takes request bodies ' +
-  'only as application/json (415 unsupported_media_type), and answers malformed HTTP with the error envelope (400 bad_request, 431 headers_too_large).';
+  '(421 host_not_allowed otherwise), refuses requests from web pages not on a loopback address (403 origin_not_allowed; outside /v1 also ' +
+  'any a browser marks Sec-Fetch-Site: cross-site), refuses paths with dot segments, empty segments, backslashes or escaped slashes ' +
+  '(400 bad_request), takes request bodies only as application/json (415 unsupported_media_type), and answers malformed HTTP with the ' +
+  'error envelope (400 bad_request, 431 headers_too_large). A 405 names the methods its path takes in Allow.';
 
 export type DocumentKind = 'api' | 'control';
 

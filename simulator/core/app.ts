@@ -26,10 +26,11 @@ import type { ResourceEntry } from './capability.js';
 import { ApiError, notFound } from './errors.js';
 import { checkKey, fingerprint, remember, rememberFinal, replayOf, type Keyed } from './idempotency.js';
 import { errorResponse, header, newRequestId, originOf, parseBody, toResponse, validate } from './request.js';
-import { createRouter, methodOf, targetOf, type Router } from './router.js';
+import { createRouter, methodOf, normalTarget, targetOf, type Router } from './router.js';
 import { nextDue, runDue, runSome, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
 import { setMode } from './clock.js';
 import { moveInSlices, SLICE_MS, type Slice } from './move.js';
+import { DueStall, STALE_HEADER, STALE_VALUE } from './stall.js';
 import { NEEDS_LOCK, type Session, type WorldSession, type WorldStore } from './session.js';
 import type { World } from './world.js';
 
@@ -106,6 +107,8 @@ interface Wiring {
   /** runs what falls due by `until` until `enough` says so (a slice: scheduler.ts runSome) */
   runSome(s: Session, until: number, enough: (ran: number) => boolean): Promise<{ ran: number; done: boolean }>;
   services: WorldServices;
+  /** due work a full disk keeps from being saved (stall.ts) */
+  stall: DueStall;
 }
 
 /** A step: what it adds to the exchange, or a reply that ends the request early (a replay). */
@@ -229,13 +232,12 @@ async function runSteps(
     committed.data = s.data;
   };
   let s = await ss.begin();
+  const due = (nextDue(s) ?? Infinity) <= s.now;
+  // a read while what fell due cannot be saved (stall.ts) answers from the disk without trying again
+  const stale = due && start.method === 'GET' && w.stall.waiting();
   // a read runs without the cross-process lock unless it has transitions to run first
-  if (!ss.locked && (nextDue(s) ?? Infinity) <= s.now) throw NEEDS_LOCK;
-  // whatever fell due since the last request runs first, and is kept even if this request fails
-  if ((await w.run(s, s.now)) > 0 || s.dirty) {
-    await commit(s);
-    s = await ss.begin();
-  }
+  if (!ss.locked && due && !stale) throw NEEDS_LOCK;
+  if (!stale) s = await runDueFirst(ss, s, start.method, w, commit);
   const x: Exchange = { ...start, s };
   try {
     for (const [, step] of STEPS) {
@@ -243,10 +245,36 @@ async function runSteps(
       if (early) return { ...x, res: early, reply: undefined };
     }
     if (x.method !== 'GET' || s.dirty) await commit(s);
+    if (stale || w.stall.waiting()) x.res!.headers[STALE_HEADER] = STALE_VALUE;
     return x;
   } catch (e) {
     ss.rollback();
     throw e;
+  }
+}
+
+/**
+ * Runs whatever fell due since the last request, kept even if this request fails; the session the
+ * request goes on with. On a full disk a read goes on with what the disk holds (stall.ts); a write fails.
+ */
+async function runDueFirst(
+  ss: WorldSession,
+  s: Session,
+  method: Method,
+  w: Wiring,
+  commit: (s: Session) => Promise<void>,
+): Promise<Session> {
+  try {
+    if ((await w.run(s, s.now)) > 0 || s.dirty) {
+      await commit(s);
+      s = await ss.begin();
+    }
+    w.stall.saved();
+    return s;
+  } catch (e) {
+    if (method !== 'GET' || !w.stall.failed(e)) throw e;
+    ss.rollback();
+    return ss.begin();
   }
 }
 
@@ -261,11 +289,21 @@ function dispatcher(store: WorldStore, router: Router, w: Wiring, transaction: A
   }
   return async (req: SimRequest, requestId: string, committed: Committed): Promise<SimResponse> => {
     const method = methodOf(req.method);
-    const url = targetOf(req.url);
+    // the same spelling rule as the HTTP server's door, so both targets read a path alike
+    const target = normalTarget(req.url);
+    if (target instanceof ApiError) throw target;
+    const url = targetOf(target);
     const found = await router.match(method, url.pathname);
     if (found === null) throw notFound(`No route for ${method} ${url.pathname}.`);
-    if (found === 'method')
-      throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}.`);
+    if ('allow' in found)
+      throw new ApiError(
+        405,
+        'method_not_allowed',
+        `${req.method.toUpperCase()} is not allowed on ${url.pathname}: it takes ${found.allow.join(', ')}.`,
+        undefined,
+        undefined,
+        { allow: found.allow.join(', ') },
+      );
     if (found.route.flush) committed.flush = true;
     const start = {
       req,
@@ -295,7 +333,7 @@ function invoker(router: Router, w: Wiring): TimerEnv {
     path: string,
   ) {
     const found = await router.match(method as Method, path);
-    if (found === null || found === 'method') throw new Error(`invoke: no route for ${method} ${path}`);
+    if (found === null || 'allow' in found) throw new Error(`invoke: no route for ${method} ${path}`);
     const key = as.apiKeyId ? (s.data.api_keys.find((k) => k.id === as.apiKeyId) ?? null) : null;
     return { ...found, auth: authFor(s.data, key, as.workspaceId) };
   }
@@ -363,22 +401,37 @@ function slicer(store: WorldStore, w: Wiring, after: (data: World) => void) {
 /**
  * Runs what fell due (a real clock's loop): a look without the cross-process lock when nothing
  * is; otherwise one slice of it, so a clock that stood still long (a server started on a data file
- * untouched for months) catches up in slices, the loop looking again at once.
+ * untouched for months) catches up in slices, the loop looking again at once. What a full disk
+ * keeps from being saved is looked at again after the stall's pause (stall.ts).
  */
-function ticker(store: WorldStore, slice: ReturnType<typeof slicer>, after: (data: World) => void): App['tick'] {
+function ticker(
+  store: WorldStore,
+  slice: ReturnType<typeof slicer>,
+  after: (data: World) => void,
+  stall: DueStall,
+): App['tick'] {
   return async () => {
     const look = (s: Session) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode });
     const seen = await store.withRead(async (ss) => {
       const t = look(await ss.begin());
-      if (t.nextDueMs !== null && t.nextDueMs <= t.nowMs) throw NEEDS_LOCK;
-      return t;
+      const due = t.nextDueMs !== null && t.nextDueMs <= t.nowMs;
+      if (due && !stall.waiting()) throw NEEDS_LOCK;
+      return due ? { ...t, nextDueMs: t.nowMs + stall.retryInMs() } : t;
     });
     if (seen !== NEEDS_LOCK) {
       const { data, ...t } = seen;
       after(data);
       return t;
     }
-    const r = await slice(-Infinity, -Infinity, false);
+    let r: AppSlice;
+    try {
+      r = await slice(-Infinity, -Infinity, false);
+    } catch (e) {
+      if (!stall.failed(e)) throw e;
+      // (looked at again after the pause, whatever the clock's mode: what fell due is still to run)
+      return { nextDueMs: Date.now() + stall.retryInMs(), nowMs: Date.now(), mode: 'real' };
+    }
+    stall.saved();
     return { nextDueMs: r.done ? r.nextDueMs : r.now, nowMs: r.now, mode: r.mode };
   };
 }
@@ -401,6 +454,7 @@ export function createApp(
     run: (s, until) => runDue(s, until, timers, env),
     runSome: (s, until, enough) => runSome(s, until, timers, env, enough),
     services: world.services,
+    stall: new DueStall(),
   };
   const env = invoker(router, wiring);
   const transaction = transactor(store, wiring.run);
@@ -431,7 +485,7 @@ export function createApp(
   const app: App = {
     handle,
     idle: work.idle,
-    tick: ticker(store, slice, work.after),
+    tick: ticker(store, slice, work.after, wiring.stall),
     transaction,
     move: (from, to, signal) => moveInSlices((t, left) => slice(t, left, true), from, to, signal),
     close: () => closing.abort(),

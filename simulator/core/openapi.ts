@@ -13,9 +13,10 @@ type Json = Record<string, unknown>;
 
 /** The errors every route can answer by the conventions (spec Parts 4, 7, 8), on top of its own. */
 function conventionErrors(r: Route, isApi: boolean): Record<number, string[]> {
-  // 403 origin_not_allowed and 421 host_not_allowed: the simulator's server refuses browsers' cross-site and DNS-rebound requests
+  // 403 origin_not_allowed and 421 host_not_allowed: the simulator's server refuses browsers' cross-site and DNS-rebound requests;
+  // 400 bad_request: a path spelt other than plainly (dot segments...), or malformed HTTP
   const e: Record<number, string[]> = {
-    400: ['validation_error'],
+    400: ['validation_error', 'bad_request'],
     403: ['origin_not_allowed'],
     421: ['host_not_allowed'],
     500: ['internal_error'],

@@ -1,5 +1,6 @@
 // Serves the simulator's request handler over HTTP (node:http). Listening, body limits, the
-// door's rules (which Host and Origin are answered, JSON bodies only: src/http-gate.ts), malformed
+// door's rules (which Host, Origin, site and path are answered, which clients reach the inspector,
+// JSON bodies only: src/http-gate.ts), malformed
 // HTTP and the real-clock timer loop live here; the handler itself (app.ts) knows nothing of
 // sockets, and in-process callers (the embedded CLI, the library) pass no door: no browser reaches them.
 import {
@@ -13,12 +14,16 @@ import {
 import type { AddressInfo, Socket } from 'node:net';
 import {
   bodyTypeRefusal,
+  fetchSiteRefusal,
   hostPolicy,
   hostRefusal,
+  isLoopbackHost,
   originRefusal,
   type HostPolicy,
   type Refusal,
 } from '../../src/http-gate.js';
+import { under } from './capability.js';
+import { normalTarget } from './router.js';
 import { newRequestId, tooLarge, type App } from './app.js';
 import { ApiError } from './errors.js';
 import { BULK_MAX_BODY_BYTES } from './schema.js';
@@ -40,6 +45,8 @@ export interface ServeOptions {
   port?: number;
   /** host names (or addresses) answered beyond loopback names and the bound address; '*' answers any */
   allowedHosts?: readonly string[];
+  /** serve the inspector (`pages`, and its keyless way to /v1) to clients beyond loopback too; otherwise 403 to them */
+  remoteInspector?: boolean;
   onRequest?: (method: string, url: string, status: number, ms: number) => void;
   /**
    * Answers of the server's own past the door, before the handler (the inspector's page and its
@@ -171,7 +178,8 @@ function tickLoop(app: App): TickLoop {
 
   const next = (ms: number) => {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(pump, ms);
+    // the listening socket keeps `vmv sim serve` alive; a server a test left open (vmv/testing) must not be kept by its clock
+    timer = setTimeout(pump, ms).unref();
   };
   const pump = async () => {
     timer = null;
@@ -206,24 +214,26 @@ function tickLoop(app: App): TickLoop {
   };
 }
 
-/** The request listener: the body read, the door's rules, the handler, then a kick of the loop. */
+/** The request listener: the path normalised, the body read, the door's rules, the handler, then a kick of the loop. */
 function listener(o: ServeOptions, hosts: HostPolicy, kick: () => void) {
   const app = o.app;
   return async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const method = req.method ?? 'GET';
+    const raw = req.url ?? '/';
+    // one spelling of the path for the door, the inspector and the router alike (the log shows it as sent)
+    const target = normalTarget(raw);
+    if (typeof target === 'string') req.url = target;
     const read = await readBody(req, app.bodyLimit(method, req.url ?? '/')).catch(() => null);
     // a request whose body was cut off is never run: running it with a partial body could apply something else
     if (read === null || req.aborted || !req.complete) return void res.destroy();
     const { body, limit } = read;
-    // the door: a browser's cross-site or DNS-rebound request, or a body an HTML form or a fetch without
-    // preflight could send (anything but JSON), is never run; a GET's body is never read
     const refusal =
       hostRefusal(req.rawHeaders, hosts) ??
-      originRefusal(req.headers.origin) ??
+      (typeof target === 'string' ? door(o, req, target) : target) ??
       bodyRefusal(method, body, limit, req.headers['content-type']);
     if (!refusal && (await o.pages?.handle(req, res, body as Buffer))) {
-      o.onRequest?.(method, req.url ?? '/', res.statusCode, performance.now() - started);
+      o.onRequest?.(method, raw, res.statusCode, performance.now() - started);
       return kick();
     }
     // a client that goes away before its reply stops what it started (a move of the clock) after its slice
@@ -246,10 +256,41 @@ function listener(o: ServeOptions, hosts: HostPolicy, kick: () => void) {
       'content-length': String(Buffer.byteLength(out.body)),
     });
     res.end(out.body);
-    o.onRequest?.(method, req.url ?? '/', out.status, performance.now() - started);
+    o.onRequest?.(method, raw, out.status, performance.now() - started);
     // a request may have scheduled transitions or switched the clock: look again at what is due
     kick();
   };
+}
+
+/** What a client beyond this machine may reach unless told otherwise: the API (with a key) and the control plane, not the inspector. */
+const openBeyondLoopback = (path: string) =>
+  under(path, '/v1') || (under(path, '/_sim') && !under(path, '/_sim/inspector'));
+
+/**
+ * The door's rules past the Host, on a normalised target: the inspector (its page, and its keyless
+ * way to /v1, which spends as the seeded workspace's full-access key) only to loopback clients by
+ * the socket's address, unless `remoteInspector`; a browser's cross-site or foreign-origin request
+ * never runs (Origin everywhere, Sec-Fetch-Site on everything but /v1, whose signed media links
+ * are meant to be embedded anywhere).
+ */
+function door(o: ServeOptions, req: IncomingMessage, target: string): Refusal | null {
+  const path = target.split('?')[0];
+  const from = req.socket.remoteAddress ?? '';
+  if (!o.remoteInspector && !isLoopbackHost(from) && !openBeyondLoopback(path))
+    return {
+      status: 403,
+      code: 'client_not_allowed',
+      message: `The inspector (its page, and its way to /v1 without a key) answers only clients on this machine; this request came from ${from || 'an unknown address'}. Start the simulator with --remote-inspector to serve it beyond this machine.`,
+    };
+  const meta = {
+    site: req.headers['sec-fetch-site'],
+    mode: req.headers['sec-fetch-mode'],
+    dest: req.headers['sec-fetch-dest'],
+  } as { site?: string; mode?: string; dest?: string };
+  return (
+    originRefusal(req.headers.origin) ??
+    fetchSiteRefusal(req.method ?? 'GET', meta, { guarded: !under(path, '/v1'), navigable: !under(path, '/_sim') })
+  );
 }
 
 /** The door's rule on a body: one past the route's limit is refused, a write's must be JSON, a GET's is never read. */

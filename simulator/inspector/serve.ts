@@ -1,13 +1,16 @@
 // The inspector's server side (`vmv sim serve` at /): the page and its assets, the live feed of
 // changes over Server-Sent Events (GET /_sim/events), and the page's way to the /v1 routes
 // (/_sim/inspector/v1/…). All of it sits behind the server's door (loopback Host, no foreign
-// Origin) like the /_sim control plane; this module is loaded only when one of its paths is asked
+// Origin or cross-site request, a normalised path, loopback clients only unless told otherwise:
+// core/server.ts) like the /_sim control plane; this module is loaded only when one of its paths is asked
 // for, and the page's files are read from dist/inspector/ only when served.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import type { App } from '../core/app.js';
+import { newRequestId, type App } from '../core/app.js';
+import { ApiError, notFound } from '../core/errors.js';
+import { targetOf } from '../core/router.js';
 import { NEEDS_LOCK, type WorldSession, type WorldStore } from '../core/session.js';
 import { JournalFeed, type Change } from './feed.js';
 import { HELLO, RETRY } from './routes.js';
@@ -64,40 +67,45 @@ export function inspector(store: WorldStore, app: App): Pages {
       // (the target as sent: a URL parser would read a path starting with // as a host)
       const path = (req.url ?? '/').split('?')[0];
       const method = req.method ?? 'GET';
-      const live = path === '/_sim/events' || path.startsWith('/_sim/inspector/');
-      if (live && crossSite(req)) return (refuseCrossSite(res), true);
       if (path === '/_sim/events' && method === 'GET') return (void (await events(req, res, feed, boot)), true);
       if (path.startsWith('/_sim/inspector/v1/')) return (void (await proxy(req, res, body, store, app)), true);
-      if (method !== 'GET' && method !== 'HEAD') return false;
-      if (path.startsWith('/assets/')) return serveFile(res, dir, path.slice('/assets/'.length), method);
       const first = path.split('/')[1];
-      if (path === '/' || PANES.includes(first)) return serveFile(res, dir, 'index.html', method);
+      const page = path === '/' || PANES.includes(first);
+      if (method !== 'GET' && method !== 'HEAD') return page && (notAllowed(res, method, path), true);
+      if (path.startsWith('/assets/')) return serveFile(res, dir, path.slice('/assets/'.length), method);
+      if (page) return serveFile(res, dir, 'index.html', method);
       return false;
     },
   };
 }
 
-/**
- * A browser's request on another site's behalf that carries no Origin (an <img> or <audio> of a
- * foreign page, a link followed): browsers say so in Sec-Fetch-Site. The door refuses foreign
- * origins; this also keeps such requests off the page's way to /v1 and its feed.
- */
-const crossSite = (req: IncomingMessage) => req.headers['sec-fetch-site'] === 'cross-site';
-
-function refuseCrossSite(res: ServerResponse): void {
-  const body = JSON.stringify({
-    error: {
-      code: 'origin_not_allowed',
-      message:
-        "The inspector's routes answer only the inspector's page and tools on this machine, not requests another site's page made.",
-    },
-  });
-  res.writeHead(403, {
+/** An error of the inspector's own, in the API's envelope. */
+function answerError(res: ServerResponse, e: ApiError): void {
+  const body = JSON.stringify(e.envelope());
+  res.writeHead(e.status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
+    'request-id': newRequestId(),
+    ...e.headers,
   });
   res.end(body);
 }
+
+/** 405 for a write to a page's address: it is only read (RFC 9110 §15.5.6: the Allow header says so). */
+const notAllowed = (res: ServerResponse, method: string, path: string) =>
+  answerError(
+    res,
+    new ApiError(
+      405,
+      'method_not_allowed',
+      `${method} is not allowed on ${path}: it takes GET, HEAD.`,
+      undefined,
+      undefined,
+      {
+        allow: 'GET, HEAD',
+      },
+    ),
+  );
 
 /** A file of the page (a name with no folder in it), or 404 like any unknown path. */
 async function serveFile(res: ServerResponse, dir: URL, name: string, method: string): Promise<boolean> {
@@ -125,6 +133,9 @@ async function defaultKey(store: WorldStore): Promise<string> {
  */
 async function proxy(req: IncomingMessage, res: ServerResponse, body: Buffer, store: WorldStore, app: App) {
   const url = (req.url ?? '/').slice('/_sim/inspector'.length);
+  // the door normalised the path; whatever it lets through, nothing but /v1 is run as the key
+  if (!targetOf(url).pathname.startsWith('/v1/'))
+    return void answerError(res, notFound(`No route for ${req.method} /_sim/inspector${url}.`));
   const headers = { ...req.headers, authorization: `Bearer ${await defaultKey(store)}` };
   const out = await app.handle({ method: req.method ?? 'GET', url, headers, body });
   const bytes = typeof out.body === 'string' ? Buffer.from(out.body) : out.body;

@@ -170,7 +170,7 @@ export const WHEN: Record<string, string> = {
   get_call_transcripts:
     "Use it for one person's calls with their transcripts (by phone_number or contact_id); list_calls lists the workspace's calls without transcripts.",
   list_calls:
-    "Use it to list or filter the workspace's calls (one person's too), without transcripts unless include_transcript; get_call_transcripts gives one person's calls with transcripts.",
+    "Use it to list or filter the workspace's calls (one person's too), without transcripts and details unless include_details; get_call_transcripts gives one person's calls with transcripts.",
   get_text_history:
     "Use it for one person's texts (by phone_number or contact_id); list_messages lists every text of the workspace, filterable.",
   list_messages: "Use it to list or filter every text of the workspace; get_text_history gives one person's texts.",

@@ -2,8 +2,9 @@
 // route each calls, annotations: assistant/tools.ts, and the MCP server's own in catalog.ts) and the
 // API description (openapi.ts, generated from the route declarations, the very document GET
 // /v1/openapi.json serves). A tool's input schema is its operation's path id (under the tool's name
-// for it), query parameters and body fields side by side; its output schema is the success reply's;
-// its description is the route's. So a tool, its route and the published description cannot drift
+// for it), query parameters and body fields side by side, and a write's Idempotency-Key header as
+// `idempotency_key`; its output schema is the success reply's (a write's with `replayed`); its
+// description is the route's. So a tool, its route and the published description cannot drift
 // (test/mcp.test.ts checks it). What a model is shown of a tool (listing.ts) is that, made compact.
 import { allResources } from '../capabilities.js';
 import type { Route } from '../core/http.js';
@@ -45,11 +46,27 @@ export interface McpTool {
   defaults: Record<string, unknown>;
   /** arguments of the tool alone (not the route's): what they shape of the reply */
   own: Record<string, unknown>;
+  /**
+   * the argument sent as the Idempotency-Key header (KEY_ARG) on every write (whose operation takes
+   * that header) but a read by nature (quote_video); shapeReply adds `replayed: true` to a result that is the key's first reply again
+   */
+  keyArg?: string;
   /** the request its arguments make (the id argument must be present) */
   call(args: Record<string, unknown>): ToolCall;
   /** why the assistant would ask before it (what it does and costs), or null */
   approval: Tool['approval'];
 }
+
+/** The argument a write takes for its Idempotency-Key, and what its result says when the key's first reply came back. */
+const KEY_ARG = 'idempotency_key';
+const REPLAYED = 'replayed';
+/**
+ * The key's words in every write's listing: one sentence, since they sit in the context on every
+ * turn (the server's instructions say the rest: the conflict, a session that ends).
+ */
+const KEY_WORDS =
+  'Pass one (a UUID) per action and reuse it to retry: a repeat within 24 hours returns the first result.';
+const KEY_PARAMETER = '#/components/parameters/IdempotencyKey';
 
 /** A body with no content (204) is an empty structured result. */
 const EMPTY_OBJECT = { type: 'object', properties: {}, additionalProperties: false } as const;
@@ -129,16 +146,28 @@ const VIDEOS_WHOLE = {
 };
 
 /**
- * Tools whose reply carries what a model rarely needs and that costs it most (transcripts, each
- * twice: as text and as turns; a video's recipe and links): left out of the result unless the
- * tool's own argument asks, so a page of 20 stays under 8 KB.
+ * Tools whose reply carries what a model rarely needs and that costs it most (a call's transcript,
+ * twice: as text and as turns, and the details get_call gives; a video's recipe and links): left
+ * out of the result unless the tool's own argument asks, so a page of 20 stays under 8 KB.
  */
 const OMITTED: Record<string, { arg: string; fields: string[]; why: string }> = {
   list_calls: {
-    arg: 'include_transcript',
-    // recording_url is the call's id in a path (has_recording says whether there is one; get_call links it)
-    fields: ['transcript', 'transcript_turns', 'recording_url'],
-    why: 'true: each call with its transcript (transcript and transcript_turns) and recording_url; default false (get_call and get_call_transcripts always have them)',
+    arg: 'include_details',
+    // what is left (id, direction, status, numbers, duration, summary, tags, has_recording, created_at)
+    // finds and tells calls apart in ~350 bytes: a page of 20 real calls was 10.7 KB with the rest
+    // (recording_url is the call's id in a path: has_recording says whether there is one)
+    fields: [
+      'transcript',
+      'transcript_turns',
+      'recording_url',
+      'contact_id',
+      'phone_number_id',
+      'end_reason',
+      'metadata',
+      'started_at',
+      'ended_at',
+    ],
+    why: 'true: each call whole (transcript and transcript_turns, recording_url, contact_id, phone_number_id, end_reason, metadata, started and ended times); default false: id, direction, status, numbers, duration, summary, tags, has_recording, created_at (get_call always has it all)',
   },
   list_videos: VIDEOS_WHOLE,
   list_video_schedule_videos: VIDEOS_WHOLE,
@@ -147,8 +176,13 @@ const OMITTED: Record<string, { arg: string; fields: string[]; why: string }> = 
 /** A list item's field left out of a shaped page when it is null or an empty list (a page of 20 calls stays under 8 KB). */
 const NULLS_LEFT_OUT = 'A field left out of an item is null (a list: empty).';
 
-/** The input schema: the path id, the query parameters, the body's fields, side by side. */
-function inputOf(name: string, t: Tool, op: Json, components: Record<string, Json>): Json & { type: 'object' } {
+/**
+ * The input schema: the path id, the query parameters, the body's fields, side by side, then the
+ * Idempotency-Key header as `idempotency_key` where the operation takes it (its schema the header's)
+ * and the tool `acts` (a write that is not a read by nature, as quote_video is).
+ */
+function inputOf(name: string, t: Tool, op: Json, doc: Json, acts: boolean): Json & { type: 'object' } {
+  const components = doc.components.schemas as Record<string, Json>;
   const properties: Record<string, Json> = {};
   const required: string[] = [];
   const add = (arg: string, schema: Json, isRequired: boolean) => {
@@ -157,8 +191,13 @@ function inputOf(name: string, t: Tool, op: Json, components: Record<string, Jso
     properties[arg] = schema;
     if (isRequired) required.push(arg);
   };
+  let keyed = false;
   for (const p of (op.parameters ?? []) as Json[]) {
-    if (p.$ref) continue; // the Idempotency-Key header: not an argument
+    if (p.$ref) {
+      if (p.$ref !== KEY_PARAMETER) throw new Error(`${name}: an unknown parameter ${p.$ref}`);
+      keyed = true; // said after the body's fields
+      continue;
+    }
     const schema = inline(p.schema, components);
     if (p.in === 'path') {
       if (p.name !== 'id' || !t.id)
@@ -176,6 +215,8 @@ function inputOf(name: string, t: Tool, op: Json, components: Record<string, Jso
     const req = new Set<string>(b.required ?? []);
     for (const [k, s] of Object.entries(b.properties as Record<string, Json>)) add(k, s, req.has(k));
   }
+  if (keyed && acts)
+    add(KEY_ARG, { ...doc.components.parameters.IdempotencyKey.schema, description: KEY_WORDS }, false);
   for (const [k, d] of Object.entries(t.mcpDefaults ?? {})) {
     if (!properties[k]) throw new Error(`${name}: no argument ${k} to default`);
     properties[k] = { ...properties[k], default: d.value, description: d.why };
@@ -183,6 +224,16 @@ function inputOf(name: string, t: Tool, op: Json, components: Record<string, Jso
   const omitted = OMITTED[name];
   if (omitted) add(omitted.arg, { type: 'boolean', default: false, description: omitted.why }, false);
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
+}
+
+/** A write's reply schema with what its result adds when its key's first reply came back. */
+function withReplayed(schema: Json & { type: 'object' }): Json & { type: 'object' } {
+  if (typeof schema.properties !== 'object') throw new Error('a reply that is not an object of named fields');
+  const replayed = {
+    type: 'boolean',
+    description: `true when ${KEY_ARG}'s first result came back (nothing was done again)`,
+  };
+  return { ...schema, properties: { ...schema.properties, [REPLAYED]: replayed } };
 }
 
 /** The success reply's schema, less what the tool leaves out by default (then optional). */
@@ -233,9 +284,12 @@ function describe(name: string, t: Tool, route: Route, binary: string | undefine
 }
 
 /** Builds one tool from its table entry, its route and its operation in the document. */
-function build(name: string, t: Tool, route: Route, op: Json, components: Record<string, Json>): McpTool {
-  const inputSchema = inputOf(name, t, op, components);
-  const out = outputOf(name, route, op, components);
+function build(name: string, t: Tool, route: Route, op: Json, doc: Json): McpTool {
+  const readOnly = t.readOnly ?? t.method === 'GET';
+  const inputSchema = inputOf(name, t, op, doc, !readOnly);
+  const keyed = Object.hasOwn(inputSchema.properties, KEY_ARG);
+  const out = outputOf(name, route, op, doc.components.schemas);
+  if (keyed && out.outputSchema) out.outputSchema = withReplayed(out.outputSchema);
   if (out.binary)
     inputSchema.properties.include_bytes = {
       type: 'boolean',
@@ -250,7 +304,6 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
   const toolsets = Object.entries(TOOLSETS)
     .filter(([, s]) => s.tools.includes(name))
     .map(([n]) => n);
-  const readOnly = t.readOnly ?? t.method === 'GET';
   return {
     name,
     title: summary,
@@ -273,6 +326,7 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
     ...(t.id ? { idArg: t.id } : {}),
     ...(out.binary ? { binary: out.binary } : {}),
     reply: out.reply,
+    ...(keyed ? { keyArg: KEY_ARG } : {}),
     defaults,
     own,
     call: (args) => t.call(args),
@@ -280,8 +334,17 @@ function build(name: string, t: Tool, route: Route, op: Json, components: Record
   };
 }
 
-/** What the tool leaves out of a reply its own arguments did not ask for (list_calls' transcripts). */
-export function shapeReply(tool: McpTool, args: Record<string, unknown>, body: Record<string, unknown>) {
+/**
+ * The reply as the tool gives it: what its own arguments did not ask for left out (list_calls'
+ * transcripts), and `replayed: true` on a write's result that is its key's first reply again.
+ */
+export function shapeReply(
+  tool: McpTool,
+  args: Record<string, unknown>,
+  body: Record<string, unknown>,
+  replayed = false,
+): Record<string, unknown> {
+  if (replayed && tool.keyArg) return { ...body, [REPLAYED]: true };
   const omitted = OMITTED[tool.name];
   if (!omitted || args[omitted.arg] === true || !Array.isArray(body.data)) return body;
   const data = (body.data as Record<string, unknown>[]).map((item) =>
@@ -299,7 +362,6 @@ export function mcpTools(): Promise<McpTool[]> {
   return (tools ??= (async () => {
     const [doc, resources] = await Promise.all([apiDocument('api'), allResources()]);
     const routes = resources.flatMap((r) => r.routes);
-    const components = (doc.components as Json).schemas as Record<string, Json>;
     const paths = doc.paths as Record<string, Record<string, Json>>;
     const table: Record<string, Tool> = { ...TOOLS, ...MCP_ONLY };
     // a tool some toolsets share (a read that finds their ids) is listed once, where it is first named
@@ -310,7 +372,7 @@ export function mcpTools(): Promise<McpTool[]> {
       if (!t) throw new Error(`the toolset names ${name}, which no tool table has`);
       const op = paths[t.path]?.[t.method.toLowerCase()];
       if (!op) throw new Error(`${name}: the API description has no ${t.method} ${t.path}`);
-      return build(name, t, findRoute(routes, t.method, t.path), op, components);
+      return build(name, t, findRoute(routes, t.method, t.path), op, doc);
     });
   })());
 }

@@ -8,7 +8,7 @@
 // timezone) may hand the call to a person.
 import type { TranscriptTurn, CallStatus, CallTag } from '../history/index.js';
 import { effectiveVoice, withinHours, type StoredConfig, type TransferRule, type WorkspaceDefaults } from './config.js';
-import { callScenario, type CallPlan } from '../calls/index.js';
+import type { CallPlan } from '../calls/index.js';
 
 export interface InboundInput {
   config: StoredConfig;
@@ -21,6 +21,8 @@ export interface InboundInput {
   digits: string;
   /** what the caller says to the AI agent */
   says: string | null;
+  /** whether a person's phone picks up when the call is forwarded or transferred to it (its persona's first attempt) */
+  picksUp: (phone: string) => boolean;
 }
 
 export const RING_OUT_SECONDS = 30;
@@ -28,10 +30,6 @@ export const RING_OUT_SECONDS = 30;
 export const REFUSED_SECONDS = 3;
 const AI_TALK_SECONDS = 40;
 const TRANSFER_TALK_SECONDS = 90;
-
-/** Whether a person's phone picks up: the scenario numbers that ring out, go to voicemail, are busy or fail do not. */
-export const picksUp = (phone: string) =>
-  !['rings_out', 'voicemail', 'busy', 'provider_fails'].includes(callScenario(phone));
 
 const HUMAN = /\b(human|person|someone|somebody|representative|agent|operator|manager|real person|staff)\b/i;
 const STOP = new Set([
@@ -106,7 +104,7 @@ export function planInbound(i: InboundInput): CallPlan & { handled_by: HandledBy
   if (c.forwarding.mode === 'call_me_first') {
     const chain = ringChain(c.forwarding);
     for (const target of chain) {
-      if (picksUp(target.phone))
+      if (i.picksUp(target.phone))
         return finish(ring + 4, 'owner', {
           status: 'COMPLETED',
           end_reason: 'forwarded',
@@ -141,6 +139,7 @@ interface Ending {
 type Finish = (ring: number, by: HandledBy, o: Ending) => ReturnType<typeof planInbound>;
 
 function transferTo(
+  picksUp: InboundInput['picksUp'],
   ring: number,
   by: 'ivr' | 'ai',
   script: Script,
@@ -186,7 +185,7 @@ function ivr(i: InboundInput, ring: number, script: Script, finish: Finish) {
     }
     const a = option.action;
     if (a.type === 'transfer') {
-      const done = transferTo(ring, 'ivr', script, a.phone_number!, finish, a.fallback_phone_number);
+      const done = transferTo(i.picksUp, ring, 'ivr', script, a.phone_number!, finish, a.fallback_phone_number);
       if (done) return done;
       script.say('agent', 'Nobody could take the call.', 2);
       return fallback(i, ring, script, finish);
@@ -209,7 +208,7 @@ function ivr(i: InboundInput, ring: number, script: Script, finish: Finish) {
 function fallback(i: InboundInput, ring: number, script: Script, finish: Finish) {
   const f = i.config.ivr.fallback;
   if (f.type === 'transfer' && f.phone_number) {
-    const done = transferTo(ring, 'ivr', script, f.phone_number, finish);
+    const done = transferTo(i.picksUp, ring, 'ivr', script, f.phone_number, finish);
     if (done) return done;
   }
   if (f.type === 'ai_agent') return ai(i, ring, script, null, null, finish);
@@ -278,7 +277,7 @@ function ai(
   const target = transferTarget(rule, wantsHuman, t.primary_transfer_number);
   if (target && mayTransfer) {
     script.say('agent', 'Of course, let me connect you.', 2);
-    const done = transferTo(ring, 'ai', script, target, finish);
+    const done = transferTo(i.picksUp, ring, 'ai', script, target, finish);
     if (done) return done;
     script.say('agent', 'Sorry, nobody is available right now. I will take a message.');
   } else if (target || wantsHuman) {

@@ -218,9 +218,10 @@ export const phoneNumbers: Resource = {
       summary: "Change a number's configuration",
       description:
         'Only the fields sent change. A list is replaced whole: items sent with their id are kept, items without one are added, an unknown id is 400. ' +
-        'The first change of voice or sms gives the number its own copy of the workspace default. The first enabling of the phone menu (ivr) needs the whole menu. ' +
-        't1 numbers take voice.speed; t2 numbers take call_settings.hd_voice_enabled and voice.voice_model_tier; stack is read-only. ' +
-        `Knowledge bases, FAQs and event types are assigned by id, never created here. A change applies from the next call or text. ${READY}`,
+        // (which stack takes a field, stack read-only, the first enabling of ivr, knowledge bases, FAQs and
+        // event types assigned by id: each field's own words say it, and the MCP tool's listing has 8 KB)
+        'The first change of voice or sms gives the number its own copy of the workspace default. ' +
+        `A change applies from the next call or text. ${READY}`,
       params: NumberParams,
       body: patchSchema,
       bodyCheckedByHandler: true,

@@ -1,17 +1,21 @@
 // Quick AI calls: each target is dialled from a shared number, rings, and is answered, rings out,
-// reaches voicemail, is busy or fails as its scenario says; unanswered attempts are retried after
+// reaches voicemail, is busy or fails as the number's persona says for that attempt (once answered,
+// the persona's lines, outcome and hang-up); unanswered attempts are retried after
 // retry_delay_minutes until retry_attempts is spent. Every step is a timer on the simulator clock.
-import { type CallRecord, type CallStatus, contactById } from '../history/index.js';
+import { type CallRecord, type CallStatus, type CallTag, contactById } from '../history/index.js';
 import {
   closeCall,
   answerCall,
   findCall,
   openCall,
-  attemptOutcome,
-  callReview,
-  callTranscript,
+  attemptOf,
+  planConversation,
+  personaFor,
+  review,
   substitute,
   TIMING,
+  type CallPersona,
+  type Conversation,
 } from '../calls/index.js';
 import type { QuickJob, QuickTarget } from './jobs.js';
 import { charge, chargeUpTo, price } from '../billing/index.js';
@@ -70,18 +74,20 @@ export function dial(s: Session, job: QuickJob, i: number, refusal: string | nul
     return finish(s, job, t, 'failed', refusal);
   }
   const p = { job: job.id, i, call: call.id };
-  const outcome = attemptOutcome(t.to_number, t.attempts);
-  switch (outcome.kind) {
-    case 'answered':
-      return void schedule(s, at(s, TIMING.ringBeforeAnswer), 'qcall.answer', { ...p, talk: outcome.talk });
+  // what this attempt meets: the persona of the number (its own, or the built-in of its last four digits)
+  const a = attemptOf(personaFor(s.data, t.to_number).call, t.attempts);
+  const ring = at(s, a.ring_seconds);
+  switch (a.result) {
+    case 'answer':
+      return void schedule(s, ring, 'qcall.answer', p);
     case 'no_answer':
-      return void schedule(s, at(s, TIMING.ringOut), 'qcall.unanswered', { ...p, status: 'NO_ANSWER' });
+      return void schedule(s, ring, 'qcall.unanswered', { ...p, status: 'NO_ANSWER' });
     case 'busy':
-      return void schedule(s, at(s, TIMING.busy), 'qcall.unanswered', { ...p, status: 'BUSY' });
+      return void schedule(s, ring, 'qcall.unanswered', { ...p, status: 'BUSY' });
     case 'voicemail':
-      return void schedule(s, at(s, TIMING.ringBeforeVoicemail), 'qcall.voicemail', p);
-    case 'failed':
-      return void schedule(s, at(s, TIMING.providerFailure), 'qcall.failed', { ...p, error: outcome.error });
+      return void schedule(s, ring, 'qcall.voicemail', p);
+    case 'fails':
+      return void schedule(s, ring, 'qcall.failed', { ...p, error: a.error });
   }
 }
 
@@ -121,15 +127,15 @@ type Live = { job: QuickJob; i: number; t: QuickTarget; call: CallRecord };
  */
 function endConversation(s: Session, c: Live, p: P, seconds: number, endReason: string): void {
   const { job, t, call } = c;
-  const talk = p.talk as 'goal' | 'not_interested' | 'callback';
-  const completed = p.completed === true && seconds >= Number(p.seconds);
-  const turns = callTranscript(talk, job.goal, job.call!.opening_message, nameFor(s, job, t), Number(p.seconds));
-  const goal = completed && talk === 'goal';
+  const planned = p.conversation as unknown as Conversation;
+  // cut short (a hang-up through the API) before the planned end: the person's part never settled
+  const ending = seconds >= planned.seconds ? planned.ending : 'hangup';
+  const goal = ending === 'course' && planned.goal_achieved;
   closeCall(s, call, {
     status: 'COMPLETED',
     end_reason: endReason,
     duration_seconds: seconds,
-    turns: turns.filter((x) => (x.seconds_from_start ?? 0) <= seconds),
+    turns: planned.turns.filter((x) => (x.seconds_from_start ?? 0) <= seconds),
     has_recording: true,
   });
   // conversation minutes, billed by the second; the wallet never goes below zero
@@ -138,10 +144,32 @@ function endConversation(s: Session, c: Live, p: P, seconds: number, endReason: 
     reference_id: job.id,
     description: `Quick call ${job.id} to ${t.to_number}: call ${call.id}, ${seconds} s at ${price(CALL_MINUTE_CENTS)} a minute`,
   });
-  schedule(s, at(s, TIMING.reviewDelay), 'qcall.review', { job: job.id, call: call.id, talk, completed });
+  const r = review(
+    { ...planned, seconds, ending },
+    (p.persona ?? {}) as Pick<CallPersona, 'summary' | 'tags'>,
+    job.goal,
+  );
+  schedule(s, at(s, TIMING.reviewDelay), 'qcall.review', { job: job.id, call: call.id, review: r });
   // canceled while connected: the call was allowed to finish, the target ends canceled (goal_achieved stays true to what happened)
   if (t.stop_after_call) return finish(s, job, t, 'canceled', 'canceled', goal);
   finish(s, job, t, 'completed', goal ? 'goal_achieved' : 'answered', goal);
+}
+
+/** The conversation an answered attempt will have, from the number's persona and the job's side. */
+function plan(s: Session, job: QuickJob, t: QuickTarget): P {
+  const call = personaFor(s.data, t.to_number).call;
+  const side = {
+    goal: job.goal,
+    instructions: job.call!.instructions,
+    opening: job.call!.opening_message,
+    name: nameFor(s, job, t),
+  };
+  const conversation = planConversation(call, side, job.call!.max_call_duration_seconds);
+  return {
+    conversation: conversation as unknown as P,
+    persona: { summary: call.summary, tags: call.tags } as P,
+    seconds: conversation.seconds,
+  };
 }
 
 /**
@@ -192,16 +220,14 @@ export const quickCallTimers: TimerHandlers = {
     if (!c?.call) return;
     answerCall(s, c.call);
     c.t.live_call_status = 'in_progress';
-    const talk = p.talk as 'goal' | 'not_interested' | 'callback';
-    const full = TIMING.talk[talk];
-    const seconds = Math.min(full, c.job.call!.max_call_duration_seconds);
-    schedule(s, at(s, seconds), 'qcall.hangup', { ...p, seconds, completed: seconds === full });
+    const planned = plan(s, c.job, c.t);
+    schedule(s, at(s, Number(planned.seconds)), 'qcall.hangup', { ...p, ...planned });
   },
   'qcall.hangup': (s, p) => {
     const c = context(s, p);
     if (!c?.call) return;
-    const completed = p.completed === true;
-    endConversation(s, { ...c, call: c.call }, p, Number(p.seconds), completed ? 'hangup' : 'max_call_duration');
+    const ending = (p.conversation as unknown as Conversation).ending;
+    endConversation(s, { ...c, call: c.call }, p, Number(p.seconds), ending === 'max' ? 'max_call_duration' : 'hangup');
   },
   'qcall.hung_up': (s, p) => {
     const c = context(s, p);
@@ -263,10 +289,10 @@ export const quickCallTimers: TimerHandlers = {
     const job = jobOf(s, p.job);
     const call = findCall(s, String(p.call));
     if (!job || !call) return;
-    const review = callReview(p.talk as 'goal' | 'not_interested' | 'callback', job.goal, p.completed === true);
-    call.summary = review.summary;
-    call.tags = review.tags;
+    const r = p.review as { summary: string; tags: CallTag[] };
+    call.summary = r.summary;
+    call.tags = r.tags;
     const t = job.targets.find((x) => x.last_call_id === call.id);
-    if (t) t.summary = review.summary;
+    if (t) t.summary = r.summary;
   },
 };

@@ -1,5 +1,6 @@
 // Quick AI texts: an opener from a shared number (opt-out language appended for a new recipient),
-// then each reply is answered until the goal is met, max_messages outbound are sent, the recipient
+// the person's replies as the number's persona says (words and delays; none: silence), and each
+// reply is answered until the goal is met, max_messages outbound are sent, the recipient
 // is quiet for conversation_timeout_hours, or they text STOP.
 import {
   ensureContact,
@@ -10,10 +11,9 @@ import {
   classifyReply,
   OPT_OUT_TEXT,
   PROVIDER_TEXT_ERROR,
-  scriptedReply,
+  personaFor,
   substitute,
   textOpener,
-  textScenario,
 } from '../calls/index.js';
 import type { QuickJob, QuickTarget } from './jobs.js';
 import { type TextRecord, recordIndex, recordsWithAddress, contactById } from '../history/index.js';
@@ -50,7 +50,7 @@ function send(s: Session, job: QuickJob, i: number, body: string, refusal: strin
     use(number, 'texts', s.now);
     job.cost_cents += TEXT_MESSAGE_CENTS;
   }
-  const failed = refusal !== null || textScenario(t.to_number) === 'delivery_fails';
+  const failed = refusal !== null || personaFor(s.data, t.to_number).text.delivery === 'fails';
   recordText(s, {
     workspace_id: job.workspace_id,
     direction: 'outbound',
@@ -93,10 +93,19 @@ export function startThread(s: Session, job: QuickJob, i: number, refusal: strin
   const name = contact?.name && contact.name !== t.to_number ? contact.name : null;
   const opener = substitute(textOpener(job.goal, job.text!.first_message), name);
   if (!send(s, job, i, isNew ? `${opener} ${OPT_OUT_TEXT}` : opener, refusal)) return;
-  const scripted = scriptedReply(t.to_number);
-  if (scripted)
-    schedule(s, s.now + scripted.afterSeconds * 1000, 'qtext.scripted', { job: job.id, i, body: scripted.body });
+  scheduleReply(s, job, i, 0);
   awaitReply(s, job, i);
+}
+
+/**
+ * The persona's reply number `n` (0-based), due its after_seconds from now: the first answers the
+ * opener, each next one the agent's next message. None left: silence. One at a time: a reply still
+ * pending (the person answered by hand meanwhile) is not doubled.
+ */
+function scheduleReply(s: Session, job: QuickJob, i: number, n: number): void {
+  const reply = personaFor(s.data, job.targets[i].to_number).text.replies[n];
+  if (!reply || s.data.timers.some((x) => timersOf(job, i, ['qtext.scripted'])(x.type, x.payload))) return;
+  schedule(s, s.now + reply.after_seconds * 1000, 'qtext.scripted', { job: job.id, i, body: reply.says });
 }
 
 /** A text from the person on target i's thread (scripted, or sent through /_sim/inbound/texts). */
@@ -166,7 +175,9 @@ export const quickTextTimers: TimerHandlers = {
     // the person's answer settles the thread even if the closing message could not go out
     if (kind === 'agree') return finish(s, job, t, 'completed', 'goal_achieved', true);
     if (kind === 'decline') return finish(s, job, t, 'completed', 'answered');
-    if (sent) awaitReply(s, job, i);
+    if (!sent) return;
+    scheduleReply(s, job, i, t.messages_received);
+    awaitReply(s, job, i);
   },
   'qtext.timeout': (s, p) => {
     const job = jobOf(s, p.job);

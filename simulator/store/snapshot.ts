@@ -251,7 +251,7 @@ function defer(data: Record<string, unknown>, key: string, file: string, u: Unre
         v = JSON.parse(bytes.toString('utf8'));
       } catch (e) {
         throw new StoreFileError(
-          `The simulator data file ${file} is damaged (its ${key} is not valid JSON: ${(e as Error).message}). ${fresh}`,
+          `The simulator data file ${file} is damaged (its ${key} is not valid JSON${/at position \d+/.test((e as Error).message) ? ` ${/at position \d+/.exec((e as Error).message)![0]}` : ''}). ${fresh}`,
         );
       }
       settle(v);
@@ -378,8 +378,10 @@ export class SnapshotFile<D extends object> implements Adapter<D> {
     try {
       data = JSON.parse(text);
     } catch (e) {
+      // (never the parser's words: they quote the text, and the file may be someone else's)
+      const at = /at position (\d+)/.exec((e as Error).message)?.[1];
       throw new StoreFileError(
-        `The simulator data file ${this.file} is not valid JSON (${(e as Error).message}). ${fresh}`,
+        `The simulator data file ${this.file} is not valid JSON${at ? ` (at byte ${at})` : ''}. ${fresh}`,
       );
     }
     const why = this.shape.refuse(data);
@@ -480,6 +482,22 @@ function parseHeader(head: Buffer, size: number): Header | null {
 let tmpCount = 0;
 /** The temp files writeDurably names for `file` (a writer killed mid-write leaves one behind). */
 export const isTempOf = (file: string, name: string) => name.startsWith(`.${basename(file)}.`) && name.endsWith('.tmp');
+
+/**
+ * Whether the process that named temp file `name` (of `file`, or of its journal) is gone: a temp
+ * file of a live process may be one it is writing (an export, an import under the file's lock).
+ */
+export function tempIsOrphan(file: string, name: string): boolean {
+  const pid = Number(/^(?:journal\.)?(\d+)\.\d+\.tmp$/.exec(name.slice(basename(file).length + 2))?.[1]);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
 
 /**
  * Writes a file whole: a unique temp file, fsync'ed, renamed over `file`, the directory fsync'ed.

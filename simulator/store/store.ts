@@ -38,12 +38,14 @@ import {
   accessError,
   isTempOf,
   release,
+  tempIsOrphan,
   SnapshotFile,
   stampOf,
   StoreAccessError,
   StoreFileError,
   writeDurably,
 } from './snapshot.js';
+import { checkSource, ImportRefused, LISTED, refuseWorld } from './source.js';
 import { applyOps, Tracker, type Op, type TrackedShape } from './tracker.js';
 
 /** What `vmv sim repair` found and did. */
@@ -127,7 +129,11 @@ async function appendAll(fh: FileHandle, buf: Buffer): Promise<void> {
 
 const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
 
-/** A write of the store that failed, as the reply says it: 507 on a full disk, the file's own error otherwise. */
+/** What a failed write whose cut-back failed too means (Store.cutBack). */
+const UNCUT_AFTER =
+  'written whole, the change stands and later requests see it; torn, it is cut off by the next request (or, if that fails too, the journal is refused, naming the byte).';
+const UNCUT = `The journal could not be cut back to its last whole entry (a warning names the file and the byte), so this change may have been applied after all: ${UNCUT_AFTER}`;
+
 /** What a failed write means, by what was being written. */
 const AFTER_FAILURE = {
   request:
@@ -196,6 +202,8 @@ export interface StoreSchema<D extends Stored> extends TrackedShape {
   eager: readonly string[];
   /** structures derived from the data, saved beside it so that a process can read them without the records */
   saved?(view: D): Record<string, string>;
+  /** an imported document's problems (`$.path: why`), at most `cap`, before anything reads it (source.ts) */
+  check?(doc: Record<string, unknown>, cap: number): Promise<string[]>;
 }
 
 /** What every stored document has: its format version. */
@@ -228,12 +236,16 @@ export class Store<D extends Stored> {
   /** after a failed compaction: the journal size to reach before trying again, and whether it was said */
   private compactRetryAt = 0;
   private compactWarned = false;
+  /** a failed write whose cut-back failed too: both causes (see cutBack) */
+  private uncut: string | null = null;
   /** the snapshot whose modes (and its journal's) were last made owner-only */
   private modesOf = '';
   /** the data file as given (a symbolic link is worked on where it points: `file`) */
   readonly given: string | null;
   /** read as it stands, never written (readWorld): a file that holds no world is refused, not seeded */
   private readOnly = false;
+  /** the file as an import named it: its world is checked before anything reads it (refuseBad) */
+  private checking: string | null = null;
 
   constructor(
     file: string | null,
@@ -373,8 +385,12 @@ export class Store<D extends Stored> {
       this.tracker.begin();
       return this.tracker.view;
     }
-    if (!this.tracker || (await this.stamp()) !== this.snapshotStamp) await this.readAll(locked);
-    else {
+    if (!this.tracker || (await this.stamp()) !== this.snapshotStamp) {
+      const replaced = this.tracker !== null;
+      await this.readAll(locked);
+      // (another process wrote a snapshot: one killed before it could has left its temp file)
+      if (replaced && locked) await this.cleanOrphans(true);
+    } else {
       try {
         await this.catchUp(locked);
       } catch (e) {
@@ -404,6 +420,7 @@ export class Store<D extends Stored> {
       return;
     }
     this.diskVersion = this.db!.data.version;
+    if (this.checking !== null) await this.refuseBad(this.db!.data as unknown as Record<string, unknown>);
     const tracker = this.track(this.schema.upgrade(this.db!.data));
     this.db!.data = null as unknown as D;
     ({
@@ -552,11 +569,27 @@ export class Store<D extends Stored> {
       // a writer killed mid-append leaves half a line without its newline: it was never
       // acknowledged, and is cut off so that the entries appended after it are whole lines
       if (this.readOnly) return; // (read as it stands: the entries before it)
-      process.emitWarning(
-        `vmv simulator: discarded ${scan.torn} bytes at the end of the journal ${jf} (a half-written last entry, never acknowledged); every entry before it is kept.`,
-      );
-      await truncate(jf, this.journalOffset);
+      await this.cutTorn(jf, scan.torn);
     }
+  }
+
+  /**
+   * Cuts a half-written last entry (a writer killed mid-append, never acknowledged) off the journal,
+   * so that the entries appended after it are whole lines; one that cannot be cut is refused, named.
+   */
+  private async cutTorn(jf: string, torn: number): Promise<void> {
+    process.emitWarning(
+      `vmv simulator: discarded ${torn} bytes at the end of the journal ${jf} (a half-written last entry, never acknowledged); every entry before it is kept.`,
+    );
+    const at = this.journalOffset;
+    await truncate(jf, at).catch((e: NodeJS.ErrnoException) => {
+      this.forget();
+      throw new StoreFileError(
+        `The simulator could not cut the half-written last entry (${torn} bytes, never acknowledged) off its journal ${jf} at byte ${at}: ${e.message}. ` +
+          'Nothing has been changed; no entry can follow it until it is cut. Mend the cause (space, permissions), or run `vmv sim repair`.',
+      );
+    });
+    this.uncut = null;
   }
 
   /**
@@ -605,17 +638,16 @@ export class Store<D extends Stored> {
           throw new ApiError(
             503,
             'store_busy',
-            `Another process wrote to ${this.journalFile} while this one held its lock; nothing was applied. Retry the request.`,
+            this.uncut
+              ? `The journal ${this.journalFile} still ends with the remains of a write that failed (${this.uncut}), past its last whole entry at byte ${this.journalOffset}; nothing was applied. Run \`vmv sim repair --data ${this.file}\` once the cause is mended.`
+              : `Another process wrote to ${this.journalFile} while this one held its lock; nothing was applied. Retry the request.`,
           );
         try {
           await appendAll(fh, line);
           await fh.datasync();
         } catch (e) {
           // (a failed fsync may have lost bytes the kernel held: cut back to what was whole before)
-          await fh
-            .truncate(this.journalOffset)
-            .then(() => fh.datasync())
-            .catch(() => {});
+          await this.cutBack(fh, e);
           throw e;
         }
       } finally {
@@ -626,7 +658,15 @@ export class Store<D extends Stored> {
       this.journalLine++;
     } catch (e) {
       this.forget();
-      throw await writeFailure(e, this.file!, what === 'its journal' ? this.journalFile! : this.file!, what);
+      const err = await writeFailure(e, this.file!, what === 'its journal' ? this.journalFile! : this.file!, what);
+      // (the line may stand whole in the journal: then "nothing was applied" would not be true)
+      if (!this.uncut) throw err;
+      const said = err instanceof ApiError ? err.message.replace(/ Nothing was applied\..*$/, '') : err.message;
+      throw new ApiError(
+        err instanceof ApiError ? err.status : 500,
+        err instanceof ApiError ? err.code : 'internal_error',
+        `The simulator could not write its journal ${this.journalFile}: ${said}. ${UNCUT}`,
+      );
     }
     if (!this.compacting && this.journalIsLong() && this.journalOffset >= this.compactRetryAt) {
       // in the background: the reply does not wait for it (the next unit of work in this process does)
@@ -651,6 +691,25 @@ export class Store<D extends Stored> {
           },
         )
         .finally(() => (this.compacting = false));
+    }
+  }
+
+  /**
+   * Cuts the journal back to its last whole entry after a write that failed. A cut-back that fails
+   * too is said at once (the file, the byte, both causes) and remembered, so that what later finds
+   * the bytes left there says what they are (append), never "another process wrote".
+   */
+  private async cutBack(fh: FileHandle, failed: unknown): Promise<void> {
+    try {
+      await fh.truncate(this.journalOffset);
+      await fh.datasync();
+      this.uncut = null;
+    } catch (e) {
+      this.uncut = `${(failed as Error).message}; cutting it back failed: ${(e as Error).message}`;
+      process.emitWarning(
+        `vmv simulator: could not cut the journal ${this.journalFile} back to its last whole entry (byte ${this.journalOffset}) after a failed write (${this.uncut}). ` +
+          `The request failed, but its line may stand: ${UNCUT_AFTER}`,
+      );
     }
   }
 
@@ -687,6 +746,7 @@ export class Store<D extends Stored> {
   private compactIf(cond: () => boolean): Promise<void> {
     return this.transact(async (ss) => {
       await this.load();
+      await this.cleanOrphans(true);
       if (!cond()) return;
       // a lock lost while this process stood still: another may be appending, which a new journal would drop
       if (ss.compromised)
@@ -856,8 +916,24 @@ export class Store<D extends Stored> {
   async import(from: string): Promise<{ bytes: number; data: D }> {
     const src = resolveDataFile(from);
     if (src === this.file) throw new StoreFileError(`${from} is this simulator's own data file: nothing to import.`);
-    const data = await new Store<D>(src, this.schema).readWorld();
+    await checkSource(from, src);
+    const reader = new Store<D>(src, this.schema);
+    reader.checking = from;
+    // (a source that holds no world is refused as what it is: a local file error, exit 2)
+    const data = await reader.readWorld().catch((e: unknown) => {
+      throw e instanceof StoreFileError && !(e instanceof StoreAccessError)
+        ? new ImportRefused(`${from} cannot be imported: ${e.message}`)
+        : e;
+    });
+    // (again with its journal applied)
+    await reader.refuseBad(data as unknown as Record<string, unknown>);
     return { ...(await this.replaceWorld(data)), data };
+  }
+
+  /** Refuses (source.ts) a document being imported whose values are not a world's (StoreSchema.check). */
+  private async refuseBad(doc: Record<string, unknown>): Promise<void> {
+    const problems = (await this.schema.check?.(doc, LISTED + 1)) ?? [];
+    if (problems.length > 0) throw refuseWorld(this.checking ?? this.given ?? '', problems);
   }
 
   /**
@@ -952,13 +1028,18 @@ export class Store<D extends Stored> {
     }
   }
 
-  /** Temp files of a writer killed mid-write are never renamed; with the lock held, any found are orphans. */
-  private async cleanOrphans(): Promise<void> {
-    if (this.cleaned || !this.file || this.readOnly) return;
+  /**
+   * Temp files of a writer killed mid-write (a SIGKILLed import, say) are never renamed: removed when
+   * the store opens here, at each compaction, and when another process replaced the snapshot, once
+   * the process that named them is gone (snapshot.ts tempIsOrphan).
+   */
+  private async cleanOrphans(again = false): Promise<void> {
+    if ((this.cleaned && !again) || !this.file || this.readOnly) return;
     this.cleaned = true;
     // (`.sim.json.` begins the journal's temp files too)
-    for (const name of await readdir(dirname(this.file)))
-      if (isTempOf(this.file, name)) await unlink(join(dirname(this.file), name)).catch(() => {});
+    for (const name of await readdir(dirname(this.file)).catch(() => []))
+      if (isTempOf(this.file, name) && tempIsOrphan(this.file, name))
+        await unlink(join(dirname(this.file), name)).catch(() => {});
   }
 }
 

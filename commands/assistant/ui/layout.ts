@@ -119,6 +119,8 @@ function entryLines(e: Entry, width: number, first: boolean): Line[] {
       return pad('! ', e.text, { color: 'red' });
     case 'note':
       return pad('· ', e.text, { dim: true });
+    case 'unread':
+      return pad('? ', e.text, { color: 'yellow' });
   }
 }
 

@@ -4,6 +4,7 @@
 // Text is measured in terminal columns (string-width: a CJK character or an emoji takes two) and the
 // input line's cursor moves by graphemes (what the eye sees as one character).
 import stringWidth from 'string-width';
+import { visible } from '../../../src/visible.js';
 import {
   actionText,
   inputText,
@@ -13,7 +14,8 @@ import {
   type PendingApproval,
 } from '../view.js';
 
-export type EntryKind = 'user' | 'assistant' | 'action' | 'declined' | 'failed' | 'note' | 'error';
+/** `unread`: what the assistant did not understand of a message, set apart from its answers */
+export type EntryKind = 'user' | 'assistant' | 'action' | 'declined' | 'failed' | 'note' | 'error' | 'unread';
 export interface Entry {
   kind: EntryKind;
   text: string;
@@ -128,6 +130,9 @@ function settle(s: ChatState, c: Conversation): ChatState {
   const { entries, seen } = actionEntries(c, s.seen);
   const added: Entry[] = [...entries];
   if (c.reply) added.push({ kind: 'assistant', text: c.reply });
+  const missed = c.status === 'idle' ? (c.not_understood ?? []) : [];
+  if (missed.length > 0)
+    added.push({ kind: 'unread', text: `not understood: ${missed.map((m) => `"${m}"`).join(', ')}` });
   if (c.status === 'failed')
     added.push({ kind: 'error', text: c.error ?? 'The run failed. Send another message to go on.' });
   return { ...s, conversation: c, seen, entries: [...s.entries, ...added], phase: phaseOf(c) };
@@ -352,8 +357,11 @@ function reread(s: ChatState, a: Of<'reread'>): ChatState {
   };
 }
 
-/** Text as one terminal line may show it: a tab is a space, other control characters (escapes included) go. */
-export const printable = (s: string) => s.replace(/\t/g, ' ').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '');
+/**
+ * Text as the screen may show it: a tab is a space, other control characters (escapes, C1, bidi
+ * overrides) shown as their escapes (src/visible.ts), as every command shows text from outside.
+ */
+export const printable = (s: string) => visible(s.replace(/\t/g, ' '));
 
 /** The first graphemes of `s` that fit in `width` columns (at least one), and the rest. */
 function cut(s: string, width: number): [string, string] {
@@ -369,7 +377,8 @@ function cut(s: string, width: number): [string, string] {
 }
 
 /** A line cut to `width` columns with an ellipsis when it is wider. */
-export function clip(s: string, width: number): string {
+export function clip(text: string, width: number): string {
+  const s = printable(text);
   if (columns(s) <= width) return s;
   return cut(s, Math.max(1, width - 1))[0] + '…';
 }

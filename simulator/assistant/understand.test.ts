@@ -1,0 +1,98 @@
+// How the assistant reads messages (understand.ts with dates.ts): requests split by meaning, each
+// read into its intent, subject, direction and span of local time; references taken from the context.
+// The answers these give on a seeded world are test/assistant-phrasings.test.ts's table.
+import { describe, expect, it } from 'vitest';
+import { readDate, type LocalNow } from './dates.js';
+import { readMessage, splitRequests, type Context } from './understand.js';
+
+/** Saturday 2026-03-14, 12:00 in Los Angeles (PDT, UTC-7). */
+const NOW: LocalNow = { instant: new Date('2026-03-14T19:00:00Z'), offsetMinutes: -420, today: '2026-03-14', hour: 12 };
+const read = (m: string, context: Context = {}) => readMessage(m, (t) => readDate(t, NOW), context);
+/** A question's shape in one line: ask subject direction [label detail]. */
+const shape = (m: string, context?: Context) =>
+  read(m, context).map((x) => {
+    if (x.kind === 'question')
+      return `${x.ask} ${x.subject} ${x.direction}${x.span ? ` [${x.span.label} ${x.span.detail}]` : ''}`;
+    if (x.kind === 'unknown') return `unknown "${x.said}"`;
+    return `${x.kind}${'phone' in x && x.phone ? ` ${x.phone}` : ''}`;
+  });
+
+describe('dates as people say them, in local time (chrono-node)', () => {
+  it.each([
+    ['who called yesterday', 'yesterday', '2026-03-13'],
+    ['who called this morning', 'this morning', '2026-03-14 00:00 to 12:00'],
+    ['who called on Thursday', 'on Thursday', '2026-03-12'],
+    ['calls last week', 'last week', '2026-03-02 to 2026-03-08'],
+    ['calls since Monday', 'since Monday', '2026-03-09 to now'],
+    ['calls in March', 'in March', '2026-03-01 to 2026-03-31'],
+    ['calls in February', 'in February', '2026-02-01 to 2026-02-28'],
+    ['calls this week', 'this week', '2026-03-09 to now'],
+    ['calls in the past week', 'past week', '2026-03-07 to now'],
+    ['calls 2 days ago', '2 days ago', '2026-03-12'],
+    ['calls on March 3', 'on March 3', '2026-03-03'],
+    ['calls last month', 'last month', '2026-02-01 to 2026-02-28'],
+    ['calls today', 'today', '2026-03-14'],
+    ['calls on Sunday', 'on Sunday', '2026-03-08'],
+  ])('%s: %s = %s', (text, label, detail) => {
+    expect(readDate(text, NOW)?.span).toMatchObject({ label, detail });
+  });
+  it('no date, no span', () => expect(readDate('who called us', NOW)).toBeNull());
+});
+
+describe('requests split by meaning', () => {
+  it.each([
+    ['who called us yesterday? and who texted us today?', ['who called us yesterday?', 'and who texted us today?']],
+    [
+      'Who called us yesterday and how many calls did we get today?',
+      ['Who called us yesterday', 'how many calls did we get today?'],
+    ],
+    ['how many calls and texts did we get today?', ['how many calls and texts did we get today?']],
+    ['text +14155550100 and ask whether Tuesday works', ['text +14155550100 and ask whether Tuesday works']],
+    ['who called today; who texted today', ['who called today', 'who texted today']],
+    ['who called yesterday? and today?', ['who called yesterday?', 'and today?']],
+    ['who called today, and also who texted', ['who called today', 'who texted']],
+  ])('%s', (m, parts) => expect(splitRequests(m)).toEqual(parts));
+});
+
+describe('intents, subjects and references', () => {
+  it.each([
+    ['which calls came in yesterday', ['list calls inbound [yesterday 2026-03-13]']],
+    ['did anyone call yesterday?', ['any calls inbound [yesterday 2026-03-13]']],
+    ["list yesterday's callers", ['who calls inbound [yesterday 2026-03-13]']],
+    ['how many calls came in yesterday?', ['count calls inbound [yesterday 2026-03-13]']],
+    ['how many calls yesterday?', ['count calls inbound [yesterday 2026-03-13]']],
+    ['show me texts from today', ['list texts inbound [today 2026-03-14]']],
+    ['any texts today?', ['any texts inbound [today 2026-03-14]']],
+    ['who called us on Thursday?', ['who calls inbound [on Thursday 2026-03-12]']],
+    ['how many calls did we make yesterday?', ['count calls outbound [yesterday 2026-03-13]']],
+    [
+      'who contacted us today?',
+      [
+        'who calls inbound [today 2026-03-14]',
+        'who texts inbound [today 2026-03-14]',
+        'who emails inbound [today 2026-03-14]',
+      ],
+    ],
+    ['what did +14155550100 say?', ['said_then +14155550100']],
+    ['did the person at +14155550100 say yes?', ['agreed +14155550100']],
+    ['what did it cost?', ['cost']],
+    ['how much was that?', ['cost']],
+    ['what was the cost?', ['cost']],
+    ['Did the person agree?', ['agreed']],
+    ['what did the person say?', ['said_then']],
+    ['sing me a song', ['unknown "sing me a song"']],
+    ['and yesterday?', ['unknown "and yesterday"']],
+  ])('%s', (m, want) => expect(shape(m)).toEqual(want));
+
+  it('"and yesterday?" asks the last question again for another day; "what about texts?" for another subject', () => {
+    const context: Context = {};
+    expect(shape('who texted us today?', context)).toEqual(['who texts inbound [today 2026-03-14]']);
+    expect(shape('and yesterday?', context)).toEqual(['who texts inbound [yesterday 2026-03-13]']);
+    expect(shape('what about calls?', context)).toEqual(['who calls inbound [yesterday 2026-03-13]']);
+  });
+  it('"the person" is the number last talked about', () => {
+    const context: Context = {};
+    read('what did +14155550100 say?', context);
+    expect(shape('did they agree?', context)).toEqual(['agreed +14155550100']);
+  });
+});

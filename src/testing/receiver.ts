@@ -1,0 +1,188 @@
+// The webhook receiver of vmv/testing: a node:http server on a loopback port whose URL a test
+// registers as a webhook. It checks each delivery's signature with the same code as the library's
+// verifySignature, against the secrets of the webhooks registered to it, keeps what it received,
+// and waits for an event by moving a manual clock to each next transition in turn.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EVENT_HEADER, EVENT_ID_HEADER, headerOf, SIGNATURE_HEADER, verifySignature } from '../webhooks.js';
+import { callerFrame, opened } from './open.js';
+
+/** One delivery as the receiver got it. */
+export interface ReceivedEvent {
+  /** the event's type (`call.started`, `call.ended`, `sms.received`) */
+  type: string;
+  /** the event's id (the same on every retry of it) */
+  id: string;
+  /** the event as parsed from the body: `{id, type, created_at, data}` */
+  event: { id: string; type: string; created_at: string; data: Record<string, unknown> };
+  /** the body exactly as received */
+  raw: string;
+  headers: IncomingHttpHeaders;
+  /** the path it was posted to */
+  path: string;
+}
+
+/** What `waitFor` is told. */
+export interface WaitOptions {
+  /** wall milliseconds before it gives up and throws (default 5000) */
+  timeout?: number;
+  /** only an event for which this is true */
+  where?: (e: ReceivedEvent) => boolean;
+}
+
+/** What the receiver needs of its simulator: the secrets to check against, and a step of the clock. */
+export interface ReceiverHost {
+  secrets(origin: string): Promise<string[]>;
+  /** Moves a manual clock to the next due transition; false when nothing is due (or the clock is real). */
+  step(): Promise<boolean>;
+  /** The simulator's time, for the error of a wait that timed out. */
+  describeClock(): Promise<string>;
+}
+
+const DEFAULT_TIMEOUT_MS = 5000;
+/** How long a wait sleeps when nothing is due on the clock: the code under test may still be acting. */
+const IDLE_MS = 10;
+
+export interface WebhookReceiver extends AsyncDisposable {
+  /** `http://127.0.0.1:PORT/webhooks`: register it as a webhook's `url` (any path of it works too) */
+  readonly url: string;
+  /** every delivery whose signature checked, in the order they arrived */
+  readonly received: readonly ReceivedEvent[];
+  /** deliveries refused (answered 400) because no registered webhook's secret signs them */
+  readonly rejected: readonly { path: string; reason: string }[];
+  /**
+   * The first `type` event not yet returned by an earlier `waitFor` (already received counts). On
+   * a manual clock it moves the clock to each next due transition in turn until the event arrives;
+   * on a real one it waits. Throws after `timeout` wall milliseconds, saying what did arrive.
+   */
+  waitFor(type: string, options?: WaitOptions): Promise<ReceivedEvent>;
+  /** Forgets what was received (a simulator's reset() does it too). */
+  clear(): void;
+  close(): Promise<void>;
+}
+
+/** Starts a receiver for `host`'s deliveries on 127.0.0.1 (a free port). */
+export async function startReceiver(host: ReceiverHost, where = callerFrame()): Promise<WebhookReceiver> {
+  const received: ReceivedEvent[] = [];
+  const rejected: { path: string; reason: string }[] = [];
+  const taken = new Set<ReceivedEvent>();
+  const arrivals = new Set<() => void>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      void accept(req.url ?? '/', req.headers, raw).then((ok) => {
+        res.writeHead(ok ? 200 : 400).end();
+        for (const wake of arrivals) wake();
+      });
+    });
+  });
+  const url = await listen(server);
+  const origin = new URL(url).origin;
+  const accept = async (path: string, headers: IncomingHttpHeaders, raw: Buffer) => {
+    const signature = headerOf(headers, SIGNATURE_HEADER);
+    const secrets = await host.secrets(origin);
+    if (!secrets.some((s) => verifySignature(raw, signature, s))) {
+      rejected.push({
+        path,
+        reason: secrets.length ? 'the signature checks with no secret' : 'no webhook is registered here',
+      });
+      return false;
+    }
+    const event = JSON.parse(raw.toString('utf8'));
+    const type = headerOf(headers, EVENT_HEADER) ?? event.type;
+    received.push({
+      type,
+      id: headerOf(headers, EVENT_ID_HEADER) ?? event.id,
+      event,
+      raw: raw.toString('utf8'),
+      headers,
+      path,
+    });
+    return true;
+  };
+  const closed = opened(server, `a webhook receiver at ${url}`, where);
+  const close = async () => {
+    closed();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  };
+  const receiver: WebhookReceiver = {
+    url,
+    received,
+    rejected,
+    waitFor: (type, o = {}) => waitFor({ host, received, rejected, taken, arrivals }, type, o),
+    clear: () => {
+      received.length = 0;
+      rejected.length = 0;
+      taken.clear();
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+  return receiver;
+}
+
+interface Kept {
+  host: ReceiverHost;
+  received: ReceivedEvent[];
+  rejected: { path: string; reason: string }[];
+  taken: Set<ReceivedEvent>;
+  arrivals: Set<() => void>;
+}
+
+/** The wait: look, step the clock (or sleep until a delivery or a moment passes), until found or timed out. */
+async function waitFor(k: Kept, type: string, o: WaitOptions): Promise<ReceivedEvent> {
+  const timeout = o.timeout ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeout;
+  const find = () => k.received.find((e) => e.type === type && !k.taken.has(e) && (o.where?.(e) ?? true));
+  for (;;) {
+    const found = find();
+    if (found) {
+      k.taken.add(found);
+      return found;
+    }
+    if (Date.now() >= deadline) break;
+    if (!(await k.host.step())) await arrivalOr(k.arrivals, Math.min(IDLE_MS, deadline - Date.now()));
+  }
+  throw new Error(await timedOut(k, type, timeout));
+}
+
+/** Resolves at the next delivery, or after `ms`. */
+function arrivalOr(arrivals: Set<() => void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      arrivals.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    arrivals.add(done);
+  });
+}
+
+/** The words of a wait that timed out: what did arrive, what was refused, and where the clock stands. */
+async function timedOut(k: Kept, type: string, timeout: number): Promise<string> {
+  const got = k.received.map((e) => `${e.type} ${e.id}${k.taken.has(e) ? ' (returned by an earlier waitFor)' : ''}`);
+  const lines = [
+    `waitFor('${type}') timed out after ${timeout} ms; ${await k.host.describeClock()}.`,
+    got.length ? `Received ${got.length}:\n  ${got.join('\n  ')}` : 'Received nothing.',
+  ];
+  if (k.rejected.length)
+    lines.push(`Refused ${k.rejected.length}: ${k.rejected.map((r) => `${r.path} (${r.reason})`).join(', ')}`);
+  return lines.join('\n');
+}
+
+/** Listens on 127.0.0.1 at a free port; nothing of it keeps the process alive. */
+async function listen(server: Server): Promise<string> {
+  server.on('connection', (socket) => socket.unref());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  server.unref();
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+}
