@@ -155,7 +155,8 @@ export function createApp(store: WorldStore, extra: Resource[] = [], options: Ap
 
 /** `vmv sim serve`: the simulated world on `o.store`, over HTTP. */
 export function startServer(o: Omit<ServeOptions, 'app' | 'pages'>): Promise<RunningServer> {
-  const app = createApp(o.store);
+  // (its real-clock loop catches up what fell due: reads meanwhile need not wait for it)
+  const app = createApp(o.store, [], { catchesUp: true });
   return serveHttp({ ...o, app, pages: inspectorPages(o.store, app) });
 }
 

@@ -268,3 +268,67 @@ describe('vmv sim advance on a terminal (issue 31, point 3)', () => {
     expect((await t.run(['sim', 'clock', '--json'])).json.now).toBe(stood);
   }, 180_000);
 });
+
+describe('a real clock far behind catches up in slices (issue 31, point 3)', () => {
+  /** GET `path`, timed: answered 200, and how long it took. */
+  const timed = async (sim: Sim, path: string) => {
+    const t = performance.now();
+    const r = await sim.api('GET', path);
+    expect(r.status, r.text).toBe(200);
+    return { r, ms: performance.now() - t };
+  };
+  const SCHEDULES = 150;
+
+  it('a server started days behind on a world of 150 daily schedules answers health and reads throughout, ends on SIGTERM, and a write waits for the rest', async () => {
+    const data = join(tempDir(), 'sim.json');
+    const first = await startSim({ data });
+    const conn = (await first.api('GET', '/v1/social-connections')).json.data[0].id;
+    expect((await first.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 100_000 } })).status).toBe(200);
+    for (let i = 0; i < SCHEDULES; i++) {
+      const r = await first.api('POST', '/v1/video-schedules', { raw: dailyTen(conn) });
+      expect(r.status, r.text).toBe(201);
+    }
+    await first.stop();
+    // a real clock days past what the world last ran, as if the server had been off: each schedule
+    // plans and posts its 10 videos (once: missed days are not made up), and the videos go on from there
+    const behind = Date.parse(T0) + 5 * DAY_S * 1000;
+    const real = (extra: string[] = []) => startSim({ data, clock: 'real', extraArgs: extra });
+    let sim = await real(['--now', new Date(behind).toISOString()]);
+    const probes: number[] = [];
+    let mark = '';
+    try {
+      // health and reads answered within a second all along; a read sees the world as of the last
+      // slice, saying from when on what fell due is still to run
+      for (let i = 0; i < 5; i++, await sleep(100)) {
+        probes.push((await timed(sim, '/_sim/health')).ms);
+        const { r, ms } = await timed(sim, '/v1/video-schedules');
+        probes.push(ms);
+        mark = r.headers.get('vmv-catching-up') ?? '';
+        expect(Date.parse(mark), 'the catch-up ended too soon to be watched').toBeLessThan(behind);
+      }
+      const t0 = performance.now();
+      await sim.stop('SIGTERM');
+      expect(performance.now() - t0).toBeLessThan(2000);
+      // the slices done are kept: the catch-up goes on from at least where the last read saw it
+      sim = await real();
+      const again = (await timed(sim, '/v1/video-schedules')).r.headers.get('vmv-catching-up');
+      expect(Date.parse(again!)).toBeGreaterThanOrEqual(Date.parse(mark));
+      // a write waits for the rest (its change comes after all that fell due before it), health answered meanwhile
+      let writing = true;
+      const probing = (async () => {
+        for (; writing; await sleep(100)) probes.push((await timed(sim, '/_sim/health')).ms);
+      })();
+      const w = await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 500 } });
+      writing = false;
+      await probing;
+      expect(w.status, w.text).toBe(200);
+      const after = await timed(sim, '/v1/video-schedules?limit=100');
+      expect(after.r.headers.has('vmv-catching-up')).toBe(false);
+      for (const sch of after.r.json.data) expect(Date.parse(sch.last_run_at)).toBeGreaterThan(Date.parse(T0));
+      console.log(`catch-up: health and reads worst ${Math.max(...probes).toFixed(0)} ms over ${probes.length}`);
+      expect(Math.max(...probes)).toBeLessThan(1000);
+    } finally {
+      await sim.stop();
+    }
+  }, 180_000);
+});

@@ -3,10 +3,12 @@
 // over HTTP and the embedded CLI calls it in-process, so both targets run the very same code.
 //
 // A request goes through a list of named steps (STEPS, below), in one unit of work on the store:
-// what fell due on the clock runs first and is kept whatever follows; then the key is checked, the
-// plan, the body parsed, a replay answered, the input validated, the route run, and its reply kept
-// for its Idempotency-Key. The parts: router.ts (which route), auth.ts (as whom), request.ts (the
-// body, validation, the envelope), idempotency.ts (replays).
+// what fell due on the clock runs first and is kept whatever follows (in slices when a real clock is
+// far behind: the request waits for them while the server answers others between them; a read on a
+// server answers from the world as of the slice, its real-clock loop catching up the rest); then the
+// key is checked, the plan, the body parsed, a replay answered, the input validated, the route run,
+// and its reply kept for its Idempotency-Key. The parts: router.ts (which route), auth.ts (as whom),
+// request.ts (the body, validation, the envelope), idempotency.ts (replays).
 import type {
   AfterCommit,
   Auth,
@@ -28,7 +30,7 @@ import { checkKey, fingerprint, remember, rememberFinal, replayOf, type Keyed } 
 import { errorResponse, header, newRequestId, originOf, parseBody, toResponse, validate } from './request.js';
 import { createRouter, methodOf, normalTarget, targetOf, type Router } from './router.js';
 import { nextDue, runDue, runSome, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
-import { setMode } from './clock.js';
+import { iso, setMode } from './clock.js';
 import { moveInSlices, SLICE_MS, type Slice } from './move.js';
 import { DueStall, STALE_HEADER, STALE_VALUE } from './stall.js';
 import { NEEDS_LOCK, type Session, type WorldSession, type WorldStore } from './session.js';
@@ -63,7 +65,16 @@ export interface AppOptions {
    * file it may not use (StoreAccessError) as the local file error it is, not as an API's 500.
    */
   rethrow?: (e: unknown) => boolean;
+  /**
+   * A loop catches up what fell due in the background (a server's real-clock loop, server.ts): a read
+   * that finds more due than one slice answers from the world as of that slice (marked CATCHING_UP_HEADER)
+   * instead of waiting for the rest. Without one (the embedded CLI), every request waits for it, in slices.
+   */
+  catchesUp?: boolean;
 }
+
+/** The header on a read answered while a real clock catches up: what fell due from this time on is still to run. */
+export const CATCHING_UP_HEADER = 'vmv-catching-up';
 
 /**
  * What the request pipeline is given of the world it serves, by the composition root (world.ts): the
@@ -104,9 +115,13 @@ interface Exchange {
 /** What the steps use of the app around them. */
 interface Wiring {
   run(s: Session, until: number): Promise<number>;
-  /** runs what falls due by `until` until `enough` says so (a slice: scheduler.ts runSome) */
-  runSome(s: Session, until: number, enough: (ran: number) => boolean): Promise<{ ran: number; done: boolean }>;
+  /** runs what falls due by `until` for SLICE_MS of work at most (scheduler.ts runSome): `done` when all of it ran */
+  runSlice(s: Session, until: number): Promise<{ ran: number; done: boolean }>;
   services: WorldServices;
+  /** reads answer during a catch-up without waiting for it (AppOptions.catchesUp) */
+  readsAnswerBehind: boolean;
+  /** the real-clock loop's last slice left more due: a catch-up is under way (ticker) */
+  catchingUp: boolean;
   /** due work a full disk keeps from being saved (stall.ts) */
   stall: DueStall;
 }
@@ -203,12 +218,15 @@ function backgroundWork(hooks: readonly AfterCommit[], app: () => App) {
   };
 }
 
-/** One unit of work under the lock: what fell due runs first, then `fn`, committed if it wrote (Transactor). */
-function transactor(store: WorldStore, run: Wiring['run']): App['transaction'] {
+/**
+ * One unit of work under the lock: a slice of what fell due runs first (all of it, unless a real
+ * clock is far behind: the rest is the catch-up's), then `fn`, committed if it wrote (Transactor).
+ */
+function transactor(store: WorldStore, w: Wiring): App['transaction'] {
   return (fn) =>
     store.withLock(async (ss) => {
       const s = await ss.begin();
-      await run(s, s.now);
+      await w.runSlice(s, s.now);
       try {
         const out = await fn(s);
         if (s.dirty) await ss.commit(s);
@@ -220,24 +238,37 @@ function transactor(store: WorldStore, run: Wiring['run']): App['transaction'] {
     });
 }
 
-/** One unit of work for a request: what fell due runs (and is kept), then the steps, which commit or roll back together. */
+/** What runSteps answers when a slice of what fell due ran and more is due: the request waits and tries again. */
+const BEHIND = Symbol('behind');
+
+/**
+ * One unit of work for a request: what fell due runs (and is kept), then the steps, which commit or
+ * roll back together. When more fell due than a slice runs (a real clock far behind), the slice is
+ * kept and the request either waits for the rest (BEHIND) or, a read on a server that catches up,
+ * answers from the world as of the slice.
+ */
 async function runSteps(
   ss: WorldSession,
   start: Omit<Exchange, 's'>,
   w: Wiring,
   committed: Committed,
-): Promise<Exchange> {
+): Promise<Exchange | typeof BEHIND> {
   const commit = async (s: Session) => {
     await ss.commit(s);
     committed.data = s.data;
   };
   let s = await ss.begin();
   const due = (nextDue(s) ?? Infinity) <= s.now;
-  // a read while what fell due cannot be saved (stall.ts) answers from the disk without trying again
-  const stale = due && start.method === 'GET' && w.stall.waiting();
+  // a read while what fell due cannot be saved (stall.ts) answers from the disk without trying again;
+  // one while the real-clock loop catches up answers from the disk as of its last slice
+  const read = due && start.method === 'GET';
+  const stale = read && w.stall.waiting();
+  const catching = read && w.readsAnswerBehind && w.catchingUp;
   // a read runs without the cross-process lock unless it has transitions to run first
-  if (!ss.locked && due && !stale) throw NEEDS_LOCK;
-  if (!stale) s = await runDueFirst(ss, s, start.method, w, commit);
+  if (!ss.locked && due && !stale && !catching) throw NEEDS_LOCK;
+  let behind = catching;
+  if (!stale && !catching) ({ s, behind } = await runDueFirst(ss, s, start.method, w, commit));
+  if (behind && !(start.method === 'GET' && w.readsAnswerBehind)) return BEHIND;
   const x: Exchange = { ...start, s };
   try {
     for (const [, step] of STEPS) {
@@ -246,6 +277,7 @@ async function runSteps(
     }
     if (x.method !== 'GET' || s.dirty) await commit(s);
     if (stale || w.stall.waiting()) x.res!.headers[STALE_HEADER] = STALE_VALUE;
+    if (behind) x.res!.headers[CATCHING_UP_HEADER] = iso(nextDue(s) ?? s.now);
     return x;
   } catch (e) {
     ss.rollback();
@@ -254,8 +286,9 @@ async function runSteps(
 }
 
 /**
- * Runs whatever fell due since the last request, kept even if this request fails; the session the
- * request goes on with. On a full disk a read goes on with what the disk holds (stall.ts); a write fails.
+ * Runs a slice of whatever fell due since the last request, kept even if this request fails; the
+ * session the request goes on with, and whether more is due (`behind`: a real clock catching up).
+ * On a full disk a read goes on with what the disk holds (stall.ts); a write fails.
  */
 async function runDueFirst(
   ss: WorldSession,
@@ -263,23 +296,31 @@ async function runDueFirst(
   method: Method,
   w: Wiring,
   commit: (s: Session) => Promise<void>,
-): Promise<Session> {
+): Promise<{ s: Session; behind: boolean }> {
   try {
-    if ((await w.run(s, s.now)) > 0 || s.dirty) {
+    const r = await w.runSlice(s, s.now);
+    if (r.ran > 0 || s.dirty) {
       await commit(s);
       s = await ss.begin();
     }
     w.stall.saved();
-    return s;
+    return { s, behind: !r.done };
   } catch (e) {
     if (method !== 'GET' || !w.stall.failed(e)) throw e;
     ss.rollback();
-    return ss.begin();
+    return { s: await ss.begin(), behind: false };
   }
 }
 
 /** Finds a request's route and runs its steps: without the lock when it only reads, under it otherwise. */
-function dispatcher(store: WorldStore, router: Router, w: Wiring, transaction: App['transaction'], app: () => App) {
+function dispatcher(
+  store: WorldStore,
+  router: Router,
+  w: Wiring,
+  transaction: App['transaction'],
+  app: () => App,
+  after: (data: World) => void,
+) {
   /** Outside the lock: the request waits for what its change set going (an assistant run), then answers. */
   async function waited(x: Exchange, requestId: string): Promise<SimResponse> {
     const res = toResponse(await x.reply!.after!(app()), requestId);
@@ -315,10 +356,29 @@ function dispatcher(store: WorldStore, router: Router, w: Wiring, transaction: A
       isApi: url.pathname.startsWith('/v1/'),
     };
     const unit = (ss: WorldSession) => runSteps(ss, start, w, committed);
-    let done = method === 'GET' ? await store.withRead(unit) : NEEDS_LOCK;
-    if (done === NEEDS_LOCK) done = await store.withLock(unit);
-    return done.reply?.after ? waited(done, requestId) : done.res!;
+    for (;;) {
+      let done = method === 'GET' ? await store.withRead(unit) : NEEDS_LOCK;
+      if (done === NEEDS_LOCK) done = await store.withLock(unit);
+      if (done !== BEHIND) return done.reply?.after ? waited(done, requestId) : done.res!;
+      await caughtUpSlice(req, committed, after);
+    }
   };
+}
+
+/**
+ * Between two slices of a catch-up a request waits for: the slice's deliveries started, the server's
+ * other requests answered; a client gone or a server closing ends the wait (the slices done are kept).
+ */
+async function caughtUpSlice(req: SimRequest, committed: Committed, after: (data: World) => void): Promise<void> {
+  if (committed.data) after(committed.data);
+  committed.data = null;
+  await new Promise((r) => setImmediate(r));
+  if (req.signal?.aborted)
+    throw new ApiError(
+      503,
+      'store_busy',
+      'The simulator stopped while its clock caught up with what fell due; what ran is kept, the rest runs on the next request.',
+    );
 }
 
 /**
@@ -379,9 +439,8 @@ function slicer(store: WorldStore, w: Wiring, after: (data: World) => void) {
         mode: s.data.meta.clock.mode,
       });
       if (s.now < left) return view({ now: s.now, done: true, ran: 0, reset: true });
-      const started = performance.now();
       try {
-        const r = await w.runSome(s, Math.max(to, s.now), () => performance.now() - started > SLICE_MS);
+        const r = await w.runSlice(s, Math.max(to, s.now));
         if (setClock) {
           s.data.meta.clock = setMode(s.data.meta.clock, s.data.meta.clock.mode, s.now);
           s.markDirty();
@@ -401,15 +460,17 @@ function slicer(store: WorldStore, w: Wiring, after: (data: World) => void) {
 /**
  * Runs what fell due (a real clock's loop): a look without the cross-process lock when nothing
  * is; otherwise one slice of it, so a clock that stood still long (a server started on a data file
- * untouched for months) catches up in slices, the loop looking again at once. What a full disk
- * keeps from being saved is looked at again after the stall's pause (stall.ts).
+ * untouched for months) catches up in slices, the loop looking again at once; meanwhile reads answer
+ * from the disk as of the last slice (Wiring.catchingUp), writes wait. What a full disk keeps from
+ * being saved is looked at again after the stall's pause (stall.ts).
  */
 function ticker(
   store: WorldStore,
   slice: ReturnType<typeof slicer>,
   after: (data: World) => void,
-  stall: DueStall,
+  w: Wiring,
 ): App['tick'] {
+  const { stall } = w;
   return async () => {
     const look = (s: Session) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode });
     const seen = await store.withRead(async (ss) => {
@@ -419,6 +480,7 @@ function ticker(
       return due ? { ...t, nextDueMs: t.nowMs + stall.retryInMs() } : t;
     });
     if (seen !== NEEDS_LOCK) {
+      w.catchingUp = false;
       const { data, ...t } = seen;
       after(data);
       return t;
@@ -427,11 +489,14 @@ function ticker(
     try {
       r = await slice(-Infinity, -Infinity, false);
     } catch (e) {
+      // (reads go back to running what is due themselves)
+      w.catchingUp = false;
       if (!stall.failed(e)) throw e;
       // (looked at again after the pause, whatever the clock's mode: what fell due is still to run)
       return { nextDueMs: Date.now() + stall.retryInMs(), nowMs: Date.now(), mode: 'real' };
     }
     stall.saved();
+    w.catchingUp = !r.done;
     return { nextDueMs: r.done ? r.nextDueMs : r.now, nowMs: r.now, mode: r.mode };
   };
 }
@@ -452,14 +517,19 @@ export function createApp(
   // (the transitions' environment invokes routes, which may run transitions: defined together)
   const wiring: Wiring = {
     run: (s, until) => runDue(s, until, timers, env),
-    runSome: (s, until, enough) => runSome(s, until, timers, env, enough),
+    runSlice: (s, until) => {
+      const started = performance.now();
+      return runSome(s, until, timers, env, () => performance.now() - started > SLICE_MS);
+    },
     services: world.services,
+    readsAnswerBehind: options.catchesUp === true,
+    catchingUp: false,
     stall: new DueStall(),
   };
   const env = invoker(router, wiring);
-  const transaction = transactor(store, wiring.run);
+  const transaction = transactor(store, wiring);
   const work = backgroundWork(hooks, () => app);
-  const dispatch = dispatcher(store, router, wiring, transaction, () => app);
+  const dispatch = dispatcher(store, router, wiring, transaction, () => app, work.after);
   const slice = slicer(store, wiring, work.after);
   // aborted when the server closes: every move under way stops after its slice
   const closing = new AbortController();
@@ -485,7 +555,7 @@ export function createApp(
   const app: App = {
     handle,
     idle: work.idle,
-    tick: ticker(store, slice, work.after, wiring.stall),
+    tick: ticker(store, slice, work.after, wiring),
     transaction,
     move: (from, to, signal) => moveInSlices((t, left) => slice(t, left, true), from, to, signal),
     close: () => closing.abort(),
