@@ -154,9 +154,9 @@ export function createApp(store: WorldStore, extra: Resource[] = [], options: Ap
 }
 
 /** `vmv sim serve`: the simulated world on `o.store`, over HTTP. */
-export function startServer(o: Omit<ServeOptions, 'app' | 'pages'>): Promise<RunningServer> {
+export function startServer(o: Omit<ServeOptions, 'app' | 'pages'> & { moveLimit?: number }): Promise<RunningServer> {
   // (its real-clock loop catches up what fell due: reads meanwhile need not wait for it)
-  const app = createApp(o.store, [], { catchesUp: true });
+  const app = createApp(o.store, [], { catchesUp: true, moveLimit: o.moveLimit });
   return serveHttp({ ...o, app, pages: inspectorPages(o.store, app) });
 }
 

@@ -332,3 +332,45 @@ describe('a real clock far behind catches up in slices (issue 31, point 3)', () 
     }
   }, 180_000);
 });
+
+describe('--wait --advance past a move too large for one request (issue 31, point 3)', () => {
+  it('the CLI steps the clock in the size the refusal names until the job is done (a server with --move-limit 200)', async () => {
+    const dir = tempDir();
+    const sim = await startSim({ data: join(dir, 'sim.json'), extraArgs: ['--move-limit', '200'] });
+    try {
+      const conn = (await sim.api('GET', '/v1/social-connections')).json.data[0].id;
+      expect((await sim.api('PATCH', '/_sim/workspace', { body: { wallet_usd: 1000 } })).status).toBe(200);
+      expect((await sim.api('POST', '/v1/video-schedules', { raw: dailyTen(conn) })).status).toBe(201);
+      // five days of a 10-video schedule is more than 200 transitions: one move there is refused
+      const whole = await sim.api('POST', '/_sim/clock/advance', { body: { seconds: 5 * DAY_S } });
+      expect(whole.status, whole.text).toBe(400);
+      expect(whole.json.error.limit).toBe(200);
+      // a text to a number that never replies ends after 120 quiet hours: the wait's move is refused, then stepped
+      const env = {
+        PATH: process.env.PATH,
+        HOME: dir,
+        VMV_CONFIG_DIR: join(dir, 'config'),
+        VMV_STATE_DIR: join(dir, 'state'),
+        VMV_BASE_URL: sim.url,
+        VMV_API_KEY: sim.key,
+        NO_COLOR: '1',
+      };
+      const args = ['quick', 'text', '+14155550102', '--goal', 'Confirm Friday', '--conversation-timeout-hours', '120'];
+      const proc = spawn(process.execPath, [BIN, ...args, '--wait', '--advance', '--json'], { env });
+      let [out, err] = ['', ''];
+      proc.stdout.on('data', (d) => (out += d));
+      proc.stderr.on('data', (d) => (err += d));
+      const code = await new Promise((r) => proc.once('exit', r));
+      expect(err).not.toMatch(/transitions|refused/);
+      expect(code, err).toBe(0); // (no reply in the time given is an outcome, not a failure)
+      const job = JSON.parse(out).data ?? JSON.parse(out);
+      expect(job.status).toBe('completed');
+      expect(job.targets[0].status).toBe('no_answer');
+      const now = Date.parse((await sim.api('GET', '/_sim/clock')).json.now);
+      expect(now).toBeGreaterThanOrEqual(Date.parse(T0) + 120 * 3600_000);
+      expect(now).toBeLessThan(Date.parse(T0) + 7 * DAY_S * 1000);
+    } finally {
+      await sim.stop();
+    }
+  }, 120_000);
+});

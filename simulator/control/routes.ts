@@ -296,7 +296,7 @@ function moveTo(c: AnyCtx, to: number, field: string): Reply {
 const MOVE_TERMS =
   ` The move runs in slices of about ${SLICE_MS} ms of work, each saved as it ends: requests meanwhile are answered, and see the world as of the last slice, its clock at that time. ` +
   'A client that goes away (or a server that stops) ends the move after the slice under way, the clock left where that slice ended. ' +
-  `A move that would run more than ${MOVE_WORK_LIMIT.toLocaleString('en-US')} transitions (an estimate: what is scheduled by then, video schedules' days, AI numbers' months) is refused (400) with a step that fits; ` +
+  `A move that would run more than ${MOVE_WORK_LIMIT.toLocaleString('en-US')} transitions (an estimate: what is scheduled by then, video schedules' days, AI numbers' months) is refused (400) with a step that fits (\`vmv sim serve --move-limit\` sets another limit); ` +
   'a reset during the move stops it (409).';
 
 /** Minutes to the hundredth, from seconds. */

@@ -71,6 +71,8 @@ export interface AppOptions {
    * instead of waiting for the rest. Without one (the embedded CLI), every request waits for it, in slices.
    */
   catchesUp?: boolean;
+  /** the most transitions one move of the clock may run (`sim serve --move-limit`; default move.ts MOVE_WORK_LIMIT) */
+  moveLimit?: number;
 }
 
 /** The header on a read answered while a real clock catches up: what fell due from this time on is still to run. */
@@ -521,7 +523,7 @@ export function createApp(
       const started = performance.now();
       return runSome(s, until, timers, env, () => performance.now() - started > SLICE_MS);
     },
-    services: world.services,
+    services: options.moveLimit ? { ...world.services, moveLimit: options.moveLimit } : world.services,
     readsAnswerBehind: options.catchesUp === true,
     catchingUp: false,
     stall: new DueStall(),

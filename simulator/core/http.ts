@@ -72,6 +72,8 @@ export interface WorldServices {
   calendarTimers: ReadonlySet<string>;
   /** about how many transitions the calendar runs from `fromMs` to `toMs` (a move's estimate: move.ts) */
   calendarWork(data: World, fromMs: number, toMs: number): number;
+  /** the most transitions one move of the clock may run (move.ts MOVE_WORK_LIMIT unless a server was told otherwise) */
+  moveLimit?: number;
 }
 
 export interface Reply {

@@ -11,10 +11,11 @@ import { countDue } from './scheduler.js';
 import type { Session } from './session.js';
 import type { World } from './world.js';
 
-/** What a move's estimate reads of the world (WorldServices): the calendar's transitions, and their count. */
+/** What a move's estimate reads of the world (WorldServices): the calendar's transitions, their count, the limit. */
 interface Calendar {
   calendarTimers: ReadonlySet<string>;
   calendarWork(data: World, fromMs: number, toMs: number): number;
+  moveLimit?: number;
 }
 
 /** The wall time of work in one slice: a request waiting behind it waits about this long. */
@@ -92,9 +93,13 @@ const UNITS = [
   ['m', 60_000, 'minute'],
 ] as const;
 
-/** A step that fits the limit (half of it: the estimate is rough), in the largest whole unit. */
-export function stepThatFits(spanMs: number, work: number): { seconds: number; words: string } {
-  const ms = Math.max(60_000, Math.floor((spanMs * MOVE_WORK_LIMIT) / Math.max(work, 1) / 2));
+/** A step that fits `limit` (half of it: the estimate is rough), in the largest whole unit. */
+export function stepThatFits(
+  spanMs: number,
+  work: number,
+  limit = MOVE_WORK_LIMIT,
+): { seconds: number; words: string } {
+  const ms = Math.max(60_000, Math.floor((spanMs * limit) / Math.max(work, 1) / 2));
   const [unit, size, name] = UNITS.find(([, size]) => ms >= size) ?? UNITS[2];
   const n = Math.floor(ms / size);
   return { seconds: (n * size) / 1000, words: `${n}${unit} (${n} ${name}${n === 1 ? '' : 's'})` };
@@ -105,10 +110,11 @@ export function stepThatFits(spanMs: number, work: number): { seconds: number; w
  * before anything runs: how many, and a step that fits (half the limit's worth: the estimate is rough).
  */
 export function refuseLargeMove(s: Session, to: number, world: Calendar, field: string): void {
+  const most = world.moveLimit ?? MOVE_WORK_LIMIT;
   const work = moveWork(s, to, world);
-  if (work <= MOVE_WORK_LIMIT) return;
-  const step = stepThatFits(to - s.now, work);
-  const [n, limit] = [work, MOVE_WORK_LIMIT].map((x) => x.toLocaleString('en-US'));
+  if (work <= most) return;
+  const step = stepThatFits(to - s.now, work, most);
+  const [n, limit] = [work, most].map((x) => x.toLocaleString('en-US'));
   throw new ApiError(
     400,
     'validation_error',
@@ -117,6 +123,6 @@ export function refuseLargeMove(s: Session, to: number, world: Calendar, field: 
       `Move in steps of about ${step.words}: repeat \`vmv sim advance ${step.words.split(' ')[0]}\` ` +
       `(POST /_sim/clock/advance {"seconds": ${step.seconds}}) until the clock is there.`,
     { [field]: `would run about ${n} transitions, more than the ${limit} one move may run` },
-    { step_seconds: step.seconds, limit: MOVE_WORK_LIMIT },
+    { step_seconds: step.seconds, limit: most },
   );
 }
