@@ -116,10 +116,29 @@ async function moveAtLeast(ctx: Context, time: string): Promise<void> {
   try {
     await move({ now: time, at_least: true });
   } catch (e) {
+    const step = e instanceof ApiCallError ? e.envelope.error.step_seconds : undefined;
+    if (typeof step === 'number' && step > 0) return moveInSteps(ctx, Date.parse(time), step, move);
     if (!refuses(e, 'at_least')) throw e;
     await move({ now: time }).catch((e2: unknown) => {
       if (!refuses(e2, 'now')) throw e2;
     });
+  }
+}
+
+/**
+ * A move the simulator refused as too much work at once (a busy calendar between here and the
+ * job's next step), made in steps of the size it said fits, each to at least a time.
+ */
+async function moveInSteps(
+  ctx: Context,
+  end: number,
+  stepSeconds: number,
+  move: (body: { now: string; at_least: true }) => Promise<unknown>,
+): Promise<void> {
+  for (;;) {
+    const now = Date.parse((await ctx.call('GET', '/_sim/clock')).json<SimClock>().now);
+    if (now >= end) return;
+    await move({ now: new Date(Math.min(end, now + stepSeconds * 1000)).toISOString(), at_least: true });
   }
 }
 

@@ -668,6 +668,9 @@ export const ErrorEnvelope = named(
         retry_after_seconds: z.optional(doc(z.int(), 'rate limited: when to retry')),
         limit: z.optional(doc(z.int(), 'a limit that was reached')),
         used: z.optional(doc(z.int(), 'how much of that limit is used')),
+        step_seconds: z.optional(
+          doc(z.int(), 'a move of the simulator clock refused as too much work at once: a step that fits, in seconds'),
+        ),
       }),
     }),
   'The error envelope every error reply uses.',

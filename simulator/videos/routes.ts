@@ -57,6 +57,8 @@ import {
   usdText,
   type Content,
   postCaption,
+  postById,
+  videoById,
 } from './machine.js';
 import { cancelTimers } from '../core/scheduler.js';
 import { addSocialConnection } from './social.js';
@@ -176,8 +178,8 @@ const Id = obj({ id: uuid('the video id') }, { required: ['id'] });
 const PostId = obj({ id: uuid('the post id') }, { required: ['id'] });
 
 function findVideo(c: Ctx<{ id: string }, any, any>): VideoRecord {
-  const v = c.data.videos.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
-  if (!v) throw notFound(`No video ${c.params.id} in this workspace.`);
+  const v = videoById(c.data, c.params.id);
+  if (!v || v.workspace_id !== c.auth.workspace.id) throw notFound(`No video ${c.params.id} in this workspace.`);
   return v;
 }
 
@@ -359,8 +361,8 @@ function createPosts(c: Ctx<{ id: string }, {}, PostInput>) {
 }
 
 function cancelPostRoute(c: Ctx<{ id: string }>) {
-  const p = c.data.posts.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
-  if (!p) throw notFound(`No post ${c.params.id} in this workspace.`);
+  const p = postById(c.data, c.params.id);
+  if (!p || p.workspace_id !== c.auth.workspace.id) throw notFound(`No post ${c.params.id} in this workspace.`);
   if (p.status === 'published')
     throw new ApiError(
       409,
@@ -383,7 +385,7 @@ async function media(c: Ctx<{ id: string }, { sig?: string }>, file: MediaFile) 
       'forbidden',
       'This media link is not valid (its signature does not match); use video_url or thumbnail_url as returned.',
     );
-  const v = c.data.videos.find((x) => x.id === c.params.id);
+  const v = videoById(c.data, c.params.id);
   if (!v || v.status !== 'ready') throw notFound('This video does not exist, or is not ready.');
   const m = await import('./media/index.js');
   const bytes = file === MEDIA_FILES.video ? m.videoFile(v.format) : m.thumbnailFile(v.format);
