@@ -13,6 +13,7 @@ import { apiDescription, describer } from './core/api-description.js';
 import type { Capability, MachineEntry, ResourceEntry } from './core/capability.js';
 import type { AfterCommit, Resource } from './core/http.js';
 import type { TimerHandlers } from './core/scheduler.js';
+import type { World } from './core/world.js';
 import { history } from './history/capability.js';
 import { inspector } from './inspector/capability.js';
 import { numbers } from './numbers/capability.js';
@@ -56,6 +57,10 @@ export const machineTable: readonly MachineEntry[] = CAPABILITIES.flatMap((c) =>
 
 /** The transitions that recur on the calendar (MachineEntry.calendar). */
 export const calendarTimers: ReadonlySet<string> = new Set(machineTable.flatMap((m) => m.calendar ?? []));
+
+/** About how many transitions the calendar runs between two times (MachineEntry.work): a move's estimate. */
+export const calendarWork = (data: World, fromMs: number, toMs: number): number =>
+  machineTable.reduce((n, m) => n + (m.work?.(data, fromMs, toMs) ?? 0), 0);
 
 /** Every transition: the machines' (each loaded when first needed) and the capabilities' own (webhook retries). */
 export const timers: TimerHandlers = Object.assign(

@@ -5,7 +5,7 @@
 // (store/) nor the pipeline (core/) knows a capability. The embedded simulator, `vmv sim serve`,
 // the library and the tests open their stores and apps here.
 import { randomBytes } from 'node:crypto';
-import { afterCommitHooks, calendarTimers, CAPABILITIES, resourceTable, timers } from './capabilities.js';
+import { afterCommitHooks, calendarTimers, calendarWork, CAPABILITIES, resourceTable, timers } from './capabilities.js';
 import { addWorkspace as addAccounts, type AccountParts } from './core/accounts.js';
 import { createApp as createPipeline, type App, type AppOptions, type WorldDefinition } from './core/app.js';
 import type { SeedContext } from './core/capability.js';
@@ -143,6 +143,7 @@ const services: WorldServices = {
   seed: (o) => seedData(o),
   addWorkspace: (s, name) => addAccounts(s.data, s.rng, s.now, name, accountParts),
   calendarTimers,
+  calendarWork,
 };
 
 const definition: WorldDefinition = { resources: resourceTable, timers, afterCommit: afterCommitHooks, services };
@@ -153,8 +154,9 @@ export function createApp(store: WorldStore, extra: Resource[] = [], options: Ap
 }
 
 /** `vmv sim serve`: the simulated world on `o.store`, over HTTP. */
-export function startServer(o: Omit<ServeOptions, 'app' | 'pages'>): Promise<RunningServer> {
-  const app = createApp(o.store);
+export function startServer(o: Omit<ServeOptions, 'app' | 'pages'> & { moveLimit?: number }): Promise<RunningServer> {
+  // (its real-clock loop catches up what fell due: reads meanwhile need not wait for it)
+  const app = createApp(o.store, [], { catchesUp: true, moveLimit: o.moveLimit });
   return serveHttp({ ...o, app, pages: inspectorPages(o.store, app) });
 }
 

@@ -41,6 +41,11 @@ export interface RequestOptions {
    * retried like a read, though the target keeps no Idempotency-Key for it
    */
   repeatable?: boolean;
+  /**
+   * stops the embedded simulator's long work for this request (a move of the clock, after its
+   * slice); a remote request's work stops when its connection closes
+   */
+  signal?: AbortSignal;
 }
 
 export interface ClientOptions extends Partial<NetSettings> {
@@ -223,7 +228,7 @@ async function embeddedClient(target: Target): Promise<ApiClient> {
       if (apiKey) headers.authorization = `Bearer ${apiKey}`;
       if (o.idempotencyKey && method !== 'GET') headers['idempotency-key'] = o.idempotencyKey;
       const body = payload(o, headers);
-      const res = await sim.app.handle({ method, url: buildPath(path, o.query), headers, body });
+      const res = await sim.app.handle({ method, url: buildPath(path, o.query), headers, body, signal: o.signal });
       return observed(
         method,
         buildPath(path, o.query),

@@ -341,7 +341,7 @@ export function addWaitOptions(c: Command): void {
   c.addOption(
     new Option(
       '--advance',
-      `with ${wait}, on a simulator with a manual clock: advance the clock to each next due transition until the job ends`,
+      `with ${wait}, on a simulator: advance its manual clock to each next due transition until the job ends (the embedded simulator's real clock is set manual first)`,
     ),
   );
 }

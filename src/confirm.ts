@@ -1,11 +1,13 @@
 // Destructive actions, one rule for all: a command that deletes or releases something asks on a
-// terminal (type its verb to go ahead; anything else declines, exit 7) and takes --yes to skip the
-// question. Without a terminal it needs --yes (exit 2 with a hint), except the simulator's own reset:
+// terminal (stdin, stdout and stderr all terminals, io.ts canAsk: the rule of every question; type
+// its verb to go ahead; anything else declines, exit 7) and takes --yes to skip the question.
+// Without one (output captured by $(...) included) it needs --yes (exit 2 with a hint), except the simulator's own reset:
 // the simulator's data is disposable, and scripts reset it all the time.
 // Each such command takes `.option('-y, --yes', 'do not ask for confirmation (needed without a
 // terminal)')` and, before it changes anything, awaits confirmDestructive (imported when it runs).
 import type { Context } from './context.js';
 import { CliError, EXIT, usage } from './errors.js';
+import { canAsk } from './io.js';
 
 export interface Destructive {
   /** typed to confirm, and the verb of the messages: release, delete, reset */
@@ -23,7 +25,7 @@ export interface Destructive {
 /** Goes ahead when confirmed (or --yes); otherwise throws the error to report. */
 export async function confirmDestructive(ctx: Context, yes: boolean | undefined, d: Destructive): Promise<void> {
   if (yes) return;
-  if (!ctx.io.stdinTTY || !ctx.io.stderrTTY) {
+  if (!canAsk(ctx.io)) {
     if (d.simulatorOnly) return;
     throw usage(`To ${d.verb} ${d.subject} without a terminal, pass --yes. ${d.consequence}`);
   }

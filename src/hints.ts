@@ -175,7 +175,7 @@ export const HINTS: Record<string, { simulator: Hint; service: Hint }> = {
   },
   host_not_allowed: {
     simulator:
-      'The simulator answers to loopback names only: use http://127.0.0.1:PORT, or serve it for that name (vmv sim serve --host, see README "Control plane").',
+      'The simulator answers to loopback names only: use http://127.0.0.1:PORT, or serve it for that name (vmv sim serve --host ADDRESS --allow-host NAME: docs/simulator.md).',
     service: 'The service does not answer to that host name: check the base URL (vmv config get base_url).',
   },
   origin_not_allowed: {

@@ -33,6 +33,14 @@ export interface IO {
   tty?: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream };
 }
 
+/**
+ * Whether a command may ask its user a question (a price, a destructive action, an approval):
+ * standard input, output and error all terminals, as gh decides. Output captured by `$(...)` or a
+ * pipe is read by a script, which is never asked: it goes ahead where --yes would, or declines
+ * where a question was needed (each command says which).
+ */
+export const canAsk = (io: IO): boolean => io.stdinTTY && io.stdoutTTY && io.stderrTTY;
+
 /** What the CLI does when writing to stdout or stderr fails (a reader that went away): see guardStreams. */
 let onWriteError: ((e: NodeJS.ErrnoException) => void) | undefined;
 let stderrGuarded = false;

@@ -1,8 +1,9 @@
 // The program: global flags, every noun and verb, and the one place errors become stderr text and
 // exit codes. Verbs load what they need (API client, simulator, conf) only when they run.
 import { Command, CommanderError, Help, Option } from 'commander';
+import type { EventEmitter } from 'node:events';
 import { nounOf, nouns, VALUE_OPTIONS } from '../commands/index.js';
-import { defineVerbs, intArg, type Shell } from './command.js';
+import { defineVerbs, examples, intArg, type Shell } from './command.js';
 import { ApiCallError, CliError, EXIT } from './errors.js';
 import { forStderr, processIO, type IO } from './io.js';
 import { simDataFileShown } from './paths.js';
@@ -70,6 +71,15 @@ export function buildProgram(shell: Shell): Command {
       optionDescription(o) {
         return Help.prototype.optionDescription.call(this, o) + (o.mandatory ? ' (required)' : '');
       },
+      // the root and the groups list their commands first (as gh does), the options after; a
+      // group's page ends with examples taken from its commands' own
+      formatHelp(cmd, helper) {
+        const text = Help.prototype.formatHelp.call(this, cmd, helper);
+        if (!cmd.commands.length) return text;
+        // (a group that runs as a command too, such as `vmv sim deliveries`, has examples of its own)
+        const own = helpListeners(cmd).length > 0;
+        return commandsFirst(text) + (cmd.parent && !own ? groupExamples(cmd) : '');
+      },
     })
     .addHelpText(
       'after',
@@ -93,11 +103,63 @@ Exit codes:
        answer is an outcome), an AI number not provisioned, a video that failed
   6    --wait ran out of --timeout (the job continues; its id is printed on stdout)
   7    a confirmation was declined at the prompt
-  130  interrupted (Ctrl-C)`,
+  130  interrupted (Ctrl-C)
+${examples(
+  'vmv email send --to ada@example.com --subject Hello --body "First email from the simulator"',
+  'vmv quick call +14155550100 --goal "confirm the appointment" --wait --advance',
+  "vmv history calls --phone +14155550100 --json | jq -r '.data[0].summary'",
+  'vmv status',
+)}`,
     );
   for (const n of nouns) program.command(n.name).description(n.description);
   configure(program, shell);
   return program;
+}
+
+/** commander's help text with its Commands section moved before its Options (sections are blank-line separated). */
+function commandsFirst(text: string): string {
+  const sections = text.split('\n\n');
+  const commands = sections.findIndex((s) => s.startsWith('Commands:'));
+  const options = sections.findIndex((s) => s.startsWith('Options:'));
+  if (commands < 0 || options < 0 || commands < options) return text;
+  const [moved] = sections.splice(commands, 1);
+  sections.splice(options, 0, moved.trimEnd());
+  return `${sections.join('\n\n').trimEnd()}\n`;
+}
+
+/** What addHelpText added after a command's help (commander's Command is an EventEmitter; its types do not say so). */
+const helpListeners = (c: Command) =>
+  (c as unknown as EventEmitter).listeners('afterHelp') as ((context: {
+    error: boolean;
+    command: Command;
+    write: (s: string) => void;
+  }) => void)[];
+
+/** A group's Examples: the first example of each of its first three commands (a sub-group: of its first command). */
+function groupExamples(cmd: Command): string {
+  const lines = cmd.commands.flatMap((c) => firstExample(c)).slice(0, 3);
+  return lines.length ? `${examples(...lines)}\n` : '';
+}
+
+/**
+ * The first example of a command (from the Examples block addHelpText puts after its help) that
+ * runs the command itself, or of its first command's.
+ */
+function firstExample(c: Command): string[] {
+  if (c.commands.length) return firstExample(c.commands[0]);
+  let text = '';
+  const context = { error: false, command: c, write: (s: string) => void (text += s) };
+  for (const listener of helpListeners(c)) listener(context);
+  const at = text.lastIndexOf('\nExamples:\n');
+  if (at < 0) return [];
+  const lines = text
+    .slice(at + '\nExamples:\n'.length)
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.trim());
+  const path: string[] = [];
+  for (let p: Command | null = c; p; p = p.parent) path.unshift(p.name());
+  return [lines.find((l) => l.includes(`${path.join(' ')} `)) ?? lines[0]];
 }
 
 /** Every command reports through our streams and never calls process.exit itself. */

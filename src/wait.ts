@@ -1,6 +1,7 @@
 // What every wait (--wait, quick status --watch) adds to polling, for scripts and CI:
 // --timeout DURATION gives up after that much wall-clock time (exit 6); --advance drives a simulator
-// on a manual clock to each next due transition until the job ends; Ctrl-C stops waiting (exit 130).
+// on a manual clock (the embedded simulator's real clock is set manual first) to each next due
+// transition until the job ends; Ctrl-C stops waiting (exit 130).
 // None of them stops the job: each says so, and how to follow it. Nor does an error that ends a
 // wait early (the service failing, the network gone): its id is printed as at a timeout.
 import type { Context } from './context.js';
@@ -115,10 +116,29 @@ async function moveAtLeast(ctx: Context, time: string): Promise<void> {
   try {
     await move({ now: time, at_least: true });
   } catch (e) {
+    const step = e instanceof ApiCallError ? e.envelope.error.step_seconds : undefined;
+    if (typeof step === 'number' && step > 0) return moveInSteps(ctx, Date.parse(time), step, move);
     if (!refuses(e, 'at_least')) throw e;
     await move({ now: time }).catch((e2: unknown) => {
       if (!refuses(e2, 'now')) throw e2;
     });
+  }
+}
+
+/**
+ * A move the simulator refused as too much work at once (a busy calendar between here and the
+ * job's next step), made in steps of the size it said fits, each to at least a time.
+ */
+async function moveInSteps(
+  ctx: Context,
+  end: number,
+  stepSeconds: number,
+  move: (body: { now: string; at_least: true }) => Promise<unknown>,
+): Promise<void> {
+  for (;;) {
+    const now = Date.parse((await ctx.call('GET', '/_sim/clock')).json<SimClock>().now);
+    if (now >= end) return;
+    await move({ now: new Date(Math.min(end, now + stepSeconds * 1000)).toISOString(), at_least: true });
   }
 }
 
@@ -142,10 +162,28 @@ async function checkAdvance(ctx: Context): Promise<void> {
       'Against the service, jobs move on their own: wait without --advance (add --timeout to bound the wait).',
     );
   }
-  if (clock.mode !== 'manual')
-    throw usage(
-      "--advance moves a manual simulator clock, and this simulator's clock is real: its jobs move on their own.",
-      'Wait without --advance, or switch the clock first: vmv sim clock --manual.',
+  if (clock.mode === 'manual') return;
+  if (ctx.target().kind === 'embedded') return manualForAdvance(ctx);
+  throw usage(
+    "--advance moves a manual simulator clock, and this simulator's clock is real: its jobs move on their own.",
+    'Wait without --advance, or switch the clock first: vmv sim clock --manual.',
+  );
+}
+
+/**
+ * The embedded simulator on a real clock (a fresh world's): --advance sets it manual where it
+ * stands and says so, so that a CI script's first `--wait --advance` works on a new data file. A
+ * served simulator is another process's world, maybe shared, and keeps the refusal; the service has
+ * no clock to set (refused above).
+ */
+async function manualForAdvance(ctx: Context): Promise<void> {
+  await ctx.call('POST', '/_sim/clock', { body: { mode: 'manual' }, idempotencyKey: undefined, repeatable: true });
+  if (!ctx.json)
+    ctx.io.err(
+      dim(
+        forStderr(ctx.io),
+        "note: the simulator's clock was real; --advance set it manual (it stands still until advanced). Let it run again: vmv sim clock --real",
+      ) + '\n',
     );
 }
 

@@ -24,9 +24,53 @@ const inbound = (from: string, at: string, more: Record<string, unknown> = {}) =
   ...more,
 });
 
+/** Moves the manual clock forward to `now` (what falls due on the way runs). */
+const clockTo = async (now: string) =>
+  expect((await sim.api('POST', '/_sim/clock', { body: { now } })).status).toBe(200);
+const created = async (path: string, body: unknown) => {
+  const r = await sim.api('POST', path, { body });
+  expect(r.status, r.text).toBe(201);
+  return r.json.data;
+};
+const SCRIPT = 'Our espresso bar opens Monday on Main Street. We roast our own beans every morning. Come say hi!';
+/** A talking avatar with its own script (charged at creation: plan video credits first), ready once rendered. */
+const video = (topic: string) =>
+  created('/v1/videos', { template: 'talking_avatar', source_text: topic, script: SCRIPT });
+
+/**
+ * What the workspace spent and posted, on the simulator clock before NOW: an email in February;
+ * last week a video made and posted (Wednesday 2026-03-04); this week (Tuesday 2026-03-10) an email
+ * to two people and a video; today a video scheduled to post on Friday 2026-03-20 on two accounts.
+ */
+async function spendAndPost(): Promise<void> {
+  const email = (to: string[]) =>
+    sim.api('POST', '/v1/quick/emails', { body: { to, subject: 'Invoice', body: 'Hi, about the invoice.' } });
+  expect((await email(['ada@example.com'])).status).toBe(200);
+  await clockTo('2026-03-04T18:00:00Z');
+  const connections = (await sim.api('GET', '/v1/social-connections')).json.data as { id: string }[];
+  const lastWeek = await video('our new menu');
+  await clockTo('2026-03-04T20:00:00Z');
+  expect((await sim.api('GET', `/v1/videos/${lastWeek.id}`)).json.data.status).toBe('ready');
+  const post = await sim.api('POST', `/v1/videos/${lastWeek.id}/posts`, {
+    body: { connection_ids: [connections[0].id] },
+  });
+  expect(post.status, post.text).toBe(201);
+  await clockTo('2026-03-10T17:00:00Z');
+  expect((await email(['ada@example.com', 'grace@example.com'])).status).toBe(200);
+  await video('the spring menu');
+  await clockTo(NOW);
+  const today = await video('opening hours');
+  const later = await sim.api('POST', `/v1/videos/${today.id}/posts`, {
+    body: { connection_ids: connections.slice(0, 2).map((c) => c.id), scheduled_for: '2026-03-20T16:00:00Z' },
+  });
+  expect(later.status, later.text).toBe(201);
+}
+
 beforeAll(async () => {
-  sim = await startSim({ now: NOW });
+  // Friday 2026-02-20, 10:00 local: the world spends and posts on its way to NOW
+  sim = await startSim({ now: '2026-02-20T18:00:00.000Z' });
   expect((await sim.api('PATCH', '/_sim/workspace', { body: { time_zone: Z } })).status).toBe(200);
+  await spendAndPost();
   await fixture('/_sim/contacts', { name: 'Ada Lovelace', phone_number: '+14155550111', email: 'ada@example.com' });
   await fixture('/_sim/contacts', { name: 'Grace Hopper', phone_number: '+14155550112' });
   await fixture('/_sim/calls', [
@@ -116,6 +160,14 @@ const SAID_0100 =
 const AGREED_0100 =
   'Yes: on the last call with +14155550100 (2026-03-04 18:00:00 UTC) they were for it (tags: interested).';
 const EMAIL_COST = 'The email to ada@example.com cost 0.01 USD (0.01 USD per recipient sent to).';
+
+const BALANCE = 'Your wallet holds 49.97 USD, and 13.10 USD of plan video credits are left.';
+const SPENT_WEEK = `You spent 4.62 USD ${day('this week', '2026-03-09 to now')}: 0.02 USD on emails, 4.60 USD on videos; 4.60 USD of it from plan video credits.`;
+const POSTED_LAST_WEEK = `You posted 1 video ${day('last week', '2026-03-02 to 2026-03-08')}.`;
+const SCHEDULED = '1 video is scheduled to post (2 posts).';
+const BUY_415 = 'Before I go on I need your approval to buy a number in area code 415.';
+const WHICH_AREA =
+  'Which area code should the number be in? Say it with the request, such as "buy a number in 415" (a number costs a monthly line charge, and I will ask your approval first).';
 
 type Row = [phrasing: string, answer: string];
 
@@ -229,6 +281,82 @@ const TABLE: Record<string, Row[]> = {
       'No: on the last call with +14155550114 (2026-02-20 18:00:00 UTC) they were not interested (tags: not_interested).',
     ],
   ],
+  'buying a number (it costs: asked for approval, not done)': [
+    ['buy a number in 415', BUY_415],
+    ['Buy a phone number in 415', BUY_415],
+    ['buy a new number with area code 415', BUY_415],
+    ['can you buy us a 415 number?', BUY_415],
+    ['please purchase a phone number in area code 415', BUY_415],
+    ['we need a new number in 415', BUY_415],
+    ['I want another number in 415', BUY_415],
+    ['set up an AI number in 415', BUY_415],
+    ['get a local number in 212', 'Before I go on I need your approval to buy a number in area code 212.'],
+    ['get me a new phone number', WHICH_AREA],
+    ['buy me a number', WHICH_AREA],
+    ['buy a number in 123', '123 is not an area code: a North American one has 3 digits, the first 2-9 (such as 415).'],
+  ],
+  'the balance': [
+    ['what is my balance?', BALANCE],
+    ["what's our balance", BALANCE],
+    ['balance?', BALANCE],
+    ['how much money do we have?', BALANCE],
+    ['how much is in the wallet?', BALANCE],
+    ["what's left in the wallet?", BALANCE],
+    ['check my balance', BALANCE],
+    ['how much money is left?', BALANCE],
+    ['do we have video credits left?', BALANCE],
+    ['show me the wallet', BALANCE],
+  ],
+  'what was spent': [
+    ['how much did we spend this week?', SPENT_WEEK],
+    ['what did we spend this week', SPENT_WEEK],
+    [
+      'how much have we spent since Monday?',
+      `You spent 4.62 USD ${day('since Monday', '2026-03-09 to now')}: 0.02 USD on emails, 4.60 USD on videos; 4.60 USD of it from plan video credits.`,
+    ],
+    [
+      'how much did we spend last week?',
+      `You spent 2.30 USD ${day('last week', '2026-03-02 to 2026-03-08')}: 2.30 USD on videos; 2.30 USD of it from plan video credits.`,
+    ],
+    [
+      'how much did we spend in February?',
+      `You spent 0.01 USD ${day('in February', '2026-02-01 to 2026-02-28')}: 0.01 USD on emails.`,
+    ],
+    ['how much did we spend yesterday?', `You spent nothing ${day('yesterday', '2026-03-13')}.`],
+    [
+      'how much have we spent?',
+      'You spent 6.93 USD in all: 0.03 USD on emails, 6.90 USD on videos; 6.90 USD of it from plan video credits.',
+    ],
+    ['what did calls cost in March?', `Calls cost nothing ${day('in March', '2026-03-01 to 2026-03-31')}.`],
+    [
+      'what did emails cost in March?',
+      `Emails cost 0.02 USD ${day('in March', '2026-03-01 to 2026-03-31')} (1 charge).`,
+    ],
+    [
+      'how much did emails cost in February?',
+      `Emails cost 0.01 USD ${day('in February', '2026-02-01 to 2026-02-28')} (1 charge).`,
+    ],
+    ['how much did we spend on emails?', 'Emails cost 0.03 USD in all (2 charges).'],
+    ['what did videos cost this week?', `Videos cost 4.60 USD ${day('this week', '2026-03-09 to now')} (2 charges).`],
+    ['how much have we paid for texts this month?', `Texts cost nothing ${day('this month', '2026-03-01 to now')}.`],
+  ],
+  'how many videos': [
+    ['how many videos did we post last week?', POSTED_LAST_WEEK],
+    ['how many videos went out last week?', POSTED_LAST_WEEK],
+    ['number of videos published last week', POSTED_LAST_WEEK],
+    ['how many videos did we post this week?', `You posted no videos ${day('this week', '2026-03-09 to now')}.`],
+    ['how many videos have we posted?', 'You posted 1 video in all.'],
+    ['how many videos are scheduled?', SCHEDULED],
+    ['how many videos are scheduled to post?', SCHEDULED],
+    ['how many posts are lined up?', SCHEDULED],
+    ['how many videos are coming up?', SCHEDULED],
+    ['how many videos did we make this week?', `You made 2 videos ${day('this week', '2026-03-09 to now')}.`],
+    ['how many videos did we make in March?', `You made 3 videos ${day('in March', '2026-03-01 to 2026-03-31')}.`],
+    [
+      'how many videos did we make in February?',
+      `You made no videos ${day('in February', '2026-02-01 to 2026-02-28')}.`,
+    ],
+  ],
   'two requests in one message, answered in order': [
     ['who called us yesterday? and who texted us today?', `${WHO_YESTERDAY}\n${TEXTED_TODAY}`],
     ['Who called us yesterday and how many calls did we get today?', `${WHO_YESTERDAY}\n${COUNT_TODAY}`],
@@ -239,6 +367,15 @@ const TABLE: Record<string, Row[]> = {
     ['who called yesterday? and today?', `${WHO_YESTERDAY}\n${WHO_TODAY}`],
     ['who texted today, and also who called on Thursday', `${TEXTED_TODAY}\n${WHO_THURSDAY}`],
     ['what did +14155550100 say? did they agree?', `${SAID_0100}\n${AGREED_0100}`],
+    ['what is my balance? and how much did we spend this week?', `${BALANCE}\n${SPENT_WEEK}`],
+    ['how many videos are scheduled and how many did we post last week?', `${SCHEDULED}\n${POSTED_LAST_WEEK}`],
+    ['how many videos did we post last week; what is my balance', `${POSTED_LAST_WEEK}\n${BALANCE}`],
+    [
+      'who called us yesterday? and what did calls cost this week?',
+      `${WHO_YESTERDAY}\nCalls cost nothing ${day('this week', '2026-03-09 to now')}.`,
+    ],
+    ['what is my balance? and buy a number in 415', `${BALANCE}\n${BUY_415}`],
+    ['buy a number in 415, then how many videos are scheduled?', `${SCHEDULED}\n${BUY_415}`],
   ],
 };
 
@@ -376,6 +513,12 @@ describe('honest when it does not understand', () => {
     const next = await ask('who called us today?', c.conversation_id);
     expect(next.not_understood).toEqual([]); // the latest message's, not the conversation's
   });
+  it("offers a greeting's example with a number of the workspace's, or says where one is found", async () => {
+    const c = await ask('update the hello words');
+    expect(c.reply).toBe(
+      'I didn\'t understand "update the hello words". Closest to it, I can answer or do:\n- "change the greeting on number N to Thanks for calling Acme!" (N: a number of yours, vmv numbers list)',
+    );
+  });
   it('offers the closest things it can do when the request shares words with them', async () => {
     const c = await ask('make me a sandwich');
     expect(c.not_understood).toEqual(['make me a sandwich']);
@@ -395,6 +538,40 @@ describe('honest when it does not understand', () => {
     );
     expect((await ask('how many yesterday?')).reply).toMatch(
       /^I didn't understand "how many yesterday" \(I could not tell whether you mean calls, texts or emails\)\./,
+    );
+  });
+});
+
+describe('buying a number: it costs, so it waits for approval, then it is bought and billed', () => {
+  it('asks with what it costs; approved, the number is bought, the line charged, and the balance says so', async () => {
+    const c = await ask('buy a number in 415');
+    expect(c.status).toBe('awaiting_approval');
+    expect(c.pending_approvals).toMatchObject([
+      {
+        tool: 'create_quick_ai_number',
+        input: { area_code: '415' },
+        reason:
+          'Buys a phone number in area code 415 with an AI agent that answers its calls: 5.00 USD a month for the line, the first month taken at once from the wallet, then each month until it is released.',
+      },
+    ]);
+    const approvals = [{ approval_id: c.pending_approvals[0].approval_id, approved: true }];
+    await sim.api('POST', '/v1/assistant/messages', { body: { conversation_id: c.conversation_id, approvals } });
+    await sim.advance(5);
+    const done = await read(c.conversation_id);
+    expect(done.status).toBe('idle');
+    expect(done.reply).toMatch(
+      /^I bought a number in area code 415 \(AI number \d+, provisioning\): its AI agent answers once it is wired up, in about a minute; the line bills 5\.00 USD a month\.$/,
+    );
+    expect(done.actions).toMatchObject([{ tool: 'create_quick_ai_number', status: 'completed' }]);
+    // the example it offers for a greeting names this number now (before: "number N", and where N is found)
+    const offered = await ask('update the hello words', c.conversation_id);
+    expect(offered.reply).toContain(
+      `- "change the greeting on number ${done.actions[0].output.data.id} to Thanks for calling Acme!"`,
+    );
+    // 49.97 USD, less the email of the cost questions above (0.01) and the line (5.00)
+    const after = await ask('what is my balance? and what did numbers cost today?', c.conversation_id);
+    expect(after.reply).toBe(
+      `Your wallet holds 44.96 USD, and 13.10 USD of plan video credits are left.\nNumber lines cost 5.00 USD ${day('today', '2026-03-14')} (1 charge).`,
     );
   });
 });

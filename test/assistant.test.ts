@@ -62,7 +62,8 @@ describe('the conversation record and the state table', () => {
       error: null,
       title: 'how many calls did we get today?',
     });
-    expect(c.run_id).toMatch(/^run_/);
+    // "Record identifiers are strings (UUID) unless a field is stated to be an integer" (issue 32, point 3)
+    expect(c.run_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const r = await read(c.conversation_id);
     expect(r.transcript).toEqual([{ role: 'user', content: 'how many calls did we get today?', at: T0 }]);
   });
@@ -87,6 +88,8 @@ describe('the conversation record and the state table', () => {
     expect(c.pending_approvals).toHaveLength(1);
     const p = c.pending_approvals[0];
     expect(Object.keys(p).sort()).toEqual(['approval_id', 'input', 'reason', 'tool', 'tool_call_id']);
+    expect(p.approval_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(p.tool_call_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(p).toMatchObject({
       tool: 'create_quick_ai_text',
       input: { to_numbers: ['+14155550100'], goal: 'ask whether Tuesday works' },

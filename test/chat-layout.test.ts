@@ -402,6 +402,7 @@ const ENTRIES: [Entry['kind'], string, Omit<Line, 'text'>][] = [
   ['failed', '! ', { color: 'red' }],
   ['error', '! ', { color: 'red' }],
   ['note', '· ', { dim: true }],
+  ['outcome', '→ ', { color: 'magenta' }],
 ];
 
 describe('the transcript (transcriptLines)', () => {

@@ -18,6 +18,7 @@ import type {
 } from '../commands/assistant/view.js';
 import stringWidth from 'string-width';
 import { ApiCallError } from '../src/errors.js';
+import { endedText, type Started } from '../commands/assistant/outcome.js';
 
 const T0 = Date.parse('2026-01-05T09:00:00Z');
 
@@ -163,7 +164,7 @@ class StandIn implements AssistantApi {
           tool: p.tool,
           input: p.input,
           status: a.approved ? 'completed' : 'declined',
-          ...(a.approved ? { output: {} } : {}),
+          ...(a.approved ? { output: { data: { id: `job_${p.tool_call_id}` } } } : {}),
           error: a.approved ? null : `declined${a.reason ? `: ${a.reason}` : ''}`,
         });
       }),
@@ -231,11 +232,13 @@ function start(o: Partial<ChatProps> = {}) {
   );
   const frame = () => app!.lastFrame() ?? '';
   /** waits until the screen shows `what` (and returns it) */
-  const until = async (what: string | RegExp, ms = 3000) => {
+  const until = async (what: string | RegExp | (() => boolean), ms = 3000) => {
     const end = Date.now() + ms;
     for (;;) {
       const f = frame();
-      if (typeof what === 'string' ? f.includes(what) : what.test(f)) return f;
+      if (typeof what === 'function') {
+        if (what()) return f;
+      } else if (typeof what === 'string' ? f.includes(what) : what.test(f)) return f;
       if (Date.now() > end) throw new Error(`the screen never showed ${what}; it shows:\n${f}`);
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -345,7 +348,9 @@ describe('approvals', () => {
     ]);
     expect(f).toContain('· declined: create_quick_ai_call to_numbers=+14155550101 (too expensive)');
     expect(f).toContain('✓ create_quick_ai_text to_numbers=+14155550100');
-    expect(f).toContain('– create_quick_ai_call to_numbers=+14155550101 (declined: too expensive; not done)');
+    // the decline shows once: the line its answer added, not again as an action (issue 33, point 6)
+    expect(f).not.toContain('– create_quick_ai_call');
+    expect(f.match(/too expensive/g)).toHaveLength(1);
   });
 
   it('keys typed faster than the terminal is read arrive as one piece: each y or n is a press of its own', async () => {
@@ -399,6 +404,81 @@ describe('approvals', () => {
     const f = await until('Done: create_quick_ai_text.');
     expect(f).toContain('· approved (--approve-all): create_quick_ai_text to_numbers=+14155550100');
     expect(api.answers).toEqual([[{ approval_id: 'apr_2_0', approved: true }]]);
+  });
+});
+
+/** A stand-in whose quick jobs run until `end` ends them (as the service's job read shows them). */
+class WithJobs extends StandIn {
+  jobs = new Map<string, Record<string, unknown>>();
+  reads = 0;
+  end(id: string, target: Record<string, unknown>, cost_usd: number): void {
+    const kind = this.jobs.get(id)?.kind ?? 'ai_call';
+    this.jobs.set(id, { status: 'completed', kind, cost_usd, targets: [target] });
+  }
+  async ended(x: Started): Promise<string | null> {
+    this.reads++;
+    const kind = x.tool === 'create_quick_ai_call' ? 'ai_call' : 'ai_text';
+    if (!this.jobs.has(x.id)) this.jobs.set(x.id, { status: 'running', kind, cost_usd: 0, targets: [] });
+    return endedText(x, this.jobs.get(x.id)!);
+  }
+}
+
+describe('the chat says what happened (issue 33, point 6)', () => {
+  it('once a call it started ends, says so unasked: answered, goal achieved, the cost; once only', async () => {
+    const api = new WithJobs();
+    const { until, type, frame } = start({ api });
+    await type('call +14155550101', ENTER);
+    await until('Approval: create_quick_ai_call');
+    await type('y');
+    await until('Done: create_quick_ai_call.');
+    await until(() => api.reads > 0);
+    expect(frame()).not.toContain('has ended');
+    api.end(
+      'job_call_2_a0',
+      { to_number: '+14155550101', status: 'completed', goal_achieved: true, end_reason: 'goal_achieved', attempts: 1 },
+      0.43,
+    );
+    const f = await until('→ The call to +14155550101 has ended');
+    expect(words(f)).toContain(
+      '→ The call to +14155550101 has ended: +14155550101 answered, goal achieved; it cost 0.43 USD.',
+    );
+    const reads = api.reads;
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(api.reads).toBe(reads); // ended: not read again
+    expect(frame().match(/has ended/g)).toHaveLength(1);
+  });
+  it('a text thread that got no reply, and a call nobody answered, in its words', () => {
+    const text: Started = { tool: 'create_quick_ai_text', id: 'j', what: '' };
+    expect(
+      endedText(text, {
+        status: 'completed',
+        kind: 'ai_text',
+        cost_usd: 0.25,
+        targets: [{ to_number: '+14155550100', status: 'no_answer', end_reason: 'max_messages' }],
+      }),
+    ).toBe('The text thread with +14155550100 has ended: +14155550100 did not reply (max_messages); it cost 0.25 USD.');
+    const call: Started = { tool: 'create_quick_ai_call', id: 'j', what: '' };
+    expect(
+      endedText(call, {
+        status: 'completed',
+        kind: 'ai_call',
+        cost_usd: 0.6,
+        targets: [{ to_number: '+14155550100', status: 'no_answer', attempts: 3, end_reason: 'max_attempts' }],
+      }),
+    ).toBe(
+      'The call to +14155550100 has ended: +14155550100 did not answer after 3 attempts (max_attempts); it cost 0.60 USD.',
+    );
+    expect(
+      endedText(call, {
+        status: 'completed',
+        kind: 'ai_call',
+        cost_usd: 0.27,
+        targets: [{ to_number: '+14155550100', status: 'completed', goal_achieved: false, end_reason: 'answered' }],
+      }),
+    ).toBe(
+      'The call to +14155550100 has ended: +14155550100 answered, goal not achieved (answered); it cost 0.27 USD.',
+    );
+    expect(endedText(call, { status: 'running', kind: 'ai_call', targets: [] })).toBeNull();
   });
 });
 

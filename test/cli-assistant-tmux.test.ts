@@ -162,6 +162,28 @@ describe('vmv assistant chat in a terminal (tmux)', () => {
     await until('wide', '[exit 0]');
   });
 
+  it('a call it started: once the call ends the chat says how, unasked; Ctrl-D leaves and says how to resume', async () => {
+    chat('ended', [], 'NO_COLOR=1', { columns: 120, rows: 30 });
+    await until('ended', 'Ask in plain English');
+    type('ended', 'call +14155550100 to confirm the appointment');
+    key('ended', 'Enter');
+    await until('ended', 'Approval: create_quick_ai_call');
+    key('ended', 'y');
+    // the chat moves the manual clock on until the call has ended, then says what came of it
+    let s = await until('ended', /→ The call to \+14155550100 has ended/);
+    expect(words(s)).toMatch(
+      /→ The call to \+14155550100 has ended: \+14155550100 (answered, goal (not )?achieved|did not answer)[^;]*; it cost \d+\.\d\d USD\./,
+    );
+    expect(s.match(/has ended/g)).toHaveLength(1);
+    // what the chat said matches the service's record of the job
+    const conversation = JSON.parse(vmv('assistant', 'list', '--json').stdout).data[0];
+    const job = JSON.parse(vmv('quick', 'status', conversation.actions[0].output.data.id, '--json').stdout).data;
+    expect(words(s)).toContain(`it cost ${job.cost_usd.toFixed(2)} USD.`);
+    key('ended', 'C-d');
+    s = await until('ended', '[exit 0]');
+    expect(s).toContain(`Resume it: vmv assistant chat --conversation ${conversation.conversation_id}`);
+  });
+
   it('send on a terminal: Ctrl-C at the y/N prompt exits 130 at once; nothing more is asked', async () => {
     run(
       'send',

@@ -111,7 +111,7 @@ describe('approvals', () => {
     const id = r.stdout.trim();
     expect(id).toMatch(UUID);
     expect(r.stderr).toMatch(
-      /^approval apr_\w+: create_quick_ai_text: Starts an AI text conversation with \+14155550100 toward "ask whether Tuesday works": 0\.05 USD per message/m,
+      /^approval [0-9a-f-]{36}: create_quick_ai_text: Starts an AI text conversation with \+14155550100 toward "ask whether Tuesday works": 0\.05 USD per message/m,
     );
     expect(r.stderr).toContain(
       `error: The assistant waits for your approval of an action in conversation ${id}; it was not done.\nAnswer: vmv assistant approve ${id}`,
@@ -119,7 +119,11 @@ describe('approvals', () => {
     const get = await both(['assistant', 'get', id]);
     expect(record(get.stdout).status).toBe('awaiting_approval');
     expect(lines(get.stdout, 'approval')).toEqual([
-      [expect.stringMatching(/^apr_/), 'create_quick_ai_text', expect.stringContaining('0.05 USD per message')],
+      [
+        expect.stringMatching(/^[0-9a-f-]{36}$/),
+        'create_quick_ai_text',
+        expect.stringContaining('0.05 USD per message'),
+      ],
     ]);
     // --json: the error envelope names the conversation and the approvals
     const j = await both(['assistant', 'send', TEXT, '--advance', '--json']);
@@ -128,7 +132,7 @@ describe('approvals', () => {
     expect(JSON.parse(j.stderr).error).toMatchObject({
       code: 'declined',
       id: expect.stringMatching(UUID),
-      approval_ids: [expect.stringMatching(/^apr_/)],
+      approval_ids: [expect.stringMatching(/^[0-9a-f-]{36}$/)],
     });
   });
 
@@ -284,7 +288,7 @@ describe('assistant get and list', () => {
     });
     expect(lines(r.stdout, 'action')).toEqual([
       [
-        expect.stringMatching(/^call_/),
+        expect.stringMatching(/^[0-9a-f-]{36}$/),
         'list_calls',
         'completed',
         expect.stringMatching(/^direction=inbound created_after=/),
@@ -326,7 +330,7 @@ describe('assistant get and list', () => {
     const get = await both(['assistant', 'get', id]);
     expect(lines(get.stdout, 'action')).toEqual([
       [
-        expect.stringMatching(/^call_/),
+        expect.stringMatching(/^[0-9a-f-]{36}$/),
         'update_phone_number_config',
         expect.any(String),
         `phone_number_id=1001 voice.greeting_message=${JSON.stringify(greeting)}`,
@@ -454,11 +458,12 @@ describe('the local checks, before anything is sent (exit 2)', () => {
     expect((await both(['assistant', 'list'])).stdout).toBe('');
   });
 
-  it('--advance on a real clock is refused before the message is sent', async () => {
+  it("--advance on a served simulator's real clock is refused before the message is sent", async () => {
     await both(['sim', 'clock', '--real']);
-    const r = await both(['assistant', 'send', 'hi', '--advance']);
+    const r = await targets.remote.run(['assistant', 'send', 'hi', '--advance']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("this simulator's clock is real");
+    expect((await targets.remote.run(['assistant', 'list'])).stdout).toBe('');
   });
 });
 

@@ -197,6 +197,43 @@ describe('global options', () => {
   });
 });
 
+describe('root and group pages: commands first, an example in every help (issue 33 point 7)', () => {
+  /** The examples of a page parse against the tree; the commands they reach. */
+  async function reached(where: string, help: string): Promise<string[]> {
+    const examples = examplesOf(help);
+    expect(examples.length, `${where} ends with an Examples block`).toBeGreaterThan(0);
+    const paths: string[] = [];
+    for (const argv of examples.flatMap(vmvLines)) {
+      const ran = await parse(argv).catch((e: Error) => `error: ${e.message} (vmv ${argv.join(' ')})`);
+      expect(ran, where).not.toMatch(/^error/);
+      // '': a group that runs as a command too (vmv sim deliveries) reached itself
+      paths.push(ran || argv.filter((a) => !a.startsWith('-')).join(' '));
+    }
+    return paths;
+  }
+
+  it('vmv --help (the process): its commands on the first screen, the global options after them, examples at the end', async () => {
+    const r = vmvProcess(['--help']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines.indexOf('Commands:')).toBeGreaterThan(0);
+    expect(lines.indexOf('Commands:')).toBeLessThan(8);
+    expect(r.stdout.indexOf('\nOptions:\n')).toBeGreaterThan(r.stdout.indexOf('  help [command]'));
+    expect(await reached('vmv --help', r.stdout)).toContain('quick call');
+  });
+
+  it('every group page lists its commands before its options and ends with examples of its own commands', async () => {
+    for (const path of groups) {
+      const where = `vmv ${path.join(' ')} --help`;
+      const r = await both([...path, '--help']);
+      expect(r.stdout.indexOf('\nCommands:\n'), where).toBeGreaterThan(-1);
+      expect(r.stdout.indexOf('\nCommands:\n'), where).toBeLessThan(r.stdout.indexOf('\nOptions:\n'));
+      for (const ran of await reached(where, r.stdout))
+        expect(`${ran} `.startsWith(`${path.join(' ')} `), where).toBe(true);
+    }
+  });
+});
+
 // ---- completion ----
 
 function vmvProcess(args: string[]) {

@@ -71,6 +71,9 @@ describe('the simulator, as the carrier', () => {
     const r = await both(['api', 'POST', '/v1/quick/ai-calls', '-f', 'to_numbers[]=+1415555', '-f', 'goal=x']);
     expect(r.code).toBe(0);
     const job = JSON.parse(r.stdout).data;
+    // running at creation, as every job is; it ends a moment later on the clock
+    expect((await both(['quick', 'status', job.id, '--json'])).json.data).toMatchObject({ status: 'running' });
+    await both(['sim', 'advance', '1s']);
     const s = (await both(['quick', 'status', job.id, '--json'])).json.data;
     expect(s).toMatchObject({ status: 'completed', cost_usd: 0 });
     expect(s.targets[0]).toMatchObject({

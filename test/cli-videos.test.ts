@@ -1,13 +1,15 @@
 // `vmv videos`, `vmv posts`, `vmv social` and `vmv sim social` on both targets (issue 10, CLI part):
 // quoting, making a video on a manual clock (--wait --advance, --output), review and approval,
 // retry after a failure, downloads through the command's own client, posts, and the local checks.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bufferIO } from '../src/io.js';
 import { main } from '../src/main.js';
 import { imageSize, inspectMp4 } from './media-inspect.js';
-import { T0, tempDir, useTargets, type CliResult } from './helpers.js';
+import { BIN, childEnv, T0, tempDir, useTargets, type CliResult } from './helpers.js';
+import { requires } from './skips.js';
 
 const { targets, both } = useTargets({ resetEach: true });
 const NAMES = ['embedded', 'remote'] as const;
@@ -25,7 +27,13 @@ async function same(args: string[], o: { tty?: boolean; stdin?: string } = {}): 
     s.replace(/http:\/\/127\.0\.0\.1:\d+(\/v1\/media\/videos\/[^?\s]+)\?sig=[\w-]+/g, 'LINK$1');
   const e = await targets.embedded.run(args, o);
   const r = await targets.remote.run(args, o);
-  const shown = (x: CliResult) => ({ code: x.code, stdout: links(x.stdout), stderr: links(x.stderr) });
+  // the embedded simulator's note on its links (nothing listens there without sim serve) is its own: tested apart
+  const note = /^note: nothing listens at http:\/\/127\.0\.0\.1:4010 until .*\n/m;
+  const shown = (x: CliResult) => ({
+    code: x.code,
+    stdout: links(x.stdout),
+    stderr: links(x.stderr).replace(note, ''),
+  });
   expect(shown(e), `embedded vs remote: vmv ${args.join(' ')}`).toEqual(shown(r));
   return e;
 }
@@ -212,7 +220,8 @@ describe('videos create', () => {
       expect(live[0]).toMatch(/^video [0-9a-f-]{36}: queued · \+0s · 0\.72 USD \(estimated\)$/);
       expect(r.stdout).toMatch(/\nstatus +ready\n/);
       expect(r.stdout).toMatch(/\nScript\n  \S/);
-      expect(r.stderr).toBe('');
+      // nothing on stderr but, on the embedded target, where its links are served
+      expect(r.stderr).toEqual(name === 'embedded' ? expect.stringMatching(/^note: nothing listens at [^\n]+\n$/) : '');
     }
   });
 
@@ -796,5 +805,75 @@ describe('review fixes: nothing is made or charged when the command cannot finis
     const d = await both(['videos', 'download', id, '-o', join(tempDir(), 'x.mp4')]);
     expect(d.code).toBe(1);
     expect(d.stderr).toContain(`vmv videos retry ${id} --wait`);
+  });
+});
+
+describe("the embedded simulator's media links (issue 33 point 7)", () => {
+  it('a ready video shown on the embedded target says where its links are served and how to save the file; not served, --json or --output: nothing', async () => {
+    const id = await readyVideo();
+    const e = await targets.embedded.run(['videos', 'get', id]);
+    expect(record(e.stdout).video).toMatch(/^http:\/\/127\.0\.0\.1:4010\/v1\/media\/videos\//);
+    expect(e.stderr).toBe(
+      `note: nothing listens at http://127.0.0.1:4010 until \`vmv sim serve\` runs (in another shell, on this world); or save the video: vmv videos download ${id} -o video.mp4\n`,
+    );
+    // the command it names saves the file
+    const file = join(tempDir(), 'video.mp4');
+    expect((await targets.embedded.run(['videos', 'download', id, '-o', file])).code).toBe(0);
+    expect(readFileSync(file).subarray(4, 8).toString()).toBe('ftyp');
+    // a served simulator's links name the server itself: no note
+    const r = await targets.remote.run(['videos', 'get', id]);
+    expect(r.stderr).toBe('');
+    expect((await targets.embedded.run(['videos', 'get', id, '--json'])).stderr).toBe('');
+    // --wait to ready says it too, unless --output saved the file
+    const make = ['videos', 'create', '--template', 'slideshow', '--text', ABOUT];
+    const made = await targets.embedded.run([...make, '--wait', '--advance']);
+    expect(made.stderr).toContain('note: nothing listens at http://127.0.0.1:4010');
+    const saved = await targets.embedded.run([...make, '--advance', '--output', join(tempDir(), 'v.mp4')]);
+    expect(saved.stderr).not.toContain('note: nothing listens');
+    // a video not ready has no links: no note
+    const queued = (await targets.embedded.run(make)).stdout.trim();
+    expect((await targets.embedded.run(['videos', 'get', queued])).stderr).toBe('');
+  });
+});
+
+describe('questions only when stdin, stdout and stderr are a terminal (issue 33 point 7: one rule)', () => {
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  requires(hasScript ? null : 'script (util-linux) is not installed: it gives the commands a pty');
+
+  /** A bash script on a pty (util-linux `script`), `input` typed into it; what the terminal showed. */
+  function onPty(bash: string, input: string): { code: number | null; shown: string } {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'run.sh'), bash);
+    const r = spawnSync('script', ['-qfec', 'bash run.sh', '/dev/null'], {
+      env: childEnv(dir, { PATH: `${join(BIN, '..')}:${process.env.PATH}` }),
+      cwd: dir,
+      input,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    return { code: r.status, shown: r.stdout.replace(/\r\n/g, '\n') };
+  }
+
+  it('captured by $(...), videos create asks nothing and prints the id; on the terminal it asks (n: exit 7); a delete captured needs --yes', () => {
+    const create = `vmv videos create --template slideshow --text "${ABOUT}"`;
+    const r = onPty(
+      [
+        `ID=$(${create}); echo "captured:[$ID]"`,
+        `${create}; echo "asked:$?"`,
+        `OUT=$(vmv videos delete "$ID"); echo "delete:$?"`,
+        `vmv videos get "$ID" >/dev/null; echo "still there:$?"`,
+      ].join('\n'),
+      'n\n',
+    );
+    expect(r.code, r.shown).toBe(0);
+    const [captured, asked] = r.shown.split(/^captured:.*$/m);
+    expect(captured).not.toContain('[y/N]');
+    expect(r.shown).toMatch(/^captured:\[[0-9a-f-]{36}\]$/m);
+    // (the pty echoes what is typed where the terminal is when it is typed)
+    expect(asked).toMatch(
+      /Make this 30 s slideshow video for about 0\.72 USD\?.*\[y\/N\] (n\n)?error: Not created\.\n(n\n)?asked:7$/m,
+    );
+    expect(r.shown).toMatch(/To delete video \S+ without a terminal, pass --yes\.(.|\n)*^delete:2$/m);
+    expect(r.shown).toMatch(/^still there:0$/m);
   });
 });

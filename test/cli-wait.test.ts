@@ -159,14 +159,35 @@ describe('--advance', () => {
     expect(r.stderr).toMatch(/Stopped waiting after 0\.001s \(--timeout\); job \S+ continues/);
   });
 
-  it('is refused on a simulator whose clock is real, before any job starts (exit 2)', async () => {
+  it("is refused on a served simulator whose clock is real, before any job starts (exit 2): another process's world", async () => {
     await both(['sim', 'clock', '--real']);
-    const r = await both(['quick', 'call', '+12025550100', '--goal', 'x', '--wait', '--advance']);
+    const r = await targets.remote.run(['quick', 'call', '+12025550100', '--goal', 'x', '--wait', '--advance']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain("--advance moves a manual simulator clock, and this simulator's clock is real");
     expect(r.stderr).toContain('vmv sim clock --manual');
-    expect((await both(['history', 'calls', '--json'])).json.data).toEqual([]);
+    expect((await targets.remote.run(['history', 'calls', '--json'])).json.data).toEqual([]);
+    expect((await targets.remote.run(['sim', 'clock'])).stdout).toMatch(/^mode\treal$/m);
+  });
+
+  it("sets the embedded simulator's real clock manual where it stands, says so, and waits the job out (a fresh world's first command in CI)", async () => {
+    await targets.embedded.run(['sim', 'clock', '--real']);
+    const before = Date.parse((await targets.embedded.run(['sim', 'clock', '--json'])).json.now);
+    const call = ['quick', 'call', '+12025550100', '--goal', 'x', '--wait', '--advance'];
+    const r = await targets.embedded.run(call);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^status\tcompleted$/m);
+    expect(r.stderr).toContain(
+      "note: the simulator's clock was real; --advance set it manual (it stands still until advanced). Let it run again: vmv sim clock --real",
+    );
+    const clock = (await targets.embedded.run(['sim', 'clock', '--json'])).json;
+    expect(clock.mode).toBe('manual');
+    expect(Date.parse(clock.now) - before).toBeLessThan(3_600_000); // from where it stood, through the call
+    // --json keeps stderr for an error's envelope: no note
+    await targets.embedded.run(['sim', 'clock', '--real']);
+    const quiet = await targets.embedded.run([...call, '--json']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
   });
 
   describe('on a real service (no /_sim control plane)', () => {

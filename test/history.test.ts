@@ -93,38 +93,57 @@ describe('people and contacts lists', () => {
     expect(people[2]).toMatchObject({ contact_id: bob.id, call_count: 1, text_count: 0 });
     expect(a.json.meta).toMatchObject({ page_size: 20, total_results: 3 });
   });
-  it('most recent first is by last contact: contacts never reached come after everyone contacted, newest first among them (issue 23, point 6)', async () => {
+  it('a contact never reached is listed, first and last contacted at its created_at, in that place of the order (issue 32, point 3)', async () => {
     await seed();
     await sim.advance(3600);
-    const add = async (name: string, phone: string) =>
-      (await sim.api('POST', '/_sim/contacts', { body: { name, phone_number: phone } })).json.data;
-    await add('Never One', '+15550003001');
+    const never = (await sim.api('POST', '/_sim/contacts', { body: { name: 'Nora', email: 'nora@example.com' } })).json
+      .data;
     await sim.advance(60);
-    const two = await add('Never Two', '+15550003002');
-    const names = async () => (await sim.api('GET', '/v1/contacts')).json.data.map((p: any) => p.name);
-    expect(await names()).toEqual(['Ada Lovelace', STRANGER, 'Bob Byte', 'Never Two', 'Never One']);
-    // no contact time, no email: the keys are left out, not null (issue 23, point 1)
-    const never = (await sim.api('GET', '/v1/contacts')).json.data[4];
-    expect(never).toEqual({
-      contact_id: expect.any(String),
-      name: 'Never One',
-      phone_number: '+15550003001',
+    await sim.api('POST', '/_sim/texts', {
+      body: { direction: 'outbound', from_number: OUR, to_number: BOB, body: 'Still on for Friday?' },
+    });
+    const list = (await sim.api('GET', '/v1/contacts')).json.data;
+    // most recent first by last_contacted_at: Bob (just now), Nora (created an hour after the seed), then the seed's
+    expect(list.map((p: any) => p.name)).toEqual(['Bob Byte', 'Nora', 'Ada Lovelace', STRANGER]);
+    // every field of the spec's type, none missing or null: the empty string for an address the person lacks
+    expect(list[1]).toEqual({
+      contact_id: never.id,
+      name: 'Nora',
+      phone_number: '',
+      email: 'nora@example.com',
       call_count: 0,
       text_count: 0,
       email_count: 0,
+      first_contacted_at: never.created_at,
+      last_contacted_at: never.created_at,
     });
-    const stranger = (await sim.api('GET', '/v1/contacts')).json.data[1];
-    expect(stranger).not.toHaveProperty('email');
-    expect(stranger.contact_id).toBeNull(); // contact_id is string|null in the spec
-    // reached now: first of all; paging keeps the same order
+    expect(list[3]).toMatchObject({ contact_id: null, name: STRANGER, phone_number: STRANGER, email: '' });
+    for (const p of list) {
+      for (const k of ['name', 'phone_number', 'email']) expect(typeof p[k], `${p.name} ${k}`).toBe('string');
+      for (const k of ['first_contacted_at', 'last_contacted_at'])
+        expect(p[k], `${p.name} ${k}`).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    }
+    expect((await sim.api('GET', '/v1/history/people')).json).toEqual((await sim.api('GET', '/v1/contacts')).json);
+    // reached now: its first and last contact are that text's, and it leads; paging keeps the order
     await sim.advance(60);
-    await sim.api('POST', '/_sim/texts', {
-      body: { direction: 'outbound', from_number: OUR, to_number: two.phone_number, body: 'Hello' },
+    const mail = await sim.api('POST', '/_sim/emails', {
+      body: { direction: 'inbound', from_address: 'nora@example.com', to: 'sales@acme.example', subject: 'Hello' },
     });
-    expect(await names()).toEqual(['Never Two', 'Ada Lovelace', STRANGER, 'Bob Byte', 'Never One']);
-    const p1 = await sim.api('GET', '/v1/history/people?limit=4');
-    const p2 = await sim.api('GET', `/v1/history/people?limit=4&cursor=${encodeURIComponent(p1.json.meta.cursor)}`);
-    expect(p2.json.data.map((p: any) => p.name)).toEqual(['Never One']);
+    expect(mail.status, mail.text).toBe(201);
+    const p1 = await sim.api('GET', '/v1/history/people?limit=2');
+    expect(p1.json.data[0]).toMatchObject({
+      name: 'Nora',
+      email_count: 1,
+      first_contacted_at: mail.json.data.created_at,
+      last_contacted_at: mail.json.data.created_at,
+    });
+    const p2 = await sim.api('GET', `/v1/history/people?limit=2&cursor=${encodeURIComponent(p1.json.meta.cursor)}`);
+    expect([...p1.json.data, ...p2.json.data].map((p: any) => p.name)).toEqual([
+      'Nora',
+      'Bob Byte',
+      'Ada Lovelace',
+      STRANGER,
+    ]);
   });
   it('a number that belongs to a contact is folded into that contact even when the record came first', async () => {
     await sim.api('POST', '/_sim/texts', {

@@ -117,7 +117,7 @@ describe('indexes kept in step', () => {
     await one.stop();
     const text = readFileSync(data, 'utf8');
     expect(Object.keys(JSON.parse(text.slice(0, text.indexOf('\n')).replace(/,$/, '}')).store.lazy)).toContain('texts');
-    expect(Object.values(JSON.parse(text).$people2)).toEqual([4100]); // people2 since issue 23 reordered them (a file saved before is rebuilt)
+    expect(Object.values(JSON.parse(text).$people3)).toEqual([4100]); // people3 since issue 32 reordered them (a file saved before is rebuilt)
     // a new process answers from what was saved, then, once a record arrives, from the records
     const env = { VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
     const embedded = async (path: string) => (await cli(['api', 'GET', path], { env })).json;
@@ -125,7 +125,7 @@ describe('indexes kept in step', () => {
     // a saved part whose bytes changed (its checksum) is as if not saved: built again from the records
     const bytes = readFileSync(data);
     const header = JSON.parse(text.slice(0, text.indexOf('\n')).replace(/,$/, '}')).store;
-    const [start, end] = header.saved[Object.keys(header.saved).find((k) => /^people2:.+:0$/.test(k))!];
+    const [start, end] = header.saved[Object.keys(header.saved).find((k) => /^people3:.+:0$/.test(k))!];
     const at = bytes.subarray(Number(start), Number(end)).indexOf('"name":"+1555') + Number(start) + 13;
     bytes[at] = bytes[at] === 0x39 ? 0x38 : bytes[at] + 1; // a digit of a name shown, still valid JSON
     writeFileSync(data, bytes);
@@ -159,5 +159,55 @@ describe('indexes kept in step', () => {
       expect(seen).toEqual(all);
       expect(new Set(seen).size).toBe(all.length);
     }
+  });
+
+  it('the calls under way, counted for /_sim/status, come from what the snapshot saved: a new process parses no call', async () => {
+    const data = join(tempDir(), 'sim.json');
+    const one = await startSim({ data });
+    const number = '+14155550142';
+    expect((await one.api('POST', '/_sim/phone-numbers', { body: { stack: 't2', phone_number: number } })).status).toBe(
+      201,
+    );
+    // enough calls that the snapshot keeps them apart (64 KiB and more), two of them ringing
+    const done = Array.from({ length: 1500 }, (_, i) => ({
+      direction: 'outbound',
+      from_number: OUR,
+      to_number: `+1555${String(2000000 + i)}`,
+      summary: 'Talked about the order.',
+    }));
+    expect((await one.api('POST', '/_sim/calls', { body: done })).status).toBe(201);
+    for (const from of ['+14155550181', '+14155550182'])
+      expect((await one.api('POST', '/_sim/inbound/calls', { body: { from, to: number } })).status).toBe(201);
+    expect((await one.api('GET', '/_sim/status')).json.in_flight.calls).toBe(2);
+    await one.stop();
+    const text = readFileSync(data, 'utf8');
+    expect(Object.keys(JSON.parse(text.slice(0, text.indexOf('\n')).replace(/,$/, '}')).store.lazy)).toContain('calls');
+    // in-process, on the data file: the status counts them, and the calls are still unparsed
+    const { Store, createApp } = await import('../simulator/world.js');
+    const { unparsed } = await import('../simulator/store/snapshot.js');
+    const { raw } = await import('../simulator/store/tracker.js');
+    const store = new Store(data);
+    const r = await createApp(store).handle({ method: 'GET', url: '/_sim/status', headers: {} });
+    expect(JSON.parse(String(r.body)).in_flight.calls).toBe(2);
+    const parsed = async () => !(await store.withLock(async (ss) => unparsed(raw((await ss.begin()).data), 'calls')));
+    expect(await parsed()).toBe(false);
+    // once the calls are read (a list), a call that ends in place is no longer counted
+    const two = await startSim({ data });
+    try {
+      const ringing = (await two.api('GET', '/v1/calls?status=ringing&limit=10')).json.data;
+      expect(ringing).toHaveLength(2);
+      await two.advance(3600);
+      const live = (await two.api('GET', '/_sim/status')).json.in_flight.calls;
+      const listed = (await two.api('GET', '/v1/calls?limit=50')).json.data.filter((c: { status: string }) =>
+        ['QUEUED', 'RINGING', 'IN_PROGRESS'].includes(c.status),
+      );
+      expect(live).toBe(listed.length);
+      expect(live).toBeLessThan(2);
+    } finally {
+      await two.stop();
+    }
+    const env = { VMV_SIM_DATA: data, VMV_CONFIG_DIR: join(tempDir(), 'cfg'), NO_COLOR: '1' };
+    const after = (await cli(['api', 'GET', '/_sim/status'], { env })).json;
+    expect(after.in_flight.calls).toBeLessThan(2);
   });
 });

@@ -199,18 +199,17 @@ describe('the inspector in a browser', { timeout: 60_000 }, () => {
     );
   });
 
-  it("a call's turn clicked seeks the recording; the turn being spoken is highlighted", async () => {
-    // (a recording is 3 s long whatever the call's length: the turns are within it)
+  it("a call's turn clicked seeks inside the recording (the call's whole length); the turn being spoken is highlighted", async () => {
     const turns = [
       { speaker: 'agent', text: 'Hello, this is Acme.', seconds_from_start: 0 },
-      { speaker: 'person', text: 'Hi, I would like to book.', seconds_from_start: 1.2 },
-      { speaker: 'agent', text: 'Tuesday at 3 works.', seconds_from_start: 2.4 },
+      { speaker: 'person', text: 'Hi, I would like to book.', seconds_from_start: 21.5 },
+      { speaker: 'agent', text: 'Tuesday at 3 works.', seconds_from_start: 43.2 },
     ];
     const c = await api('POST', '/_sim/calls', {
       direction: 'outbound',
       from_number: '+14155550100',
       to_number: '+14155550188',
-      duration_seconds: 15,
+      duration_seconds: 52,
       has_recording: true,
       transcript_turns: turns,
       summary: 'Booked Tuesday',
@@ -221,8 +220,9 @@ describe('the inspector in a browser', { timeout: 60_000 }, () => {
     const audio = page.locator('audio');
     await audio.waitFor();
     await page.waitForFunction("document.querySelector('audio').readyState >= 1");
+    expect(await audio.evaluate((a: any) => a.duration)).toBeCloseTo(52, 1);
     await page.getByRole('button', { name: /Tuesday at 3 works/ }).click();
-    await expect.poll(() => audio.evaluate((a: any) => a.currentTime)).toBeCloseTo(2.4, 1);
+    await expect.poll(() => audio.evaluate((a: any) => a.currentTime)).toBeCloseTo(43.2, 1);
     await expect(page.locator('.turns li[aria-current="true"]').innerText()).resolves.toContain('Tuesday at 3 works');
     expect(await page.locator('main').innerText()).toContain('Booked Tuesday');
   });
@@ -334,16 +334,181 @@ describe('the inspector in a browser', { timeout: 60_000 }, () => {
     await expect.poll(() => now.innerText()).toBe(shown(before + 3600_000));
   });
 
-  it("fits a phone's width: no pane scrolls sideways", async () => {
+  it('the Money pane reads as a person reads it: amounts as money, features as words, days as dates', async () => {
+    await open('/money');
+    const plan = await page.getByTestId('plan').innerText();
+    expect(plan).toMatch(
+      /^Content included · assistant included · \$\d+\.\d\d of video credits left · 100 minutes and 100 texts a month · then \$0\.10 a minute, \$0\.02 a text$/,
+    );
+    const usage = await page.getByTestId('usage').innerText();
+    expect(usage).toMatch(
+      /^[\d.]+ minutes? used, [\d.]+ left · \d+ texts? sent, \d+ left · \d{4}-\d\d-\d\d UTC to \d{4}-\d\d-\d\d UTC/,
+    );
+    // no raw dump: no field names, no true or false, no quoted ISO times
+    expect(`${plan} ${usage}`).not.toMatch(/_|true|false|"|T\d\d:/);
+    expect(await page.getByTestId('wallet').innerText()).toMatch(/^\$\d+\.\d\d$/);
+  });
+
+  it('Conversations names each person once: the name, then the number or address when it is not the name', async () => {
+    await api('POST', '/_sim/emails', {
+      direction: 'inbound',
+      from_address: 'ada@example.com',
+      to: 'ops@example.com',
+      subject: 'Hello',
+      body: 'Hi there',
+    });
+    await open('/conversations');
+    const people = page.getByRole('navigation', { name: 'People' });
+    await people.getByRole('link', { name: /ada@example\.com/ }).waitFor();
+    expect(await people.getByRole('link', { name: /ada@example\.com/ }).innerText()).toBe('ada@example.com');
+    expect(await people.getByRole('link', { name: /^\+14155550199/ }).innerText()).toBe('+14155550199');
+    // a contact: the name, then the number
+    expect(await people.getByRole('link', { name: /Pat Persona/ }).innerText()).toBe('Pat Persona +14155550177');
+    const lines = (await people.innerText()).split('\n').filter(Boolean);
+    for (const line of lines)
+      expect(
+        line.split(' ').filter((w, i, all) => all.indexOf(w) !== i),
+        line,
+      ).toEqual([]);
+  });
+
+  it("the Assistant pane says a declined action's reason once", async () => {
+    const c = await v1('POST', '/v1/assistant/messages', { message: 'text +14155550100 and ask whether Friday works' });
+    expect(c.status, JSON.stringify(c.json)).toBeLessThan(300);
+    await api('POST', '/_sim/clock/advance', { seconds: 10 });
+    const id = c.json.data.conversation_id;
+    let pending: { approval_id: string }[] = [];
+    await expect
+      .poll(
+        async () =>
+          (pending = (await v1('GET', `/v1/assistant/conversations/${id}`)).json.data.pending_approvals).length,
+      )
+      .toBeGreaterThan(0);
+    const r = await v1('POST', '/v1/assistant/messages', {
+      conversation_id: id,
+      approvals: pending.map((a) => ({ approval_id: a.approval_id, approved: false, reason: 'not now' })),
+    });
+    expect(r.status, JSON.stringify(r.json)).toBeLessThan(300);
+    await open('/assistant');
+    const card = page.getByRole('listitem', { name: /^Assistant conversation/ }).filter({ hasText: 'declined' });
+    await card.getByText('create_quick_ai_text (declined: not now)').waitFor();
+    expect(await card.innerText()).not.toContain('declined: declined');
+  });
+
+  it('Activity asks the server for one page a screen, whoever is in the world; Older brings the next page', async () => {
+    const many = Array.from({ length: 60 }, (_, i) => ({
+      direction: 'inbound',
+      from_number: `+1415555${2000 + i}`,
+      to_number: '+14155550100',
+      body: `bulk ${i}`,
+    }));
+    expect((await api('POST', '/_sim/texts', many)).status).toBe(201);
+    await page.waitForTimeout(500); // (the live link's word of it comes before the page opens)
+    const asked: string[] = [];
+    const note = (r: { url(): string }) => void asked.push(new URL(r.url()).pathname);
+    page.on('request', note);
+    await open('/activity');
+    await expect.poll(() => page.locator('.feed .item').count()).toBe(50);
+    page.off('request', note);
+    expect(asked.filter((p) => p === '/_sim/activity')).toHaveLength(1);
+    expect(asked.filter((p) => /\/v1\/history\/(texts|calls|emails)/.test(p))).toEqual([]);
+    await page.getByRole('button', { name: 'Older' }).click();
+    await expect.poll(() => page.locator('.feed .item').count()).toBeGreaterThan(50);
+    const keys = await page.locator('.feed .item').allInnerTexts();
+    expect(new Set(keys).size).toBe(keys.length);
+    const times = await page.locator('.feed .item time').allInnerTexts();
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  it("fits a phone's width: no pane scrolls sideways, and nothing in it is cut off", async () => {
+    expect((await api('PATCH', '/_sim/workspace', { wallet_usd: 61.5 })).status).toBe(200); // (a ledger entry)
     await page.setViewportSize({ width: 390, height: 844 });
     try {
-      for (const path of ['/activity', '/conversations', '/money', '/webhooks', '/videos']) {
-        await open(path);
+      await open('/activity');
+      const tabs = await page.getByRole('navigation', { name: 'Panes' }).getByRole('link').all();
+      const paths = await Promise.all(tabs.map((t) => t.getAttribute('href')));
+      expect(paths).toHaveLength(7);
+      for (const path of paths) {
+        await open(path!);
         await page.waitForTimeout(300);
-        expect(await page.evaluate('document.documentElement.scrollWidth'), path).toBeLessThanOrEqual(390);
+        expect(await page.evaluate('document.scrollingElement.scrollWidth'), path!).toBeLessThanOrEqual(390);
+        // no box scrolls sideways inside the page either (a table or the tabs cut at the edge)
+        const cut = await page.evaluate(`[...document.querySelectorAll('body *')]
+          .filter((e) => getComputedStyle(e).overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1)
+          .map((e) => e.tagName + '.' + e.className)`);
+        expect(cut, path!).toEqual([]);
+        // every tab within the screen
+        for (const t of tabs)
+          expect((await t.boundingBox())!.x + (await t.boundingBox())!.width, path!).toBeLessThanOrEqual(390);
+      }
+      // the ledger's every column is on the screen
+      await open('/money');
+      const cells = await page.locator('table.ledger td').all();
+      expect(cells.length).toBeGreaterThan(0);
+      for (const c of cells.slice(0, 10)) {
+        const box = (await c.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(390);
       }
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  it('reads everything again when its live link says reset (as after the server dropped it for falling behind)', async () => {
+    // the page's link is the test's own: it hears of no change, until a reconnect is answered `reset`
+    let reset = false;
+    let opened = 0;
+    await page.route('**/_sim/events', (route) => {
+      opened++;
+      const event = reset ? 'reset\ndata: {"reason":"fell_behind"}' : 'hello\ndata: {}';
+      return route.fulfill({
+        status: 200,
+        contentType: 'text/event-stream',
+        body: `retry: 200\n\nid: test.${opened}\nevent: ${event}\n\n`,
+      });
+    });
+    try {
+      // (not open(): each of these streams ends as soon as it opens, so the page is live only for a moment)
+      await page.goto(`${url}/money`);
+      const wallet = page.getByTestId('wallet');
+      await wallet.getByText('$').waitFor();
+      const before = await wallet.innerText();
+      expect((await api('PATCH', '/_sim/workspace', { wallet_usd: 77 })).status).toBe(200);
+      // the stream ends and is resumed again and again with nothing heard: the page keeps what it read
+      const seen = opened;
+      await expect.poll(() => opened, { timeout: 5000 }).toBeGreaterThan(seen + 2);
+      expect(await wallet.innerText()).toBe(before);
+      reset = true;
+      await wallet.getByText('$77.00').waitFor({ timeout: 5000 });
+    } finally {
+      await page.unroute('**/_sim/events');
+    }
+  });
+
+  it('opens its live link again after a refusal (the cap on streams), and reads everything again then', async () => {
+    let refuse = true;
+    await page.route('**/_sim/events', (route) =>
+      refuse
+        ? route.fulfill({
+            status: 503,
+            headers: { 'retry-after': '5' },
+            contentType: 'application/json',
+            body: '{"error":{"code":"too_many_streams","message":"full"}}',
+          })
+        : route.continue(),
+    );
+    try {
+      await page.goto(`${url}/money`);
+      const wallet = page.getByTestId('wallet');
+      await wallet.getByText('$').waitFor();
+      await page.getByRole('status', { name: 'Live updates' }).getByText('disconnected').waitFor();
+      expect((await api('PATCH', '/_sim/workspace', { wallet_usd: 78 })).status).toBe(200);
+      refuse = false;
+      // the browser gives a refused stream up; the page opens a new one 5 s later, which knows nothing of the change
+      await page.getByRole('status', { name: 'Live updates' }).getByText('live').waitFor({ timeout: 10_000 });
+      await wallet.getByText('$78.00').waitFor({ timeout: 5000 });
+    } finally {
+      await page.unroute('**/_sim/events');
     }
   });
 
@@ -352,6 +517,90 @@ describe('the inspector in a browser', { timeout: 60_000 }, () => {
     await close();
     close = async () => {};
     await page.getByRole('status', { name: 'Live updates' }).getByText('disconnected').waitFor({ timeout: 5000 });
+  });
+});
+
+describe('GET /_sim/activity', () => {
+  it('pages everything the workspace did, newest first, each item once; narrowed by kind, person or words', async () => {
+    const { Store, startServer } = await import('../simulator/world.js');
+    const server = await startServer({ store: new Store(join(tempDir(), 'sim.json')) });
+    const get = async (path: string) => {
+      const r = await fetch(server.url + path);
+      return { status: r.status, json: (await r.json()) as any };
+    };
+    const post = (path: string, body: unknown) =>
+      fetch(server.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    try {
+      await post('/_sim/contacts', { name: 'Ada Lovelace', email: 'ada@example.com', phone_number: '+14155550111' });
+      const texts = Array.from({ length: 23 }, (_, i) => ({
+        direction: i % 2 ? 'inbound' : 'outbound',
+        from_number: i % 2 ? `+1415555${3000 + i}` : '+14155550100',
+        to_number: i % 2 ? '+14155550100' : `+1415555${3000 + i}`,
+        body: i === 7 ? 'Is Tuesday still good?' : `text ${i}`,
+      }));
+      expect((await post('/_sim/texts', texts)).status).toBe(201);
+      const calls = Array.from({ length: 5 }, () => ({
+        direction: 'outbound',
+        from_number: '+14155550100',
+        to_number: '+14155550111',
+        summary: 'Booked for Tuesday',
+      }));
+      expect((await post('/_sim/calls', calls)).status).toBe(201);
+      const mail = {
+        direction: 'inbound',
+        from_address: 'ada@example.com',
+        to: 'ops@example.com',
+        subject: 'Hi',
+        body: 'b',
+      };
+      expect((await post('/_sim/emails', [mail, mail])).status).toBe(201);
+      // one page of everything, and the same walked seven at a time
+      const all = (await get('/_sim/activity?limit=100')).json;
+      expect(all.data).toHaveLength(30);
+      expect(all.meta.cursor).toBeUndefined();
+      const ats = all.data.map((i: { at: string }) => i.at);
+      expect([...ats].sort().reverse()).toEqual(ats);
+      const walked: unknown[] = [];
+      let page = (await get('/_sim/activity?limit=7')).json;
+      walked.push(...page.data);
+      while (page.meta.cursor) {
+        page = (await get(`/_sim/activity?limit=7&cursor=${page.meta.cursor}`)).json;
+        walked.push(...page.data);
+      }
+      expect(walked).toEqual(all.data);
+      // narrowed
+      const calls5 = (await get('/_sim/activity?kind=call')).json.data;
+      expect(calls5.map((i: { kind: string }) => i.kind)).toEqual(Array(5).fill('call'));
+      expect(calls5[0]).toMatchObject({
+        person: 'Ada Lovelace',
+        text: 'Booked for Tuesday',
+        link: `/calls/${calls5[0].id}`,
+      });
+      const ada = (await get(`/_sim/activity?person=${encodeURIComponent('ada@example.com')}`)).json.data;
+      expect(ada.map((i: { kind: string }) => i.kind).sort()).toEqual([
+        'call',
+        'call',
+        'call',
+        'call',
+        'call',
+        'email',
+        'email',
+      ]);
+      const tuesday = (await get('/_sim/activity?q=TUESDAY%20good')).json.data;
+      expect(tuesday.map((i: { text: string }) => i.text)).toEqual(['Is Tuesday still good?']);
+      // a cursor fits its own filters only
+      const first = (await get('/_sim/activity?limit=2&kind=text')).json;
+      const other = await get(`/_sim/activity?limit=2&kind=call&cursor=${first.meta.cursor}`);
+      expect(other.status).toBe(400);
+      expect(other.json.error.fields.cursor).toMatch(/another list or other filters/);
+      expect((await get('/_sim/activity?kind=fax')).json.error.fields.kind).toMatch(/must be one of/);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -23,7 +23,10 @@ function unbounded(doc: Json): string[] {
       if (!seen.has(name)) walk(components[name], at, new Set([...seen, name]));
       return;
     }
-    const variants = [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])] as Json[];
+    // (an object's anyOf/oneOf of `{required: [...]}` says which fields it needs: no value of its own)
+    const variants = ([...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])] as Json[]).filter(
+      (v) => !(Object.keys(v).length === 1 && Array.isArray(v.required)),
+    );
     variants.forEach((v) => walk(v, at, seen));
     if (s.enum !== undefined || s.const !== undefined) return;
     if (s.type === undefined && variants.length === 0) out.push(`${at}: a value of any type`);

@@ -137,7 +137,7 @@ describe('budgets: the listing a model carries', () => {
       if (t.outputSchema) expect(() => ajv.compile(t.outputSchema!), t.name).not.toThrow();
       expect(t.outputSchema, t.name).toEqual(catalog.tools.find((x) => x.name === t.name)!.outputSchema);
     }
-    // the hashtag rule is checked in code, in the same words
+    // the hashtag rule, one word of any script, in a pattern every engine reads alike
     const bad = await sim.api('POST', '/v1/videos/quote', {
       body: { template: 'talking_avatar', source_text: 'Espresso at dawn on Main Street', hashtags: ['#two words'] },
     });

@@ -830,17 +830,13 @@ describe("errors are tool results with isError, in the API's words", () => {
 });
 
 describe('documentation', () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(
-    readme.indexOf('\n### MCP server\n'),
-    readme.indexOf('\n### ', readme.indexOf('\n### MCP server\n') + 5),
-  );
+  const section = readFileSync(new URL('../docs/mcp.md', import.meta.url), 'utf8');
   const spendingIn = (text: string) =>
     [...(/Tools that spend money[^\n]*(?:\n(?!\n)[^\n]*)*/.exec(text)?.[0] ?? '').matchAll(/`?([a-z]+(?:_[a-z]+)+)`?/g)]
       .map((m) => m[1])
       .filter((n) => NAMES.includes(n));
 
-  it('README: the client configuration, every tool, and exactly the tools that spend money', () => {
+  it('docs/mcp.md: the client configuration, every tool, and exactly the tools that spend money', () => {
     expect(section).toContain('"command": "vmv"');
     expect(section).toContain('"args": ["mcp"]');
     for (const n of NAMES) expect(section, n).toContain(`\`${n}\``);

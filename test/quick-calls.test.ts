@@ -18,6 +18,21 @@ const calls = async () => (await sim.api('GET', '/v1/calls?order=asc&limit=50'))
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
 
 describe('creation', () => {
+  it('answers running with a from_number even when every destination fails at once; the job ends a moment later on the clock (issue 32, point 3)', async () => {
+    for (const path of ['/v1/quick/ai-calls', '/v1/quick/ai-texts']) {
+      // numbers the carrier refuses: each attempt begins and ends at once, before anything is placed
+      const r = await sim.api('POST', path, { body: { goal: 'Confirm', to_numbers: ['+1415555', '+11234567890'] } });
+      expect(r.status, r.text).toBe(201);
+      expect(r.json.data).toMatchObject({ status: 'running', from_number: expect.stringMatching(/^\+1\d{10}$/) });
+      const read = await job(r.json.data.id);
+      expect(read).toMatchObject({ status: 'running', from_number: r.json.data.from_number, completed_at: null });
+      expect(read.targets.map((t: any) => t.status)).toEqual(['failed', 'failed']);
+      await sim.advance(1);
+      const ended = new Date(Date.parse(read.created_at) + 1000).toISOString();
+      expect(await job(r.json.data.id)).toMatchObject({ status: 'completed', completed_at: ended });
+    }
+  });
+
   it('returns 201 with the job as soon as the first attempt is dialing', async () => {
     const r = await create({ to_numbers: [N('0100')] });
     expect(r.status).toBe(201);
@@ -113,6 +128,13 @@ describe('creation', () => {
       body: { to_numbers: [N('0100'), N('0101'), N('0100')], goal: 'x' },
     });
     expect(dup.json.error.fields).toEqual({ 'to_numbers[2]': 'repeats to_numbers[0]' });
+    // and the API description says so, for generated clients and fuzzers (issue 32, point 3)
+    const api = (await sim.api('GET', '/v1/openapi.json')).json;
+    for (const path of ['/v1/quick/ai-calls', '/v1/quick/ai-texts']) {
+      const body = api.paths[path].post.requestBody.content['application/json'].schema;
+      const schema = body.$ref ? api.components.schemas[body.$ref.split('/').pop()] : body;
+      expect(schema.properties.to_numbers.uniqueItems, path).toBe(true);
+    }
     expect((await sim.api('POST', '/v1/quick/actions/nope/cancel', { body: { now: true } })).json.error.fields).toEqual(
       { now: 'is not a known field' },
     );

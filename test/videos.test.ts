@@ -918,11 +918,15 @@ describe('social connections and posts', () => {
   it('checks connection ids, captions per platform and settings', async () => {
     const v = await readyVideo();
     const tiktok = await connection('tiktok');
+    // repeats are refused by the body's schema (uniqueItems, as described: issue 32), before the ids are looked up
     const r = await post(v.id, { connection_ids: [tiktok, tiktok, '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90', tiktok] });
     expect(r.json.error.fields).toEqual({
       'connection_ids[1]': 'repeats connection_ids[0]',
-      'connection_ids[2]': 'is not a social connection of this workspace (GET /v1/social-connections)',
       'connection_ids[3]': 'repeats connection_ids[0]',
+    });
+    const unknown = await post(v.id, { connection_ids: [tiktok, '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90'] });
+    expect(unknown.json.error.fields).toEqual({
+      'connection_ids[1]': 'is not a social connection of this workspace (GET /v1/social-connections)',
     });
     const long = await post(v.id, { connection_ids: [await connection('x')], caption: 'x'.repeat(281) });
     expect(long.json.error.fields.caption).toMatch(/X takes at most 280/);

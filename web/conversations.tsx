@@ -5,7 +5,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, get, href, post, useLoad } from './api';
 import { when } from './format';
-import { type Call, type Email, historyOf, nameOf, type Person, people, personPath, type Text } from './world';
+import {
+  addressOf,
+  type Call,
+  type Email,
+  historyOf,
+  nameOf,
+  type Person,
+  people,
+  personPath,
+  type Text,
+} from './world';
 
 export function Conversations({ id }: { id?: string }) {
   const all = useLoad(people, ['contacts', 'texts', 'calls', 'emails']);
@@ -19,7 +29,7 @@ export function Conversations({ id }: { id?: string }) {
           {list.map((p) => (
             <li key={personPath(p)}>
               <a href={personPath(p)} aria-current={p === current ? 'page' : undefined}>
-                <b>{nameOf(p)}</b> <small>{p.phone_number ?? p.email}</small>
+                <b>{nameOf(p)}</b> {addressOf(p) && <small>{addressOf(p)}</small>}
               </a>
             </li>
           ))}

@@ -30,17 +30,35 @@ function emit(c: Change) {
   for (const fn of listeners) fn(c);
 }
 
+/** Everything may have changed: every pane reads its data again. */
+const everything = () => emit({ units: ['*'], ids: [], at: Date.now() });
+
+/** How soon a link the server refused (503 past its cap of streams) or ended for good is opened again (ms). */
+const REOPEN_MS = 5000;
+
 /** Opens the link (once). */
 export function connect(): void {
+  open(false);
+}
+
+/**
+ * The browser resumes a broken stream by itself (Last-Event-ID); a refused one it gives up, and
+ * a new one (`again`) starts without knowing what was missed, so its opening is a reset too.
+ */
+function open(again: boolean): void {
   const es = new EventSource('/_sim/events');
   es.addEventListener('open', () => setState('live'));
-  es.addEventListener('error', () => setState('disconnected'));
+  es.addEventListener('error', () => {
+    setState('disconnected');
+    if (es.readyState === EventSource.CLOSED) setTimeout(() => open(true), REOPEN_MS);
+  });
+  es.addEventListener('hello', () => again && everything());
   es.addEventListener('change', (e) => {
     const d = JSON.parse((e as MessageEvent).data) as { units: string[]; ids: string[] };
     emit({ ...d, at: Date.now() });
   });
-  // the server no longer knows what was missed: everything is read again
-  es.addEventListener('reset', () => emit({ units: ['*'], ids: [], at: Date.now() }));
+  // the server dropped this page for falling behind, or no longer knows what it missed: everything is read again
+  es.addEventListener('reset', everything);
 }
 
 /** Whether a change touches any of `units`. */

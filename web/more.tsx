@@ -276,6 +276,15 @@ const answer = (c: Conversation, approved: boolean) =>
     approvals: c.pending_approvals.map((a) => ({ approval_id: a.approval_id, approved })),
   });
 
+/**
+ * An action of the assistant and how it ended, its status said once: a declined one's error already
+ * starts with it ('declined: not now'), a failed one's does not ('no such number').
+ */
+export function actionText(a: Conversation['actions'][number]): string {
+  if (!a.error) return `${a.tool} (${a.status})`;
+  return `${a.tool} (${a.error.startsWith(a.status) ? a.error : `${a.status}: ${a.error}`})`;
+}
+
 function ConversationCard({ x }: { x: Conversation }) {
   const [error, setError] = useState('');
   const act = (approved: boolean) => () =>
@@ -289,9 +298,7 @@ function ConversationCard({ x }: { x: Conversation }) {
         {x.title} · <span data-testid="status">{x.status}</span> · {when(x.updated_at)}
       </h2>
       <p class="body">{x.reply}</p>
-      {x.actions.length > 0 && (
-        <p>Actions: {x.actions.map((a) => `${a.tool} (${a.status}${a.error ? `: ${a.error}` : ''})`).join(', ')}</p>
-      )}
+      {x.actions.length > 0 && <p>Actions: {x.actions.map(actionText).join(', ')}</p>}
       {x.pending_approvals.map((a) => (
         <p key={a.approval_id} class="body">
           Waiting for approval: {a.tool} ({a.reason})

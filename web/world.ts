@@ -12,6 +12,7 @@ import type {
 import type { LedgerEntry as StoredEntry } from '../simulator/billing/records.js';
 import type { VideoSchema } from '../simulator/videos/records.js';
 import type { ConversationSchema } from '../simulator/assistant/records.js';
+import type { ActivityItemSchema } from '../simulator/inspector/records.js';
 import { get, type List } from './api';
 
 // The shapes the page reads are the API's own: the route schemas' types (type-only imports, which
@@ -26,6 +27,8 @@ export type Delivery = Infer<typeof DeliveryAttemptSchema>;
 export type LedgerEntry = Omit<StoredEntry, 'seq' | 'workspace_id'>;
 export type Video = Infer<typeof VideoSchema>;
 export type Conversation = Infer<typeof ConversationSchema>;
+/** (as GET /_sim/activity lists them) */
+export type ActivityItem = Infer<typeof ActivityItemSchema>;
 
 /** The query naming one person for the history routes. */
 function whoQuery(p: Person, kind: 'phone' | 'email'): string | null {
@@ -49,9 +52,18 @@ export async function historyOf(p: Person): Promise<{ texts: Text[]; calls: Call
   return { texts: texts?.data ?? [], calls: calls?.data ?? [], emails: emails?.data ?? [] };
 }
 
-/** A person's name as the page shows it. */
-export const nameOf = (p: Person) => p.name ?? p.phone_number ?? p.email ?? 'someone';
+/** A person's name as the page shows it (an address the person lacks is the empty string). */
+export const nameOf = (p: Person) => p.name || p.phone_number || p.email || 'someone';
+
+/** A person's number or address, when it says more than their name (someone reached without a contact is named by it). */
+export function addressOf(p: Person): string | null {
+  const address = p.phone_number || p.email;
+  return address && address !== nameOf(p) ? address : null;
+}
+
+/** A person on one line: the name, then the number or address when it is not the name. */
+export const personLabel = (p: Person) => [nameOf(p), addressOf(p)].filter(Boolean).join(' ');
 
 /** A person's path in the page. */
 export const personPath = (p: Person) =>
-  `/conversations/${encodeURIComponent(p.contact_id ?? p.phone_number ?? p.email ?? '')}`;
+  `/conversations/${encodeURIComponent(p.contact_id ?? (p.phone_number || p.email))}`;

@@ -51,7 +51,7 @@ ${examples(
   'ID=$(vmv assistant send "call +14155550100 to confirm the appointment" </dev/null) || [ $? -eq 7 ]   # 7: approvals wait',
   'vmv assistant get "$ID"',
   'vmv assistant approve "$ID"',
-  'vmv assistant approve "$ID" --decline apr_4c1d8e0f2a --reason "not this week"',
+  'vmv assistant approve "$ID" --decline 8c1e4f2a-6b3d-4e5f-9a7b-1c2d3e4f5a6b --reason "not this week"',
   'vmv assistant approve "$ID" --decline-all',
 )}`,
     )

@@ -44,8 +44,10 @@ export function define(parent: Command, shell: Shell): void {
 On a terminal: Enter sends (a paste of several lines is one message), ↑/↓ recall what you sent,
 PgUp/PgDn scroll. While the assistant works you see each action as it completes; an action that
 costs money or cannot be undone is shown with its cost for approval: y approves, n declines (then
-an optional reason). /new, /list, /open ID, /help, /quit (exit 0). Ctrl-C leaves: exit 0, or 130
-while a run works or waits for approvals (it goes on: its conversation id is printed alone on
+an optional reason). Once a call, text thread or video the assistant started has ended, the chat
+says how (answered? goal achieved? what it cost) without being asked. /new, /list, /open ID, /help;
+/quit or Ctrl-D leave (exit 0) and say how to resume (--conversation ID). Ctrl-C leaves: exit 0, or
+130 while a run works or waits for approvals (it goes on: its conversation id is printed alone on
 stdout; resume it with --conversation). Colours follow NO_COLOR.
 Without a terminal (or with --json: one JSON conversation per reply; /list prints the list's JSON,
 /help {"help": [...]}, and a chat command that fails its JSON error on stderr): approvals follow
@@ -60,6 +62,9 @@ ${examples(
     )
     .action(action(shell, run));
 }
+
+/** How to come back to a conversation left. */
+const resumeHint = (id: string) => `Resume it: vmv assistant chat --conversation ${id}`;
 
 export async function run(ctx: Context, o: ChatFlags): Promise<void> {
   const api = contextApi(ctx);
@@ -91,10 +96,12 @@ export async function run(ctx: Context, o: ChatFlags): Promise<void> {
       throw new CliError(
         `Left the chat while the assistant ${end.interrupted}; it goes on in conversation ${end.conversationId}.`,
         EXIT.interrupted,
-        `Resume it: vmv assistant chat --conversation ${end.conversationId}`,
+        resumeHint(end.conversationId),
         { id: end.conversationId },
       );
     }
+    // left with Ctrl-D or /quit: how to come back to it (the screen is already left)
+    if (end.conversationId) ctx.io.err(`${resumeHint(end.conversationId)}\n`);
     return;
   }
   const { runLines } = await import('./line.js');

@@ -4,7 +4,7 @@
 // can answer (exit 7, the conversation's id alone on stdout), and at the wait's end (exit 6, likewise).
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT } from '../../src/errors.js';
-import { forStderr } from '../../src/io.js';
+import { canAsk, forStderr } from '../../src/io.js';
 import { dim, red, yellow } from '../../src/output.js';
 import { noteManualClock, pollInterval } from '../../src/poll.js';
 import { idShown, startWait } from '../../src/wait.js';
@@ -133,7 +133,7 @@ async function answer(ctx: Context, c: Conversation, o: Settle, signal: AbortSig
       ...(o.policy === 'decline' && o.reason ? { reason: o.reason } : {}),
     }));
   }
-  if (o.ask && ctx.io.stdinTTY && ctx.io.stderrTTY && !ctx.json) return askEach(ctx, c, pending, signal);
+  if (o.ask && canAsk(ctx.io) && !ctx.json) return askEach(ctx, c, pending, signal);
   if (!ctx.json) {
     ctx.io.out(`${c.conversation_id}\n`);
     // what the run said so far (answers to free requests, then the approvals it asks for), and each approval with its id

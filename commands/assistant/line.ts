@@ -8,6 +8,7 @@ import { forStderr } from '../../src/io.js';
 import { col, dim, idCol, red, table, textCol, yellow } from '../../src/output.js';
 import { failedRun, say, settle, type Policy } from './follow.js';
 import { conversationPath, type AssistantApi } from './session.js';
+import { startedBy, type Started } from './outcome.js';
 import { helpLines, messageOf, parseSlash, resolveConversation, type Slash } from './slash.js';
 import type { Conversation, ConversationWithTranscript } from './view.js';
 
@@ -27,10 +28,12 @@ interface LineChat {
   o: LineOptions;
   id: string | null;
   seen: Set<string>;
+  /** what runs started that goes on: its end is said (stderr) once it has ended, after a reply */
+  watching: Map<string, Started>;
 }
 
 export async function runLines(ctx: Context, api: AssistantApi, o: LineOptions): Promise<void> {
-  const chat: LineChat = { ctx, api, o, id: null, seen: new Set() };
+  const chat: LineChat = { ctx, api, o, id: null, seen: new Set(), watching: new Map() };
   const err = forStderr(ctx.io);
   if (o.manualClock)
     say(
@@ -98,6 +101,19 @@ async function conclude(chat: LineChat, c: Conversation): Promise<void> {
   if (missed.length > 0)
     say(ctx, yellow(forStderr(ctx.io), `not understood: ${missed.map((m) => `"${m}"`).join(', ')}`));
   if (last.status === 'failed') throw failedRun(last);
+  if (last.status === 'idle') for (const x of startedBy(last)) chat.watching.set(x.id, x);
+  await sayEnded(chat);
+}
+
+/** Says (on stderr) the end of each thing a run started that has ended since: answered? goal achieved? the cost. */
+async function sayEnded(chat: LineChat): Promise<void> {
+  if (!chat.api.ended) return;
+  for (const x of [...chat.watching.values()]) {
+    const said = await chat.api.ended(x).catch(() => undefined);
+    if (said === null) continue;
+    chat.watching.delete(x.id);
+    if (said) say(chat.ctx, said);
+  }
 }
 
 async function open(chat: LineChat, c: ConversationWithTranscript): Promise<void> {

@@ -29,7 +29,7 @@ export function define(parent: Command, shell: Shell): void {
   )
     .option(
       '--advance',
-      'on a simulator with a manual clock: advance the clock to each next due transition until the run stops working',
+      "on a simulator: advance its manual clock to each next due transition until the run stops working (the embedded simulator's real clock is set manual first)",
     )
     .hook('preAction', (cmd) => checkFlags(cmd.opts()))
     .addHelpText(

@@ -5,6 +5,7 @@
 import type { Context } from '../../src/context.js';
 import type { Conversation, ConversationWithTranscript, MessageBody } from './view.js';
 import { advanceTo, type SimClock } from '../../src/wait.js';
+import { endedText, startedBy, startedPath, type Started } from './outcome.js';
 
 export interface ClockState extends SimClock {
   mode: 'manual' | 'real';
@@ -23,17 +24,9 @@ export interface AssistantApi {
   advance(): Promise<boolean>;
   /** whether something the run started (a quick call or text job, a video) is still going on */
   unfinished?(c: Conversation): Promise<boolean>;
+  /** what the chat says once something a run started has ended (outcome.ts); null while it goes on */
+  ended?(x: Started): Promise<string | null>;
 }
-
-/** What a run started that goes on after it, and how to tell it is still going (each read through the API). */
-const GOES_ON: Record<string, { path: (id: string) => string; going: (data: any) => boolean }> = {
-  create_quick_ai_call: { path: (id) => `/v1/quick/actions/${id}`, going: (d) => d.status === 'running' },
-  create_quick_ai_text: { path: (id) => `/v1/quick/actions/${id}`, going: (d) => d.status === 'running' },
-  create_video: {
-    path: (id) => `/v1/videos/${id}`,
-    going: (d) => ['queued', 'researching', 'rendering', 'compositing'].includes(d.status),
-  },
-};
 
 export const conversationPath = (id: string) => `/v1/assistant/conversations/${encodeURIComponent(id)}`;
 
@@ -69,14 +62,11 @@ export function contextApi(ctx: Context, o: { own?: 'message' | 'approvals' } = 
       return c?.mode === 'manual' ? advanceTo(ctx, c) : false;
     },
     async unfinished(c) {
-      for (const a of c.actions) {
-        const kind = GOES_ON[a.tool];
-        const id = (a.output as { data?: { id?: string } } | null)?.data?.id;
-        if (a.status !== 'completed' || !kind || !id) continue;
-        const read = (await ctx.call('GET', kind.path(encodeURIComponent(id)))).json<{ data: unknown }>();
-        if (kind.going(read.data)) return true;
-      }
+      for (const x of startedBy(c)) if ((await api.ended!(x)) === null) return true;
       return false;
+    },
+    async ended(x) {
+      return endedText(x, (await ctx.call('GET', startedPath(x))).json<{ data: Record<string, unknown> }>().data);
     },
   };
   return api;

@@ -23,6 +23,7 @@ export const KEYS: readonly [string, string][] = [
   ['↑ ↓', 'earlier lines you sent (history)'],
   ['PgUp PgDn', 'scroll the transcript'],
   ['y / n', 'approve / decline the action shown (n then asks for an optional reason; Enter skips it)'],
+  ['Ctrl-D', 'on an empty line: leave (exit 0); how to resume the conversation is printed'],
   [
     'Ctrl-C',
     'leave: exit 0, or 130 while the assistant works or waits for approvals (it goes on; its id is printed; resume with --conversation)',

@@ -13,7 +13,7 @@ export function register(cmd: Command, shell: Shell, nouns: readonly Noun[]): vo
     .addArgument(cmd.createArgument('<shell>', 'the shell to complete in').choices(SHELLS))
     .addHelpText(
       'after',
-      '\nInstall: see "Shell completion" in the README (bash: add `source <(vmv completion bash)` to ~/.bashrc).',
+      '\nInstall: see "Shell completion" in docs/terminal.md (bash: add `source <(vmv completion bash)` to ~/.bashrc).',
     )
     .addHelpText(
       'after',

@@ -17,7 +17,7 @@ const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 const HEADER = (
   shell: string,
 ) => `# ${shell} completion for vmv, generated from its command tree by \`vmv completion ${shell}\`.
-# Regenerate it after upgrading vmv. Install: see "Shell completion" in vmv's README.`;
+# Regenerate it after upgrading vmv. Install: see "Shell completion" in vmv's docs/terminal.md.`;
 
 /** `case` entries of the values a flag or a positional argument takes, where the tree knows them */
 function valueCases(root: Node, line: (pattern: string, values: string[]) => string): string[] {

@@ -1,4 +1,4 @@
-// The files tools name, as MCP resources: a call's recording (audio/wav) and transcript
+// The files tools name, as MCP resources: a call's recording (audio/wav, as the API serves it) and transcript
 // (text/plain), a video's MP4. A tool result carries a resource_link to each (get_call,
 // get_call_recording, get_video) rather than the bytes inline; the client reads one with
 // resources/read when it wants it. Each read goes to the target through the one API client.
@@ -15,7 +15,8 @@ export const TEMPLATES: ResourceTemplate[] = [
     uriTemplate: 'vmv://calls/{call_id}/recording',
     name: 'call-recording',
     title: "A call's recording",
-    description: 'The recording of a call that has one (has_recording), as WAV audio.',
+    description:
+      "The recording of a call that has one (has_recording): the call's whole length, 8 kHz mono mu-law WAV (8,000 bytes a second).",
     mimeType: 'audio/wav',
   },
   {
@@ -93,7 +94,8 @@ export async function readResource(uri: string, client: ApiClient): Promise<Read
   if (kind === 'calls' && file === 'recording') {
     const res = await client.request('GET', `/v1/calls/${id}/recording`);
     if (res.status >= 400) throw refused(uri, res);
-    return { contents: [{ uri, mimeType: 'audio/wav', blob: res.body.toString('base64') }] };
+    const mimeType = (res.headers['content-type'] ?? 'audio/wav').split(';')[0].trim();
+    return { contents: [{ uri, mimeType, blob: res.body.toString('base64') }] };
   }
   const record = await client.request('GET', `/v1/${kind}/${id}`);
   if (record.status >= 400) throw refused(uri, record);

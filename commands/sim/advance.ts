@@ -1,4 +1,4 @@
-// vmv sim advance DURATION: POST /_sim/clock/advance
+// vmv sim advance DURATION: POST /_sim/clock/advance (a progress line on a terminal: src/clock-move.ts)
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
@@ -15,6 +15,11 @@ export function define(parent: Command, shell: Shell): void {
 
 export async function run(ctx: Context, _o: unknown, [duration]: string[]): Promise<void> {
   const seconds = (await import('../../src/duration.js')).parseDuration(duration);
-  const res = await ctx.call('POST', '/_sim/clock/advance', { body: { seconds } });
+  const { moveClock } = await import('../../src/clock-move.js');
+  const res = await moveClock(
+    ctx,
+    (from) => from + seconds * 1000,
+    (signal) => ctx.call('POST', '/_sim/clock/advance', { body: { seconds }, signal }),
+  );
   ctx.emit(res, (c: any) => ctx.io.err(`Clock advanced ${seconds} s; now ${humanTime(c.now)}\n`));
 }

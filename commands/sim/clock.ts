@@ -1,4 +1,4 @@
-// vmv sim clock: GET or POST /_sim/clock
+// vmv sim clock: GET or POST /_sim/clock (a move's progress line on a terminal: src/clock-move.ts)
 import type { Command } from 'commander';
 import { action, examples, timeArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
@@ -50,18 +50,18 @@ function modeOf(o: Options): 'manual' | 'real' | undefined {
 export async function run(ctx: Context, o: Options): Promise<void> {
   if (o.manual && o.real) throw usage('Give --manual or --real, not both.');
   if (o.set !== undefined && o.atLeast !== undefined) throw usage('Give --set or --at-least, not both.');
-  const change = o.manual || o.real || o.set !== undefined || o.atLeast !== undefined;
-  const res = change
-    ? await ctx.call('POST', '/_sim/clock', {
-        body: {
-          mode: modeOf(o),
-          now: o.set ?? o.atLeast,
-          at_least: o.atLeast !== undefined || undefined,
-        },
-        // (a mode, or a time the clock is moved to, is the same however often it is sent)
-        repeatable: true,
-      })
-    : await ctx.call('GET', '/_sim/clock');
+  const to = o.set ?? o.atLeast;
+  const send = (signal?: AbortSignal) =>
+    ctx.call('POST', '/_sim/clock', {
+      body: { mode: modeOf(o), now: to, at_least: o.atLeast !== undefined || undefined },
+      // (a mode, or a time the clock is moved to, is the same however often it is sent)
+      repeatable: true,
+      signal,
+    });
+  let res;
+  if (to !== undefined)
+    res = await (await import('../../src/clock-move.js')).moveClock(ctx, () => Date.parse(to), send);
+  else res = o.manual || o.real ? await send() : await ctx.call('GET', '/_sim/clock');
   ctx.emit(res, (c: any) =>
     fields(ctx.io, [
       ['now', c.now],

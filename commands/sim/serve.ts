@@ -17,6 +17,7 @@ interface Options {
   clock?: 'real' | 'manual';
   now?: string;
   seed?: number;
+  moveLimit?: number;
   quiet?: boolean;
   printEnv?: boolean;
   /** (vmv sim ui) called with the server's address once it listens */
@@ -75,6 +76,11 @@ export function define(parent: Command, shell: Shell): void {
       timeArg('--now', { relative: false }),
     )
     .option('--seed <n>', 'seed for a new data file (default 1)', intArg('--seed', 0, 2 ** 32 - 1))
+    .option(
+      '--move-limit <n>',
+      'the most transitions one move of the clock may run before it is refused with a step that fits (default 50000; VMV_SIM_MOVE_LIMIT)',
+      intArg('--move-limit', 1, 10_000_000),
+    )
     .option('--quiet', 'do not log requests to stderr')
     .option(
       '--print-env',
@@ -159,6 +165,11 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     port: o.port,
     allowedHosts: allowed,
     remoteInspector: o.remoteInspector,
+    moveLimit:
+      o.moveLimit ??
+      (ctx.env.VMV_SIM_MOVE_LIMIT
+        ? intArg('VMV_SIM_MOVE_LIMIT', 1, 10_000_000)(ctx.env.VMV_SIM_MOVE_LIMIT)
+        : undefined),
     onRequest: o.quiet
       ? undefined
       : (m, u, status, ms) => io.err(dim(forStderr(io), `${m} ${u} ${status} ${ms.toFixed(1)}ms`) + '\n'),

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, examples, idArg, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { forStderr } from '../../src/io.js';
+import { canAsk, forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
 import { usage } from '../../src/errors.js';
 import { overlay, readJsonObject, scriptOf } from './recipe.js';
@@ -37,7 +37,7 @@ export function define(parent: Command, shell: Shell): void {
         'refuse (nothing charged) if the price, recomputed from the edits, is above this',
         intArg('--max-price-cents', 0, 10_000_000),
       )
-      .option('-y, --yes', 'do not ask to confirm the price (asked on a terminal only)'),
+      .option('-y, --yes', 'do not ask to confirm the price (asked only when stdin, stdout and stderr are a terminal)'),
   )
     .addHelpText(
       'after',
@@ -57,7 +57,7 @@ export async function run(ctx: Context, o: Options, [id]: string[]): Promise<voi
   if (o.scriptFile === '-' && o.file === '-') throw usage('--file and --script-file cannot both read standard input.');
   const file = o.file === undefined ? {} : await readJsonObject(ctx, '--file', o.file);
   const body = overlay(file, { script: await scriptOf(ctx, o), max_price_cents: o.maxPriceCents });
-  if (!o.yes && ctx.io.stdinTTY && ctx.io.stderrTTY) {
+  if (!o.yes && canAsk(ctx.io)) {
     const v = (await ctx.call('GET', videoPath(id))).json<{ data: Video }>().data;
     // only a video waiting for approval is charged by it (the service answers anything else with 409)
     if (v.status === 'script_review') {

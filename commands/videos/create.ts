@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { forStderr } from '../../src/io.js';
+import { canAsk, forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
 import { TEMPLATE_INFO, TEMPLATES } from '../../simulator/vocabulary.js';
 import { charges, recipeBody, withRecipe, type Body, type RecipeOptions } from './recipe.js';
@@ -29,7 +29,10 @@ export function define(parent: Command, shell: Shell): void {
         ),
     ),
   )
-    .option('-y, --yes', 'do not ask to confirm the price (asked on a terminal only, when the video will be charged)')
+    .option(
+      '-y, --yes',
+      'do not ask to confirm the price (asked only when stdin, stdout and stderr are a terminal, and the video will be charged)',
+    )
     .addHelpText(
       'after',
       `
@@ -57,7 +60,7 @@ Simulator: #fail-research, #fail-render or #fail-composite in --text fails that 
 
 /** On a terminal, the price of what will be charged, and whether to go ahead. */
 async function confirm(ctx: Context, body: Body, yes: boolean | undefined, stdinUsed: boolean): Promise<void> {
-  if (yes || !ctx.io.stdinTTY || !ctx.io.stderrTTY || !charges(body)) return;
+  if (yes || !canAsk(ctx.io) || !charges(body)) return;
   // the quote is not the command's write: it goes without the --idempotency-key meant for the creation
   const q = (await ctx.call('POST', '/v1/videos/quote', { body, idempotencyKey: undefined })).json<{ data: Quote }>()
     .data;

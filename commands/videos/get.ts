@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { followVideo, printVideo, videoPath, type Video } from './view.js';
+import { followVideo, linksNote, printVideo, videoPath, type Video } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
@@ -26,5 +26,8 @@ export async function run(ctx: Context, o: { wait?: boolean }, [id]: string[]): 
     await followVideo(ctx, id);
     return;
   }
-  ctx.emit(await ctx.call('GET', videoPath(id)), (b: { data: Video }) => printVideo(ctx, b.data));
+  ctx.emit(await ctx.call('GET', videoPath(id)), (b: { data: Video }) => {
+    printVideo(ctx, b.data);
+    linksNote(ctx, b.data);
+  });
 }

@@ -3,7 +3,7 @@
 import { Option, type Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT, usage } from '../../src/errors.js';
-import { forStderr } from '../../src/io.js';
+import { canAsk, forStderr } from '../../src/io.js';
 import { ALWAYS, bold, type Cell, col, dim, fields, idCol, nested, textCol } from '../../src/output.js';
 import { followRead } from '../../src/poll.js';
 import type { PostOut, VideoOut, VideoQuoteOut } from '../../simulator/videos/records.js';
@@ -89,6 +89,23 @@ export function printVideo(ctx: Context, v: Video): void {
   if (v.posts.length > 0) nested(io, 'post', POST_HEADERS, v.posts.map(postRow));
 }
 
+/**
+ * The embedded simulator signs its media links for http://127.0.0.1:4010, where nothing listens
+ * unless `vmv sim serve` runs on the same world: said on stderr under a video that has links, with
+ * the command that saves the file instead.
+ */
+export function linksNote(ctx: Context, v: Video): void {
+  if (ctx.json || !v.video_url || ctx.target().kind !== 'embedded') return;
+  const { origin, port } = new URL(v.video_url);
+  const serve = `vmv sim serve${port && port !== '4010' ? ` --port ${port}` : ''}`;
+  ctx.io.err(
+    dim(
+      forStderr(ctx.io),
+      `note: nothing listens at ${origin} until \`${serve}\` runs (in another shell, on this world); or save the video: vmv videos download ${v.id} -o video.mp4`,
+    ) + '\n',
+  );
+}
+
 /** A quote: its total and length, then one `item` line per part of the price. */
 export function printQuote(ctx: Context, q: Quote): void {
   fields(ctx.io, [
@@ -108,7 +125,8 @@ export function printQuote(ctx: Context, q: Quote): void {
 
 /**
  * Before something that charges: on a terminal, shows the price and asks (y to go ahead; anything
- * else declines, exit 7). --yes skips the question; without a terminal there is none.
+ * else declines, exit 7). --yes skips the question; without a terminal (or with stdout captured:
+ * canAsk) there is none.
  */
 export async function confirmCharge(
   ctx: Context,
@@ -117,7 +135,7 @@ export async function confirmCharge(
   declined: string,
   stdinUsed = false,
 ): Promise<void> {
-  if (yes || !ctx.io.stdinTTY || !ctx.io.stderrTTY) return;
+  if (yes || !canAsk(ctx.io)) return;
   if (stdinUsed)
     throw usage(
       `${question.replace(/\?.*$/, '?')} Standard input was read for the input (-), so it cannot answer: add --yes to go ahead.`,
@@ -199,6 +217,7 @@ export async function followVideo(ctx: Context, id: string, o: { output?: string
     return v;
   }
   if (o.output) await saveMedia(ctx, v, 'video', o.output);
+  else linksNote(ctx, v);
   return v;
 }
 

@@ -15,6 +15,8 @@ export type ActionIntent =
   | { kind: 'video'; seconds: number; topic: string }
   | { kind: 'schedules' }
   | { kind: 'greeting'; number: number; text: string }
+  /** a phone number bought with its AI agent (POST /v1/quick/ai-numbers); null: no area code was said (it asks for one) */
+  | { kind: 'buy_number'; area_code: string | null }
   /** a request read, but not one that can be done as asked: the reply says why */
   | { kind: 'say'; text: string };
 
@@ -35,6 +37,24 @@ const dial = (kind: 'text' | 'call', to: string, goal: string): ActionIntent =>
   E164.test(to)
     ? { kind, to, goal: clean(goal) }
     : { kind: 'say', text: `${to} is not a phone number I can ${kind}: give it in E.164 form, such as +14155550100.` };
+
+/**
+ * "buy a number in 415", "get me a new phone number", "we need a 212 number", "set up an AI number
+ * with area code 646": a number of the workspace's own (not "the number of calls").
+ */
+const BUY_NUMBER =
+  /^(?:(?:i|we)\s+(?:need|want|would like|'d like)|buy|get|purchase|order|set up|add|reserve)\s+(?:me\s+|us\s+|myself\s+|ourselves\s+)?(?:an?\s+|one\s+|another\s+|one more\s+)?(?:new\s+|extra\s+|second\s+)?(\d{3}\s+)?(?:local\s+)?(?:ai\s+)?(?:phone\s+|business\s+)?(?:number|line)\b(?!\s+of\b)(.*)$/i;
+
+/** A number to buy: its area code when one is said (3 digits, the first 2-9), else the reply asks for one. */
+function buyNumber(words: string): ActionIntent {
+  const code = /\b(\d{3})\b/.exec(words)?.[1] ?? null;
+  if (code !== null && !/^[2-9]/.test(code))
+    return {
+      kind: 'say',
+      text: `${code} is not an area code: a North American one has 3 digits, the first 2-9 (such as 415).`,
+    };
+  return { kind: 'buy_number', area_code: code };
+}
 
 /** The actions, each read from the start of a request. */
 export const ACTION_READERS: [RegExp, (m: RegExpExecArray) => ActionIntent][] = [
@@ -59,6 +79,7 @@ export const ACTION_READERS: [RegExp, (m: RegExpExecArray) => ActionIntent][] = 
     /change the greeting (?:on|of|for) (?:phone )?number\s+(\d+)\s+to\s+(.+)$/i,
     (m) => ({ kind: 'greeting', number: Number(m[1]), text: unquote(m[2]) }),
   ],
+  [BUY_NUMBER, (m) => buyNumber(`${m[1] ?? ''} ${m[2]}`)],
 ];
 
 /** The contact an email request names: one, several (to ask which), none, or one without an address. */

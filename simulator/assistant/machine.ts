@@ -20,6 +20,8 @@ import { answerAboutNumber, answerQuestion, EMAILS_PER_PERSON, planAboutNumber, 
 import type { LocalNow } from './dates.js';
 import { price } from '../billing/index.js';
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS } from '../quick/index.js';
+import { LINE_CENTS_PER_MONTH } from '../numbers/index.js';
+import { answerMoney, answerVideos } from './money.js';
 
 const THINK_SECONDS = 2;
 const ACT_SECONDS = 3;
@@ -29,7 +31,7 @@ const asOf = (c: ConversationRecord) => ({ workspaceId: c.workspace_id, apiKeyId
 
 /** Starts a run for a message: working, thinking first. */
 export function startRun(s: Session, c: ConversationRecord, message: string): void {
-  c.run_id = `run_${s.rng.hex(6)}`;
+  c.run_id = s.rng.uuid();
   c.status = 'working';
   c.reply = '';
   c.actions = [];
@@ -65,7 +67,7 @@ function step(
   extra: { price_usd?: string } = {},
 ): RunStep {
   return {
-    tool_call_id: `call_${s.rng.hex(5)}`,
+    tool_call_id: s.rng.uuid(),
     clause,
     tool,
     input,
@@ -105,7 +107,7 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
   };
   switch (intent.kind) {
     case 'unknown':
-      run.sentences[i] = unknownReply(intent.said, intent.why);
+      run.sentences[i] = unknownReply(intent.said, intent.why, firstNumber(s, c));
       return;
     case 'say':
       run.sentences[i] = intent.text;
@@ -163,12 +165,31 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
     }
     case 'schedules':
       return add('list_video_schedules', { limit: 20 });
+    case 'money':
+      run.sentences[i] = answerMoney(s, c.workspace_id, intent, zoneOf(s, c));
+      return;
+    case 'videos':
+      run.sentences[i] = answerVideos(s, c.workspace_id, intent, zoneOf(s, c));
+      return;
+    case 'buy_number':
+      if (intent.area_code === null) {
+        run.sentences[i] =
+          'Which area code should the number be in? Say it with the request, such as "buy a number in 415" (a number costs a monthly line charge, and I will ask your approval first).';
+        return;
+      }
+      return add('create_quick_ai_number', { area_code: intent.area_code });
     case 'greeting':
       return add('update_phone_number_config', {
         phone_number_id: intent.number,
         voice: { greeting_message: intent.text },
       });
   }
+}
+
+/** The workspace's first phone number's id (the oldest), for an example that names one; null when it has none. */
+function firstNumber(s: Session, c: ConversationRecord): number | null {
+  const ids = s.data.phone_numbers.filter((n) => n.workspace_id === c.workspace_id).map((n) => n.id);
+  return ids.length > 0 ? Math.min(...ids) : null;
 }
 
 /** A step still to take: free ones first, then approved ones; declined ones never. */
@@ -188,7 +209,7 @@ function next(s: Session, c: ConversationRecord): void {
   if (asking.length > 0) {
     c.status = 'awaiting_approval';
     c.pending_approvals = asking.map((x) => ({
-      approval_id: `apr_${s.rng.hex(5)}`,
+      approval_id: s.rng.uuid(),
       tool_call_id: x.tool_call_id,
       tool: x.tool,
       input: x.input,
@@ -320,6 +341,11 @@ function said(
     case 'greeting':
       run.sentences[i] = `I changed the greeting on number ${intent.number} to "${intent.text}".`;
       return;
+    case 'buy_number':
+      run.sentences[i] =
+        `I bought a number in area code ${intent.area_code} (AI number ${data.id}, ${data.status}): its AI agent answers once it is wired up, in about a minute; ` +
+        `the line bills ${price(LINE_CENTS_PER_MONTH)} a month.`;
+      return;
   }
 }
 
@@ -354,6 +380,8 @@ function doing(intent: Intent): string {
       return `make the video about "${intent.topic}"`;
     case 'greeting':
       return `change the greeting on number ${intent.number}`;
+    case 'buy_number':
+      return `buy a number in area code ${intent.area_code}`;
     case 'question': {
       const when = intent.span ? ` ${intent.span.label}` : '';
       if (intent.ask === 'count') return `count the ${intent.subject}${when}`;

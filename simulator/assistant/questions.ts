@@ -44,7 +44,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** " yesterday", " on Thursday", "" for all time. */
 const whenOf = (span: LocalSpan | null) => (span ? ` ${span.label}` : '');
 /** " yesterday (2026-03-13, America/Los_Angeles)", " in all". */
-const whenExactly = (span: LocalSpan | null, zone: string) =>
+export const whenExactly = (span: LocalSpan | null, zone: string) =>
   span ? ` ${span.label} (${span.detail}, ${zone})` : ' in all';
 
 /** The other party of a record, named as its contact when it has one: "Ada Lovelace (+14155550111)". */

@@ -24,7 +24,7 @@ export const ActionSchema = named(
   'AssistantAction',
   () =>
     record({
-      tool_call_id: doc(z.string(), { example: 'call_7f3a9c2e1b' }),
+      tool_call_id: uuid({ example: '2f7a9c3e-1b4d-4c6e-8f0a-9b1c2d3e4f5a' }),
       tool: doc(z.string(), {
         description:
           "the tool (the MCP server's names: create_quick_ai_text, list_calls, update_phone_number_config …)",
@@ -48,8 +48,8 @@ export const PendingApprovalSchema = named(
   'AssistantPendingApproval',
   () =>
     record({
-      approval_id: doc(z.string(), { example: 'apr_4c1d8e0f2a' }),
-      tool_call_id: doc(z.string(), { example: 'call_7f3a9c2e1b' }),
+      approval_id: uuid({ example: '8c1e4f2a-6b3d-4e5f-9a7b-1c2d3e4f5a6b' }),
+      tool_call_id: uuid({ example: '2f7a9c3e-1b4d-4c6e-8f0a-9b1c2d3e4f5a' }),
       tool: doc(z.string(), { example: 'create_quick_ai_call' }),
       input: freeObject('what the tool would be given'),
       reason: doc(z.string(), {
@@ -67,9 +67,9 @@ const conversationShape = () => ({
     CONVERSATION_STATES,
     'working → idle (reply final), awaiting_approval (answer pending_approvals), or failed (error set; another message may be sent)',
   ),
-  run_id: doc(z.string(), {
+  run_id: uuid({
     description: 'the current run: one per message (answering its approvals carries it on)',
-    example: 'run_2b7e4f9a1c3d',
+    example: '4b9e2d7c-3a1f-4e8b-9c6d-5a7b8c9d0e1f',
   }),
   reply: doc(z.string(), 'final when idle; what has been said so far while working'),
   actions: z.array(ActionSchema),

@@ -7,7 +7,20 @@ import { route, type Ctx, type Resource, type Reply, type Transactor } from '../
 import type { ConversationRecord } from './records.js';
 import type { World } from '../core/world.js';
 import { listParams, paginate } from '../core/pagination.js';
-import { arr, bool, dataOf, int, listOf, newFields, obj, str, uuid, type Infer } from '../core/schema.js';
+import {
+  arr,
+  bool,
+  dataOf,
+  describedAs,
+  int,
+  listOf,
+  newFields,
+  obj,
+  requiredOf,
+  str,
+  uuid,
+  type Infer,
+} from '../core/schema.js';
 import {
   ConversationSchema,
   ConversationWithTranscriptSchema,
@@ -18,34 +31,46 @@ import { answer, startRun } from './machine.js';
 
 const WAIT = { default: 120, max: 240 };
 
-const SendBody = obj({
-  message: str({
-    min: 1,
-    max: 10_000,
-    pattern: /\S/,
-    patternMessage: 'must not be blank',
-    description: 'what to ask or tell the assistant (or send approvals instead)',
-    example: 'Text +14155550100 and ask whether Tuesday works',
-  }),
-  approvals: arr(
-    obj(
-      {
-        approval_id: str({ min: 1, max: 100, example: 'apr_4c1d8e0f2a' }),
-        approved: bool('go ahead (true) or not (false)'),
-        reason: str({ min: 1, max: 1000, description: 'why not, told to the assistant', example: 'Not this week' }),
-      },
-      { required: ['approval_id', 'approved'] },
-    ),
-    { min: 1, max: 50, description: 'an answer to every pending approval, in one request' },
+// exactly one of message and approvals (send() refuses both or neither); the example sends a message
+const SendBody = describedAs(
+  obj(
+    {
+      message: str({
+        min: 1,
+        max: 10_000,
+        pattern: /\S/,
+        patternMessage: 'must not be blank',
+        description: 'what to ask or tell the assistant (or send approvals instead)',
+        example: 'Text +14155550100 and ask whether Tuesday works',
+      }),
+      approvals: arr(
+        obj(
+          {
+            approval_id: str({
+              min: 1,
+              max: 100,
+              description: 'from pending_approvals',
+              example: '8c1e4f2a-6b3d-4e5f-9a7b-1c2d3e4f5a6b',
+            }),
+            approved: bool('go ahead (true) or not (false)'),
+            reason: str({ min: 1, max: 1000, description: 'why not, told to the assistant', example: 'Not this week' }),
+          },
+          { required: ['approval_id', 'approved'] },
+        ),
+        { min: 1, max: 50, description: 'an answer to every pending approval, in one request' },
+      ),
+      conversation_id: uuid('the conversation to continue; omit to start one'),
+      wait_seconds: int({
+        min: 0,
+        max: WAIT.max,
+        description: `how long the request waits for the run to stop working (default ${WAIT.default}, at most ${WAIT.max}; 0 answers at once; a simulator on a manual clock always answers at once)`,
+        example: 30,
+      }),
+    },
+    { example: { message: 'Text +14155550100 and ask whether Tuesday works', wait_seconds: 30 } },
   ),
-  conversation_id: uuid('the conversation to continue; omit to start one'),
-  wait_seconds: int({
-    min: 0,
-    max: WAIT.max,
-    description: `how long the request waits for the run to stop working (default ${WAIT.default}, at most ${WAIT.max}; 0 answers at once; a simulator on a manual clock always answers at once)`,
-    example: 30,
-  }),
-});
+  requiredOf('oneOf', ['message', 'approvals']),
+);
 type SendInput = Infer<typeof SendBody>;
 
 const Id = obj({ id: uuid('the conversation id') }, { required: ['id'] });

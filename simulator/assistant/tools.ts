@@ -6,6 +6,7 @@
 // decides whether the assistant waits for approval; the MCP server says it in the description.
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS, PER_RECIPIENT_CENTS } from '../quick/index.js';
 import { price } from '../billing/index.js';
+import { LINE_CENTS_PER_MONTH } from '../numbers/index.js';
 
 export interface ToolCall {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -134,17 +135,21 @@ export const TOOLS: Record<string, Tool> = {
     (i) =>
       `Starts an AI text conversation with ${list(i.to_numbers)} toward "${i.goal}": ${price(TEXT_MESSAGE_CENTS)} per message the agent sends (up to 5 per person), from the wallet. Texts cannot be unsent.`,
   ),
-  create_quick_ai_number: tool({
-    method: 'POST',
-    path: '/v1/quick/ai-numbers',
-    openWorld: true,
-    spends: 'route',
-    mcpDescription:
-      'Buys a phone number in `area_code` whose AI agent answers calls (and, with handle_texts, texts) for the business. ' +
-      "The reply's `id` is the number's `phone_number_id` (get_phone_number_config, update_phone_number_config); `phone_number` is null while the line is " +
-      "wired (about a minute) and set once it is ready. The first month's line charge is taken at once, from the wallet, then one each month " +
-      '(a month the wallet cannot pay suspends the number until it is topped up).',
-  }),
+  create_quick_ai_number: tool(
+    {
+      method: 'POST',
+      path: '/v1/quick/ai-numbers',
+      openWorld: true,
+      spends: 'route',
+      mcpDescription:
+        'Buys a phone number in `area_code` whose AI agent answers calls (and, with handle_texts, texts) for the business. ' +
+        "The reply's `id` is the number's `phone_number_id` (get_phone_number_config, update_phone_number_config); `phone_number` is null while the line is " +
+        "wired (about a minute) and set once it is ready. The first month's line charge is taken at once, from the wallet, then one each month " +
+        '(a month the wallet cannot pay suspends the number until it is topped up).',
+    },
+    (i) =>
+      `Buys a phone number in area code ${i.area_code} with an AI agent that answers its calls: ${price(LINE_CENTS_PER_MONTH)} a month for the line, the first month taken at once from the wallet, then each month until it is released.`,
+  ),
   send_quick_email: tool(
     { method: 'POST', path: '/v1/quick/emails', openWorld: true, spends: 'route' },
     (i) =>

@@ -14,6 +14,10 @@ const shape = (m: string, context?: Context) =>
     if (x.kind === 'question')
       return `${x.ask} ${x.subject} ${x.direction}${x.span ? ` [${x.span.label} ${x.span.detail}]` : ''}`;
     if (x.kind === 'unknown') return `unknown "${x.said}"`;
+    if (x.kind === 'money') return `money ${x.ask}${x.on ? ` on ${x.on}` : ''}${x.span ? ` [${x.span.label}]` : ''}`;
+    if (x.kind === 'videos') return `videos ${x.what}${x.span ? ` [${x.span.label}]` : ''}`;
+    if (x.kind === 'buy_number') return `buy_number ${x.area_code}`;
+    if (x.kind === 'say') return `say ${x.text}`;
     return `${x.kind}${'phone' in x && x.phone ? ` ${x.phone}` : ''}`;
   });
 
@@ -80,6 +84,24 @@ describe('intents, subjects and references', () => {
     ['what was the cost?', ['cost']],
     ['Did the person agree?', ['agreed']],
     ['what did the person say?', ['said_then']],
+    ['buy a number in 415', ['buy_number 415']],
+    ['get me a new phone number', ['buy_number null']],
+    ['we need a 212 number', ['buy_number 212']],
+    ['could you buy us another number with area code 646?', ['buy_number 646']],
+    [
+      'buy a number in 123',
+      ['say 123 is not an area code: a North American one has 3 digits, the first 2-9 (such as 415).'],
+    ],
+    ['get me the number of calls yesterday', ['count calls inbound [yesterday 2026-03-13]']],
+    ['what is my balance?', ['money balance']],
+    ['how much money is left in the wallet?', ['money balance']],
+    ['how much did we spend this week?', ['money spent [this week]']],
+    ['what did calls cost in March?', ['money spent on calls [in March]']],
+    ['how much have we spent on texts?', ['money spent on texts']],
+    ['how many videos did we post last week?', ['videos posted [last week]']],
+    ['how many videos are scheduled?', ['videos scheduled']],
+    ['how many videos did we make this month?', ['videos made [this month]']],
+    ['what is my balance? and buy a number in 415', ['money balance', 'buy_number 415']],
     ['sing me a song', ['unknown "sing me a song"']],
     ['and yesterday?', ['unknown "and yesterday"']],
   ])('%s', (m, want) => expect(shape(m)).toEqual(want));
@@ -89,6 +111,14 @@ describe('intents, subjects and references', () => {
     expect(shape('who texted us today?', context)).toEqual(['who texts inbound [today 2026-03-14]']);
     expect(shape('and yesterday?', context)).toEqual(['who texts inbound [yesterday 2026-03-13]']);
     expect(shape('what about calls?', context)).toEqual(['who calls inbound [yesterday 2026-03-13]']);
+  });
+  it('"and last week?" asks a money or video question again for another span; "what about texts?" for another kind', () => {
+    const context: Context = {};
+    expect(shape('what did calls cost this week?', context)).toEqual(['money spent on calls [this week]']);
+    expect(shape('and last week?', context)).toEqual(['money spent on calls [last week]']);
+    expect(shape('what about texts?', context)).toEqual(['money spent on texts [last week]']);
+    expect(shape('how many videos did we post this week?', context)).toEqual(['videos posted [this week]']);
+    expect(shape('and in February?', context)).toEqual(['videos posted [in February]']);
   });
   it('"the person" is the number last talked about', () => {
     const context: Context = {};

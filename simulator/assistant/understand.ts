@@ -1,7 +1,7 @@
 // How the simulated assistant reads a message, by meaning rather than by sentence: the message is
 // split into requests ("…? and …", "… and how many …", "…; …", "…, then …"), each read into an
 // intent (an action, or a question: who, how many, which, any, what was said, did they agree, what
-// did it cost), its subject (calls, texts, emails), its direction, the time it covers (dates as
+// did it cost; the wallet, what was spent, how many videos), its subject (calls, texts, emails), its direction, the time it covers (dates as
 // people say them: dates.ts) and the person or record it is about. What it leaves out is taken from
 // the conversation: "and yesterday?" asks the last question again for another day, "they", "the
 // person" and "that call" are what was last talked about. Deterministic and pure: the same message
@@ -32,17 +32,38 @@ export interface About {
   thing?: 'call' | 'text' | 'email' | 'video';
 }
 
+/** What money went on: the ledger's kinds, as people name them. */
+export type Spend = 'calls' | 'texts' | 'emails' | 'videos' | 'numbers';
+
+/** A question about the workspace's money: what the wallet holds, or what was spent (on one thing) in a span of time. */
+export interface MoneyQuestion {
+  kind: 'money';
+  ask: 'balance' | 'spent';
+  /** null: everything */
+  on: Spend | null;
+  span: LocalSpan | null;
+}
+
+/** A question about the workspace's videos: how many were made, posted, or are scheduled to post. */
+export interface VideoQuestion {
+  kind: 'videos';
+  what: 'made' | 'posted' | 'scheduled';
+  span: LocalSpan | null;
+}
+
 export type Intent =
   | ActionIntent
   | Question
   | About
+  | MoneyQuestion
+  | VideoQuestion
   /** a request it could not read: `said` is the words, `why` what was missing (else the reply offers what it can do) */
   | { kind: 'unknown'; said: string; why?: string };
 
 /** What a conversation has been about, for the requests that leave it out. */
 export interface Context {
-  /** the last question asked (a question, or one about an exchange): what "and yesterday?" repeats */
-  last?: Question | About;
+  /** the last question asked (a question, or one about an exchange, money or videos): what "and yesterday?" repeats */
+  last?: Question | About | MoneyQuestion | VideoQuestion;
   /** the number last talked about ("they", "the person") */
   phone?: string;
   /** when it was talked about: "who called us on Thursday?" then "what did they say?" means Thursday's call */
@@ -65,6 +86,8 @@ const FRAGMENT_START = /^(?:and|also|plus|what about|how about|same for)\b/i;
 /** An action's request, whose goal or topic may hold "and" or commas of its own. */
 const ACTION_START =
   /^(?:(?:please|can you|could you|would you|will you)\s+)*(?:text|sms|message|call|phone|ring|e-?mail|send|change)\b/i;
+/** A conjunction a request may begin with once cut from the one before ("…? and buy a number in 415"). */
+const JOINED = /^(?:and|also|plus|then)\s+/i;
 
 /**
  * The requests of a message, in order: cut at ";", "then", a new sentence or a question mark, and at
@@ -140,12 +163,47 @@ function askOf(t: string): Question['ask'] | About['kind'] | null {
   return null;
 }
 
+const SPEND = /\b(?:spend|spent|spending|expenses?|paid|pay|charged|billed)\b/;
+const BALANCE = /\b(?:balance|wallet|funds|credits?|money)\b/;
+/** what money went on, by the words that name it (plural, or after "on": "what did calls cost", "spent on texts") */
+const SPENT_ON: [Spend, RegExp][] = [
+  ['calls', /\b(?:calls|calling|on (?:a |the )?calls?)\b/],
+  ['texts', /\b(?:texts|sms|messages|texting|on (?:a |the )?texts?)\b/],
+  ['emails', /\b(?:e-?mails|on (?:an |the )?e-?mails?)\b/],
+  ['videos', /\b(?:videos|on (?:a |the )?videos?)\b/],
+  ['numbers', /\b(?:numbers|lines|on (?:a |the )?(?:phone )?(?:numbers?|lines?))\b/],
+];
+const VIDEO_WORDS = /\b(?:videos?|posts?|reels?|clips?)\b/;
+const SCHEDULED = /\b(?:scheduled|schedule|planned|queued|upcoming|lined up|coming up|due|waiting)\b/;
+const POSTED = /\b(?:post|posted|published|publish|went out|go out|shared|uploaded|put out)\b/;
+
+/**
+ * A question about the workspace's own money or videos, or null: the balance ("what is my
+ * balance?"), what was spent ("how much did we spend this week?", "what did calls cost in March?":
+ * a cost of a kind of thing, or in a span of time, rather than of one exchange), how many videos
+ * were made, posted or are scheduled.
+ */
+function ownQuestion(t: string, span: LocalSpan | null): MoneyQuestion | VideoQuestion | null {
+  const on = SPENT_ON.find(([, re]) => re.test(t))?.[0] ?? null;
+  const costly = COST.test(t) && !THING.test(t) && !/\b(?:they|them|it|that|this)\b/.test(t);
+  if (BALANCE.test(t) && !SPEND.test(t) && !/\bcost\b/.test(t))
+    return { kind: 'money', ask: 'balance', on: null, span: null };
+  if ((SPEND.test(t) && /\b(?:we|i|us|our|my)\b/.test(t)) || (costly && (on || span)))
+    return { kind: 'money', ask: 'spent', on, span };
+  if (!VIDEO_WORDS.test(t) || !/\b(?:how many|number of|count)\b/.test(t)) return null;
+  let what: VideoQuestion['what'] = 'made';
+  if (SCHEDULED.test(t)) what = 'scheduled';
+  else if (POSTED.test(t)) what = 'posted';
+  return { kind: 'videos', what, span };
+}
+
 /** Reads one request: an action, a question (with what the context fills in), or what it could not read. */
 export function readRequest(request: string, date: DateReader | null, context: Context): Intent[] {
   // an action keeps its own closing punctuation (a greeting's "!"); a question's is dropped
   const polite = request.replace(POLITE, '').trim();
+  const bare = polite.replace(JOINED, '').replace(POLITE, '');
   for (const [re, make] of ACTION_READERS) {
-    const m = re.exec(polite);
+    const m = re.exec(bare);
     if (m) return [make(m)];
   }
   const clause = polite.replace(/[?!.\s]+$/, '').trim();
@@ -157,8 +215,10 @@ export function readRequest(request: string, date: DateReader | null, context: C
   const subjects = ANY_CONTACT.test(t)
     ? SUBJECTS.map(([s]) => s)
     : SUBJECTS.filter(([, re]) => re.test(t)).map(([s]) => s);
-  const ask = askOf(t);
   const said = request.replace(/[?\s]+$/, '');
+  const own = phone ? null : ownQuestion(t, hit?.span ?? null);
+  if (own) return remember(context, null, [own]);
+  const ask = askOf(t);
   if (ask === 'cost' || ask === 'agreed' || ask === 'said_then') {
     const about: About = { kind: ask, thing: THING.exec(t)?.[1] as About['thing'] };
     if (phone) about.phone = phone;
@@ -174,6 +234,11 @@ export function readRequest(request: string, date: DateReader | null, context: C
     // "and yesterday?", "what about texts?", "and +14155550111?": the last question again, with what changed
     if (!last || !(hit || subjects.length || phone) || (!leaning && t !== '' && !subjects.length))
       return [unknownOf(said, last || !(leaning || hit) ? undefined : 'leans')];
+    if (last.kind === 'money' || last.kind === 'videos') {
+      if (!hit && !(last.kind === 'money' && subjects.length)) return [unknownOf(said)];
+      const on = last.kind === 'money' && subjects.length ? { on: subjects[0] } : {};
+      return remember(context, null, [{ ...last, ...on, span: hit ? hit.span : last.span }]);
+    }
     if (last.kind === 'question') {
       const again = subjects.length ? subjects : [last.subject];
       return remember(
@@ -198,8 +263,8 @@ export function readRequest(request: string, date: DateReader | null, context: C
 /** Notes what a request was about, for the next one; `about` also moves the focus to its number. */
 function remember<T extends Intent>(context: Context, about: About | null, read: T[]): T[] {
   const q = read[read.length - 1];
-  if (q && (q.kind === 'question' || q.kind === 'agreed' || q.kind === 'said_then' || q.kind === 'cost'))
-    context.last = q;
+  if (q && ['question', 'agreed', 'said_then', 'cost', 'money', 'videos'].includes(q.kind))
+    context.last = q as NonNullable<Context['last']>;
   if (about?.phone) {
     context.phone = about.phone;
     context.span = about.span ?? null;
@@ -236,7 +301,14 @@ const CAN: [string, string][] = [
   ['"email Maria Gonzalez about the invoice" (asks your approval)', 'email mail write send invoice'],
   ['"make a 30-second video about our new menu" (asks your approval)', 'make create video film'],
   ['"what is on the video schedule?"', 'video schedule schedules posting'],
-  ['"change the greeting on number 1003 to Thanks for calling Acme!"', 'change greeting number hello welcome'],
+  ['"how many videos did we post last week?", "how many videos are scheduled?"', 'videos posted post scheduled posts'],
+  [
+    '"what is my balance?", "how much did we spend this week?", "what did calls cost in March?"',
+    'balance wallet money spend spent credits funds',
+  ],
+  ['"buy a number in 415" (asks your approval: it costs)', 'buy purchase number phone line area new'],
+  // {number}: one of the workspace's own numbers (unknownReply), so that the example works as written
+  ['"change the greeting on number {number} to Thanks for calling Acme!"', 'change greeting number hello welcome'],
 ];
 
 const WHY: Record<string, string> = {
@@ -251,11 +323,17 @@ function unknownOf(said: string, why?: string): Intent {
 
 /**
  * The reply to a request not understood: it says so, and offers the closest things it can do (those
- * sharing a word with the request, else all of them).
+ * sharing a word with the request, else all of them); `numberId` is one of the workspace's numbers,
+ * for the example that names one.
  */
-export function unknownReply(said: string, why?: string): string {
+export function unknownReply(said: string, why?: string, numberId: number | null = null): string {
   const words = new Set(said.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
   const close = CAN.filter(([, known]) => known.split(' ').some((w) => words.has(w)));
-  const offers = (close.length > 0 ? close : CAN).map(([example]) => `- ${example}`);
+  // the greeting's example names a number the workspace has; without one, where its id is found
+  const number = numberId === null ? 'N' : String(numberId);
+  const where = numberId === null ? ' (N: a number of yours, vmv numbers list)' : '';
+  const offers = (close.length > 0 ? close : CAN).map(
+    ([example]) => `- ${example.replace('{number}', number)}${example.includes('{number}') ? where : ''}`,
+  );
   return `I didn't understand "${said}"${why ? ` (${WHY[why] ?? why})` : ''}. ${close.length > 0 ? 'Closest to it, I can answer or do' : 'I can answer or do'}:\n${offers.join('\n')}`;
 }

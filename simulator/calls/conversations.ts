@@ -60,6 +60,19 @@ export function answerCall(s: Session, call: CallRecord): void {
   call.started_at = notBefore(call, s.now);
 }
 
+/** The least of a turn heard before the call ends for it to count as said (and be audible in the recording). */
+export const LEAST_SAID_SECONDS = 1;
+
+/**
+ * The turns said in a call of `seconds`: a turn the call's end cut before a second of it was heard
+ * (the person hung up as it began, or the API hung up) was not said, so neither the transcript nor
+ * the recording has it; every turn kept is then audible from its seconds_from_start.
+ */
+export function saidBy(turns: TranscriptTurn[], seconds: number | null): TranscriptTurn[] {
+  if (seconds === null) return turns;
+  return turns.filter((t) => (t.seconds_from_start ?? 0) <= seconds - LEAST_SAID_SECONDS);
+}
+
 export function closeCall(
   s: Session,
   call: CallRecord,
@@ -76,10 +89,11 @@ export function closeCall(
   call.duration_seconds = o.duration_seconds;
   call.ended_at = notBefore(call, s.now);
   if (o.turns) {
-    call.transcript_turns = o.turns;
-    call.transcript = transcriptText(o.turns);
+    call.transcript_turns = saidBy(o.turns, o.duration_seconds);
+    call.transcript = transcriptText(call.transcript_turns);
   }
-  call.has_recording = !!o.has_recording;
+  // a call that lasted no time has nothing to hear
+  call.has_recording = !!o.has_recording && (o.duration_seconds ?? 0) > 0;
   meterCall(s, call);
   emitCallEvent(s, call, 'call.ended');
 }

@@ -38,12 +38,11 @@ export function hangUp(s: Session, call: CallRecord): void {
   if (call.status === 'RINGING')
     return closeCall(s, call, { status: 'CANCELED', end_reason: 'hangup', duration_seconds: null });
   const seconds = Math.max(0, Math.round((s.now - Date.parse(call.started_at ?? iso(s.now))) / 1000));
-  const turns = (plan?.turns ?? []).filter((t) => (t.seconds_from_start ?? 0) <= seconds);
   closeCall(s, call, {
     status: 'COMPLETED',
     end_reason: 'hangup',
     duration_seconds: seconds,
-    turns,
+    turns: plan?.turns ?? [], // those said by then (closeCall)
     has_recording: plan?.has_recording ?? false,
   });
   if (plan?.review)

@@ -1,7 +1,8 @@
 // Control plane for numbers: add a number of a stack, verify caller IDs, the workspace defaults
 // numbers inherit, what exists to assign (knowledge bases, FAQs, event types), and inbound calls.
 import {
-  recordingWav,
+  RECORDING_TYPE,
+  voiceSampleWav,
   changeContact,
   contactByPhone,
   presentCall,
@@ -245,7 +246,7 @@ export const controlNumbers: Resource = {
       handler: (c: Ctx<Infer<typeof VoiceParams>>) => {
         if (!VOICES.t1.concat(VOICES.t2).some((v) => v.id === c.params.voice))
           throw notFound(`No voice ${c.params.voice}.`);
-        return { raw: { bytes: recordingWav(`voice:${c.params.voice}`, 2), contentType: 'audio/wav' } };
+        return { raw: { bytes: voiceSampleWav(c.params.voice), contentType: RECORDING_TYPE } };
       },
     },
   ],

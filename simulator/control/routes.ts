@@ -11,7 +11,7 @@ import {
   setWallet,
   usd,
 } from '../billing/index.js';
-import { advance, clockNow, iso, setMode } from '../core/clock.js';
+import { clockNow, iso, setMode } from '../core/clock.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Reply, type Resource } from '../core/http.js';
 import { SCOPES } from '../core/world.js';
@@ -43,6 +43,8 @@ import { addApiKey } from '../core/accounts.js';
 import { canonicalZone } from '../../src/formats.js';
 import { paginate, listParams } from '../core/pagination.js';
 import { nextDue } from '../core/scheduler.js';
+import { MOVE_WORK_LIMIT, refuseLargeMove, SLICE_MS } from '../core/move.js';
+import type { Session } from '../core/session.js';
 import * as z from 'zod/mini';
 import {
   arr,
@@ -258,16 +260,44 @@ export const SimWorkspaceSchema = named(
 );
 type SimWorkspace = Infer<typeof SimWorkspaceSchema>;
 
-export function clockView(c: AnyCtx): Infer<typeof SimClockSchema> {
-  const due = nextDue(c.s);
-  const job = nextDue(c.s, (type) => !c.world.calendarTimers.has(type));
+export const clockView = (c: AnyCtx) => clockOf(c.s, c.world.calendarTimers);
+
+/** The clock as a session sees it; `calendar`, the transitions no job waits on. */
+function clockOf(s: Session, calendar: ReadonlySet<string>): Infer<typeof SimClockSchema> {
+  const due = nextDue(s);
+  const job = nextDue(s, (type) => !calendar.has(type));
   return {
-    now: iso(c.s.now),
-    mode: c.data.meta.clock.mode,
+    now: iso(s.now),
+    mode: s.data.meta.clock.mode,
     next_due_at: due === null ? null : iso(due),
     next_job_due_at: job === null ? null : iso(job),
   };
 }
+
+/**
+ * Moves the clock forward to `to` after this request's unit of work, in slices (core/move.ts:
+ * other requests are answered between them), and answers the clock where the move left it. A move
+ * that would run more than MOVE_WORK_LIMIT transitions is refused first, on `field`.
+ */
+function moveTo(c: AnyCtx, to: number, field: string): Reply {
+  if (to <= c.s.now) return { body: clockView(c) };
+  refuseLargeMove(c.s, to, c.world, field);
+  const from = c.s.now;
+  const calendar = c.world.calendarTimers;
+  return {
+    after: async (t) => {
+      await t.move(from, to, c.signal);
+      return { body: await t.transaction((s) => clockOf(s, calendar)) };
+    },
+  };
+}
+
+/** What a move's description adds: slices, what others see meanwhile, the limit. */
+const MOVE_TERMS =
+  ` The move runs in slices of about ${SLICE_MS} ms of work, each saved as it ends: requests meanwhile are answered, and see the world as of the last slice, its clock at that time. ` +
+  'A client that goes away (or a server that stops) ends the move after the slice under way, the clock left where that slice ended. ' +
+  `A move that would run more than ${MOVE_WORK_LIMIT.toLocaleString('en-US')} transitions (an estimate: what is scheduled by then, video schedules' days, AI numbers' months) is refused (400) with a step that fits (\`vmv sim serve --move-limit\` sets another limit); ` +
+  'a reset during the move stops it (409).';
 
 /** Minutes to the hundredth, from seconds. */
 const minutes = (seconds: number) => Math.round((seconds / 60) * 100) / 100;
@@ -670,23 +700,20 @@ const routes = [
     summary: "Set the clock's mode, or move it forward to a time",
     description:
       'Moving forward runs every transition due by the new time, in time order, before the reply. The clock never moves backwards (reset can): ' +
-      "a `now` before the clock's time is refused, or with `at_least` leaves the clock where it is.",
+      "a `now` before the clock's time is refused, or with `at_least` leaves the clock where it is." +
+      MOVE_TERMS,
     body: ClockBody,
     responses: { 200: { description: 'The clock', schema: SimClockSchema } },
-    handler: async (c) => {
+    errors: { 409: ['conflict'] },
+    handler: (c) => {
       const b = c.body;
       if (b.at_least && b.now === undefined)
         throw validationError({ at_least: 'goes with now: the least time wanted' });
       const asked = b.now !== undefined ? Date.parse(b.now) : c.s.now;
       if (asked < c.s.now && !b.at_least) throw validationError({ now: 'cannot move the clock backwards' });
-      const to = Math.max(asked, c.s.now);
       c.data.meta.clock = setMode(c.data.meta.clock, b.mode ?? c.data.meta.clock.mode, c.s.now);
-      if (to > c.s.now) {
-        await c.advance(to);
-        c.data.meta.clock = setMode(c.data.meta.clock, c.data.meta.clock.mode, to);
-      }
       c.s.markDirty();
-      return { body: clockView(c) };
+      return moveTo(c, Math.max(asked, c.s.now), 'now');
     },
   }),
   route({
@@ -694,16 +721,12 @@ const routes = [
     path: '/_sim/clock/advance',
     summary: 'Advance the clock',
     description:
-      'Runs every transition due in the next `seconds`, in time order, and every webhook delivery that falls due, before the reply.',
+      'Runs every transition due in the next `seconds`, in time order, and every webhook delivery that falls due, before the reply.' +
+      MOVE_TERMS,
     body: AdvanceBody,
     responses: { 200: { description: 'The clock', schema: SimClockSchema } },
-    handler: async (c) => {
-      const clock = advance(c.data.meta.clock, Math.round(c.body.seconds * 1000));
-      await c.advance(clockNow(clock));
-      c.data.meta.clock = clock;
-      c.s.markDirty();
-      return { body: clockView(c) };
-    },
+    errors: { 409: ['conflict'] },
+    handler: (c) => moveTo(c, c.s.now + Math.round(c.body.seconds * 1000), 'seconds'),
   }),
 
   route({

@@ -3,6 +3,7 @@
 // and the inspector's header, instead of five.
 import * as z from 'zod/mini';
 import { usd } from '../billing/index.js';
+import { liveCallCount } from '../history/index.js';
 import { iso } from '../core/clock.js';
 import { route, type Ctx, type Resource } from '../core/http.js';
 import { doc, nullable, record, timestamp, uuid, type Infer } from '../core/schema.js';
@@ -35,7 +36,6 @@ const DUE_WORDS: Record<string, string> = {
   'post.publish': 'a post is published',
 };
 
-const LIVE_CALLS = new Set(['QUEUED', 'RINGING', 'IN_PROGRESS']);
 const VIDEO_DONE = new Set(['ready', 'failed']);
 
 const count = (d: string) => doc(z.int(), d);
@@ -89,7 +89,7 @@ function inFlight(c: Ctx<any, any, any>): Infer<typeof SimStatusSchema>['in_flig
     rows.reduce((n, r) => n + (r.workspace_id === ws && live(r) ? 1 : 0), 0);
   return {
     quick_jobs: mine(c.data.quick_jobs, (j) => j.status === 'running'),
-    calls: mine(c.data.calls, (r) => LIVE_CALLS.has(r.status)),
+    calls: liveCallCount(c.data, ws), // (an index: the calls are the largest collection, parsed only when used)
     videos: mine(c.data.videos, (v) => !VIDEO_DONE.has(v.status)),
     posts_scheduled: mine(c.data.posts, (p) => p.status === 'scheduled'),
     conversations: mine(

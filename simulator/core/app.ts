@@ -3,10 +3,12 @@
 // over HTTP and the embedded CLI calls it in-process, so both targets run the very same code.
 //
 // A request goes through a list of named steps (STEPS, below), in one unit of work on the store:
-// what fell due on the clock runs first and is kept whatever follows; then the key is checked, the
-// plan, the body parsed, a replay answered, the input validated, the route run, and its reply kept
-// for its Idempotency-Key. The parts: router.ts (which route), auth.ts (as whom), request.ts (the
-// body, validation, the envelope), idempotency.ts (replays).
+// what fell due on the clock runs first and is kept whatever follows (in slices when a real clock is
+// far behind: the request waits for them while the server answers others between them; a read on a
+// server answers from the world as of the slice, its real-clock loop catching up the rest); then the
+// key is checked, the plan, the body parsed, a replay answered, the input validated, the route run,
+// and its reply kept for its Idempotency-Key. The parts: router.ts (which route), auth.ts (as whom),
+// request.ts (the body, validation, the envelope), idempotency.ts (replays).
 import type {
   AfterCommit,
   Auth,
@@ -27,7 +29,9 @@ import { ApiError, notFound } from './errors.js';
 import { checkKey, fingerprint, remember, rememberFinal, replayOf, type Keyed } from './idempotency.js';
 import { errorResponse, header, newRequestId, originOf, parseBody, toResponse, validate } from './request.js';
 import { createRouter, methodOf, normalTarget, targetOf, type Router } from './router.js';
-import { nextDue, runDue, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
+import { nextDue, runDue, runSome, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
+import { iso, setMode } from './clock.js';
+import { moveInSlices, SLICE_MS, type Slice } from './move.js';
 import { DueStall, STALE_HEADER, STALE_VALUE } from './stall.js';
 import { NEEDS_LOCK, type Session, type WorldSession, type WorldStore } from './session.js';
 import type { World } from './world.js';
@@ -47,8 +51,10 @@ export interface App extends Transactor {
   idle(): Promise<void>;
   /** The largest request body the route at `method` `url` accepts (the server stops reading past it). */
   bodyLimit(method: string, url: string): Promise<number>;
-  /** Runs whatever fell due; says when the next transition is due and how the clock runs. */
+  /** Runs what fell due (for one slice at most: move.ts); says when the next transition is due and how the clock runs. */
   tick(): Promise<{ nextDueMs: number | null; nowMs: number; mode: 'real' | 'manual' }>;
+  /** Stops every move of the clock under way after its current slice (the server is closing). */
+  close(): void;
   store: WorldStore;
 }
 
@@ -59,7 +65,18 @@ export interface AppOptions {
    * file it may not use (StoreAccessError) as the local file error it is, not as an API's 500.
    */
   rethrow?: (e: unknown) => boolean;
+  /**
+   * A loop catches up what fell due in the background (a server's real-clock loop, server.ts): a read
+   * that finds more due than one slice answers from the world as of that slice (marked CATCHING_UP_HEADER)
+   * instead of waiting for the rest. Without one (the embedded CLI), every request waits for it, in slices.
+   */
+  catchesUp?: boolean;
+  /** the most transitions one move of the clock may run (`sim serve --move-limit`; default move.ts MOVE_WORK_LIMIT) */
+  moveLimit?: number;
 }
+
+/** The header on a read answered while a real clock catches up: what fell due from this time on is still to run. */
+export const CATCHING_UP_HEADER = 'vmv-catching-up';
 
 /**
  * What the request pipeline is given of the world it serves, by the composition root (world.ts): the
@@ -100,7 +117,13 @@ interface Exchange {
 /** What the steps use of the app around them. */
 interface Wiring {
   run(s: Session, until: number): Promise<number>;
+  /** runs what falls due by `until` for SLICE_MS of work at most (scheduler.ts runSome): `done` when all of it ran */
+  runSlice(s: Session, until: number): Promise<{ ran: number; done: boolean }>;
   services: WorldServices;
+  /** reads answer during a catch-up without waiting for it (AppOptions.catchesUp) */
+  readsAnswerBehind: boolean;
+  /** the real-clock loop's last slice left more due: a catch-up is under way (ticker) */
+  catchingUp: boolean;
   /** due work a full disk keeps from being saved (stall.ts) */
   stall: DueStall;
 }
@@ -154,6 +177,7 @@ const STEPS: readonly (readonly [string, Step])[] = [
         ...x.input!,
         requestId: x.requestId,
         advance: (until: number) => w.run(x.s, until),
+        signal: x.req.signal,
         origin: originOf(x.req),
         header: (name) => header(x.req, name),
         world: w.services,
@@ -196,12 +220,15 @@ function backgroundWork(hooks: readonly AfterCommit[], app: () => App) {
   };
 }
 
-/** One unit of work under the lock: what fell due runs first, then `fn`, committed if it wrote (Transactor). */
-function transactor(store: WorldStore, run: Wiring['run']): App['transaction'] {
+/**
+ * One unit of work under the lock: a slice of what fell due runs first (all of it, unless a real
+ * clock is far behind: the rest is the catch-up's), then `fn`, committed if it wrote (Transactor).
+ */
+function transactor(store: WorldStore, w: Wiring): App['transaction'] {
   return (fn) =>
     store.withLock(async (ss) => {
       const s = await ss.begin();
-      await run(s, s.now);
+      await w.runSlice(s, s.now);
       try {
         const out = await fn(s);
         if (s.dirty) await ss.commit(s);
@@ -213,24 +240,37 @@ function transactor(store: WorldStore, run: Wiring['run']): App['transaction'] {
     });
 }
 
-/** One unit of work for a request: what fell due runs (and is kept), then the steps, which commit or roll back together. */
+/** What runSteps answers when a slice of what fell due ran and more is due: the request waits and tries again. */
+const BEHIND = Symbol('behind');
+
+/**
+ * One unit of work for a request: what fell due runs (and is kept), then the steps, which commit or
+ * roll back together. When more fell due than a slice runs (a real clock far behind), the slice is
+ * kept and the request either waits for the rest (BEHIND) or, a read on a server that catches up,
+ * answers from the world as of the slice.
+ */
 async function runSteps(
   ss: WorldSession,
   start: Omit<Exchange, 's'>,
   w: Wiring,
   committed: Committed,
-): Promise<Exchange> {
+): Promise<Exchange | typeof BEHIND> {
   const commit = async (s: Session) => {
     await ss.commit(s);
     committed.data = s.data;
   };
   let s = await ss.begin();
   const due = (nextDue(s) ?? Infinity) <= s.now;
-  // a read while what fell due cannot be saved (stall.ts) answers from the disk without trying again
-  const stale = due && start.method === 'GET' && w.stall.waiting();
+  // a read while what fell due cannot be saved (stall.ts) answers from the disk without trying again;
+  // one while the real-clock loop catches up answers from the disk as of its last slice
+  const read = due && start.method === 'GET';
+  const stale = read && w.stall.waiting();
+  const catching = read && w.readsAnswerBehind && w.catchingUp;
   // a read runs without the cross-process lock unless it has transitions to run first
-  if (!ss.locked && due && !stale) throw NEEDS_LOCK;
-  if (!stale) s = await runDueFirst(ss, s, start.method, w, commit);
+  if (!ss.locked && due && !stale && !catching) throw NEEDS_LOCK;
+  let behind = catching;
+  if (!stale && !catching) ({ s, behind } = await runDueFirst(ss, s, start.method, w, commit));
+  if (behind && !(start.method === 'GET' && w.readsAnswerBehind)) return BEHIND;
   const x: Exchange = { ...start, s };
   try {
     for (const [, step] of STEPS) {
@@ -239,6 +279,7 @@ async function runSteps(
     }
     if (x.method !== 'GET' || s.dirty) await commit(s);
     if (stale || w.stall.waiting()) x.res!.headers[STALE_HEADER] = STALE_VALUE;
+    if (behind) x.res!.headers[CATCHING_UP_HEADER] = iso(nextDue(s) ?? s.now);
     return x;
   } catch (e) {
     ss.rollback();
@@ -247,8 +288,9 @@ async function runSteps(
 }
 
 /**
- * Runs whatever fell due since the last request, kept even if this request fails; the session the
- * request goes on with. On a full disk a read goes on with what the disk holds (stall.ts); a write fails.
+ * Runs a slice of whatever fell due since the last request, kept even if this request fails; the
+ * session the request goes on with, and whether more is due (`behind`: a real clock catching up).
+ * On a full disk a read goes on with what the disk holds (stall.ts); a write fails.
  */
 async function runDueFirst(
   ss: WorldSession,
@@ -256,23 +298,31 @@ async function runDueFirst(
   method: Method,
   w: Wiring,
   commit: (s: Session) => Promise<void>,
-): Promise<Session> {
+): Promise<{ s: Session; behind: boolean }> {
   try {
-    if ((await w.run(s, s.now)) > 0 || s.dirty) {
+    const r = await w.runSlice(s, s.now);
+    if (r.ran > 0 || s.dirty) {
       await commit(s);
       s = await ss.begin();
     }
     w.stall.saved();
-    return s;
+    return { s, behind: !r.done };
   } catch (e) {
     if (method !== 'GET' || !w.stall.failed(e)) throw e;
     ss.rollback();
-    return ss.begin();
+    return { s: await ss.begin(), behind: false };
   }
 }
 
 /** Finds a request's route and runs its steps: without the lock when it only reads, under it otherwise. */
-function dispatcher(store: WorldStore, router: Router, w: Wiring, transaction: App['transaction'], app: () => App) {
+function dispatcher(
+  store: WorldStore,
+  router: Router,
+  w: Wiring,
+  transaction: App['transaction'],
+  app: () => App,
+  after: (data: World) => void,
+) {
   /** Outside the lock: the request waits for what its change set going (an assistant run), then answers. */
   async function waited(x: Exchange, requestId: string): Promise<SimResponse> {
     const res = toResponse(await x.reply!.after!(app()), requestId);
@@ -308,10 +358,29 @@ function dispatcher(store: WorldStore, router: Router, w: Wiring, transaction: A
       isApi: url.pathname.startsWith('/v1/'),
     };
     const unit = (ss: WorldSession) => runSteps(ss, start, w, committed);
-    let done = method === 'GET' ? await store.withRead(unit) : NEEDS_LOCK;
-    if (done === NEEDS_LOCK) done = await store.withLock(unit);
-    return done.reply?.after ? waited(done, requestId) : done.res!;
+    for (;;) {
+      let done = method === 'GET' ? await store.withRead(unit) : NEEDS_LOCK;
+      if (done === NEEDS_LOCK) done = await store.withLock(unit);
+      if (done !== BEHIND) return done.reply?.after ? waited(done, requestId) : done.res!;
+      await caughtUpSlice(req, committed, after);
+    }
   };
+}
+
+/**
+ * Between two slices of a catch-up a request waits for: the slice's deliveries started, the server's
+ * other requests answered; a client gone or a server closing ends the wait (the slices done are kept).
+ */
+async function caughtUpSlice(req: SimRequest, committed: Committed, after: (data: World) => void): Promise<void> {
+  if (committed.data) after(committed.data);
+  committed.data = null;
+  await new Promise((r) => setImmediate(r));
+  if (req.signal?.aborted)
+    throw new ApiError(
+      503,
+      'store_busy',
+      'The simulator stopped while its clock caught up with what fell due; what ran is kept, the rest runs on the next request.',
+    );
 }
 
 /**
@@ -351,16 +420,59 @@ function invoker(router: Router, w: Wiring): TimerEnv {
   return { invoke, authorize };
 }
 
+/** A slice as the app runs it: also when the next transition is due, and how the clock runs (for the ticker). */
+interface AppSlice extends Slice {
+  nextDueMs: number | null;
+  mode: 'real' | 'manual';
+}
+
 /**
- * Runs whatever fell due (a real clock's loop): a look without the cross-process lock when nothing is.
- * What a full disk keeps from being saved is looked at again after the stall's pause (stall.ts).
+ * One slice of work under the lock (move.ts): what falls due by `to` (by the clock's time when
+ * `to` is behind it), for SLICE_MS at most; with `setClock`, the clock set where it stopped. It is
+ * committed, and its after-commit work (deliveries) started, before the next slice begins.
+ */
+function slicer(store: WorldStore, w: Wiring, after: (data: World) => void) {
+  return (to: number, left: number, setClock: boolean): Promise<AppSlice> =>
+    store.withLock(async (ss) => {
+      const s = await ss.begin();
+      const view = (r: Omit<AppSlice, 'nextDueMs' | 'mode'>): AppSlice => ({
+        ...r,
+        nextDueMs: nextDue(s),
+        mode: s.data.meta.clock.mode,
+      });
+      if (s.now < left) return view({ now: s.now, done: true, ran: 0, reset: true });
+      try {
+        const r = await w.runSlice(s, Math.max(to, s.now));
+        if (setClock) {
+          s.data.meta.clock = setMode(s.data.meta.clock, s.data.meta.clock.mode, s.now);
+          s.markDirty();
+        }
+        if (s.dirty) {
+          await ss.commit(s);
+          after(s.data);
+        }
+        return view({ now: s.now, ...r });
+      } catch (e) {
+        ss.rollback();
+        throw e;
+      }
+    });
+}
+
+/**
+ * Runs what fell due (a real clock's loop): a look without the cross-process lock when nothing
+ * is; otherwise one slice of it, so a clock that stood still long (a server started on a data file
+ * untouched for months) catches up in slices, the loop looking again at once; meanwhile reads answer
+ * from the disk as of the last slice (Wiring.catchingUp), writes wait. What a full disk keeps from
+ * being saved is looked at again after the stall's pause (stall.ts).
  */
 function ticker(
   store: WorldStore,
-  transaction: App['transaction'],
+  slice: ReturnType<typeof slicer>,
   after: (data: World) => void,
-  stall: DueStall,
+  w: Wiring,
 ): App['tick'] {
+  const { stall } = w;
   return async () => {
     const look = (s: Session) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode });
     const seen = await store.withRead(async (ss) => {
@@ -369,18 +481,25 @@ function ticker(
       if (due && !stall.waiting()) throw NEEDS_LOCK;
       return due ? { ...t, nextDueMs: t.nowMs + stall.retryInMs() } : t;
     });
-    let done;
+    if (seen !== NEEDS_LOCK) {
+      w.catchingUp = false;
+      const { data, ...t } = seen;
+      after(data);
+      return t;
+    }
+    let r: AppSlice;
     try {
-      done = seen !== NEEDS_LOCK ? seen : await transaction(look);
+      r = await slice(-Infinity, -Infinity, false);
     } catch (e) {
+      // (reads go back to running what is due themselves)
+      w.catchingUp = false;
       if (!stall.failed(e)) throw e;
       // (looked at again after the pause, whatever the clock's mode: what fell due is still to run)
       return { nextDueMs: Date.now() + stall.retryInMs(), nowMs: Date.now(), mode: 'real' };
     }
-    if (seen === NEEDS_LOCK) stall.saved();
-    const { data, ...t } = done;
-    after(data);
-    return t;
+    stall.saved();
+    w.catchingUp = !r.done;
+    return { nextDueMs: r.done ? r.nextDueMs : r.now, nowMs: r.now, mode: r.mode };
   };
 }
 
@@ -400,15 +519,26 @@ export function createApp(
   // (the transitions' environment invokes routes, which may run transitions: defined together)
   const wiring: Wiring = {
     run: (s, until) => runDue(s, until, timers, env),
-    services: world.services,
+    runSlice: (s, until) => {
+      const started = performance.now();
+      return runSome(s, until, timers, env, () => performance.now() - started > SLICE_MS);
+    },
+    services: options.moveLimit ? { ...world.services, moveLimit: options.moveLimit } : world.services,
+    readsAnswerBehind: options.catchesUp === true,
+    catchingUp: false,
     stall: new DueStall(),
   };
   const env = invoker(router, wiring);
-  const transaction = transactor(store, wiring.run);
+  const transaction = transactor(store, wiring);
   const work = backgroundWork(hooks, () => app);
-  const dispatch = dispatcher(store, router, wiring, transaction, () => app);
+  const dispatch = dispatcher(store, router, wiring, transaction, () => app, work.after);
+  const slice = slicer(store, wiring, work.after);
+  // aborted when the server closes: every move under way stops after its slice
+  const closing = new AbortController();
 
-  async function handle(req: SimRequest): Promise<SimResponse> {
+  async function handle(given: SimRequest): Promise<SimResponse> {
+    const signal = given.signal ? AbortSignal.any([given.signal, closing.signal]) : closing.signal;
+    const req = { ...given, signal };
     const requestId = newRequestId();
     const committed: Committed = { data: null, flush: req.url.startsWith('/_sim/') };
     let res: SimResponse;
@@ -427,8 +557,10 @@ export function createApp(
   const app: App = {
     handle,
     idle: work.idle,
-    tick: ticker(store, transaction, work.after, wiring.stall),
+    tick: ticker(store, slice, work.after, wiring),
     transaction,
+    move: (from, to, signal) => moveInSlices((t, left) => slice(t, left, true), from, to, signal),
+    close: () => closing.abort(),
     store,
     bodyLimit: router.bodyLimit,
   };

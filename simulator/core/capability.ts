@@ -23,6 +23,12 @@ export interface MachineEntry {
    * so `--advance` does not move the clock to them (the clock's next_job_due_at leaves them out).
    */
   calendar?: readonly string[];
+  /**
+   * About how many transitions its calendar runs from `fromMs` to `toMs`, with what they start (a
+   * schedule's videos and posts): a move of the clock that would run too many is refused before it
+   * starts (core/move.ts). Rough is enough, counted without loading the machine.
+   */
+  work?: (data: World, fromMs: number, toMs: number) => number;
   /** its handlers, loaded the first time one of its transitions falls due */
   load: () => Promise<TimerHandlers>;
 }

@@ -3,6 +3,7 @@
 // validate every request and openapi.ts to describe the API. Types flow one way: routes → http.
 import type * as z from 'zod/mini';
 import type { ApiKey, World, Organization, Scope, User, Workspace } from './world.js';
+import type { Moved } from './move.js';
 import type { ClockState } from './clock.js';
 import type { TimerHandlers } from './scheduler.js';
 import type { Session } from './session.js';
@@ -18,6 +19,8 @@ export interface SimRequest {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body?: Buffer | string;
+  /** aborts when the client goes away (over HTTP: its connection closed before the reply) */
+  signal?: AbortSignal;
 }
 
 export interface SimResponse {
@@ -51,8 +54,10 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, never>, B = 
   origin: string;
   /** a request header (lower-case name) */
   header: (name: string) => string | undefined;
-  /** runs every transition due by `untilMs`, in time order (the clock-advance control route) */
+  /** runs every transition due by `untilMs`, in time order, in this unit of work (a call placed at once) */
   advance: (untilMs: number) => Promise<number>;
+  /** aborts when the client goes away or the server closes (a long move of the clock stops: move.ts) */
+  signal?: AbortSignal;
   /** what the world itself offers routes (the control plane's reset and new workspaces) */
   world: WorldServices;
 }
@@ -65,6 +70,10 @@ export interface WorldServices {
   addWorkspace(s: Session, name: string): { workspace: Workspace; user: User; key: string };
   /** the transitions that recur on the calendar (the clock's next_job_due_at leaves them out) */
   calendarTimers: ReadonlySet<string>;
+  /** about how many transitions the calendar runs from `fromMs` to `toMs` (a move's estimate: move.ts) */
+  calendarWork(data: World, fromMs: number, toMs: number): number;
+  /** the most transitions one move of the clock may run (move.ts MOVE_WORK_LIMIT unless a server was told otherwise) */
+  moveLimit?: number;
 }
 
 export interface Reply {
@@ -142,6 +151,11 @@ export function route<
 /** What after-commit work may do: run one more transaction (it runs outside any). */
 export interface Transactor {
   transaction<T>(fn: (s: Session) => T | Promise<T>): Promise<T>;
+  /**
+   * Moves the clock from `fromMs` (where the request found it) to `toMs` in slices, each its own
+   * unit of work, answering other requests between them; stops early when `signal` aborts (move.ts).
+   */
+  move(fromMs: number, toMs: number, signal?: AbortSignal): Promise<Moved>;
 }
 
 /**

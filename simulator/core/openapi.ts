@@ -102,7 +102,8 @@ export function exampleOf(s: Json, components: Record<string, Json>, depth = 0):
   if (typeof s.$ref === 'string') return exampleOf(components[s.$ref.split('/').pop()!] ?? {}, components, depth + 1);
   if (s.const !== undefined) return s.const;
   if (Array.isArray(s.enum)) return s.enum[0];
-  const variants = (s.anyOf ?? s.oneOf) as Json[] | undefined;
+  // (an object's anyOf/oneOf of required fields says which it needs: the example is made from its properties)
+  const variants = (s.properties === undefined ? (s.anyOf ?? s.oneOf) : undefined) as Json[] | undefined;
   if (variants) {
     const nonNull = variants.find((x) => x.type !== 'null') ?? variants[0];
     return exampleOf(nonNull, components, depth + 1);

@@ -97,8 +97,23 @@ export function paginateSorted<T, R>(s: Session, sorted: readonly T[], q: PageQu
   );
 }
 
-type Pos = { k: number; i: string | number };
-const compare = (a: Pos, b: Pos) => a.k - b.k || order(a.i, b.i);
+/** A place in a list: its item's sort time and tie-break. */
+export type Pos = { k: number; i: string | number };
+/** Orders places oldest first. */
+export const compare = (a: Pos, b: Pos) => a.k - b.k || order(a.i, b.i);
+
+/**
+ * The cursor of a list paged by its own means (a feed merged from several indexes, newest first),
+ * signed and bound to `scope` as every list's: the next page starts below `last`.
+ */
+export const cursorBelow = (s: Session, scope: string, last: Pos) =>
+  encode(s, { o: 'desc', k: last.k, i: last.i, at: s.now, f: scopeTag(s.data.meta.secret, scope) });
+
+/** The place a cursor of cursorBelow names (a 400 when it is not one of this list's, or has expired). */
+export function placeOf(s: Session, raw: string, scope: string): Pos {
+  const c = decode(s, raw, scope);
+  return { k: c.k, i: c.i };
+}
 
 /** -1, 0 or 1 as `a` comes before, with or after `b` (the tie-break, a string or a number). */
 function order(a: string | number, b: string | number): number {

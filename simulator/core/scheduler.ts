@@ -154,12 +154,29 @@ export function nextDue(s: Session, only?: (type: string) => boolean): number | 
 
 /** Runs every timer due by `until`, in time order; leaves s.now at `until`. Returns how many ran. */
 export async function runDue(s: Session, until: number, handlers: TimerHandlers, env: TimerEnv): Promise<number> {
+  return (await runSome(s, until, handlers, env, () => false)).ran;
+}
+
+/**
+ * Runs the timers due by `until` in time order until `enough()` says so (asked after each): one
+ * slice of a long move of the clock. `done` when every one due by `until` ran, s.now then at
+ * `until`; otherwise s.now is the due time of the last one run, and the rest (some perhaps due at
+ * that very instant) are for the next slice.
+ */
+export async function runSome(
+  s: Session,
+  until: number,
+  handlers: TimerHandlers,
+  env: TimerEnv,
+  enough: (ran: number) => boolean,
+): Promise<{ ran: number; done: boolean }> {
   let ran = 0;
   for (;;) {
     // asked again each step: a transition may have replaced data.timers (a reset)
     const q = queue(s.data);
     const timer = peek(q);
     if (!timer || timer.at_ms > until) break;
+    if (ran > 0 && enough(ran)) return { ran, done: false };
     q.heap.pop();
     remove(s.data, q, timer);
     s.markDirty();
@@ -169,5 +186,12 @@ export async function runDue(s: Session, until: number, handlers: TimerHandlers,
     ran++;
   }
   s.now = Math.max(s.now, until);
-  return ran;
+  return { ran, done: true };
+}
+
+/** How many timers wait that fall due by `until`, leaving out the types `skip` names (a scan: for a move's estimate). */
+export function countDue(s: Session, until: number, skip: ReadonlySet<string>): number {
+  let n = 0;
+  for (const t of raw(s.data.timers) as Timer[]) if (t.at_ms <= until && !skip.has(t.type)) n++;
+  return n;
 }

@@ -36,6 +36,19 @@ function annotate<S extends z.ZodMiniType>(schema: S, meta: Record<string, unkno
   return schema;
 }
 
+/**
+ * JSON Schema keywords the API description needs that zod's types cannot say (readOnly; a rule
+ * across fields: anyOf/oneOf of required fields), so generated clients and fuzzers do not send what
+ * is always refused. The check that enforces the rule is named beside each use.
+ */
+export const describedAs = <S extends z.ZodMiniType>(schema: S, keywords: Record<string, unknown>): S =>
+  annotate(schema, keywords);
+
+/** `anyOf` (at least one) or `oneOf` (exactly one) of these fields is sent: the keywords for describedAs. */
+export const requiredOf = (kind: 'anyOf' | 'oneOf', fields: readonly string[]) => ({
+  [kind]: fields.map((f) => ({ required: [f] })),
+});
+
 /** Attaches a description and an example (JSON Schema `description`, `examples`). */
 export function doc<S extends z.ZodMiniType>(schema: S, d: Doc | string | undefined): S {
   if (d === undefined) return schema;
@@ -151,13 +164,16 @@ export const timestamp = (d?: Doc | string) =>
 
 const ISO_MESSAGE = 'must be an ISO 8601 timestamp such as 2026-01-31T09:00:00Z';
 const isoString = () =>
-  z
-    .string({ error: ISO_MESSAGE })
-    .check(
-      z.maxLength(40, { error: ISO_MESSAGE }),
-      z.refine(isIsoTime, { error: ISO_MESSAGE }),
-      z.meta({ description: 'ISO 8601 date or date-time with Z or an offset', examples: ['2026-01-31T09:00:00Z'] }),
-    );
+  z.string({ error: ISO_MESSAGE }).check(
+    z.maxLength(40, { error: ISO_MESSAGE }),
+    z.refine(isIsoTime, { error: ISO_MESSAGE }),
+    // date-time as described (RFC 3339: Z or an offset); a date alone is taken too, as its midnight UTC
+    z.meta({
+      format: 'date-time',
+      description: 'an RFC 3339 date-time with Z or an offset (a date alone is read as its midnight UTC)',
+      examples: ['2026-01-31T09:00:00Z'],
+    }),
+  );
 
 /** An ISO 8601 time sent by a client, normalised to UTC ISO (`...Z`). */
 export const isoTime = () =>
@@ -652,6 +668,9 @@ export const ErrorEnvelope = named(
         retry_after_seconds: z.optional(doc(z.int(), 'rate limited: when to retry')),
         limit: z.optional(doc(z.int(), 'a limit that was reached')),
         used: z.optional(doc(z.int(), 'how much of that limit is used')),
+        step_seconds: z.optional(
+          doc(z.int(), 'a move of the simulator clock refused as too much work at once: a step that fits, in seconds'),
+        ),
       }),
     }),
   'The error envelope every error reply uses.',

@@ -236,9 +236,19 @@ function listener(o: ServeOptions, hosts: HostPolicy, kick: () => void) {
       o.onRequest?.(method, raw, res.statusCode, performance.now() - started);
       return kick();
     }
+    // a client that goes away before its reply stops what it started (a move of the clock) after its slice
+    const gone = new AbortController();
+    res.once('close', () => res.writableFinished || gone.abort());
     const out = refusal
       ? refused(refusal)
-      : await app.handle({ method, url: req.url ?? '/', headers: req.headers, body: body as Buffer });
+      : await app.handle({
+          method,
+          url: req.url ?? '/',
+          headers: req.headers,
+          body: body as Buffer,
+          signal: gone.signal,
+        });
+    if (res.destroyed) return kick();
     // Server names the simulator, so the CLI gives a simulator's hints under its errors (src/hints.ts)
     res.writeHead(out.status, {
       ...out.headers,
@@ -319,6 +329,8 @@ function closer(server: Server, store: Store, app: App, loop: TickLoop): () => P
   return () =>
     new Promise<void>((resolve) => {
       loop.stop();
+      // a move of the clock under way stops after its slice (its connection is closed below too)
+      app.close();
       // a clean shutdown folds the journal into the snapshot
       server.close(
         () =>

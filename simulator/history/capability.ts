@@ -1,7 +1,7 @@
 // History and contacts, declared: the calls, texts and emails of a workspace, its contacts and the
-// people it reached (indexed, and the people saved beside the data), suppressions and the audit log.
+// people it reached (indexed, and the people and the calls under way saved beside the data), suppressions and the audit log.
 import type { Capability } from '../core/capability.js';
-import { savedPeople } from './indexes.js';
+import { savedIndexes } from './indexes.js';
 
 export const history: Capability = {
   name: 'history',
@@ -30,5 +30,5 @@ export const history: Capability = {
     'created_at',
   ],
   workspace: (ws) => void (ws.recordings_disabled = false),
-  saved: savedPeople,
+  saved: savedIndexes,
 };

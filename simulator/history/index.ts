@@ -1,13 +1,15 @@
 // History and contacts' surface: the records of calls, texts, emails and contacts (their schemas and stored shapes), finding and presenting contacts and records, the record indexes, a call's recording.
 // Other capabilities reach this one only through this file; everything else in the folder is its own.
-export { recordingWav } from './audio.js';
-export { asView, firstAtLeast, newRecordTime, recordIndex, recordsWithAddress } from './indexes.js';
+export { RECORDING_TYPE, recordingWav, voiceSampleWav } from './audio.js';
+export { asView, firstAtLeast, liveCallCount, newRecordTime, recordIndex, recordsWithAddress } from './indexes.js';
 export {
   changeContact,
   contactByEmail,
   contactById,
   contactByPhone,
   newContact,
+  personNames,
+  personRecords,
   presentCall,
   presentContact,
   presentEmail,

@@ -10,7 +10,7 @@ import { asView, kept, type Synced } from '../store/kept.js';
 import { iso } from '../core/clock.js';
 import type { CallRecord, Contact, EmailRecord, TextRecord } from './records.js';
 import type { World } from '../core/world.js';
-import { hasSaved, saved } from '../store/snapshot.js';
+import { hasSaved, saved, unparsed } from '../store/snapshot.js';
 import { raw } from '../store/tracker.js';
 
 export type HistoryRecord = CallRecord | TextRecord | EmailRecord;
@@ -182,6 +182,81 @@ export function mergeRecords<T extends HistoryRecord>(lists: readonly (readonly 
   return lists.filter((l) => l.length > 0).length > 1 ? out.sort(before) : out;
 }
 
+// ---- calls under way ----
+
+/** A call's states while it is under way: once it leaves them (it ends), it never comes back to one. */
+export const LIVE_CALL_STATES: ReadonlySet<string> = new Set(['QUEUED', 'RINGING', 'IN_PROGRESS']);
+
+interface LiveCallIndex {
+  sync: Synced;
+  /**
+   * by workspace, the places in `calls` of the calls under way when last looked at: a call's state
+   * changes in place (not a key field: the other indexes over calls are kept), so each use looks at
+   * them again and lets go of those that ended
+   */
+  byWorkspace: Map<string, number[]>;
+}
+
+/** The name the places of the calls under way are saved under, beside the data. */
+const SAVED_LIVE = 'calls-live';
+
+function addLive(ix: Omit<LiveCallIndex, 'sync'>, r: CallRecord, at: number): void {
+  if (LIVE_CALL_STATES.has(r.status)) listIn(ix.byWorkspace, r.workspace_id).push(at);
+}
+
+function liveCallIndex(data: World): LiveCallIndex {
+  return kept<LiveCallIndex>(
+    data,
+    'index:calls-live',
+    ['calls'],
+    (root) => {
+      const ix = { byWorkspace: new Map<string, number[]>() };
+      (root.calls as CallRecord[]).forEach((r, at) => addLive(ix, r, at));
+      return ix;
+    },
+    (ix, _u, r: CallRecord, at) => addLive(ix, r, at),
+    () => {
+      // what the snapshot saved, while the calls are those it holds: the places, no call parsed
+      const got = saved(raw(data), SAVED_LIVE);
+      if (typeof got !== 'object' || got === null) return undefined;
+      const byWorkspace = new Map<string, number[]>();
+      for (const [ws, places] of Object.entries(got)) {
+        if (!Array.isArray(places) || !places.every((n) => Number.isInteger(n) && n >= 0)) return undefined;
+        byWorkspace.set(ws, places);
+      }
+      return { byWorkspace };
+    },
+  );
+}
+
+/**
+ * How many calls of workspace `ws` are under way (queued, ringing or in progress): a few places
+ * looked at, never the whole collection; with the calls not parsed yet (a one-shot command on a
+ * snapshot), what the snapshot saved beside them, parsing none.
+ */
+export function liveCallCount(data: World, ws: string): number {
+  const ix = liveCallIndex(data);
+  const places = ix.byWorkspace.get(ws);
+  if (!places?.length) return 0;
+  const root = raw(data);
+  if (unparsed(root, 'calls')) return places.length;
+  const still = places.filter((at) => LIVE_CALL_STATES.has(root.calls[at]?.status));
+  ix.byWorkspace.set(ws, still);
+  return still.length;
+}
+
+/** The places of the calls under way, for the snapshot to save beside the data. */
+function savedLiveCalls(data: World): Record<string, string> {
+  const ix = liveCallIndex(data);
+  const root = raw(data);
+  const out: Record<string, number[]> = {};
+  for (const ws of ix.byWorkspace.keys()) {
+    if (!unparsed(root, 'calls')) liveCallCount(data, ws);
+    out[ws] = ix.byWorkspace.get(ws)!;
+  }
+  return { [SAVED_LIVE]: JSON.stringify(out) };
+}
+
 // ---- people ----
 
 /** A person: a contact, or a number or address reached that belongs to none. */
@@ -194,8 +269,11 @@ export interface PersonSummary {
   call_count: number;
   text_count: number;
   email_count: number;
+  /** null until reached (a contact never reached is shown with its created_at: presentPerson) */
   first_contacted_at: string | null;
   last_contacted_at: string | null;
+  /** a contact's created_at (the moment the workspace first had it); null for someone reached without a contact */
+  created_at: string | null;
   sort_ms: number;
   /** creation order, for people with the same time: a contact's place among contacts, or (after every contact) the first record's */
   order: number;
@@ -203,19 +281,13 @@ export interface PersonSummary {
 
 /** Orders people reached without a contact after every contact, by their first record. */
 const ADDRESS_ORDER = 2 ** 40;
-/**
- * How far below every contact time a contact never reached sorts: "most recent first" is by last
- * contact, and someone never contacted has none, so such contacts come after everyone contacted
- * (newest created first among them). 2^45 ms is about 1100 years, below any time a record can have.
- */
-const NEVER_REACHED = 2 ** 45;
 const bySortTime = (a: PersonSummary, b: PersonSummary) => a.sort_ms - b.sort_ms || a.order - b.order;
 
 interface PeopleIndex {
   sync: Synced;
   /** (empty when seeded from what a snapshot saved: such an index is never changed, only built again) */
   byKey: Map<string, PersonSummary>;
-  /** by last contact, oldest first (after the contacts never reached, by creation) */
+  /** by last contact (a contact never reached: its creation), oldest first */
   sorted: PersonSummary[];
 }
 
@@ -243,7 +315,9 @@ function contactPerson(c: Contact, order: number): PersonSummary {
     email_count: 0,
     first_contacted_at: null,
     last_contacted_at: null,
-    sort_ms: Date.parse(c.created_at) - NEVER_REACHED,
+    created_at: c.created_at,
+    // "most recent first" is by last contact; never reached, that is its created_at (presentPerson)
+    sort_ms: Date.parse(c.created_at),
     order,
   };
 }
@@ -262,6 +336,7 @@ function addressPerson(key: string, r: HistoryRecord): PersonSummary {
     email_count: 0,
     first_contacted_at: null,
     last_contacted_at: null,
+    created_at: null,
     sort_ms: 0,
     order: ADDRESS_ORDER + r.seq,
   };
@@ -395,16 +470,23 @@ export function peopleIndex(data: World, ws: string): PeopleIndex {
 }
 
 /**
- * The name the people are saved under: a new name when their order changes (people2: contacts never
- * reached after everyone contacted), so a file saved in the old order is read as if nothing was saved.
+ * The name the people are saved under: a new name when their order or shape changes (people2:
+ * contacts never reached after everyone contacted; people3: among everyone by their created_at, which
+ * each keeps), so a file saved in an older order is read as if nothing was saved.
  */
-const SAVED_KEY = 'people2';
+const SAVED_KEY = 'people3';
 
 /** People saved per part: a page of the list parses one or two. */
 const SAVED_PART = 2000;
 
+/** What the snapshot saves beside the data: the people and the calls under way, read by a process without parsing a record. */
+export const savedIndexes = (data: World): Record<string, string> => ({
+  ...savedPeople(data),
+  ...savedLiveCalls(data),
+});
+
 /** The people of every workspace, for the snapshot to save: a process that reads it lists people without parsing a record. */
-export function savedPeople(data: World): Record<string, string> {
+function savedPeople(data: World): Record<string, string> {
   const out: Record<string, string> = {};
   const counts: Record<string, number> = {};
   for (const w of raw(data).workspaces) {

@@ -11,10 +11,16 @@ import {
   contactIndex,
   contactWithEmail,
   contactWithPhone,
+  mergeRecords,
   peopleIndex,
   personKeyOf,
+  recordIndex,
+  recordsWithAddress,
+  type HistoryRecord,
   type PersonSummary,
+  type RecordUnit,
 } from './indexes.js';
+import { raw } from '../store/tracker.js';
 
 export const sameEmail = (a: string | null, b: string | null) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
@@ -135,12 +141,74 @@ export function personKeys(data: World, workspaceId: string): (r: CallRecord | T
   return personKeyOf(contactIndex(data), workspaceId);
 }
 
+/**
+ * A contact's records of one collection, oldest first: those naming it, and those at its number
+ * (calls, texts) or address (emails) that fold into it, looked up in the collection's index.
+ */
+export function contactRecords<T extends HistoryRecord>(
+  data: World,
+  unit: RecordUnit,
+  ws: string,
+  contact: Contact,
+): T[] {
+  const ix = recordIndex<T>(data, unit);
+  const keyOf = personKeys(data, ws);
+  const c = raw(contact);
+  const address = unit === 'emails' ? c.email?.toLowerCase() : c.phone_number;
+  return mergeRecords([ix.byContactId.get(c.id) ?? [], address ? recordsWithAddress(ix, ws, address) : []]).filter(
+    (r) => r.workspace_id === ws && keyOf(r) === c.id,
+  );
+}
+
+/**
+ * A person's records of one collection, oldest first, the person named as the people list names
+ * them: a contact's id, or a number or address (a contact's: that contact's records; else the
+ * records at it).
+ */
+export function personRecords<T extends HistoryRecord>(
+  data: World,
+  unit: RecordUnit,
+  ws: string,
+  who: string,
+): readonly T[] {
+  const ix = contactIndex(data);
+  const byId = ix.byId.get(who);
+  const contact = byId?.workspace_id === ws ? byId : (contactWithPhone(ix, ws, who) ?? contactWithEmail(ix, ws, who));
+  if (contact) return contactRecords<T>(data, unit, ws, contact);
+  return recordsWithAddress(recordIndex<T>(data, unit), ws, who.includes('@') ? who.toLowerCase() : who);
+}
+
+/** Who each record of a workspace was with, in words: its contact's name (as the people list folds them), or the number or address. */
+export function personNames(data: World, ws: string): (r: HistoryRecord) => string {
+  const ix = contactIndex(data);
+  const keyOf = personKeyOf(ix, ws);
+  return (r) => {
+    const key = keyOf(r);
+    const c = ix.byId.get(key);
+    return c ? (c.name ?? c.phone_number ?? c.email ?? key) : key.slice(key.indexOf(':') + 1);
+  };
+}
+
 /** Everyone the workspace has reached or has on file, folded by contact, by last contact (or creation), oldest first. */
 export function people(data: World, workspaceId: string): readonly PersonSummary[] {
   return peopleIndex(data, workspaceId).sorted;
 }
 
+/**
+ * A person as the spec's Person summary, every field of its type (name, phone_number, email strings;
+ * the contact times timestamps; none null, none missing): a contact never reached was first and last
+ * "contacted" when the workspace first had it (its created_at), the order the list is in; a missing
+ * address is the empty string, and a person without a name is named by their number or address.
+ */
 export function presentPerson(p: PersonSummary): PersonOut {
-  const { id: _i, sort_ms: _s, order: _o, ...rest } = p;
-  return withoutNulls(rest, ['name', 'phone_number', 'email', 'first_contacted_at', 'last_contacted_at']);
+  const { id: _i, sort_ms: _s, order: _o, created_at, ...rest } = p;
+  const since = created_at ?? '';
+  return {
+    ...rest,
+    name: p.name ?? p.phone_number ?? p.email ?? '',
+    phone_number: p.phone_number ?? '',
+    email: p.email ?? '',
+    first_contacted_at: p.first_contacted_at ?? since,
+    last_contacted_at: p.last_contacted_at ?? since,
+  };
 }

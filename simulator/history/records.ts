@@ -108,14 +108,17 @@ export const PersonSummarySchema = named(
   () =>
     record({
       contact_id: doc(nullable(uuid()), 'null for someone reached who has no contact record'),
-      name: doc(absent(z.string()), { description: 'absent for a contact without a name', example: 'Maria Gonzalez' }),
-      phone_number: doc(absent(z.string()), { description: 'absent when there is none', example: '+14155550100' }),
-      email: doc(absent(z.string()), { description: 'absent when there is none', example: 'maria@example.com' }),
+      name: doc(z.string(), {
+        description: "the contact's name; without one (or without a contact), the phone number or email address",
+        example: 'Maria Gonzalez',
+      }),
+      phone_number: doc(z.string(), { description: 'empty when the person has none', example: '+14155550100' }),
+      email: doc(z.string(), { description: 'empty when the person has none', example: 'maria@example.com' }),
       call_count: z.int(),
       text_count: z.int(),
       email_count: z.int(),
-      first_contacted_at: doc(absent(timestamp()), 'absent for a contact never reached'),
-      last_contacted_at: doc(absent(timestamp()), 'absent for a contact never reached'),
+      first_contacted_at: doc(timestamp(), 'the first call, text or email; a contact never reached: its created_at'),
+      last_contacted_at: doc(timestamp(), 'the latest call, text or email; a contact never reached: its created_at'),
     }),
   {
     description:

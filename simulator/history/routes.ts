@@ -1,5 +1,5 @@
 // Conversation history and contacts: both route families of the spec, all free reads.
-import { recordingWav } from './audio.js';
+import { RECORDING_TYPE, type RecordedCall, recordingWav } from './audio.js';
 import { iso } from '../core/clock.js';
 import { notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource, type Route } from '../core/http.js';
@@ -8,18 +8,16 @@ import { listParams, paginateSorted } from '../core/pagination.js';
 import {
   asView,
   firstAtLeast,
-  mergeRecords,
   ms,
   recordIndex,
   recordsWithAddress,
   type HistoryRecord,
   type RecordUnit,
 } from './indexes.js';
-import { raw } from '../store/tracker.js';
 import {
   contactById,
+  contactRecords,
   people,
-  personKeys,
   presentCall,
   presentContact,
   presentEmail,
@@ -136,16 +134,8 @@ function filterRecords<T extends HistoryRecord>(
   const ws = c.auth.workspace.id;
   const ix = recordIndex<T>(c.data, unit);
   let rows: readonly T[];
-  if (q.contact_id !== undefined) {
-    const contact = raw(requireContact(c, q.contact_id));
-    // the contact's records: those naming it, and those at its number or address that fold into it
-    const keyOf = personKeys(c.data, ws);
-    const address = addressName === 'email' ? contact.email?.toLowerCase() : contact.phone_number;
-    rows = mergeRecords([
-      ix.byContactId.get(contact.id) ?? [],
-      address ? recordsWithAddress(ix, ws, address) : [],
-    ]).filter((r) => r.workspace_id === ws && keyOf(r) === contact.id);
-  } else if (q.phone_number !== undefined) rows = recordsWithAddress(ix, ws, q.phone_number);
+  if (q.contact_id !== undefined) rows = contactRecords<T>(c.data, unit, ws, requireContact(c, q.contact_id));
+  else if (q.phone_number !== undefined) rows = recordsWithAddress(ix, ws, q.phone_number);
   else if (q.email !== undefined) rows = recordsWithAddress(ix, ws, q.email.toLowerCase());
   else rows = ix.byWorkspace.get(ws) ?? [];
   const from = q.created_after === undefined ? 0 : firstAtLeast(rows, q.created_after + 1, ms);
@@ -177,7 +167,20 @@ function recording(c: Ctx<Infer<typeof Id>>) {
     at: iso(c.s.now),
   });
   c.s.markDirty();
-  return { raw: { bytes: recordingWav(call.id), contentType: 'audio/wav' }, headers: { 'cache-control': 'no-store' } };
+  // made once the download is logged and the store is free, in slices that let other requests through
+  // (a copy: the store's views are not to be read once the unit of work is over)
+  const heard: RecordedCall = JSON.parse(
+    JSON.stringify({ id: call.id, duration_seconds: call.duration_seconds, transcript_turns: call.transcript_turns }),
+  );
+  return {
+    after: async () => ({
+      raw: {
+        bytes: await recordingWav(heard, () => new Promise(setImmediate)),
+        contentType: RECORDING_TYPE,
+      },
+      headers: { 'cache-control': 'no-store' },
+    }),
+  };
 }
 
 // ---- routes ----
@@ -323,8 +326,10 @@ function recordingRead(path: string): Route {
     params: Id,
     responses: {
       200: {
-        description: 'The recording',
-        contentType: 'audio/wav',
+        description:
+          "The recording: the call's whole length (duration_seconds), each transcript turn heard from its seconds_from_start, " +
+          '8 kHz mono G.711 mu-law WAV (8,000 bytes a second)',
+        contentType: RECORDING_TYPE,
         headers: {
           'Cache-Control': {
             description: 'no-store: a recording is never cached',

@@ -18,9 +18,14 @@ export interface Change {
 
 /** How often the journal's size is looked at while a page listens (the page updates within a second). */
 export const POLL_MS = 200;
-/** Changes kept for a page that reconnects (Last-Event-ID); one further back gets a reset. */
+/**
+ * Changes kept for a page that reconnects (Last-Event-ID); one further back gets a reset. With at
+ * most MAX_IDS ids each, what is kept stays under a few MB however long the server runs.
+ */
 const KEPT = 1000;
 const MAX_IDS = 50;
+/** How much of the journal is read at a time. */
+const READ_BYTES = 1024 * 1024;
 
 type Op = [string, string, ...unknown[]];
 
@@ -81,14 +86,16 @@ export class JournalFeed {
 
   /**
    * Starts following (if not yet: from the first page on, until close(), so a page that reconnects
-   * gets what it missed) and calls `fn` with each change; the returned function stops calling it.
+   * gets what it missed), runs `first` with the last change's number, then calls `fn` with each
+   * change after it (nothing comes between the two); the returned function stops calling it.
    */
-  async listen(fn: (c: Change) => void): Promise<() => void> {
+  async listen(fn: (c: Change) => void, first: (last: number) => void = () => {}): Promise<() => void> {
     if (!this.timer) {
       await this.start();
       this.timer = setInterval(() => void this.poll(), POLL_MS);
       this.timer.unref();
     }
+    first(this.seq);
     this.listeners.add(fn);
     return () => void this.listeners.delete(fn);
   }
@@ -131,21 +138,34 @@ export class JournalFeed {
     }
   }
 
-  /** The whole lines between the offset and `size`, as changes (a line still being written waits). */
+  /**
+   * The whole lines between the offset and `size`, as changes (a line still being written waits),
+   * read READ_BYTES at a time: a feed that fell behind (a busy machine, a burst of writes) does not
+   * hold the whole stretch in memory at once, in bytes, text and parsed lines.
+   */
   private async readFrom(size: number): Promise<void> {
     const fh = await open(this.journal, 'r').catch(() => null);
     if (!fh) return;
     try {
-      const buf = Buffer.alloc(size - this.offset);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, this.offset);
-      const text = buf.subarray(0, bytesRead);
-      const end = text.lastIndexOf(10);
-      if (end < 0) return;
-      for (const line of text.subarray(0, end).toString('utf8').split('\n')) {
-        const c = changeOf(line);
-        if (c) this.emit(c);
+      let slice = READ_BYTES;
+      while (this.offset < size) {
+        const buf = Buffer.alloc(Math.min(size - this.offset, slice));
+        const { bytesRead } = await fh.read(buf, 0, buf.length, this.offset);
+        const text = buf.subarray(0, bytesRead);
+        const end = text.lastIndexOf(10);
+        // a line longer than the slice is read whole in a larger one; one still being written waits
+        const longer = end < 0 && bytesRead === buf.length && buf.length < size - this.offset;
+        if (longer) slice *= 2;
+        if (longer) continue;
+        if (end < 0) return;
+        for (const line of text.subarray(0, end).toString('utf8').split('\n')) {
+          const c = changeOf(line);
+          if (c) this.emit(c);
+        }
+        this.offset += end + 1;
+        // the file grew shorter than its size said (replaced meanwhile): the next look sees the new one
+        if (bytesRead < buf.length) return;
       }
-      this.offset += end + 1;
     } finally {
       await fh.close();
     }

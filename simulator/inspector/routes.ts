@@ -8,6 +8,13 @@ export const RETRY = 'retry: 1000\n\n';
 /** The event that opens a fresh stream (one that resumes gets what it missed instead). */
 export const HELLO = 'event: hello\ndata: {}\n\n';
 
+/** Streams open at once over HTTP (dropped ones count until their connection closes). */
+export const MAX_STREAMS = 100;
+/** Bytes a stream may have waiting in the server before its reader counts as fallen behind, and is dropped. */
+export const MAX_QUEUED_BYTES = 64 * 1024;
+/** What a reconnect is sent of the changes it missed, at most; more is a reset. */
+export const MAX_REPLAY_BYTES = 128 * 1024;
+
 export const inspectorRoutes: Resource = {
   tag: {
     name: 'Live changes',
@@ -23,9 +30,13 @@ export const inspectorRoutes: Resource = {
         'command on the same file): `data` is `{"units": [...], "ids": [...]}`, the top-level values written (texts, calls, meta…; "*" when ' +
         'the journal was folded or replaced and anything may have changed) and the ids of the records written, never their content. ' +
         'Each event has an id; a client that reconnects with `Last-Event-ID` gets the changes it missed, or a `reset` event when this ' +
-        'server no longer knows them (then it reads everything again). A `hello` event opens a fresh stream; a comment every 15 s keeps ' +
-        'it open. In-process (no HTTP connection) the reply is the opening only.',
+        `server no longer knows them or they are more than ${MAX_REPLAY_BYTES / 1024} KiB (then it reads everything again). A \`hello\` ` +
+        `event opens a fresh stream; a comment every 15 s keeps it open. A client that falls more than ${MAX_QUEUED_BYTES / 1024} KiB ` +
+        'behind is dropped: its stream ends with a `reset` (data `{"reason": ...}`) whose id resumes from there. At most ' +
+        `${MAX_STREAMS} streams are open at once; one more is answered 503 \`too_many_streams\` with Retry-After. In-process ` +
+        '(no HTTP connection) the reply is the opening only.',
       responses: { 200: { description: 'The stream of changes', contentType: 'text/event-stream' } },
+      errors: { 503: ['too_many_streams'] },
       handler: () => ({ raw: { bytes: Buffer.from(RETRY + HELLO), contentType: 'text/event-stream; charset=utf-8' } }),
     }),
   ],

@@ -12,8 +12,8 @@ import { newRequestId, type App } from '../core/app.js';
 import { ApiError, notFound } from '../core/errors.js';
 import { targetOf } from '../core/router.js';
 import { NEEDS_LOCK, type WorldSession, type WorldStore } from '../core/session.js';
-import { JournalFeed, type Change } from './feed.js';
-import { HELLO, RETRY } from './routes.js';
+import { JournalFeed } from './feed.js';
+import { eventStreams } from './stream.js';
 
 /** The page's routes: each pane's deep link serves the same page (it reads its path). */
 export const PANES = [
@@ -61,13 +61,14 @@ export function inspector(store: WorldStore, app: App): Pages {
   const feed = store.file ? new JournalFeed(store.file) : null;
   const boot = randomBytes(4).toString('hex');
   const dir = assetsDir();
+  const events = eventStreams(feed, boot);
   return {
     close: () => feed?.close(),
     async handle(req, res, body) {
       // (the target as sent: a URL parser would read a path starting with // as a host)
       const path = (req.url ?? '/').split('?')[0];
       const method = req.method ?? 'GET';
-      if (path === '/_sim/events' && method === 'GET') return (void (await events(req, res, feed, boot)), true);
+      if (path === '/_sim/events' && method === 'GET') return (void (await events(req, res)), true);
       if (path.startsWith('/_sim/inspector/v1/')) return (void (await proxy(req, res, body, store, app)), true);
       const first = path.split('/')[1];
       const page = path === '/' || PANES.includes(first);
@@ -141,40 +142,4 @@ async function proxy(req: IncomingMessage, res: ServerResponse, body: Buffer, st
   const bytes = typeof out.body === 'string' ? Buffer.from(out.body) : out.body;
   res.writeHead(out.status, { ...out.headers, 'content-length': String(bytes.length) });
   res.end(req.method === 'HEAD' ? undefined : bytes);
-}
-
-/** One change as an SSE event: its id is the server's boot id and the change's number. */
-const eventText = (boot: string, c: Change) =>
-  `id: ${boot}.${c.seq}\nevent: change\ndata: ${JSON.stringify({ units: c.units, ids: c.ids })}\n\n`;
-
-/** How often a comment line keeps an idle stream (and any proxy between) open. */
-const HEARTBEAT_MS = 15_000;
-
-/**
- * GET /_sim/events: the world's changes as Server-Sent Events. A page that reconnects with
- * Last-Event-ID gets the changes it missed; when they are no longer known (another server, too far
- * back) it gets `reset`, and reads everything again.
- */
-async function events(req: IncomingMessage, res: ServerResponse, feed: JournalFeed | null, boot: string) {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    connection: 'keep-alive',
-  });
-  res.write(RETRY);
-  const send = (c: Change) => res.write(eventText(boot, c));
-  const stop = feed ? await feed.listen(send) : () => {};
-  const last = String(req.headers['last-event-id'] ?? '');
-  const [b, n] = last.split('.');
-  const missed = b === boot && /^\d+$/.test(n ?? '') ? (feed?.since(Number(n)) ?? null) : null;
-  const here = `id: ${boot}.${feed?.last ?? 0}\n`;
-  if (!last) res.write(here + HELLO);
-  else if (missed === null) res.write(`${here}event: reset\ndata: {}\n\n`);
-  for (const c of missed ?? []) send(c);
-  const beat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
-  res.on('close', () => {
-    clearInterval(beat);
-    stop();
-  });
 }

@@ -69,6 +69,9 @@ export const numbers: Capability = {
     {
       types: ['ainumber.wire', 'ainumber.line'],
       calendar: ['ainumber.line'],
+      // one charge a month per line open
+      work: (data, fromMs, toMs) =>
+        Math.ceil(Math.max(0, toMs - fromMs) / (28 * 86_400_000)) * data.phone_numbers.filter((n) => n.line).length,
       load: async () => (await import('./ai-number-machine.js')).aiNumberTimers,
     },
   ],

@@ -17,6 +17,7 @@ import {
   e164,
   int,
   lazy,
+  describedAs,
   named,
   newFields,
   nullable,
@@ -383,7 +384,11 @@ export const patchSchema = lazy(() =>
   doc(
     obj({
       ...configFields(),
-      stack: doc(stackSchema(), 'read-only: shown in the configuration, refused in a change'),
+      // (refused in code: checkStack's errs.stack)
+      stack: doc(
+        describedAs(stackSchema(), { readOnly: true }),
+        'read-only: shown in the configuration, refused in a change',
+      ),
       call_settings: obj(callSettingsFields()),
       voice: voiceSchema,
       sms: smsSchema,

@@ -55,8 +55,11 @@ function list(c: Ctx<{}, Infer<typeof ListQuery>>) {
 const SearchQuery = obj({
   country: str({
     max: 2,
-    pattern: /^[A-Za-z]{2}$/,
-    patternMessage: 'must be a 2-letter country code such as US',
+    // the countries the simulated carrier has numbers in, any letter case: (?:[Uu][Ss]|[Cc][Aa])
+    pattern: new RegExp(
+      `^(?:${COUNTRIES.map((c) => [...c].map((l) => `[${l}${l.toLowerCase()}]`).join('')).join('|')})$`,
+    ),
+    patternMessage: `the simulated carrier has numbers in ${COUNTRIES.join(' and ')} only (any letter case)`,
     description: `ISO country code, any letter case: ${COUNTRIES.join(' or ')} (default US)`,
     example: 'US',
   }),
@@ -88,8 +91,6 @@ const SearchReply = listOf(AvailableNumber);
 function search(c: Ctx<{}, Infer<typeof SearchQuery>>): Infer<typeof SearchReply> {
   const q = c.query;
   const country = (q.country ?? 'US').toUpperCase();
-  if (!(COUNTRIES as readonly string[]).includes(country))
-    throw validationError({ country: `the simulated carrier has numbers in ${COUNTRIES.join(' and ')} only` });
   const type = q.type ?? 'local';
   if (type === 'tollFree' && q.area_code && !TOLL_FREE.includes(q.area_code))
     throw validationError({ area_code: `toll-free numbers start with one of ${TOLL_FREE.join(', ')}` });

@@ -14,6 +14,7 @@ import {
   newTarget,
   QuickActionJob,
   QuickActionJobCreated,
+  settleAtCreation,
   TEXT_MESSAGE_CENTS,
 } from './jobs.js';
 import { canCover, usd } from '../billing/index.js';
@@ -35,6 +36,7 @@ const toNumbers = () =>
   arr(e164(), {
     min: 1,
     max: MAX_TARGETS,
+    unique: true,
     description: `the numbers to reach, E.164, all distinct (1 to ${MAX_TARGETS})`,
     example: ['+12025550100', '+12025550101'],
   });
@@ -182,6 +184,7 @@ function launch(c: Ctx, job: QuickJob, to: string[], contactName: string | null,
   job.targets = to.map((n) => newTarget(n, ensureContact(c.s, job.workspace_id, n, contactName).id));
   c.data.quick_jobs.push(job);
   job.targets.forEach((_, i) => start(i));
+  settleAtCreation(c.s, job);
   return { status: 201, body: { data: creationView(job) } };
 }
 

@@ -135,7 +135,7 @@ function endConversation(s: Session, c: Live, p: P, seconds: number, endReason: 
     status: 'COMPLETED',
     end_reason: endReason,
     duration_seconds: seconds,
-    turns: planned.turns.filter((x) => (x.seconds_from_start ?? 0) <= seconds),
+    turns: planned.turns, // those said by then (closeCall)
     has_recording: true,
   });
   // conversation minutes, billed by the second; the wallet never goes below zero

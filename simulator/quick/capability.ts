@@ -31,6 +31,7 @@ export const quick: Capability = {
       types: ['qtext.scripted', 'qtext.agent', 'qtext.timeout'],
       load: async () => (await import('./text-machine.js')).quickTextTimers,
     },
+    { types: ['quick.settle'], load: async () => (await import('./jobs.js')).settleTimers },
   ],
   collections: { records: ['quick_jobs'], values: ['shared_numbers'] },
   seed: (world, { nowMs }) => void (world.shared_numbers = seedSharedPool(nowMs)),

@@ -19,6 +19,7 @@ import {
   type Infer,
 } from '../core/schema.js';
 import type { Session } from '../core/session.js';
+import { schedule, type TimerHandlers } from '../core/scheduler.js';
 
 export const CALL_START_CENTS = 20;
 export const CALL_MINUTE_CENTS = 20;
@@ -130,7 +131,10 @@ const created = {
     oneOf(['running', 'completed', 'canceled']),
     'running at creation; completed once every target has ended; canceled when it ended after a cancel',
   ),
-  from_number: doc(absent(e164()), 'the shared number of the first attempt; absent when none was placed'),
+  from_number: doc(
+    e164(),
+    'the shared number of the first attempt; when every destination failed before one was placed, the number it would have used',
+  ),
   target_count: doc(int({ min: 1 }), 'how many destinations'),
   status_url: doc(z.string(), {
     description: 'path of the job read',
@@ -251,6 +255,32 @@ export function finish(
   }
 }
 
+/** How long after creation a job whose every target failed at once ends: a moment on the clock (1 s). */
+export const SETTLE_MS = 1000;
+
+/**
+ * The job's reply at creation is always `running` ("`running` is the value at creation") with a
+ * from_number: a job whose every target ended while it was made (the pool full, the wallet empty,
+ * numbers the carrier refuses) ends a moment later, by the quick.settle transition; one that placed
+ * nothing names the pool's first number, the one it would have used.
+ */
+export function settleAtCreation(s: Session, job: QuickJob): void {
+  job.from_number ??= s.data.shared_numbers[0]?.phone_number ?? null;
+  if (job.status === 'running') return;
+  job.status = 'running';
+  job.completed_at = null;
+  schedule(s, s.now + SETTLE_MS, 'quick.settle', { job: job.id });
+}
+
+export const settleTimers: TimerHandlers = {
+  'quick.settle': (s, p) => {
+    const job = s.data.quick_jobs.find((j) => j.id === p.job);
+    if (!job || job.status !== 'running' || !job.targets.every(isFinal)) return;
+    job.status = job.canceled ? 'canceled' : 'completed';
+    job.completed_at = iso(s.now);
+  },
+};
+
 export function counts(job: QuickJob): Infer<typeof CountsSchema> {
   const c = {
     total: job.targets.length,
@@ -283,7 +313,10 @@ export function pricing(job: QuickJob): Infer<typeof PricingSchema> {
 
 export const statusUrl = (job: QuickJob) => `/v1/quick/actions/${job.id}`;
 
-/** The reply to a creation: returned as soon as the first attempts are under way. */
+/**
+ * The reply to a creation: returned as soon as the first attempts are under way. (from_number is
+ * always set since settleAtCreation; only a job kept from an older vmv may lack it.)
+ */
 export function creationView(job: QuickJob): Infer<typeof QuickActionJobCreated> {
   return withoutNulls(
     {
@@ -296,11 +329,11 @@ export function creationView(job: QuickJob): Infer<typeof QuickActionJobCreated>
       pricing: pricing(job),
     },
     ['from_number'],
-  );
+  ) as Infer<typeof QuickActionJobCreated>;
 }
 
 export function jobView(job: QuickJob): QuickJobOut {
-  return withoutNulls(jobFields(job), ['from_number']);
+  return withoutNulls(jobFields(job), ['from_number']) as QuickJobOut;
 }
 
 function jobFields(job: QuickJob) {

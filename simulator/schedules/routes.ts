@@ -105,6 +105,7 @@ const fields = () => ({
   starts_on: str({
     min: 10,
     max: 10,
+    format: 'date',
     description: 'the first date (YYYY-MM-DD, in time_zone) that may be a posting day (default: today there)',
     example: '2026-01-05',
   }),
@@ -139,20 +140,47 @@ const fields = () => ({
   status: oneOf(['active', 'paused'], 'active (the default) or paused'),
 });
 
+/** A schedule as a client would send it, every part coherent (built from field examples, a preset would not fit the templates). */
+const SCHEDULE_EXAMPLE = {
+  name: 'Weekday espresso tips',
+  videos_per_day: 1,
+  days_of_week: [1, 3, 5],
+  post_hour: 9,
+  time_zone: 'America/New_York',
+  starts_on: '2026-01-05',
+  connection_ids: ['3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90'],
+  direction: 'Playful, show the baristas, mention the loyalty card.',
+  allowed_templates: ['talking_avatar', 'slideshow'],
+  notify_hours_before: 1,
+  notify_by_email: true,
+  video_settings: {
+    format: 'vertical',
+    target_duration_seconds: 30,
+    source_text: 'Our new espresso bar opens Monday on Main Street.',
+    caption: 'Our espresso bar opens Monday',
+    hashtags: ['#coffee', '#mainstreet'],
+  },
+};
 const CreateBody = obj(
   { ...fields(), video_settings: Settings() },
-  { required: ['name', 'days_of_week', 'post_hour', 'time_zone', 'connection_ids'] },
+  { required: ['name', 'days_of_week', 'post_hour', 'time_zone', 'connection_ids'], example: SCHEDULE_EXAMPLE },
 );
-const PatchBody = obj({
-  ...fields(),
-  direction: nullable(str({ min: 1, max: 2000, description: 'a free-text steer for the AI director; null clears it' })),
-  source_video_id: nullable(uuid('a video to model the schedule on; null: none')),
-  video_settings: SettingsPatch(),
-});
+const PatchBody = obj(
+  {
+    ...fields(),
+    direction: nullable(
+      str({ min: 1, max: 2000, description: 'a free-text steer for the AI director; null clears it' }),
+    ),
+    source_video_id: nullable(uuid('a video to model the schedule on; null: none')),
+    video_settings: SettingsPatch(),
+  },
+  { example: { direction: 'Show the new pastries this week.', notify_by_email: false, status: 'paused' } },
+);
 const SkipBody = obj({
   day: str({
     min: 1,
     max: 10,
+    format: 'date',
     description: "a future posting day, YYYY-MM-DD in the schedule's time zone (default: the next posting day)",
     example: '2026-01-07',
   }),

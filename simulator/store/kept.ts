@@ -70,3 +70,30 @@ export function asView<T extends object>(data: object, unit: string, rec: T | un
 export function asView<T extends object>(data: object, unit: string, rec: T | undefined): T | undefined {
   return rec && (trackerOf(data)?.viewOf(unit, rec) ?? rec);
 }
+
+interface IdIndex<T> {
+  sync: Synced;
+  byId: Map<string, T>;
+}
+
+/**
+ * The record of collection `unit` whose `id` is `id` (the first, as find() would), as a view the
+ * caller may change: a Map kept over the collection, so a lookup costs the same however many
+ * records it holds (a year of a daily video schedule makes thousands of videos and posts, and every
+ * step of each looked its record up by a scan).
+ */
+export function recordById<T extends { id: string }>(data: object, unit: string, id: string): T | undefined {
+  const add = (m: Map<string, T>, r: T) => m.has(r.id) || m.set(r.id, r);
+  const ix = kept<IdIndex<T>>(
+    data,
+    `id:${unit}`,
+    [unit],
+    (root) => {
+      const byId = new Map<string, T>();
+      for (const r of root[unit] as T[]) add(byId, r);
+      return { byId };
+    },
+    (x, _u, r: T) => add(x.byId, r),
+  );
+  return asView(data, unit, ix.byId.get(id));
+}

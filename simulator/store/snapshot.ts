@@ -139,8 +139,8 @@ function closeIfDone(u: Unread): void {
   void u.fh.close();
 }
 
-/** Whether value `key` of `data` is still to be parsed from its snapshot. */
-const unparsed = (data: object, key: string): boolean =>
+/** Whether value `key` of `data` is still to be parsed from its snapshot (a structure saved beside it may answer instead). */
+export const unparsed = (data: object, key: string): boolean =>
   !!Object.getOwnPropertyDescriptor(data, key)?.get && !!unread.get(data)?.ranges.has(key);
 
 /** The collections of a data object as read from its snapshot (or parsed from it since), and their lengths then. */

@@ -3,7 +3,21 @@
 // fields, which come in the same 400 as the structural ones.
 import { type Fields, validationError } from '../core/errors.js';
 import type { NewVideo } from './machine.js';
-import { arr, bool, check, int, isPlainObject, newFields, num, obj, oneOf, str, type Infer } from '../core/schema.js';
+import {
+  arr,
+  bool,
+  check,
+  describedAs,
+  int,
+  isPlainObject,
+  newFields,
+  num,
+  obj,
+  oneOf,
+  requiredOf,
+  str,
+  type Infer,
+} from '../core/schema.js';
 import {
   AVATAR_LAYOUTS,
   BACKGROUND_MODES,
@@ -131,7 +145,8 @@ const posting = () => ({
     str({
       min: 1,
       max: 100,
-      pattern: /^#?[\p{L}\p{N}_]+$/u,
+      // one word: no space and no ASCII punctuation but _ (letters and digits of any script), a pattern every JSON Schema engine reads alike
+      pattern: /^#?[^\s!-\/:-@\[-^`{-~]+$/,
       patternMessage: 'must be one word of letters, digits or _ (with or without #)',
     }),
     { max: 30, example: ['#coffee', '#mainstreet'] },
@@ -201,7 +216,9 @@ const namedSettings = () => ({
   ),
 });
 
-const createBody = () => obj(recipe(), { required: ['template'] });
+// at least one of source_url and source_text, as the description says (checkRecipe enforces it, naming both)
+const createBody = () =>
+  describedAs(obj(recipe(), { required: ['template'] }), requiredOf('anyOf', ['source_url', 'source_text']));
 let built: ReturnType<typeof createBody> | undefined;
 /**
  * The creation (and quote) body's schema, built at its first use: about 60 fields of zod schemas

@@ -6,7 +6,9 @@ import { iso } from '../core/clock.js';
 import type { PostRecord, SocialConnection, VideoRecord } from './records.js';
 import { canCover, charge } from '../billing/index.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
+import { recordById } from '../store/kept.js';
 import type { Session } from '../core/session.js';
+import type { World } from '../core/world.js';
 import {
   compositeSeconds,
   PLATFORM_NAMES,
@@ -225,6 +227,12 @@ function stageSeconds(v: VideoRecord, stage: VideoState): number {
   }
 }
 
+/** The stored video `id` (a view to change), found without a scan. */
+export const videoById = (data: World, id: string) => recordById<VideoRecord>(data, 'videos', id);
+
+/** The stored post `id` (a view to change), found without a scan. */
+export const postById = (data: World, id: string) => recordById<PostRecord>(data, 'posts', id);
+
 /** Moves a video into a state, scheduling the end of a timed stage. */
 export function enter(s: Session, v: VideoRecord, state: VideoState): void {
   v.status = state;
@@ -412,7 +420,7 @@ export function failPostsOf(s: Session, connectionId: string, why: string): void
   for (const p of s.data.posts) {
     if (p.connection_id !== connectionId || p.status !== 'scheduled') continue;
     failPost(s, p, why);
-    const v = s.data.videos.find((x) => x.id === p.video_id);
+    const v = videoById(s.data, p.video_id);
     if (v) scheduleError(s, v, `Video ${v.id} was not posted: ${why}`);
   }
 }
@@ -421,7 +429,7 @@ function publish(s: Session, p: PostRecord): void {
   const conn = s.data.social_connections.find((c) => c.id === p.connection_id);
   if (!conn)
     return failPost(s, p, `The ${PLATFORM_NAMES[p.platform]} account was disconnected before the post went out.`);
-  const v = s.data.videos.find((x) => x.id === p.video_id);
+  const v = videoById(s.data, p.video_id);
   if (!v) return cancelPost(s, p);
   if (v.status !== 'ready')
     return failPost(s, p, `The video was not ready at the scheduled time (it was ${v.status.replace('_', ' ')}).`);
@@ -433,13 +441,13 @@ function publish(s: Session, p: PostRecord): void {
 
 export const videoTimers: TimerHandlers = {
   'video.stage': (s, p) => {
-    const v = s.data.videos.find((x) => x.id === p.id);
+    const v = videoById(s.data, p.id as string);
     if (!v || v.status !== p.stage) return;
     stageDone[v.status]?.(s, v);
     v.updated_at = iso(s.now);
   },
   'post.publish': (s, x) => {
-    const p = s.data.posts.find((y) => y.id === x.id);
+    const p = postById(s.data, x.id as string);
     if (!p || p.status !== 'scheduled') return;
     // a video that becomes ready at this very instant is ready "by then": let its stage end first
     const stageNow = s.data.timers.some(

@@ -57,6 +57,8 @@ import {
   usdText,
   type Content,
   postCaption,
+  postById,
+  videoById,
 } from './machine.js';
 import { cancelTimers } from '../core/scheduler.js';
 import { addSocialConnection } from './social.js';
@@ -98,23 +100,34 @@ const InterviewEdit = obj(
   { required: ['parts'] },
 );
 
-const ApproveBody = obj({
-  script: str({
-    min: 1,
-    max: 10_000,
-    description: 'the script as edited (templates spoken from a script: all but freeform_ai, slideshow and interview)',
-  }),
-  scenes: arr(SceneEdit, { min: 1, max: 20, description: 'freeform_ai: the scenes as edited (replacing them all)' }),
-  slides: arr(SlideEdit, { min: 2, max: 20, description: 'slideshow: the slides as edited (replacing them all)' }),
-  interview: InterviewEdit,
-  max_price_cents: int({ min: 0, max: 10_000_000, description: 'refuse (400) if the price is above it', example: 500 }),
-});
+const ApproveBody = obj(
+  {
+    script: str({
+      min: 1,
+      max: 10_000,
+      description:
+        'the script as edited (templates spoken from a script: all but freeform_ai, slideshow and interview)',
+    }),
+    scenes: arr(SceneEdit, { min: 1, max: 20, description: 'freeform_ai: the scenes as edited (replacing them all)' }),
+    slides: arr(SlideEdit, { min: 2, max: 20, description: 'slideshow: the slides as edited (replacing them all)' }),
+    interview: InterviewEdit,
+    max_price_cents: int({
+      min: 0,
+      max: 10_000_000,
+      description: 'refuse (400) if the price is above it',
+      example: 500,
+    }),
+    // (the example edits a talking_avatar's script: one template's edit, not every kind at once)
+  },
+  { example: { script: 'Our espresso bar opens Monday on Main Street. Come say hi!', max_price_cents: 500 } },
+);
 
 const PostBody = obj(
   {
     connection_ids: arr(uuid('a social connection id (GET /v1/social-connections)'), {
       min: 1,
       max: 20,
+      unique: true,
       description: 'the accounts to post to; each gets its own post',
     }),
     caption: str({
@@ -165,8 +178,8 @@ const Id = obj({ id: uuid('the video id') }, { required: ['id'] });
 const PostId = obj({ id: uuid('the post id') }, { required: ['id'] });
 
 function findVideo(c: Ctx<{ id: string }, any, any>): VideoRecord {
-  const v = c.data.videos.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
-  if (!v) throw notFound(`No video ${c.params.id} in this workspace.`);
+  const v = videoById(c.data, c.params.id);
+  if (!v || v.workspace_id !== c.auth.workspace.id) throw notFound(`No video ${c.params.id} in this workspace.`);
   return v;
 }
 
@@ -304,10 +317,7 @@ function createPosts(c: Ctx<{ id: string }, {}, PostInput>) {
   const b = c.body;
   const errs = newFields();
   const conns: SocialConnection[] = [];
-  const seen = new Map<string, number>();
   b.connection_ids.forEach((id, i) => {
-    if (seen.has(id)) errs[`connection_ids[${i}]`] = `repeats connection_ids[${seen.get(id)}]`;
-    else seen.set(id, i);
     const conn = c.data.social_connections.find((x) => x.id === id && x.workspace_id === c.auth.workspace.id);
     if (!conn)
       errs[`connection_ids[${i}]`] ??= 'is not a social connection of this workspace (GET /v1/social-connections)';
@@ -351,8 +361,8 @@ function createPosts(c: Ctx<{ id: string }, {}, PostInput>) {
 }
 
 function cancelPostRoute(c: Ctx<{ id: string }>) {
-  const p = c.data.posts.find((x) => x.id === c.params.id && x.workspace_id === c.auth.workspace.id);
-  if (!p) throw notFound(`No post ${c.params.id} in this workspace.`);
+  const p = postById(c.data, c.params.id);
+  if (!p || p.workspace_id !== c.auth.workspace.id) throw notFound(`No post ${c.params.id} in this workspace.`);
   if (p.status === 'published')
     throw new ApiError(
       409,
@@ -375,7 +385,7 @@ async function media(c: Ctx<{ id: string }, { sig?: string }>, file: MediaFile) 
       'forbidden',
       'This media link is not valid (its signature does not match); use video_url or thumbnail_url as returned.',
     );
-  const v = c.data.videos.find((x) => x.id === c.params.id);
+  const v = videoById(c.data, c.params.id);
   if (!v || v.status !== 'ready') throw notFound('This video does not exist, or is not ready.');
   const m = await import('./media/index.js');
   const bytes = file === MEDIA_FILES.video ? m.videoFile(v.format) : m.thumbnailFile(v.format);

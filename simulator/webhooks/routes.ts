@@ -371,8 +371,12 @@ function sampleEvent(c: Req, kind: Webhook['kind'], w: Webhook, sample: EventCal
 
 /**
  * The number a test sample is on: the webhook's, else the workspace's first (phone_number_id is an
- * integer of the workspace in the spec's events); none when the workspace has no number.
+ * integer of the workspace in the spec's events); none when the workspace has no number, and the
+ * sample then says phone_number_id 0 (SAMPLE_NO_NUMBER), so it keeps the spec's shape.
  */
+/** A test sample's phone_number_id in a workspace with no number: an integer no number has (ids start at 1). */
+const SAMPLE_NO_NUMBER = 0;
+
 function sampleNumber(c: Req, w: Webhook) {
   const own = c.data.phone_numbers.filter((n) => n.workspace_id === c.auth.workspace.id);
   return own.find((n) => n.id === w.phone_number_id) ?? own.sort((a, b) => a.id - b.id)[0];
@@ -389,7 +393,7 @@ function sampleCall(c: Req, w: Webhook, number: { id: number; phone_number: stri
     status: 'COMPLETED',
     from_number: number?.phone_number ?? '+14155550123',
     to_number: '+12025550123',
-    phone_number_id: number?.id ?? null,
+    phone_number_id: number?.id ?? SAMPLE_NO_NUMBER,
     started_at: iso(c.s.now - 12_000),
     ended_at: iso(c.s.now),
     duration_seconds: 12,

@@ -57,7 +57,7 @@ export function Chat(props: ChatProps) {
   const scrolling = useRef<Scrolling>({ page: 10, maxScroll: 0 }).current;
 
   const exit = (end: ChatEnd) => {
-    follower.stop();
+    follower.close();
     props.onExit?.(end);
     app.exit(end);
   };

@@ -6,6 +6,7 @@
 // when the chat moves to another conversation, starts another run, or ends.
 import { useEffect, useRef } from 'react';
 import { ApiCallError } from '../../../src/errors.js';
+import { startedBy, type Started } from '../outcome.js';
 import { followRun, type AssistantApi } from '../session.js';
 import type { ApprovalAnswer, Conversation, ConversationWithTranscript } from '../view.js';
 import { allAnswered, answerText, type ChatAction, type ChatState } from './state.js';
@@ -53,12 +54,51 @@ export class RunFollower {
   private generation = 0;
   /** a message is on its way: another Enter sends nothing until it is taken or refused */
   private posting = false;
+  /** what runs started that goes on, by id, until its end is said; and the ids whose end was said */
+  private watching = new Map<string, Started>();
+  private told = new Set<string>();
+  private watcher: Promise<void> | null = null;
+  private closed = false;
 
   constructor(public options: FollowerOptions) {}
 
   /** Stops following what is followed now (the chat moves on, or ends). */
   stop(): void {
     this.generation++;
+  }
+
+  /** The chat ends: nothing is followed or watched any more. */
+  close(): void {
+    this.closed = true;
+    this.stop();
+  }
+
+  /**
+   * Watches what an idle run started (quick calls and texts, videos) until each has ended, whatever
+   * the chat does meanwhile, and says each end once, unasked: answered? the goal achieved? the cost.
+   * On a manual clock the follow has already moved the clock to their ends; else the clock moves them.
+   */
+  private watch(c: Conversation): void {
+    if (!this.options.api.ended) return;
+    for (const x of startedBy(c)) if (!this.told.has(x.id)) this.watching.set(x.id, x);
+    this.watcher ??= this.watchAll().finally(() => {
+      this.watcher = null;
+    });
+  }
+
+  private async watchAll(): Promise<void> {
+    const { api, act, pollMs } = this.options;
+    while (!this.closed && this.watching.size > 0) {
+      for (const x of [...this.watching.values()]) {
+        const said = await api.ended!(x).catch(() => undefined);
+        if (said === null) continue;
+        // ended, or unreadable (deleted, the service gone): not watched any more
+        this.watching.delete(x.id);
+        this.told.add(x.id);
+        if (said && !this.closed) act({ type: 'entries', entries: [{ kind: 'outcome', text: said }] });
+      }
+      if (this.watching.size > 0) await sleep(Math.max(pollMs, 1000));
+    }
   }
 
   /** Shows a conversation (read again, or resumed) and carries on with whatever it is in the middle of. */
@@ -117,6 +157,7 @@ export class RunFollower {
       });
       if (mine !== this.generation) return;
       act({ type: 'settled', conversation: last });
+      if (last.status === 'idle') this.watch(last);
       if (last.status === 'awaiting_approval' && policy) await this.answerByPolicy(last);
     } catch (e) {
       const id = c.conversation_id.slice(0, 8);
@@ -201,7 +242,7 @@ export function useRunFollower(options: FollowerOptions, resumed?: ConversationW
   follower.options = options;
   useEffect(() => {
     if (resumed) void follower.open(resumed);
-    return () => follower.stop();
+    return () => follower.close();
   }, []);
   return follower;
 }

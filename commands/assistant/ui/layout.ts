@@ -121,6 +121,8 @@ function entryLines(e: Entry, width: number, first: boolean): Line[] {
       return pad('· ', e.text, { dim: true });
     case 'unread':
       return pad('? ', e.text, { color: 'yellow' });
+    case 'outcome':
+      return pad('→ ', e.text, { color: 'magenta' });
   }
 }
 

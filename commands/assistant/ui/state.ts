@@ -14,8 +14,20 @@ import {
   type PendingApproval,
 } from '../view.js';
 
-/** `unread`: what the assistant did not understand of a message, set apart from its answers */
-export type EntryKind = 'user' | 'assistant' | 'action' | 'declined' | 'failed' | 'note' | 'error' | 'unread';
+/**
+ * `unread`: what the assistant did not understand of a message, set apart from its answers;
+ * `outcome`: what the chat says, unasked, once something a run started has ended (outcome.ts)
+ */
+export type EntryKind =
+  | 'user'
+  | 'assistant'
+  | 'action'
+  | 'declined'
+  | 'failed'
+  | 'note'
+  | 'error'
+  | 'unread'
+  | 'outcome';
 export interface Entry {
   kind: EntryKind;
   text: string;
@@ -115,12 +127,18 @@ export const WELCOME: Entry[] = [
 export const allAnswered = (p: Phase): boolean => p.step === 'approving' && p.answers.length === p.pending.length;
 
 /** How an action shows in the transcript, by how it ended; any other (failed) as 'failed'. */
-const ACTION_KINDS: Record<string, EntryKind> = { completed: 'action', declined: 'declined' };
+const ACTION_KINDS: Record<string, EntryKind> = { completed: 'action' };
 
+/**
+ * The actions of a read not in the transcript yet. A declined one is not listed: the decline shows
+ * once, as the line its answer added (what was declined, and why) and in the reply.
+ */
 function actionEntries(c: Conversation, seen: string[]): { entries: Entry[]; seen: string[] } {
   const fresh = c.actions.filter((a) => !seen.includes(a.tool_call_id));
   return {
-    entries: fresh.map((a) => ({ kind: ACTION_KINDS[a.status] ?? 'failed', text: actionText(a) })),
+    entries: fresh
+      .filter((a) => a.status !== 'declined')
+      .map((a) => ({ kind: ACTION_KINDS[a.status] ?? 'failed', text: actionText(a) })),
     seen: [...seen, ...fresh.map((a) => a.tool_call_id)],
   };
 }

@@ -1,0 +1,265 @@
+// Recordings that speak (issue 32, point 2), measured from the decoded audio as a listener would:
+// a recording lasts the call's duration_seconds, each transcript turn is heard from its
+// seconds_from_start with silence before the next, the agent's voice and the person's differ in
+// pitch, a voicemail is the message, the same seed gives the same bytes, and a 10-minute call is
+// under 5 MB and made without holding the server. Over HTTP on a manual clock, then the CLI and MCP.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSim, tempDir, useTargets, type Sim } from './helpers.js';
+import { decodeWav, pitch, rms, type Decoded } from './wav.js';
+
+let sim: Sim;
+beforeAll(async () => (sim = await startSim()));
+afterAll(() => sim.stop());
+beforeEach(() => sim.reset());
+
+const PERSON = '+12025550177';
+type Turn = { speaker: 'agent' | 'person'; text: string; seconds_from_start: number };
+
+/** A quick call to a number whose persona says three lines, run to its end on the manual clock. */
+async function answeredCall() {
+  const persona = {
+    name: 'Moves it to Thursday',
+    call: {
+      attempts: [{ result: 'answer', ring_seconds: 4 }],
+      lines: [
+        { says: 'Hello, who is this?' },
+        { says: 'Could we move it to Thursday afternoon instead?', pause_seconds: 2 },
+        { says: 'Perfect, see you then.' },
+      ],
+    },
+  };
+  expect((await sim.api('PUT', `/_sim/personas/${PERSON}`, { body: persona })).status).toBe(200);
+  const job = await sim.api('POST', '/v1/quick/ai-calls', {
+    body: { goal: 'Confirm the Tuesday 3pm appointment', to_numbers: [PERSON] },
+  });
+  expect(job.status).toBe(201);
+  await sim.advance(120);
+  const calls = (await sim.api('GET', '/v1/calls?limit=5')).json.data;
+  expect(calls).toHaveLength(1);
+  return calls[0] as { id: string; duration_seconds: number; transcript_turns: Turn[]; status: string };
+}
+
+const download = async (id: string) => {
+  const r = await sim.api('GET', `/v1/calls/${id}/recording`);
+  expect(r.status, r.text).toBe(200);
+  return r;
+};
+
+/** Each turn sounds at its start, and the 0.2 s before the next turn (or the end) is silent. */
+function expectTurnsHeard(d: Decoded, turns: Turn[], total: number): void {
+  expect(turns.length).toBeGreaterThan(0);
+  turns.forEach((t, i) => {
+    const next = turns[i + 1]?.seconds_from_start ?? total;
+    expect(rms(d, t.seconds_from_start, t.seconds_from_start + 0.5), `turn ${i} "${t.text}"`).toBeGreaterThan(0.05);
+    expect(rms(d, next - 0.2, next), `the pause before ${next} s`).toBeLessThan(0.005);
+  });
+}
+
+describe("a recording is the call's whole length, its turns heard where the transcript says", () => {
+  it('an answered call: length within 0.5 s of duration_seconds, sound in each turn, silence between, two voices', async () => {
+    const call = await answeredCall();
+    expect(call.duration_seconds).toBeGreaterThan(10);
+    const r = await download(call.id);
+    expect(r.headers.get('content-type')).toBe('audio/wav');
+    expect(Number(r.headers.get('content-length'))).toBe(r.bytes.length);
+    const d = decodeWav(r.bytes);
+    expect(d).toMatchObject({ rate: 8000, format: 'mulaw' });
+    expect(Math.abs(d.seconds - call.duration_seconds)).toBeLessThanOrEqual(0.5);
+    expect(r.bytes.length).toBe(44 + 8000 * call.duration_seconds);
+    expectTurnsHeard(d, call.transcript_turns, call.duration_seconds);
+    // the agent's voice is higher than the person's, turn by turn
+    const pitches = call.transcript_turns.map((t, i) => {
+      const next = call.transcript_turns[i + 1]?.seconds_from_start ?? call.duration_seconds;
+      return { speaker: t.speaker, hz: pitch(d, t.seconds_from_start, next) };
+    });
+    const agent = pitches.filter((p) => p.speaker === 'agent').map((p) => p.hz);
+    const person = pitches.filter((p) => p.speaker === 'person').map((p) => p.hz);
+    expect(agent.length).toBeGreaterThan(0);
+    expect(person.length).toBeGreaterThan(0);
+    expect(Math.min(...agent)).toBeGreaterThan(1.4 * Math.max(...person));
+  });
+
+  it('a voicemail recording is the message: the agent alone, from the start to its end', async () => {
+    const job = await sim.api('POST', '/v1/quick/ai-calls', {
+      body: {
+        goal: 'Confirm the appointment',
+        to_numbers: ['+12025550103'],
+        retry_attempts: 0,
+        voicemail_enabled: true,
+      },
+    });
+    expect(job.status, job.text).toBe(201);
+    await sim.advance(120);
+    const [call] = (await sim.api('GET', '/v1/calls?limit=5')).json.data;
+    expect(call).toMatchObject({ status: 'VOICEMAIL', has_recording: true });
+    expect(call.transcript_turns).toEqual([expect.objectContaining({ speaker: 'agent', seconds_from_start: 0 })]);
+    const d = decodeWav((await download(call.id)).bytes);
+    expect(Math.abs(d.seconds - call.duration_seconds)).toBeLessThanOrEqual(0.5);
+    expectTurnsHeard(d, call.transcript_turns, call.duration_seconds);
+    expect(rms(d, 0, call.duration_seconds - 1)).toBeGreaterThan(0.05);
+    expect(pitch(d, 0, call.duration_seconds)).toBeGreaterThan(180);
+  });
+
+  it('the same seed gives the same bytes; another call sounds otherwise', async () => {
+    const first = await answeredCall();
+    const a = (await download(first.id)).bytes;
+    await sim.reset();
+    const again = await answeredCall();
+    expect(again.id).toBe(first.id);
+    expect((await download(again.id)).bytes.equals(a)).toBe(true);
+    const other = await sim.api('POST', '/_sim/calls', {
+      body: { ...fixture(first.duration_seconds, first.transcript_turns), to_number: '+12025550178' },
+    });
+    expect((await download(other.json.data.id)).bytes.equals(a)).toBe(false);
+  });
+});
+
+type Call = { id: string; status: string; duration_seconds: number; has_recording: boolean; transcript_turns: Turn[] };
+const callsAsc = async () => (await sim.api('GET', '/v1/calls?order=asc&limit=20')).json.data as Call[];
+const persona = async (call: unknown) =>
+  expect((await sim.api('PUT', `/_sim/personas/${PERSON}`, { body: { call } })).status).toBe(200);
+const quickCall = async (body: Record<string, unknown> = {}) =>
+  expect(
+    (
+      await sim.api('POST', '/v1/quick/ai-calls', {
+        body: { goal: 'Confirm the appointment', to_numbers: [PERSON], ...body },
+      })
+    ).status,
+  ).toBe(201);
+
+/** The call's recording, decoded: its length within 0.5 s of duration_seconds, each turn heard, silence between. */
+async function expectRecordingOf(call: Call): Promise<Decoded> {
+  expect(call.has_recording).toBe(true);
+  const d = decodeWav((await download(call.id)).bytes);
+  expect(Math.abs(d.seconds - call.duration_seconds)).toBeLessThanOrEqual(0.5);
+  expectTurnsHeard(d, call.transcript_turns, call.duration_seconds);
+  return d;
+}
+
+describe('calls a persona plays are recorded the same way: every turn of the transcript heard', () => {
+  it('the person hangs up after N seconds: a line they hung up on as it began is neither in the transcript nor heard', async () => {
+    // "Hello?" 0-1.5 s, the agent's "Hi!" 2.5-4 s, "Sure." would begin at 5.0 s: the hang-up
+    await persona({
+      attempts: [{ result: 'answer' }],
+      lines: [{ says: 'Hello?' }, { says: 'Sure.' }, { says: 'Yes.' }],
+      hang_up_after_seconds: 5,
+    });
+    await quickCall({ opening_message: 'Hi!' });
+    await sim.advance(120);
+    const [call] = await callsAsc();
+    expect(call).toMatchObject({ status: 'COMPLETED', duration_seconds: 5 });
+    expect(call.transcript_turns.map((t) => [t.speaker, t.seconds_from_start])).toEqual([
+      ['person', 0],
+      ['agent', 2.5],
+    ]);
+    await expectRecordingOf(call);
+  });
+
+  it('lines with pauses, the person hanging up after the last; placed as a voice call', async () => {
+    await persona({
+      attempts: [{ result: 'answer', ring_seconds: 2 }],
+      lines: [
+        { says: 'Yes?' },
+        { says: 'Who gave you this number?', pause_seconds: 4 },
+        { says: 'I am not interested, goodbye.', pause_seconds: 3 },
+      ],
+      outcome: 'hangs_up',
+    });
+    await sim.api('POST', '/_sim/caller-ids', { body: { phone_number: '+12025551111' } });
+    const placed = await sim.api('POST', '/v1/voice/calls', {
+      body: { caller_id: '+12025551111', destination: PERSON },
+    });
+    expect(placed.status, placed.text).toBe(201);
+    await sim.advance(120);
+    const [call] = await callsAsc();
+    expect(call.status).toBe('COMPLETED');
+    expect(call.transcript_turns.map((t) => t.speaker)).toEqual(['person', 'agent', 'person', 'agent', 'person']);
+    await expectRecordingOf(call);
+  });
+
+  it('hung up through the API mid-call: the recording ends there, the turn cut as it began left out', async () => {
+    await persona({
+      attempts: [{ result: 'answer', ring_seconds: 1 }],
+      lines: [{ says: 'Hello, who is calling?' }, { says: 'Tell me more about it.' }, { says: 'Fine, go ahead.' }],
+    });
+    await quickCall({ opening_message: 'Hi, this is the clinic.' });
+    await sim.advance(1);
+    const [live] = await callsAsc();
+    // "Hello, who is calling?" 0-1.6 s; the agent from 2.6 s (2 s long); the person again from 5.6 s: hung up at 6 s
+    await sim.advance(6);
+    expect((await sim.api('POST', `/v1/voice/calls/${live.id}/hangup`)).status).toBe(200);
+    const [call] = await callsAsc();
+    expect(call).toMatchObject({ status: 'COMPLETED', duration_seconds: 6 });
+    expect(call.transcript_turns.map((t) => t.seconds_from_start)).toEqual([0, 2.6]);
+    await expectRecordingOf(call);
+  });
+
+  it('voicemail on the second attempt: the first (busy) has no recording, the second is the message', async () => {
+    await persona({ attempts: [{ result: 'busy' }, { result: 'voicemail', ring_seconds: 12 }] });
+    const message =
+      'Hi, this is the clinic about your Tuesday appointment. Please call us back on this number. Thank you!';
+    await quickCall({ retry_attempts: 1, retry_delay_minutes: 1, voicemail_enabled: true, voicemail_message: message });
+    await sim.advance(600);
+    const [busy, voicemail] = await callsAsc();
+    expect(busy).toMatchObject({ status: 'BUSY', has_recording: false });
+    expect((await sim.api('GET', `/v1/calls/${busy.id}/recording`)).status).toBe(404);
+    expect(voicemail).toMatchObject({ status: 'VOICEMAIL', transcript_turns: [{ speaker: 'agent', text: message }] });
+    const d = await expectRecordingOf(voicemail);
+    expect(rms(d, 0, voicemail.duration_seconds - 1)).toBeGreaterThan(0.05);
+  });
+});
+
+const fixture = (duration_seconds: number, transcript_turns: Turn[]) => ({
+  direction: 'outbound',
+  from_number: '+14155550150',
+  to_number: '+12025550177',
+  duration_seconds,
+  has_recording: true,
+  transcript_turns,
+});
+
+describe('a 10-minute call', () => {
+  it('is 4.8 MB (8,000 bytes a second), made in a bounded time', async () => {
+    const turns: Turn[] = Array.from({ length: 100 }, (_, i) => ({
+      speaker: i % 2 ? 'person' : 'agent',
+      text: 'This is an ordinary sentence of about ten words, said calmly.',
+      seconds_from_start: i * 6,
+    }));
+    const c = (await sim.api('POST', '/_sim/calls', { body: fixture(600, turns) })).json.data;
+    const started = performance.now();
+    const r = await download(c.id);
+    const ms = performance.now() - started;
+    expect(ms).toBeLessThan(10_000);
+    expect(r.bytes.length).toBe(44 + 600 * 8000);
+    expect(r.bytes.length).toBeLessThan(5_000_000);
+    const d = decodeWav(r.bytes);
+    expectTurnsHeard(d, turns, 600);
+  });
+});
+
+describe('vmv history recording, on both targets', () => {
+  const { both, targets } = useTargets();
+  it("saves the call's whole length, naming its type; the two targets' bytes are the same", async () => {
+    const turns: Turn[] = [
+      { speaker: 'agent', text: 'Hi Ada, is now a good time?', seconds_from_start: 0 },
+      { speaker: 'person', text: 'Yes, go ahead.', seconds_from_start: 3.5 },
+    ];
+    const made = await both(['api', '/_sim/calls', '--input', '-'], { stdin: JSON.stringify(fixture(9, turns)) });
+    expect(made.code, made.stderr).toBe(0);
+    const files = await Promise.all(
+      (['embedded', 'remote'] as const).map(async (name) => {
+        const out = join(tempDir(), `${name}.wav`);
+        const r = await targets[name].run(['history', 'recording', made.json.data.id, '-o', out]);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toBe(`Saved ${44 + 9 * 8000} bytes of audio/wav to ${out}\n`);
+        return readFileSync(out);
+      }),
+    );
+    expect(files[0].equals(files[1])).toBe(true);
+    const d = decodeWav(files[0]);
+    expect(d.seconds).toBe(9);
+    expectTurnsHeard(d, turns, 9);
+  });
+});
