@@ -71,3 +71,21 @@ function caseOfAlias(zone: string): string {
   if (zone !== zone.toLowerCase() && zone !== zone.toUpperCase()) return zone;
   return zone.toLowerCase().replace(/(^|[/_-])([a-z])/g, (_, sep: string, c: string) => sep + c.toUpperCase());
 }
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * An instant as every human view writes it (tables, key/value views, the clock, webhooks listen,
+ * the chat, the assistant's replies, the inspector): `2026-11-28 08:17:37 UTC`. UTC because the
+ * simulator's clock is not the wall clock (a manual clock sits wherever a test put it), so the
+ * reader's zone adds nothing, while UTC makes a table, the inspector, a CI log read elsewhere and
+ * --json agree to the second; the zone is written so it is never a guess. Seconds always (simulated
+ * events are seconds apart; one width lines columns up); milliseconds never. --json and piped
+ * output keep ISO 8601. A value that is not a time comes back as given.
+ */
+export function humanTime(t: string | number | Date): string {
+  const d = t instanceof Date ? t : new Date(t);
+  if (Number.isNaN(d.getTime())) return String(t);
+  const day = `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}`;
+  return `${day} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} UTC`;
+}

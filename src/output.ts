@@ -7,6 +7,7 @@
 import { eastAsianWidth } from 'get-east-asian-width';
 import { forStderr, type IO } from './io.js';
 import { shortIds } from './ids.js';
+import { humanTime } from './formats.js';
 import { visible } from './visible.js';
 
 import { bold, dim } from './colors.js';
@@ -59,20 +60,46 @@ const pad = (s: string, w: number) => s + ' '.repeat(Math.max(0, w - width(s)));
 const oneLine = (s: string) => s.replace(/[\t\r\n]+/g, ' ');
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const two = (n: number) => String(n).padStart(2, '0');
 
-/** "2026-03-01T10:00:00.000Z" → "2026-03-01 11:00" in the local zone (seconds when not :00), for terminals. */
-export function localTime(t: string): string {
-  const d = new Date(t);
-  const s = d.getSeconds() ? `:${two(d.getSeconds())}` : '';
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}${s}`;
+/** A time as every human view writes it: `2026-11-28 08:17:37 UTC` (src/formats.ts). */
+export { humanTime };
+
+/** A cell as shown: a time value in the one human form on a terminal, as given (ISO 8601) when piped. */
+const shown = (io: IO, v: Cell): string =>
+  io.stdoutTTY && typeof v === 'string' && ISO_TIME.test(v) ? humanTime(v) : cell(v);
+
+/**
+ * A table's column and how it gives way on a narrow terminal (gh's tableprinter, with priorities):
+ * whole columns drop, lowest priority first, until the rest fit; only free text is ever cut.
+ */
+export interface Column {
+  header: string;
+  /** Kept the longer the higher: the lowest drops first (of equals, the rightmost). */
+  priority: number;
+  /** Free text (a summary, a body, a subject, a goal): cut with an ellipsis to fit. Other values show whole or not at all. */
+  cut?: boolean;
+  /** Ids commands take back (src/ids.ts): shown by the shortest prefix that tells them apart, whole with --wide. */
+  id?: boolean;
 }
 
-/** A cell as shown: a time value becomes a friendly local time on a terminal, and stays as given when piped. */
-const shown = (io: IO, v: Cell): string =>
-  io.stdoutTTY && typeof v === 'string' && ISO_TIME.test(v) ? localTime(v) : cell(v);
+/** The priority of a column no terminal is too narrow for (a row's id). */
+export const ALWAYS = 100;
+/** An id column (first, never dropped): shown by its short unique prefix. */
+export const idCol = (header = 'id'): Column => ({ header, priority: ALWAYS, id: true });
+/** A column of values shown whole or not at all (numbers, times, money, states, phone numbers, addresses). */
+export const col = (header: string, priority: number): Column => ({ header, priority });
+/** A column of free text, cut with an ellipsis to the room left. */
+export const textCol = (header: string, priority: number): Column => ({ header, priority, cut: true });
 
-export function table(io: IO, headers: string[], rows: Cell[][]): void {
+/** Free text is given at least this many columns, or its column drops (a 4-character summary says nothing). */
+const LEAST_TEXT = 12;
+
+/**
+ * A table: on a terminal, aligned columns that fit its width (the columns that do not fit hidden,
+ * a line on stderr says how many and that --wide shows them); piped, tab-separated lines with every
+ * value whole and no header (like gh).
+ */
+export function table(io: IO, columns: Column[], rows: Cell[][]): void {
   if (!io.stdoutTTY) {
     for (const r of rows) io.out(r.map((c) => oneLine(cell(c))).join('\t') + '\n');
     return;
@@ -81,24 +108,27 @@ export function table(io: IO, headers: string[], rows: Cell[][]): void {
     io.err(dim(forStderr(io), 'No results.') + '\n');
     return;
   }
-  const [head, ...lines] = alignedLines(io, headers, rows);
+  const { lines, hidden } = layout(io, columns, rows);
+  const [head, ...body] = lines;
   io.out(bold(io, head) + '\n');
-  for (const l of lines) io.out(l + '\n');
+  for (const l of body) io.out(l + '\n');
+  hiddenNote(io, hidden);
+}
+
+/** The line under a table that dropped columns (stderr: a message, not data), wrapped to the terminal. */
+export function hiddenNote(io: IO, hidden: string[]): void {
+  if (hidden.length === 0) return;
+  const n = hidden.length === 1 ? '1 more column' : `${hidden.length} more columns`;
+  const note = `--wide shows ${n}: ${hidden.map((h) => h.toUpperCase()).join(', ')}`;
+  for (const line of wrapWords(note, io.columns)) io.err(dim(forStderr(io), line) + '\n');
 }
 
 const UUID_LIKE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Columns of ids that commands take back as a prefix (src/ids.ts): a list's `id`, the contact list's `contact`. */
-const ID_HEADERS = new Set(['id', 'contact']);
-/** Prose (a summary, a subject, a name): cut first, before the values a reader copies (numbers, times, states). */
-const isProse = (values: string[]) => values.some((v) => v.length > 16 && /\s/.test(v) && !/^[\d+-]/.test(v));
-/** The least a column is cut to on a narrow terminal: a few characters (an id: its 8-character prefix). */
-const MIN_COLUMN = 5;
-const SHORT_ID = 8;
 
-/** Column i's ids shortened to the prefixes that tell them apart, where the column is headed `id` and holds UUIDs. */
-function shortenIds(headers: string[], text: string[][]): void {
-  headers.forEach((h, i) => {
-    if (!ID_HEADERS.has(h) || !text.some((r) => UUID_LIKE.test(r[i]))) return;
+/** An id column's UUIDs shortened to the prefixes that tell them apart (other ids, such as numbers' integers, whole). */
+function shortenIds(columns: Column[], text: string[][]): void {
+  columns.forEach((c, i) => {
+    if (!c.id) return;
     const short = shortIds(text.map((r) => r[i]).filter((v) => UUID_LIKE.test(v)));
     for (const r of text) r[i] = short.get(r[i]) ?? r[i];
   });
@@ -114,41 +144,101 @@ export function fitWidths(natural: number[], least: number[], room: number): num
   for (let over = total() - room; over > 0; over--) {
     let widest = -1;
     for (let i = 0; i < w.length; i++) if (w[i] > least[i] && (widest < 0 || w[i] > w[widest])) widest = i;
-    if (widest < 0) break; // as narrow as it goes: the terminal wraps the rest
+    if (widest < 0) break; // as narrow as it goes
     w[widest]--;
   }
   return w;
 }
 
-/** A header line (upper case) and one line per row, in aligned columns that fit the terminal (all whole with --wide). */
-export function alignedLines(io: IO, headers: string[], rows: Cell[][]): string[] {
-  const text = rows.map((r) => r.map((c) => oneLine(shown(io, c))));
-  if (!io.wide) shortenIds(headers, text);
-  const natural = headers.map((h, i) => Math.max(width(h), ...text.map((r) => width(r[i]))));
-  // a narrow terminal cuts headers too, down to a few characters (ids to their shortest prefix)
-  const least = natural.map((n, i) => Math.min(n, ID_HEADERS.has(headers[i]) ? SHORT_ID : MIN_COLUMN));
-  // prose gives way first; only when that is not enough do the other columns
-  const prose = headers.map((_, i) => isProse(text.map((r) => r[i])));
-  const first = fitWidths(
-    natural,
-    natural.map((n, i) => (prose[i] ? least[i] : n)),
-    io.columns,
-  );
-  const widths = io.wide ? natural : fitWidths(first, least, io.columns);
-  const line = (r: string[]) =>
-    r
-      .map((c, i) => (i === r.length - 1 ? clip(c, widths[i]) : pad(clip(c, widths[i]), widths[i])))
-      .join('  ')
-      .trimEnd();
-  return [line(headers.map((h) => h.toUpperCase())), ...text.map(line)];
+/**
+ * Which columns show in `room` terminal columns: the lowest-priority ones drop (of equals, the
+ * rightmost) until what is left fits with free text at its least; then a dropped column that fits
+ * in the room left comes back, highest priority first (a wide column dropped makes room for
+ * narrower ones). The first column always stays.
+ */
+export function keptColumns(columns: Column[], least: number[], room: number): number[] {
+  const kept = columns.map((_, i) => i);
+  const total = (set: number[]) => set.reduce((a, i) => a + least[i], 0) + 2 * (set.length - 1);
+  const dropped: number[] = [];
+  while (kept.length > 1 && total(kept) > room) {
+    let drop = 1;
+    for (let k = 1; k < kept.length; k++) if (columns[kept[k]].priority <= columns[kept[drop]].priority) drop = k;
+    dropped.push(...kept.splice(drop, 1));
+  }
+  for (const i of dropped.sort((a, b) => columns[b].priority - columns[a].priority)) {
+    const tried = [...kept, i].sort((a, b) => a - b);
+    if (total(tried) <= room) kept.splice(0, kept.length, ...tried);
+  }
+  return kept;
 }
 
-/** A single record as aligned "label  value" lines; piped, `key<TAB>value` lines (every single record alike). */
+/**
+ * A header line (upper case) and one line per row in aligned columns that fit the terminal, and the
+ * headers of the columns hidden. With --wide every column shows, ids and values whole, and free text
+ * takes the room left (at least a few columns): a row stays one line whenever its values fit.
+ */
+export function layout(io: IO, columns: Column[], rows: Cell[][]): { lines: string[]; hidden: string[] } {
+  const text = rows.map((r) => r.map((c) => oneLine(shown(io, c))));
+  if (!io.wide) shortenIds(columns, text);
+  const natural = columns.map((c, i) => Math.max(width(c.header), ...text.map((r) => width(r[i]))));
+  const least = natural.map((n, i) =>
+    columns[i].cut ? Math.min(n, Math.max(LEAST_TEXT, width(columns[i].header))) : n,
+  );
+  const kept = io.wide ? columns.map((_, i) => i) : keptColumns(columns, least, io.columns);
+  const widths = fitWidths(
+    kept.map((i) => natural[i]),
+    kept.map((i) => least[i]),
+    io.columns,
+  );
+  const line = (r: string[]) =>
+    kept
+      .map((i, k) => (k === kept.length - 1 ? clip(r[i], widths[k]) : pad(clip(r[i], widths[k]), widths[k])))
+      .join('  ')
+      .trimEnd();
+  const hidden = columns.filter((_, i) => !kept.includes(i)).map((c) => c.header);
+  return { lines: [line(columns.map((c) => c.header.toUpperCase())), ...text.map(line)], hidden };
+}
+
+/** A header line and one line per row, fitted to the terminal (the live views redraw these). */
+export const alignedLines = (io: IO, columns: Column[], rows: Cell[][]): string[] => layout(io, columns, rows).lines;
+
+/**
+ * A single record as aligned "label  value" lines; piped, `key<TAB>value` lines (every single record
+ * alike). On a terminal a long value wraps at spaces under its column (a hanging indent), so no
+ * amount, time or number breaks mid-word where the terminal would cut the line.
+ */
 export function fields(io: IO, pairs: [string, Cell][]): void {
   const w = Math.max(...pairs.map(([k]) => width(k)));
   for (const [k, v] of pairs) {
-    io.out(io.stdoutTTY ? `${dim(io, pad(k, w))}  ${shown(io, v)}\n` : `${k}\t${oneLine(cell(v))}\n`);
+    if (!io.stdoutTTY) {
+      io.out(`${k}\t${oneLine(cell(v))}\n`);
+      continue;
+    }
+    const [first, ...rest] = wrapWords(shown(io, v), io.columns - w - 2);
+    io.out(`${dim(io, pad(k, w))}  ${first}\n`);
+    for (const l of rest) io.out(`${' '.repeat(w + 2)}${l}\n`);
   }
+}
+
+/** Values a line never breaks inside: a time as shown (`2026-11-28 08:17:37 UTC`) and an amount (`16.18 USD`). */
+const UNBREAKABLE = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC|-?\d+(?:\.\d+)? USD/g;
+
+/**
+ * A value's lines of at most `room` columns, broken at spaces but never inside a time or an amount
+ * (a word wider than the room stays whole).
+ */
+export function wrapWords(s: string, room: number): string[] {
+  if (room < 10 || width(s) <= room) return [s];
+  const lines: string[] = [];
+  let line = '';
+  const words = s.replace(UNBREAKABLE, (m) => m.replaceAll(' ', '\u00a0')).split(' ');
+  for (const word of words.map((w) => w.replaceAll('\u00a0', ' '))) {
+    if (line && width(line) + 1 + width(word) > room) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
 }
 
 /**
@@ -156,10 +246,10 @@ export function fields(io: IO, pairs: [string, Cell][]): void {
  * below a blank line on a terminal; piped, one line per item, its key then its columns, all
  * tab-separated (`grep '^target'` picks them out).
  */
-export function nested(io: IO, key: string, headers: string[], rows: Cell[][]): void {
+export function nested(io: IO, key: string, columns: Column[], rows: Cell[][]): void {
   if (io.stdoutTTY) {
     io.out('\n');
-    table(io, headers, rows);
+    table(io, columns, rows);
   } else for (const r of rows) io.out([key, ...r.map((c) => oneLine(cell(c)))].join('\t') + '\n');
 }
 

@@ -156,9 +156,9 @@ const LIST_TEXTS_TODAY = [
   '- 2026-03-14 09:30 Grace Hopper (+14155550112): "Running late"',
 ].join('\n');
 const SAID_0100 =
-  'On the last call with +14155550100 (2026-03-04T18:00:00.000Z) they said: "Hello?" "Yes, that works for me."';
+  'On the last call with +14155550100 (2026-03-04 18:00:00 UTC) they said: "Hello?" "Yes, that works for me."';
 const AGREED_0100 =
-  'Yes: on the last call with +14155550100 (2026-03-04T18:00:00.000Z) they were for it (tags: interested).';
+  'Yes: on the last call with +14155550100 (2026-03-04 18:00:00 UTC) they were for it (tags: interested).';
 const EMAIL_COST = 'The email to ada@example.com cost 0.01 USD (0.01 USD per recipient sent to).';
 
 const BALANCE = 'Your wallet holds 49.97 USD, and 13.10 USD of plan video credits are left.';
@@ -256,15 +256,15 @@ const TABLE: Record<string, Row[]> = {
     ['What did +14155550100 tell us?', SAID_0100],
     [
       'what did +14155550111 say?',
-      'On the last call with +14155550111 (2026-03-14T15:00:00.000Z) they said: "Can I move my booking?"',
+      'On the last call with +14155550111 (2026-03-14 15:00:00 UTC) they said: "Can I move my booking?"',
     ],
     [
       'what did +14155550111 say yesterday?',
-      'On the last call with +14155550111 (2026-03-13T17:00:00.000Z) they said: "Yes, Friday works for me."',
+      'On the last call with +14155550111 (2026-03-13 17:00:00 UTC) they said: "Yes, Friday works for me."',
     ],
     [
       'what did +14155550113 say?',
-      'On the last call with +14155550113 (2026-03-13T22:00:00.000Z, completed) they said nothing I have a transcript of.',
+      'On the last call with +14155550113 (2026-03-13 22:00:00 UTC, completed) they said nothing I have a transcript of.',
     ],
     ['what did +14155550177 say?', 'I found no call with +14155550177.'],
   ],
@@ -274,11 +274,11 @@ const TABLE: Record<string, Row[]> = {
     ['Has +14155550100 accepted?', AGREED_0100],
     [
       'did +14155550113 agree?',
-      "I can't tell: the last call with +14155550113 (2026-03-13T22:00:00.000Z) shows no yes or no (tags: none).",
+      "I can't tell: the last call with +14155550113 (2026-03-13 22:00:00 UTC) shows no yes or no (tags: none).",
     ],
     [
       'did +14155550114 say yes?',
-      'No: on the last call with +14155550114 (2026-02-20T18:00:00.000Z) they were not interested (tags: not_interested).',
+      'No: on the last call with +14155550114 (2026-02-20 18:00:00 UTC) they were not interested (tags: not_interested).',
     ],
   ],
   'buying a number (it costs: asked for approval, not done)': [
@@ -388,12 +388,12 @@ const FOLLOWING: [string, string, string][] = [
   [
     'who called us on Thursday?',
     'what did they say?',
-    'On the last call with +14155550112 (2026-03-12T16:00:00.000Z) they said: "I\'d like to book a table for four."',
+    'On the last call with +14155550112 (2026-03-12 16:00:00 UTC) they said: "I\'d like to book a table for four."',
   ],
   [
     'who called us on Thursday?',
     'did they agree?',
-    'Yes: on the last call with +14155550112 (2026-03-12T16:00:00.000Z) they were for it (tags: booking_requested).',
+    'Yes: on the last call with +14155550112 (2026-03-12 16:00:00 UTC) they were for it (tags: booking_requested).',
   ],
   ['who texted us today?', 'and yesterday?', TEXTED_YESTERDAY],
   ['who texted us today?', 'what about calls?', WHO_TODAY],
@@ -417,7 +417,7 @@ const FOLLOWING: [string, string, string][] = [
   [
     'what did +14155550100 say?',
     'and +14155550111?',
-    'On the last call with +14155550111 (2026-03-14T15:00:00.000Z) they said: "Can I move my booking?"',
+    'On the last call with +14155550111 (2026-03-14 15:00:00 UTC) they said: "Can I move my booking?"',
   ],
 ];
 

@@ -493,7 +493,8 @@ describe("the chat's commands and leaving it", () => {
     await until('New conversation: your next message starts it.');
     expect(frame()).not.toContain('› hello');
     await type('/list', ENTER);
-    await until('00000000  idle');
+    // its time as every human view writes one (src/formats.ts)
+    expect(await until('00000000  idle')).toMatch(/00000000 {2}idle +\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC {2}hello/);
     await type('/open 00000000-0000', ENTER);
     const f = await until('· conversation 00000000-0000-4000-8000-000000000001: hello');
     expect(f).toContain('› hello');

@@ -294,12 +294,12 @@ describe('--all follows every cursor', () => {
 describe('tables on a terminal fit its width', () => {
   it('prose gives way to the width first; ids show by their shortest distinct prefix; numbers stay whole', async () => {
     const { bufferIO } = await import('../src/io.js');
-    const { table } = await import('../src/output.js');
+    const { col, idCol, table, textCol } = await import('../src/output.js');
     const io = await bufferIO({ tty: true });
     const long = 'x'.repeat(200);
     table(
       io,
-      ['id', 'when', 'to', 'summary'],
+      [idCol(), col('when', 8), col('to', 7), textCol('summary', 4)],
       [['9b2f6c1e-4d7a-4e0b-8f3c-5a1d2e6b7c80', '2026-01-05T09:05:30.000Z', '+14155550100', long]],
     );
     const lines = io.stdout().trimEnd().split('\n');

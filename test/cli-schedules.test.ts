@@ -86,7 +86,7 @@ describe('schedules create', () => {
     expect(id).toMatch(UUID);
     // 09:00 in New York is 14:00 UTC in January, 15:00 in Berlin
     expect(r.stderr).toBe(
-      `Schedule ${id} posts 1 video on mon,wed,fri at 09:00 America/New_York; next run 2026-01-05 09:00 America/New_York (2026-01-05 15:00 Europe/Berlin). See it: vmv schedules get ${id}\n`,
+      `Schedule ${id} posts 1 video on mon,wed,fri at 09:00 America/New_York; next run 2026-01-05 09:00 America/New_York (2026-01-05 14:00:00 UTC). See it: vmv schedules get ${id}\n`,
     );
     const j = await both([
       'schedules',
@@ -202,13 +202,13 @@ describe('schedules get', () => {
     });
   });
 
-  it("on a terminal: the next run and planning time in the schedule's zone and in yours; once planned, the day's videos", async () => {
+  it("on a terminal: the next run and planning time in the schedule's zone and in UTC; once planned, the day's videos", async () => {
     // daylight saving: New York is on summer time from 8 March 2026, Berlin not until 29 March
     await resetAt('2026-03-09T10:00:00Z');
     const id = await schedule(['--videos-per-day', '2', '--template', 'talking_avatar']);
     const tty = (await both(['schedules', 'get', id], { tty: true })).stdout;
-    expect(tty).toMatch(/\nnext run +2026-03-09 09:00 America\/New_York \(2026-03-09 14:00 Europe\/Berlin\)\n/);
-    expect(tty).toMatch(/\nplanning +2026-03-09 08:00 America\/New_York \(2026-03-09 13:00 Europe\/Berlin\)\n/);
+    expect(tty).toMatch(/\nnext run +2026-03-09 09:00 America\/New_York \(2026-03-09 13:00:00 UTC\)\n/);
+    expect(tty).toMatch(/\nplanning +2026-03-09 08:00 America\/New_York \(2026-03-09 12:00:00 UTC\)\n/);
     expect(tty).toMatch(/\nestimate +3\.70 USD per video\n/);
     expect(tty).not.toContain('next_run_local');
     expect(tty).not.toContain('TEMPLATE'); // not planned yet
@@ -261,7 +261,7 @@ describe('schedules list', () => {
     expect(rows((await both(['schedules', 'list', '--status', 'ACTIVE'])).stdout).map((r) => r[0])).toEqual([a]);
     const tty = (await both(['schedules', 'list'], { tty: true })).stdout;
     expect(tty).toMatch(/^ID +NAME +STATUS +DAYS +HOUR +NEXT RUN +LAST ERROR\n/);
-    expect(tty).toContain('2026-01-05 15:00'); // the next run in your zone, as every time on a terminal
+    expect(tty).toContain('2026-01-05 14:00:00 UTC'); // the next run as every time on a terminal
     expect((await both(['schedules', 'list', '--all', '--json'])).json.data).toHaveLength(2);
   });
 });
@@ -283,7 +283,7 @@ describe('schedules update', () => {
     expect(u.code, u.stderr).toBe(0);
     expect(u.stdout).toBe(''); // it changes the schedule without creating one
     expect(u.stderr).toBe(
-      `Updated schedule ${id}: post_hour, video_settings.target_duration_seconds, video_settings.subtitles.position; next run 2026-01-05 10:00 America/New_York (2026-01-05 16:00 Europe/Berlin)\n`,
+      `Updated schedule ${id}: post_hour, video_settings.target_duration_seconds, video_settings.subtitles.position; next run 2026-01-05 10:00 America/New_York (2026-01-05 15:00:00 UTC)\n`,
     );
     expect(record((await both(['schedules', 'get', id])).stdout)).toMatchObject({
       settings: 'format=horizontal target_duration_seconds=20 subtitles.position=top',
@@ -337,7 +337,7 @@ describe('schedules pause, resume and skip', () => {
     expect(r).toMatchObject({
       code: 0,
       stdout: '',
-      stderr: `Resumed schedule ${id}: next run 2026-01-05 09:00 America/New_York (2026-01-05 15:00 Europe/Berlin)\n`,
+      stderr: `Resumed schedule ${id}: next run 2026-01-05 09:00 America/New_York (2026-01-05 14:00:00 UTC)\n`,
     });
     expect(record((await both(['schedules', 'get', id])).stdout)).toMatchObject({
       status: 'active',
@@ -355,11 +355,11 @@ describe('schedules pause, resume and skip', () => {
     expect(next).toMatchObject({
       code: 0,
       stdout: '',
-      stderr: `Skipped the next posting day of schedule ${id} (skipped days: 2026-01-05); next run 2026-01-07 09:00 America/New_York (2026-01-07 15:00 Europe/Berlin)\n`,
+      stderr: `Skipped the next posting day of schedule ${id} (skipped days: 2026-01-05); next run 2026-01-07 09:00 America/New_York (2026-01-07 14:00:00 UTC)\n`,
     });
     const day = await both(['schedules', 'skip', id, '--day', '2026-01-07']);
     expect(day.stderr).toBe(
-      `Skipped 2026-01-07 of schedule ${id} (skipped days: 2026-01-05, 2026-01-07); next run 2026-01-09 09:00 America/New_York (2026-01-09 15:00 Europe/Berlin)\n`,
+      `Skipped 2026-01-07 of schedule ${id} (skipped days: 2026-01-05, 2026-01-07); next run 2026-01-09 09:00 America/New_York (2026-01-09 14:00:00 UTC)\n`,
     );
     expect(record((await both(['schedules', 'get', id])).stdout)).toMatchObject({
       'skipped days': '2026-01-05 2026-01-07',

@@ -175,7 +175,7 @@ describe('the same commands on both targets', () => {
 
   it('sim advance moves the clock and emails age accordingly', async () => {
     const r = await both(['sim', 'advance', '1h30m']);
-    expect(r).toMatchObject({ stdout: '', stderr: 'Clock advanced 5400 s; now 2026-01-05T10:30:00.000Z\n' });
+    expect(r).toMatchObject({ stdout: '', stderr: 'Clock advanced 5400 s; now 2026-01-05 10:30:00 UTC\n' });
     expect((await both(['sim', 'advance', '2x'])).code).toBe(2);
     const after = await both([
       'history',

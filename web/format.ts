@@ -1,13 +1,12 @@
 // How the page writes times, money, yes-or-no facts and ids: every pane writes them through these,
-// so that one change here changes them everywhere (the CLI's human time form is chosen for issue 33,
-// point 2: `when` is the one function to align with it).
+// so that one change here changes them everywhere.
+import { humanTime } from '../src/formats.js';
 
 /**
- * An ISO time as the page shows it: the date and time in UTC, to the second, with the zone said
- * (the simulator's clock is shown in UTC too). The one place the page writes a time.
+ * An ISO time as the page shows it: as every human view of vmv writes one (src/formats.ts, issue 33
+ * point 2), `2026-11-28 08:17:37 UTC`. The one place the page writes a time.
  */
-export const when = (iso: string | null | undefined) =>
-  iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') : '—';
+export const when = (iso: string | null | undefined) => (iso ? humanTime(iso) : '—');
 
 /** A day as the page shows it (a plan month's start and end): the date part of `when`. */
 export const day = (iso: string | null | undefined) => (iso ? when(iso).replace(/ \d\d:\d\d:\d\d/, '') : '—');

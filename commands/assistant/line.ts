@@ -5,7 +5,7 @@
 import type { Context } from '../../src/context.js';
 import { ApiCallError, CliError } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
-import { dim, red, table, yellow } from '../../src/output.js';
+import { col, dim, idCol, red, table, textCol, yellow } from '../../src/output.js';
 import { failedRun, say, settle, type Policy } from './follow.js';
 import { conversationPath, type AssistantApi } from './session.js';
 import { startedBy, type Started } from './outcome.js';
@@ -161,7 +161,7 @@ const LINE_COMMANDS: Record<Slash['name'], (chat: LineChat, arg: string) => Prom
     else
       table(
         ctx.io,
-        ['id', 'status', 'updated', 'title'],
+        [idCol(), col('status', 6), col('updated', 5), textCol('title', 4)],
         res.json<{ data: Conversation[] }>().data.map((c) => [c.conversation_id, c.status, c.updated_at, c.title]),
       );
   },

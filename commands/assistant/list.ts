@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
-import { moreHint, table } from '../../src/output.js';
+import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
 import type { Conversation } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
@@ -25,7 +25,7 @@ export async function run(ctx: Context, o: ListOptions): Promise<void> {
   ctx.emit(res, (b: { data: Conversation[]; meta?: { cursor?: string } }) => {
     table(
       ctx.io,
-      ['id', 'status', 'pending', 'updated', 'title'],
+      [idCol(), col('status', 6), col('pending', 3), col('updated', 5), textCol('title', 4)],
       b.data.map((c) => [c.conversation_id, c.status, c.pending_approvals.length || null, c.updated_at, c.title]),
     );
     moreHint(ctx.io, b.meta);

@@ -7,7 +7,7 @@ import type {
   PendingApprovalOut,
 } from '../../simulator/assistant/records.js';
 import type { Context } from '../../src/context.js';
-import { bold, dim, fields, localTime, nested, type Cell } from '../../src/output.js';
+import { ALWAYS, bold, type Cell, col, dim, fields, humanTime, nested, textCol } from '../../src/output.js';
 
 export type Conversation = ConversationOut;
 export type ConversationWithTranscript = ConversationWithTranscriptOut;
@@ -105,14 +105,14 @@ export function printConversation(ctx: Context, c: ConversationWithTranscript): 
     nested(
       io,
       'action',
-      ['tool call', 'tool', 'status', 'input', 'error'],
+      [col('tool call', 2), col('tool', ALWAYS), col('status', 6), textCol('input', 4), textCol('error', 5)],
       c.actions.map((a) => [a.tool_call_id, a.tool, a.status, inputText(a.input), a.error]),
     );
   if (c.pending_approvals.length > 0)
     nested(
       io,
       'approval',
-      ['approval', 'tool', 'reason'],
+      [col('approval', ALWAYS), col('tool', 6), textCol('reason', 5)],
       c.pending_approvals.map((p) => [p.approval_id, p.tool, p.reason]),
     );
   if (c.transcript.length === 0) return;
@@ -127,7 +127,7 @@ export function printConversation(ctx: Context, c: ConversationWithTranscript): 
   }
   io.out(`\n${bold(io, 'Transcript')}\n`);
   for (const m of c.transcript)
-    io.out(`${dim(io, localTime(m.at))}  ${bold(io, m.role === 'user' ? 'you' : 'assistant')}\n${indent(m.content)}\n`);
+    io.out(`${dim(io, humanTime(m.at))}  ${bold(io, m.role === 'user' ? 'you' : 'assistant')}\n${indent(m.content)}\n`);
 }
 
 const indent = (s: string) =>

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { table } from '../../src/output.js';
+import { ALWAYS, col, table } from '../../src/output.js';
 import { maskKey, readSettings, type Profile } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
@@ -27,7 +27,7 @@ export async function run(ctx: Context): Promise<void> {
   else
     table(
       ctx.io,
-      ['profile', 'active', 'base url', 'api key'],
+      [col('profile', ALWAYS), col('active', 5), col('base url', 4), col('api key', 3)],
       rows.map((r) => [r.name, r.active ? 'yes' : 'no', r.base_url ?? '(embedded simulator)', r.api_key]),
     );
 }

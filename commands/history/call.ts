@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { fields, nested } from '../../src/output.js';
+import { ALWAYS, col, fields, nested, textCol } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
@@ -39,7 +39,7 @@ export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<vo
       nested(
         ctx.io,
         'turn',
-        ['seconds', 'speaker', 'text'],
+        [col('seconds', ALWAYS), col('speaker', 6), textCol('text', 5)],
         c.transcript_turns.map((t: any) => [t.seconds_from_start, t.speaker, t.text]),
       );
   });

@@ -4,7 +4,7 @@ import { action, choiceArg, e164Arg, examples, type Shell } from '../../src/comm
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
-import { moreHint, table } from '../../src/output.js';
+import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
 
 const STATUSES = ['completed', 'voicemail', 'failed', 'busy', 'canceled', 'in_progress', 'ringing', 'queued'];
 interface Options extends FilterOptions {
@@ -36,7 +36,16 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   ctx.emit(res, (body: any) => {
     table(
       ctx.io,
-      ['id', 'when', 'direction', 'status', 'from', 'to', 'seconds', 'summary'],
+      [
+        idCol(),
+        col('when', 8),
+        col('direction', 3),
+        col('status', 7),
+        col('from', 5),
+        col('to', 6),
+        col('seconds', 2),
+        textCol('summary', 4),
+      ],
       body.data.map((c: any) => [
         c.id,
         c.created_at,

@@ -6,7 +6,7 @@ import type { Context } from '../../src/context.js';
 import { ApiCallError, usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
 import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
-import { dim, moreHint, table } from '../../src/output.js';
+import { col, dim, idCol, moreHint, table, textCol } from '../../src/output.js';
 
 interface Options extends FilterOptions {
   contact?: string;
@@ -46,7 +46,15 @@ export async function run(ctx: Context, o: Options): Promise<void> {
 function emailTable(ctx: Context, records: any[], meta: { cursor?: string } | undefined): void {
   table(
     ctx.io,
-    ['id', 'when', 'direction', 'source', 'from', 'to', 'subject'],
+    [
+      idCol(),
+      col('when', 8),
+      col('direction', 3),
+      col('source', 2),
+      col('from', 5),
+      col('to', 6),
+      textCol('subject', 4),
+    ],
     records.map((e: any) => [e.id, e.created_at, e.direction, e.source, e.from, e.to, e.subject]),
   );
   moreHint(ctx.io, meta);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
-import { moreHint, table } from '../../src/output.js';
+import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
   withList(parent.command('people').description('Everyone reached, folded by contact, most recent first'), {
@@ -21,7 +21,16 @@ export async function run(ctx: Context, o: ListOptions): Promise<void> {
 export const renderPeople = (ctx: Context) => (body: any) => {
   table(
     ctx.io,
-    ['contact', 'name', 'phone', 'email', 'calls', 'texts', 'emails', 'last contacted'],
+    [
+      idCol('contact'),
+      textCol('name', 6),
+      col('phone', 7),
+      col('email', 4),
+      col('calls', 3),
+      col('texts', 3),
+      col('emails', 3),
+      col('last contacted', 5),
+    ],
     body.data.map((p: any) => [
       p.contact_id,
       p.name,

@@ -4,7 +4,7 @@ import { action, e164Arg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
-import { moreHint, table } from '../../src/output.js';
+import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
 
 interface Options extends FilterOptions {
   contact?: string;
@@ -33,7 +33,15 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   ctx.emit(res, (body: any) => {
     table(
       ctx.io,
-      ['id', 'when', 'direction', 'sender', 'from', 'to', 'body'],
+      [
+        idCol(),
+        col('when', 8),
+        col('direction', 3),
+        col('sender', 2),
+        col('from', 5),
+        col('to', 6),
+        textCol('body', 4),
+      ],
       body.data.map((t: any) => [t.id, t.created_at, t.direction, t.sender, t.from_number, t.to_number, t.body]),
     );
     moreHint(ctx.io, body.meta);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, listQuery, withList, type ListOptions } from '../../src/list.js';
-import { moreHint, table } from '../../src/output.js';
+import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
   withList(parent.command('list').description("The workspace's phone numbers"))
@@ -25,7 +25,16 @@ export async function run(ctx: Context, o: ListOptions): Promise<void> {
   ctx.emit(res, (b: any) => {
     table(
       ctx.io,
-      ['id', 'number', 'name', 'stack', 'active', 'calls', 'texts', 'created'],
+      [
+        idCol(),
+        col('number', 8),
+        textCol('name', 5),
+        col('stack', 3),
+        col('active', 6),
+        col('calls', 2),
+        col('texts', 2),
+        col('created', 4),
+      ],
       b.data.map((n: any) => [
         n.id,
         n.phone_number,

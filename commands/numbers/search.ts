@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, areaCodeArg, choiceArg, examples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
-import { table } from '../../src/output.js';
+import { ALWAYS, col, table, textCol } from '../../src/output.js';
 
 interface Options {
   country?: string;
@@ -41,7 +41,7 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   ctx.emit(res, (b: any) =>
     table(
       ctx.io,
-      ['number', 'locality', 'region', 'features'],
+      [col('number', ALWAYS), textCol('locality', 4), col('region', 5), col('features', 3)],
       b.data.map((n: any) => [n.phone_number, n.locality, n.region, n.features.join(',')]),
     ),
   );

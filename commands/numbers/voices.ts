@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { table } from '../../src/output.js';
+import { ALWAYS, col, table, textCol } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
@@ -18,7 +18,7 @@ export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<vo
   ctx.emit(res, (b: any) =>
     table(
       ctx.io,
-      ['voice id', 'name', 'language', 'gender'],
+      [col('voice id', ALWAYS), textCol('name', 4), col('language', 5), col('gender', 3)],
       b.data.map((v: any) => [v.id, v.name, v.language, v.gender]),
     ),
   );

@@ -1,7 +1,18 @@
 // How quick action jobs look in the terminal (shared by call, text, status and cancel).
 import type { Context } from '../../src/context.js';
 import { EXIT, CliError } from '../../src/errors.js';
-import { alignedLines, cell, fields, money, nested, type Cell } from '../../src/output.js';
+import {
+  ALWAYS,
+  alignedLines,
+  type Cell,
+  type Column,
+  cell,
+  col,
+  fields,
+  money,
+  nested,
+  textCol,
+} from '../../src/output.js';
 import { followRead } from '../../src/poll.js';
 
 export interface Target {
@@ -28,7 +39,17 @@ export interface Job {
   completed_at: string | null;
 }
 
-const HEADERS = ['to', 'from', 'status', 'live', 'attempts', 'sent', 'received', 'goal', 'end reason'];
+const COLUMNS = [
+  col('to', ALWAYS),
+  col('from', 5),
+  col('status', 8),
+  col('live', 6),
+  col('attempts', 3),
+  col('sent', 4),
+  col('received', 4),
+  col('goal', 7),
+  textCol('end reason', 2),
+];
 const row = (t: Target): Cell[] => [
   t.to_number,
   t.from_number,
@@ -40,6 +61,16 @@ const row = (t: Target): Cell[] => [
   t.goal_achieved ? 'yes' : 'no',
   t.end_reason,
 ];
+/** Columns that mean nothing for a kind, left out on a terminal (piped lines keep every column: scripts cut by position). */
+const MEANINGLESS: Record<string, string[]> = { ai_call: ['sent', 'received'], ai_text: ['live', 'attempts'] };
+
+/** The targets' columns and rows as a terminal shows them for the job's kind. */
+function targetTable(ctx: Context, job: Job): [Column[], Cell[][]] {
+  const rows = job.targets.map(row);
+  const skip = ctx.io.stdoutTTY ? (MEANINGLESS[job.kind] ?? []) : [];
+  const keep = COLUMNS.map((_, i) => i).filter((i) => !skip.includes(COLUMNS[i].header));
+  return [keep.map((i) => COLUMNS[i]), rows.map((r) => keep.map((i) => r[i]))];
+}
 
 export function printJob(ctx: Context, job: Job): void {
   fields(ctx.io, [
@@ -58,13 +89,13 @@ export function printJob(ctx: Context, job: Job): void {
     ['created', job.created_at],
     ['completed', job.completed_at],
   ]);
-  nested(ctx.io, 'target', HEADERS, job.targets.map(row));
+  nested(ctx.io, 'target', ...targetTable(ctx, job));
 }
 
 /** The live view: a summary line and an aligned table, redrawn on each change. */
 const liveLines = (ctx: Context, job: Job): string[] => [
   `${job.kind} ${job.id}: ${job.status}, ${money(job.cost_usd)}`,
-  ...alignedLines(ctx.io, HEADERS, job.targets.map(row)),
+  ...alignedLines(ctx.io, ...targetTable(ctx, job)),
 ];
 
 /** Follows a job until it ends and prints the end state (the last read's body with --json). */

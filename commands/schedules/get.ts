@@ -13,7 +13,7 @@ export function define(parent: Command, shell: Shell): void {
     )
     .addHelpText(
       'after',
-      '\nOn a terminal its times are shown in its time zone and in yours; piped they are ISO 8601 UTC, with next_run_local in its zone.',
+      '\nOn a terminal its times are shown in its time zone and in UTC; piped they are ISO 8601 UTC, with next_run_local in its zone.',
     )
     .addHelpText(
       'after',

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, choiceArg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
-import { moreHint, table } from '../../src/output.js';
+import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
 import { daysText, hourText, type Schedule } from './view.js';
 
 interface Options extends ListOptions {
@@ -34,7 +34,15 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   ctx.emit(res, (b: { data: Schedule[]; meta?: { cursor?: string } }) => {
     table(
       ctx.io,
-      ['id', 'name', 'status', 'days', 'hour', 'next run', 'last error'],
+      [
+        idCol(),
+        textCol('name', 6),
+        col('status', 7),
+        col('days', 4),
+        col('hour', 5),
+        col('next run', 8),
+        textCol('last error', 3),
+      ],
       b.data.map((s) => [s.id, s.name, s.status, daysText(s.days_of_week), hourText(s), s.next_run_at, s.last_error]),
     );
     moreHint(ctx.io, b.meta);

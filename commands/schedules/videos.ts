@@ -4,7 +4,7 @@ import { action, examples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
-import { priceText, type Video } from '../videos/view.js';
+import { priceText, VIDEO_COLUMNS, type Video } from '../videos/view.js';
 import { schedulePath } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
@@ -31,7 +31,7 @@ export async function run(ctx: Context, o: ListOptions, [id]: string[]): Promise
   ctx.emit(res, (b: { data: Video[]; meta?: { cursor?: string } }) => {
     table(
       ctx.io,
-      ['id', 'status', 'template', 'seconds', 'price', 'created'],
+      VIDEO_COLUMNS,
       b.data.map((v) => [v.id, v.status, v.template, v.seconds, priceText(v), v.created_at]),
     );
     moreHint(ctx.io, b.meta);

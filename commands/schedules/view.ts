@@ -1,11 +1,11 @@
-// What the schedules verbs share: how a schedule looks (its times in its own zone and in yours),
+// What the schedules verbs share: how a schedule looks (its times in its own zone and in UTC),
 // the days of the week on the command line, and time-zone names checked on this machine (Intl,
 // the same zone data the simulator reads).
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
-import { canonicalZone, isDate } from '../../src/formats.js';
+import { canonicalZone, humanTime, isDate } from '../../src/formats.js';
 import { TZDateMini } from '@date-fns/tz';
-import { fields, nested, type Cell } from '../../src/output.js';
+import { ALWAYS, type Cell, col, fields, nested, textCol } from '../../src/output.js';
 import type { VideoScheduleSchema } from '../../simulator/schedules/routes.js';
 import type { Infer } from '../../simulator/core/schema.js';
 import { usd } from '../videos/view.js';
@@ -113,11 +113,10 @@ export function isoIn(iso: string, zone: string): string {
   return `${w.y}-${two(w.mo)}-${two(w.d)}T${two(w.h)}:${two(w.mi)}:${two(w.s)}${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
 }
 
-/** A schedule's time for people: in its own zone, and in yours when that differs. */
+/** A schedule's time for people: in its own zone (its posting hour), then as every time is written (src/formats.ts). */
 export function whenText(iso: string | null, zone: string): string | null {
   if (iso === null) return null;
-  const mine = userZone();
-  return mine === zone ? timeIn(iso, zone) : `${timeIn(iso, zone)} (${timeIn(iso, mine)})`;
+  return zone === 'UTC' || zone === 'Etc/UTC' ? humanTime(iso) : `${timeIn(iso, zone)} (${humanTime(iso)})`;
 }
 
 // ---- a schedule ----
@@ -186,12 +185,12 @@ export function printSchedule(ctx: Context, s: Schedule): void {
     nested(
       io,
       'plan',
-      ['template', 'preset', 'angle', 'topic', 'caption'],
+      [col('template', ALWAYS), col('preset', 4), textCol('angle', 3), textCol('topic', 5), textCol('caption', 2)],
       s.next_plan.map((v) => [v.template, v.preset, v.angle, v.topic, v.caption]),
     );
 }
 
-/** The next run, said in a message (stderr): in the schedule's zone and yours, or why there is none. */
+/** The next run, said in a message (stderr): in the schedule's zone and in UTC, or why there is none. */
 export function nextRunText(s: Schedule): string {
   if (s.next_run_at) return `next run ${whenText(s.next_run_at, s.time_zone)}`;
   return s.status === 'paused' ? 'paused' : 'no posting day left';

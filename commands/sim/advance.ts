@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
+import { humanTime } from '../../src/formats.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
@@ -20,5 +21,5 @@ export async function run(ctx: Context, _o: unknown, [duration]: string[]): Prom
     (from) => from + seconds * 1000,
     (signal) => ctx.call('POST', '/_sim/clock/advance', { body: { seconds }, signal }),
   );
-  ctx.emit(res, (c: any) => ctx.io.err(`Clock advanced ${seconds} s; now ${c.now}\n`));
+  ctx.emit(res, (c: any) => ctx.io.err(`Clock advanced ${seconds} s; now ${humanTime(c.now)}\n`));
 }

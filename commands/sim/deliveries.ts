@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { table } from '../../src/output.js';
+import { col, idCol, table, textCol } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
   const deliveries = parent
@@ -36,7 +36,16 @@ export async function run(ctx: Context, o: { event?: string }): Promise<void> {
   ctx.emit(res, (b: any) =>
     table(
       ctx.io,
-      ['at', 'attempt', 'type', 'event', 'status', 'error', 'url', 'id'],
+      [
+        col('at', 8),
+        col('attempt', 5),
+        col('type', 7),
+        col('event', 3),
+        col('status', 6),
+        textCol('error', 4),
+        col('url', 2),
+        idCol(),
+      ],
       b.data.map((d: any) => [d.at, d.attempt, d.type, d.event_id, d.status_code, d.error, d.url, d.id]),
     ),
   );

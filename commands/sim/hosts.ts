@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
-import { table } from '../../src/output.js';
+import { ALWAYS, col, table } from '../../src/output.js';
 
 interface Host {
   name: string;
@@ -45,7 +45,7 @@ export async function list(ctx: Context): Promise<void> {
   ctx.emit(res, ({ data }: { data: Host[] }) =>
     table(
       ctx.io,
-      ['name', 'addresses'],
+      [col('name', ALWAYS), col('addresses', 5)],
       data.map((h) => [h.name, h.addresses.join(' ')]),
     ),
   );

@@ -9,7 +9,7 @@ import { ApiCallError } from '../../src/errors.js';
 import { declareFieldAliases } from '../../src/field-flags.js';
 import { resolveId } from '../../src/ids.js';
 import { fetchList, listQuery, withList, type ListOptions } from '../../src/list.js';
-import { fields, moreHint, table } from '../../src/output.js';
+import { col, fields, idCol, moreHint, table, textCol } from '../../src/output.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -83,7 +83,7 @@ export function outboxTable(ctx: Context, res: ApiResponse): void {
   ctx.emit(res, (body: any) => {
     table(
       ctx.io,
-      ['kind', 'id', 'when', 'to', 'status', 'what'],
+      [col('kind', 6), idCol(), col('when', 8), col('to', 7), col('status', 5), textCol('what', 4)],
       body.data.map((m: any) => [m.kind, m.id, m.created_at, m.to, m.status, what(m)]),
     );
     moreHint(ctx.io, body.meta);

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { action, e164Arg, examples, readStdinBytes, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
-import { table } from '../../src/output.js';
+import { ALWAYS, col, table, textCol } from '../../src/output.js';
 
 interface Entry {
   number: string | null;
@@ -95,7 +95,7 @@ export async function list(ctx: Context): Promise<void> {
   ctx.emit(res, ({ data }: { data: Entry[] }) =>
     table(
       ctx.io,
-      ['number', 'kind', 'name', 'calls', 'texts'],
+      [col('number', ALWAYS), col('kind', 4), textCol('name', 5), textCol('calls', 3), textCol('texts', 3)],
       data.map((e) => [
         e.number ?? (e.last_digits ? `…${e.last_digits}` : 'any other'),
         e.builtin ? 'built-in' : 'set',

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, choiceArg, examples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
-import { table } from '../../src/output.js';
+import { ALWAYS, col, table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
   parent
@@ -27,7 +27,7 @@ export async function run(ctx: Context, o: { fill?: string; leave?: number }): P
   ctx.emit(res, (b: any) =>
     table(
       ctx.io,
-      ['number', 'stage', 'age (days)', 'calls today', 'texts today'],
+      [col('number', ALWAYS), col('stage', 5), col('age (days)', 3), col('calls today', 4), col('texts today', 4)],
       b.data.map((n: any) => [
         n.phone_number,
         n.stage,

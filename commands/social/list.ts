@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, choiceArg, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
-import { moreHint, table } from '../../src/output.js';
+import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
 import { PLATFORMS } from '../../simulator/vocabulary.js';
 
 interface Connection {
@@ -36,7 +36,7 @@ export async function run(ctx: Context, o: ListOptions & { platform?: string }):
   ctx.emit(res, (b: { data: Connection[]; meta?: { cursor?: string } }) => {
     table(
       ctx.io,
-      ['id', 'platform', 'handle', 'name', 'created'],
+      [idCol(), col('platform', 7), col('handle', 6), textCol('name', 3), col('created', 4)],
       b.data.map((c) => [c.id, c.platform, c.handle, c.name, c.created_at]),
     );
     moreHint(ctx.io, b.meta);

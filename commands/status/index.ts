@@ -8,7 +8,7 @@ import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { ApiCallError, type CliError } from '../../src/errors.js';
 import { NetworkError } from '../../src/faults.js';
-import { fields, localTime, money } from '../../src/output.js';
+import { fields, humanTime, money } from '../../src/output.js';
 import { describeTarget, maskKey } from '../../src/settings.js';
 
 export function register(cmd: Command, shell: Shell): void {
@@ -85,7 +85,7 @@ export async function run(ctx: Context): Promise<void> {
     fields(ctx.io, [
       ['target', describeTarget(t) + (t.baseUrlFrom ? ` (from ${t.baseUrlFrom})` : '')],
       ['api key', keyLine(t, 'simulator' in p || ('unknown' in p && p.unknown === 'simulator'))],
-      ...('simulator' in p ? simulatorLines(p.simulator, ctx.io.stdoutTTY ? localTime : (x) => x) : []),
+      ...('simulator' in p ? simulatorLines(p.simulator, ctx.io.stdoutTTY ? humanTime : (x) => x) : []),
       ...('service' in p ? serviceLines(p.service) : []),
       ...('unknown' in p ? unknownLines(p.unknown, p.failed!) : []),
     ]);

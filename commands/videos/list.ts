@@ -5,7 +5,7 @@ import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
 import { TEMPLATES, VIDEO_STATES } from '../../simulator/vocabulary.js';
-import { priceText, type Video } from './view.js';
+import { priceText, VIDEO_COLUMNS, type Video } from './view.js';
 
 interface Options extends ListOptions {
   status?: string;
@@ -44,7 +44,7 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   ctx.emit(res, (b: { data: Video[]; meta?: { cursor?: string } }) => {
     table(
       ctx.io,
-      ['id', 'status', 'template', 'seconds', 'price', 'created'],
+      VIDEO_COLUMNS,
       b.data.map((v) => [v.id, v.status, v.template, v.seconds, priceText(v), v.created_at]),
     );
     moreHint(ctx.io, b.meta);

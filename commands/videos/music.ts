@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
-import { moreHint, table } from '../../src/output.js';
+import { ALWAYS, col, moreHint, table, textCol } from '../../src/output.js';
 // the track's type comes from the API's own schema (type-only: nothing of it is loaded)
 import type { MusicTrackOut as Track } from '../../simulator/videos/records.js';
 
@@ -29,7 +29,14 @@ export async function run(ctx: Context, o: ListOptions): Promise<void> {
   ctx.emit(res, (b: { data: Track[]; meta?: { cursor?: string } }) => {
     table(
       ctx.io,
-      ['track id', 'title', 'mood', 'bpm', 'seconds', 'library'],
+      [
+        col('track id', ALWAYS),
+        textCol('title', 6),
+        col('mood', 4),
+        col('bpm', 2),
+        col('seconds', 3),
+        col('library', 3),
+      ],
       b.data.map((t) => [t.track_id, t.title, t.mood, t.bpm, t.duration_seconds, t.library]),
     );
     moreHint(ctx.io, b.meta);

@@ -4,7 +4,7 @@ import { action, choiceArg, examples, idArg, timeArg, type Shell } from '../../s
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
-import { dim, localTime } from '../../src/output.js';
+import { dim, humanTime } from '../../src/output.js';
 import { PLATFORM_NAMES, PLATFORMS, TIKTOK_PRIVACY, type Platform } from '../../simulator/vocabulary.js';
 import { type Post, videoPath } from './view.js';
 
@@ -125,7 +125,7 @@ export async function run(ctx: Context, o: Options, [id]: string[]): Promise<voi
   ctx.emit(res, ({ data }: { data: Post[] }) => {
     for (const p of data) ctx.io.out(`${p.id}\n`);
     const at = data[0]?.scheduled_for;
-    const when = at ? `at ${ctx.io.stderrTTY ? localTime(at) : at}` : 'within a minute';
+    const when = at ? `at ${ctx.io.stderrTTY ? humanTime(at) : at}` : 'within a minute';
     ctx.io.err(
       dim(
         forStderr(ctx.io),

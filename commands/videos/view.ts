@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT, usage } from '../../src/errors.js';
 import { canAsk, forStderr } from '../../src/io.js';
-import { bold, dim, fields, nested, type Cell } from '../../src/output.js';
+import { ALWAYS, bold, type Cell, col, dim, fields, idCol, nested, textCol } from '../../src/output.js';
 import { followRead } from '../../src/poll.js';
 import type { PostOut, VideoOut, VideoQuoteOut } from '../../simulator/videos/records.js';
 
@@ -23,7 +23,25 @@ function billedText(v: Video): string | null {
   return `${usd(v.billed_cents)} (${usd(v.paid_from.credits_cents)} from video credits, ${usd(v.paid_from.wallet_cents)} from the wallet)`;
 }
 
-export const POST_HEADERS = ['id', 'platform', 'status', 'scheduled for', 'published', 'permalink', 'error'];
+/** A video list's columns (`videos list`, `schedules videos`). */
+export const VIDEO_COLUMNS = [
+  idCol(),
+  col('status', 7),
+  col('template', 4),
+  col('seconds', 3),
+  col('price', 6),
+  col('created', 5),
+];
+
+export const POST_HEADERS = [
+  idCol(),
+  col('platform', 7),
+  col('status', 6),
+  col('scheduled for', 4),
+  col('published', 5),
+  col('permalink', 3),
+  textCol('error', 2),
+];
 export const postRow = (p: Post): Cell[] => [
   p.id,
   p.platform,
@@ -100,7 +118,7 @@ export function printQuote(ctx: Context, q: Quote): void {
   nested(
     ctx.io,
     'item',
-    ['item', 'usd'],
+    [textCol('item', 5), col('usd', ALWAYS)],
     q.line_items.map((i) => [i.label, (i.cents / 100).toFixed(2)]),
   );
 }

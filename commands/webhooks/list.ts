@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
-import { moreHint, table } from '../../src/output.js';
+import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
 import { KINDS, kindOf, withKind, type Webhook } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
@@ -21,13 +21,20 @@ export async function run(ctx: Context, o: ListOptions & { sms?: boolean }): Pro
     if (kind === 'call')
       table(
         ctx.io,
-        ['id', 'url', 'events', 'phone number', 'created', 'description'],
+        [
+          idCol(),
+          col('url', 6),
+          col('events', 4),
+          col('phone number', 3),
+          col('created', 5),
+          textCol('description', 2),
+        ],
         b.data.map((w) => [w.id, w.url, w.events!.join(','), w.phone_number_id, w.created_at, w.description]),
       );
     else
       table(
         ctx.io,
-        ['id', 'url', 'phone number', 'created'],
+        [idCol(), col('url', 6), col('phone number', 3), col('created', 5)],
         b.data.map((w) => [w.id, w.url, w.phone_number_id, w.created_at]),
       );
     moreHint(ctx.io, b.meta);

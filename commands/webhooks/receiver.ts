@@ -7,6 +7,7 @@
 // flood of forged deliveries is a handful of lines, not one per request).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { humanTime } from '../../src/formats.js';
 import { hostPolicy, hostRefusal, originRefusal, type Refusal } from '../../src/http-gate.js';
 import type { IO } from '../../src/io.js';
 import { MIN_PREFIX } from '../../src/ids.js';
@@ -204,7 +205,7 @@ interface Event {
 export const LINE_MAX = 100;
 
 /**
- * One event as a line of at most LINE_MAX columns: time (to the second, UTC), type, the call's or
+ * One event as a line of at most LINE_MAX columns: time (as every human view writes it: src/formats.ts), type, the call's or
  * message's id by its 8-character prefix (the event id repeats it: in --json), from -> to (the
  * direction, in --json), and a
  * short summary (a text's body quoted as JSON, so its line breaks stay on the line; the line's end
@@ -212,7 +213,7 @@ export const LINE_MAX = 100;
  * visible (src/visible.ts).
  */
 export function eventLine(e: Event): string {
-  const parts = [e.created_at.replace(/\.\d+Z$/, 'Z'), e.type];
+  const parts = [humanTime(e.created_at), e.type];
   const { call, message_id } = e.data ?? {};
   const short = (id: string) => id.slice(0, MIN_PREFIX);
   if (e.test) parts.push('(test)');

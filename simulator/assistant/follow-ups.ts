@@ -2,6 +2,7 @@
 // understands"): "did they agree?", "what did they say on that call?", "how much did that cost?".
 // Each reads what was started last through the API's own operations (the quick action job, its
 // call, its replies, the video) and puts the answer in words; nothing here costs or changes anything.
+import { humanTime } from '../../src/formats.js';
 import type { ConversationRecord, Started } from './records.js';
 import type { About } from './understand.js';
 
@@ -111,8 +112,8 @@ function callLines(to: string, call: Out): string {
     .filter((t) => t.speaker === 'person')
     .map((t) => `"${t.text}"`);
   if (said.length === 0)
-    return `On the call to ${to} (${call.created_at}, ${String(call.status).toLowerCase()}) they said nothing I have a transcript of.`;
-  return `On the call to ${to} (${call.created_at}) they said: ${said.join(' ')}`;
+    return `On the call to ${to} (${humanTime(call.created_at)}, ${String(call.status).toLowerCase()}) they said nothing I have a transcript of.`;
+  return `On the call to ${to} (${humanTime(call.created_at)}) they said: ${said.join(' ')}`;
 }
 
 /** Puts a follow-up's result in words, or names the next call it needs. */

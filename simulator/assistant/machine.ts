@@ -5,6 +5,7 @@
 // with its reply. `#fail-run` fails the run (failed, error set); the next message starts afresh.
 // The message is read by understand.ts (dates by dates.ts, imported here: the only place that loads
 // the date parser); questions about the history are planned and worded by questions.ts.
+import { humanTime } from '../../src/formats.js';
 import { iso } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { ConversationRecord, RunStep } from './records.js';
@@ -362,7 +363,8 @@ function scheduleLine(x: ScheduleSeen): string {
   if (x.status === 'paused') return `- ${x.name}: paused`;
   if (!x.next_run_at) return `- ${x.name}: no posting day left`;
   const videos = `${x.videos_per_day} video${x.videos_per_day === 1 ? '' : 's'}`;
-  return `- ${x.name}: next posts ${videos} at ${x.next_run_at} (${x.time_zone})`;
+  const zone = x.time_zone === 'UTC' ? '' : ` (the schedule's zone: ${x.time_zone})`;
+  return `- ${x.name}: next posts ${videos} at ${humanTime(x.next_run_at)}${zone}`;
 }
 
 /** "text +1…", "email Maria Gonzalez"…: what a clause does, for "I did not …" and "I could not …". */

@@ -2,6 +2,7 @@
 // emailed (and whom we did), how many, which ones, whether any, in a span of local time; and what a
 // number said on its last call, whether it agreed, what an exchange cost. Each reads the workspace's
 // history through the API's own list operations (free), every page where it names people.
+import { humanTime } from '../../src/formats.js';
 import type { Session } from '../core/session.js';
 import { contactById } from '../history/index.js';
 import { instantOf, localDay } from '../schedules/index.js';
@@ -173,8 +174,8 @@ export function answerAboutNumber(
   return {
     sentence:
       turns.length === 0
-        ? `On the last call with ${a.phone} (${data.created_at}, ${String(data.status).toLowerCase()}) they said nothing I have a transcript of.`
-        : `On the last call with ${a.phone} (${data.created_at}) they said: ${turns.join(' ')}`,
+        ? `On the last call with ${a.phone} (${humanTime(data.created_at)}, ${String(data.status).toLowerCase()}) they said nothing I have a transcript of.`
+        : `On the last call with ${a.phone} (${humanTime(data.created_at)}) they said: ${turns.join(' ')}`,
   };
 }
 
@@ -183,8 +184,8 @@ function agreedOnCall(phone: string, call: Out): string {
   const tags = (call.tags ?? []) as string[];
   const shown = tags.length ? tags.join(', ') : 'none';
   if (tags.some((t) => YES_TAGS.includes(t)))
-    return `Yes: on the last call with ${phone} (${call.created_at}) they were for it (tags: ${shown}).`;
+    return `Yes: on the last call with ${phone} (${humanTime(call.created_at)}) they were for it (tags: ${shown}).`;
   if (tags.some((t) => NO_TAGS.includes(t)))
-    return `No: on the last call with ${phone} (${call.created_at}) they were not interested (tags: ${shown}).`;
-  return `I can't tell: the last call with ${phone} (${call.created_at}) shows no yes or no (tags: ${shown}).`;
+    return `No: on the last call with ${phone} (${humanTime(call.created_at)}) they were not interested (tags: ${shown}).`;
+  return `I can't tell: the last call with ${phone} (${humanTime(call.created_at)}) shows no yes or no (tags: ${shown}).`;
 }

@@ -1,7 +1,7 @@
 // What the chat's own commands (/new, /list, /open ID, /help, /quit; ../slash.ts declares them for
 // both chats) do on the terminal, as a table by name: each adds to the transcript, opens a
 // conversation through the run follower, or leaves.
-import { localTime } from '../../../src/output.js';
+import { humanTime } from '../../../src/output.js';
 import type { AssistantApi } from '../session.js';
 import { helpLines, listLine, parseSlash, resolveConversation, type Slash } from '../slash.js';
 import { errorText, type RunFollower } from './follower.js';
@@ -28,7 +28,7 @@ const COMMANDS: Record<Slash['name'], (d: ChatCommandDeps, arg: string) => void 
   list: async (d) => {
     try {
       const recent = await d.api.list(10);
-      const lines = recent.length ? recent.map((c) => listLine(c, localTime)) : ['No conversations yet.'];
+      const lines = recent.length ? recent.map((c) => listLine(c, humanTime)) : ['No conversations yet.'];
       d.act({
         type: 'entries',
         entries: notes(
