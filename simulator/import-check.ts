@@ -1,10 +1,10 @@
 // What a world must be before `vmv sim import` makes it the world of a data file: the store's own
 // shapes (the clock from ClockState, money as integer cents, the format's values as arrays of
-// records) and the API's limits (a contact's fields as the API takes them, control/routes.ts). Loaded
+// records) and the API's limits (a contact's fields as the API takes them, control/fixtures.ts). Loaded
 // only by an import: the store hands it the parsed document before anything reads it (upgrade, the
 // indexes), so a wrong shape is a message naming the JSON path, never a crash.
 import * as z from 'zod/mini';
-import { contactFields } from './control/routes.js';
+import { contactFields } from './control/fixtures.js';
 import { clockNow, type ClockState } from './core/clock.js';
 import type { RngState } from './core/rng.js';
 import { BULK_MAX_BODY_BYTES } from './core/schema.js';

@@ -1,7 +1,7 @@
 // Errors the CLI reports, each with its exit code. They are thrown by commands and turned into
 // stderr text and an exit code in one place (main.ts).
 
-/** Exit codes, documented in README. */
+/** Exit codes, documented in docs/scripting.md, "Output and exit codes". */
 export const EXIT = {
   ok: 0,
   /** the service answered with an error (validation, not found, conflict, limits, 5xx) */

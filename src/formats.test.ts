@@ -1,9 +1,10 @@
-// Formats the command line and the simulator both check (README "Arguments checked before any
-// request", "Video schedules"): E.164 numbers; ISO 8601 times with Z or an offset, or a date; real
-// calendar dates (no 30 February, leap years as the Gregorian calendar has them); and time-zone
-// names: an IANA name the platform knows (Area/Location, Etc/*, or one of the database's old names
-// such as UTC or EST5EDT), kept as written with its letter case set right, while abbreviations such
-// as BST or PST and offsets such as +02:00 are refused.
+// Formats the command line and the simulator both check (docs/scripting.md,
+// "Arguments checked before any request"; docs/spec-silent.md, "Video schedules"): E.164 numbers;
+// ISO 8601 times with Z or an offset, or a date; real calendar dates (no 30 February, leap years as
+// the Gregorian calendar has them); and time-zone names: an IANA name the platform knows
+// (Area/Location, Etc/*, or one of the database's old names such as UTC or EST5EDT), kept as
+// written with its letter case set right, while abbreviations such as BST or PST and offsets such
+// as +02:00 are refused.
 import { describe, expect, it } from 'vitest';
 import { canonicalZone, E164, isDate, isIsoTime } from './formats.js';
 
@@ -98,9 +99,9 @@ describe('canonicalZone: an IANA name the platform knows, its letter case set ri
     ['', null],
   ])('%j: %j', (zone, name) => expect(canonicalZone(zone)).toBe(name));
 
-  // The README says the letter case is set right, also for a name the platform (Node 20's ICU)
-  // knows only by an older alias (Asia/Calcutta, Europe/Kiev, Asia/Saigon, America/New_York for
-  // EST5EDT): the name written is kept, not swapped for the alias
+  // docs/spec-silent.md ("Video schedules") says the letter case is set right, also for a name the
+  // platform (Node 20's ICU) knows only by an older alias (Asia/Calcutta, Europe/Kiev, Asia/Saigon,
+  // America/New_York for EST5EDT): the name written is kept, not swapped for the alias
   it.each([
     ['asia/kolkata', 'Asia/Kolkata'],
     ['europe/kyiv', 'Europe/Kyiv'],
@@ -111,5 +112,5 @@ describe('canonicalZone: an IANA name the platform knows, its letter case set ri
     ['Asia/Kolkata', 'Asia/Kolkata'],
     ['pst8pdt', 'PST8PDT'],
     ['zulu', 'Zulu'],
-  ])('%j: %j (README: letter case set right)', (zone, name) => expect(canonicalZone(zone)).toBe(name));
+  ])('%j: %j (docs/spec-silent.md: letter case set right)', (zone, name) => expect(canonicalZone(zone)).toBe(name));
 });

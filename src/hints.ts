@@ -29,7 +29,7 @@ const sent = (x: HintInput, field: string): string | undefined => {
 const ADD_KEY =
   'Store the service\'s key for this URL: printf %s "$KEY" | vmv config set api_key - (or pass --api-key / VMV_API_KEY).';
 
-/** 401: which target refused which key, from where, and what to do (README "Settings and API keys"). */
+/** 401: which target refused which key, from where, and what to do (docs/terminal.md, "Settings and API keys"). */
 function unauthorized(x: HintInput): string {
   const t = x.target;
   const where = describeTarget(t);

@@ -1,5 +1,5 @@
 // When the remote client sends a failed request again, and after how long: the one retry policy
-// (README "Network faults and retries"). Pure: the client says what happened to an attempt, this
+// (docs/scripting.md, "Network faults and retries"). Pure: the client says what happened to an attempt, this
 // module answers; test/retry.test.ts walks its table. The rule it keeps: a request is sent again
 // only when that cannot apply it twice, because the service it drives charges money. And how a
 // write ended (answered, unknown, unapplied): whether its key is kept for a rerun (unsettled.ts).

@@ -43,7 +43,8 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
  * embedded simulator, and a user who set a base URL would take simulated successes for real ones.
  */
 export function readSettings(env: Env): SettingsFile {
-  // with no home and no folder named, there is no settings file to read: no settings (writing one says what to set)
+  // with no home and no folder named, there is no settings file to read: no settings (writing one
+  // says what to set)
   if (!env.VMV_CONFIG_DIR && !env.XDG_CONFIG_HOME && !hasHome()) return {};
   const file = configFile(env);
   let text: string;
@@ -147,7 +148,7 @@ export function resolveTarget(g: GlobalOptions, rawEnv: Env): Target {
   const baseUrl = rawBase ? normalizeBaseUrl(rawBase) : null;
   const fromProfile = `profile "${profile}"`;
   const baseUrlFrom = first([g.baseUrl, '--base-url'], [env.VMV_BASE_URL, 'VMV_BASE_URL'], [p?.base_url, fromProfile]);
-  // a profile's key goes only to the target it was set for (README "Settings and API keys")
+  // a profile's key goes only to the target it was set for (docs/terminal.md, "Settings and API keys")
   const profileKey = profileKeyFor(p, baseUrl);
   const apiKey = g.apiKey ?? env.VMV_API_KEY ?? profileKey ?? null;
   const t: Target = {
@@ -172,7 +173,7 @@ function first(...sources: [string | undefined, string][]): string | null {
   return sources.find(([v]) => v !== undefined)?.[1] ?? null;
 }
 
-/** How the remote client waits and retries (README "Network faults and retries"). */
+/** How the remote client waits and retries (docs/scripting.md, "Network faults and retries"). */
 export interface NetSettings {
   /** retries after a failed attempt, where safe (--retries, VMV_MAX_RETRIES) */
   retries: number;

@@ -1,5 +1,5 @@
 // Writes whose outcome was unknown, remembered on disk so that running the same command again
-// reuses their Idempotency-Key instead of paying twice (README "Network faults and retries"): a
+// reuses their Idempotency-Key instead of paying twice (docs/scripting.md, "Network faults and retries"): a
 // CI loop `until vmv email send ...; do sleep 1; done` after a lost reply makes each run a new
 // request otherwise, and each may be charged. One small file per request in the user's state
 // directory (paths.ts), named by a hash of the target, the API key's hash and the exact request;

@@ -517,7 +517,7 @@ describe('review fixes', () => {
   });
 });
 
-describe('follow-up questions (issue 23, point 13: the README table, row by row)', () => {
+describe('follow-up questions (issue 23, point 13: the table in docs/spec-silent.md, "The assistant agent", row by row)', () => {
   const fixture = (path: string, body: Record<string, unknown>) => sim.api('POST', path, { body });
   const approveAndFinish = async (c: any) => {
     expect(c.status).toBe('awaiting_approval');

@@ -331,7 +331,7 @@ describe('vmv completion', () => {
     ]);
   });
 
-  it('bash: `source <(vmv completion bash)` as the README says, and every command and flag of the tree completes', async () => {
+  it('bash: `source <(vmv completion bash)` as docs/terminal.md says, and every command and flag of the tree completes', async () => {
     const program = await fullProgram();
     const cases: [string[], string[]][] = [];
     for (const c of [program, ...descendants(program)]) {

@@ -50,7 +50,7 @@ describe('vmv sim outbox', () => {
     const lines = table.stdout.trim().split('\n');
     expect(lines).toHaveLength(5);
     // (one send to two recipients: the second's record 1 ms after the first's, as records made in
-    // one instant get distinct, increasing created_at: README, incremental sync)
+    // one instant get distinct, increasing created_at: docs/spec-silent.md, Incremental sync)
     expect(lines[3]).toMatch(/^email\t[0-9a-f-]{36}\t2026-01-05T09:00:00.001Z\tbob@example.com\tsent\tHello$/);
   });
 

@@ -198,7 +198,7 @@ describe('waiting', () => {
           '0',
           '--wait',
         ]);
-        expect(r.code).toBe(0); // no answer is an outcome, not a failure (README: exit 5)
+        expect(r.code).toBe(0); // no answer is an outcome, not a failure (docs/scripting.md: exit 5)
         expect(r.stderr).toContain('the simulator clock is manual');
         expect(r.stdout).toContain('status\tcompleted');
         expect(r.stdout).toMatch(/\+12025550104\t\+1415555015\d\tno_answer/);

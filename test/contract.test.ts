@@ -165,7 +165,8 @@ describe('the document', () => {
 });
 
 describe("the spec's endpoints of the capabilities built so far are in the document, with the scope the spec names", () => {
-  // [method, path, scope]: the scope the spec names, or full access where it names none (README)
+  // [method, path, scope]: the scope the spec names, or full access where it names none
+  // (docs/spec-silent.md, Scopes)
   const FULL = 'full_access';
   const SPEC: [string, string, string][] = [
     ['POST', '/v1/quick/emails', FULL],

@@ -223,7 +223,8 @@ export async function cli(
   o: { env?: Record<string, string | undefined>; tty?: boolean; stdin?: string; interrupt?: AbortSignal } = {},
 ): Promise<CliResult> {
   const io = await bufferIO({ tty: o.tty, stdin: o.stdin, interrupt: o.interrupt });
-  // (retries back off for a millisecond, not half a second: a knob for tests, README "Network faults and retries")
+  // (retries back off for a millisecond, not half a second: a knob for tests, docs/scripting.md,
+  // "Network faults and retries")
   const code = await main(args, io, {
     PATH: process.env.PATH,
     HOME: process.env.HOME,

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_QUEUED_BYTES } from '../simulator/inspector/routes.js';
 import { startSim, type Sim } from './helpers.js';
 
-/** As many as the server holds at once (README, "The inspector"). */
+/** As many as the server holds at once (docs/inspector.md). */
 const READERS = 100;
 /**
  * Enough that a feed with no bound on what waits for a reader would hold 15 MB more for them (each
@@ -130,7 +130,8 @@ if (!python) console.warn('the stalled readers test is skipped: it needs python3
 
 describe.skipIf(!python)('stalled readers of GET /_sim/events', { timeout: 120_000 }, () => {
   it(`${READERS} readers that never read cost the server under 50 MB over ${WRITES} writes; one more is refused; one that reads again gets a bounded amount, then a reset`, async () => {
-    // (on tmpfs where there is one: the writes' fsyncs cost nothing there, the test's time is the server's work)
+    // (on tmpfs where there is one: the writes' fsyncs cost nothing there, the test's time is the
+    // server's work)
     const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'vmv-streams-'));
     const probe = join(dir, 'memory.json');
     const env = {

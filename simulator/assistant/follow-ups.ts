@@ -1,7 +1,8 @@
-// The assistant's follow-up questions about what its conversation started (README, "What it
-// understands"): "did they agree?", "what did they say on that call?", "how much did that cost?".
-// Each reads what was started last through the API's own operations (the quick action job, its
-// call, its replies, the video) and puts the answer in words; nothing here costs or changes anything.
+// The assistant's follow-up questions about what its conversation started (docs/spec-silent.md,
+// "The assistant agent", How it reads a message): "did they agree?",
+// "what did they say on that call?", "how much did that cost?". Each reads what was started last
+// through the API's own operations (the quick action job, its call, its replies, the video) and
+// puts the answer in words; nothing here costs or changes anything.
 import { humanTime } from '../../src/formats.js';
 import type { ConversationRecord, Started } from './records.js';
 import type { About } from './understand.js';

@@ -1,4 +1,5 @@
-// Money (README "Numbers' costs", "The ledger", "Charging"): integer cents inside, dollars at the
+// Money (docs/spec-silent.md, "Numbers' costs: lines and plan rates" and
+// its ledger; "Videos and posts", Charging): integer cents inside, dollars at the
 // edge; a charge is taken when the wallet holds it or auto-recharge (on, adding something, its card
 // not declined) tops it up first, in as many top-ups as it takes, and again after a charge that
 // leaves the wallet below the threshold; otherwise nothing is taken and nothing written. What the
@@ -82,7 +83,8 @@ describe('canCover: the wallet holds it, or auto-recharge would top it up', () =
 
 // biome-ignore format: a table, its columns aligned
 const CHARGES: [string, number, Parameters<typeof world>[1], number, boolean, number, number[]][] = [
-  // what                                     wallet auto-recharge                                     charge taken  after  ledger entries (¢ out of the wallet; negative: in)
+  // what                                     wallet auto-recharge
+  // charge taken  after  ledger entries (¢ out of the wallet; negative: in)
   ['the wallet holds it',                     800,   {},                                               500,   true,  300,   [500]],
   ['the wallet holds exactly it',             500,   {},                                               500,   true,  0,     [500]],
   ['short, no auto-recharge: nothing',        300,   {},                                               500,   false, 300,   []],

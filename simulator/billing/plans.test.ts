@@ -1,11 +1,11 @@
-// Plan months and plan rates (README "Numbers' costs: lines and plan rates"): a monthly date falls
-// on the anchor's day of the month at its time of day (UTC), or on the month's last day when the
-// month is shorter (January 31 → February 28, or 29 in a leap year → March 31 → April 30); plan
-// months count from the workspace's creation and usage starts afresh each month; each month includes
-// included_minutes of calls and included_texts texts, and beyond them a call is billed
-// per_minute_usd by the second, rounded to the cent per call, and each text per_text_usd, from the
-// wallet (what the wallet cannot cover is not owed). Only calls and texts on the workspace's own
-// numbers count. The clock is the simulated one, set per case.
+// Plan months and plan rates (docs/spec-silent.md, "Numbers' costs: lines and plan rates"): a
+// monthly date falls on the anchor's day of the month at its time of day (UTC), or on the month's
+// last day when the month is shorter (January 31 → February 28, or 29 in a leap year → March 31 →
+// April 30); plan months count from the workspace's creation and usage starts afresh each month;
+// each month includes included_minutes of calls and included_texts texts, and beyond them a call is
+// billed per_minute_usd by the second, rounded to the cent per call, and each text per_text_usd,
+// from the wallet (what the wallet cannot cover is not owed). Only calls and texts on the
+// workspace's own numbers count. The clock is the simulated one, set per case.
 import { describe, expect, it } from 'vitest';
 import { Session } from '../core/session.js';
 import type { CallRecord, TextRecord } from '../history/index.js';
@@ -28,7 +28,7 @@ describe("addMonths: the anchor's day of the month at its time of day, or the mo
   it.each([
     ['2025-01-15T10:00:00.000Z', 0, '2025-01-15T10:00:00.000Z'],
     ['2025-01-15T23:59:59.999Z', 1, '2025-02-15T23:59:59.999Z'],
-    // the README's example: January 31 → February 28 (29), March 31, April 30, May 31
+    // docs/spec-silent.md's example: January 31 → February 28 (29), March 31, April 30, May 31
     ['2025-01-31T10:00:00.000Z', 1, '2025-02-28T10:00:00.000Z'],
     ['2024-01-31T10:00:00.000Z', 1, '2024-02-29T10:00:00.000Z'],
     ['2025-01-31T10:00:00.000Z', 2, '2025-03-31T10:00:00.000Z'],
@@ -105,7 +105,8 @@ const LAST_MONTH = '2024-12-31T10:00:00.000Z';
 
 describe('allowanceLeft: what is left of the month, never below zero', () => {
   it.each([
-    // included minutes, included texts, usage recorded for (this or last month), seconds used, texts used, seconds left, texts left
+    // included minutes, included texts, usage recorded for (this or last month), seconds used,
+    // texts used, seconds left, texts left
     [100, 100, THIS_MONTH, 0, 0, 6000, 100],
     [100, 100, THIS_MONTH, 5999, 99, 1, 1],
     [100, 100, THIS_MONTH, 6000, 100, 0, 0],

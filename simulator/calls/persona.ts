@@ -1,8 +1,9 @@
-// A persona: how the person behind a number behaves (README "The simulated other party"), as one
-// document validated by one schema (its field paths in a 400, its entry in /_sim/openapi.json, its
-// TypeScript type). The eight four-digit scripts are built-in personas written in the same format
-// (so they are examples too); a persona set for a number (PUT /_sim/personas/{number}) is kept in
-// the world for every workspace, travels in an export and is emptied by a reset.
+// A persona: how the person behind a number behaves (docs/personas.md,
+// "Personas: the person behind any number"), as one document validated by one schema (its field
+// paths in a 400, its entry in /_sim/openapi.json, its TypeScript type). The eight four-digit
+// scripts are built-in personas written in the same format (so they are examples too); a persona
+// set for a number (PUT /_sim/personas/{number}) is kept in the world for every workspace, travels
+// in an export and is emptied by a reset.
 import { CALL_TAGS } from '../history/index.js';
 import { arr, int, named, obj, oneOf, str, type Infer } from '../core/schema.js';
 import type { World } from '../core/world.js';

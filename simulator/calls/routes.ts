@@ -1,5 +1,6 @@
 // Voice calls: POST /v1/voice/calls from a verified caller ID (masked as the caller), and hangup.
-// The destination's persona (its own, or the built-in of its last four digits) decides how the call goes (README).
+// The destination's persona (its own, or the built-in of its last four digits) decides how the call
+// goes (docs/personas.md, "Personas: the person behind any number").
 import { findCall, openCall } from './conversations.js';
 import { ApiError, notFound } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';

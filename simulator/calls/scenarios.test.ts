@@ -1,6 +1,6 @@
-// The simulated other party (README "The simulated other party"): like a provider's test numbers,
+// The simulated other party (docs/personas.md, "The simulated other party"): like a provider's test numbers,
 // the last four digits of a destination decide what a quick call and a quick text meet (0100
-// agrees … 0107 asks for a call back / replies STOP; any other number agrees), with the README's
+// agrees … 0107 asks for a call back / replies STOP; any other number agrees), with docs/personas.md's
 // timings on the simulator clock; and how a reply is read: STOP, STOPALL, UNSUBSCRIBE, CANCEL, END
 // or QUIT alone opts out, "yes", "sure", "ok", "sounds good"… agree, "no", "not interested"…
 // decline, anything else gets a follow-up.
@@ -68,7 +68,7 @@ describe('attemptOutcome: what each attempt meets', () => {
   });
 });
 
-describe('timings on the simulator clock (README)', () => {
+describe('timings on the simulator clock (docs/personas.md)', () => {
   it.each([
     ['an answered call rings', TIMING.ringBeforeAnswer, 6],
     ['a call that is not answered rings out after', TIMING.ringOut, 30],

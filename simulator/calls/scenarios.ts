@@ -43,7 +43,7 @@ export type CarrierCheck = (to: string, kind: 'call' | 'text') => string | null;
 
 /**
  * The carrier's check of a destination: a number that cannot exist by the numbering plans
- * (src/phone.ts, the check the CLI makes too: README "Quick actions") is refused, a call with a
+ * (src/phone.ts, the check the CLI makes too: docs/spec-silent.md, "Quick actions") is refused, a call with a
  * SIP status, a text with the provider's error. Such a call never rings and such a text is never
  * sent: nothing is charged, and there is nothing to retry. Loaded by the routes that dial (the
  * numbering plans are a file of their own beside the bundle, not part of every command's load);

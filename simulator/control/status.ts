@@ -7,7 +7,8 @@ import { liveCallCount } from '../history/index.js';
 import { iso } from '../core/clock.js';
 import { route, type Ctx, type Resource } from '../core/http.js';
 import { doc, nullable, record, timestamp, uuid, type Infer } from '../core/schema.js';
-import { clockView, SimClockSchema, SimUsageSchema, usageView } from './routes.js';
+import { clockView, SimClockSchema } from './clock.js';
+import { SimUsageSchema, usageView } from './workspace.js';
 
 /** A transition type in a person's words: what happens when it falls due. */
 const DUE_WORDS: Record<string, string> = {

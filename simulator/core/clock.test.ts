@@ -1,7 +1,7 @@
-// The simulator clock (README "The simulator", `vmv sim clock`; clock.ts): real mode is wall time plus any
-// advances; manual mode stands still until advanced; switching mode does not move time (a clock
-// set to manual stands still at the moment it was set, one set back to real runs on from where it
-// stood). The wall clock is a number handed in, so every row is exact.
+// The simulator clock (docs/simulator.md, "`vmv sim serve`"; `vmv sim clock`; clock.ts): real mode
+// is wall time plus any advances; manual mode stands still until advanced; switching mode does not
+// move time (a clock set to manual stands still at the moment it was set, one set back to real runs
+// on from where it stood). The wall clock is a number handed in, so every row is exact.
 import { describe, expect, it } from 'vitest';
 import { advance, type ClockState, clockNow, iso, realClock, setMode } from './clock.js';
 
@@ -27,7 +27,8 @@ describe('clockNow: wall time plus the offset, or the frozen time', () => {
 
 describe('setMode: switching does not move time', () => {
   it.each([
-    // from, to, at (explicit), wall at the switch, the clock after, its time at the switch and a minute later on the wall
+    // from, to, at (explicit), wall at the switch, the clock after, its time at the switch and a
+    // minute later on the wall
     [
       'real → manual stands still',
       real(3600_000),

@@ -1,4 +1,4 @@
-// Contact names in quick email (spec Part 4 Quick email rules 1-2, README "Quick email"): a name
+// Contact names in quick email (spec Part 4 Quick email rules 1-2, docs/spec-silent.md, Quick email): a name
 // matches the full, first or last name case-insensitively, with typos tolerated (none up to 3
 // characters, one up to 7, two beyond); the best-scoring contacts win, and more than one winner is
 // the 422 that lists the candidates. A typo is an insertion, a deletion, a substitution or two

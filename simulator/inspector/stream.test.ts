@@ -1,4 +1,4 @@
-// The live feed's streams (README "The inspector"): what a stream says first (a hello, the changes a
+// The live feed's streams (docs/inspector.md): what a stream says first (a hello, the changes a
 // reconnect missed, or a reset and why), how a reader that falls behind is dropped (its stream ends
 // with a reset; its socket is reset if it does not take that in time), and the cap on streams. On
 // stand-ins for a response (whose queue the test fills) and for the feed; test/inspector-streams.test.ts

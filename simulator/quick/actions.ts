@@ -23,7 +23,7 @@ import { arr, bool, dataOf, e164, int, obj, str, uuid, type Infer } from '../cor
 
 const MAX_TARGETS = 100;
 
-/** Defaults where the spec names none (README). */
+/** Defaults where the spec names none (docs/spec-silent.md, "Quick actions"). */
 export const CALL_DEFAULTS = {
   retry_attempts: 2,
   retry_delay_minutes: 10,

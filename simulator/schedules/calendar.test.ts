@@ -1,11 +1,12 @@
-// Posting days and post times in a schedule's time zone (README "Video schedules", Posting days):
-// the dates in time_zone on days_of_week (1 Monday … 7 Sunday), on or after starts_on, not
-// skipped, not already run; the post time is post_hour:00 local time, so daylight saving is the
-// zone's own (09:00 New York is 14:00Z in winter, 13:00Z in summer) and an hour a change skips moves
-// forward as the zone does. Zones: America/New_York, Europe/London, Australia/Sydney (southern
-// summer time), Asia/Kolkata (+05:30), Australia/Adelaide (+09:30/+10:30), Asia/Kathmandu
-// (+05:45), America/St_Johns (-03:30/-02:30), Australia/Lord_Howe (a 30-minute change), Etc/GMT+5;
-// and the same instants whatever the time zone of the machine the simulator runs on.
+// Posting days and post times in a schedule's time zone (docs/spec-silent.md, "Video schedules",
+// Posting days): the dates in time_zone on days_of_week (1 Monday … 7 Sunday), on or after
+// starts_on, not skipped, not already run; the post time is post_hour:00 local time, so daylight
+// saving is the zone's own (09:00 New York is 14:00Z in winter, 13:00Z in summer) and an hour a
+// change skips moves forward as the zone does. Zones: America/New_York, Europe/London,
+// Australia/Sydney (southern summer time), Asia/Kolkata (+05:30), Australia/Adelaide
+// (+09:30/+10:30), Asia/Kathmandu (+05:45), America/St_Johns (-03:30/-02:30), Australia/Lord_Howe
+// (a 30-minute change), Etc/GMT+5; and the same instants whatever the time zone of the machine the
+// simulator runs on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, type Cadence, instantOf, isPostingDay, localDay, nextPosting, weekday } from './calendar.js';
 
@@ -106,7 +107,7 @@ describe('instantOf: post_hour:00 local time as an instant, daylight saving the 
   });
 
   // an hour that a fall-back change repeats is its first occurrence, still on daylight time (the
-  // README's rule, Temporal's "compatible"), and reads as that hour there
+  // rule of docs/spec-silent.md, "Video schedules"; Temporal's "compatible"), and reads as that hour there
   it.each(AMBIGUOUS)('%s %i:00 %s, an hour that happens twice, is the first: %s', (day, hour, zone, expected) => {
     expect(iso(instantOf(day, hour, zone))).toBe(expected);
     expect(wallClock(instantOf(day, hour, zone), zone)).toBe(`${day} ${String(hour).padStart(2, '0')}:00`);
@@ -168,7 +169,8 @@ const HOSTS = [
 // instantOf is built on the zone's offsets instead, and they hold on every host.
 // biome-ignore format: a table, its columns aligned
 const HOST_DEPENDENT: [string, string, number, string, string, string][] = [
-  // host                  day           hour zone                   expected                    TZDateMini from parts gave
+  // host                  day           hour zone                   expected
+  // TZDateMini from parts gave
   ['Europe/Berlin',        '2025-10-26', 2,   LONDON,                '2025-10-26T02:00:00.000Z', '01:00Z: 01:00 GMT'],
   ['Australia/Sydney',     '2025-10-05', 2,   'Australia/Lord_Howe', '2025-10-04T15:30:00.000Z', '16:00Z: 03:00'],
   ['Australia/Lord_Howe',  '2025-10-05', 2,   SYDNEY,                '2025-10-04T16:00:00.000Z', '16:30Z: 03:30 AEDT'],
@@ -182,7 +184,8 @@ describe('instantOf does not depend on the time zone of the host', () => {
     expect(got).toEqual(INSTANTS.map((r) => r[3]));
   });
 
-  // e.g. 01:00 New York on 2025-11-02 once gave 05:00Z (EDT) on a host in UTC, 06:00Z (EST) on one in Los Angeles
+  // e.g. 01:00 New York on 2025-11-02 once gave 05:00Z (EDT) on a host in UTC, 06:00Z (EST) on one
+  // in Los Angeles
   it.each(AMBIGUOUS)('%s %i:00 %s, an hour that happens twice, is one instant on every host', (day, hour, zone) => {
     const got = HOSTS.map((host) => onHostIn(host, () => iso(instantOf(day, hour, zone))));
     expect(new Set(got).size).toBe(1);
@@ -279,7 +282,8 @@ describe('isPostingDay: on days_of_week, on or after starts_on', () => {
 
 // biome-ignore format: a table, its columns aligned
 const NEXT: [string, Partial<Cadence>, string, [string, string] | null][] = [
-  // what                                         cadence (else Mon/Wed/Fri 09:00 New York)       after                        next posting day and time (UTC)
+  // what                                         cadence (else Mon/Wed/Fri 09:00 New York)
+  // after                        next posting day and time (UTC)
   ['a posting day before its post time',          {},                                             '2025-01-13T13:59:59.999Z', ['2025-01-13', '2025-01-13T14:00:00.000Z']],
   ['at the post time: the next one',              {},                                             '2025-01-13T14:00:00.000Z', ['2025-01-15', '2025-01-15T14:00:00.000Z']],
   ['after Friday’s post: Monday',                 {},                                             '2025-01-11T00:00:00.000Z', ['2025-01-13', '2025-01-13T14:00:00.000Z']],

@@ -1,11 +1,11 @@
-// How the schedule's director picks each posting day's videos (README "Video schedules",
-// Planning): templates, angles (ten) and topics (the profile's topics and products) rotate with the
-// posting day and the video's place in it, so the videos of a day differ from each other and from
-// the day before, and the same schedule and profile always plan the same; the trend is a fixed
-// rotation of seven; allowed_templates pins the choice (empty: all eight), a model video's template
-// is tried first with its preset, format and length unless pinned; a pinned caption or hashtags
-// replace the director's. The director picks the template when allowed_templates is empty or has
-// several (estimate_depends_on_template).
+// How the schedule's director picks each posting day's videos (docs/spec-silent.md,
+// "Video schedules", Planning): templates, angles (ten) and topics (the profile's topics and
+// products) rotate with the posting day and the video's place in it, so the videos of a day differ
+// from each other and from the day before, and the same schedule and profile always plan the same;
+// the trend is a fixed rotation of seven; allowed_templates pins the choice (empty: all eight), a
+// model video's template is tried first with its preset, format and length unless pinned; a pinned
+// caption or hashtags replace the director's. The director picks the template when
+// allowed_templates is empty or has several (estimate_depends_on_template).
 import { describe, expect, it } from 'vitest';
 import type { Template } from '../videos/index.js';
 import {
@@ -118,7 +118,8 @@ describe('candidates: what the director may choose from, in order', () => {
 describe('planDay: templates, angles, topics and trends rotate with the day and the video', () => {
   // biome-ignore format: a table, its columns aligned
   it.each([
-    // day count  templates                                          angles                                                      topics
+    // day count  templates                                          angles
+    // topics
     [0,   3,     ['talking_avatar', 'slideshow', 'remotion'],        ['Quick tip', 'Behind the scenes', 'Customer question'],    ['brewing better coffee at home', 'how we roast our beans', 'the new seasonal menu']],
     [1,   3,     ['phone_mockup', 'meme_hook', 'real_footage'],      ['Myth vs fact', 'Product spotlight', 'How-to in 30 seconds'], ['cold brew', 'the house espresso blend', 'oat milk lattes']],
     [2,   1,     ['remotion'],                                       ['A day in the life'],                                      ['the new seasonal menu']],
@@ -158,7 +159,8 @@ describe('planDay: templates, angles, topics and trends rotate with the day and 
 describe('planDay: what is pinned, and the model video', () => {
   // biome-ignore format: a table, its columns aligned
   it.each([
-    // what                                        input                                                        first video's (template, preset, format, seconds)
+    // what                                        input
+    // first video's (template, preset, format, seconds)
     ['defaults: first preset, vertical, 30 s',     {},                                                          ['talking_avatar', 'site-capture', 'vertical', 30]],
     ['one allowed template',                       { allowed: ['slideshow'] },                                  ['slideshow', 'captioned', 'vertical', 30]],
     ['a pinned preset, format and length',         { allowed: ['remotion'], pins: { preset: 'imessage', format: 'horizontal', target_duration_seconds: 20 } }, ['remotion', 'imessage', 'horizontal', 20]],

@@ -286,7 +286,8 @@ function estimate(
 function present(data: World, sch: VideoScheduleRecord): ScheduleOut {
   const { seq: _s, workspace_id: _w, days_run: _d, last_run_day: _l, notified_day: _n, plan, ...rest } = sch;
   const e = estimate(data, sch);
-  // direction, source_video_id and last_error are typed without |null by the spec: left out when there is none (README)
+  // direction, source_video_id and last_error are typed without |null by the spec: left out when
+  // there is none (docs/spec-silent.md)
   const shown = withoutNulls(rest, ['direction', 'source_video_id', 'last_error']);
   return {
     ...shown,

@@ -1,10 +1,10 @@
-// A creation (or quote) body, from what a client sends to its price (spec Part 4 Videos, README
-// "The creation body" and "Price model"): the defaults (vertical, 30 s, the template's first
+// A creation (or quote) body, from what a client sends to its price (spec Part 4 Videos, docs/spec-silent.md,
+// "Videos and posts": The creation body, Price model): the defaults (vertical, 30 s, the template's first
 // preset), the settings that move the price (length, a preset that decides who speaks, an own
 // script) and those that do not (format, presenter, voice, background, subtitles, music, the
 // freeform_ai model, caption, hashtags, review, cap); and the checks that span fields, each naming
-// its field in one 400. Slide settings are left to machine.test.ts, where the README and the
-// simulator disagree on what they do to an estimate.
+// its field in one 400. Slide settings are left to machine.test.ts, where docs/spec-silent.md
+// ("Videos and posts", Price model) says what they do to an estimate.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../core/errors.js';
 import { TEMPLATES, type Template } from './catalog.js';
@@ -98,7 +98,8 @@ describe('settings that do not move the price', () => {
 
 // biome-ignore format: a table, its columns aligned
 const MOVES: [string, Record<string, unknown>, number, number, boolean][] = [
-  // what                                 body                                                           seconds price  estimated
+  // what                                 body
+  // seconds price  estimated
   ['the length',                          { template: 'talking_avatar', target_duration_seconds: 60 },  60,     558,   true],
   ['a preset that narrates',              { template: 'real_footage', preset: 'narrated' },             30,     130,   true],
   ['an own script (the target ignored)',  { template: 'talking_avatar', script: long(4), target_duration_seconds: 300 }, 3, 197, false],
@@ -113,7 +114,8 @@ describe('settings that move the price', () => {
 
 // biome-ignore format: a table, its columns aligned
 const REFUSED: [string, Record<string, unknown>, string, RegExp][] = [
-  // what                                    body                                                             field               explanation
+  // what                                    body
+  // field               explanation
   ['no source',                              { template: 'remotion' },                                        'source_url',       /source_url or source_text is required/],
   ['no source (both named)',                 { template: 'remotion' },                                        'source_text',      /source_url or source_text is required/],
   ['a source text without words',            { template: 'remotion', source_text: '!!! ...' },               'source_text',      /must contain words/],

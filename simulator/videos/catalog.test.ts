@@ -1,10 +1,10 @@
-// The video price model (README "Videos and posts", Price model; spec Part 4 pricing rules): the
-// provider cost is the template's base, plus each second of length at the template's rate, plus
-// narration at 1¢ per 2 spoken words rounded up (voiced templates only), plus 30¢ per AI scene
-// (freeform_ai); the service adds 20% of the provider cost, rounded up; the line items sum to the
-// price. Also the length rules the price reads: words at 2.5 a second (at least 3 s, plus the 3 s
-// hook of meme_hook), one freeform_ai scene per 6 s (1 to 20), one slide per 5 s (2 to 20).
-// Every expected value below is worked out by hand from those rules, not read off the code.
+// The video price model (docs/spec-silent.md, "Videos and posts", Price model; spec Part 4 pricing
+// rules): the provider cost is the template's base, plus each second of length at the template's
+// rate, plus narration at 1¢ per 2 spoken words rounded up (voiced templates only), plus 30¢ per AI
+// scene (freeform_ai); the service adds 20% of the provider cost, rounded up; the line items sum to
+// the price. Also the length rules the price reads: words at 2.5 a second (at least 3 s, plus the 3
+// s hook of meme_hook), one freeform_ai scene per 6 s (1 to 20), one slide per 5 s (2 to 20). Every
+// expected value below is worked out by hand from those rules, not read off the code.
 import { describe, expect, it } from 'vitest';
 import {
   defaultPreset,
@@ -25,7 +25,7 @@ const parts = (p: Price) => Object.fromEntries(p.line_items.map((i) => [kind(i.l
 
 const sum = (p: Price) => p.line_items.reduce((a, i) => a + i.cents, 0);
 
-describe('each template has its base and per-second rate (README price table)', () => {
+describe('each template has its base and per-second rate (docs/spec-silent.md price table)', () => {
   it.each([
     ['talking_avatar', 150, 4],
     ['remotion', 60, 2],
@@ -63,7 +63,7 @@ type Row = [Template, string, number, number, number, boolean, number, number, n
 // biome-ignore format: a table, its columns aligned
 const PRICES: Row[] = [
   // template        preset          s     words scenes own    base  length narr. scenes markup price
-  // the README's worked example: 150 + 120 + 38 (75 words) = 308¢, plus 62¢ markup = 370¢
+  // docs/spec-silent.md's worked example: 150 + 120 + 38 (75 words) = 308¢, plus 62¢ markup = 370¢
   ['talking_avatar', 'site-capture', 30,   75,   0,     false, 150,  120,   38,   0,     62,    370],
   ['remotion',       'diagram',      30,   75,   0,     false, 60,   60,    38,   0,     32,    190],
   ['freeform_ai',    'cinematic',    30,   75,   5,     false, 80,   60,    38,   150,   66,    394],

@@ -1,6 +1,7 @@
 // What the video service offers: the eight templates with their presets, the built-in music, the
 // platforms a video is posted to, and the price model. Pure data and arithmetic: the routes
-// validate against it, the pipeline prices with it, the README and the API description quote it.
+// validate against it, the pipeline prices with it, docs/spec-silent.md ("Videos and posts") and
+// the API description quote it.
 
 export const TEMPLATES = [
   'talking_avatar',
@@ -43,7 +44,7 @@ export const TIKTOK_PRIVACY = [
 export type VideoFormat = (typeof FORMATS)[number];
 
 export interface TemplateInfo {
-  /** what it makes (README, API description) */
+  /** what it makes (docs/spec-silent.md, "Videos and posts"; API description) */
   what: string;
   /** the first is the default, used when none is sent */
   presets: readonly [string, ...string[]];
@@ -211,7 +212,8 @@ export const scenesFor = (seconds: number) => Math.min(20, Math.max(1, Math.ceil
 /** Slides a slideshow of this length has: one per 5 seconds, 2 to 20. */
 export const slidesFor = (seconds: number) => Math.min(20, Math.max(2, Math.round(seconds / 5)));
 
-// ---- the pipeline's stage durations (simulated seconds; README) ----
+// ---- the pipeline's stage durations (simulated seconds; docs/spec-silent.md, "Videos and posts",
+// The pipeline) ----
 
 export const STAGE_SECONDS = {
   queued: 30,

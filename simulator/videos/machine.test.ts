@@ -1,9 +1,10 @@
 // What a video costs before and after its script exists (priceVideo; spec Part 4 pricing rule 4,
-// README "Price model"): without content the quote is an estimate (estimated true) whose length is
-// target_duration_seconds and whose narration is that length at 2.5 words a second; with an own
-// script, or once research has written the script, scenes, slides or lines, the price is exact
-// (estimated false) and the content sets the length. A preset moves the price only where it decides
-// who speaks (real_footage narrated). Expected values are worked out by hand from the README's rules.
+// docs/spec-silent.md, "Videos and posts", Price model): without content the quote is an estimate
+// (estimated true) whose length is target_duration_seconds and whose narration is that length at
+// 2.5 words a second; with an own script, or once research has written the script, scenes, slides
+// or lines, the price is exact (estimated false) and the content sets the length. A preset moves
+// the price only where it decides who speaks (real_footage narrated). Expected values are worked
+// out by hand from those rules.
 import { describe, expect, it } from 'vitest';
 import { TEMPLATE_INFO, TEMPLATES, type Template } from './catalog.js';
 import { type Content, priceVideo } from './machine.js';
@@ -21,7 +22,7 @@ const slide = (seconds: number): Slide => ({ title: 'A slide', text: 'Three word
 // biome-ignore format: a table, its columns aligned
 const ESTIMATES: [Template, string, number, number][] = [
   // template        preset          target  price (cents)
-  // talking_avatar: 150¢ + 4¢/s + narration; 30 s is the README's 308¢ + 62¢ = 370¢
+  // talking_avatar: 150¢ + 4¢/s + narration; 30 s is docs/spec-silent.md's 308¢ + 62¢ = 370¢
   ['talking_avatar', 'site-capture', 10,     244],  // 150 + 40 + 13 (25 words) = 203, + 41
   ['talking_avatar', 'site-capture', 30,     370],
   ['talking_avatar', 'site-capture', 60,     558],  // 150 + 240 + 75 = 465, + 93
@@ -151,9 +152,10 @@ describe('the script research writes is priced exactly, its line items summing t
   });
 });
 
-// A slideshow (no words) is estimated at the length of the slides the writer would make, as the
-// README says: one slide per 5 s (2 to 20), each round(target / n) seconds, or slide_settings. So
-// its estimate is the price it will have, also when the target does not divide evenly.
+// A slideshow (no words) is estimated at the length of the slides the writer would make, as
+// docs/spec-silent.md ("Videos and posts", Price model) says: one slide per 5 s (2 to 20), each
+// round(target / n) seconds, or slide_settings. So its estimate is the price it will have, also
+// when the target does not divide evenly.
 // biome-ignore format: a table, its columns aligned
 const SLIDESHOW_ESTIMATES: [number, Record<string, number>, number, number][] = [
   // target  slide_settings                              seconds  price
@@ -163,7 +165,7 @@ const SLIDESHOW_ESTIMATES: [number, Record<string, number>, number, number][] = 
   [30,       { slide_count: 4, seconds_per_slide: 10 }, 40,      84],  // 4 × 10 s: 30 + 40 = 70, + 14
 ];
 
-describe('a slideshow estimate is priced on the slides it would have (README)', () => {
+describe('a slideshow estimate is priced on the slides it would have (docs/spec-silent.md)', () => {
   it.each(SLIDESHOW_ESTIMATES)('%i s, slide settings %o: %i s, %i¢', (target, slide, seconds, cents) => {
     const p = priceVideo('slideshow', 'captioned', target, null, false, slide);
     expect(p).toMatchObject({ price_cents: cents, seconds, estimated: true });

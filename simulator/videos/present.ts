@@ -12,7 +12,7 @@ export function presentVideo(data: World, origin: string, v: VideoRecord): Video
   const ready = v.status === 'ready';
   const secret = data.meta.secret;
   // error, caption and the links (strings in the spec: "signed links, set when ready") are typed
-  // without |null: left out when there is none (README)
+  // without |null: left out when there is none (docs/spec-silent.md)
   return withoutNulls(
     {
       ...rest,

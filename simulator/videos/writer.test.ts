@@ -1,4 +1,4 @@
-// What research writes (README "Videos and posts", The writer): the same words for the same
+// What research writes (docs/spec-silent.md, "Videos and posts", The writer): the same words for the same
 // sources; a hook (the source text's first sentence, or what the linked page's name says), the
 // source's own sentences, sentences on its most frequent words, and "Follow for more.", about
 // target_duration_seconds × 2.5 words; freeform_ai one scene per 6 s (1 to 20), slideshow one slide

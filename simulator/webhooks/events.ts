@@ -39,7 +39,7 @@ export type EventText = Pick<
   'id' | 'from_number' | 'to_number' | 'phone_number_id' | 'body' | 'created_at'
 >;
 
-/** Ids are derived from the record, so a receiver can drop duplicates (README). */
+/** Ids are derived from the record, so a receiver can drop duplicates (docs/spec-silent.md, "Webhooks"). */
 export const callEventId = (callId: string, type: 'call.started' | 'call.ended') =>
   `evt_${callId}_${type === 'call.started' ? 'started' : 'ended'}`;
 export const textEventId = (messageId: string) => `evt_${messageId}_received`;
@@ -58,7 +58,7 @@ const contactView = (c: EventContact | null | undefined) =>
 
 /**
  * phone_number_id is an integer in the spec's events, never null: a call or text on no number of the
- * account (a shared number's, a verified caller ID's) is sent without the key (README, Webhooks).
+ * account (a shared number's, a verified caller ID's) is sent without the key (docs/spec-silent.md, "Webhooks").
  */
 const onNumber = <T extends { phone_number_id: number | null }>(o: T) => withoutNulls(o, ['phone_number_id']);
 
@@ -87,7 +87,8 @@ export function callEndedData(call: EventCall, contact: EventContact | null, tra
       status: call.status,
       from_number: call.from_number,
       to_number: call.to_number,
-      // filled for every call, as the spec says: one that never connected started when it was placed, and lasted 0 s
+      // filled for every call, as the spec says: one that never connected started when it was
+      // placed, and lasted 0 s
       phone_number_id: call.phone_number_id,
       started_at: call.started_at ?? call.created_at,
       ended_at: call.ended_at ?? call.created_at,

@@ -3,7 +3,7 @@
 // the control plane's verbs as methods that return plain data, and reset() back to the world as it
 // stood once started (same key, same seeded generator) without a new server.
 import type { OutboxMessageSchema } from '../../simulator/control/outbox.js';
-import type { SimWorkspaceSchema } from '../../simulator/control/routes.js';
+import type { SimWorkspaceSchema } from '../../simulator/control/workspace.js';
 import type { Persona } from '../../simulator/calls/persona.js';
 import type { Infer } from '../../simulator/core/schema.js';
 import type { DeliveryAttemptSchema } from '../../simulator/history/index.js';
