@@ -181,6 +181,52 @@ describe('calls: each attempt meets what the persona says, with its ring seconds
     ]);
     expect(c).toMatchObject({ status: 'COMPLETED', tags: ['callback_requested'] });
   });
+
+  // issue 32, point 1: "show of a built-in prints a file set accepts", and that file plays the same
+  const ENDINGS = ['0100', '0101', '0102', '0103', '0104', '0105', '0106', '0107', '9999'];
+  it.each(ENDINGS)('a copy of the built-in …%s plays as it: voice and quick calls alike', async (digits) => {
+    const builtin = `+1202555${digits}`;
+    const shown = await sim.api('GET', `/_sim/personas/${encodeURIComponent(builtin)}`);
+    expect(shown.json.data.builtin).toBe(true);
+    expect((await put(shown.json.data.persona)).status).toBe(200);
+    await sim.api('POST', '/_sim/caller-ids', { body: { phone_number: '+12025551111' } });
+    for (const destination of [builtin, N])
+      expect(
+        (await sim.api('POST', '/v1/voice/calls', { body: { caller_id: '+12025551111', destination } })).status,
+      ).toBe(201);
+    const quick = await sim.api('POST', '/v1/quick/ai-calls', {
+      body: { to_numbers: [builtin, N], goal: 'Confirm the Tuesday 3pm appointment', retry_attempts: 1 },
+    });
+    expect(quick.status, quick.text).toBe(201);
+    await sim.advance(3 * 3600);
+    const played = (number: string) =>
+      calls().then((all) =>
+        all
+          .filter((c: any) => c.to_number === number)
+          .map((c: any) => ({
+            ...Object.fromEntries(
+              ['status', 'end_reason', 'duration_seconds', 'transcript_turns', 'summary', 'tags', 'has_recording'].map(
+                (k) => [k, c[k]],
+              ),
+            ),
+            // seconds of ringing (calls placed at one instant are created a few ms apart)
+            rang: Math.round((Date.parse(c.started_at ?? c.created_at) - Date.parse(c.created_at)) / 1000),
+          })),
+      );
+    const asBuiltin = await played(builtin);
+    expect(asBuiltin.length).toBeGreaterThanOrEqual(2);
+    expect(await played(N)).toEqual(asBuiltin);
+    const targets = (await job(quick.json.data.id)).targets.map(
+      ({ status, end_reason, goal_achieved, attempts, summary }: any) => ({
+        status,
+        end_reason,
+        goal_achieved,
+        attempts,
+        summary,
+      }),
+    );
+    expect(targets[1]).toEqual(targets[0]);
+  });
 });
 
 describe('texts: replies with their delays, an opt-out word, silence', () => {

@@ -138,26 +138,46 @@ export function planConversation(call: CallPersona, side: AgentSide, maxSeconds:
   };
 }
 
-/** The AI review of an answered call: the persona's summary and tags when it ran its course, else by how it ended. */
+/** The review of a call that ran its course, by its outcome: with the job's goal, or (null) a voice call's, which has none. */
+function byOutcome(outcome: Conversation['outcome'], goal: string | null, seconds: number) {
+  const reviews: Record<Conversation['outcome'], { summary: string; tags: CallTag[] }> = {
+    goal_achieved: {
+      summary: goal === null ? 'The call connected and went well.' : `The recipient agreed: ${goalPhrase(goal)}.`,
+      tags: ['interested'],
+    },
+    declined: {
+      summary: goal === null ? 'The person was not interested.' : 'The recipient said they were not interested.',
+      tags: ['not_interested'],
+    },
+    callback: {
+      summary: goal === null ? 'The person asked to be called back.' : 'The recipient asked to be called back later.',
+      tags: ['callback_requested'],
+    },
+    hangs_up: { summary: `The recipient hung up after ${seconds} s.`, tags: [] },
+  };
+  return reviews[outcome];
+}
+
+/**
+ * The AI review of an answered call: the persona's summary and tags when it ran its course, else by
+ * how it ended. `goal` null: a voice call placed through the API, which has none.
+ */
 export function review(
   c: Pick<Conversation, 'seconds' | 'ending' | 'outcome'>,
   call: Pick<CallPersona, 'summary' | 'tags'>,
-  goal: string,
+  goal: string | null,
 ): { summary: string; tags: CallTag[] } {
   if (c.ending === 'max')
     return {
-      summary: `The call reached the maximum call length before the goal (${goalPhrase(goal)}) was settled.`,
+      summary:
+        goal === null
+          ? 'The call reached the maximum call length.'
+          : `The call reached the maximum call length before the goal (${goalPhrase(goal)}) was settled.`,
       tags: [],
     };
   if (c.ending === 'hangup') return { summary: `The call was hung up after ${c.seconds} s.`, tags: [] };
   if (c.ending === 'person' && c.outcome !== 'hangs_up')
     return { summary: `The recipient hung up after ${c.seconds} s.`, tags: [] };
-  const byOutcome: Record<string, { summary: string; tags: CallTag[] }> = {
-    goal_achieved: { summary: `The recipient agreed: ${goalPhrase(goal)}.`, tags: ['interested'] },
-    declined: { summary: 'The recipient said they were not interested.', tags: ['not_interested'] },
-    callback: { summary: 'The recipient asked to be called back later.', tags: ['callback_requested'] },
-    hangs_up: { summary: `The recipient hung up after ${c.seconds} s.`, tags: [] },
-  };
-  const r = byOutcome[c.outcome];
+  const r = byOutcome(c.outcome, goal, c.seconds);
   return { summary: call.summary ?? r.summary, tags: call.tags ? [...call.tags] : r.tags };
 }

@@ -228,9 +228,8 @@ export function builtinPersona(b: (typeof BUILTINS)[number]): Persona {
   };
 }
 
-/** A persona that applies to a number: its parts all given, and whether it is a built-in. */
+/** A persona that applies to a number, its parts all given (a built-in or a number's own play alike). */
 export interface Resolved {
-  builtin: boolean;
   call: CallPersona;
   text: TextPersona;
 }
@@ -240,13 +239,7 @@ export function personaFor(world: Pick<World, 'personas'>, number: string): Reso
   const own = world.personas.find((p) => p.number === number)?.persona;
   const b = builtinFor(number);
   return {
-    builtin: !own,
     call: own?.call ?? CALL_PARTS[b.call],
     text: own?.text ?? TEXT_PARTS[b.text],
   };
 }
-
-/** The built-in call part of a script name (the names scenarios.ts gives). */
-export const builtinCall = (name: string): CallPersona => CALL_PARTS[name];
-/** The built-in text part of a script name. */
-export const builtinText = (name: string): TextPersona => TEXT_PARTS[name];

@@ -1,13 +1,13 @@
 // Voice calls: POST /v1/voice/calls from a verified caller ID (masked as the caller), and hangup.
 // The destination's persona (its own, or the built-in of its last four digits) decides how the call
-// goes (docs/personas.md, "Personas: the person behind any number").
+// goes (docs/personas.md, "Personas: the person behind any number"), played as on any call (persona-play.ts).
 import { findCall, openCall } from './conversations.js';
 import { ApiError, notFound } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
 import { schedule } from '../core/scheduler.js';
 import { hangUp, isLive, runCall, type CallPlan } from './scripted-call.js';
 import { contactByPhone, presentCall, CallRecordSchema, type CallOut } from '../history/index.js';
-import { carrierCheck, TALKS } from './scenarios.js';
+import { carrierCheck } from './scenarios.js';
 import { personaFor, type Resolved } from './persona.js';
 import { oneOffCall, planConversation, review } from './persona-play.js';
 import { bool, dataOf, e164, freeInput, obj, uuid, type Infer } from '../core/schema.js';
@@ -28,44 +28,17 @@ const Body = obj(
 
 const CallParams = obj({ id: uuid("the call's id") }, { required: ['id'] });
 
-/** An answered outbound call to a built-in persona, by how its talk goes: what is said, and the review's summary and tags. */
-const ANSWERED = {
-  goal: {
-    lines: [
-      ['person', 'Hello?'],
-      ['agent', 'Hi, thanks for picking up.'],
-      ['person', 'Sure, what can I do for you?'],
-      ['agent', 'Thanks, that is all. Goodbye!'],
-    ],
-    summary: 'The call connected and went well.',
-    tags: ['interested'],
-  },
-  not_interested: {
-    lines: [
-      ['person', 'Hello?'],
-      ['agent', 'Hi, do you have a minute?'],
-      ['person', 'Not interested, sorry.'],
-    ],
-    summary: 'The person was not interested.',
-    tags: ['not_interested'],
-  },
-  callback: {
-    lines: [
-      ['person', 'Hello?'],
-      ['agent', 'Hi, do you have a minute?'],
-      ['person', 'Can you call me back later?'],
-    ],
-    summary: 'The person asked to be called back.',
-    tags: ['callback_requested'],
-  },
-} as const;
-
-/** Voice calls have no goal: the agent's side of a persona's conversation on one. */
+/**
+ * The agent's side on a voice call: it has no goal (the API takes none), so the review says how the
+ * talk went rather than what was agreed (review: a null goal).
+ */
 const VOICE_SIDE = { goal: 'talk with you', instructions: null, opening: 'Hi, thanks for picking up.', name: null };
 
 /**
  * The course of an outbound voice call to a number with this persona (no retries: that is quick
- * calls' job): a placed call meets the persona's last attempt (oneOffCall). Answered, a built-in keeps its short script (ANSWERED); a number's own persona says its lines.
+ * calls' job): a placed call meets the persona's last attempt (oneOffCall); answered, the persona's
+ * lines are played and reviewed as on any call, so a built-in and a copy of it (`vmv sim persona
+ * show … | vmv sim persona set … --file -`) give the same call.
  */
 export function planOutbound(persona: Resolved, record: boolean, refusal: string | null = null): CallPlan {
   const none = { answered: false, talk_seconds: 0, turns: [], has_recording: false, review: null };
@@ -78,32 +51,16 @@ export function planOutbound(persona: Resolved, record: boolean, refusal: string
   if (a.result === 'voicemail')
     return { ...none, ring_seconds: a.ring_seconds, status: 'VOICEMAIL', end_reason: 'voicemail' };
   if (a.result === 'fails') return { ...none, ring_seconds: a.ring_seconds, status: 'FAILED', end_reason: a.error };
-  const answered = { ring_seconds: a.ring_seconds, answered: true, status: 'COMPLETED', end_reason: 'hangup' } as const;
-  if (!persona.builtin) {
-    const c = planConversation(persona.call, VOICE_SIDE, Number.POSITIVE_INFINITY);
-    const talk = ANSWERED[TALKS[c.outcome] ?? 'goal'];
-    const r = review(c, persona.call, VOICE_SIDE.goal);
-    const ran = c.ending === 'course' && c.outcome !== 'hangs_up';
-    return {
-      ...answered,
-      talk_seconds: c.seconds,
-      turns: c.turns,
-      has_recording: record,
-      review: ran && !persona.call.summary ? { summary: talk.summary, tags: [...talk.tags] } : r,
-    };
-  }
-  const { lines, summary, tags } = ANSWERED[TALKS[persona.call.outcome ?? 'goal_achieved']];
-  const talk = persona.call.talk_seconds!;
+  const c = planConversation(persona.call, VOICE_SIDE, Number.POSITIVE_INFINITY);
   return {
-    ...answered,
-    talk_seconds: talk,
-    turns: lines.map(([speaker, text], i) => ({
-      speaker,
-      text,
-      seconds_from_start: Math.round((i * talk) / lines.length),
-    })),
+    ring_seconds: a.ring_seconds,
+    answered: true,
+    status: 'COMPLETED',
+    end_reason: 'hangup',
+    talk_seconds: c.seconds,
+    turns: c.turns,
     has_recording: record,
-    review: { summary, tags: [...tags] },
+    review: review(c, persona.call, null),
   };
 }
 

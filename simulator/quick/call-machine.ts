@@ -13,7 +13,7 @@ import {
   personaFor,
   review,
   substitute,
-  TIMING,
+  REVIEW_DELAY_SECONDS,
   type CallPersona,
   type Conversation,
 } from '../calls/index.js';
@@ -149,7 +149,7 @@ function endConversation(s: Session, c: Live, p: P, seconds: number, endReason: 
     (p.persona ?? {}) as Pick<CallPersona, 'summary' | 'tags'>,
     job.goal,
   );
-  schedule(s, at(s, TIMING.reviewDelay), 'qcall.review', { job: job.id, call: call.id, review: r });
+  schedule(s, at(s, REVIEW_DELAY_SECONDS), 'qcall.review', { job: job.id, call: call.id, review: r });
   // canceled while connected: the call was allowed to finish, the target ends canceled (goal_achieved stays true to what happened)
   if (t.stop_after_call) return finish(s, job, t, 'canceled', 'canceled', goal);
   finish(s, job, t, 'completed', goal ? 'goal_achieved' : 'answered', goal);
