@@ -11,7 +11,7 @@ import {
   setWallet,
   usd,
 } from '../billing/index.js';
-import { clockNow, iso, setMode } from '../core/clock.js';
+import { clockNow, iso, LAST_TIME_MS, setMode } from '../core/clock.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Reply, type Resource } from '../core/http.js';
 import { SCOPES } from '../core/world.js';
@@ -281,6 +281,10 @@ function clockOf(s: Session, calendar: ReadonlySet<string>): Infer<typeof SimClo
  */
 function moveTo(c: AnyCtx, to: number, field: string): Reply {
   if (to <= c.s.now) return { body: clockView(c) };
+  if (to > LAST_TIME_MS)
+    throw validationError({
+      [field]: `would move the clock past ${iso(LAST_TIME_MS)}, the latest it goes (the clock is ${iso(c.s.now)})`,
+    });
   refuseLargeMove(c.s, to, c.world, field);
   const from = c.s.now;
   const calendar = c.world.calendarTimers;
@@ -360,7 +364,10 @@ const presentSuppression = (s: Suppression): Infer<typeof SuppressionSchema> => 
 
 const ResetBody = obj({
   clock: oneOf(CLOCK_MODES, 'how the fresh clock runs (default: as before)'),
-  now: doc(isoTime(), "the fresh clock's time, even earlier than now (default: the current time)"),
+  now: doc(
+    isoTime(),
+    "the fresh clock's time, even earlier than now, at most 9998-12-31T23:59:59.999Z (default: the current time)",
+  ),
   seed: int({
     min: 0,
     max: 2 ** 32 - 1,
@@ -373,7 +380,7 @@ const ClockBody = obj({
   mode: oneOf(CLOCK_MODES, 'how the clock runs from now on'),
   now: doc(
     isoTime(),
-    "move the clock forward to this time, running every transition due by then; a time before the clock's is refused (400), unless `at_least`",
+    "move the clock forward to this time, running every transition due by then; a time before the clock's is refused (400), unless `at_least`, and so is one past 9998-12-31T23:59:59.999Z, the latest the clock goes (timestamps ahead of it must still fit in 4-digit years)",
   ),
   at_least: bool(
     "`now` is the least time wanted: a clock already there or past it stays where it is, and the request succeeds (false, the default: a `now` before the clock's time is a mistake, refused). " +
@@ -383,7 +390,13 @@ const ClockBody = obj({
 
 const AdvanceBody = obj(
   {
-    seconds: num({ min: 0, max: 10 * 366 * 86400, description: 'how far to move the clock', example: 90 }),
+    seconds: num({
+      min: 0,
+      max: 10 * 366 * 86400,
+      description:
+        'how far to move the clock; a move past 9998-12-31T23:59:59.999Z, the latest the clock goes, is refused',
+      example: 90,
+    }),
   },
   { required: ['seconds'] },
 );
@@ -669,6 +682,8 @@ const routes = [
     responses: { 200: { description: 'Reset', schema: ResetResult } },
     handler: (c) => {
       const b = c.body;
+      if (b.now !== undefined && Date.parse(b.now) > LAST_TIME_MS)
+        throw validationError({ now: `must be at most ${iso(LAST_TIME_MS)}, the latest the clock goes` });
       const current = c.data.meta.clock;
       const clock =
         b.clock !== undefined || b.now !== undefined
