@@ -2,7 +2,9 @@
 // as a test over HTTP against a server on port 0: concurrent downloads of long recordings held 4
 // bytes a sample of the whole call each (a 2-hour call: 290 MB a download, 1.1 GB for four), a
 // clock moved past year 9999 answered timestamps no client reads (`+010000-…`), and a number too
-// large for JSON (1e400) was refused as "must be a number, got number".
+// large for JSON (1e400) was refused as "must be a number, got number", and the personas had no
+// bound in all but their count (1,000 documents of 580 KB: each PUT rewrote them all, 1.6 s each by
+// the hundredth, and GET /_sim/personas answered 58 MB at 100).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from './helpers.js';
@@ -69,4 +71,35 @@ describe('the clock stops at the last time a timestamp can say', () => {
     expect(r.status).toBe(400);
     expect(r.json.error.fields.seconds).toMatch(/finite number/);
   });
+});
+
+describe('the personas in all', () => {
+  it('hold at most 4 MB as JSON: the persona past it is 409 personas_limit_exceeded, a short one still fits', async () => {
+    // the longest texts of every field, as control characters: 6 bytes each as JSON (\u0001)
+    const s = (n: number) => '\u0001'.repeat(n);
+    const doc = {
+      name: s(200),
+      description: s(2000),
+      call: {
+        attempts: Array.from({ length: 20 }, () => ({ result: 'fails', error: s(500) })),
+        lines: Array.from({ length: 50 }, () => ({ says: s(1000) })),
+        summary: s(2000),
+      },
+      text: { replies: Array.from({ length: 20 }, () => ({ says: s(1600), after_seconds: 1 })) },
+    };
+    expect(JSON.stringify(doc).length).toBeGreaterThan(570_000);
+    for (let i = 0; i < 7; i++) {
+      const r = await sim.api('PUT', `/_sim/personas/%2B1555000100${i}`, { body: doc });
+      expect(r.status, r.text).toBe(200);
+    }
+    const past = await sim.api('PUT', '/_sim/personas/%2B15550001007', { body: doc });
+    expect(past.status).toBe(409);
+    expect(past.json.error.code).toBe('personas_limit_exceeded');
+    expect(past.json.error.message).toMatch(/at most 4\.00 MB as JSON in all/);
+    // replacing one counts the others only; a short one fits beside them
+    expect((await sim.api('PUT', '/_sim/personas/%2B15550001000', { body: doc })).status).toBe(200);
+    expect((await sim.api('PUT', '/_sim/personas/%2B15550001007', { body: { name: 'Short' } })).status).toBe(200);
+    const all = await sim.api('GET', '/_sim/personas');
+    expect(all.bytes.length).toBeLessThan(4.5 * 1024 * 1024);
+  }, 30_000);
 });
