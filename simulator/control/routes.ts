@@ -277,15 +277,16 @@ function clockOf(s: Session, calendar: ReadonlySet<string>): Infer<typeof SimClo
 /**
  * Moves the clock forward to `to` after this request's unit of work, in slices (core/move.ts:
  * other requests are answered between them), and answers the clock where the move left it. A move
- * that would run more than MOVE_WORK_LIMIT transitions is refused first, on `field`.
+ * that would run more than MOVE_WORK_LIMIT transitions is refused first, on `field`; then one past
+ * LAST_TIME_MS (timestamps would need a 5-digit year).
  */
 function moveTo(c: AnyCtx, to: number, field: string): Reply {
   if (to <= c.s.now) return { body: clockView(c) };
+  refuseLargeMove(c.s, to, c.world, field);
   if (to > LAST_TIME_MS)
     throw validationError({
       [field]: `would move the clock past ${iso(LAST_TIME_MS)}, the latest it goes (the clock is ${iso(c.s.now)})`,
     });
-  refuseLargeMove(c.s, to, c.world, field);
   const from = c.s.now;
   const calendar = c.world.calendarTimers;
   return {
