@@ -7,7 +7,15 @@ import { iso } from '../core/clock.js';
 import { ApiError, notFound } from '../core/errors.js';
 import { route, type Resource } from '../core/http.js';
 import { bool, dataOf, e164, named, nullable, obj, record, str, timestamp } from '../core/schema.js';
-import { BUILTINS, builtinFor, builtinPersona, MAX_PERSONAS, PersonaSchema, type StoredPersona } from './persona.js';
+import {
+  BUILTINS,
+  builtinFor,
+  builtinPersona,
+  MAX_PERSONA_BYTES,
+  MAX_PERSONAS,
+  PersonaSchema,
+  type StoredPersona,
+} from './persona.js';
 
 const Entry = named(
   'PersonaEntry',
@@ -45,6 +53,9 @@ const builtin = (b: (typeof BUILTINS)[number]) => ({
   persona: builtinPersona(b),
   updated_at: null,
 });
+
+const jsonBytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 
 export const personas: Resource = {
   tag: {
@@ -84,7 +95,8 @@ export const personas: Resource = {
       summary: "Set a number's persona",
       description:
         "From now on, calls and texts to the number meet this persona (calls already answered keep the course they were given). A part left out (call, text) behaves as the number's built-in. " +
-        'Every problem of the document is listed at once, by field path, and nothing changes; a reset removes every persona.',
+        'Every problem of the document is listed at once, by field path, and nothing changes; a reset removes every persona. ' +
+        `At most ${MAX_PERSONAS} numbers have a persona, ${MAX_PERSONA_BYTES / 1024 / 1024} MB of documents (as JSON) in all: past either, 409 \`personas_limit_exceeded\`.`,
       params: NumberParam,
       body: PersonaSchema,
       responses: { 200: { description: 'The persona as set', schema: dataOf(Entry) } },
@@ -97,6 +109,14 @@ export const personas: Resource = {
             409,
             'personas_limit_exceeded',
             `At most ${MAX_PERSONAS} numbers have a persona; remove one first (DELETE /_sim/personas/{number}).`,
+          );
+        const bytes = jsonBytes(c.body);
+        const held = others.reduce((sum, p) => sum + jsonBytes(p.persona), 0);
+        if (held + bytes > MAX_PERSONA_BYTES)
+          throw new ApiError(
+            409,
+            'personas_limit_exceeded',
+            `The personas hold at most ${mb(MAX_PERSONA_BYTES)} as JSON in all: the others hold ${mb(held)} and this one is ${mb(bytes)}; remove one first (DELETE /_sim/personas/{number}), or make it shorter.`,
           );
         const entry: StoredPersona = { number, persona: c.body, updated_at: iso(c.s.now) };
         c.data.personas = [...others, entry];

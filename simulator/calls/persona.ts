@@ -160,6 +160,14 @@ declare module '../core/world.js' {
 /** How many numbers may have a persona: a test's cast, never a directory. */
 export const MAX_PERSONAS = 1000;
 
+/**
+ * How large the personas may be in all, as JSON (4 MB): they are one stored value, written whole
+ * with each change, and GET /_sim/personas answers them all. Without it a persona of the longest
+ * texts (580 KB as JSON when they are control characters) for each of 1,000 numbers made 580 MB:
+ * each PUT wrote the lot (1.6 s each by the hundredth, 3.4 s at worst) and the list was 58 MB at 100.
+ */
+export const MAX_PERSONA_BYTES = 4 * 1024 * 1024;
+
 // ---- the built-ins: the four-digit scripts, as personas ----
 
 const GOAL_LINES = [{ says: 'Hello?' }, { says: 'Sure, go ahead.' }, { says: 'Yes, that works for me.' }];

@@ -2,7 +2,7 @@
 // back to its seeded state, and the simulator clock shown, switched between real and manual, and
 // moved forward in slices (core/move.ts) with every transition that falls due on the way.
 import * as z from 'zod/mini';
-import { clockNow, iso, setMode } from '../core/clock.js';
+import { clockNow, iso, LAST_TIME_MS, setMode } from '../core/clock.js';
 import { validationError } from '../core/errors.js';
 import { route, type Ctx, type Reply } from '../core/http.js';
 import { MOVE_WORK_LIMIT, refuseLargeMove, SLICE_MS } from '../core/move.js';
@@ -76,11 +76,16 @@ function clockOf(s: Session, calendar: ReadonlySet<string>): Infer<typeof SimClo
 /**
  * Moves the clock forward to `to` after this request's unit of work, in slices (core/move.ts:
  * other requests are answered between them), and answers the clock where the move left it. A move
- * that would run more than MOVE_WORK_LIMIT transitions is refused first, on `field`.
+ * that would run more than MOVE_WORK_LIMIT transitions is refused first, on `field`; then one past
+ * LAST_TIME_MS (timestamps would need a 5-digit year).
  */
 function moveTo(c: Ctx<any, any, any>, to: number, field: string): Reply {
   if (to <= c.s.now) return { body: clockView(c) };
   refuseLargeMove(c.s, to, c.world, field);
+  if (to > LAST_TIME_MS)
+    throw validationError({
+      [field]: `would move the clock past ${iso(LAST_TIME_MS)}, the latest it goes (the clock is ${iso(c.s.now)})`,
+    });
   const from = c.s.now;
   const calendar = c.world.calendarTimers;
   return {
@@ -100,7 +105,10 @@ const MOVE_TERMS =
 
 const ResetBody = obj({
   clock: oneOf(CLOCK_MODES, 'how the fresh clock runs (default: as before)'),
-  now: doc(isoTime(), "the fresh clock's time, even earlier than now (default: the current time)"),
+  now: doc(
+    isoTime(),
+    "the fresh clock's time, even earlier than now, at most 9998-12-31T23:59:59.999Z (default: the current time)",
+  ),
   seed: int({
     min: 0,
     max: 2 ** 32 - 1,
@@ -113,7 +121,7 @@ const ClockBody = obj({
   mode: oneOf(CLOCK_MODES, 'how the clock runs from now on'),
   now: doc(
     isoTime(),
-    "move the clock forward to this time, running every transition due by then; a time before the clock's is refused (400), unless `at_least`",
+    "move the clock forward to this time, running every transition due by then; a time before the clock's is refused (400), unless `at_least`, and so is one past 9998-12-31T23:59:59.999Z, the latest the clock goes (timestamps ahead of it must still fit in 4-digit years)",
   ),
   at_least: bool(
     "`now` is the least time wanted: a clock already there or past it stays where it is, and the request succeeds (false, the default: a `now` before the clock's time is a mistake, refused). " +
@@ -123,7 +131,13 @@ const ClockBody = obj({
 
 const AdvanceBody = obj(
   {
-    seconds: num({ min: 0, max: 10 * 366 * 86400, description: 'how far to move the clock', example: 90 }),
+    seconds: num({
+      min: 0,
+      max: 10 * 366 * 86400,
+      description:
+        'how far to move the clock; a move past 9998-12-31T23:59:59.999Z, the latest the clock goes, is refused',
+      example: 90,
+    }),
   },
   { required: ['seconds'] },
 );
@@ -149,6 +163,8 @@ export const clockRoutes = [
     responses: { 200: { description: 'Reset', schema: ResetResult } },
     handler: (c) => {
       const b = c.body;
+      if (b.now !== undefined && Date.parse(b.now) > LAST_TIME_MS)
+        throw validationError({ now: `must be at most ${iso(LAST_TIME_MS)}, the latest the clock goes` });
       const current = c.data.meta.clock;
       const clock =
         b.clock !== undefined || b.now !== undefined

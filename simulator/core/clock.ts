@@ -27,3 +27,11 @@ export function advance(c: ClockState, ms: number, wall: number = Date.now()): C
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The latest the clock goes (9998-12-31T23:59:59.999Z): a year short of the last moment a timestamp
+ * of the API can say, so times computed ahead of the clock (a plan's period end, a schedule's next
+ * post, a number's renewal) fit too. Past 9999 `iso` writes `+010000-…`, which no client parses as
+ * the spec's ISO 8601 and `now` itself refuses.
+ */
+export const LAST_TIME_MS = Date.UTC(9998, 11, 31, 23, 59, 59, 999);

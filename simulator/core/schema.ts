@@ -395,6 +395,9 @@ function explain(issue: z.core.$ZodIssue, input: unknown, where: Where): string 
   if (input === undefined) return 'is required'; // whatever the schema of an absent key (an enum's issue is invalid_value)
   switch (issue.code) {
     case 'invalid_type': {
+      // JSON reads a number past ±1.8e308 (1e400) as infinity, which no number field takes
+      if (typeof input === 'number' && !Number.isFinite(input))
+        return 'must be a finite number; this one is too large to hold (at most ±1.8e308)';
       if (issue.message === INT_TYPE)
         return where === 'body' ? `must be an integer, got ${typeName(input)}` : 'must be an integer';
       if (issue.message !== DEFAULT_MESSAGE) return issue.message;

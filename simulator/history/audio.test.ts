@@ -67,10 +67,16 @@ describe('G.711 mu-law', () => {
 });
 
 describe('a long recording is made in slices', () => {
-  it('the pause is awaited after each turn and each minute encoded', async () => {
+  it('the pause is awaited after each turn, and each minute encoded of a stretch of speech longer than a minute', async () => {
     let pauses = 0;
     const turns = Array.from({ length: 50 }, (_, i) => turn(i % 2 ? 'person' : 'agent', i * 6));
     await recordingWav({ id: 'c', duration_seconds: 300, transcript_turns: turns }, async () => void pauses++);
-    expect(pauses).toBe(50 + 5);
+    expect(pauses).toBe(50);
+    pauses = 0;
+    await recordingWav(
+      { id: 'c', duration_seconds: 300, transcript_turns: [turn('agent', 0)] },
+      async () => void pauses++,
+    );
+    expect(pauses).toBe(1 + 5);
   });
 });

@@ -110,8 +110,18 @@ function noise(seed: number): () => number {
  * `text` said by `voice` into `out` from sample `from` for `length` samples, its syllables spread
  * evenly over that time (repeated from the start when the time is long for the words, as a speaker
  * who goes on talking), with short dips between them; each syllable's vowel peaks at `level` (0..1).
+ * `origin`: the sample `out[0]` stands for, so a long recording is made a stretch at a time (the
+ * voice's wobble follows the sample's place in the whole, so the stretch sounds as it would in place).
  */
-export function say(out: Float32Array, from: number, length: number, text: string, voice: Voice, level = 0.6): void {
+export function say(
+  out: Float32Array,
+  from: number,
+  length: number,
+  text: string,
+  voice: Voice,
+  level = 0.6,
+  origin = 0,
+): void {
   const said = syllables(text);
   if (said.length === 0 || length <= 0) return;
   const count = length / said.length > 0.32 * RATE ? Math.round(length / (0.25 * RATE)) : said.length;
@@ -120,12 +130,12 @@ export function say(out: Float32Array, from: number, length: number, text: strin
   const tract = new Tract(voice);
   for (let k = 0; k < count; k++) {
     const s0 = Math.round(from + k * each);
-    const n = Math.min(Math.round(from + (k + 1) * each), out.length) - s0;
+    const n = Math.min(Math.round(from + (k + 1) * each), origin + out.length) - s0;
     // the phrase falls from 1.12 to 0.88 of the voice's pitch; a question rises over its last two syllables
     const along = count > 1 ? k / (count - 1) : 0;
     let pitch = voice.f0 * (1.12 - 0.24 * along);
     if (question && k >= count - 2) pitch *= 1.25 + 0.15 * (k - count + 2);
-    if (n > 0) tract.syllable(out, s0, n, said[k % said.length], pitch, level);
+    if (n > 0) tract.syllable(out, s0, n, said[k % said.length], pitch, level, origin);
   }
 }
 
@@ -142,8 +152,16 @@ class Tract {
     this.rand = noise(Math.round(voice.f0 * 1000));
   }
 
-  /** One syllable into out[s0, s0 + n): a consonant's noise, then the vowel, attack 12%, release 25%. */
-  syllable(out: Float32Array, s0: number, n: number, syl: Syllable, pitch: number, level: number): void {
+  /** One syllable into out[s0 - origin, s0 - origin + n): a consonant's noise, then the vowel, attack 12%, release 25%. */
+  syllable(
+    out: Float32Array,
+    s0: number,
+    n: number,
+    syl: Syllable,
+    pitch: number,
+    level: number,
+    origin: number,
+  ): void {
     const { rs, hiss, rand, voice } = this;
     rs.forEach((r, j) => r.tune(syl.vowel[j] * voice.formants, BANDWIDTHS[j]));
     if (this.scratch.length < n) this.scratch = new Float32Array(n);
@@ -167,13 +185,14 @@ class Tract {
     let peak = 0;
     for (let i = lead; i < n; i++) peak = Math.max(peak, Math.abs(x[i]));
     const k = peak > 0 ? level / peak : 0;
+    const at = s0 - origin;
     for (let i = 0; i < n; i++) {
       const u = i / n;
       const env = Math.min(1, u / 0.12, Math.max(0, (0.97 - u) / 0.25));
-      if (i >= lead) out[s0 + i] += x[i] * k * env;
+      if (i >= lead) out[at + i] += x[i] * k * env;
       // a fricative hisses; a stop is a closure (silence), then a short burst
-      else if (syl.onset === 'noise') out[s0 + i] += hiss.step(rand()) * level * 0.6;
-      else if (i > lead / 2) out[s0 + i] += rand() * level * 0.15;
+      else if (syl.onset === 'noise') out[at + i] += hiss.step(rand()) * level * 0.6;
+      else if (i > lead / 2) out[at + i] += rand() * level * 0.15;
     }
   }
 }
