@@ -187,6 +187,11 @@ export const HINTS: Record<string, { simulator: Hint; service: Hint }> = {
     simulator: 'The request took too long to arrive: retry (--request-timeout bounds the wait for the reply).',
     service: 'The request took too long to arrive: retry (--request-timeout bounds the wait for the reply).',
   },
+  too_many_streams: {
+    simulator:
+      'The simulator holds at most 100 live feeds (GET /_sim/events) at once: close an inspector page or a client that follows it, then retry.',
+    service: 'The service holds no more live feeds at the moment: retry after the time it names.',
+  },
   // the message says to retry, and vmv already has (--retries)
   store_busy: { simulator: () => undefined, service: () => undefined },
   insufficient_storage: {
