@@ -56,7 +56,8 @@ async function showProgress(ctx: Context, to: (fromMs: number) => number): Promi
     const now = await clockMs(ctx).catch(() => null);
     if (ended || now === null) return; // (a look that fails shows nothing: the move's own reply says what went wrong)
     const share = target > from ? Math.floor((100 * (now - from)) / (target - from)) : 100;
-    ctx.io.err(`\r\x1b[2K${dim(forStderr(ctx.io), `Moving the clock: ${new Date(now).toISOString()} (${share}%)`)}`);
+    ctx.io.redraw('err', 'line');
+    ctx.io.err(dim(forStderr(ctx.io), `Moving the clock: ${new Date(now).toISOString()} (${share}%)`));
     shown = true;
     timer = setTimeout(look, LOOK_EVERY_MS);
   };
@@ -65,7 +66,7 @@ async function showProgress(ctx: Context, to: (fromMs: number) => number): Promi
     end: () => {
       ended = true;
       clearTimeout(timer);
-      if (shown) ctx.io.err('\r\x1b[2K');
+      if (shown) ctx.io.redraw('err', 'line');
     },
   };
 }

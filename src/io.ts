@@ -1,15 +1,30 @@
 // The streams a command talks to. Commands never touch process.stdout directly, so tests swap in
 // buffers (bufferIO) and a TTY can be pretended. Every string written (and any bytes written to a
-// terminal) has its control characters made visible (src/visible.ts) but for vmv's own colours and
-// redraws: no value from outside reaches a terminal or a pipe as raw control bytes, whatever command writes it.
+// terminal) has its control characters made visible (src/visible.ts) but for vmv's own colours: no
+// value from outside reaches a terminal or a pipe as raw control bytes, whatever command writes it.
+// vmv's own cursor moves and clears are not strings at all: they go through IO.redraw.
 import type { Readable } from 'node:stream';
 import type { Env } from './paths.js';
 import { ownSequences, visible } from './visible.js';
+
+/** What IO.redraw draws: up n lines and clear below, or clear the current line. */
+export type Redraw = { up: number } | 'line';
+
+/** The terminal sequence of a redraw. */
+const redrawSequence = (what: Redraw): string =>
+  what === 'line' ? '\r\u001b[2K' : `\u001b[${Math.max(0, Math.floor(what.up))}A\u001b[0J`;
 
 export interface IO {
   /** bytes are written as they are (a raw response body) when stdout is not a terminal */
   out(s: string | Uint8Array): void;
   err(s: string): void;
+  /**
+   * vmv's own drawing on a terminal, apart from out/err so that no string written there can move
+   * the cursor or clear the screen, whatever it holds: `{ up: n }` goes up n lines and clears
+   * below (a live view redrawn, src/poll.ts), `'line'` clears the line being written (a progress
+   * line, src/clock-move.ts). Nothing is written when the stream is not a terminal.
+   */
+  redraw(stream: 'out' | 'err', what: Redraw): void;
   stdin: Readable;
   stdinTTY: boolean;
   stdoutTTY: boolean;
@@ -79,6 +94,10 @@ export function processIO(env: Env = process.env): IO {
   return {
     out: (s) => void process.stdout.write(out(s)),
     err: (s) => void stderr().write((err ??= shownOn(!!stderr().isTTY, !!stderr().isTTY && colorOK))(s)),
+    redraw: (stream, what) => {
+      const s = stream === 'out' ? process.stdout : stderr();
+      if (s.isTTY) s.write(redrawSequence(what));
+    },
     get stdin() {
       return process.stdin;
     },
@@ -110,11 +129,11 @@ export function processIO(env: Env = process.env): IO {
 
 /**
  * What a stream is given for `s`: a string with its control characters made visible but for vmv's
- * own sequences (colours where the stream shows them, a redraw on a terminal); bytes as they are,
- * but on a terminal, where they are text made visible like any other.
+ * own colours where the stream shows them; bytes as they are, but on a terminal, where they are
+ * text made visible like any other.
  */
 function shownOn(tty: boolean, color: boolean): (s: string | Uint8Array) => string | Uint8Array {
-  const own = ownSequences(tty, color);
+  const own = ownSequences(color);
   return (s) => {
     if (typeof s === 'string') return visible(s, own);
     return tty ? visible(Buffer.from(s).toString('utf8'), own) : s;
@@ -150,6 +169,11 @@ export async function bufferIO(
   return {
     out: (s) => void out.push(Buffer.from(shownOut(s))),
     err: (s) => void (err += shownOut(s)),
+    redraw: (stream, what) => {
+      if (!o.tty) return;
+      if (stream === 'out') out.push(Buffer.from(redrawSequence(what)));
+      else err += redrawSequence(what);
+    },
     stdin: Readable.from(o.stdin !== undefined ? [o.stdin] : []),
     stdinTTY: !!o.tty,
     stdoutTTY: !!o.tty,

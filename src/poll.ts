@@ -46,7 +46,7 @@ async function follow<T>(ctx: Context, w: Waiter, f: Follow<T>): Promise<{ text:
     if (live) {
       // each line kept within the terminal's width: a wrapped line would take two rows, and the redraw would leave one behind
       const lines = f.render(last.body).map((l) => clip(l, io.columns - 1));
-      if (drawn > 0) io.out(`\u001b[${drawn}A\u001b[0J`);
+      if (drawn > 0) io.redraw('out', { up: drawn });
       io.out(lines.join('\n') + '\n');
       drawn = lines.length;
     } else if (f.changes && !ctx.json) {

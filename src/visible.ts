@@ -50,17 +50,14 @@ export function visibleDeep<T>(v: T): T {
   return v;
 }
 
-/** The colours vmv writes itself (src/colors.ts): kept on a stream that shows colour. */
-const OWN_COLOURS = '\\u001b\\[(?:0|1|2|31|32|33)m';
 /**
- * A redraw vmv writes itself on a terminal: up N lines and clear below (src/poll.ts); a progress
- * line rewritten in place (clear the line, with the carriage return that goes with it). Anything
- * else a command wants to draw must be added here, or it is shown as escapes.
+ * The colours vmv writes itself (src/colors.ts): kept on a stream that shows colour, wherever they
+ * stand in a string. They can only colour text (bold, dim, red, green, yellow, reset): never move
+ * the cursor, clear, hide text or talk to the terminal. vmv's cursor moves and clears are never
+ * strings (IO.redraw), so a value from outside cannot rewrite what was shown; values are also made
+ * visible where they are put into a line (the chat's, the tables' cells), which escapes a colour too.
  */
-const OWN_REDRAW = '\\u001b\\[\\d{1,4}A|\\u001b\\[0J|\\r?\\u001b\\[2K\\r?';
+const OWN_COLOURS = /\u001b\[(?:0|1|2|31|32|33)m/g;
 
-/** The sequences of its own vmv writes on a stream: colours where it shows colour, a redraw on a terminal. */
-export function ownSequences(tty: boolean, color: boolean): RegExp | undefined {
-  const parts = [color ? OWN_COLOURS : '', tty ? OWN_REDRAW : ''].filter(Boolean);
-  return parts.length ? new RegExp(parts.join('|'), 'g') : undefined;
-}
+/** The sequences of its own vmv writes in a string: colours where the stream shows colour. */
+export const ownSequences = (color: boolean): RegExp | undefined => (color ? OWN_COLOURS : undefined);

@@ -2,6 +2,7 @@
 // delivers, and receivers (`vmv webhooks listen`, users' own code through the library's
 // verifySignature). Only node core: the CLI loads it with `listen`, the simulator when it delivers.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /** The headers every delivery carries (node presents incoming ones lower-cased: read them with headerOf). */
@@ -13,6 +14,43 @@ export const headerOf = (headers: Record<string, string | string[] | undefined>,
   const v = headers[name.toLowerCase()];
   return Array.isArray(v) ? v[0] : v;
 };
+
+/** The largest delivery a receiver reads (`vmv webhooks listen`, vmv/testing's): past it, 413. */
+export const DELIVERY_MAX_BYTES = 1024 * 1024;
+
+/**
+ * A delivery's body, or null when it is over DELIVERY_MAX_BYTES: the rest is read and dropped (never
+ * kept), so the receiver can still answer 413 on the same connection.
+ */
+export function readDelivery(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= DELIVERY_MAX_BYTES) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > DELIVERY_MAX_BYTES ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** How many event ids a receiver remembers to drop duplicates (the oldest forgotten first). */
+const SEEN_LIMIT = 10_000;
+
+/**
+ * A receiver's memory of event ids: true the first time an id is seen, false for a duplicate (a
+ * retry of a delivery that did arrive, whose answer was lost or late). Bounded to SEEN_LIMIT ids.
+ */
+export function firstSight(): (id: string) => boolean {
+  const seen = new Set<string>();
+  return (id) => {
+    if (seen.has(id)) return false;
+    seen.add(id);
+    if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value!);
+    return true;
+  };
+}
 
 /** Hosts that are this machine: where the simulator accepts plain http, and where listen needs no tunnel. */
 export function isLoopbackHost(hostname: string): boolean {

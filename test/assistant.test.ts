@@ -517,6 +517,37 @@ describe('review fixes', () => {
   });
 });
 
+describe('spending questions past what the ledger keeps (review point 2)', () => {
+  it('after more than 1,000 charges, a span before the oldest entry kept says from when the ledger remembers', async () => {
+    const email = () =>
+      sim.api('POST', '/v1/quick/emails', { body: { to: ['ada@example.com'], subject: 'Hi', body: 'Hello' } });
+    expect((await email()).status).toBe(200); // January: 0.01 USD
+    const january = await askAndSettle('what did emails cost in January?');
+    expect(january.reply).toMatch(/^Emails cost 0\.01 USD in January \(.*\) \(1 charge\)\.$/);
+    await sim.api('PATCH', '/_sim/workspace', {
+      body: { rate_limits: { quick_emails_per_minute: 0 }, wallet_usd: 1000 },
+    });
+    await sim.advance(30 * 86_400); // 2026-02-04 09:00 UTC
+    // 200 recipients a rolling day (quick email's own limit): five days of 200
+    for (let day = 0; day < 5; day++) {
+      for (let i = 0; i < 200; i++) expect((await email()).status).toBe(200);
+      await sim.advance(86_400);
+    }
+    // the January charge (and the wallet set) left the ledger, which keeps the workspace's latest 1,000 entries
+    const after = await askAndSettle('what did emails cost in January?');
+    expect(after.reply).toMatch(
+      /^Emails cost nothing in January \(.*\)\. The ledger keeps the latest 1000 entries, from 2026-02-04 09:00:\d\d UTC on: earlier spending is not counted\.$/,
+    );
+    const february = await askAndSettle('what did emails cost in February?');
+    expect(february.reply).toMatch(/^Emails cost 10\.00 USD in February .* \(1000 charges\)\. The ledger keeps/);
+    // a span that starts after the oldest entry kept needs no such word
+    expect((await email()).status).toBe(200);
+    expect((await askAndSettle('what did emails cost today?')).reply).toMatch(
+      /^Emails cost 0\.01 USD today .*\(1 charge\)\.$/,
+    );
+  }, 120_000);
+});
+
 describe('follow-up questions (issue 23, point 13: the table in docs/spec-silent.md, "The assistant agent", row by row)', () => {
   const fixture = (path: string, body: Record<string, unknown>) => sim.api('POST', path, { body });
   const approveAndFinish = async (c: any) => {

@@ -3,7 +3,8 @@
 // screen clear, a colour, C1 CSI, a bidi override, CR, DEL, NUL) are put into the simulator, then
 // bin/vmv prints them on both targets, piped and on a pty (`script`): no raw control byte comes
 // out, each shows as its escape (\u001b), --json parses back to the exact strings; an error
-// envelope from a service says its words the same way; the chat on a pty too.
+// envelope from a service says its words the same way; the chat on a pty too, and the line chat on
+// a pty through a service whose ended call carries a redraw in its end_reason (review point 9).
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -282,4 +283,54 @@ describe('vmv assistant chat on a terminal', () => {
     expect(out).not.toContain('\u001b]0;pwned');
     expect(out).not.toContain('\u202e');
   }, 30_000);
+});
+
+describe('the line chat on a terminal, through a service whose ended call carries escape sequences (review point 9)', () => {
+  requires(hasScript ? null : NO_SCRIPT);
+  /** What a hostile service puts where the chat reads why a call ended: a redraw that would erase and rewrite the lines above, a colour. */
+  const HOSTILE = '\r\u001b[2K\u001b[1A\u001b[0J\u001b[31mforged: goal achieved';
+  let proxy: Server;
+  let url: string;
+  beforeAll(async () => {
+    // passes every request on to the simulator; a quick job's read comes back with each target
+    // not reached, for HOSTILE reasons
+    proxy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = chunks.length ? Buffer.concat(chunks) : undefined;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k)),
+      ) as Record<string, string>;
+      const r = await fetch(sim.url + req.url, { method: req.method, headers, body });
+      let text = await r.text();
+      if (req.method === 'GET' && req.url?.startsWith('/v1/quick/actions/') && r.status === 200) {
+        const j = JSON.parse(text);
+        if (j.data.status !== 'running')
+          for (const t of j.data.targets) Object.assign(t, { status: 'failed', end_reason: HOSTILE });
+        text = JSON.stringify(j);
+      }
+      res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' }).end(text);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => proxy.close(() => r())));
+
+  it('says the end_reason and a line not understood escaped: no raw ESC but its own colours reaches the terminal', async () => {
+    const env = childEnv(join(dir, 'line-chat'), { VMV_BASE_URL: url, VMV_API_KEY: sim.key });
+    const input = join(dir, 'line-chat.txt');
+    writeFileSync(input, 'call +14155550188 to confirm the appointment\nsing \u001b[2K\u001b[31ma song\n');
+    // standard input from a file: the line chat, with stdout and stderr on the pty
+    const cmd = `stty cols 120 rows 40; exec '${process.execPath}' '${BIN}' assistant chat --approve-all < '${input}'`;
+    const t = await runAsync({ cmd: 'script', args: ['-qfec', cmd, '/dev/null'], env: colour(env) });
+    expect(t.code, t.stdout).toBe(0);
+    expect(t.stdout).toContain('\u001b[33m'); // in colour: the notes are yellow
+    expect(t.stdout).toContain(
+      '+14155550188 could not be reached (\\u000d\\u001b[2K\\u001b[1A\\u001b[0J\\u001b[31mforged: goal achieved)',
+    );
+    expect(t.stdout).toContain('\\u001b[2K\\u001b[31ma song');
+    expectNoRawControl('terminal', unstyled(t.stdout));
+    expect(t.stdout).not.toContain('\u001b[31mforged');
+    expect(t.stdout).not.toContain('\u001b[31ma song');
+  }, 60_000);
 });

@@ -137,6 +137,38 @@ describe('the webhook receiver', () => {
     expect(err.message).toContain('Refused 1: /webhooks (the signature checks with no secret)');
   });
 
+  it('answers every delivery: a signed body that is no event 400, over 1 MiB 413; a retry of an event already received 200, kept once', async () => {
+    await using sim = await startSimulator({ now: T0 });
+    const hooks = await sim.webhookReceiver();
+    const { secret } = (await json(api(sim, 'POST', '/v1/voice/calls/webhooks', { url: hooks.url }))).data;
+    const deliver = (body: string, id?: string) =>
+      fetch(hooks.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-service-signature-256': sign(body, secret),
+          ...(id ? { 'x-service-event-id': id } : {}),
+        },
+        body,
+        signal: AbortSignal.timeout(3000), // unanswered, it would hang until the test's own timeout
+      });
+    expect((await deliver('not json')).status).toBe(400);
+    expect((await deliver('{"type":"call.ended"}')).status).toBe(400);
+    expect((await deliver(`{"id":"evt_big","pad":"${'x'.repeat(1024 * 1024)}"}`)).status).toBe(413);
+    const event = JSON.stringify({ id: 'evt_1', type: 'call.ended', created_at: T0, data: {} });
+    for (let i = 0; i < 3; i++) expect((await deliver(event, 'evt_1')).status).toBe(200);
+    expect(hooks.received.map((e) => e.id)).toEqual(['evt_1']);
+    expect(hooks.rejected.map((r) => r.reason)).toEqual([
+      'the body is not an event',
+      'the body is not an event',
+      'the body is over 1048576 bytes',
+    ]);
+    // after clear() (reset() does it) the same id is a new event: a reset world numbers its events again
+    hooks.clear();
+    expect((await deliver(event, 'evt_1')).status).toBe(200);
+    expect(hooks.received).toHaveLength(1);
+  });
+
   it('waitFor on a real clock waits for the delivery without moving the clock', async () => {
     await using sim = await startSimulator({ clock: 'real' });
     const hooks = await sim.webhookReceiver();

@@ -6,6 +6,7 @@ import type { Context } from '../../src/context.js';
 import { ApiCallError, CliError } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
 import { col, dim, idCol, red, table, textCol, yellow } from '../../src/output.js';
+import { visible } from '../../src/visible.js';
 import { failedRun, say, settle, type Policy } from './follow.js';
 import { conversationPath, type AssistantApi } from './session.js';
 import { startedBy, type Started } from './outcome.js';
@@ -95,11 +96,11 @@ async function conclude(chat: LineChat, c: Conversation): Promise<void> {
   );
   if (ctx.json)
     ctx.io.out(JSON.stringify((await ctx.call('GET', conversationPath(last.conversation_id))).json()) + '\n');
-  else if (last.status === 'idle') ctx.io.out(last.reply.endsWith('\n') ? last.reply : `${last.reply}\n`);
+  else if (last.status === 'idle') ctx.io.out(visible(last.reply.endsWith('\n') ? last.reply : `${last.reply}\n`));
   // said apart, so that a reader of the chat (or a script reading stderr) tells it from an answer
   const missed = last.status === 'idle' ? (last.not_understood ?? []) : [];
   if (missed.length > 0)
-    say(ctx, yellow(forStderr(ctx.io), `not understood: ${missed.map((m) => `"${m}"`).join(', ')}`));
+    say(ctx, yellow(forStderr(ctx.io), `not understood: ${missed.map((m) => `"${visible(m)}"`).join(', ')}`));
   if (last.status === 'failed') throw failedRun(last);
   if (last.status === 'idle') for (const x of startedBy(last)) chat.watching.set(x.id, x);
   await sayEnded(chat);
@@ -121,7 +122,10 @@ async function open(chat: LineChat, c: ConversationWithTranscript): Promise<void
   chat.seen = new Set(
     c.status === 'working' || c.status === 'awaiting_approval' ? [] : c.actions.map((a) => a.tool_call_id),
   );
-  say(chat.ctx, dim(forStderr(chat.ctx.io), `conversation ${chat.id}: ${c.title} (${c.status.replace('_', ' ')})`));
+  say(
+    chat.ctx,
+    dim(forStderr(chat.ctx.io), `conversation ${chat.id}: ${visible(c.title)} (${c.status.replace('_', ' ')})`),
+  );
   if (c.status === 'working' || c.status === 'awaiting_approval') await conclude(chat, c);
 }
 
@@ -137,7 +141,7 @@ function refuse(ctx: Context, e: unknown): void {
     ctx.io.err(
       red(
         forStderr(ctx.io),
-        e instanceof ApiCallError ? `${e.message} (${e.code}, HTTP ${e.status})` : (e as Error).message,
+        visible(e instanceof ApiCallError ? `${e.message} (${e.code}, HTTP ${e.status})` : (e as Error).message),
       ) + '\n',
     );
 }

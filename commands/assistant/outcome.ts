@@ -2,7 +2,10 @@
 // what happened"): a quick call (answered? the goal achieved? what it cost), a text thread (replied?
 // the goal achieved? what it cost), a video (ready, or why not). Pure: a record read through the API
 // in, one line out (null while it goes on), so the words are tested as a table and shared by the
-// terminal chat and the line chat.
+// terminal chat and the line chat. Every value from the service is made visible (src/visible.ts)
+// before it is put in a line: the chat colours the line, so the stream's filter cannot tell a
+// value's own sequences from vmv's.
+import { visible, visibleDeep } from '../../src/visible.js';
 import type { Conversation } from './view.js';
 
 type Out = Record<string, any>;
@@ -38,7 +41,7 @@ export function startedBy(c: Conversation): Started[] {
       create_quick_ai_text: `the text thread with ${to}`,
       create_video: `the video about "${input.source_text}"`,
     }[tool];
-    out.push({ tool, id, what });
+    out.push({ tool, id, what: visible(what) });
   }
   return out;
 }
@@ -70,7 +73,8 @@ function targetText(kind: string, t: Out): string {
  * The line the chat adds once a started thing has ended, from its record as read; null while it
  * goes on. "The call to +14155550100 has ended: +14155550100 answered, goal achieved; it cost 0.43 USD."
  */
-export function endedText(x: Started, data: Out): string | null {
+export function endedText(x: Started, read: Out): string | null {
+  const data = visibleDeep(read);
   if (x.tool === 'create_video') {
     if (data.status === 'ready')
       return `The video about "${data.source_text}" is ready${data.billed_cents ? ` (it cost ${data.price_usd} USD)` : ''}: vmv videos get ${data.id}`;

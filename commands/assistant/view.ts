@@ -8,6 +8,7 @@ import type {
 } from '../../simulator/assistant/records.js';
 import type { Context } from '../../src/context.js';
 import { ALWAYS, bold, type Cell, col, dim, fields, humanTime, nested, textCol } from '../../src/output.js';
+import { visible } from '../../src/visible.js';
 
 export type Conversation = ConversationOut;
 export type ConversationWithTranscript = ConversationWithTranscriptOut;
@@ -63,10 +64,13 @@ export function inputText(input: Record<string, unknown> | null | undefined, max
   return [...text].length > max ? [...text].slice(0, max - 1).join('') + '…' : text;
 }
 
-/** "✓ create_quick_ai_text to_numbers=+14155550100 goal=…", with the error of a failed one. */
+/**
+ * "✓ create_quick_ai_text to_numbers=+14155550100 goal=…", with the error of a failed one; made
+ * visible (src/visible.ts) here, as the values are the service's and the caller colours the line.
+ */
 export function actionText(a: Action): string {
   const input = inputText(a.input, 80);
-  return `${MARK[a.status] ?? '?'} ${a.tool}${input ? ` ${input}` : ''}${whyText(a)}`;
+  return visible(`${MARK[a.status] ?? '?'} ${a.tool}${input ? ` ${input}` : ''}${whyText(a)}`);
 }
 
 /** What follows an action that was not done: a failed one's error, a declined one's reason. */
@@ -78,7 +82,7 @@ function whyText(a: Action): string {
 }
 
 /** "create_quick_ai_call: Places an AI call to +14155550100: 0.20 USD per call placed …" */
-export const approvalText = (p: PendingApproval) => `${p.tool}: ${p.reason}`;
+export const approvalText = (p: PendingApproval) => visible(`${p.tool}: ${p.reason}`);
 
 /** What to type to go on with a conversation, for the messages that end a command. */
 export const continueHint = (id: string) =>

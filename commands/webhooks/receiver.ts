@@ -14,10 +14,13 @@ import { MIN_PREFIX } from '../../src/ids.js';
 import { clip } from '../../src/output.js';
 import { visible } from '../../src/visible.js';
 import {
+  DELIVERY_MAX_BYTES,
   EVENT_HEADER,
   EVENT_ID_HEADER,
+  firstSight,
   headerOf,
   postOnce,
+  readDelivery,
   SIGNATURE_HEADER,
   verifySignature,
 } from '../../src/webhooks.js';
@@ -41,9 +44,6 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 1024 * 1024;
-/** How many event ids are remembered for dropping duplicates. */
-const SEEN_LIMIT = 10_000;
 const USER_AGENT = 'vmv-webhooks-listen/0.1';
 /** Turned-away requests reported one line each before the rest are counted. */
 const REPORTED_IN_FULL = 5;
@@ -51,7 +51,7 @@ const SUMMARY_MS = 10_000;
 
 export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   const secrets: string[] = [];
-  const seen = new Set<string>();
+  const isNew = firstSight();
   let forwarding = Promise.resolve();
   const status = (line: string) => o.io.err(line + '\n');
   const turnedAway = rejections(status, o.summaryMs ?? SUMMARY_MS);
@@ -72,10 +72,10 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       res.writeHead(405, { allow: 'POST' }).end();
       return turnedAway(`refused a ${req.method} request: only POST is taken (answered 405)`);
     }
-    const body = await readBody(req);
+    const body = await readDelivery(req);
     if (body === null) {
       res.writeHead(413).end();
-      return turnedAway(`refused a delivery over ${MAX_BODY_BYTES} bytes (answered 413)`);
+      return turnedAway(`refused a delivery over ${DELIVERY_MAX_BYTES} bytes (answered 413)`);
     }
     const signature = headerOf(req.headers, SIGNATURE_HEADER);
     const claimedId = headerOf(req.headers, EVENT_ID_HEADER) ?? 'no event id';
@@ -92,9 +92,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       return turnedAway(`rejected a delivery (${claimedId}): the body is not an event envelope; answered 400`);
     }
     res.writeHead(200).end();
-    if (seen.has(event.id)) return turnedAway(`dropped a duplicate of ${event.id}`);
-    seen.add(event.id);
-    if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value!);
+    if (!isNew(event.id)) return turnedAway(`dropped a duplicate of ${event.id}`);
     o.io.out((o.json ? JSON.stringify(event) : eventLine(event)) + '\n');
     if (o.forwardTo) {
       const to = o.forwardTo;
@@ -164,19 +162,6 @@ function rejections(status: (line: string) => void, everyMs: number): ((line: st
     timer ??= setTimeout(flush, everyMs).unref();
   };
   return Object.assign(report, { flush });
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 interface Event {

@@ -2,10 +2,12 @@
 // workspace holds (free reads, as the dashboard shows them): what the wallet holds and the plan's
 // video credits left; what was spent, in all or on one kind of thing, in a span of local time (the
 // ledger: every charge and refund; top-ups and the wallet set by the control plane are no spending);
-// how many videos were made, posted, or are scheduled to post.
+// how many videos were made, posted, or are scheduled to post. The ledger keeps a workspace's latest
+// LEDGER_KEPT entries: an answer whose span reaches before the oldest one kept says so.
+import { humanTime } from '../../src/formats.js';
 import { orgOfWorkspace } from '../core/accounts.js';
 import type { Session } from '../core/session.js';
-import { price, type LedgerEntry } from '../billing/index.js';
+import { LEDGER_KEPT, price, type LedgerEntry } from '../billing/index.js';
 import { whenExactly, windowOf } from './questions.js';
 import type { LocalSpan } from './dates.js';
 import type { MoneyQuestion, Spend, VideoQuestion } from './understand.js';
@@ -30,14 +32,38 @@ const SPENT_ON: Record<Spend, string> = {
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** Whether an instant (ISO) lies in a span of local time, as the list filters read it. */
-function within(at: string | null, span: LocalSpan | null, zone: string): boolean {
-  if (!at) return false;
+/**
+ * Whether an instant (ISO) lies in a span of local time, as the list filters read it; the span's
+ * window is worked out once, not per record.
+ */
+function within(span: LocalSpan | null, zone: string): (at: string | null) => boolean {
   const w = windowOf(span, zone);
-  const t = Date.parse(at);
-  return (
-    (!w.created_after || t > Date.parse(w.created_after)) && (!w.created_before || t < Date.parse(w.created_before))
-  );
+  const after = w.created_after ? Date.parse(w.created_after) : -Infinity;
+  const before = w.created_before ? Date.parse(w.created_before) : Infinity;
+  return (at) => {
+    if (!at) return false;
+    const t = Date.parse(at);
+    return t > after && t < before;
+  };
+}
+
+/**
+ * " The ledger keeps the latest 1000 entries, from 2026-01-20 10:00:00 UTC on: earlier spending
+ * is not counted." when the workspace's ledger is full and the span starts before its oldest
+ * entry kept (or is all time); "" otherwise.
+ */
+function forgotten(s: Session, workspaceId: string, span: LocalSpan | null, zone: string): string {
+  let oldest: LedgerEntry | undefined;
+  let n = 0;
+  for (const e of s.data.ledger) {
+    if (e.workspace_id !== workspaceId) continue;
+    oldest ??= e;
+    if (++n >= LEDGER_KEPT) break;
+  }
+  if (!oldest || n < LEDGER_KEPT) return '';
+  const from = windowOf(span, zone).created_after;
+  if (from && Date.parse(from) >= Date.parse(oldest.at)) return '';
+  return ` The ledger keeps the latest ${LEDGER_KEPT} entries, from ${humanTime(oldest.at)} on: earlier spending is not counted.`;
 }
 
 /** Puts a question about the workspace's money in words. */
@@ -52,9 +78,13 @@ export function answerMoney(s: Session, workspaceId: string, q: MoneyQuestion, z
     return `Your wallet holds ${price(org.wallet_cents)}, and ${price(ws.plan.video_credits_cents)} of plan video credits are left.${recharge}`;
   }
   const kinds = q.on ? KINDS[q.on] : Object.values(KINDS).flat();
-  const entries = s.data.ledger.filter(
-    (e) => e.workspace_id === workspaceId && kinds.includes(e.kind) && within(e.at, q.span, zone),
-  );
+  const inSpan = within(q.span, zone);
+  const entries = s.data.ledger.filter((e) => e.workspace_id === workspaceId && kinds.includes(e.kind) && inSpan(e.at));
+  return spentText(entries, q, zone) + forgotten(s, workspaceId, q.span, zone);
+}
+
+/** What was spent on `q.on` (or on everything, by kind) in its span, from the ledger's `entries`. */
+function spentText(entries: LedgerEntry[], q: MoneyQuestion, zone: string): string {
   const spent = (es: LedgerEntry[]) => es.reduce((n, e) => n + e.wallet_cents + e.credits_cents, 0);
   const total = spent(entries);
   const when = whenExactly(q.span, zone);
@@ -78,15 +108,17 @@ export function answerMoney(s: Session, workspaceId: string, q: MoneyQuestion, z
 export function answerVideos(s: Session, workspaceId: string, q: VideoQuestion, zone: string): string {
   const when = whenExactly(q.span, zone);
   if (q.what === 'made') {
-    const n = s.data.videos.filter((v) => v.workspace_id === workspaceId && within(v.created_at, q.span, zone)).length;
+    const inSpan = within(q.span, zone);
+    const n = s.data.videos.filter((v) => v.workspace_id === workspaceId && inSpan(v.created_at)).length;
     return n === 0 ? `You made no videos${when}.` : `You made ${plural(n, 'video')}${when}.`;
   }
   const scheduled = q.what === 'scheduled';
+  const inSpan = within(q.span, zone);
   const posts = s.data.posts.filter(
     (p) =>
       p.workspace_id === workspaceId &&
       p.status === (scheduled ? 'scheduled' : 'published') &&
-      (scheduled && !q.span ? true : within(scheduled ? p.scheduled_for : p.published_at, q.span, zone)),
+      (scheduled && !q.span ? true : inSpan(scheduled ? p.scheduled_for : p.published_at)),
   );
   const videos = new Set(posts.map((p) => p.video_id)).size;
   const also = posts.length !== videos ? ` (${plural(posts.length, 'post')})` : '';

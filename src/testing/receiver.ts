@@ -1,10 +1,22 @@
 // The webhook receiver of vmv/testing: a node:http server on a loopback port whose URL a test
 // registers as a webhook. It checks each delivery's signature with the same code as the library's
-// verifySignature, against the secrets of the webhooks registered to it, keeps what it received,
-// and waits for an event by moving a manual clock to each next transition in turn.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+// verifySignature, against the secrets of the webhooks registered to it, keeps what it received
+// (each event id once: a retry of an event already received is answered 200 and dropped), and
+// waits for an event by moving a manual clock to each next transition in turn. Like `vmv webhooks
+// listen` it reads at most 1 MiB of a body (413 past it), and a delivery it cannot take (a signed
+// body that is no event, secrets it could not read) is answered 400 and listed in `rejected`.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EVENT_HEADER, EVENT_ID_HEADER, headerOf, SIGNATURE_HEADER, verifySignature } from '../webhooks.js';
+import {
+  DELIVERY_MAX_BYTES,
+  EVENT_HEADER,
+  EVENT_ID_HEADER,
+  firstSight,
+  headerOf,
+  readDelivery,
+  SIGNATURE_HEADER,
+  verifySignature,
+} from '../webhooks.js';
 import { callerFrame, opened } from './open.js';
 
 /** One delivery as the receiver got it. */
@@ -46,9 +58,12 @@ const IDLE_MS = 10;
 export interface WebhookReceiver extends AsyncDisposable {
   /** `http://127.0.0.1:PORT/webhooks`: register it as a webhook's `url` (any path of it works too) */
   readonly url: string;
-  /** every delivery whose signature checked, in the order they arrived */
+  /** every event whose delivery's signature checked, in the order they arrived; a retry of one already here is dropped */
   readonly received: readonly ReceivedEvent[];
-  /** deliveries refused (answered 400) because no registered webhook's secret signs them */
+  /**
+   * deliveries refused: no registered webhook's secret signs them, the body is no event, the
+   * secrets could not be read (400), or the body is over 1 MiB (413)
+   */
   readonly rejected: readonly { path: string; reason: string }[];
   /**
    * The first `type` event not yet returned by an earlier `waitFor` (already received counts). On
@@ -56,7 +71,7 @@ export interface WebhookReceiver extends AsyncDisposable {
    * on a real one it waits. Throws after `timeout` wall milliseconds, saying what did arrive.
    */
   waitFor(type: string, options?: WaitOptions): Promise<ReceivedEvent>;
-  /** Forgets what was received (a simulator's reset() does it too). */
+  /** Forgets what was received, and the event ids seen (a simulator's reset() does it too). */
   clear(): void;
   close(): Promise<void>;
 }
@@ -67,40 +82,38 @@ export async function startReceiver(host: ReceiverHost, where = callerFrame()): 
   const rejected: { path: string; reason: string }[] = [];
   const taken = new Set<ReceivedEvent>();
   const arrivals = new Set<() => void>();
+  let isNew = firstSight();
   const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      void accept(req.url ?? '/', req.headers, raw).then((ok) => {
-        res.writeHead(ok ? 200 : 400).end();
-        for (const wake of arrivals) wake();
-      });
+    void take(req.url ?? '/', req).then((status) => {
+      res.writeHead(status).end();
+      for (const wake of arrivals) wake();
     });
   });
   const url = await listen(server);
   const origin = new URL(url).origin;
-  const accept = async (path: string, headers: IncomingHttpHeaders, raw: Buffer) => {
-    const signature = headerOf(headers, SIGNATURE_HEADER);
-    const secrets = await host.secrets(origin);
-    if (!secrets.some((s) => verifySignature(raw, signature, s))) {
-      rejected.push({
-        path,
-        reason: secrets.length ? 'the signature checks with no secret' : 'no webhook is registered here',
-      });
-      return false;
+  /** A delivery taken or refused: the status it is answered with. Never throws. */
+  const take = async (path: string, req: IncomingMessage): Promise<number> => {
+    const refuse = (status: number, reason: string) => (rejected.push({ path, reason }), status);
+    const raw = await readDelivery(req).catch(() => undefined);
+    if (raw === undefined) return refuse(400, 'the body could not be read');
+    if (raw === null) return refuse(413, `the body is over ${DELIVERY_MAX_BYTES} bytes`);
+    const signature = headerOf(req.headers, SIGNATURE_HEADER);
+    const secrets = await host.secrets(origin).catch(() => null);
+    if (secrets === null) return refuse(400, "the simulator's webhook secrets could not be read");
+    if (!secrets.some((s) => verifySignature(raw, signature, s)))
+      return refuse(400, secrets.length ? 'the signature checks with no secret' : 'no webhook is registered here');
+    let event: ReceivedEvent['event'];
+    try {
+      event = JSON.parse(raw.toString('utf8'));
+      if (typeof event?.id !== 'string') throw new Error('no event id');
+    } catch {
+      return refuse(400, 'the body is not an event');
     }
-    const event = JSON.parse(raw.toString('utf8'));
-    const type = headerOf(headers, EVENT_HEADER) ?? event.type;
-    received.push({
-      type,
-      id: headerOf(headers, EVENT_ID_HEADER) ?? event.id,
-      event,
-      raw: raw.toString('utf8'),
-      headers,
-      path,
-    });
-    return true;
+    const id = headerOf(req.headers, EVENT_ID_HEADER) ?? event.id;
+    if (!isNew(id)) return 200; // a retry of an event already received: answered, not kept twice
+    const type = headerOf(req.headers, EVENT_HEADER) ?? event.type;
+    received.push({ type, id, event, raw: raw.toString('utf8'), headers: req.headers, path });
+    return 200;
   };
   const closed = opened(server, `a webhook receiver at ${url}`, where);
   const close = async () => {
@@ -119,6 +132,7 @@ export async function startReceiver(host: ReceiverHost, where = callerFrame()): 
       received.length = 0;
       rejected.length = 0;
       taken.clear();
+      isNew = firstSight(); // a reset world numbers its events again
     },
     close,
     [Symbol.asyncDispose]: close,
