@@ -503,6 +503,38 @@ function ticker(
   };
 }
 
+/**
+ * Each request's signal: aborted when its client goes away or when the app closes (a move under way
+ * stops after its slice). One controller a request, dropped when it ends: AbortSignal.any over a
+ * signal that lives as long as the app kept every request's combined signal (Node 20: about 2 KB a
+ * request on a long-running server).
+ */
+function stopper() {
+  const under = new Set<AbortController>();
+  let closed = false;
+  return {
+    /** a signal for the request `given` signals for, and `end` to call when it has answered */
+    open(given?: AbortSignal): { signal: AbortSignal; end(): void } {
+      const own = new AbortController();
+      const stop = () => own.abort();
+      if (closed || given?.aborted) stop();
+      given?.addEventListener('abort', stop, { once: true });
+      under.add(own);
+      return {
+        signal: own.signal,
+        end: () => {
+          under.delete(own);
+          given?.removeEventListener('abort', stop);
+        },
+      };
+    },
+    close(): void {
+      closed = true;
+      for (const own of under) own.abort();
+    },
+  };
+}
+
 /** The request handler of a world on `store` (with resources of a test's own, `extra`): the parts above, wired. */
 export function createApp(
   store: WorldStore,
@@ -533,11 +565,11 @@ export function createApp(
   const work = backgroundWork(hooks, () => app);
   const dispatch = dispatcher(store, router, wiring, transaction, () => app, work.after);
   const slice = slicer(store, wiring, work.after);
-  // aborted when the server closes: every move under way stops after its slice
-  const closing = new AbortController();
+  // (closed when the server closes: every move under way stops after its slice)
+  const signals = stopper();
 
   async function handle(given: SimRequest): Promise<SimResponse> {
-    const signal = given.signal ? AbortSignal.any([given.signal, closing.signal]) : closing.signal;
+    const { signal, end } = signals.open(given.signal);
     const req = { ...given, signal };
     const requestId = newRequestId();
     const committed: Committed = { data: null, flush: req.url.startsWith('/_sim/') };
@@ -547,6 +579,8 @@ export function createApp(
     } catch (e) {
       if (options.rethrow?.(e)) throw e;
       res = errorResponse(e, requestId);
+    } finally {
+      end();
     }
     // even a failed request may have committed the transitions that fell due before it
     if (committed.data) work.after(committed.data);
@@ -560,7 +594,7 @@ export function createApp(
     tick: ticker(store, slice, work.after, wiring),
     transaction,
     move: (from, to, signal) => moveInSlices((t, left) => slice(t, left, true), from, to, signal),
-    close: () => closing.abort(),
+    close: signals.close,
     store,
     bodyLimit: router.bodyLimit,
   };
