@@ -277,7 +277,8 @@ function clockOf(s: Session, calendar: ReadonlySet<string>): Infer<typeof SimClo
 /**
  * Moves the clock forward to `to` after this request's unit of work, in slices (core/move.ts:
  * other requests are answered between them), and answers the clock where the move left it. A move
- * that would run more than MOVE_WORK_LIMIT transitions is refused first, on `field`.
+ * that would run more than MOVE_WORK_LIMIT transitions is refused first, on `field`. One stopped
+ * before `to` (its client gone, the server closing) is no success: 503 with where the clock stands.
  */
 function moveTo(c: AnyCtx, to: number, field: string): Reply {
   if (to <= c.s.now) return { body: clockView(c) };
@@ -286,7 +287,15 @@ function moveTo(c: AnyCtx, to: number, field: string): Reply {
   const calendar = c.world.calendarTimers;
   return {
     after: async (t) => {
-      await t.move(from, to, c.signal);
+      const moved = await t.move(from, to, c.signal);
+      if (moved.stopped === 'aborted')
+        throw new ApiError(
+          503,
+          'store_busy',
+          `The move of the clock to ${iso(to)} stopped (its client went away or the simulator is stopping); the clock stands at ${iso(moved.now)}, every transition due by then run.`,
+          undefined,
+          { now: iso(moved.now) },
+        );
       return { body: await t.transaction((s) => clockOf(s, calendar)) };
     },
   };
