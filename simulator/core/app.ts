@@ -51,12 +51,18 @@ export interface App extends Transactor {
   idle(): Promise<void>;
   /** The largest request body the route at `method` `url` accepts (the server stops reading past it). */
   bodyLimit(method: string, url: string): Promise<number>;
-  /** Runs what fell due (for one slice at most: move.ts); says when the next transition is due and how the clock runs. */
-  tick(): Promise<{ nextDueMs: number | null; nowMs: number; mode: 'real' | 'manual' }>;
+  /**
+   * Runs what fell due (for one slice at most: move.ts); says when the next transition is due and how
+   * the clock runs, or, when a full disk kept what fell due from being saved, only when to look again.
+   */
+  tick(): Promise<Tick>;
   /** Stops every move of the clock under way after its current slice (the server is closing). */
   close(): void;
   store: WorldStore;
 }
+
+/** What a tick found: the clock and its next transition; or (a full disk) only when to look again, whatever the clock's mode. */
+export type Tick = { nextDueMs: number | null; nowMs: number; mode: 'real' | 'manual' } | { retryInMs: number };
 
 /** How an app answers beyond its routes. */
 export interface AppOptions {
@@ -495,7 +501,7 @@ function ticker(
       w.catchingUp = false;
       if (!stall.failed(e)) throw e;
       // (looked at again after the pause, whatever the clock's mode: what fell due is still to run)
-      return { nextDueMs: Date.now() + stall.retryInMs(), nowMs: Date.now(), mode: 'real' };
+      return { retryInMs: stall.retryInMs() };
     }
     stall.saved();
     w.catchingUp = !r.done;
