@@ -2,10 +2,11 @@
 // request, which the simulator runs in slices (simulator/core/move.ts). On a terminal a progress
 // line on stderr says where the clock is while it moves (GET /_sim/clock, polled on a second
 // connection); Ctrl-C stops an embedded move after its slice, the clock left where it stood (a
-// remote move stops the same way when the process ends and its connection closes).
+// remote move stops the same way when the process ends and its connection closes): the simulator
+// answers a move stopped short with 503, which says where the clock stands.
 import type { ApiResponse } from './client.js';
 import type { Context } from './context.js';
-import { CliError, EXIT } from './errors.js';
+import { ApiCallError, CliError, EXIT } from './errors.js';
 import { dim } from './colors.js';
 import { forStderr } from './io.js';
 
@@ -31,13 +32,16 @@ export async function moveClock(
   const unregister = embedded ? ctx.io.onInterrupt(() => stop.abort()) : () => {};
   const progress = ctx.io.stderrTTY ? await showProgress(ctx, to) : null;
   try {
-    const res = await send(stop.signal);
-    if (stop.signal.aborted)
+    return await send(stop.signal);
+  } catch (e) {
+    // a move stopped short answers 503 saying where the clock stands (POST /_sim/clock/advance)
+    const stood = e instanceof ApiCallError && e.status === 503 ? e.envelope.error.now : undefined;
+    if (stop.signal.aborted && typeof stood === 'string')
       throw new CliError(
-        `Stopped (interrupted); the clock stands at ${res.json<{ now: string }>().now}, every transition due by then run.`,
+        `Stopped (interrupted); the clock stands at ${stood}, every transition due by then run.`,
         EXIT.interrupted,
       );
-    return res;
+    throw e;
   } finally {
     progress?.end();
     unregister();

@@ -187,6 +187,10 @@ export const HINTS: Record<string, { simulator: Hint; service: Hint }> = {
     simulator: 'The request took too long to arrive: retry (--request-timeout bounds the wait for the reply).',
     service: 'The request took too long to arrive: retry (--request-timeout bounds the wait for the reply).',
   },
+  move_stopped: {
+    simulator: 'The clock stands where the message says: move it again from there (vmv sim clock) if you still want it on.',
+    service: 'The clock stands where the message says: move it again from there if you still want it on.',
+  },
   too_many_streams: {
     simulator:
       'The simulator holds at most 100 live feeds (GET /_sim/events) at once: close an inspector page or a client that follows it, then retry.',

@@ -376,3 +376,25 @@ describe('--wait --advance past a move too large for one request (issue 31, poin
     }
   }, 120_000);
 });
+
+describe('a move stopped short is no success', () => {
+  it('a move whose client went away answers 503 saying where the clock stands, not 200 with the clock short of it', async () => {
+    const { createApp, Store } = await import('../simulator/world.js');
+    const app = createApp(new Store(null, { clock: { mode: 'manual', offset_ms: 0, frozen_ms: Date.parse(T0) } }));
+    const t0 = new Date(T0).toISOString();
+    const gone = new AbortController();
+    gone.abort();
+    const r = await app.handle({
+      method: 'POST',
+      url: '/_sim/clock/advance',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: DAY_S }),
+      signal: gone.signal,
+    });
+    expect(r.status, String(r.body)).toBe(503);
+    const { error } = JSON.parse(String(r.body));
+    expect(error.code).toBe('move_stopped');
+    expect(error.now).toBe(t0);
+    expect(error.message).toContain(`the clock stands at ${t0}`);
+  });
+});

@@ -99,3 +99,25 @@ describe("the real clock's loop", () => {
     }
   });
 });
+
+describe('a long-running server keeps nothing per request', () => {
+  /** What Node 20's AbortSignal.any leaves on a source signal: one weak reference per combined signal, never dropped. */
+  const dependants = (signal: AbortSignal): number => {
+    const key = Object.getOwnPropertySymbols(signal).find((k) => k.description === 'kDependantSignals');
+    return key ? ((signal as any)[key] as Set<unknown>).size : 0;
+  };
+
+  it('a signal that outlives its requests (as the server closing does) gains nothing per request: no listener, no dependant', async () => {
+    const { EventEmitter } = await import('node:events');
+    const { createApp, Store } = await import('../simulator/world.js');
+    const app = createApp(new Store(null));
+    const lasting = new AbortController();
+    for (let i = 0; i < 2000; i++) {
+      const r = await app.handle({ method: 'GET', url: '/_sim/health', headers: {}, signal: lasting.signal });
+      expect(r.status).toBe(200);
+    }
+    // (before the fix, each request combined this signal and the app's own with AbortSignal.any: 2,000 here, and as many on the app's)
+    expect(dependants(lasting.signal)).toBe(0);
+    expect(EventEmitter.getEventListeners(lasting.signal, 'abort')).toHaveLength(0);
+  });
+});

@@ -3,7 +3,7 @@
 // moved forward in slices (core/move.ts) with every transition that falls due on the way.
 import * as z from 'zod/mini';
 import { clockNow, iso, LAST_TIME_MS, setMode } from '../core/clock.js';
-import { validationError } from '../core/errors.js';
+import { ApiError, validationError } from '../core/errors.js';
 import { route, type Ctx, type Reply } from '../core/http.js';
 import { MOVE_WORK_LIMIT, refuseLargeMove, SLICE_MS } from '../core/move.js';
 import { nextDue } from '../core/scheduler.js';
@@ -77,7 +77,9 @@ function clockOf(s: Session, calendar: ReadonlySet<string>): Infer<typeof SimClo
  * Moves the clock forward to `to` after this request's unit of work, in slices (core/move.ts:
  * other requests are answered between them), and answers the clock where the move left it. A move
  * that would run more than MOVE_WORK_LIMIT transitions is refused first, on `field`; then one past
- * LAST_TIME_MS (timestamps would need a 5-digit year).
+ * LAST_TIME_MS (timestamps would need a 5-digit year). One stopped before `to` (its client gone, the
+ * server closing) is no success: 503 `move_stopped`, with where the clock stands (a code of its own,
+ * which clients do not retry as they retry `store_busy`: an advance sent again would move past its target).
  */
 function moveTo(c: Ctx<any, any, any>, to: number, field: string): Reply {
   if (to <= c.s.now) return { body: clockView(c) };
@@ -90,7 +92,15 @@ function moveTo(c: Ctx<any, any, any>, to: number, field: string): Reply {
   const calendar = c.world.calendarTimers;
   return {
     after: async (t) => {
-      await t.move(from, to, c.signal);
+      const moved = await t.move(from, to, c.signal);
+      if (moved.stopped === 'aborted')
+        throw new ApiError(
+          503,
+          'move_stopped',
+          `The move of the clock to ${iso(to)} stopped (its client went away or the simulator is stopping); the clock stands at ${iso(moved.now)}, every transition due by then run.`,
+          undefined,
+          { now: iso(moved.now) },
+        );
       return { body: await t.transaction((s) => clockOf(s, calendar)) };
     },
   };
@@ -200,7 +210,7 @@ export const clockRoutes = [
       MOVE_TERMS,
     body: ClockBody,
     responses: { 200: { description: 'The clock', schema: SimClockSchema } },
-    errors: { 409: ['conflict'] },
+    errors: { 409: ['conflict'], 503: ['move_stopped'] },
     handler: (c) => {
       const b = c.body;
       if (b.at_least && b.now === undefined)
@@ -221,7 +231,7 @@ export const clockRoutes = [
       MOVE_TERMS,
     body: AdvanceBody,
     responses: { 200: { description: 'The clock', schema: SimClockSchema } },
-    errors: { 409: ['conflict'] },
+    errors: { 409: ['conflict'], 503: ['move_stopped'] },
     handler: (c) => moveTo(c, c.s.now + Math.round(c.body.seconds * 1000), 'seconds'),
   }),
 ];

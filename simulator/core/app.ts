@@ -51,12 +51,18 @@ export interface App extends Transactor {
   idle(): Promise<void>;
   /** The largest request body the route at `method` `url` accepts (the server stops reading past it). */
   bodyLimit(method: string, url: string): Promise<number>;
-  /** Runs what fell due (for one slice at most: move.ts); says when the next transition is due and how the clock runs. */
-  tick(): Promise<{ nextDueMs: number | null; nowMs: number; mode: 'real' | 'manual' }>;
+  /**
+   * Runs what fell due (for one slice at most: move.ts); says when the next transition is due and how
+   * the clock runs, or, when a full disk kept what fell due from being saved, only when to look again.
+   */
+  tick(): Promise<Tick>;
   /** Stops every move of the clock under way after its current slice (the server is closing). */
   close(): void;
   store: WorldStore;
 }
+
+/** What a tick found: the clock and its next transition; or (a full disk) only when to look again, whatever the clock's mode. */
+export type Tick = { nextDueMs: number | null; nowMs: number; mode: 'real' | 'manual' } | { retryInMs: number };
 
 /** How an app answers beyond its routes. */
 export interface AppOptions {
@@ -495,11 +501,43 @@ function ticker(
       w.catchingUp = false;
       if (!stall.failed(e)) throw e;
       // (looked at again after the pause, whatever the clock's mode: what fell due is still to run)
-      return { nextDueMs: Date.now() + stall.retryInMs(), nowMs: Date.now(), mode: 'real' };
+      return { retryInMs: stall.retryInMs() };
     }
     stall.saved();
     w.catchingUp = !r.done;
     return { nextDueMs: r.done ? r.nextDueMs : r.now, nowMs: r.now, mode: r.mode };
+  };
+}
+
+/**
+ * Each request's signal: aborted when its client goes away or when the app closes (a move under way
+ * stops after its slice). One controller a request, dropped when it ends: AbortSignal.any over a
+ * signal that lives as long as the app kept every request's combined signal (Node 20: about 2 KB a
+ * request on a long-running server).
+ */
+function stopper() {
+  const under = new Set<AbortController>();
+  let closed = false;
+  return {
+    /** a signal for the request `given` signals for, and `end` to call when it has answered */
+    open(given?: AbortSignal): { signal: AbortSignal; end(): void } {
+      const own = new AbortController();
+      const stop = () => own.abort();
+      if (closed || given?.aborted) stop();
+      given?.addEventListener('abort', stop, { once: true });
+      under.add(own);
+      return {
+        signal: own.signal,
+        end: () => {
+          under.delete(own);
+          given?.removeEventListener('abort', stop);
+        },
+      };
+    },
+    close(): void {
+      closed = true;
+      for (const own of under) own.abort();
+    },
   };
 }
 
@@ -533,11 +571,11 @@ export function createApp(
   const work = backgroundWork(hooks, () => app);
   const dispatch = dispatcher(store, router, wiring, transaction, () => app, work.after);
   const slice = slicer(store, wiring, work.after);
-  // aborted when the server closes: every move under way stops after its slice
-  const closing = new AbortController();
+  // (closed when the server closes: every move under way stops after its slice)
+  const signals = stopper();
 
   async function handle(given: SimRequest): Promise<SimResponse> {
-    const signal = given.signal ? AbortSignal.any([given.signal, closing.signal]) : closing.signal;
+    const { signal, end } = signals.open(given.signal);
     const req = { ...given, signal };
     const requestId = newRequestId();
     const committed: Committed = { data: null, flush: req.url.startsWith('/_sim/') };
@@ -547,6 +585,8 @@ export function createApp(
     } catch (e) {
       if (options.rethrow?.(e)) throw e;
       res = errorResponse(e, requestId);
+    } finally {
+      end();
     }
     // even a failed request may have committed the transitions that fell due before it
     if (committed.data) work.after(committed.data);
@@ -560,7 +600,7 @@ export function createApp(
     tick: ticker(store, slice, work.after, wiring),
     transaction,
     move: (from, to, signal) => moveInSlices((t, left) => slice(t, left, true), from, to, signal),
-    close: () => closing.abort(),
+    close: signals.close,
     store,
     bodyLimit: router.bodyLimit,
   };

@@ -674,6 +674,9 @@ export const ErrorEnvelope = named(
         step_seconds: z.optional(
           doc(z.int(), 'a move of the simulator clock refused as too much work at once: a step that fits, in seconds'),
         ),
+        now: z.optional(
+          doc(z.string(), 'a move of the simulator clock stopped short (503): where the clock stands, ISO 8601 UTC'),
+        ),
       }),
     }),
   'The error envelope every error reply uses.',

@@ -191,7 +191,8 @@ function tickLoop(app: App): TickLoop {
       const t = await app.tick();
       // a manual clock moves only when told to (a request kicks the loop); a real one is looked at
       // when its next transition falls due, or once a second for what other processes schedule
-      if (t.mode !== 'real') wait = null;
+      if ('retryInMs' in t) wait = Math.min(IDLE_POLL_MS, t.retryInMs);
+      else if (t.mode !== 'real') wait = null;
       else if (t.nextDueMs !== null) wait = Math.min(IDLE_POLL_MS, Math.max(0, t.nextDueMs - t.nowMs));
     } catch (e) {
       process.emitWarning(`vmv simulator: ${(e as Error).message}`);
