@@ -188,7 +188,8 @@ export const HINTS: Record<string, { simulator: Hint; service: Hint }> = {
     service: 'The request took too long to arrive: retry (--request-timeout bounds the wait for the reply).',
   },
   move_stopped: {
-    simulator: 'The clock stands where the message says: move it again from there (vmv sim clock) if you still want it on.',
+    simulator:
+      'The clock stands where the message says: move it again from there (vmv sim clock) if you still want it on.',
     service: 'The clock stands where the message says: move it again from there if you still want it on.',
   },
   too_many_streams: {
