@@ -69,7 +69,10 @@ export class ContractChecker {
   check(x: Exchange): string[] {
     const path = x.url.split('?')[0];
     const label = `${x.method} ${path} → ${x.status}`;
-    const sameMethod = this.ops.filter((o) => o.method === x.method.toUpperCase() && o.re.test(path));
+    // a HEAD is its GET without the body (RFC 9110 §9.3.2): the GET's operation, its headers checked
+    const head = x.method.toUpperCase() === 'HEAD';
+    const method = head ? 'GET' : x.method.toUpperCase();
+    const sameMethod = this.ops.filter((o) => o.method === method && o.re.test(path));
     const op = sameMethod[0];
     if (!op) {
       // a request to no route (a path spelt in a way refused, or a method a path lacks) must still
@@ -93,6 +96,7 @@ export class ContractChecker {
       ];
     const missing = this.missingHeaders(op.doc, response, x);
     if (missing.length) return missing.map((h) => `${label}: the required header ${h} is missing`);
+    if (head) return x.body.length === 0 ? [] : [`${label}: a HEAD answered with a body`];
     const content = response.content as Json | undefined;
     if (!content) return x.body.length === 0 ? [] : [`${label}: the document declares no body, the response has one`];
     const type = (x.contentType ?? '').split(';')[0].trim();

@@ -4,6 +4,8 @@
 // pitch, a voicemail is the message, the same seed gives the same bytes, and a 10-minute call is
 // under 5 MB and made without holding the server. Over HTTP on a manual clock, then the CLI and MCP.
 import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSim, tempDir, useTargets, type Sim } from './helpers.js';
@@ -237,6 +239,98 @@ describe('a 10-minute call', () => {
     const d = decodeWav(r.bytes);
     expectTurnsHeard(d, turns, 600);
   });
+});
+
+/** A process's resident memory now and at its peak (kB), from /proc (Linux). */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)![1]);
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/**
+ * A recording downloaded a piece at a time, as a player would (the test's own loop free for the health
+ * checks: sim.api would read 57.6 MB as text at once): their hash, and the bytes when kept.
+ */
+async function streamed(id: string, keep = false): Promise<{ bytes: Buffer; sha: string }> {
+  const res = await fetch(`${sim.url}/v1/calls/${id}/recording`, { headers: { authorization: `Bearer ${sim.key}` } });
+  expect(res.status).toBe(200);
+  const hash = createHash('sha256');
+  const pieces: Buffer[] = [];
+  for await (const piece of res.body!) {
+    hash.update(piece);
+    if (keep) pieces.push(Buffer.from(piece));
+  }
+  return { bytes: Buffer.concat(pieces), sha: hash.digest('hex') };
+}
+
+/** A process that asks for the health (argv[1]) every 100 ms until its stdin ends, then says how slow the slowest answer was. */
+const WATCH = `let done = false, checks = 0, slowest = 0;
+process.stdin.resume().on('end', () => (done = true));
+(async () => {
+  while (!done) {
+    const started = performance.now();
+    const r = await fetch(process.argv[1]);
+    await r.arrayBuffer();
+    if (r.status !== 200) throw new Error('health ' + r.status);
+    checks++;
+    slowest = Math.max(slowest, performance.now() - started);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  console.log(JSON.stringify({ checks, slowest }));
+})();`;
+
+describe('four downloads of a 2-hour call at once', () => {
+  // an hour-long monologue, then a conversation: a whole turn made at once would hold the server for seconds
+  const turns: Turn[] = [
+    {
+      speaker: 'agent',
+      text: 'Let me tell you everything about our plans for the coming year.',
+      seconds_from_start: 0,
+    },
+    ...Array.from({ length: 300 }, (_, i) => ({
+      speaker: (i % 2 ? 'agent' : 'person') as Turn['speaker'],
+      text: 'This is an ordinary sentence of about ten words, said calmly.',
+      seconds_from_start: 3600 + i * 12,
+    })),
+  ];
+
+  it('HEAD answers the size at once, without making the recording', async () => {
+    const c = (await sim.api('POST', '/_sim/calls', { body: fixture(7200, turns) })).json.data;
+    const started = performance.now();
+    const r = await sim.api('HEAD', `/v1/calls/${c.id}/recording`);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-length')).toBe(String(44 + 7200 * 8000));
+    expect(r.headers.get('content-type')).toBe('audio/wav');
+  });
+
+  it('the server grows by under 150 MB (one file made, one being sent) and answers its health check within a second throughout', async () => {
+    const c = (await sim.api('POST', '/_sim/calls', { body: fixture(7200, turns) })).json.data;
+    const pid = sim.proc.pid!;
+    const before = memoryOf(pid);
+    // the health checks from a process of their own, so only the server's delays are measured, not this one's
+    const watcher = spawn(process.execPath, ['-e', WATCH, `${sim.url}/_sim/health`], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let report = '';
+    watcher.stdout.on('data', (d) => (report += d));
+    const watched = new Promise((resolve) => watcher.once('exit', resolve));
+    const files = await Promise.all(Array.from({ length: 4 }, (_, i) => streamed(c.id, i === 0))).finally(() =>
+      watcher.stdin.end(),
+    );
+    await watched;
+    const { checks, slowest } = JSON.parse(report);
+    const grown = (memoryOf(pid).peak - before.rss) / 1024;
+    expect(grown, `the server grew by ${grown.toFixed(0)} MB`).toBeLessThan(150);
+    expect(checks).toBeGreaterThan(10);
+    expect(slowest, `the slowest of ${checks} health checks`).toBeLessThan(1000);
+    expect(new Set(files.map((f) => f.sha)).size).toBe(1);
+    expect(files[0].bytes.length).toBe(44 + 7200 * 8000);
+    const d = decodeWav(files[0].bytes);
+    expect(rms(d, 1800, 1801)).toBeGreaterThan(0.05);
+    expectTurnsHeard(d, turns.slice(1, 20), 7200);
+  }, 180_000);
 });
 
 describe('vmv history recording, on both targets', () => {

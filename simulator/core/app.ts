@@ -184,6 +184,7 @@ const STEPS: readonly (readonly [string, Step])[] = [
         requestId: x.requestId,
         advance: (until: number) => w.run(x.s, until),
         signal: x.req.signal,
+        head: x.req.method.toUpperCase() === 'HEAD',
         origin: originOf(x.req),
         header: (name) => header(x.req, name),
         world: w.services,

@@ -58,6 +58,8 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, never>, B = 
   advance: (untilMs: number) => Promise<number>;
   /** aborts when the client goes away or the server closes (a long move of the clock stops: move.ts) */
   signal?: AbortSignal;
+  /** the request is a HEAD: its reply's body is never sent, so a costly one need only be measured (Reply raw.size) */
+  head?: boolean;
   /** what the world itself offers routes (the control plane's reset and new workspaces) */
   world: WorldServices;
 }
@@ -80,8 +82,8 @@ export interface Reply {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
-  /** a non-JSON body, e.g. audio */
-  raw?: { bytes: Buffer; contentType: string };
+  /** a non-JSON body, e.g. audio; `size` (a HEAD's reply, its bytes left out) says the length they would have */
+  raw?: { bytes: Buffer; contentType: string; size?: number };
   /**
    * Runs after the request's change is on disk and the store's lock is released, and gives the
    * reply sent instead: a request that waits (an assistant message waiting for its run).

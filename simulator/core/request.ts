@@ -103,6 +103,7 @@ export function toResponse(reply: Reply, requestId: string): SimResponse {
   const headers: Record<string, string> = { 'request-id': requestId, ...reply.headers };
   if (reply.raw) {
     headers['content-type'] = reply.raw.contentType;
+    if (reply.raw.size !== undefined) headers['content-length'] = String(reply.raw.size);
     return { status: reply.status ?? 200, headers, body: reply.raw.bytes };
   }
   headers['content-type'] = 'application/json; charset=utf-8';

@@ -254,7 +254,8 @@ function listener(o: ServeOptions, hosts: HostPolicy, kick: () => void) {
     res.writeHead(out.status, {
       ...out.headers,
       server: 'vmv-simulator',
-      'content-length': String(Buffer.byteLength(out.body)),
+      // a HEAD's reply may say the length of a body it never made (a recording's)
+      'content-length': out.headers['content-length'] ?? String(Buffer.byteLength(out.body)),
     });
     res.end(out.body);
     o.onRequest?.(method, raw, out.status, performance.now() - started);

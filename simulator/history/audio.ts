@@ -6,7 +6,7 @@
 // (LGPL) and vmv ships only permissively licensed code; mu-law is what a telephone line carries,
 // every browser plays it, and at 8,000 bytes a second a 10-minute call is 4.8 MB.
 import { createHash } from 'node:crypto';
-import { RATE, say, type Voice } from './speech.js';
+import { RATE, say, Speech, type Voice } from './speech.js';
 
 /** What a recording is made from: the call record's fields. */
 export interface RecordedCall {
@@ -79,63 +79,38 @@ export function voicesOf(callId: string): Record<'agent' | 'person', Voice> {
   };
 }
 
+/** The size of a call's recording file in bytes, known without making it (a HEAD's Content-Length). */
+export const recordingBytes = (call: RecordedCall) => HEADER + Math.round(recordingSeconds(call) * RATE);
+
+/** How much of a recording is made between two pauses: 10 s (a few ms of one core; the first, code not yet optimised, more). */
+const WINDOW = 10 * RATE;
+
 /**
- * The recording of a call: a WAV file of `recordingSeconds` seconds (at most 2 hours). `pause`, when
- * given, is awaited between turns, so a long recording (about 0.2 s of one core for 10 minutes) is
- * made in slices while the server answers other requests. Each stretch of speech (a turn, or turns
- * that overlap) is made in its own samples and encoded into the file as it is done, so the memory a
- * recording takes is its file (8,000 bytes a second) and one stretch, not 4 bytes a sample more for
- * the whole call (a 2-hour call took 290 MB a download; the bytes are the same).
+ * The recording of a call: a WAV file of `recordingSeconds` seconds (at most 2 hours, 57.6 MB), made
+ * 10 s at a time straight into the file: each piece's samples (a 320 kB scratch) are the turns that
+ * sound in it, added in transcript order (turns that overlap add as they always have), then encoded.
+ * `pause`, when given, is awaited after each piece, so the server answers other requests between them
+ * however long a turn is (a 2-hour recording is 2 to 8 s of one core, as busy as the machine is).
  */
 export async function recordingWav(call: RecordedCall, pause?: () => Promise<void>): Promise<Buffer> {
-  const count = Math.round(recordingSeconds(call) * RATE);
+  const total = Math.round(recordingSeconds(call) * RATE);
   const voices = voicesOf(call.id);
-  const wav = wavHeader(count);
-  wav.fill(muLaw(0), HEADER);
-  for (const stretch of stretches(heardTurns(call), count)) {
-    const samples = new Float32Array(stretch.to - stretch.from);
-    for (const t of stretch.turns) {
-      say(samples, t.from, t.length, t.text, voices[t.speaker], undefined, stretch.from);
-      await pause?.();
-    }
-    for (let at = stretch.from; at < stretch.to; at += 60 * RATE) {
-      encode(samples, wav, at, Math.min(stretch.to, at + 60 * RATE), stretch.from);
-      if (stretch.to - stretch.from > 60 * RATE) await pause?.();
-    }
+  const speeches: { from: number; speech: Speech }[] = [];
+  for (const t of heardTurns(call)) {
+    const from = Math.round(t.from * RATE);
+    if (from >= total) break;
+    speeches.push({ from, speech: new Speech(t.text, voices[t.speaker], from, Math.round(t.to * RATE) - from, total) });
+  }
+  const wav = wavHeader(total);
+  const window = new Float32Array(Math.min(WINDOW, total));
+  for (let at = 0; at < total; at += WINDOW) {
+    const end = Math.min(total, at + WINDOW);
+    window.fill(0);
+    for (const s of speeches) if (s.from < end && !s.speech.done) s.speech.render(window, at, end);
+    encode(window, wav, at, end - at);
+    await pause?.();
   }
   return wav;
-}
-
-interface SampledTurn {
-  speaker: 'agent' | 'person';
-  text: string;
-  from: number;
-  length: number;
-}
-
-/**
- * The turns in samples (each from its first sample for its length, cut at the recording's end),
- * grouped into stretches that share no sample: overlapping turns (unordered start times) add up
- * in one stretch, in the order the call lists them.
- */
-function stretches(heard: HeardTurn[], count: number) {
-  const turns: SampledTurn[] = [];
-  for (const t of heard) {
-    const from = Math.round(t.from * RATE);
-    if (from >= count) break;
-    turns.push({ speaker: t.speaker, text: t.text, from, length: Math.round(t.to * RATE) - from });
-  }
-  const end = (t: SampledTurn) => Math.min(count, t.from + Math.max(0, t.length));
-  const order = [...turns.keys()].sort((a, b) => turns[a].from - turns[b].from || a - b);
-  const out: { from: number; to: number; members: number[] }[] = [];
-  for (const i of order) {
-    const last = out[out.length - 1];
-    if (last && turns[i].from < last.to) {
-      last.members.push(i);
-      last.to = Math.max(last.to, end(turns[i]));
-    } else out.push({ from: turns[i].from, to: Math.max(turns[i].from, end(turns[i])), members: [i] });
-  }
-  return out.map((s) => ({ from: s.from, to: s.to, turns: s.members.sort((a, b) => a - b).map((i) => turns[i]) }));
 }
 
 /** A short sample of a voice (a number's voice preview): a greeting in a voice drawn from its name. */
@@ -176,9 +151,10 @@ function wavHeader(count: number): Buffer {
   return buf;
 }
 
-/** Samples [from, to) as mu-law bytes into the file. */
-function encode(samples: Float32Array, wav: Buffer, from: number, to: number, origin = 0): void {
-  for (let i = from; i < to; i++) wav[HEADER + i] = muLaw(samples[i - origin]);
+/** The first `count` samples as mu-law bytes into the file from its sample `at`. */
+function encode(samples: Float32Array, wav: Buffer, at: number, count: number): void {
+  const out = HEADER + at;
+  for (let i = 0; i < count; i++) wav[out + i] = muLaw(samples[i]);
 }
 
 /** G.711 mu-law: a sample (-1..1) as one byte, through a table of every 14-bit magnitude. */

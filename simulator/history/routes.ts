@@ -1,5 +1,5 @@
 // Conversation history and contacts: both route families of the spec, all free reads.
-import { RECORDING_TYPE, type RecordedCall, recordingWav } from './audio.js';
+import { RECORDING_TYPE, type RecordedCall, recordingBytes, recordingWav } from './audio.js';
 import { iso } from '../core/clock.js';
 import { notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource, type Route } from '../core/http.js';
@@ -152,28 +152,6 @@ function findCall(c: Req, id: string): CallRecord {
   return asView(c.data, 'calls', call);
 }
 
-/** Recordings made at once (one a core of a small machine); more downloads wait their turn. */
-const MAKING_AT_ONCE = 2;
-let makingNow = 0;
-const waiting: (() => void)[] = [];
-
-/**
- * Runs `make` when fewer than MAKING_AT_ONCE recordings are being made: each holds its file (57.6 MB
- * for 2 hours) and a core while made, so twenty downloads at once make two files at a time, not twenty, and the
- * first asked is the first served.
- */
-async function making<T>(make: () => Promise<T>): Promise<T> {
-  if (makingNow >= MAKING_AT_ONCE) await new Promise<void>((go) => waiting.push(go));
-  else makingNow++;
-  try {
-    return await make();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else makingNow--;
-  }
-}
-
 function recording(c: Ctx<Infer<typeof Id>>) {
   const call = findCall(c, c.params.id);
   if (!call.has_recording) throw notFound('This call has no recording.');
@@ -194,15 +172,41 @@ function recording(c: Ctx<Infer<typeof Id>>) {
   const heard: RecordedCall = JSON.parse(
     JSON.stringify({ id: call.id, duration_seconds: call.duration_seconds, transcript_turns: call.transcript_turns }),
   );
+  const headers = { 'cache-control': 'no-store' };
+  // a HEAD is answered from the duration alone: nothing is made
+  if (c.head)
+    return { headers, raw: { bytes: Buffer.alloc(0), contentType: RECORDING_TYPE, size: recordingBytes(heard) } };
+  const signal = c.signal;
   return {
     after: async () => ({
-      raw: {
-        bytes: await making(() => recordingWav(heard, () => new Promise(setImmediate))),
-        contentType: RECORDING_TYPE,
-      },
-      headers: { 'cache-control': 'no-store' },
+      headers,
+      raw: { bytes: await inTurn(() => made(heard, signal)), contentType: RECORDING_TYPE },
     }),
   };
+}
+
+/** A recording made a minute at a time, the server answering between them; a client gone stops it (an empty reply nobody reads). */
+async function made(heard: RecordedCall, signal?: AbortSignal): Promise<Buffer> {
+  const gone = new Error('gone');
+  const pause = () => (signal?.aborted ? Promise.reject(gone) : new Promise<void>(setImmediate));
+  if (signal?.aborted) return Buffer.alloc(0);
+  return recordingWav(heard, pause).catch((e) => {
+    if (e === gone) return Buffer.alloc(0);
+    throw e;
+  });
+}
+
+let making: Promise<unknown> = Promise.resolve();
+/**
+ * Recordings are made one at a time, the others waiting their turn in order: each holds its file
+ * (up to 57.6 MB for 2 hours) while made, so however many downloads run at once the memory they take
+ * stays about one file's (and the waiting ones cost no core). Waiting, not a 503: the spec has no such
+ * refusal, and a client's download only takes longer.
+ */
+function inTurn<T>(make: () => Promise<T>): Promise<T> {
+  const mine = making.then(make);
+  making = mine.catch(() => undefined);
+  return mine;
 }
 
 // ---- routes ----
@@ -344,7 +348,8 @@ function recordingRead(path: string): Route {
     description:
       'The raw audio of the call, never cached. 404 when the call has no recording, when recording is turned off by the ' +
       "workspace's compliance settings, or when the call is not in the workspace. Each download is written to the compliance audit log, " +
-      "attributed to the API key's owner.",
+      "attributed to the API key's owner. HEAD answers the size (Content-Length) without making the file. Recordings are made " +
+      'one at a time, so a download may wait for the ones before it.',
     params: Id,
     responses: {
       200: {

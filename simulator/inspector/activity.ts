@@ -54,141 +54,154 @@ function ofWorkspace<T extends { seq: number; workspace_id: string }>(
     .map((x) => x.r);
 }
 
+/** Each kind's source, made only when the request asks for that kind (a page costs about its size). */
+type Sources = Partial<Record<Kind, () => Source>>;
+
 /** The texts, calls and emails of the workspace, or of one person, from the history indexes. */
-function historySources(c: Req, ws: string): Partial<Record<Kind, Source>> {
+function historySources(c: Req, ws: string): Sources {
   const who = c.query.person;
-  const name = personNames(c.data, ws);
+  // the names looked up only when a text, call or email is asked for
+  let names: ReturnType<typeof personNames> | undefined;
+  const name: ReturnType<typeof personNames> = (r) => (names ??= personNames(c.data, ws))(r);
   const rows = <T extends TextRecord | CallRecord | EmailRecord>(unit: 'texts' | 'calls' | 'emails') =>
     who === undefined
       ? (recordIndex<T>(c.data, unit).byWorkspace.get(ws) ?? [])
       : personRecords<T>(c.data, unit, ws, who);
   return {
-    text: listSource(
-      'text',
-      rows<TextRecord>('texts'),
-      (t) => t.created_at,
-      (t) => t.seq,
-      (t) => ({
-        kind: 'text',
-        id: t.id,
-        at: t.created_at,
-        title: `${t.direction} text ${t.from_number} → ${t.to_number}`,
-        text: t.body,
-        amount_cents: null,
-        person: name(t),
-        refs: t.quick_action_id ? [t.quick_action_id] : [],
-        link: `/conversations/${encodeURIComponent(t.contact_id ?? (t.direction === 'outbound' ? t.to_number : t.from_number))}`,
-      }),
-    ),
-    call: listSource(
-      'call',
-      rows<CallRecord>('calls'),
-      (r) => r.created_at,
-      (r) => r.seq,
-      (r) => ({
-        kind: 'call',
-        id: r.id,
-        at: r.created_at,
-        title: `${r.direction} call ${r.from_number} → ${r.to_number} (${r.status})`,
-        text: r.summary,
-        amount_cents: null,
-        person: name(r),
-        refs: [],
-        link: `/calls/${r.id}`,
-      }),
-    ),
-    email: listSource(
-      'email',
-      rows<EmailRecord>('emails'),
-      (e) => e.created_at,
-      (e) => e.seq,
-      (e) => ({
-        kind: 'email',
-        id: e.id,
-        at: e.created_at,
-        title: `${e.direction} email to ${e.to}: ${e.subject}`,
-        text: e.body,
-        amount_cents: null,
-        person: name(e),
-        refs: e.quick_email_id ? [e.quick_email_id] : [],
-        link: `/emails/${e.id}`,
-      }),
-    ),
+    text: () =>
+      listSource(
+        'text',
+        rows<TextRecord>('texts'),
+        (t) => t.created_at,
+        (t) => t.seq,
+        (t) => ({
+          kind: 'text',
+          id: t.id,
+          at: t.created_at,
+          title: `${t.direction} text ${t.from_number} → ${t.to_number}`,
+          text: t.body,
+          amount_cents: null,
+          person: name(t),
+          refs: t.quick_action_id ? [t.quick_action_id] : [],
+          link: `/conversations/${encodeURIComponent(t.contact_id ?? (t.direction === 'outbound' ? t.to_number : t.from_number))}`,
+        }),
+      ),
+    call: () =>
+      listSource(
+        'call',
+        rows<CallRecord>('calls'),
+        (r) => r.created_at,
+        (r) => r.seq,
+        (r) => ({
+          kind: 'call',
+          id: r.id,
+          at: r.created_at,
+          title: `${r.direction} call ${r.from_number} → ${r.to_number} (${r.status})`,
+          text: r.summary,
+          amount_cents: null,
+          person: name(r),
+          refs: [],
+          link: `/calls/${r.id}`,
+        }),
+      ),
+    email: () =>
+      listSource(
+        'email',
+        rows<EmailRecord>('emails'),
+        (e) => e.created_at,
+        (e) => e.seq,
+        (e) => ({
+          kind: 'email',
+          id: e.id,
+          at: e.created_at,
+          title: `${e.direction} email to ${e.to}: ${e.subject}`,
+          text: e.body,
+          amount_cents: null,
+          person: name(e),
+          refs: e.quick_email_id ? [e.quick_email_id] : [],
+          link: `/emails/${e.id}`,
+        }),
+      ),
   };
 }
 
 /** Videos, their posts, webhook deliveries and the ledger: no person's (a person named leaves them out). */
-function otherSources(c: Req, ws: string): Partial<Record<Kind, Source>> {
+function otherSources(c: Req, ws: string): Sources {
   const d = c.data;
   return {
-    video: listSource(
-      'video',
-      ofWorkspace(d.videos, ws, (v) => v.created_at),
-      (v) => v.created_at,
-      (v) => v.seq,
-      (v) => ({
-        kind: 'video',
-        id: v.id,
-        at: v.created_at,
-        title: `video (${v.template}) ${v.status}`,
-        text: v.caption ?? '',
-        amount_cents: v.price_cents,
-        person: null,
-        refs: [],
-        link: `/videos/${v.id}`,
-      }),
-    ),
-    post: listSource(
-      'post',
-      ofWorkspace(d.posts, ws, (p) => p.created_at),
-      (p) => p.created_at,
-      (p) => p.seq,
-      (p) => ({
-        kind: 'post',
-        id: p.id,
-        at: p.created_at,
-        title: `post on ${p.platform}: ${p.status}`,
-        text: p.permalink ?? '',
-        amount_cents: null,
-        person: null,
-        refs: [p.video_id],
-        link: `/videos/${p.video_id}`,
-      }),
-    ),
-    delivery: listSource(
-      'delivery',
-      ofWorkspace(d.webhook_deliveries, ws, (x) => x.at),
-      (x) => x.at,
-      (x) => x.seq,
-      (x) => ({
-        kind: 'delivery',
-        id: x.id ?? `att_${x.seq}`,
-        at: x.at,
-        title: `${x.type} → ${x.url} (attempt ${x.attempt}): ${x.status_code ?? x.error}`,
-        text: '',
-        amount_cents: null,
-        person: null,
-        refs: [x.event_id],
-        link: '/webhooks',
-      }),
-    ),
-    charge: listSource(
-      'charge',
-      ofWorkspace(d.ledger, ws, (e) => e.at),
-      (e) => e.at,
-      (e) => e.seq,
-      (e) => ({
-        kind: 'charge',
-        id: `${e.reference_id}@${e.at}`,
-        at: e.at,
-        title: `${e.kind}: ${e.description}`,
-        text: '',
-        amount_cents: e.wallet_cents,
-        person: null,
-        refs: [e.reference_id],
-        link: `/money?entry=${encodeURIComponent(e.reference_id)}`,
-      }),
-    ),
+    video: () =>
+      listSource(
+        'video',
+        ofWorkspace(d.videos, ws, (v) => v.created_at),
+        (v) => v.created_at,
+        (v) => v.seq,
+        (v) => ({
+          kind: 'video',
+          id: v.id,
+          at: v.created_at,
+          title: `video (${v.template}) ${v.status}`,
+          text: v.caption ?? '',
+          amount_cents: v.price_cents,
+          person: null,
+          refs: [],
+          link: `/videos/${v.id}`,
+        }),
+      ),
+    post: () =>
+      listSource(
+        'post',
+        ofWorkspace(d.posts, ws, (p) => p.created_at),
+        (p) => p.created_at,
+        (p) => p.seq,
+        (p) => ({
+          kind: 'post',
+          id: p.id,
+          at: p.created_at,
+          title: `post on ${p.platform}: ${p.status}`,
+          text: p.permalink ?? '',
+          amount_cents: null,
+          person: null,
+          refs: [p.video_id],
+          link: `/videos/${p.video_id}`,
+        }),
+      ),
+    delivery: () =>
+      listSource(
+        'delivery',
+        ofWorkspace(d.webhook_deliveries, ws, (x) => x.at),
+        (x) => x.at,
+        (x) => x.seq,
+        (x) => ({
+          kind: 'delivery',
+          id: x.id ?? `att_${x.seq}`,
+          at: x.at,
+          title: `${x.type} → ${x.url} (attempt ${x.attempt}): ${x.status_code ?? x.error}`,
+          text: '',
+          amount_cents: null,
+          person: null,
+          refs: [x.event_id],
+          link: '/webhooks',
+        }),
+      ),
+    charge: () =>
+      listSource(
+        'charge',
+        ofWorkspace(d.ledger, ws, (e) => e.at),
+        (e) => e.at,
+        (e) => e.seq,
+        (e) => ({
+          kind: 'charge',
+          // a charge and its refund may share a reference and an instant: the entry's seq tells them apart
+          id: `${e.reference_id}@${e.at}#${e.seq}`,
+          at: e.at,
+          title: `${e.kind}: ${e.description}`,
+          text: '',
+          amount_cents: e.wallet_cents,
+          person: null,
+          refs: [e.reference_id],
+          link: `/money?entry=${encodeURIComponent(e.reference_id)}`,
+        }),
+      ),
   };
 }
 
@@ -243,7 +256,7 @@ function feed(c: Req) {
   const all = { ...historySources(c, ws), ...(q.person === undefined ? otherSources(c, ws) : {}) };
   const sources = Object.entries(all)
     .filter(([k]) => q.kind === undefined || k === q.kind)
-    .map(([, s]) => s);
+    .map(([, make]) => make());
   const { page, more } = pageOf(sources, before, limit, matcher(q.q));
   const meta: { page_size: number; cursor?: string } = { page_size: limit };
   if (more) meta.cursor = cursorBelow(c.s, scope, page[page.length - 1].p);
