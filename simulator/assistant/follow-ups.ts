@@ -4,6 +4,7 @@
 // through the API's own operations (the quick action job, its call, its replies, the video) and
 // puts the answer in words; nothing here costs or changes anything.
 import { humanTime } from '../../src/formats.js';
+import { cap } from './questions.js';
 import type { ConversationRecord, Started } from './records.js';
 import type { About } from './understand.js';
 
@@ -81,7 +82,6 @@ export function planFollowUp(c: ConversationRecord, a: About): FollowUp {
   return { sentence: `${cap(thing(x))} cost ${usd(x.cost_usd ?? 0)} USD (0.01 USD per recipient sent to).` };
 }
 
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const usd = (n: number) => n.toFixed(2);
 
 /** Whether a target said yes, in words. */

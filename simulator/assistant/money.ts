@@ -8,7 +8,7 @@ import { humanTime } from '../../src/formats.js';
 import { orgOfWorkspace } from '../core/accounts.js';
 import type { Session } from '../core/session.js';
 import { LEDGER_KEPT, price, type LedgerEntry } from '../billing/index.js';
-import { whenExactly, windowOf } from './questions.js';
+import { cap, plural, whenExactly, windowOf } from './questions.js';
 import type { LocalSpan } from './dates.js';
 import type { MoneyQuestion, Spend, VideoQuestion } from './understand.js';
 
@@ -28,9 +28,6 @@ const SPENT_ON: Record<Spend, string> = {
   videos: 'videos',
   numbers: 'number lines',
 };
-
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Whether an instant (ISO) lies in a span of local time, as the list filters read it; the span's

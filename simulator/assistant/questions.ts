@@ -40,7 +40,10 @@ export function planQuestion(q: Question, zone: string): Step {
   return { tool: TOOL[q.subject], input: { direction: q.direction, ...windowOf(q.span, zone), limit } };
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** `1 call`, `2 calls`: a count with its noun, for every answer of the assistant's. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** A sentence's first letter upper-cased. */
+export const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** " yesterday", " on Thursday", "" for all time. */
 const whenOf = (span: LocalSpan | null) => (span ? ` ${span.label}` : '');
 /** " yesterday (2026-03-13, America/Los_Angeles)", " in all". */
