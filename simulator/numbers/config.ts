@@ -12,25 +12,22 @@ import * as z from 'zod/mini';
 import {
   arr,
   bool,
-  check,
   doc,
   e164,
   int,
   lazy,
   describedAs,
   named,
-  newFields,
   nullable,
   num,
   obj,
   oneOf,
-  passedParts,
   record,
   str,
   uuid,
   type Infer,
-  type Loose,
 } from '../core/schema.js';
+import { check, newFields, passedParts, type Loose } from '../core/check.js';
 import { clone } from '../store/tracker.js';
 
 export const STACKS = ['t1', 't2'] as const;

@@ -12,7 +12,6 @@ import {
   absent,
   arr,
   bool,
-  check,
   dataOf,
   doc,
   freeObject,
@@ -20,7 +19,6 @@ import {
   isPlainObject,
   listOf,
   named,
-  newFields,
   nullable,
   obj,
   oneOf,
@@ -31,6 +29,7 @@ import {
   withoutNulls,
   type Infer,
 } from '../core/schema.js';
+import { check, newFields } from '../core/check.js';
 import { canonicalZone, instantOf, isDate, isPostingDay, localDay, nextPosting } from './calendar.js';
 import { candidates, picksTemplate } from './director.js';
 import { reschedule } from './machine.js';

@@ -16,13 +16,13 @@ import {
   int,
   isoTime,
   listOf,
-  newFields,
   obj,
   oneOf,
   str,
   uuid,
   type Infer,
 } from '../core/schema.js';
+import { newFields } from '../core/check.js';
 import {
   CAPTION_LIMITS,
   CAROUSEL_PLATFORMS,
