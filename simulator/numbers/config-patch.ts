@@ -4,7 +4,8 @@
 // The settings they change are declared in config.ts.
 import { validationError, type Fields } from '../core/errors.js';
 import type { Rng } from '../core/rng.js';
-import { check, newFields, passedParts, type Infer, type Loose } from '../core/schema.js';
+import type { Infer } from '../core/schema.js';
+import { check, newFields, passedParts, type Loose } from '../core/check.js';
 import { clone } from '../store/tracker.js';
 import {
   DefaultsPatch,
