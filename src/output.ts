@@ -8,6 +8,7 @@ import { eastAsianWidth } from 'get-east-asian-width';
 import { forStderr, type IO } from './io.js';
 import { shortIds } from './ids.js';
 import { humanTime } from './formats.js';
+import { cents, price } from './money.js';
 import { visible } from './visible.js';
 
 import { bold, dim } from './colors.js';
@@ -253,7 +254,8 @@ export function nested(io: IO, key: string, columns: Column[], rows: Cell[][]): 
   } else for (const r of rows) io.out([key, ...r.map((c) => oneLine(cell(c)))].join('\t') + '\n');
 }
 
-export const money = (usd: number) => `${usd.toFixed(2)} USD`;
+/** Dollars as the API gives them (`cost_usd`, `wallet_usd`), written as every amount is: "12.50 USD". */
+export const money = (usd: number) => price(cents(usd));
 
 /** Shows when a list has more pages (stderr, so stdout stays data). */
 export function moreHint(io: IO, meta: { cursor?: string } | undefined): void {

@@ -18,7 +18,7 @@ import { TOOLS } from './tools.js';
 import { followUpSaid, noteStarted, planFollowUp } from './follow-ups.js';
 import { answerAboutNumber, answerQuestion, EMAILS_PER_PERSON, planAboutNumber, planQuestion } from './questions.js';
 import type { LocalNow } from './dates.js';
-import { price } from '../billing/index.js';
+import { cents, price } from '../billing/index.js';
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS } from '../quick/index.js';
 import { LINE_CENTS_PER_MONTH } from '../numbers/index.js';
 import { answerMoney, answerVideos } from './money.js';
@@ -317,7 +317,7 @@ function said(
       return;
     case 'email':
       run.sentences[i] =
-        `I emailed ${data.sent_to.join(', ') || 'no one (every address is suppressed)'} about ${intent.topic} (${data.cost_usd.toFixed(2)} USD).`;
+        `I emailed ${data.sent_to.join(', ') || 'no one (every address is suppressed)'} about ${intent.topic} (${price(cents(data.cost_usd))}).`;
       return;
     case 'question': {
       const seen = (run.scratch[i] ?? {}) as Record<string, string>;

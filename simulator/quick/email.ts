@@ -189,7 +189,7 @@ function sendQuickEmail(c: Ctx<{}, {}, Infer<typeof Body>>): Infer<typeof QuickE
     throw new ApiError(
       403,
       'insufficient_funds',
-      `The wallet holds ${usd(org.wallet_cents).toFixed(2)} USD and this email costs ${usd(cost).toFixed(2)} USD; add funds or enable auto-recharge.`,
+      `The wallet holds ${price(org.wallet_cents)} and this email costs ${price(cost)}; add funds or enable auto-recharge.`,
     );
 
   const id = c.s.rng.uuid();
