@@ -193,6 +193,25 @@ describe('what a test author gets wrong is said at once, naming the call', () =>
     expect(performance.now() - t).toBeLessThan(1000); // none waited
   });
 
+  it("a data file the simulator cannot use names startSimulator's data option, the store's reason after it", async () => {
+    const dir = tempDir();
+    const garbage = join(dir, 'garbage.json');
+    writeFileSync(garbage, 'not json at all');
+    expect(await refusal(startSimulator({ data: garbage }))).toMatch(
+      /^Error: startSimulator\(\{ data: '.+garbage\.json' \}\): The simulator data file .+ is not valid JSON\./,
+    );
+    expect(await refusal(startSimulator({ data: dir }))).toMatch(
+      /^Error: startSimulator\(\{ data: '.+' \}\): The simulator cannot use its data file .+ is a directory/,
+    );
+    const file = join(dir, 'world.json');
+    const first = await startSimulator({ data: file, now: T0 });
+    await first.advance('1h');
+    await first.close();
+    expect(await refusal(startSimulator({ data: file, now: T0 }))).toBe(
+      `RangeError: startSimulator({ data: '${file}' }): now (2026-03-02T09:00:00.000Z) is before the data file's clock (2026-03-02T10:00:00.000Z), which moves only forward.`,
+    );
+  });
+
   it('a closed simulator says so on every method, and opens no receiver that would be left open', async () => {
     const sim = await startSimulator({ now: T0 });
     await sim.close();

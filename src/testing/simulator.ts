@@ -253,8 +253,10 @@ export class Simulator implements AsyncDisposable {
  *
  * Requests the simulator refuses are answered, never thrown: the code under test sees the HTTP
  * status and the error envelope. Only the fixture's own methods throw (a `SimulatorError` naming
- * every field's reason). A simulator left open at the end of the run never keeps the process
- * alive; it is reported on stderr with the line that started it.
+ * every field's reason); a wrong argument is a TypeError or RangeError naming the call. A
+ * simulator left open at the end of the run never keeps the process alive; when the process ends
+ * (a script, `node --test`: not vitest's or Jest's workers) it is reported on stderr with the line
+ * that started it.
  *
  * @example A quick call, its webhook and what it cost
  * ```ts
@@ -296,23 +298,9 @@ export class Simulator implements AsyncDisposable {
 export async function startSimulator(o: SimulatorOptions = {}): Promise<Simulator> {
   const where = callerFrame();
   checkStartOptions(o);
-  const { Store, startServer, setMode, realClock, clockNow } = await door();
+  const { startServer } = await door();
   const at = startMs(o.now);
-  const store = new Store(o.data === undefined || o.data === 'memory' ? null : o.data, {
-    seed: o.seed,
-    clock: setMode(realClock(), o.clock ?? 'manual', at),
-  });
-  // a data file that already holds a world keeps it; the options still set its clock (as `vmv sim serve` does)
-  const apiKey = await store.withLock(async (ss) => {
-    const s = await ss.begin();
-    const c = s.data.meta.clock;
-    if (at !== undefined && at < clockNow(c)) throw new Error(`startSimulator: now is before the data file's clock`);
-    if (o.clock !== undefined || at !== undefined) {
-      s.data.meta.clock = setMode(c, o.clock ?? c.mode, at ?? clockNow(c));
-      await ss.commit(s);
-    }
-    return s.data.meta.default_api_key;
-  });
+  const { store, apiKey } = await openWorld(await door(), o, at);
   const server = await startServer({ store, port: 0 });
   // neither the listening socket nor a connection keeps the process alive: a simulator left open does not hang the runner
   server.server.unref();
@@ -325,5 +313,39 @@ export async function startSimulator(o: SimulatorOptions = {}): Promise<Simulato
   } catch (e) {
     await server.close();
     throw e;
+  }
+}
+
+/**
+ * The store of a new simulator and its workspace's key: in memory, or a data file's world (kept
+ * if it holds one; the options still set its clock, as `vmv sim serve` does). A data file the
+ * simulator cannot use is an Error that names the option, the store's reason after it.
+ */
+async function openWorld(
+  { Store, setMode, realClock, clockNow }: Awaited<ReturnType<typeof door>>,
+  o: SimulatorOptions,
+  at: number | undefined,
+) {
+  const file = o.data === undefined || o.data === 'memory' ? null : o.data;
+  try {
+    const store = new Store(file, { seed: o.seed, clock: setMode(realClock(), o.clock ?? 'manual', at) });
+    const apiKey = await store.withLock(async (ss) => {
+      const s = await ss.begin();
+      const c = s.data.meta.clock;
+      if (at !== undefined && at < clockNow(c))
+        throw new RangeError(
+          `now (${new Date(at).toISOString()}) is before the data file's clock (${new Date(clockNow(c)).toISOString()}), which moves only forward.`,
+        );
+      if (o.clock !== undefined || at !== undefined) {
+        s.data.meta.clock = setMode(c, o.clock ?? c.mode, at ?? clockNow(c));
+        await ss.commit(s);
+      }
+      return s.data.meta.default_api_key;
+    });
+    return { store, apiKey };
+  } catch (e) {
+    if (file === null) throw e;
+    const err = e instanceof RangeError ? RangeError : Error;
+    throw new err(`startSimulator({ data: '${file}' }): ${(e as Error).message}`, { cause: e });
   }
 }
