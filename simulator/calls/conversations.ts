@@ -10,10 +10,12 @@ import {
   type TextRecord,
   type TranscriptTurn,
   type CallStatus,
+  addContact,
   changeContact,
   contactById,
   contactByPhone,
   newContact,
+  noteInbound,
   asView,
   newRecordTime,
   recordIndex,
@@ -109,7 +111,7 @@ export function recordText(s: Session, o: Omit<TextRecord, 'id' | 'seq' | 'creat
   s.data.texts.push(rec);
   if (o.direction === 'inbound' && o.contact_id) {
     const c = contactById(s.data, o.contact_id);
-    if (c && !c.first_inbound_text_at) changeContact(c, { first_inbound_text_at: created_at }, Date.parse(created_at));
+    if (c) noteInbound(c, 'texts', created_at, Date.parse(created_at));
   }
   if (o.direction === 'inbound') emitTextReceived(s, rec);
   meterText(s, rec);
@@ -122,8 +124,7 @@ export function ensureContact(s: Session, workspaceId: string, phone: string, na
   if (existing) return existing;
   const c = newContact(s.rng, workspaceId, s.now, { name: name ?? phone, phone_number: phone });
   if (!name) Object.assign(c, { first_name: null, last_name: null });
-  s.data.contacts.push(c);
-  return c;
+  return addContact(s.data, c);
 }
 
 export const isOptedOut = (s: Session, workspaceId: string, phone: string) =>
