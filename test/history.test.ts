@@ -405,6 +405,96 @@ describe('a contact changed by traffic (issue 23, point 5)', () => {
   });
 });
 
+describe("a contact's first_inbound_call_at, first_inbound_text_at and first_inbound_email_at (spec Part 2, Contact)", () => {
+  const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
+  const read = async (id: string) => (await sim.api('GET', `/v1/contacts/${id}`)).json.data;
+  it('inbound history added through the control plane sets them: the earliest inbound record of each kind, never an outbound one', async () => {
+    await sim.advance(3600);
+    const ada = (
+      await sim.api('POST', '/_sim/contacts', {
+        body: { name: 'Ada Lovelace', phone_number: ADA, email: 'ada@example.com' },
+      })
+    ).json.data;
+    const add = (kind: string, body: Record<string, unknown>) => sim.api('POST', `/_sim/${kind}`, { body });
+    // outbound records are not inbound ones
+    await add('calls', { direction: 'outbound', from_number: OUR, to_number: ADA });
+    await add('texts', { direction: 'outbound', from_number: OUR, to_number: ADA, body: 'Hi' });
+    await add('emails', { direction: 'outbound', from_address: 'sales@acme.example', to: 'ada@example.com' });
+    expect(await read(ada.id)).toMatchObject({
+      first_inbound_call_at: null,
+      first_inbound_text_at: null,
+      first_inbound_email_at: null,
+    });
+    const email = await add('emails', { direction: 'inbound', from_address: 'ADA@example.com', to: 'a@acme.example' });
+    expect(email.status).toBe(201);
+    await add('calls', { direction: 'inbound', from_number: ADA, to_number: OUR, created_at: at(600) });
+    await add('texts', { direction: 'inbound', from_number: ADA, to_number: OUR, body: 'Hello', created_at: at(1200) });
+    const first = await read(ada.id);
+    expect(first).toMatchObject({
+      first_inbound_email_at: email.json.data.created_at,
+      first_inbound_call_at: at(600),
+      first_inbound_text_at: at(1200),
+      updated_at: at(3600),
+    });
+    // history from before moves them back; a later record does not move them on
+    await add('emails', {
+      direction: 'inbound',
+      from_address: 'ada@example.com',
+      to: 'a@acme.example',
+      created_at: at(60),
+    });
+    await add('calls', { direction: 'inbound', from_number: ADA, to_number: OUR });
+    expect(await read(ada.id)).toMatchObject({ first_inbound_email_at: at(60), first_inbound_call_at: at(600) });
+  });
+  it('a contact added after its inbound calls, texts and emails starts with their times', async () => {
+    await sim.api('POST', '/_sim/calls', { body: { direction: 'inbound', from_number: BOB, to_number: OUR } });
+    await sim.advance(60);
+    await sim.api('POST', '/_sim/texts', {
+      body: { direction: 'inbound', from_number: BOB, to_number: OUR, body: 'Yo' },
+    });
+    await sim.advance(60);
+    await sim.api('POST', '/_sim/emails', {
+      body: { direction: 'inbound', from_address: 'bob@example.com', to: 'a@acme.example' },
+    });
+    await sim.advance(60);
+    const bob = (
+      await sim.api('POST', '/_sim/contacts', {
+        body: { name: 'Bob Byte', phone_number: BOB, email: 'Bob@Example.com' },
+      })
+    ).json.data;
+    const want = { first_inbound_call_at: at(0), first_inbound_text_at: at(60), first_inbound_email_at: at(120) };
+    expect(bob).toMatchObject({ ...want, created_at: at(180), updated_at: at(180) });
+    expect(await read(bob.id)).toMatchObject(want);
+  });
+});
+
+describe('consent.email_subscribed follows the suppression list (spec Part 2, Contact)', () => {
+  const read = async (id: string) => (await sim.api('GET', `/v1/contacts/${id}`)).json.data;
+  const contact = async (name: string, email: string) =>
+    (await sim.api('POST', '/_sim/contacts', { body: { name, email } })).json.data;
+  it("is false once the contact's address is unsubscribed or reported as spam; a bounce leaves it subscribed", async () => {
+    const ada = await contact('Ada', 'ada@example.com');
+    const bob = await contact('Bob', 'bob@example.com');
+    const cy = await contact('Cy', 'cy@example.com');
+    expect(ada.consent.email_subscribed).toBe(true);
+    await sim.advance(60);
+    await sim.api('POST', '/_sim/suppressions', { body: { email: 'ADA@example.com' } });
+    await sim.api('POST', '/_sim/suppressions', { body: { email: 'bob@example.com', reason: 'bounce' } });
+    await sim.api('POST', '/_sim/suppressions', { body: { email: 'cy@example.com', reason: 'complaint' } });
+    const after = await read(ada.id);
+    expect(after.consent).toEqual({ ...ada.consent, email_subscribed: false });
+    expect(after.updated_at).toBe(new Date(Date.parse(T0) + 60_000).toISOString());
+    expect((await read(bob.id)).consent.email_subscribed).toBe(true);
+    expect((await read(cy.id)).consent.email_subscribed).toBe(false);
+  });
+  it('a contact added with an address already unsubscribed starts unsubscribed', async () => {
+    await sim.api('POST', '/_sim/suppressions', { body: { email: 'dee@example.com' } });
+    const dee = await contact('Dee', 'Dee@Example.com');
+    expect(dee.consent.email_subscribed).toBe(false);
+    expect((await read(dee.id)).consent.email_subscribed).toBe(false);
+  });
+});
+
 describe('incremental sync on a manual clock (issue 23, point 8)', () => {
   /** Every record created after `after`, page by page (newest first, as a client would take them). */
   async function pollSince(path: string, after: string | null): Promise<any[]> {

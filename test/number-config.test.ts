@@ -2,16 +2,14 @@
 // workspace defaults, over HTTP against a started simulator.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from './helpers.js';
+import { configApi } from './number-config-helpers.js';
 
 let sim: Sim;
 beforeAll(async () => (sim = await startSim()));
 afterAll(() => sim.stop());
 beforeEach(() => sim.reset());
 
-const addNumber = async (stack: 't1' | 't2') =>
-  (await sim.api('POST', '/_sim/phone-numbers', { body: { stack } })).json.id as number;
-const get = async (id: number) => (await sim.api('GET', `/v1/phone-numbers/${id}/config`)).json.data;
-const patch = (id: number, body: unknown) => sim.api('PATCH', `/v1/phone-numbers/${id}/config`, { body });
+const { addNumber, get, patch } = configApi(() => sim);
 const library = async () => (await sim.api('GET', '/_sim/library')).json.data;
 
 const SECTIONS = [

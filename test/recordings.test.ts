@@ -222,6 +222,43 @@ const fixture = (duration_seconds: number, transcript_turns: Turn[]) => ({
   transcript_turns,
 });
 
+describe("call_settings.recording_retention_days: a number's recordings are kept that many days, then deleted (spec Part 2, Number configuration)", () => {
+  const DAY = 86_400;
+  it('the recording plays until the retention ends; then the call has no audio: has_recording false, recording_url null, the download 404', async () => {
+    const n = (await sim.api('POST', '/_sim/phone-numbers', { body: { stack: 't2' } })).json;
+    const set = await sim.api('PATCH', `/v1/phone-numbers/${n.id}/config`, {
+      body: { call_settings: { recording_retention_days: 2 } },
+    });
+    expect(set.status).toBe(200);
+    const r = await sim.api('POST', '/_sim/inbound/calls', { body: { from: PERSON, to: n.phone_number } });
+    await sim.advance(600);
+    const read = async () => (await sim.api('GET', `/v1/calls/${r.json.data.id}`)).json.data;
+    const ended = await read();
+    expect(ended).toMatchObject({ status: 'COMPLETED', has_recording: true });
+    const url = ended.recording_url;
+    expect((await sim.api('GET', url)).status).toBe(200);
+    // the clock's next job is not the deletion: waiting for jobs does not jump two days
+    expect((await sim.api('GET', '/_sim/clock')).json.next_job_due_at).toBeNull();
+    const endedMs = Date.parse(ended.ended_at);
+    const clockMs = Date.parse((await sim.api('GET', '/_sim/clock')).json.now);
+    await sim.advance((endedMs - clockMs) / 1000 + 2 * DAY - 1);
+    expect(await read()).toMatchObject({ has_recording: true, recording_url: url });
+    await sim.advance(1);
+    expect(await read()).toMatchObject({ has_recording: false, recording_url: null });
+    const gone = await sim.api('GET', url);
+    expect(gone.status).toBe(404);
+    expect(gone.json.error.code).toBe('not_found');
+    // both routes and the list say the same
+    const listed = (await sim.api('GET', '/v1/calls')).json.data.find((c: any) => c.id === ended.id);
+    expect(listed).toMatchObject({ has_recording: false, recording_url: null });
+  });
+  it('a quick call from the shared numbers keeps its recording (no number of the workspace, no retention setting)', async () => {
+    const call = await answeredCall();
+    await sim.advance(100 * DAY);
+    expect((await sim.api('GET', `/v1/calls/${call.id}`)).json.data.has_recording).toBe(true);
+  });
+});
+
 describe('a 10-minute call', () => {
   it('is 4.8 MB (8,000 bytes a second), made in a bounded time', async () => {
     const turns: Turn[] = Array.from({ length: 100 }, (_, i) => ({

@@ -11,7 +11,9 @@ export const calls: Capability = {
   ],
   machines: [
     {
-      types: ['call.answer', 'call.finish', 'call.review'],
+      types: ['call.answer', 'call.finish', 'call.review', 'call.recording_expired'],
+      // a recording's end of retention, months ahead: no job waits on it
+      calendar: ['call.recording_expired'],
       load: async () => (await import('./scripted-call.js')).scriptedCallTimers,
     },
   ],

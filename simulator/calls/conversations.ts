@@ -10,15 +10,18 @@ import {
   type TextRecord,
   type TranscriptTurn,
   type CallStatus,
+  addContact,
   changeContact,
   contactById,
   contactByPhone,
   newContact,
+  noteInbound,
   asView,
   newRecordTime,
   recordIndex,
 } from '../history/index.js';
 import type { Session } from '../core/session.js';
+import { schedule } from '../core/scheduler.js';
 import { emitCallEvent, emitTextReceived } from '../webhooks/index.js';
 
 export interface CallStart {
@@ -94,11 +97,30 @@ export function closeCall(
   }
   // a call that lasted no time has nothing to hear
   call.has_recording = !!o.has_recording && (o.duration_seconds ?? 0) > 0;
+  if (call.has_recording) keepRecordingFor(s, call);
   meterCall(s, call);
   emitCallEvent(s, call, 'call.ended');
 }
 
-/** The plain-text transcript: lines labelled `AI:` and `User:` joined by newlines. */
+/**
+ * A recording on one of the workspace's numbers is kept for its call_settings.recording_retention_days
+ * (as set when the call ended), then deleted: the call then has no audio (has_recording false,
+ * recording_url null, the download 404). Calls from the shared quick-action numbers keep theirs.
+ */
+function keepRecordingFor(s: Session, call: CallRecord): void {
+  const n = call.phone_number_id === null ? undefined : s.data.phone_numbers.find((x) => x.id === call.phone_number_id);
+  if (!n) return;
+  const days = n.config.call_settings.recording_retention_days;
+  schedule(s, Date.parse(call.ended_at ?? iso(s.now)) + days * DAY_MS, 'call.recording_expired', { call: call.id });
+}
+
+const DAY_MS = 86_400_000;
+
+/** The timer of keepRecordingFor: the retention has run out. */
+export function expireRecording(s: Session, id: string): void {
+  const call = findCall(s, id);
+  if (call?.has_recording) call.has_recording = false;
+}
 
 export const findCall = (s: Session, id: string) =>
   asView(s.data, 'calls', recordIndex<CallRecord>(s.data, 'calls').byId.get(id));
@@ -109,7 +131,7 @@ export function recordText(s: Session, o: Omit<TextRecord, 'id' | 'seq' | 'creat
   s.data.texts.push(rec);
   if (o.direction === 'inbound' && o.contact_id) {
     const c = contactById(s.data, o.contact_id);
-    if (c && !c.first_inbound_text_at) changeContact(c, { first_inbound_text_at: created_at }, Date.parse(created_at));
+    if (c) noteInbound(c, 'texts', created_at, Date.parse(created_at));
   }
   if (o.direction === 'inbound') emitTextReceived(s, rec);
   meterText(s, rec);
@@ -122,8 +144,7 @@ export function ensureContact(s: Session, workspaceId: string, phone: string, na
   if (existing) return existing;
   const c = newContact(s.rng, workspaceId, s.now, { name: name ?? phone, phone_number: phone });
   if (!name) Object.assign(c, { first_name: null, last_name: null });
-  s.data.contacts.push(c);
-  return c;
+  return addContact(s.data, c);
 }
 
 export const isOptedOut = (s: Session, workspaceId: string, phone: string) =>

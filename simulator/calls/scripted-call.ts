@@ -3,7 +3,7 @@
 // Hanging up cuts it short. Quick-job calls have their own machine (retries, targets).
 import type { CallStatus, CallTag, CallRecord, TranscriptTurn } from '../history/index.js';
 import { iso } from '../core/clock.js';
-import { answerCall, closeCall, findCall } from './conversations.js';
+import { answerCall, closeCall, expireRecording, findCall } from './conversations.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
 import type { Session } from '../core/session.js';
 
@@ -71,6 +71,7 @@ export const scriptedCallTimers: TimerHandlers = {
     if (plan.review)
       schedule(s, s.now + REVIEW_DELAY_SECONDS * 1000, 'call.review', { call: call.id, review: plan.review });
   },
+  'call.recording_expired': (s, p) => expireRecording(s, String(p.call)),
   'call.review': (s, p) => {
     const call = findCall(s, String(p.call));
     const review = p.review as { summary: string; tags: CallTag[] };

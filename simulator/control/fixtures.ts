@@ -33,9 +33,13 @@ import {
   type EmailRecord,
   type Suppression,
   type TextRecord,
+  addContact,
   contactByEmail,
+  contactById,
   contactByPhone,
   newContact,
+  noteInbound,
+  noteSuppressed,
   newRecordTime,
   presentCall,
   presentContact,
@@ -161,6 +165,16 @@ function fixtureTime(c: Ctx<any, any, any>, at: string | undefined, unit: 'calls
 const transcriptOf = (turns: { speaker: string; text: string }[]) =>
   turns.map((t) => `${t.speaker === 'agent' ? 'AI' : 'User'}: ${t.text}`).join('\n');
 
+/** An inbound history fixture of a contact is its first inbound one of that kind when nothing earlier is (spec Part 2, Contact). */
+function noteInboundFixture(
+  c: Ctx<any, any, any>,
+  unit: 'calls' | 'texts' | 'emails',
+  rec: CallRecord | TextRecord | EmailRecord,
+) {
+  const who = rec.direction === 'inbound' && rec.contact_id ? contactById(c.data, rec.contact_id) : undefined;
+  if (who) noteInbound(who, unit, rec.created_at, c.s.now);
+}
+
 const FIXTURE_NOTE =
   'A history fixture: a record as if it had happened (quick actions and the inbound helpers make real ones). ' +
   "The contact is the workspace contact with the other party's number or address, if any.";
@@ -250,8 +264,7 @@ export const fixtureRoutes = [
             if (b[k] !== undefined) contact[k] = b[k];
           if (b.tags) contact.tags = b.tags;
           if (b.custom_fields) contact.custom_fields = b.custom_fields;
-          c.data.contacts.push(contact);
-          return contact;
+          return addContact(c.data, contact);
         },
         presentContact,
       );
@@ -280,7 +293,10 @@ export const fixtureRoutes = [
         reason: b.reason ?? 'unsubscribe',
         created_at: iso(c.s.now),
       };
-      if (!existing) c.data.suppressions.push(entry);
+      if (!existing) {
+        c.data.suppressions.push(entry);
+        noteSuppressed(c.data, ws, entry.email, entry.reason, c.s.now);
+      }
       return { status: existing ? 200 : 201, body: { data: presentSuppression(entry) } };
     },
   }),
@@ -327,6 +343,7 @@ export const fixtureRoutes = [
             created_at: created,
           };
           c.data.calls.push(rec);
+          noteInboundFixture(c, 'calls', rec);
           return rec;
         },
         presentCall,
@@ -367,6 +384,7 @@ export const fixtureRoutes = [
               )?.id ?? null,
           };
           c.data.texts.push(rec);
+          noteInboundFixture(c, 'texts', rec);
           return rec;
         },
         presentText,
@@ -403,6 +421,7 @@ export const fixtureRoutes = [
             created_at: fixtureTime(c, b.created_at, 'emails'),
           };
           c.data.emails.push(rec);
+          noteInboundFixture(c, 'emails', rec);
           return rec;
         },
         presentEmail,

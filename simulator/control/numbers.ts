@@ -3,8 +3,8 @@
 import {
   RECORDING_TYPE,
   voiceSampleWav,
-  changeContact,
   contactByPhone,
+  noteInbound,
   presentCall,
   CALL_STATUSES,
   CallRecordSchema,
@@ -125,8 +125,7 @@ function inboundCall(c: Ctx<{}, {}, Infer<typeof InboundCallBody>>): Infer<typeo
     phone_number_id: n.id,
   });
   // the first inbound call's created_at, as a first text's (a few ms ahead of the clock in a burst)
-  if (contact && !contact.first_inbound_call_at)
-    changeContact(contact, { first_inbound_call_at: call.created_at }, Date.parse(call.created_at));
+  if (contact) noteInbound(contact, 'calls', call.created_at, Date.parse(call.created_at));
   const plan = planInbound({
     config: n.config,
     defaults: ws.defaults,

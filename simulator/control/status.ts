@@ -17,6 +17,7 @@ const DUE_WORDS: Record<string, string> = {
   'call.answer': 'a call is answered',
   'call.finish': 'a call ends',
   'call.review': "a call's AI review",
+  'call.recording_expired': "a call's recording reaches the end of its retention",
   'number.sms_reply': "a number's agent replies to a text",
   'ainumber.wire': 'an AI number is wired',
   'ainumber.line': "an AI number's monthly line charge",

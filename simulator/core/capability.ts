@@ -19,7 +19,8 @@ export interface MachineEntry {
   types: readonly string[];
   /**
    * Of those, the ones that recur on the calendar for as long as something exists (a number's
-   * monthly line, a schedule's posting days): time passing runs them, but no job waits on them,
+   * monthly line, a schedule's posting days) or fall due months ahead (a recording's end of
+   * retention): time passing runs them, but no job waits on them,
    * so `--advance` does not move the clock to them (the clock's next_job_due_at leaves them out).
    */
   calendar?: readonly string[];

@@ -3,11 +3,14 @@
 export { RECORDING_TYPE, recordingWav, voiceSampleWav } from './audio.js';
 export { asView, firstAtLeast, liveCallCount, newRecordTime, recordIndex, recordsWithAddress } from './indexes.js';
 export {
+  addContact,
   changeContact,
   contactByEmail,
   contactById,
   contactByPhone,
   newContact,
+  noteInbound,
+  noteSuppressed,
   personNames,
   personRecords,
   presentCall,

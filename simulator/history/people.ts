@@ -2,7 +2,7 @@
 // and how records are presented (internal fields such as workspace_id never leave the simulator).
 import { iso } from '../core/clock.js';
 import { withoutNulls } from '../core/schema.js';
-import type { CallRecord, Contact, EmailRecord, TextRecord } from './records.js';
+import type { CallRecord, Contact, EmailRecord, SuppressionReason, TextRecord } from './records.js';
 import type { World } from '../core/world.js';
 import type { Rng } from '../core/rng.js';
 import type { CallOut, ContactOut, EmailOut, PersonOut, TextOut } from './records.js';
@@ -89,6 +89,57 @@ export function newContact(rng: Rng, workspaceId: string, now: number, input: Co
  */
 export function changeContact(c: Contact, change: Partial<Omit<Contact, 'id' | 'workspace_id'>>, now: number): void {
   Object.assign(c, change, { updated_at: iso(Math.max(now, Date.parse(c.updated_at))) });
+}
+
+/** The contact field that holds the time of its first inbound record of each collection. */
+const FIRST_INBOUND = {
+  calls: 'first_inbound_call_at',
+  texts: 'first_inbound_text_at',
+  emails: 'first_inbound_email_at',
+} as const satisfies Record<RecordUnit, keyof Contact>;
+
+/**
+ * Notes an inbound call, text or email of contact `c` (a view): its first_inbound_*_at is the
+ * earliest one's created_at, however it arrived (live, or a history fixture, which may be dated
+ * before the ones already noted). `now` dates the change (updated_at).
+ */
+export function noteInbound(c: Contact, unit: RecordUnit, createdAt: string, now: number): void {
+  const field = FIRST_INBOUND[unit];
+  const first = c[field];
+  if (first === null || Date.parse(createdAt) < Date.parse(first)) changeContact(c, { [field]: createdAt }, now);
+}
+
+/** Suppression reasons that mean the person asked for no more email (a bounce is the address failing, not a choice). */
+const UNSUBSCRIBED_BY: ReadonlySet<SuppressionReason> = new Set(['unsubscribe', 'complaint']);
+
+/** Whether an address is on the workspace's suppression list because its owner unsubscribed (any letter case). */
+const unsubscribed = (data: World, ws: string, email: string) =>
+  data.suppressions.some((x) => x.workspace_id === ws && UNSUBSCRIBED_BY.has(x.reason) && sameEmail(x.email, email));
+
+/** An address was suppressed: a contact with it that unsubscribed (or reported spam) no longer takes email. */
+export function noteSuppressed(data: World, ws: string, email: string, reason: SuppressionReason, now: number): void {
+  const c = contactByEmail(data, ws, email);
+  if (c && UNSUBSCRIBED_BY.has(reason) && c.consent.email_subscribed)
+    changeContact(c, { consent: { ...c.consent, email_subscribed: false } }, now);
+}
+
+/**
+ * Adds a new contact to the world, as what came before it makes it: its first inbound call, text and
+ * email are the earliest records at its number and address (records fold into a contact even when
+ * they came first), and an address already unsubscribed does not take email.
+ */
+export function addContact(data: World, c: Contact): Contact {
+  const at = (unit: RecordUnit, address: string | null) =>
+    address
+      ? (recordsWithAddress(recordIndex(data, unit), c.workspace_id, address).find((r) => r.direction === 'inbound')
+          ?.created_at ?? null)
+      : null;
+  c.first_inbound_call_at = at('calls', c.phone_number);
+  c.first_inbound_text_at = at('texts', c.phone_number);
+  c.first_inbound_email_at = at('emails', c.email?.toLowerCase() ?? null);
+  if (c.email && unsubscribed(data, c.workspace_id, c.email)) c.consent.email_subscribed = false;
+  data.contacts.push(c);
+  return c;
 }
 
 export function presentContact(c: Contact): ContactOut {

@@ -4,7 +4,7 @@
 // The settings they change are declared in config.ts.
 import { validationError, type Fields } from '../core/errors.js';
 import type { Rng } from '../core/rng.js';
-import type { Infer } from '../core/schema.js';
+import { isPlainObject, type Infer } from '../core/schema.js';
 import { check, newFields, passedParts, type Loose } from '../core/check.js';
 import { clone } from '../store/tracker.js';
 import {
@@ -28,6 +28,9 @@ type SentPatch = Loose<ConfigPatch>;
 type Would = <T>(path: string, sent: T | undefined, now: T) => T | undefined;
 
 export interface ApplyContext {
+  /** the number's id and phone number: what the read shows of the number itself */
+  id: number;
+  phoneNumber: string | null;
   stack: Stack;
   defaults: WorkspaceDefaults;
   rng: Rng;
@@ -43,10 +46,62 @@ export interface ApplyContext {
  */
 export function applyPatch(current: StoredConfig, body: unknown, ctx: ApplyContext): StoredConfig {
   const errs = newFields();
-  const p = check(patchSchema, body, errs);
-  checkAcrossFields(current, p ?? passedParts<ConfigPatch>(body, errs), ctx, errs);
+  const sent = withoutEchoes(body, current, ctx, errs);
+  const p = check(patchSchema, sent, errs);
+  checkAcrossFields(current, p ?? passedParts<ConfigPatch>(sent, errs), ctx, errs);
   if (!p || Object.keys(errs).length > 0) throw validationError(errs);
   return merge(current, p, ctx);
+}
+
+/**
+ * The body less what only the read shows, sent back as the read shows it ("The full configuration
+ * is one object": what GET returns may be sent back whole, or with a change made in it): the
+ * number's id and phone_number (another value is 400, read-only), its stack (another value is
+ * refused by the checks below), a section's inherits_workspace_default as it stands (a change of it
+ * still goes alone), a field of the other stack reading null, and while voice or sms inherits the
+ * workspace defaults, a field of it as the defaults have it (so no own copy is taken for nothing).
+ * A field holding anything else is kept, for the schema and the rules to judge. `body` is not modified.
+ */
+function withoutEchoes(body: unknown, current: StoredConfig, ctx: ApplyContext, errs: Fields): unknown {
+  if (!isPlainObject(body)) return body;
+  const out: Record<string, unknown> = { ...body };
+  for (const [k, own] of [
+    ['id', ctx.id],
+    ['phone_number', ctx.phoneNumber],
+  ] as const) {
+    if (!(k in out)) continue;
+    if (out[k] !== own) errs[k] = `is read-only: this number's ${k} is ${JSON.stringify(own)}`;
+    delete out[k];
+  }
+  if (out.stack === ctx.stack) delete out.stack;
+  const otherStack: Record<string, readonly string[]> = {
+    call_settings: ctx.stack === 't1' ? ['hd_voice_enabled'] : [],
+    voice: ctx.stack === 't1' ? ['voice_model_tier'] : ['speed'],
+    sms: [],
+  };
+  for (const part of ['call_settings', 'voice', 'sms'] as const) {
+    const sent = out[part];
+    if (!isPlainObject(sent)) continue;
+    const section: Record<string, unknown> = { ...sent };
+    for (const k of otherStack[part]) if (section[k] === null) delete section[k];
+    if (part !== 'call_settings') {
+      const inherits = current[part] === null;
+      if (section.inherits_workspace_default === inherits && Object.keys(section).length > 1)
+        delete section.inherits_workspace_default;
+      // while it inherits, a field sent as the defaults have it is no change (no copy is taken for it)
+      const inherited: Record<string, unknown> = ctx.defaults[part];
+      if (inherits)
+        for (const k of Object.keys(section))
+          if (
+            k in inherited &&
+            !otherStack[part].includes(k) &&
+            JSON.stringify(section[k]) === JSON.stringify(inherited[k])
+          )
+            delete section[k];
+    }
+    out[part] = section;
+  }
+  return out;
 }
 
 /**

@@ -148,6 +148,8 @@ function patchConfig(c: Ctx<Infer<typeof NumberParams>, {}, unknown>) {
   const n = findReadyNumber(c);
   const ws = c.auth.workspace;
   n.config = applyPatch(n.config, c.body, {
+    id: n.id,
+    phoneNumber: n.phone_number,
     stack: n.stack,
     defaults: ws.defaults,
     rng: c.s.rng,
