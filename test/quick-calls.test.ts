@@ -356,6 +356,19 @@ describe('max_call_duration_seconds', () => {
     expect(await call(t.last_call_id)).toMatchObject({ duration_seconds: 20, end_reason: 'max_call_duration' });
     expect(await wallet()).toBe(49.73); // 0.20 + 20 s (0.0667, rounded to 0.07)
   });
+
+  it('cuts the conversation: nothing said after the stop is in the transcript, the turns keep their times', async () => {
+    const id = (await create({ to_numbers: [N('0100')], max_call_duration_seconds: 20 })).json.data.id;
+    await sim.advance(6 + 20);
+    const c = await call((await job(id)).targets[0].last_call_id);
+    // the 52 s conversation's turns fall every 8.7 s: three are said before the stop at 20 s
+    expect(c.transcript_turns.map((t: any) => [t.speaker, t.seconds_from_start])).toEqual([
+      ['person', 0],
+      ['agent', 8.7],
+      ['person', 17.3],
+    ]);
+    expect(c.transcript).not.toMatch(/works for me|all set|goodbye/i);
+  });
 });
 
 describe('cancel', () => {
