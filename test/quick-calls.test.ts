@@ -347,6 +347,23 @@ describe('scenario numbers', () => {
   });
 });
 
+describe("voice, voice_model_tier, language: the voice selection a number's agent has", () => {
+  it('takes a voice of the voices list and a tier of the number configuration; others are 400 naming the choices', async () => {
+    const body = (extra: Record<string, unknown>) => ({ to_numbers: [N('0100')], goal: 'x', ...extra });
+    const ok = await sim.api('POST', '/v1/quick/ai-calls', {
+      body: body({ voice: 'leo-hd', voice_model_tier: 'premium', language: 'en-US' }),
+    });
+    expect(ok.status, ok.text).toBe(201);
+    const r = await sim.api('POST', '/v1/quick/ai-calls', {
+      body: body({ voice: 'nobody', voice_model_tier: 'ultra' }),
+    });
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields.voice).toMatch(/^must be one of: ava, noah, isla, mateo, aria-hd/);
+    expect(r.json.error.fields.voice_model_tier).toBe('must be one of: standard, premium');
+    expect((await sim.api('GET', '/v1/calls')).json.data).toHaveLength(1);
+  });
+});
+
 describe('max_call_duration_seconds', () => {
   it('is a hard stop: the call ends at the limit, before the goal', async () => {
     const id = (await create({ to_numbers: [N('0100')], max_call_duration_seconds: 20 })).json.data.id;
