@@ -6,7 +6,7 @@ import { usage } from '../../src/errors.js';
 import { canonicalZone, humanTime, isDate } from '../../src/formats.js';
 import { TZDateMini } from '@date-fns/tz';
 import { ALWAYS, type Cell, col, fields, nested, textCol } from '../../src/output.js';
-import type { VideoScheduleSchema } from '../../simulator/schedules/routes.js';
+import type { VideoScheduleSchema } from '../../simulator/schedules/schemas.js';
 import type { Infer } from '../../simulator/core/schema.js';
 import { usd } from '../videos/view.js';
 

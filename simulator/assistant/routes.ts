@@ -7,20 +7,8 @@ import { route, type Ctx, type Resource, type Reply, type Transactor } from '../
 import type { ConversationRecord } from './records.js';
 import type { World } from '../core/world.js';
 import { listParams, paginate } from '../core/pagination.js';
-import {
-  arr,
-  bool,
-  dataOf,
-  describedAs,
-  int,
-  listOf,
-  newFields,
-  obj,
-  requiredOf,
-  str,
-  uuid,
-  type Infer,
-} from '../core/schema.js';
+import { arr, bool, dataOf, describedAs, int, listOf, obj, requiredOf, str, uuid, type Infer } from '../core/schema.js';
+import { newFields } from '../core/check.js';
 import {
   ConversationSchema,
   ConversationWithTranscriptSchema,

@@ -8,7 +8,9 @@
 // server answers from the world as of the slice, its real-clock loop catching up the rest); then the
 // key is checked, the plan, the body parsed, a replay answered, the input validated, the route run,
 // and its reply kept for its Idempotency-Key. The parts: router.ts (which route), auth.ts (as whom),
-// request.ts (the body, validation, the envelope), idempotency.ts (replays).
+// request.ts (the body, validation, the envelope), idempotency.ts (replays); app-clock.ts (units of
+// work outside a request: transactions, slices, the real clock's tick), app-background.ts (work after
+// a commit, each request's signal).
 import type {
   AfterCommit,
   Auth,
@@ -30,14 +32,17 @@ import { checkKey, fingerprint, remember, rememberFinal, replayOf, type Keyed } 
 import { errorResponse, header, newRequestId, originOf, parseBody, toResponse, validate } from './request.js';
 import { createRouter, methodOf, normalTarget, targetOf, type Router } from './router.js';
 import { nextDue, runDue, runSome, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
-import { iso, setMode } from './clock.js';
-import { moveInSlices, SLICE_MS, type Slice } from './move.js';
+import { iso } from './clock.js';
+import { moveInSlices, SLICE_MS } from './move.js';
 import { DueStall, STALE_HEADER, STALE_VALUE } from './stall.js';
 import { NEEDS_LOCK, type Session, type WorldSession, type WorldStore } from './session.js';
 import type { World } from './world.js';
+import { backgroundWork, stopper } from './app-background.js';
+import { slicer, ticker, transactor, type Tick, type Wiring } from './app-clock.js';
 
 export { IDEMPOTENCY_TTL_MS } from './idempotency.js';
 export { newRequestId, tooLarge } from './request.js';
+export type { Tick } from './app-clock.js';
 
 export interface App extends Transactor {
   /**
@@ -60,9 +65,6 @@ export interface App extends Transactor {
   close(): void;
   store: WorldStore;
 }
-
-/** What a tick found: the clock and its next transition; or (a full disk) only when to look again, whatever the clock's mode. */
-export type Tick = { nextDueMs: number | null; nowMs: number; mode: 'real' | 'manual' } | { retryInMs: number };
 
 /** How an app answers beyond its routes. */
 export interface AppOptions {
@@ -118,20 +120,6 @@ interface Exchange {
   input?: ReturnType<typeof validate>;
   reply?: Reply;
   res?: SimResponse;
-}
-
-/** What the steps use of the app around them. */
-interface Wiring {
-  run(s: Session, until: number): Promise<number>;
-  /** runs what falls due by `until` for SLICE_MS of work at most (scheduler.ts runSome): `done` when all of it ran */
-  runSlice(s: Session, until: number): Promise<{ ran: number; done: boolean }>;
-  services: WorldServices;
-  /** reads answer during a catch-up without waiting for it (AppOptions.catchesUp) */
-  readsAnswerBehind: boolean;
-  /** the real-clock loop's last slice left more due: a catch-up is under way (ticker) */
-  catchingUp: boolean;
-  /** due work a full disk keeps from being saved (stall.ts) */
-  stall: DueStall;
 }
 
 /** A step: what it adds to the exchange, or a reply that ends the request early (a replay). */
@@ -204,48 +192,6 @@ const STEPS: readonly (readonly [string, Step])[] = [
     },
   ],
 ];
-
-/** Work after a commit, run outside any transaction in the background (deliveries), and a way to wait for it. */
-function backgroundWork(hooks: readonly AfterCommit[], app: () => App) {
-  const pending = new Set<Promise<void>>();
-  async function afterCommit(data: World): Promise<void> {
-    for (const hook of hooks) {
-      // the change is on disk whatever happens here: a hook's failure never fails the request
-      await hook(app(), data).catch((e) => process.emitWarning(`vmv simulator: ${(e as Error)?.stack ?? String(e)}`));
-    }
-  }
-  return {
-    /** runs what follows the commit of `data` in the background */
-    after(data: World): void {
-      const work = afterCommit(data);
-      pending.add(work);
-      void work.finally(() => pending.delete(work));
-    },
-    async idle(): Promise<void> {
-      while (pending.size > 0) await Promise.all(pending);
-    },
-  };
-}
-
-/**
- * One unit of work under the lock: a slice of what fell due runs first (all of it, unless a real
- * clock is far behind: the rest is the catch-up's), then `fn`, committed if it wrote (Transactor).
- */
-function transactor(store: WorldStore, w: Wiring): App['transaction'] {
-  return (fn) =>
-    store.withLock(async (ss) => {
-      const s = await ss.begin();
-      await w.runSlice(s, s.now);
-      try {
-        const out = await fn(s);
-        if (s.dirty) await ss.commit(s);
-        return out;
-      } catch (e) {
-        ss.rollback();
-        throw e;
-      }
-    });
-}
 
 /** What runSteps answers when a slice of what fell due ran and more is due: the request waits and tries again. */
 const BEHIND = Symbol('behind');
@@ -425,121 +371,6 @@ function invoker(router: Router, w: Wiring): TimerEnv {
     return refusal(route, auth)?.message ?? null;
   };
   return { invoke, authorize };
-}
-
-/** A slice as the app runs it: also when the next transition is due, and how the clock runs (for the ticker). */
-interface AppSlice extends Slice {
-  nextDueMs: number | null;
-  mode: 'real' | 'manual';
-}
-
-/**
- * One slice of work under the lock (move.ts): what falls due by `to` (by the clock's time when
- * `to` is behind it), for SLICE_MS at most; with `setClock`, the clock set where it stopped. It is
- * committed, and its after-commit work (deliveries) started, before the next slice begins.
- */
-function slicer(store: WorldStore, w: Wiring, after: (data: World) => void) {
-  return (to: number, left: number, setClock: boolean): Promise<AppSlice> =>
-    store.withLock(async (ss) => {
-      const s = await ss.begin();
-      const view = (r: Omit<AppSlice, 'nextDueMs' | 'mode'>): AppSlice => ({
-        ...r,
-        nextDueMs: nextDue(s),
-        mode: s.data.meta.clock.mode,
-      });
-      if (s.now < left) return view({ now: s.now, done: true, ran: 0, reset: true });
-      try {
-        const r = await w.runSlice(s, Math.max(to, s.now));
-        if (setClock) {
-          s.data.meta.clock = setMode(s.data.meta.clock, s.data.meta.clock.mode, s.now);
-          s.markDirty();
-        }
-        if (s.dirty) {
-          await ss.commit(s);
-          after(s.data);
-        }
-        return view({ now: s.now, ...r });
-      } catch (e) {
-        ss.rollback();
-        throw e;
-      }
-    });
-}
-
-/**
- * Runs what fell due (a real clock's loop): a look without the cross-process lock when nothing
- * is; otherwise one slice of it, so a clock that stood still long (a server started on a data file
- * untouched for months) catches up in slices, the loop looking again at once; meanwhile reads answer
- * from the disk as of the last slice (Wiring.catchingUp), writes wait. What a full disk keeps from
- * being saved is looked at again after the stall's pause (stall.ts).
- */
-function ticker(
-  store: WorldStore,
-  slice: ReturnType<typeof slicer>,
-  after: (data: World) => void,
-  w: Wiring,
-): App['tick'] {
-  const { stall } = w;
-  return async () => {
-    const look = (s: Session) => ({ data: s.data, nextDueMs: nextDue(s), nowMs: s.now, mode: s.data.meta.clock.mode });
-    const seen = await store.withRead(async (ss) => {
-      const t = look(await ss.begin());
-      const due = t.nextDueMs !== null && t.nextDueMs <= t.nowMs;
-      if (due && !stall.waiting()) throw NEEDS_LOCK;
-      return due ? { ...t, nextDueMs: t.nowMs + stall.retryInMs() } : t;
-    });
-    if (seen !== NEEDS_LOCK) {
-      w.catchingUp = false;
-      const { data, ...t } = seen;
-      after(data);
-      return t;
-    }
-    let r: AppSlice;
-    try {
-      r = await slice(-Infinity, -Infinity, false);
-    } catch (e) {
-      // (reads go back to running what is due themselves)
-      w.catchingUp = false;
-      if (!stall.failed(e)) throw e;
-      // (looked at again after the pause, whatever the clock's mode: what fell due is still to run)
-      return { retryInMs: stall.retryInMs() };
-    }
-    stall.saved();
-    w.catchingUp = !r.done;
-    return { nextDueMs: r.done ? r.nextDueMs : r.now, nowMs: r.now, mode: r.mode };
-  };
-}
-
-/**
- * Each request's signal: aborted when its client goes away or when the app closes (a move under way
- * stops after its slice). One controller a request, dropped when it ends: AbortSignal.any over a
- * signal that lives as long as the app kept every request's combined signal (Node 20: about 2 KB a
- * request on a long-running server).
- */
-function stopper() {
-  const under = new Set<AbortController>();
-  let closed = false;
-  return {
-    /** a signal for the request `given` signals for, and `end` to call when it has answered */
-    open(given?: AbortSignal): { signal: AbortSignal; end(): void } {
-      const own = new AbortController();
-      const stop = () => own.abort();
-      if (closed || given?.aborted) stop();
-      given?.addEventListener('abort', stop, { once: true });
-      under.add(own);
-      return {
-        signal: own.signal,
-        end: () => {
-          under.delete(own);
-          given?.removeEventListener('abort', stop);
-        },
-      };
-    },
-    close(): void {
-      closed = true;
-      for (const own of under) own.abort();
-    },
-  };
 }
 
 /** The request handler of a world on `store` (with resources of a test's own, `extra`): the parts above, wired. */

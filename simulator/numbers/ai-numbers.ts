@@ -4,7 +4,7 @@
 import { ApiError } from '../core/errors.js';
 import { route, type Ctx, type Resource } from '../core/http.js';
 import { canCover, price } from '../billing/index.js';
-import { newConfig } from './config.js';
+import { newConfig } from './config-defaults.js';
 import { UNWIREABLE_AREA_CODE, WIRING_SECONDS } from './ai-number-machine.js';
 import { agentVoice, AINumberSchema, aiNumberView, createNumber, findNumber, NumberParams } from './numbers.js';
 import { schedule } from '../core/scheduler.js';

@@ -5,7 +5,7 @@ import type { Capability } from '../core/capability.js';
 import { type Rng, uuidOf } from '../core/rng.js';
 import { timerRow } from '../core/scheduler.js';
 import type { Workspace } from '../core/world.js';
-import { newConfig, workspaceDefaults } from './config.js';
+import { newConfig, workspaceDefaults } from './config-defaults.js';
 import { nextCharge } from './lines.js';
 import type { PhoneNumber } from './records.js';
 

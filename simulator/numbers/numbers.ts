@@ -4,10 +4,10 @@ import { notFound } from '../core/errors.js';
 import type { Auth } from '../core/http.js';
 import type { World, Workspace } from '../core/world.js';
 import type { PhoneNumber } from './records.js';
+import { newConfig } from './config-defaults.js';
 import {
   effectiveSms,
   effectiveVoice,
-  newConfig,
   stackSchema,
   type Stack,
   type StoredConfig,

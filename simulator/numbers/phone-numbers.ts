@@ -3,7 +3,9 @@ import { iso } from '../core/clock.js';
 import { validationError } from '../core/errors.js';
 import type { Ctx, Resource } from '../core/http.js';
 import { COUNTRIES, inventory, NUMBER_TYPES, TOLL_FREE } from '../calls/index.js';
-import { applyPatch, configView, NumberConfiguration, patchSchema, VOICES, VoiceSchema } from './config.js';
+import { configView, NumberConfiguration, patchSchema } from './config.js';
+import { applyPatch } from './config-patch.js';
+import { VOICES, VoiceSchema } from './voices.js';
 import {
   findNumber,
   findReadyNumber,

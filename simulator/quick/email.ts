@@ -21,7 +21,6 @@ import {
   EMAIL_ANY_CASE,
   email,
   named,
-  newFields,
   nullable,
   num,
   obj,
@@ -30,6 +29,7 @@ import {
   uuid,
   type Infer,
 } from '../core/schema.js';
+import { newFields } from '../core/check.js';
 
 export const SERVICE_NAME = 'vmv';
 export const PER_RECIPIENT_CENTS = 1;

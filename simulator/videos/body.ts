@@ -6,11 +6,9 @@ import type { NewVideo } from './machine.js';
 import {
   arr,
   bool,
-  check,
   describedAs,
   int,
   isPlainObject,
-  newFields,
   num,
   obj,
   oneOf,
@@ -18,6 +16,7 @@ import {
   str,
   type Infer,
 } from '../core/schema.js';
+import { check, newFields } from '../core/check.js';
 import {
   AVATAR_LAYOUTS,
   BACKGROUND_MODES,

@@ -1,15 +1,14 @@
 // Webhooks (spec Part 4 and Part 6): call webhooks under /v1/voice/calls/webhooks and text webhooks
-// under /v1/sms/webhooks (register, list, delete, test send), and on the control plane the delivery
-// log (GET /_sim/webhook-deliveries) and the hosts table deliveries resolve names with (/_sim/hosts).
-// Deliveries themselves: webhooks/events.ts, delivery.ts, and targets.ts (where they may go).
+// under /v1/sms/webhooks (register, list, delete, test send), declared here with the control plane's
+// delivery log (its routes in delivery-log.ts) and the hosts table deliveries resolve names with
+// (hosts.ts). Deliveries themselves: webhooks/events.ts, delivery.ts, and targets.ts (where they may go).
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
 import { iso } from '../core/clock.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource, type Route } from '../core/http.js';
-import type { DeliveryAttempt, EventType, Webhook } from './records.js';
+import type { EventType, Webhook } from './records.js';
 import { listParams, paginate } from '../core/pagination.js';
-import { DeliveryAttemptSchema, transcriptText } from '../history/index.js';
+import { transcriptText } from '../history/index.js';
 import { isLoopbackHost } from '../../src/webhooks.js';
 import * as z from 'zod/mini';
 import {
@@ -22,7 +21,6 @@ import {
   named,
   obj,
   oneOf,
-  qString,
   record,
   str,
   timestamp,
@@ -30,7 +28,9 @@ import {
   withoutNulls,
   type Infer,
 } from '../core/schema.js';
-import { literalAddress, refusedAs, tableName } from './targets.js';
+import { literalAddress, refusedAs } from './targets.js';
+import { logRoutes } from './delivery-log.js';
+import { hostRoutes } from './hosts.js';
 import {
   CALL_EVENTS,
   callEndedData,
@@ -175,71 +175,6 @@ const TestSend = record({
   test: z.literal(true),
   url: doc(z.string(), { example: 'https://example.com/hooks' }),
 });
-
-/** A host as a URL carries it, in the hosts table's form; undefined when `raw` is not one host. */
-function tableHost(raw: string): string | undefined {
-  if (!/^[^\s/?#@:[\]\\%]{1,253}$/.test(raw)) return undefined;
-  try {
-    return tableName(new URL(`https://${raw}/`).hostname);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Why a hosts-table name is refused, or undefined: a host name as URLs carry it, not an address, not localhost. */
-function hostNameProblem(raw: string): string | undefined {
-  const host = tableHost(raw);
-  if (host === undefined) return 'must be a host name such as hooks.example.com';
-  if (literalAddress(host)) return 'is an address, not a name: a URL with an address is judged by that address';
-  if (host === 'localhost') return 'always means this machine and cannot be mapped';
-  return undefined;
-}
-
-/** A host name for the hosts table, stored as URLs give it (lower case, IDN as punycode, no final dot). */
-const hostName = () =>
-  doc(
-    z.pipe(
-      z.string().check(
-        z.maxLength(253),
-        z.superRefine((s: string, ctx) => {
-          const why = hostNameProblem(s);
-          if (why) ctx.issues.push({ code: 'custom', message: why, input: s });
-        }),
-      ),
-      z.transform((s: string) => tableHost(s)!),
-    ),
-    { description: 'a host name, as in webhook URLs', example: 'hooks.example.com' },
-  );
-
-const ipAddress = () =>
-  doc(
-    z.string().check(
-      z.maxLength(45),
-      z.refine((s: string) => isIP(s) !== 0 && !s.includes('%'), {
-        error: 'must be an IPv4 or IPv6 address such as 93.184.215.14 or 2606:2800:21f:cb07::1',
-      }),
-    ),
-    { example: '93.184.215.14' },
-  );
-
-/** The hosts table's size: like /etc/hosts, a handful of names a test needs, never a resolver's cache. */
-const MAX_HOSTS = 1000;
-const HostName = obj({ name: hostName() }, { required: ['name'] });
-export const HostSchema = named(
-  'Host',
-  () =>
-    record({
-      name: doc(z.string(), {
-        description: 'lower case, IDN as punycode, without a final dot',
-        example: 'hooks.example.com',
-      }),
-      addresses: arr(z.string(), {
-        description: 'every address the name resolves to, as given',
-        example: ['93.184.215.14'],
-      }),
-    }),
-  'A line of the hosts table: what a host name resolves to when webhooks are delivered.',
-);
 
 // ---- handlers ----
 
@@ -404,86 +339,6 @@ function sampleCall(c: Req, w: Webhook, number: { id: number; phone_number: stri
   };
 }
 
-function deliveryLog(c: Req, eventId: string | undefined): Infer<typeof DeliveryAttemptSchema>[] {
-  return c.data.webhook_deliveries
-    .filter((d) => d.workspace_id === c.auth.workspace.id && (eventId === undefined || d.event_id === eventId))
-    .sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.seq - b.seq)
-    .map(presentAttempt);
-}
-
-/** An attempt of the log as answered (a line logged before requests were kept: its id from its number, the rest null). */
-const presentAttempt = (d: DeliveryAttempt): Infer<typeof DeliveryAttemptSchema> => ({
-  id: d.id ?? `att_${d.seq}`,
-  webhook_id: d.webhook_id ?? null,
-  event_id: d.event_id,
-  type: d.type,
-  url: d.url,
-  attempt: d.attempt,
-  status_code: d.status_code,
-  error: d.error,
-  at: d.at,
-  request: d.request ?? null,
-  resend_of: d.resend_of ?? null,
-});
-
-const AttemptId = obj(
-  { id: str({ min: 1, max: 100, description: "an attempt's id, from the delivery log", example: 'att_42' }) },
-  { required: ['id'] },
-);
-
-const Resent = record({
-  resend_of: doc(z.string(), { description: 'the attempt resent', example: 'att_42' }),
-  webhook_id: doc(z.string(), { example: '3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90' }),
-  event_id: doc(z.string(), { example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended' }),
-  attempt: int({ min: 2, description: 'the number the new attempt has in the log', example: 2 }),
-});
-
-/**
- * POST /_sim/webhook-deliveries/{id}/resend: the attempt's exact bytes, signed again with the
- * webhook's secret, sent once more as a new attempt (numbered after the event's last one); a resend
- * that fails is not retried. The control plane's reply waits for it: the log shows it by then.
- */
-function resend(c: Ctx<Infer<typeof AttemptId>>) {
-  const ws = c.auth.workspace.id;
-  const d = c.data.webhook_deliveries.find((x) => x.workspace_id === ws && (x.id ?? `att_${x.seq}`) === c.params.id);
-  if (!d) throw notFound(`No delivery attempt ${c.params.id} in the workspace's log.`);
-  const webhook = c.data.webhooks.find((w) => w.id === d.webhook_id && w.workspace_id === ws);
-  if (!d.request || !webhook)
-    throw new ApiError(
-      409,
-      'conflict',
-      d.request
-        ? `The webhook attempt ${c.params.id} went to was deleted: there is nowhere to resend it.`
-        : `Attempt ${c.params.id} was logged before the log kept requests: its bytes are not known.`,
-    );
-  const last = Math.max(
-    ...c.data.webhook_deliveries
-      .filter((x) => x.event_id === d.event_id && x.webhook_id === webhook.id)
-      .map((x) => x.attempt),
-    ...c.data.webhook_outbox
-      .filter((x) => x.event_id === d.event_id && x.webhook_id === webhook.id)
-      .map((x) => x.attempt),
-  );
-  const attempt = last + 1;
-  c.data.webhook_outbox.push({
-    id: `dlv_${c.s.nextSeq()}`,
-    webhook_id: webhook.id,
-    workspace_id: ws,
-    event_id: d.event_id,
-    type: d.type,
-    body: d.request.body,
-    attempt,
-    first_at_ms: c.s.now,
-    due_at_ms: c.s.now,
-    claimed_until: null,
-    resend_of: c.params.id,
-  });
-  return {
-    status: 202,
-    body: { data: { resend_of: c.params.id, webhook_id: webhook.id, event_id: d.event_id, attempt } },
-  };
-}
-
 // ---- routes ----
 
 const SIGNING =
@@ -575,97 +430,7 @@ const routes: Route[] = [
     },
   }),
   ...commonRoutes('sms'),
-  route({
-    method: 'GET',
-    path: '/_sim/webhook-deliveries',
-    summary: 'The webhook delivery log',
-    description:
-      "Every delivery attempt made for the workspace, oldest first: its event, URL, attempt number, and the receiver's status or the error.",
-    query: obj({
-      event_id: qString({
-        description: 'only the attempts for this event',
-        example: 'evt_3f0c8a52-7d1e-4b6a-9c1d-2a5e8f4b7c90_ended',
-      }),
-    }),
-    responses: {
-      200: { description: 'Delivery attempts, oldest first', schema: dataOf(z.array(DeliveryAttemptSchema)) },
-    },
-    handler: (c) => ({ body: { data: deliveryLog(c, c.query.event_id) } }),
-  }),
-  route({
-    method: 'POST',
-    path: '/_sim/webhook-deliveries/{id}/resend',
-    summary: 'Resend a webhook delivery',
-    description:
-      "Sends the attempt's exact bytes to its webhook once more, signed with the webhook's secret, as a new attempt of the same event " +
-      "(numbered after the event's last one, `resend_of` naming this one). A resend that fails is not retried. The reply comes once it " +
-      'was made: the delivery log shows it. 409 when the webhook was deleted, or the attempt was logged before the log kept requests.',
-    params: AttemptId,
-    responses: { 202: { description: 'Resent', schema: dataOf(Resent) } },
-    errors: { 404: ['not_found'], 409: ['conflict'] },
-    handler: resend,
-  }),
-];
-
-const hostRoutes: Route[] = [
-  route({
-    method: 'GET',
-    path: '/_sim/hosts',
-    summary: 'The hosts table',
-    description:
-      'What host names resolve to for webhook deliveries, by name. A name not in the table is looked up with the system resolver.',
-    responses: { 200: { description: 'The hosts table', schema: dataOf(z.array(HostSchema)) } },
-    handler: (c) => ({ body: { data: [...c.data.hosts].sort((a, b) => (a.name < b.name ? -1 : 1)) } }),
-  }),
-  route({
-    method: 'PUT',
-    path: '/_sim/hosts/{name}',
-    summary: 'Set what a host name resolves to',
-    description:
-      "Like a line of /etc/hosts or curl --resolve, for every workspace's webhook deliveries: each attempt to a URL with this host connects to these addresses, " +
-      "after judging every one of them (one that is not public refuses the attempt). Replaces the name's addresses; a reset empties the table.",
-    params: HostName,
-    body: obj(
-      {
-        addresses: arr(ipAddress(), {
-          min: 1,
-          max: 16,
-          description: 'the addresses the name resolves to (repeats collapse)',
-          example: ['93.184.215.14'],
-        }),
-      },
-      { required: ['addresses'] },
-    ),
-    responses: { 200: { description: 'The line as set', schema: dataOf(HostSchema) } },
-    errors: { 409: ['hosts_limit_exceeded'] },
-    handler: (c) => {
-      if (c.data.hosts.length >= MAX_HOSTS && !c.data.hosts.some((h) => h.name === c.params.name))
-        throw new ApiError(
-          409,
-          'hosts_limit_exceeded',
-          `The hosts table holds at most ${MAX_HOSTS} names; remove one first (DELETE /_sim/hosts/{name}).`,
-        );
-      const entry = { name: c.params.name, addresses: [...new Set(c.body.addresses)] };
-      c.data.hosts = [...c.data.hosts.filter((h) => h.name !== entry.name), entry];
-      c.s.markDirty();
-      return { body: { data: entry } };
-    },
-  }),
-  route({
-    method: 'DELETE',
-    path: '/_sim/hosts/{name}',
-    summary: 'Remove a host name from the hosts table',
-    description: 'The name is looked up with the system resolver again.',
-    params: HostName,
-    responses: { 204: { description: 'Removed' } },
-    handler: (c) => {
-      if (!c.data.hosts.some((h) => h.name === c.params.name))
-        throw notFound(`${c.params.name} is not in the hosts table.`);
-      c.data.hosts = c.data.hosts.filter((h) => h.name !== c.params.name);
-      c.s.markDirty();
-      return { status: 204 };
-    },
-  }),
+  ...logRoutes,
 ];
 
 export const webhooks: Resource = {
