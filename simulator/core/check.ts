@@ -5,7 +5,7 @@
 // and handlers that check a body themselves use it.
 import type * as z from 'zod/mini';
 import type { Fields } from './errors.js';
-import { FORBIDDEN_KEYS, INT_TYPE, isPlainObject, REPEATS } from './schema.js';
+import { describedAs, FORBIDDEN_KEYS, INT_TYPE, isPlainObject, REPEATS } from './schema.js';
 
 /** A value's JSON type as a message names it ("got array"): null and arrays apart from objects. */
 export function typeName(v: unknown): string {
@@ -267,4 +267,31 @@ function convert(schema: z.ZodMiniType, raw: string, where: Where): unknown {
 function numberPattern(integer: boolean, where: Where): RegExp {
   if (!integer) return /^-?\d+(\.\d+)?$/;
   return where === 'path' ? /^\d+$/ : /^-?\d+$/;
+}
+
+/** A rule across a body's fields, written once: declared in its JSON schema and enforced with a reason per field. */
+export interface FieldsRule {
+  /** The schema with the rule in its JSON schema (the API description, the MCP tool's input). */
+  on<S extends z.ZodMiniType>(schema: S): S;
+  /** Adds the rule's reason to each of its fields when `value` breaks it (a field's earlier problem kept). */
+  check(value: Record<string, unknown>, errs: Fields): void;
+}
+
+/**
+ * `anyOf`: at least one of `fields` is sent ("source_url or source_text is required"); `oneOf`:
+ * exactly one ("send either message or approvals"), each field named in the 400. zod cannot say
+ * this in the API's words and order, so the handler calls `check` where its own cross-field checks
+ * run, after the structural problems, whose explanations come first.
+ */
+export function requiredOf(kind: 'anyOf' | 'oneOf', fields: readonly [string, string, ...string[]]): FieldsRule {
+  const names = fields.join(' or ');
+  const reason = kind === 'anyOf' ? `${names} is required` : `send either ${names}`;
+  return {
+    on: (schema) => describedAs(schema, { [kind]: fields.map((f) => ({ required: [f] })) }),
+    check(value, errs) {
+      const sent = fields.filter((f) => value[f] !== undefined).length;
+      if (kind === 'anyOf' ? sent > 0 : sent === 1) return;
+      for (const f of fields) errs[f] ??= reason;
+    },
+  };
 }

@@ -37,16 +37,11 @@ function annotate<S extends z.ZodMiniType>(schema: S, meta: Record<string, unkno
 
 /**
  * JSON Schema keywords the API description needs that zod's types cannot say (readOnly; a rule
- * across fields: anyOf/oneOf of required fields), so generated clients and fuzzers do not send what
- * is always refused. The check that enforces the rule is named beside each use.
+ * across fields: check.ts `requiredOf`, which also enforces it), so generated clients and fuzzers
+ * do not send what is always refused.
  */
 export const describedAs = <S extends z.ZodMiniType>(schema: S, keywords: Record<string, unknown>): S =>
   annotate(schema, keywords);
-
-/** `anyOf` (at least one) or `oneOf` (exactly one) of these fields is sent: the keywords for describedAs. */
-export const requiredOf = (kind: 'anyOf' | 'oneOf', fields: readonly string[]) => ({
-  [kind]: fields.map((f) => ({ required: [f] })),
-});
 
 /** Attaches a description and an example (JSON Schema `description`, `examples`). */
 export function doc<S extends z.ZodMiniType>(schema: S, d: Doc | string | undefined): S {

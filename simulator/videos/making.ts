@@ -10,7 +10,8 @@ import { newFields } from '../core/check.js';
 import { DEFAULTS, defaultPreset, DURATION, INTERVIEW_SPEAKERS, type Template } from './catalog.js';
 import { VideoQuoteSchema, VideoSchema } from './records.js';
 import { interviewWritten, sceneSeconds, scriptOfScenes, scriptOfSlides } from './writer.js';
-import { cannotPayMessage, enter, newVideo, priceVideo, release, reprice, usdText, type Content } from './machine.js';
+import { cannotPayMessage, enter, newVideo, priceVideo, release, reprice, type Content } from './machine.js';
+import { price as priceText, usdAmount } from '../billing/index.js';
 import { CreateBody, checkSpoken, parseRecipe, videoInput, type CreateInput } from './body.js';
 import { presentVideo } from './present.js';
 import { clone } from '../store/tracker.js';
@@ -88,7 +89,7 @@ function quote(b: CreateInput) {
 }
 
 const capMessage = (price: number, cap: number) =>
-  `the price ${usdText(price)} USD (${price} cents) is above max_price_cents ${cap}`;
+  `the price ${priceText(price)} (${price} cents) is above max_price_cents ${cap}`;
 
 function create(c: Ctx<{}, {}, unknown>) {
   const b = parseRecipe(c.body);
@@ -217,7 +218,7 @@ export const quoteRoute = route({
       body: {
         data: {
           price_cents: q.price_cents,
-          price_usd: usdText(q.price_cents),
+          price_usd: usdAmount(q.price_cents),
           estimated: q.estimated,
           seconds: q.seconds,
           line_items: q.line_items,
