@@ -347,6 +347,23 @@ describe('scenario numbers', () => {
   });
 });
 
+describe("voice, voice_model_tier, language: the voice selection a number's agent has", () => {
+  it('takes a voice of the voices list and a tier of the number configuration; others are 400 naming the choices', async () => {
+    const body = (extra: Record<string, unknown>) => ({ to_numbers: [N('0100')], goal: 'x', ...extra });
+    const ok = await sim.api('POST', '/v1/quick/ai-calls', {
+      body: body({ voice: 'leo-hd', voice_model_tier: 'premium', language: 'en-US' }),
+    });
+    expect(ok.status, ok.text).toBe(201);
+    const r = await sim.api('POST', '/v1/quick/ai-calls', {
+      body: body({ voice: 'nobody', voice_model_tier: 'ultra' }),
+    });
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields.voice).toMatch(/^must be one of: ava, noah, isla, mateo, aria-hd/);
+    expect(r.json.error.fields.voice_model_tier).toBe('must be one of: standard, premium');
+    expect((await sim.api('GET', '/v1/calls')).json.data).toHaveLength(1);
+  });
+});
+
 describe('max_call_duration_seconds', () => {
   it('is a hard stop: the call ends at the limit, before the goal', async () => {
     const id = (await create({ to_numbers: [N('0100')], max_call_duration_seconds: 20 })).json.data.id;
@@ -355,6 +372,19 @@ describe('max_call_duration_seconds', () => {
     expect(t).toMatchObject({ status: 'completed', goal_achieved: false, end_reason: 'answered' });
     expect(await call(t.last_call_id)).toMatchObject({ duration_seconds: 20, end_reason: 'max_call_duration' });
     expect(await wallet()).toBe(49.73); // 0.20 + 20 s (0.0667, rounded to 0.07)
+  });
+
+  it('cuts the conversation: nothing said after the stop is in the transcript, the turns keep their times', async () => {
+    const id = (await create({ to_numbers: [N('0100')], max_call_duration_seconds: 20 })).json.data.id;
+    await sim.advance(6 + 20);
+    const c = await call((await job(id)).targets[0].last_call_id);
+    // the 52 s conversation's turns fall every 8.7 s: three are said before the stop at 20 s
+    expect(c.transcript_turns.map((t: any) => [t.speaker, t.seconds_from_start])).toEqual([
+      ['person', 0],
+      ['agent', 8.7],
+      ['person', 17.3],
+    ]);
+    expect(c.transcript).not.toMatch(/works for me|all set|goodbye/i);
   });
 });
 

@@ -28,8 +28,8 @@ export function define(parent: Command, shell: Shell): void {
     .requiredOption('--goal <text>', 'the outcome to work toward')
     .option('--instructions <text>', 'tone, facts the agent may state, objections to expect')
     .option('--opening-message <text>', 'first thing said once the recipient speaks ({{CONTACT_NAME}} is substituted)')
-    .option('--voice <name>', 'voice')
-    .option('--voice-model-tier <tier>', 'voice model tier')
+    .option('--voice <name>', "voice: one a number's agent can have (vmv numbers voices ID lists them)")
+    .option('--voice-model-tier <tier>', 'standard or premium')
     .option('--language <code>', 'language, e.g. en-US')
     .option('--retry-attempts <n>', 'retries for an unanswered number (default 2)', intArg('--retry-attempts', 0, 10))
     .option(

@@ -113,8 +113,8 @@ describe("a built-in's turns, spread over the call", () => {
     ['+14155550100', 52, 6, [0, 8.7, 17.3, 26, 34.7, 43.3]],
     ['+14155550101', 18, 4, [0, 4.5, 9, 13.5]],
     ['+14155550107', 27, 4, [0, 6.8, 13.5, 20.3]],
-    // cut at the hard stop: the same turns in less time
-    ['+14155550100', 30, 6, [0, 5, 10, 15, 20, 25]],
+    // cut at the hard stop: the turns keep their times, those after it were never said
+    ['+14155550100', 30, 4, [0, 8.7, 17.3, 26]],
   ] as const)('%s over %i s: %i turns at %o', (to, seconds, turns, at) => {
     const t = planConversation(callOf(to), side(), seconds).turns;
     expect(t).toHaveLength(turns);

@@ -83,15 +83,15 @@ export const speakingSeconds = (text: string) => Math.max(1.5, text.split(/\s+/)
 const tenth = (x: number) => Math.round(x * 10) / 10;
 
 /**
- * The turns over time. With `talk_seconds`, spread evenly over `over` (the built-ins': the same
- * turns in less time when the hard stop cuts the call); otherwise each turn starts when the one
- * before it ended plus its pause (the person's pause_seconds, default 1 s; the agent's 1 s), and the
- * call lasts until the last turn ends (1 s more unless the person hangs up).
+ * The turns over time. With `talk_seconds`, spread evenly over it (the built-ins'); otherwise each
+ * turn starts when the one before it ended plus its pause (the person's pause_seconds, default 1 s;
+ * the agent's 1 s), and the call lasts until the last turn ends (1 s more unless the person hangs
+ * up). The timing never depends on how the call ends: a cut drops what comes after it.
  */
-export function timedTurns(call: CallPersona, side: AgentSide, over?: number): { turns: Turn[]; seconds: number } {
+export function timedTurns(call: CallPersona, side: AgentSide): { turns: Turn[]; seconds: number } {
   const lines = script(call, side);
   if (call.talk_seconds !== undefined) {
-    const seconds = over ?? call.talk_seconds;
+    const seconds = call.talk_seconds;
     const step = seconds / lines.length;
     return {
       turns: lines.map(([speaker, text], i) => ({ speaker, text, seconds_from_start: tenth(i * step) })),
@@ -119,16 +119,19 @@ export interface Conversation {
   goal_achieved: boolean;
 }
 
-/** The conversation of an answered call, cut by the person's hang-up or the hard stop `maxSeconds`. */
+/**
+ * The conversation of an answered call, cut by the person's hang-up or the hard stop `maxSeconds`:
+ * the turns keep their times and those after the cut were never said (the spec's "hard stop on call
+ * length"), so a call stopped before the goal has no agreement and no goodbye in its transcript.
+ */
 export function planConversation(call: CallPersona, side: AgentSide, maxSeconds: number): Conversation {
   const outcome = call.outcome ?? 'goal_achieved';
-  const full = timedTurns(call, side).seconds;
+  const { turns, seconds: full } = timedTurns(call, side);
   const hangUp = call.hang_up_after_seconds ?? Number.POSITIVE_INFINITY;
   const seconds = Math.min(full, hangUp, maxSeconds);
   let ending: Ending = 'course';
   if (seconds < full) ending = seconds === maxSeconds && maxSeconds < hangUp ? 'max' : 'person';
   if (ending === 'course' && outcome === 'hangs_up') ending = 'person';
-  const { turns } = timedTurns(call, side, seconds < full ? seconds : undefined);
   return {
     turns: turns.filter((x) => x.seconds_from_start <= seconds),
     seconds,

@@ -19,9 +19,18 @@ import {
 } from './jobs.js';
 import { canCover, price } from '../billing/index.js';
 import { poolRoom, type PoolKind } from './shared-pool.js';
-import { arr, bool, dataOf, e164, int, obj, str, uuid, type Infer } from '../core/schema.js';
+import { arr, bool, dataOf, e164, int, obj, oneOf, str, uuid, type Infer } from '../core/schema.js';
+import { VOICE_MODEL_TIERS } from '../numbers/config.js';
+import { VOICES } from '../numbers/voices.js';
 
 const MAX_TARGETS = 100;
+
+/**
+ * The voices a quick call may ask for: every stack's (a shared number's stack is the service's
+ * choice, so any voice a number can have is one the caller may name), as the number configuration
+ * defines them; a name outside them would be a silent no-op on a real call, so it is 400.
+ */
+const QUICK_VOICES = [...new Set([...VOICES.t1, ...VOICES.t2].map((v) => v.id))] as [string, ...string[]];
 
 /** Defaults where the spec names none (docs/spec-silent.md, "Quick actions"). */
 export const CALL_DEFAULTS = {
@@ -58,8 +67,14 @@ const CallBody = obj(
       description: 'the first thing said once the recipient speaks; {{CONTACT_NAME}} is replaced by contact_name',
       example: 'Hello {{CONTACT_NAME}}, this is Acme calling.',
     }),
-    voice: str({ min: 1, max: 100, description: 'voice name', example: 'ava' }),
-    voice_model_tier: str({ min: 1, max: 50, example: 'standard' }),
+    voice: oneOf(QUICK_VOICES, {
+      description: "voice name: one of the numbers' voices (GET /v1/phone-numbers/{id}/voices), of either stack",
+      example: 'ava',
+    }),
+    voice_model_tier: oneOf(VOICE_MODEL_TIERS, {
+      description: "as a number's voice.voice_model_tier",
+      example: 'standard',
+    }),
     language: str({ min: 2, max: 35, example: 'en-US' }),
     retry_attempts: int({
       min: 0,
