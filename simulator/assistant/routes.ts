@@ -8,7 +8,7 @@ import type { ConversationRecord } from './records.js';
 import type { World } from '../core/world.js';
 import { listParams, paginate } from '../core/pagination.js';
 import { arr, bool, dataOf, int, listOf, obj, str, uuid, type Infer } from '../core/schema.js';
-import { newFields, requiredOf } from '../core/check.js';
+import { newFields, requiredOf, requiredWith } from '../core/check.js';
 import {
   ConversationSchema,
   ConversationWithTranscriptSchema,
@@ -21,43 +21,52 @@ const WAIT = { default: 120, max: 240 };
 
 /** A message or the answers to approvals, never both or neither. */
 const MESSAGE_OR_APPROVALS = requiredOf('oneOf', ['message', 'approvals']);
+/** Approvals answer a conversation's pending ones: which conversation is said. */
+const APPROVALS_IN_A_CONVERSATION = requiredWith('approvals', 'conversation_id');
 // the example sends a message
-const SendBody = MESSAGE_OR_APPROVALS.on(
-  obj(
-    {
-      message: str({
-        min: 1,
-        max: 10_000,
-        pattern: /\S/,
-        patternMessage: 'must not be blank',
-        description: 'what to ask or tell the assistant (or send approvals instead)',
-        example: 'Text +14155550100 and ask whether Tuesday works',
-      }),
-      approvals: arr(
-        obj(
-          {
-            approval_id: str({
-              min: 1,
-              max: 100,
-              description: 'from pending_approvals',
-              example: '8c1e4f2a-6b3d-4e5f-9a7b-1c2d3e4f5a6b',
-            }),
-            approved: bool('go ahead (true) or not (false)'),
-            reason: str({ min: 1, max: 1000, description: 'why not, told to the assistant', example: 'Not this week' }),
-          },
-          { required: ['approval_id', 'approved'] },
+const SendBody = APPROVALS_IN_A_CONVERSATION.on(
+  MESSAGE_OR_APPROVALS.on(
+    obj(
+      {
+        message: str({
+          min: 1,
+          max: 10_000,
+          pattern: /\S/,
+          patternMessage: 'must not be blank',
+          description: 'what to ask or tell the assistant (or send approvals instead)',
+          example: 'Text +14155550100 and ask whether Tuesday works',
+        }),
+        approvals: arr(
+          obj(
+            {
+              approval_id: str({
+                min: 1,
+                max: 100,
+                description: 'from pending_approvals',
+                example: '8c1e4f2a-6b3d-4e5f-9a7b-1c2d3e4f5a6b',
+              }),
+              approved: bool('go ahead (true) or not (false)'),
+              reason: str({
+                min: 1,
+                max: 1000,
+                description: 'why not, told to the assistant',
+                example: 'Not this week',
+              }),
+            },
+            { required: ['approval_id', 'approved'] },
+          ),
+          { min: 1, max: 50, description: 'an answer to every pending approval, in one request' },
         ),
-        { min: 1, max: 50, description: 'an answer to every pending approval, in one request' },
-      ),
-      conversation_id: uuid('the conversation to continue; omit to start one'),
-      wait_seconds: int({
-        min: 0,
-        max: WAIT.max,
-        description: `how long the request waits for the run to stop working (default ${WAIT.default}, at most ${WAIT.max}; 0 answers at once; a simulator on a manual clock always answers at once)`,
-        example: 30,
-      }),
-    },
-    { example: { message: 'Text +14155550100 and ask whether Tuesday works', wait_seconds: 30 } },
+        conversation_id: uuid('the conversation to continue; omit to start one'),
+        wait_seconds: int({
+          min: 0,
+          max: WAIT.max,
+          description: `how long the request waits for the run to stop working (default ${WAIT.default}, at most ${WAIT.max}; 0 answers at once; a simulator on a manual clock always answers at once)`,
+          example: 30,
+        }),
+      },
+      { example: { message: 'Text +14155550100 and ask whether Tuesday works', wait_seconds: 30 } },
+    ),
   ),
 );
 type SendInput = Infer<typeof SendBody>;
@@ -128,8 +137,7 @@ function send(c: Ctx<{}, {}, SendInput>): Reply {
   const b = c.body;
   const errs = newFields();
   MESSAGE_OR_APPROVALS.check(b, errs);
-  if (Object.keys(errs).length === 0 && b.approvals !== undefined && b.conversation_id === undefined)
-    errs.conversation_id = 'is required with approvals';
+  if (Object.keys(errs).length === 0) APPROVALS_IN_A_CONVERSATION.check(b, errs);
   if (Object.keys(errs).length > 0) throw validationError(errs);
   const ws = c.auth.workspace.id;
   let conv: ConversationRecord;

@@ -3,7 +3,7 @@
 // of its fields, a field's earlier (structural) problem kept.
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { newFields, requiredOf } from './check.js';
+import { newFields, requiredOf, requiredWith } from './check.js';
 import { obj, str } from './schema.js';
 
 const schemaOf = (kind: 'anyOf' | 'oneOf') =>
@@ -37,5 +37,26 @@ describe('requiredOf enforces it: a reason on each field when broken', () => {
     errs.a = 'must be a string, got number';
     requiredOf('oneOf', ['a', 'b']).check({ a: 1, b: 'y' }, errs);
     expect({ ...errs }).toEqual({ a: 'must be a string, got number', b: 'send either a or b' });
+  });
+});
+
+describe('requiredWith: a field that needs another, declared (dependentRequired) and enforced', () => {
+  const rule = requiredWith('a', 'b');
+  it('declares it', () =>
+    expect(z.toJSONSchema(rule.on(obj({ a: str(), b: str() })), { target: 'draft-2020-12' }).dependentRequired).toEqual(
+      {
+        a: ['b'],
+      },
+    ));
+  // biome-ignore format: a table, its columns aligned
+  it.each([
+    [{},                 {}],
+    [{ b: 'y' },         {}],
+    [{ a: 'x', b: 'y' }, {}],
+    [{ a: 'x' },         { b: 'is required with a' }],
+  ])('%j', (value, fields) => {
+    const errs = newFields();
+    rule.check(value, errs);
+    expect({ ...errs }).toEqual(fields);
   });
 });

@@ -295,3 +295,16 @@ export function requiredOf(kind: 'anyOf' | 'oneOf', fields: readonly [string, st
     },
   };
 }
+
+/**
+ * `needed` is sent whenever `field` is ("conversation_id is required with approvals"): JSON Schema's
+ * dependentRequired, declared and enforced as requiredOf is.
+ */
+export function requiredWith(field: string, needed: string): FieldsRule {
+  return {
+    on: (schema) => describedAs(schema, { dependentRequired: { [field]: [needed] } }),
+    check(value, errs) {
+      if (value[field] !== undefined && value[needed] === undefined) errs[needed] ??= `is required with ${field}`;
+    },
+  };
+}

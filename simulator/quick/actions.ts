@@ -1,7 +1,7 @@
 // Quick agent actions: POST /v1/quick/ai-calls and /ai-texts, the job read and cancel.
 import { iso } from '../core/clock.js';
 import { carrierCheck, ensureContact } from '../calls/index.js';
-import { ApiError, notFound, validationError } from '../core/errors.js';
+import { ApiError, notFound } from '../core/errors.js';
 import { route, type Ctx, type Resource } from '../core/http.js';
 import type { QuickJob } from './jobs.js';
 import { cancelCalls, dial } from './call-machine.js';
@@ -142,14 +142,6 @@ const TextBody = obj(
 
 const JobParams = obj({ id: uuid('the job id') }, { required: ['id'] });
 
-function checkDistinct(numbers: string[]): void {
-  const seen = new Map<string, number>();
-  numbers.forEach((n, i) => {
-    if (seen.has(n)) throw validationError({ [`to_numbers[${i}]`]: `repeats to_numbers[${seen.get(n)}]` });
-    seen.set(n, i);
-  });
-}
-
 function requireRoom(c: Ctx, kind: PoolKind): void {
   if (poolRoom(c.data.shared_numbers, kind, c.s.now) === 0)
     throw new ApiError(
@@ -172,7 +164,6 @@ function requireFunds(c: Ctx, cents: number): void {
 
 /** The checks every quick job passes before anything is created, then the job itself (no targets yet). */
 function newJob(c: Ctx, kind: QuickJob['kind'], b: { goal: string; to_numbers: string[] }): QuickJob {
-  checkDistinct(b.to_numbers);
   requireRoom(c, kind === 'ai_call' ? 'calls' : 'texts');
   requireFunds(c, kind === 'ai_call' ? CALL_START_CENTS : TEXT_MESSAGE_CENTS);
   return {
