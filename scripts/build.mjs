@@ -18,7 +18,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,6 +101,24 @@ const cli = await build({
   // the chat's terminal libraries come from dist/ui-vendor.js (below), through the loader
   external: VENDORED,
 });
+// vmv/testing for CommonJS (`require('vmv/testing')`: Jest's default configuration, which cannot
+// load an ES module without --experimental-vm-modules): one file holding the fixture and the whole
+// simulator (its numbering plans read from dist/phone-metadata.json, its API description from
+// dist/api-description.json, both beside it as beside dist/simulator.js), dynamic imports made
+// requires. A copy, not a door into the ESM bundle: Jest runs a test's requires in its own module
+// registry, which a require() of an ES module (Node 20.19+) does not reach.
+const testingCjs = await build({
+  ...common,
+  entryPoints: { testing: 'src/testing/index.ts' },
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  sourcemap: false,
+  splitting: false,
+  plugins: [],
+  define: { ...common.define, 'import.meta.url': '__vmvMetaUrl' },
+  banner: { js: "const __vmvMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  supported: { 'dynamic-import': false },
+});
 // ink and React, an ES module of their own (ink has a top-level await); ink imports React's
 // devtools only when DEV=true: they are not a dependency, and not bundled
 const vendor = await build({
@@ -139,6 +157,7 @@ writeFileSync(
       ...simulator.metafile.inputs,
       ...phone.metafile.inputs,
       ...cli.metafile.inputs,
+      ...testingCjs.metafile.inputs,
       ...vendor.metafile.inputs,
       ...page.metafile.inputs,
     },
@@ -158,6 +177,7 @@ execFileSync(
 );
 writeFileSync(new URL('../dist/index.d.ts', import.meta.url), "export * from './types/src/index.js';\n");
 writeFileSync(new URL('../dist/testing.d.ts', import.meta.url), "export * from './types/src/testing/index.js';\n");
+writeFileSync(new URL('../dist/testing.d.cts', import.meta.url), commonJsDeclarations('./types/src/testing/index.js'));
 
 const { apiDocument } = await import('../dist/simulator.js');
 const documents = { api: await apiDocument('api'), control: await apiDocument('control') };
@@ -172,3 +192,31 @@ writeFileSync(new URL('../dist/api-description.json', import.meta.url), JSON.str
 await trainCodeCache();
 // last: dist/ is whole, and test/global-setup.ts may trust it
 writeFileSync(new URL('../dist/stamp.json', import.meta.url), JSON.stringify(stamp) + '\n');
+
+/**
+ * The declarations of a door for a CommonJS consumer (`require`, TypeScript's node16 resolution):
+ * the ES module declarations of `from` (dist/types/ is ESM, as the package is), each export taken
+ * with resolution-mode "import" (TypeScript 5.3+), since a CommonJS file may not re-export an ES
+ * module's. A class (a capitalised value) is a type too.
+ */
+function commonJsDeclarations(from) {
+  const dts = readFileSync(new URL(`../dist/${from.replace(/\.js$/, '.d.ts')}`, import.meta.url), 'utf8');
+  const names = (re) =>
+    [...dts.matchAll(re)].flatMap((m) =>
+      m[1]
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    );
+  const values = names(/^export \{([^}]*)\} from/gm);
+  const types = names(/^export type \{([^}]*)\} from/gm);
+  const attributes = "{ 'resolution-mode': 'import' }";
+  return [
+    `// The declarations of ${from} for require() (resolution-mode "import": TypeScript 5.3+).`,
+    `type M = typeof import('${from}', { with: ${attributes} });`,
+    ...values.map((v) => `export declare const ${v}: M['${v}'];`),
+    ...values.filter((v) => /^[A-Z]/.test(v)).map((v) => `export type ${v} = InstanceType<M['${v}']>;`),
+    `export type { ${types.join(', ')} } from '${from}' with ${attributes};`,
+    '',
+  ].join('\n');
+}

@@ -11,8 +11,9 @@ export async function openEmbedded(file: string) {
   let sim = open.get(file);
   if (!sim) {
     const store = new Store(file);
-    // a data file this process may not use is the command line's own problem (exit 2), not an API's answer
-    const app = createApp(store, [], { rethrow: (e) => e instanceof StoreAccessError });
+    // a data file this process may not use is the command line's own problem (exit 2), not an API's
+    // answer; due work a full disk keeps from being saved, the command tells from the reply's mark
+    const app = createApp(store, [], { rethrow: (e) => e instanceof StoreAccessError, staleToldByReader: true });
     const key = async (ss: WorldSession) => (await ss.begin()).data.meta.default_api_key;
     sim = {
       app,

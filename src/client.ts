@@ -14,6 +14,7 @@ import {
   type Fault,
   type Outcome,
 } from './retry.js';
+import { markNotes, type Mark } from './marks.js';
 import { DEFAULT_REQUEST_TIMEOUT_S, type NetSettings, type Target } from './settings.js';
 
 export interface ApiResponse {
@@ -51,6 +52,8 @@ export interface RequestOptions {
 export interface ClientOptions extends Partial<NetSettings> {
   /** told before each retry, in one line (a command prints it on stderr) */
   onRetry?: (note: string) => void;
+  /** told once of each mark of a reply that shows the world behind the simulator's clock (src/marks.ts), in one line */
+  onMark?: (note: string) => void;
   /**
    * connections to the service at once (default 1: a command sends one request at a time); a
    * long-lived server of many callers (vmv mcp) takes more, so that a call the service holds open
@@ -115,7 +118,24 @@ function observed(method: string, url: string, res: ApiResponse): ApiResponse {
 }
 
 export async function createClient(target: Target, o: ClientOptions = {}): Promise<ApiClient> {
-  return target.kind === 'remote' ? remoteClient(target, o) : embeddedClient(target);
+  const client = await (target.kind === 'remote' ? remoteClient(target, o) : embeddedClient(target));
+  return o.onMark ? noting(client, o.onMark, target.kind === 'embedded' ? target.dataFile : undefined) : client;
+}
+
+/**
+ * The client, telling `onMark` what a reply's marks mean (a read answered behind the simulator's
+ * clock: src/marks.ts), each kind once for the client's life (a command's run); replies unchanged.
+ */
+function noting(client: ApiClient, onMark: (note: string) => void, dataFile?: string): ApiClient {
+  const said = new Set<Mark>();
+  return {
+    ...client,
+    async request(method, path, o) {
+      const res = await client.request(method, path, o);
+      for (const note of markNotes(res.headers, said, dataFile)) onMark(note);
+      return res;
+    },
+  };
 }
 
 /** A fresh Idempotency-Key (a v4 UUID) for a write to a remote target; none in-process, where no reply is ever lost. */

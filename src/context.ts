@@ -67,6 +67,7 @@ export class Context {
       createClient(this.target(), {
         ...this.net(),
         onRetry: (note) => this.say(note),
+        onMark: (note) => this.say(note),
         connections: this.connections,
       }),
     ));

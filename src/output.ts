@@ -3,11 +3,13 @@
 // Piped output never cuts a value and keeps times as the API gives them (ISO 8601 with zone). On a
 // terminal a table fits its width, measured in terminal columns (wide characters, CJK and emoji,
 // take two): ids are shown by the shortest prefix that tells them apart (every command taking one
-// accepts it: src/ids.ts), the widest cells give way with an ellipsis, and --wide shows all whole.
+// accepts it: src/ids.ts), times go to the minute (zone in the header) where that shows a column
+// more, the widest cells give way with an ellipsis, and --wide shows all whole.
 import { eastAsianWidth } from 'get-east-asian-width';
 import { forStderr, type IO } from './io.js';
 import { shortIds } from './ids.js';
 import { humanTime } from './formats.js';
+import { cents, price } from './money.js';
 import { visible } from './visible.js';
 
 import { bold, dim } from './colors.js';
@@ -174,17 +176,19 @@ export function keptColumns(columns: Column[], least: number[], room: number): n
 
 /**
  * A header line (upper case) and one line per row in aligned columns that fit the terminal, and the
- * headers of the columns hidden. With --wide every column shows, ids and values whole, and free text
+ * headers of the columns hidden. A table too narrow for every column first writes its times to the
+ * minute (the zone in the header) when that shows a column more (at 80 columns, a call's SUMMARY);
+ * then the lowest-priority columns drop. With --wide every column shows, ids and values whole, and free text
  * takes the room left (at least a few columns): a row stays one line whenever its values fit.
  */
 export function layout(io: IO, columns: Column[], rows: Cell[][]): { lines: string[]; hidden: string[] } {
-  const text = rows.map((r) => r.map((c) => oneLine(shown(io, c))));
-  if (!io.wide) shortenIds(columns, text);
-  const natural = columns.map((c, i) => Math.max(width(c.header), ...text.map((r) => width(r[i]))));
-  const least = natural.map((n, i) =>
-    columns[i].cut ? Math.min(n, Math.max(LEAST_TEXT, width(columns[i].header))) : n,
-  );
-  const kept = io.wide ? columns.map((_, i) => i) : keptColumns(columns, least, io.columns);
+  let fit = measure(io, columns, rows, false);
+  if (!io.wide && fit.kept.length < columns.length && timeColumns(io, columns, rows).length > 0) {
+    // times to the minute, the zone in their header, where that shows a column the whole times hide
+    const short = measure(io, columns, rows, true);
+    if (short.kept.some((i) => !fit.kept.includes(i))) fit = short;
+  }
+  const { headers, text, natural, least, kept } = fit;
   const widths = fitWidths(
     kept.map((i) => natural[i]),
     kept.map((i) => least[i]),
@@ -196,7 +200,35 @@ export function layout(io: IO, columns: Column[], rows: Cell[][]): { lines: stri
       .join('  ')
       .trimEnd();
   const hidden = columns.filter((_, i) => !kept.includes(i)).map((c) => c.header);
-  return { lines: [line(columns.map((c) => c.header.toUpperCase())), ...text.map(line)], hidden };
+  return { lines: [line(headers.map((h) => h.toUpperCase())), ...text.map(line)], hidden };
+}
+
+/** The columns whose every value is a time (ISO 8601), on a terminal (piped, times stay as given). */
+function timeColumns(io: IO, columns: Column[], rows: Cell[][]): number[] {
+  if (!io.stdoutTTY) return [];
+  const isTime = (v: Cell) => typeof v === 'string' && ISO_TIME.test(v);
+  const empty = (v: Cell) => v === null || v === undefined || v === '';
+  return columns
+    .map((_, i) => i)
+    .filter((i) => rows.some((r) => isTime(r[i])) && rows.every((r) => isTime(r[i]) || empty(r[i])));
+}
+
+/**
+ * A table's cells as shown, their widths, and the columns that fit the terminal; with `toMinute`,
+ * its time columns written to the minute with the zone in the header (`WHEN (UTC)`,
+ * `2026-11-28 08:17`): a time is still whole and in the one human form, 7 columns narrower.
+ */
+function measure(io: IO, columns: Column[], rows: Cell[][], toMinute: boolean) {
+  const times = toMinute ? timeColumns(io, columns, rows) : [];
+  const headers = columns.map((c, i) => (times.includes(i) ? `${c.header} (UTC)` : c.header));
+  const text = rows.map((r) =>
+    r.map((c, i) => oneLine(times.includes(i) && c ? humanTime(c as string).slice(0, 16) : shown(io, c))),
+  );
+  if (!io.wide) shortenIds(columns, text);
+  const natural = headers.map((h, i) => Math.max(width(h), ...text.map((r) => width(r[i]))));
+  const least = natural.map((n, i) => (columns[i].cut ? Math.min(n, Math.max(LEAST_TEXT, width(headers[i]))) : n));
+  const kept = io.wide ? columns.map((_, i) => i) : keptColumns(columns, least, io.columns);
+  return { headers, text, natural, least, kept };
 }
 
 /** A header line and one line per row, fitted to the terminal (the live views redraw these). */
@@ -253,7 +285,8 @@ export function nested(io: IO, key: string, columns: Column[], rows: Cell[][]): 
   } else for (const r of rows) io.out([key, ...r.map((c) => oneLine(cell(c)))].join('\t') + '\n');
 }
 
-export const money = (usd: number) => `${usd.toFixed(2)} USD`;
+/** Dollars as the API gives them (`cost_usd`, `wallet_usd`), written as every amount is: "12.50 USD". */
+export const money = (usd: number) => price(cents(usd));
 
 /** Shows when a list has more pages (stderr, so stdout stays data). */
 export function moreHint(io: IO, meta: { cursor?: string } | undefined): void {

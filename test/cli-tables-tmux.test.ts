@@ -18,6 +18,8 @@ const LONG_NAME = 'Margaret Hamilton-Eisenberg of the Apollo Guidance Computer t
 const LONG_EMAIL = 'margaret.hamilton@apollo-guidance.example.com';
 /** One human form of a time (src/formats.ts). */
 const HUMAN_TIME = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/;
+/** The same to the minute, in a table too narrow for whole times (its header says the zone). */
+const MINUTE_TIME = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2} UTC)?(?![:\d])/;
 
 describe('every list and status view in tmux at 60, 80 and 120 columns', () => {
   const can = requires(hasTmux ? null : 'tmux is not installed (.ci/run installs it: apt-get install tmux)');
@@ -130,28 +132,43 @@ describe('every list and status view in tmux at 60, 80 and 120 columns', () => {
         for (const cut of line.matchAll(/(\S+)…/g))
           expect(cut[1], `${view} at ${columns}: ${line}`).not.toMatch(/^([+\d]|[0-9a-f]{6,}$)/);
         // a time (a date with a time of day; a calendar day alone is a day) is whole, in the one human
-        // form; but a tool call's input (`created_after=...`), shown as the API was sent it
+        // form, or to the minute in a table whose header says the zone; but a tool call's input
+        // (`created_after=...`), shown as the API was sent it
+        const time = lines[0].includes('(UTC)') ? MINUTE_TIME : HUMAN_TIME;
         for (const t of line.matchAll(/(?<!=)\d{4}-\d{2}-\d{2}(?=[T ]\d)/g))
-          expect(line.slice(t.index), `${view}: ${line}`).toMatch(new RegExp(`^${HUMAN_TIME.source}`));
+          expect(line.slice(t.index), `${view}: ${line}`).toMatch(new RegExp(`^${time.source}`));
       }
     }
     // the five targets of a quick call told apart, whole; no SENT/RECEIVED for calls
     const job = byView.get(views[5].join(' '))!.join('\n');
     for (const p of PHONES) expect(job).toContain(p);
     expect(job).not.toMatch(/SENT|RECEIVED/);
-    // every call row shows its whole time and its number
+    // every call row shows its whole time (at least to the minute) and its number
     const calls = byView.get('history calls')!;
-    expect(calls.filter((l) => HUMAN_TIME.test(l) && /\+1\d{10}\b/.test(l))).toHaveLength(6);
+    expect(calls.filter((l) => MINUTE_TIME.test(l) && /\+1\d{10}\b/.test(l))).toHaveLength(6);
+    // someone reached without a name of their own: their number once, under PHONE (NAME a dash)
+    const people = byView.get('history people')!;
+    for (const p of PHONES.filter((n) => n !== PHONES[0] && n !== PHONES[2])) {
+      const row = people.find((l) => l.includes(p));
+      expect(row, `${p} at ${columns}`).toBeDefined();
+      expect(row!.split(p), `${columns}: ${row}`).toHaveLength(2);
+    }
     // status: the amounts whole on their line
     const status = byView.get('status')!.join('\n');
     expect(status).toMatch(/\d+\.\d{2} USD \(auto-recharge/);
     expect(status).toMatch(/video credits\s+\d+\.\d{2} USD/);
   });
 
-  it('hides what does not fit and says so; 120 columns show a call summary', () => {
+  it('hides what does not fit and says so; 80 columns show a call summary (times to the minute), 120 whole times too', () => {
     const at60 = screens.get(60)!.get('history calls')!;
     const note = at60.slice(at60.findIndex((l) => l.startsWith('--wide shows'))).join(' ');
     expect(note).toMatch(/^--wide shows \d more columns: .*SUMMARY$/);
+    const at80 = screens.get(80)!.get('history calls')!;
+    expect(at80[0]).toMatch(/^ID +WHEN \(UTC\) +STATUS +FROM +TO +SUMMARY$/);
+    expect(
+      at80.slice(1, 7).every((l) => /^\S+ +\d{4}-\d{2}-\d{2} \d{2}:\d{2} +\S+ +\+1\d{10} +\+1\d{10} +\S/.test(l)),
+    ).toBe(true);
+    expect(at80.join(' ')).toMatch(/--wide shows 2 more columns: DIRECTION, SECONDS/);
     const at120 = screens.get(120)!.get('history calls')!;
     expect(at120[0]).toMatch(/SUMMARY$/);
     expect(at120.join('\n')).toMatch(/The recipient/);

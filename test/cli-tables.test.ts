@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callColumns } from '../commands/history/calls.js';
 import { bufferIO } from '../src/io.js';
 import { main } from '../src/main.js';
 import { alignedLines, clip, col, fitWidths, idCol, keptColumns, textCol, width, wrapWords } from '../src/output.js';
@@ -95,6 +96,35 @@ describe('width in terminal columns', () => {
     expect(keptColumns(cols, [8, 23, 9, 12, 12, 7], room)).toEqual(kept);
   });
 
+  it.each([
+    // [room, header]: the calls list (history calls), one row of each width's longest values
+    [120, 'ID        WHEN                     DIRECTION  STATUS     FROM          TO            SECONDS  SUMMARY'],
+    // the times to the minute show the summary (its 13 columns) the whole times hid; direction and seconds drop
+    [80, 'ID        WHEN (UTC)        STATUS     FROM          TO            SUMMARY'],
+    // the summary fits neither way; to the minute, SECONDS fits again after the lowest columns drop
+    [60, 'ID        WHEN (UTC)        STATUS     TO            SECONDS'],
+  ])(
+    'at %i columns a table too narrow writes its times to the minute where that shows a column more',
+    async (room, header) => {
+      const io = { ...(await bufferIO({ tty: true })), columns: room as number };
+      const cols = callColumns();
+      const row = [
+        'a2b3c4d5-0000-4000-8000-000000000001',
+        '2026-11-28T08:17:37.000Z',
+        'outbound',
+        'COMPLETED',
+        '+14155550100',
+        '+14155550101',
+        93,
+        'The recipient confirmed the appointment on Tuesday at ten.',
+      ];
+      const [head, line] = alignedLines(io, cols, [row]);
+      expect(head).toBe(header);
+      expect(width(line)).toBeLessThanOrEqual(room as number);
+      expect(line).toContain(room === 120 ? '2026-11-28 08:17:37 UTC' : '2026-11-28 08:17  ');
+    },
+  );
+
   it('wraps a record view at spaces, never inside a time or an amount', () => {
     expect(wrapWords('content on, video credits 16.18 USD', 30)).toEqual(['content on, video credits', '16.18 USD']);
     expect(wrapWords('0 min used (until 2026-02-05 09:00:00 UTC)', 30)).toEqual([
@@ -160,13 +190,28 @@ describe.each(['embedded', 'remote'] as const)('tables on a terminal (%s)', (nam
     expect((await t.run(['history', 'call', short, '--json'])).json.data.id).toBe(whole);
     const contactShort = contacts[1].split(/\s+/)[0];
     expect((await t.run(['contacts', 'get', contactShort])).code).toBe(0);
+    // at 80 columns a call's summary shows (times to the minute, the zone in the header); someone
+    // reached who has no name of their own is named by their number once, under PHONE
+    const at80 = (await onTerminal(t, 80, ['history', 'calls'])).stdout.split('\n');
+    expect(at80[0]).toMatch(/^ID +WHEN \(UTC\) +STATUS +FROM +TO +SUMMARY$/);
+    expect(at80[1]).toMatch(/^[0-9a-f]{8} +\d{4}-\d{2}-\d{2} \d{2}:\d{2} +[A-Z_]+ +\+1\d{10} +\+1\d{10} +\S/);
+    for (const cols of [80, 120]) {
+      const people = (await onTerminal(t, cols, ['history', 'people'])).stdout.split('\n');
+      const unnamed = people.find((l) => l.includes('+14155550101'))!;
+      expect(unnamed.split('+14155550101'), `${cols}: ${unnamed}`).toHaveLength(2);
+      expect(unnamed).toMatch(/^\S+ +- +\+14155550101 /);
+    }
+    // piped and --json keep the API's name
+    const piped = await t.run(['history', 'people']);
+    expect(piped.stdout).toMatch(/\t\+14155550101\t\+14155550101\t/);
+    expect((await t.run(['history', 'people', '--json'])).json.data.map((p: any) => p.name)).toContain('+14155550101');
     // --wide: whole ids, whole cells, whatever the width
     const wide = await onTerminal(t, 60, ['history', 'calls', '--limit', '1', '--wide']);
     expect(wide.stdout).toContain(whole);
     // piped: every value whole, as before
-    const piped = await t.run(['history', 'calls', '--limit', '3']);
-    expect(piped.stdout.split('\n')[0].split('\t')[0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(piped.stdout).not.toContain('…');
+    const pipedCalls = await t.run(['history', 'calls', '--limit', '3']);
+    expect(pipedCalls.stdout.split('\n')[0].split('\t')[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(pipedCalls.stdout).not.toContain('…');
   });
 });
 

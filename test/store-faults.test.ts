@@ -10,10 +10,8 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmdirSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -21,11 +19,11 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Store } from '../simulator/world.js';
 import { BIN, startSim, T0, tempDir, type Sim } from './helpers.js';
+import { fill, NO_MOUNT, tmpfs, until } from './full-disk.js';
 import { requires } from './skips.js';
 
 /** The CLI as a process on data file `data` (the embedded target). */
@@ -91,36 +89,7 @@ const filesOf = (data: string) =>
     readdirSync(join(data, '..')).map((f) => [f, readFileSync(join(data, '..', f)).toString('base64')]),
   );
 
-// ---- a real full disk: a small tmpfs (root only) ----
-
-/** The tmpfs mounts made, each on a folder of its own (not tempDir's: those are removed with the file's other folders). */
-const mounts: string[] = [];
-function tmpfs(size: string): string | null {
-  if (process.getuid?.() !== 0) return null;
-  const dir = mkdtempSync(join(tmpdir(), 'vmv-tmpfs-'));
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
-  if (r.status !== 0) {
-    rmdirSync(dir);
-    return null;
-  }
-  mounts.push(dir);
-  return dir;
-}
-/** Unmounts (lazily: a server may still hold a file there) and removes the folder; says so if it cannot. */
-function unmount(dir: string): void {
-  const r = spawnSync('umount', ['-l', dir], { encoding: 'utf8' });
-  if (r.status !== 0) console.warn(`store-faults: could not unmount ${dir}: ${r.stderr}`);
-  else rmdirSync(dir);
-}
-afterAll(() => {
-  for (const m of mounts.splice(0)) unmount(m);
-});
-const canMount = (() => {
-  const d = tmpfs('64k');
-  if (d) unmount(mounts.pop()!);
-  return d !== null;
-})();
-const NO_MOUNT = canMount ? null : 'needs root, to mount a small tmpfs (mount -t tmpfs): runs as root in CI';
+// ---- a real full disk: a small tmpfs (root only: test/full-disk.ts) ----
 
 describe('a full disk (a 2 MiB tmpfs)', () => {
   requires(NO_MOUNT);
@@ -220,25 +189,6 @@ describe('a full disk (a 2 MiB tmpfs)', () => {
     );
   });
 });
-
-/** Fills the disk holding `file` to its last byte, as file `file`. */
-function fill(file: string): void {
-  for (const size of [64 * 1024, 512])
-    try {
-      for (;;) appendFileSync(file, Buffer.alloc(size));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
-    }
-}
-
-/** Polls `fn` every 100 ms until it holds (up to `ms`): real time, on a real clock. */
-async function until(fn: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error('until: timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('due work on a full disk (a 2 MiB tmpfs)', () => {
   requires(NO_MOUNT);

@@ -1,8 +1,9 @@
 // vmv/testing as users install it (issue 35, "Done when"): vmv packed and installed into a fresh
 // project (scripts/pack.mjs) beside vitest, Jest and TypeScript from the registry (one install),
-// then the examples of examples/testing/ run there by each runner (node:test needs nothing) with a
-// fresh HOME, and a TypeScript consumer, with the JSDoc examples taken from the installed
-// declarations, type-checked by `tsc --noEmit`.
+// then the examples of examples/testing/ run there by each runner (node:test needs nothing; Jest
+// both as ES modules and in its default CommonJS) with a fresh HOME, and TypeScript consumers (an
+// ES module and a CommonJS one under node16 resolution, the ES ones again under bundler), with the
+// JSDoc examples taken from the installed declarations, type-checked by `tsc --noEmit`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,6 +62,8 @@ describe('vmv/testing in a fresh project, with the runners people use', () => {
       ['node_modules/jest/bin/jest.js', 'jest.test.js'],
       { NODE_OPTIONS: '--experimental-vm-modules' },
     ],
+    // Jest as it comes (no flags, no configuration): CommonJS, require('vmv/testing') (dist/testing.cjs)
+    ['Jest, CommonJS', process.execPath, ['node_modules/jest/bin/jest.js', 'jest-commonjs.test.cjs']],
     // TAP named: Node 20 reports TAP when piped, Node 23+ its spec reporter
     ['node:test', process.execPath, ['--test', '--test-reporter=tap', 'node.test.js']],
   ];
@@ -93,7 +96,7 @@ describe('vmv/testing in a fresh project, with the runners people use', () => {
 });
 
 describe("vmv/testing's types, as a TypeScript user compiles against them", () => {
-  it('the declarations and the JSDoc examples type-check with tsc --noEmit (strict, the library checked too)', () => {
+  it('the declarations and the JSDoc examples type-check with tsc --noEmit (strict, the library checked too; node16 for import and require, bundler)', () => {
     const dts = readFileSync(join(project, 'node_modules/vmv/dist/types/src/testing/simulator.d.ts'), 'utf8');
     const examples = [...dts.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1].replace(/^\s*\* ?/gm, ''));
     expect(examples.length).toBeGreaterThanOrEqual(2);
@@ -121,6 +124,30 @@ describe("vmv/testing's types, as a TypeScript user compiles against them", () =
         '',
       ].join('\n'),
     );
+    // a CommonJS consumer (require, through dist/testing.d.cts): `await using` in an async function, no top-level await
+    writeFileSync(
+      join(project, 'ts', 'consumer-cjs.cts'),
+      [
+        "import { startSimulator, SimulatorError, type Simulator, type ReceivedEvent } from 'vmv/testing';",
+        'export async function check(): Promise<number> {',
+        "  await using sim: Simulator = await startSimulator({ now: '2026-03-02T09:00:00Z' });",
+        '  const got: ReceivedEvent[] = [...(await sim.webhookReceiver()).received];',
+        "  const refused: SimulatorError = new SimulatorError('x', 400, {});",
+        '  // @ts-expect-error: advance takes seconds or a duration, not an object',
+        '  await sim.advance({ minutes: 5 });',
+        "  return got.length + refused.status + (await sim.advance('5m')).getTime();",
+        '}',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(project, 'tsconfig.bundler.json'),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        compilerOptions: { module: 'ESNext', moduleResolution: 'bundler' },
+        include: ['ts/*.ts'],
+      }),
+    );
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
@@ -137,8 +164,10 @@ describe("vmv/testing's types, as a TypeScript user compiles against them", () =
         include: ['ts'],
       }),
     );
-    const r = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
-    expect(r.out.trim()).toBe('');
-    expect(r.status).toBe(0);
+    for (const config of ['tsconfig.json', 'tsconfig.bundler.json']) {
+      const r = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', config]);
+      expect(r.out.trim(), config).toBe('');
+      expect(r.status).toBe(0);
+    }
   }, 180_000);
 });

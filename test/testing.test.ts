@@ -64,7 +64,7 @@ describe('a simulator per test', () => {
     await using sim = await startSimulator({ now: T0 });
     expect((await sim.advance('1h30m')).toISOString()).toBe('2026-03-02T10:30:00.000Z');
     expect((await sim.advance(30)).toISOString()).toBe('2026-03-02T10:30:30.000Z');
-    await expect(sim.advance('soon')).rejects.toThrow('"soon" is not a duration');
+    await expect(sim.advance('soon')).rejects.toThrow("advance('soon'): 'soon' is not a duration");
     // a text thread to someone who never answers ends after conversation_timeout_hours
     await sim.persona.set(PERSON, { text: { replies: [] } });
     const created = await api(sim, 'POST', '/v1/quick/ai-texts', {
@@ -113,6 +113,117 @@ const post = (body: unknown) => ({
   method: 'POST',
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify(body),
+});
+
+describe('what a test author gets wrong is said at once, naming the call', () => {
+  /** What a call rejects with: its class and message (the call given untyped, as JavaScript passes it). */
+  const refusal = async (p: Promise<unknown>) => {
+    const e = (await p.then(
+      () => null,
+      (x) => x,
+    )) as Error | null;
+    return e && `${e.name}: ${e.message}`;
+  };
+
+  it('advance: a duration that is none, negative or not a number (never JSON null, never a parser crash)', async () => {
+    await using sim = await startSimulator({ now: T0 });
+    const advance = sim.advance.bind(sim) as (by: unknown) => Promise<Date>;
+    const takes = "it takes seconds (a number, 0 or more) or a duration such as '90s', '15m', '2h', '1d', '1h30m'";
+    expect(await refusal(advance(undefined))).toBe(`TypeError: advance(undefined): ${takes}, not undefined.`);
+    expect(await refusal(advance(new Date()))).toBe(`TypeError: advance(a Date): ${takes}, not a Date.`);
+    expect(await refusal(advance({ minutes: 5 }))).toBe(`TypeError: advance(an object): ${takes}, not an object.`);
+    expect(await refusal(advance('5 minutes'))).toBe(
+      `TypeError: advance('5 minutes'): '5 minutes' is not a duration; ${takes}.`,
+    );
+    expect(await refusal(advance(Number.NaN))).toBe(
+      `RangeError: advance(NaN): NaN is not a number of seconds; ${takes}.`,
+    );
+    expect(await refusal(advance(-1))).toBe('RangeError: advance(-1): -1 is negative: the clock moves only forward.');
+    expect(await refusal(sim.advanceUntilIdle({ maxTime: '-1d' }))).toMatch(/^TypeError: advanceUntilIdle: maxTime: /);
+    expect(await refusal(sim.advanceUntilIdle({ maxSteps: 2.5 }))).toBe(
+      'RangeError: advanceUntilIdle: maxSteps must be a whole number from 0 to 1000000, not 2.5.',
+    );
+    expect((await sim.now()).toISOString()).toBe('2026-03-02T09:00:00.000Z'); // nothing moved
+  });
+
+  it('startSimulator: an option that is none of its values, or misspelt, is refused (not silently ignored)', async () => {
+    const start = startSimulator as (o: unknown) => Promise<Testing.Simulator>;
+    expect(await refusal(start({ clock: 'fake' }))).toBe(
+      "TypeError: startSimulator: clock is 'manual' or 'real', not 'fake'.",
+    );
+    expect(await refusal(start({ seed: 'x' }))).toBe(
+      "TypeError: startSimulator: seed must be a whole number, not 'x'.",
+    );
+    expect(await refusal(start({ seed: -1 }))).toBe(
+      'RangeError: startSimulator: seed must be a whole number from 0 to 4294967295, not -1.',
+    );
+    expect(await refusal(start({ now: Number.NaN }))).toBe('RangeError: startSimulator: now is not a time: NaN.');
+    expect(await refusal(start({ data: 5 }))).toBe(
+      "TypeError: startSimulator: data is 'memory' or the path of a data file, not 5.",
+    );
+    expect(await refusal(start({ data: '' }))).toBe(
+      "TypeError: startSimulator: data is 'memory' or the path of a data file, not ''.",
+    );
+    expect(await refusal(start({ clok: 'real' }))).toBe(
+      "TypeError: startSimulator: unknown option 'clok'; it takes clock, now, seed, data, personas.",
+    );
+    expect(await refusal(start('manual'))).toBe("TypeError: startSimulator: its options are an object, not 'manual'.");
+  });
+
+  it("waitFor: an event type the service never sends, or a timeout that is no number of milliseconds, fails at once (a '5s' waited forever)", async () => {
+    await using sim = await startSimulator({ now: T0 });
+    const hooks = await sim.webhookReceiver();
+    const waitFor = hooks.waitFor as (type: unknown, o?: unknown) => Promise<unknown>;
+    const t = performance.now();
+    expect(await refusal(waitFor('call.end'))).toBe(
+      "TypeError: waitFor('call.end'): the service sends no such event; its types are call.started, call.ended, sms.received.",
+    );
+    expect(await refusal(waitFor(undefined))).toMatch(
+      /^TypeError: waitFor\(undefined\): the service sends no such event/,
+    );
+    expect(await refusal(waitFor('call.ended', { timeout: '5s' }))).toBe(
+      "TypeError: waitFor('call.ended'): timeout is wall milliseconds (a number, 0 or more), not '5s'.",
+    );
+    expect(await refusal(waitFor('call.ended', { timeout: -5 }))).toMatch(
+      /^TypeError: waitFor\('call\.ended'\): timeout is/,
+    );
+    expect(await refusal(waitFor('call.ended', { timout: 100 }))).toBe(
+      "TypeError: waitFor('call.ended'): unknown option 'timout'; it takes timeout, where.",
+    );
+    expect(performance.now() - t).toBeLessThan(1000); // none waited
+  });
+
+  it("a data file the simulator cannot use names startSimulator's data option, the store's reason after it", async () => {
+    const dir = tempDir();
+    const garbage = join(dir, 'garbage.json');
+    writeFileSync(garbage, 'not json at all');
+    expect(await refusal(startSimulator({ data: garbage }))).toMatch(
+      /^Error: startSimulator\(\{ data: '.+garbage\.json' \}\): The simulator data file .+ is not valid JSON\./,
+    );
+    expect(await refusal(startSimulator({ data: dir }))).toMatch(
+      /^Error: startSimulator\(\{ data: '.+' \}\): The simulator cannot use its data file .+ is a directory/,
+    );
+    const file = join(dir, 'world.json');
+    const first = await startSimulator({ data: file, now: T0 });
+    await first.advance('1h');
+    await first.close();
+    expect(await refusal(startSimulator({ data: file, now: T0 }))).toBe(
+      `RangeError: startSimulator({ data: '${file}' }): now (2026-03-02T09:00:00.000Z) is before the data file's clock (2026-03-02T10:00:00.000Z), which moves only forward.`,
+    );
+  });
+
+  it('a closed simulator says so on every method, and opens no receiver that would be left open', async () => {
+    const sim = await startSimulator({ now: T0 });
+    await sim.close();
+    const closed = (call: string) => `Error: vmv/testing: ${call} on the simulator at ${sim.url}, which is closed.`;
+    expect(await refusal(sim.advance('1m'))).toBe(closed("advance('1m')"));
+    expect(await refusal(sim.now())).toBe(closed('now'));
+    expect(await refusal(sim.outbox())).toBe(closed('outbox'));
+    expect(await refusal(sim.reset())).toBe(closed('reset'));
+    expect(await refusal(sim.persona.set(PERSON, {}))).toBe(closed('persona.set'));
+    expect(await refusal(sim.webhookReceiver())).toBe(closed('webhookReceiver'));
+    await sim.close(); // still nothing
+  });
 });
 
 describe('the webhook receiver', () => {

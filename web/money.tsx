@@ -79,83 +79,99 @@ export function Money({ entry }: { entry?: string }) {
   return (
     <section aria-labelledby="money-h">
       <h1 id="money-h">Money</h1>
-      {w && (
-        <dl class="facts">
-          <dt>Wallet</dt>
-          <dd data-testid="wallet">{dollars(w.wallet_usd)}</dd>
-          <dt>Auto-recharge</dt>
-          <dd>
-            {w.auto_recharge.enabled
-              ? `on: ${dollars(w.auto_recharge.amount_usd)} when the wallet falls below ${dollars(w.auto_recharge.threshold_usd)}`
-              : 'off'}
-          </dd>
-          <dt>Card</dt>
-          <dd>{w.auto_recharge.card_declined ? 'declined' : 'works'}</dd>
-          <dt>Plan</dt>
-          <dd class="body" data-testid="plan">
-            {planText(w.plan)}
-          </dd>
-          <dt>Used this month</dt>
-          <dd class="body" data-testid="usage">
-            {usageText(w.usage)}
-          </dd>
-        </dl>
-      )}
-      <div class="switches" role="group" aria-label="Switches">
-        <button type="button" onClick={act(() => patch('/_sim/workspace', { wallet_usd: (w?.wallet_usd ?? 0) + 10 }))}>
-          Top up $10
-        </button>
-        <button
-          type="button"
-          aria-pressed={w?.auto_recharge.card_declined ?? false}
-          onClick={act(() =>
-            patch('/_sim/workspace', { auto_recharge: { card_declined: !w?.auto_recharge.card_declined } }),
-          )}
-        >
-          Decline the card
-        </button>
-        <button type="button" onClick={act(() => post('/_sim/shared-pool/fill', { kind: 'calls' }))}>
-          Fill the shared pool (calls)
-        </button>
-        <button type="button" onClick={act(() => post('/_sim/shared-pool/fill', { kind: 'texts' }))}>
-          Fill the shared pool (texts)
-        </button>
-      </div>
+      {w && <Facts w={w} />}
+      <Switches w={w} act={act} />
       {error && <p role="alert">{error}</p>}
-      <table class="ledger" aria-label="Ledger">
-        <thead>
-          <tr>
-            <th>At</th>
-            <th>Kind</th>
-            <th>What</th>
-            <th>Wallet</th>
-            <th>After</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(ledger.data?.data ?? []).map((e) => {
-            const link = causeLink(e);
-            return (
-              <tr
-                key={`${e.at}${e.reference_id}${e.kind}`}
-                aria-current={entry === e.reference_id ? 'true' : undefined}
-              >
-                <td data-label="At">{when(e.at)}</td>
-                <td data-label="Kind">{e.kind}</td>
-                <td data-label="What" class="body">
-                  {link ? <a href={link}>{e.description}</a> : e.description}
-                </td>
-                <td data-label="Wallet" class="amount">
-                  {usd(e.wallet_cents)}
-                </td>
-                <td data-label="After" class="amount">
-                  {usd(e.wallet_after_cents)}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <Ledger entries={ledger.data?.data ?? []} entry={entry} />
     </section>
+  );
+}
+
+/** The wallet, auto-recharge, the card, the plan and this month's use of it. */
+function Facts({ w }: { w: Workspace }) {
+  return (
+    <dl class="facts">
+      <dt>Wallet</dt>
+      <dd data-testid="wallet">{dollars(w.wallet_usd)}</dd>
+      <dt>Auto-recharge</dt>
+      <dd>
+        {w.auto_recharge.enabled
+          ? `on: ${dollars(w.auto_recharge.amount_usd)} when the wallet falls below ${dollars(w.auto_recharge.threshold_usd)}`
+          : 'off'}
+      </dd>
+      <dt>Card</dt>
+      <dd>{w.auto_recharge.card_declined ? 'declined' : 'works'}</dd>
+      <dt>Plan</dt>
+      <dd class="body" data-testid="plan">
+        {planText(w.plan)}
+      </dd>
+      <dt>Used this month</dt>
+      <dd class="body" data-testid="usage">
+        {usageText(w.usage)}
+      </dd>
+    </dl>
+  );
+}
+
+/** The chaos switches of the simulated world; `act` runs one and shows what went wrong. */
+function Switches({ w, act }: { w: Workspace | null; act: (run: () => Promise<unknown>) => () => void }) {
+  return (
+    <div class="switches" role="group" aria-label="Switches">
+      <button type="button" onClick={act(() => patch('/_sim/workspace', { wallet_usd: (w?.wallet_usd ?? 0) + 10 }))}>
+        Top up $10
+      </button>
+      <button
+        type="button"
+        aria-pressed={w?.auto_recharge.card_declined ?? false}
+        onClick={act(() =>
+          patch('/_sim/workspace', { auto_recharge: { card_declined: !w?.auto_recharge.card_declined } }),
+        )}
+      >
+        Decline the card
+      </button>
+      <button type="button" onClick={act(() => post('/_sim/shared-pool/fill', { kind: 'calls' }))}>
+        Fill the shared pool (calls)
+      </button>
+      <button type="button" onClick={act(() => post('/_sim/shared-pool/fill', { kind: 'texts' }))}>
+        Fill the shared pool (texts)
+      </button>
+    </div>
+  );
+}
+
+/** The ledger, newest first, each entry linked to what caused it; `entry` (a reference id) marked current. */
+function Ledger({ entries, entry }: { entries: LedgerEntry[]; entry?: string }) {
+  return (
+    <table class="ledger" aria-label="Ledger">
+      <thead>
+        <tr>
+          <th>At</th>
+          <th>Kind</th>
+          <th>What</th>
+          <th>Wallet</th>
+          <th>After</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((e) => {
+          const link = causeLink(e);
+          return (
+            <tr key={`${e.at}${e.reference_id}${e.kind}`} aria-current={entry === e.reference_id ? 'true' : undefined}>
+              <td data-label="At">{when(e.at)}</td>
+              <td data-label="Kind">{e.kind}</td>
+              <td data-label="What" class="body">
+                {link ? <a href={link}>{e.description}</a> : e.description}
+              </td>
+              <td data-label="Wallet" class="amount">
+                {usd(e.wallet_cents)}
+              </td>
+              <td data-label="After" class="amount">
+                {usd(e.wallet_after_cents)}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }

@@ -5,6 +5,7 @@
 // terminal chat and the line chat. Every value from the service is made visible (src/visible.ts)
 // before it is put in a line: the chat colours the line, so the stream's filter cannot tell a
 // value's own sequences from vmv's.
+import { money } from '../../src/output.js';
 import { visible, visibleDeep } from '../../src/visible.js';
 import type { Conversation } from './view.js';
 
@@ -45,8 +46,6 @@ export function startedBy(c: Conversation): Started[] {
   }
   return out;
 }
-
-const usd = (n: number) => `${Number(n).toFixed(2)} USD`;
 
 /** One target of a quick job, ended: answered (or replied) or not, and whether the goal was achieved. */
 function targetText(kind: string, t: Out): string {
@@ -90,5 +89,5 @@ export function endedText(x: Started, read: Out): string | null {
   const how = targets.map((t) => targetText(data.kind, t)).join('; ');
   const what = data.kind === 'ai_call' ? 'The call' : 'The text thread';
   const to = targets.map((t) => t.to_number).join(', ');
-  return `${what} ${data.kind === 'ai_call' ? 'to' : 'with'} ${to} has ended: ${how}; it cost ${usd(data.cost_usd ?? 0)}.`;
+  return `${what} ${data.kind === 'ai_call' ? 'to' : 'with'} ${to} has ended: ${how}; it cost ${money(Number(data.cost_usd ?? 0))}.`;
 }

@@ -180,6 +180,45 @@ if [[ \${funcstack[1]} == _vmv ]]; then _vmv "$@"; else compdef _vmv vmv; fi
 `;
 }
 
+/** fish's functions that find the command path of the words before the cursor (kept for the line) and test it. */
+const FISH_PATH = `# the command path of the words before the cursor, e.g. "numbers config set"
+function __vmv_path
+    set -l line (commandline -pc)
+    if test "$line" = "$__vmv_line"
+        echo $__vmv_cached
+        return
+    end
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l p ''
+    set -l skip 0
+    __vmv_node ''
+    for w in $words
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch $w
+            case '-*=*'
+            case '-*'
+                contains -- $w $__vmv_vopts; and set skip 1
+            case '*'
+                if contains -- $w $__vmv_cmds
+                    set p (string trim -- "$p $w")
+                    __vmv_node $p
+                end
+        end
+    end
+    set -g __vmv_line $line
+    set -g __vmv_cached $p
+    echo $p
+end
+
+function __vmv_at
+    set -l p (__vmv_path)
+    test "$p" = "$argv[1]"
+end`;
+
 function fish(root: Node): string {
   /** single-quoted for fish */
   const fq = (s: string) => `'${s.replace(/[\\']/g, '\\$&')}'`;
@@ -226,43 +265,7 @@ ${nodes.join('\n')}
     end
 end
 
-# the command path of the words before the cursor, e.g. "numbers config set"
-function __vmv_path
-    set -l line (commandline -pc)
-    if test "$line" = "$__vmv_line"
-        echo $__vmv_cached
-        return
-    end
-    set -l words (commandline -opc)
-    set -e words[1]
-    set -l p ''
-    set -l skip 0
-    __vmv_node ''
-    for w in $words
-        if test $skip = 1
-            set skip 0
-            continue
-        end
-        switch $w
-            case '-*=*'
-            case '-*'
-                contains -- $w $__vmv_vopts; and set skip 1
-            case '*'
-                if contains -- $w $__vmv_cmds
-                    set p (string trim -- "$p $w")
-                    __vmv_node $p
-                end
-        end
-    end
-    set -g __vmv_line $line
-    set -g __vmv_cached $p
-    echo $p
-end
-
-function __vmv_at
-    set -l p (__vmv_path)
-    test "$p" = "$argv[1]"
-end
+${FISH_PATH}
 
 complete -c vmv -f
 ${lines.join('\n')}

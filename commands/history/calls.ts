@@ -28,6 +28,18 @@ export function define(parent: Command, shell: Shell): void {
     .action(action(shell, run));
 }
 
+/** The calls list's columns and their priorities (the lower, the sooner one drops at a narrow width). */
+export const callColumns = () => [
+  idCol(),
+  col('when', 8),
+  col('direction', 3),
+  col('status', 7),
+  col('from', 5),
+  col('to', 6),
+  col('seconds', 2),
+  textCol('summary', 4),
+];
+
 export async function run(ctx: Context, o: Options): Promise<void> {
   if (o.contact && o.phone) throw usage('Give --contact or --phone, not both.');
   const res = await fetchList(ctx, o, '/v1/calls', {
@@ -36,16 +48,7 @@ export async function run(ctx: Context, o: Options): Promise<void> {
   ctx.emit(res, (body: any) => {
     table(
       ctx.io,
-      [
-        idCol(),
-        col('when', 8),
-        col('direction', 3),
-        col('status', 7),
-        col('from', 5),
-        col('to', 6),
-        col('seconds', 2),
-        textCol('summary', 4),
-      ],
+      callColumns(),
       body.data.map((c: any) => [
         c.id,
         c.created_at,

@@ -18,6 +18,15 @@ export async function run(ctx: Context, o: ListOptions): Promise<void> {
   ctx.emit(res, renderPeople(ctx));
 }
 
+/**
+ * The name a terminal's table shows: none ('-') for someone the API names by their number or
+ * address (no name of their own: someone reached who has no contact record, a texter's contact
+ * named after their number), so the value shows once, under PHONE or EMAIL. Piped rows and --json
+ * keep the API's name.
+ */
+const shownName = (ctx: Context, p: { name: string | null; phone_number: string | null; email: string | null }) =>
+  ctx.io.stdoutTTY && p.name && (p.name === p.phone_number || p.name === p.email) ? null : p.name;
+
 export const renderPeople = (ctx: Context) => (body: any) => {
   table(
     ctx.io,
@@ -33,7 +42,7 @@ export const renderPeople = (ctx: Context) => (body: any) => {
     ],
     body.data.map((p: any) => [
       p.contact_id,
-      p.name,
+      shownName(ctx, p),
       p.phone_number,
       p.email,
       p.call_count,

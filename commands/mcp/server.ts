@@ -13,8 +13,11 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ApiClient } from '../../src/client.js';
 import type { McpTool, mcpCatalog } from '../../simulator/index.js';
 import { answerApprovals, APPROVE_FORM, approveSpending, type Ask, UNASKED } from './approval.js';
@@ -100,81 +103,36 @@ export function buildServer(catalogOrPromise: Catalog | Promise<Catalog>, client
   server.onerror = (e) => log(`protocol error: ${e.message}`);
 
   answerLists(server, ready, client, o, canAsk);
+  answerCalls(server, { client, o, ready, log, asker: () => (canAsk() ? ask : undefined) });
+  return server;
+}
 
-  const run = async (tool: McpTool, args: Record<string, unknown> | undefined) =>
-    callTool(tool, args, client, { shape: (await ready).catalog.shapeReply });
+type Ready = Promise<{ catalog: Catalog; tools: readonly McpTool[]; byName: Map<string, McpTool> }>;
 
-  /** One call: the person asked first where it spends, ask_assistant's approvals answered by them. */
-  async function called(tool: McpTool, args: Record<string, unknown>): Promise<CallToolResult> {
-    if (tool.name === 'ask_assistant' && !o.allowModelApprovals && args.approvals !== undefined)
-      return errorResult(
-        {
-          error: {
-            code: 'validation_error',
-            message: 'The request is invalid.',
-            fields: { approvals: 'is answered by a person, not by this tool (vmv assistant approve)' },
-          },
-        },
-        400,
-      );
-    const asker = canAsk() ? ask : undefined;
-    // the person is asked about what the call does (its key is how, not what)
-    const { [tool.keyArg ?? '']: _key, ...what } = args;
-    const refused = await approveSpending(tool, what, client, asker);
-    if (refused) return refused;
-    // ask_assistant with only a conversation: its pending approvals put to the user (or shown)
-    const result =
-      tool.name === 'ask_assistant' &&
-      args.message === undefined &&
-      args.approvals === undefined &&
-      args.conversation_id
-        ? await run((await ready).catalog.tools.find((t) => t.name === 'get_assistant_conversation')!, {
-            conversation_id: args.conversation_id,
-          })
-        : await run(tool, args);
-    // (a replayed conversation's approvals were put to the person by the call that ran it)
-    if (tool.name !== 'ask_assistant' || !asker || o.allowModelApprovals || result.structuredContent?.replayed)
-      return result;
-    return answerApprovals(result, asker, (approvals, conversation_id) =>
-      run(tool, {
-        approvals,
-        conversation_id,
-        ...(args.wait_seconds === undefined ? {} : { wait_seconds: args.wait_seconds }),
-      }),
-    );
-  }
+/** What a session's tool calls use: the one API client, the options, the tools on their way, and whom to ask. */
+interface CallEnv {
+  client: ApiClient;
+  o: ServerOptions;
+  ready: Ready;
+  log: (line: string) => void;
+  /** the person to ask, when the client can put a question to one (form elicitation) */
+  asker: () => Ask | undefined;
+}
 
+/** tools/call: each call a tool result whatever happens (never a protocol error), a line logged for each. */
+function answerCalls(server: Server, env: CallEnv): void {
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const tool = (await ready).byName.get(req.params.name);
+    const tool = (await env.ready).byName.get(req.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
-    // a client that sent a progress token hears every progressMs that the call is still under way
-    // (ask_assistant may wait up to 240 s; clients time a request out after 60 s unless told)
-    const token = req.params._meta?.progressToken;
-    let beats = 0;
-    const timer =
-      token === undefined
-        ? undefined
-        : setInterval(() => {
-            beats++;
-            void extra
-              .sendNotification({
-                method: 'notifications/progress',
-                params: {
-                  progressToken: token,
-                  progress: beats,
-                  message: `${tool.name}: still waiting for the service`,
-                },
-              })
-              .catch(() => {});
-          }, o.progressMs ?? 10_000);
+    const timer = progressBeats(req.params._meta?.progressToken, tool.name, extra, env.o.progressMs ?? 10_000);
     const started = Date.now();
     try {
-      const result = await called(tool, req.params.arguments ?? {});
-      log(`${tool.name}: ${result.isError ? `error ${errorCodeOf(result)}` : 'ok'} (${Date.now() - started} ms)`);
+      const result = await called(tool, req.params.arguments ?? {}, env);
+      env.log(`${tool.name}: ${result.isError ? `error ${errorCodeOf(result)}` : 'ok'} (${Date.now() - started} ms)`);
       return result;
     } catch (e) {
       // whatever happened, the client gets a tool result, never a protocol error
-      log(`${tool.name}: ${(e as Error)?.stack ?? String(e)}`);
+      env.log(`${tool.name}: ${(e as Error)?.stack ?? String(e)}`);
       return errorResult({
         error: { code: 'internal_error', message: `vmv mcp failed: ${(e as Error)?.message ?? String(e)}` },
       });
@@ -182,10 +140,76 @@ export function buildServer(catalogOrPromise: Catalog | Promise<Catalog>, client
       if (timer) clearInterval(timer);
     }
   });
-  return server;
 }
 
-type Ready = Promise<{ catalog: Catalog; tools: readonly McpTool[]; byName: Map<string, McpTool> }>;
+/**
+ * A client that sent a progress token hears every `everyMs` that the call is still under way
+ * (ask_assistant may wait up to 240 s; clients time a request out after 60 s unless told); the
+ * timer to clear when the call ends, none without a token.
+ */
+function progressBeats(
+  token: string | number | undefined,
+  toolName: string,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  everyMs: number,
+): ReturnType<typeof setInterval> | undefined {
+  if (token === undefined) return undefined;
+  let beats = 0;
+  return setInterval(() => {
+    beats++;
+    void extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: beats, message: `${toolName}: still waiting for the service` },
+      })
+      .catch(() => {});
+  }, everyMs);
+}
+
+/** A tool called through the one API client, its reply shaped as the catalog says. */
+async function run(tool: McpTool, args: Record<string, unknown>, env: CallEnv): Promise<CallToolResult> {
+  return callTool(tool, args, env.client, { shape: (await env.ready).catalog.shapeReply });
+}
+
+/** One call: the person asked first where it spends, ask_assistant's approvals answered by them. */
+async function called(tool: McpTool, args: Record<string, unknown>, env: CallEnv): Promise<CallToolResult> {
+  const { o, client } = env;
+  if (tool.name === 'ask_assistant' && !o.allowModelApprovals && args.approvals !== undefined)
+    return errorResult(
+      {
+        error: {
+          code: 'validation_error',
+          message: 'The request is invalid.',
+          fields: { approvals: 'is answered by a person, not by this tool (vmv assistant approve)' },
+        },
+      },
+      400,
+    );
+  const asker = env.asker();
+  // the person is asked about what the call does (its key is how, not what)
+  const { [tool.keyArg ?? '']: _key, ...what } = args;
+  const refused = await approveSpending(tool, what, client, asker);
+  if (refused) return refused;
+  // ask_assistant with only a conversation: its pending approvals put to the user (or shown)
+  const result =
+    tool.name === 'ask_assistant' && args.message === undefined && args.approvals === undefined && args.conversation_id
+      ? await run(
+          (await env.ready).catalog.tools.find((t) => t.name === 'get_assistant_conversation')!,
+          { conversation_id: args.conversation_id },
+          env,
+        )
+      : await run(tool, args, env);
+  // (a replayed conversation's approvals were put to the person by the call that ran it)
+  if (tool.name !== 'ask_assistant' || !asker || o.allowModelApprovals || result.structuredContent?.replayed)
+    return result;
+  return answerApprovals(result, asker, (approvals, conversation_id) =>
+    run(
+      tool,
+      { approvals, conversation_id, ...(args.wait_seconds === undefined ? {} : { wait_seconds: args.wait_seconds }) },
+      env,
+    ),
+  );
+}
 
 /** tools/list, the resource lists and resources/read. */
 function answerLists(server: Server, ready: Ready, client: ApiClient, o: ServerOptions, canAsk: () => boolean) {

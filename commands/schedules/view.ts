@@ -8,7 +8,7 @@ import { TZDateMini } from '@date-fns/tz';
 import { ALWAYS, type Cell, col, fields, nested, textCol } from '../../src/output.js';
 import type { VideoScheduleSchema } from '../../simulator/schedules/schemas.js';
 import type { Infer } from '../../simulator/core/schema.js';
-import { usd } from '../videos/view.js';
+import { price } from '../../src/money.js';
 
 // the record's type comes from the API's own schema (type-only: nothing of it is loaded)
 export type Schedule = Infer<typeof VideoScheduleSchema>;
@@ -144,7 +144,7 @@ export function settingsText(settings: Record<string, unknown>, prefix = ''): st
 }
 
 const estimateText = (s: Schedule) =>
-  `${usd(s.estimated_price_cents_per_video)} per video${s.estimate_depends_on_template ? ' (depends on template)' : ''}`;
+  `${price(s.estimated_price_cents_per_video)} per video${s.estimate_depends_on_template ? ' (depends on template)' : ''}`;
 
 /**
  * One schedule, as `vmv schedules get` shows it. On a terminal its times are in its own zone and in

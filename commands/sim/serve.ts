@@ -110,29 +110,73 @@ export function define(parent: Command, shell: Shell): void {
     .action(action(shell, run));
 }
 
+type Sim = typeof import('../../simulator/index.js');
+type Gate = typeof import('../../src/http-gate.js');
+
 export async function run(ctx: Context, o: Options): Promise<void> {
-  const { Store, startServer, setMode, clockNow, realClock, iso } = await import('../../simulator/index.js');
+  const sim = await import('../../simulator/index.js');
   const { io } = ctx;
-  const { describeHosts, hostPolicy, isLoopbackHost, normalHost } = await import('../../src/http-gate.js');
+  const gate = await import('../../src/http-gate.js');
+  const allowed = allowedHosts(ctx, o, gate);
+  const bound = gate.normalHost(o.host, { port: false });
+  const file = o.data ?? simDataFile(ctx.env);
+  const { store, apiKey, now, mode } = await openStore(sim, o, file);
+
+  if (o.printEnv) {
+    if (o.port === 0) throw usage('--print-env needs a fixed --port (0 picks one only when listening).');
+    io.out(`${envLine(reachAt(o.host, o.port), apiKey)}\n`);
+    return;
+  }
+  const exposed = exposure(o.host, bound === null || !gate.isLoopbackHost(bound), o.remoteInspector === true);
+  if (exposed) io.err(yellow(forStderr(io), exposed) + '\n');
+  if (allowed.includes('*'))
+    io.err(
+      yellow(
+        forStderr(io),
+        "warning: --allow-host '*' answers requests naming any host: a web page could reach the simulator by DNS rebinding.",
+      ) + '\n',
+    );
+  const server = await listen(sim, ctx, o, store, allowed);
+
+  if (ctx.json) io.out(JSON.stringify({ url: server.url, api_key: apiKey }) + '\n');
+  else
+    banner(io, o, {
+      url: server.url,
+      apiKey,
+      file,
+      clock: `${mode} at ${sim.iso(now)}`,
+      hosts: gate.describeHosts(gate.hostPolicy(o.host, allowed)),
+    });
+
+  o.onListening?.(server.url);
+  await untilStopped(server);
+}
+
+/** The names besides loopback and --host a request's Host may give: --allow-host, else VMV_SIM_ALLOW_HOSTS; a usage error for one that is not a host. */
+function allowedHosts(ctx: Context, o: Options, gate: Gate): string[] {
   const allowed =
     o.allowHost ??
     ctx.env.VMV_SIM_ALLOW_HOSTS?.split(',')
       .map((h) => h.trim())
       .filter(Boolean) ??
     [];
-  const bad = allowed.find((n) => n !== '*' && normalHost(n, { port: false }) === null);
+  const bad = allowed.find((n) => n !== '*' && gate.normalHost(n, { port: false }) === null);
   if (bad !== undefined)
     throw usage(
       `${o.allowHost ? '--allow-host' : 'VMV_SIM_ALLOW_HOSTS'} takes a host name or IP address without scheme or port (or '*'), got "${bad}".`,
     );
-  const bound = normalHost(o.host, { port: false });
-  const file = o.data ?? simDataFile(ctx.env);
+  return allowed;
+}
+
+/** The data file's store, its clock set by --clock and --now (an existing file keeps its data), and the key and clock to show. */
+async function openStore(sim: Sim, o: Options, file: string) {
+  const { Store, setMode, clockNow, realClock, iso } = sim;
   const start = o.now !== undefined ? Date.parse(o.now) : undefined;
   const initialClock = setMode(realClock(), o.clock ?? 'real', start);
   const store = new Store(file, { seed: o.seed, clock: initialClock });
 
   // an existing file keeps its data; the flags still set its clock
-  const { apiKey, now, mode } = await store.withLock(async (ss) => {
+  const seen = await store.withLock(async (ss) => {
     const s = await ss.begin();
     const c = s.data.meta.clock;
     if (start !== undefined && start < clockNow(c))
@@ -144,59 +188,44 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     }
     return { apiKey: s.data.meta.default_api_key, now: clockNow(s.data.meta.clock), mode: s.data.meta.clock.mode };
   });
+  return { store, ...seen };
+}
 
-  if (o.printEnv) {
-    if (o.port === 0) throw usage('--print-env needs a fixed --port (0 picks one only when listening).');
-    io.out(`${envLine(reachAt(o.host, o.port), apiKey)}\n`);
-    return;
-  }
-  const exposed = exposure(o.host, bound === null || !isLoopbackHost(bound), o.remoteInspector === true);
-  if (exposed) io.err(yellow(forStderr(io), exposed) + '\n');
-  if (allowed.includes('*'))
-    io.err(
-      yellow(
-        forStderr(io),
-        "warning: --allow-host '*' answers requests naming any host: a web page could reach the simulator by DNS rebinding.",
-      ) + '\n',
-    );
-  const server = await startServer({
-    store,
-    host: o.host,
-    port: o.port,
-    allowedHosts: allowed,
-    remoteInspector: o.remoteInspector,
-    moveLimit:
-      o.moveLimit ??
-      (ctx.env.VMV_SIM_MOVE_LIMIT
-        ? intArg('VMV_SIM_MOVE_LIMIT', 1, 10_000_000)(ctx.env.VMV_SIM_MOVE_LIMIT)
-        : undefined),
-    onRequest: o.quiet
-      ? undefined
-      : (m, u, status, ms) => io.err(dim(forStderr(io), `${m} ${u} ${status} ${ms.toFixed(1)}ms`) + '\n'),
-  }).catch((e: NodeJS.ErrnoException) => {
-    throw usage(
-      `Cannot listen on ${o.host}:${o.port}: ${e.code ?? e.message}`,
-      e.code === 'EADDRINUSE' ? 'Pick another --port, or --port 0 for a free one.' : undefined,
-    );
-  });
-
-  if (ctx.json) io.out(JSON.stringify({ url: server.url, api_key: apiKey }) + '\n');
-  else
-    banner(io, o, {
-      url: server.url,
-      apiKey,
-      file,
-      clock: `${mode} at ${iso(now)}`,
-      hosts: describeHosts(hostPolicy(o.host, allowed)),
+/** The server listening (requests logged to stderr unless --quiet); a usage error when it cannot. */
+function listen(sim: Sim, ctx: Context, o: Options, store: InstanceType<Sim['Store']>, allowed: string[]) {
+  const { io } = ctx;
+  return sim
+    .startServer({
+      store,
+      host: o.host,
+      port: o.port,
+      allowedHosts: allowed,
+      remoteInspector: o.remoteInspector,
+      moveLimit:
+        o.moveLimit ??
+        (ctx.env.VMV_SIM_MOVE_LIMIT
+          ? intArg('VMV_SIM_MOVE_LIMIT', 1, 10_000_000)(ctx.env.VMV_SIM_MOVE_LIMIT)
+          : undefined),
+      onRequest: o.quiet
+        ? undefined
+        : (m, u, status, ms) => io.err(dim(forStderr(io), `${m} ${u} ${status} ${ms.toFixed(1)}ms`) + '\n'),
+    })
+    .catch((e: NodeJS.ErrnoException) => {
+      throw usage(
+        `Cannot listen on ${o.host}:${o.port}: ${e.code ?? e.message}`,
+        e.code === 'EADDRINUSE' ? 'Pick another --port, or --port 0 for a free one.' : undefined,
+      );
     });
+}
 
-  o.onListening?.(server.url);
-  await new Promise<void>((resolve) => {
+/** Resolves once SIGINT, SIGTERM or a registered stop (onStop) has closed the server. */
+function untilStopped(server: { close(): Promise<unknown> }): Promise<void> {
+  return new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       unregister();
-      void server.close().then(resolve);
+      void server.close().then(() => resolve());
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -8,7 +8,9 @@ import { action, examples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { ApiCallError, type CliError } from '../../src/errors.js';
 import { NetworkError } from '../../src/faults.js';
+import { price } from '../../src/money.js';
 import { fields, humanTime, money } from '../../src/output.js';
+import { plural } from '../../src/words.js';
 import { describeTarget, maskKey } from '../../src/settings.js';
 
 export function register(cmd: Command, shell: Shell): void {
@@ -54,8 +56,6 @@ async function probe(ctx: Context): Promise<Probe> {
   }
   return { service: { key_accepted: true, live_calls: live } };
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** Prints what is known of the target, then fails with why it cannot be used (exit 3 refused key, 4 no answer, 1 a 5xx). */
 export async function run(ctx: Context): Promise<void> {
@@ -117,7 +117,7 @@ function simulatorLines(s: any, time: (iso: string) => string): [string, string]
     ['wallet', `${money(s.wallet_usd)} (auto-recharge ${s.auto_recharge ? 'on' : 'off'})`],
     [
       'plan',
-      `content ${s.plan.content ? 'on' : 'off'}, assistant ${s.plan.assistant ? 'on' : 'off'}, video credits ${money(s.plan.video_credits_cents / 100)}`,
+      `content ${s.plan.content ? 'on' : 'off'}, assistant ${s.plan.assistant ? 'on' : 'off'}, video credits ${price(s.plan.video_credits_cents)}`,
     ],
     [
       'this month',

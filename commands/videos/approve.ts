@@ -6,7 +6,8 @@ import { canAsk, forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
 import { usage } from '../../src/errors.js';
 import { overlay, readJsonObject, scriptOf } from './recipe.js';
-import { checkWritable, confirmCharge, followVideo, usd, videoPath, withWait, type Video } from './view.js';
+import { price } from '../../src/money.js';
+import { checkWritable, confirmCharge, followVideo, videoPath, withWait, type Video } from './view.js';
 
 interface Options {
   script?: string;
@@ -64,7 +65,7 @@ export async function run(ctx: Context, o: Options, [id]: string[]): Promise<voi
       const edited = ['script', 'scenes', 'slides', 'interview'].some((k) => body[k] !== undefined);
       const cap =
         o.maxPriceCents !== undefined
-          ? `refused, nothing charged, if above ${usd(o.maxPriceCents)}`
+          ? `refused, nothing charged, if above ${price(o.maxPriceCents)}`
           : 'cap it with --max-price-cents';
       await confirmCharge(
         ctx,
@@ -86,7 +87,7 @@ export async function run(ctx: Context, o: Options, [id]: string[]): Promise<voi
     ctx.io.err(
       dim(
         forStderr(ctx.io),
-        `Approved video ${v.id}: ${v.status}, charged ${usd(v.billed_cents)}. Follow it: vmv videos get ${v.id} --wait`,
+        `Approved video ${v.id}: ${v.status}, charged ${price(v.billed_cents)}. Follow it: vmv videos get ${v.id} --wait`,
       ) + '\n',
     ),
   );

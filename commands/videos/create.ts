@@ -7,7 +7,8 @@ import { canAsk, forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
 import { TEMPLATE_INFO, TEMPLATES } from '../../simulator/vocabulary.js';
 import { charges, recipeBody, withRecipe, type Body, type RecipeOptions } from './recipe.js';
-import { checkWritable, confirmCharge, followVideo, priceText, usd, withWait, type Quote, type Video } from './view.js';
+import { price } from '../../src/money.js';
+import { checkWritable, confirmCharge, followVideo, priceText, withWait, type Quote, type Video } from './view.js';
 
 interface Options extends RecipeOptions {
   yes?: boolean;
@@ -67,7 +68,7 @@ async function confirm(ctx: Context, body: Body, yes: boolean | undefined, stdin
   const when =
     body.script !== undefined
       ? 'It is charged now'
-      : `The price is exact once the script is written and charged then${body.max_price_cents !== undefined ? ` (held for approval if above ${usd(Number(body.max_price_cents))})` : ''}`;
+      : `The price is exact once the script is written and charged then${body.max_price_cents !== undefined ? ` (held for approval if above ${price(Number(body.max_price_cents))})` : ''}`;
   await confirmCharge(
     ctx,
     yes,

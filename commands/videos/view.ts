@@ -5,6 +5,7 @@ import type { Context } from '../../src/context.js';
 import { CliError, EXIT, usage } from '../../src/errors.js';
 import { canAsk, forStderr } from '../../src/io.js';
 import { ALWAYS, bold, type Cell, col, dim, fields, idCol, nested, textCol } from '../../src/output.js';
+import { price, usdAmount } from '../../src/money.js';
 import { followRead } from '../../src/poll.js';
 import type { PostOut, VideoOut, VideoQuoteOut } from '../../simulator/videos/records.js';
 
@@ -14,13 +15,12 @@ export type Post = PostOut;
 export type Quote = VideoQuoteOut;
 
 export const videoPath = (id: string) => `/v1/videos/${encodeURIComponent(id)}`;
-export const usd = (cents: number) => `${(cents / 100).toFixed(2)} USD`;
 export const priceText = (v: { price_usd: string; estimated: boolean }) =>
   `${v.price_usd} USD${v.estimated ? ' (estimated)' : ''}`;
 
 function billedText(v: Video): string | null {
   if (!v.paid_from) return null;
-  return `${usd(v.billed_cents)} (${usd(v.paid_from.credits_cents)} from video credits, ${usd(v.paid_from.wallet_cents)} from the wallet)`;
+  return `${price(v.billed_cents)} (${price(v.paid_from.credits_cents)} from video credits, ${price(v.paid_from.wallet_cents)} from the wallet)`;
 }
 
 /** A video list's columns (`videos list`, `schedules videos`). */
@@ -65,7 +65,7 @@ export function printVideo(ctx: Context, v: Video): void {
     ['price', priceText(v)],
     ['billed', billedText(v)],
     ['review', v.script_review],
-    ['max price', v.max_price_cents === null ? null : usd(v.max_price_cents)],
+    ['max price', v.max_price_cents === null ? null : price(v.max_price_cents)],
     ['error', v.error],
     ['failed stage', v.failed_stage],
     ['video', v.video_url],
@@ -119,7 +119,7 @@ export function printQuote(ctx: Context, q: Quote): void {
     ctx.io,
     'item',
     [textCol('item', 5), col('usd', ALWAYS)],
-    q.line_items.map((i) => [i.label, (i.cents / 100).toFixed(2)]),
+    q.line_items.map((i) => [i.label, usdAmount(i.cents)]),
   );
 }
 

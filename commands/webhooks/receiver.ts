@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { humanTime } from '../../src/formats.js';
-import { hostPolicy, hostRefusal, originRefusal, type Refusal } from '../../src/http-gate.js';
+import { type HostPolicy, hostPolicy, hostRefusal, originRefusal, type Refusal } from '../../src/http-gate.js';
 import type { IO } from '../../src/io.js';
 import { MIN_PREFIX } from '../../src/ids.js';
 import { clip } from '../../src/output.js';
@@ -60,59 +60,18 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     o.publicUrl ? [new URL(o.publicUrl).hostname] : [],
     'Deliveries reach it at 127.0.0.1, or through the --public-url tunnel.',
   );
-  const refuse = (res: ServerResponse, r: Refusal) => {
-    res.writeHead(r.status, { 'content-type': 'text/plain' }).end(r.message + '\n');
-    turnedAway(`refused a request: ${r.message} (answered ${r.status})`);
-  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const foreign = hostRefusal(req.rawHeaders, hosts) ?? originRefusal(req.headers.origin);
-    if (foreign) return refuse(res, foreign);
-    if (req.method !== 'POST') {
-      res.writeHead(405, { allow: 'POST' }).end();
-      return turnedAway(`refused a ${req.method} request: only POST is taken (answered 405)`);
-    }
-    const body = await readDelivery(req);
-    if (body === null) {
-      res.writeHead(413).end();
-      return turnedAway(`refused a delivery over ${DELIVERY_MAX_BYTES} bytes (answered 413)`);
-    }
-    const signature = headerOf(req.headers, SIGNATURE_HEADER);
-    const claimedId = headerOf(req.headers, EVENT_ID_HEADER) ?? 'no event id';
-    if (!secrets.some((secret) => verifySignature(body, signature, secret))) {
-      res.writeHead(400, { 'content-type': 'text/plain' }).end('signature does not match\n');
-      return turnedAway(`rejected a delivery (${claimedId}): ${signature ? 'bad' : 'no'} signature; answered 400`);
-    }
-    let event: Event;
-    try {
-      event = JSON.parse(body.toString('utf8')) as Event;
-      if (typeof event?.id !== 'string') throw new Error('no event id');
-    } catch {
-      res.writeHead(400, { 'content-type': 'text/plain' }).end('body is not an event\n');
-      return turnedAway(`rejected a delivery (${claimedId}): the body is not an event envelope; answered 400`);
-    }
+    const taken = await takeDelivery(req, res, { hosts, secrets, turnedAway });
+    if (!taken) return;
+    const { body, event } = taken;
     res.writeHead(200).end();
     if (!isNew(event.id)) return turnedAway(`dropped a duplicate of ${event.id}`);
     o.io.out((o.json ? JSON.stringify(event) : eventLine(event)) + '\n');
     if (o.forwardTo) {
       const to = o.forwardTo;
-      forwarding = forwarding.then(() => forward(to, body, req, event.id));
+      forwarding = forwarding.then(() => forward(to, body, req, event.id, status));
     }
-  }
-
-  async function forward(to: string, body: Buffer, req: IncomingMessage, id: string): Promise<void> {
-    const headers: Record<string, string> = {
-      'user-agent': USER_AGENT,
-      'content-type': headerOf(req.headers, 'content-type') ?? 'application/json',
-    };
-    for (const name of [EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER]) {
-      const v = headerOf(req.headers, name);
-      if (v !== undefined) headers[name] = v;
-    }
-    const r = await postOnce(to, body, headers);
-    status(
-      r.status !== null ? `forwarded ${id} to ${to}: ${r.status}` : `could not forward ${id} to ${to}: ${r.error}`,
-    );
   }
 
   const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
@@ -132,6 +91,75 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       await forwarding;
     },
   };
+}
+
+/** What a delivery is checked against: the hosts answered, the webhooks' secrets, and where a request turned away is reported. */
+interface Checks {
+  hosts: HostPolicy;
+  secrets: readonly string[];
+  turnedAway: (line: string) => void;
+}
+
+/**
+ * A request taken as a delivery: from an answered host and origin, a POST, within the size, signed
+ * with a secret of ours, an event envelope. Anything else is answered here (421/403, 405, 413, 400)
+ * and reported as turned away: undefined.
+ */
+async function takeDelivery(
+  req: IncomingMessage,
+  res: ServerResponse,
+  c: Checks,
+): Promise<{ body: Buffer; event: Event } | undefined> {
+  const { turnedAway } = c;
+  const refuse = (r: Refusal) => {
+    res.writeHead(r.status, { 'content-type': 'text/plain' }).end(r.message + '\n');
+    turnedAway(`refused a request: ${r.message} (answered ${r.status})`);
+  };
+  const foreign = hostRefusal(req.rawHeaders, c.hosts) ?? originRefusal(req.headers.origin);
+  if (foreign) return void refuse(foreign);
+  if (req.method !== 'POST') {
+    res.writeHead(405, { allow: 'POST' }).end();
+    return void turnedAway(`refused a ${req.method} request: only POST is taken (answered 405)`);
+  }
+  const body = await readDelivery(req);
+  if (body === null) {
+    res.writeHead(413).end();
+    return void turnedAway(`refused a delivery over ${DELIVERY_MAX_BYTES} bytes (answered 413)`);
+  }
+  const signature = headerOf(req.headers, SIGNATURE_HEADER);
+  const claimedId = headerOf(req.headers, EVENT_ID_HEADER) ?? 'no event id';
+  if (!c.secrets.some((secret) => verifySignature(body, signature, secret))) {
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('signature does not match\n');
+    return void turnedAway(`rejected a delivery (${claimedId}): ${signature ? 'bad' : 'no'} signature; answered 400`);
+  }
+  try {
+    const event = JSON.parse(body.toString('utf8')) as Event;
+    if (typeof event?.id !== 'string') throw new Error('no event id');
+    return { body, event };
+  } catch {
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('body is not an event\n');
+    return void turnedAway(`rejected a delivery (${claimedId}): the body is not an event envelope; answered 400`);
+  }
+}
+
+/** Sends a delivery's raw body on to --forward-to with the service's headers unchanged; the outcome is a status line. */
+async function forward(
+  to: string,
+  body: Buffer,
+  req: IncomingMessage,
+  id: string,
+  status: (line: string) => void,
+): Promise<void> {
+  const headers: Record<string, string> = {
+    'user-agent': USER_AGENT,
+    'content-type': headerOf(req.headers, 'content-type') ?? 'application/json',
+  };
+  for (const name of [EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER]) {
+    const v = headerOf(req.headers, name);
+    if (v !== undefined) headers[name] = v;
+  }
+  const r = await postOnce(to, body, headers);
+  status(r.status !== null ? `forwarded ${id} to ${to}: ${r.status}` : `could not forward ${id} to ${to}: ${r.error}`);
 }
 
 /**

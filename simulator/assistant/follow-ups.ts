@@ -4,6 +4,7 @@
 // through the API's own operations (the quick action job, its call, its replies, the video) and
 // puts the answer in words; nothing here costs or changes anything.
 import { humanTime } from '../../src/formats.js';
+import { cents, price } from '../billing/index.js';
 import { cap } from './questions.js';
 import type { ConversationRecord, Started } from './records.js';
 import type { About } from './understand.js';
@@ -79,10 +80,8 @@ export function planFollowUp(c: ConversationRecord, a: About): FollowUp {
     };
   if (isQuick(x)) return { tool: 'get_quick_action', input: { job_id: x.id } };
   if (x.tool === 'create_video') return { tool: 'get_video', input: { video_id: x.id } };
-  return { sentence: `${cap(thing(x))} cost ${usd(x.cost_usd ?? 0)} USD (0.01 USD per recipient sent to).` };
+  return { sentence: `${cap(thing(x))} cost ${price(cents(x.cost_usd ?? 0))} (0.01 USD per recipient sent to).` };
 }
-
-const usd = (n: number) => n.toFixed(2);
 
 /** Whether a target said yes, in words. */
 function agreedLine(kind: string, goal: string, t: Out): string {
@@ -143,7 +142,7 @@ export function followUpSaid(kind: 'agreed' | 'said_then' | 'cost', tool: string
         ? `The call to ${targets.map((t) => t.to_number).join(', ')}`
         : `The text thread with ${targets.map((t) => t.to_number).join(', ')}`;
     return {
-      sentence: `${what} cost ${usd(job.cost_usd)} USD${job.status === 'running' ? ' so far: it is still going' : ''}.`,
+      sentence: `${what} cost ${price(cents(job.cost_usd))}${job.status === 'running' ? ' so far: it is still going' : ''}.`,
     };
   }
   const t = targets[0];

@@ -18,7 +18,7 @@ import { TOOLS } from './tools.js';
 import { followUpSaid, noteStarted, planFollowUp } from './follow-ups.js';
 import { answerAboutNumber, answerQuestion, EMAILS_PER_PERSON, planAboutNumber, planQuestion } from './questions.js';
 import type { LocalNow } from './dates.js';
-import { price } from '../billing/index.js';
+import { cents, price } from '../billing/index.js';
 import { CALL_MINUTE_CENTS, CALL_START_CENTS, TEXT_MESSAGE_CENTS } from '../quick/index.js';
 import { LINE_CENTS_PER_MONTH } from '../numbers/index.js';
 import { answerMoney, answerVideos } from './money.js';
@@ -97,6 +97,7 @@ async function think(s: Session, c: ConversationRecord, env: TimerEnv): Promise<
   next(s, c);
 }
 
+/** Plans clause `i` of the message: steps to take (a call the key may not make said at once instead), or a sentence of the reply. */
 async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: number, intent: Intent): Promise<void> {
   const run = c.run!;
   // a call the key may not make (its scopes, the plan) is said at once, not asked about or tried
@@ -142,27 +143,8 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
       else await add(first.tool, first.input);
       return;
     }
-    case 'video': {
-      const input = {
-        template: 'talking_avatar',
-        source_text: intent.topic,
-        target_duration_seconds: Math.min(600, Math.max(5, intent.seconds)),
-      };
-      const why = await env.authorize(s, asOf(c), TOOLS.create_video.call(input));
-      if (why) {
-        run.sentences[i] = `I can't ${doing(intent)}: ${why}`;
-        return;
-      }
-      try {
-        const q = await env.invoke(s, asOf(c), TOOLS.quote_video.call(input));
-        // authorized above: the quote changes nothing it depends on
-        run.steps.push(step(s, i, 'create_video', input, { price_usd: q.body.data.price_usd }));
-        return;
-      } catch (e) {
-        run.sentences[i] = `I can't make that video: ${e instanceof ApiError ? e.message : 'the video service failed'}`;
-        return;
-      }
-    }
+    case 'video':
+      return planVideo(s, c, env, i, intent);
     case 'schedules':
       return add('list_video_schedules', { limit: 20 });
     case 'money':
@@ -183,6 +165,37 @@ async function planClause(s: Session, c: ConversationRecord, env: TimerEnv, i: n
         phone_number_id: intent.number,
         voice: { greeting_message: intent.text },
       });
+  }
+}
+
+/**
+ * A video: authorized first, then quoted, so that the approval asked of the person names its price;
+ * a refusal or a failed quote is said instead.
+ */
+async function planVideo(
+  s: Session,
+  c: ConversationRecord,
+  env: TimerEnv,
+  i: number,
+  intent: Extract<Intent, { kind: 'video' }>,
+): Promise<void> {
+  const run = c.run!;
+  const input = {
+    template: 'talking_avatar',
+    source_text: intent.topic,
+    target_duration_seconds: Math.min(600, Math.max(5, intent.seconds)),
+  };
+  const why = await env.authorize(s, asOf(c), TOOLS.create_video.call(input));
+  if (why) {
+    run.sentences[i] = `I can't ${doing(intent)}: ${why}`;
+    return;
+  }
+  try {
+    const q = await env.invoke(s, asOf(c), TOOLS.quote_video.call(input));
+    // authorized above: the quote changes nothing it depends on
+    run.steps.push(step(s, i, 'create_video', input, { price_usd: q.body.data.price_usd }));
+  } catch (e) {
+    run.sentences[i] = `I can't make that video: ${e instanceof ApiError ? e.message : 'the video service failed'}`;
   }
 }
 
@@ -304,7 +317,7 @@ function said(
       return;
     case 'email':
       run.sentences[i] =
-        `I emailed ${data.sent_to.join(', ') || 'no one (every address is suppressed)'} about ${intent.topic} (${data.cost_usd.toFixed(2)} USD).`;
+        `I emailed ${data.sent_to.join(', ') || 'no one (every address is suppressed)'} about ${intent.topic} (${price(cents(data.cost_usd))}).`;
       return;
     case 'question': {
       const seen = (run.scratch[i] ?? {}) as Record<string, string>;

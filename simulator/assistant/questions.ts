@@ -8,6 +8,7 @@ import { contactById } from '../history/index.js';
 import { instantOf, localDay } from '../schedules/index.js';
 import type { LocalSpan } from './dates.js';
 import type { About, Question, Subject } from './understand.js';
+import { plural } from '../../src/words.js';
 
 type Out = Record<string, any>;
 export type Step = { tool: string; input: Record<string, unknown> };
@@ -40,8 +41,8 @@ export function planQuestion(q: Question, zone: string): Step {
   return { tool: TOOL[q.subject], input: { direction: q.direction, ...windowOf(q.span, zone), limit } };
 }
 
-/** `1 call`, `2 calls`: a count with its noun, for every answer of the assistant's. */
-export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** `1 call`, `2 calls`: a count with its noun, for every answer of the assistant's (written once with the CLI's). */
+export { plural };
 /** A sentence's first letter upper-cased. */
 export const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** " yesterday", " on Thursday", "" for all time. */

@@ -7,20 +7,8 @@ import { route, type Ctx, type Resource, type Reply, type Transactor } from '../
 import type { ConversationRecord } from './records.js';
 import type { World } from '../core/world.js';
 import { listParams, paginate } from '../core/pagination.js';
-import {
-  arr,
-  bool,
-  dataOf,
-  describedAs,
-  int,
-  listOf,
-  newFields,
-  obj,
-  requiredOf,
-  str,
-  uuid,
-  type Infer,
-} from '../core/schema.js';
+import { arr, bool, dataOf, int, listOf, obj, str, uuid, type Infer } from '../core/schema.js';
+import { newFields, requiredOf } from '../core/check.js';
 import {
   ConversationSchema,
   ConversationWithTranscriptSchema,
@@ -31,8 +19,10 @@ import { answer, startRun } from './machine.js';
 
 const WAIT = { default: 120, max: 240 };
 
-// exactly one of message and approvals (send() refuses both or neither); the example sends a message
-const SendBody = describedAs(
+/** A message or the answers to approvals, never both or neither. */
+const MESSAGE_OR_APPROVALS = requiredOf('oneOf', ['message', 'approvals']);
+// the example sends a message
+const SendBody = MESSAGE_OR_APPROVALS.on(
   obj(
     {
       message: str({
@@ -69,7 +59,6 @@ const SendBody = describedAs(
     },
     { example: { message: 'Text +14155550100 and ask whether Tuesday works', wait_seconds: 30 } },
   ),
-  requiredOf('oneOf', ['message', 'approvals']),
 );
 type SendInput = Infer<typeof SendBody>;
 
@@ -138,10 +127,8 @@ function checkAnswers(c: ConversationRecord, approvals: NonNullable<SendInput['a
 function send(c: Ctx<{}, {}, SendInput>): Reply {
   const b = c.body;
   const errs = newFields();
-  if ((b.message === undefined) === (b.approvals === undefined)) {
-    errs.message = 'send either message or approvals';
-    errs.approvals = 'send either message or approvals';
-  } else if (b.approvals !== undefined && b.conversation_id === undefined)
+  MESSAGE_OR_APPROVALS.check(b, errs);
+  if (Object.keys(errs).length === 0 && b.approvals !== undefined && b.conversation_id === undefined)
     errs.conversation_id = 'is required with approvals';
   if (Object.keys(errs).length > 0) throw validationError(errs);
   const ws = c.auth.workspace.id;

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { Session } from '../core/session.js';
 import { seedData } from '../world.js';
-import { canCover, cents, charge, chargeUpTo, price, refund, setWallet, usd } from './money.js';
+import { canCover, cents, charge, chargeUpTo, price, refund, setWallet, usd, usdAmount } from './money.js';
 
 describe('usd: cents to dollars', () => {
   it.each([
@@ -43,6 +43,25 @@ describe('price: cents as the ledger and messages write them', () => {
     [2500, '25.00 USD'],
     [100000, '1000.00 USD'],
   ])('%i¢: %s', (c, text) => expect(price(c)).toBe(text));
+});
+
+describe("usdAmount: cents as the API's text fields write them (price_usd), two decimals, no unit", () => {
+  it.each([
+    [0, '0.00'],
+    [5, '0.05'],
+    [370, '3.70'],
+    [1999, '19.99'],
+    [-150, '-1.50'],
+  ])('%i¢: %s', (c, text) => expect(usdAmount(c)).toBe(text));
+});
+
+describe('price of dollars the API gave: through whole cents, as the CLI writes cost_usd and wallet_usd', () => {
+  it.each([
+    [0.29, '0.29 USD'],
+    [0.1 + 0.2, '0.30 USD'],
+    [19.99, '19.99 USD'],
+    [0.2, '0.20 USD'],
+  ])('%d USD: %s', (d, text) => expect(price(cents(d))).toBe(text));
 });
 
 /** A seeded world on a manual clock: one organization, its wallet and auto-recharge as given. */

@@ -10,9 +10,10 @@ import type { Session } from '../core/session.js';
 import { orgOfWorkspace } from '../core/accounts.js';
 import { keepLatest } from '../core/logs.js';
 
-export const usd = (cents: number): number => Math.round(cents) / 100;
-export const cents = (dollars: number): number => Math.round(dollars * 100);
-export const price = (cents: number) => `${usd(cents).toFixed(2)} USD`;
+import { price } from '../../src/money.js';
+
+/** Money as text and the conversions at the API's edge, defined once for the simulator and the CLI. */
+export { cents, price, usd, usdAmount } from '../../src/money.js';
 
 /** Entries kept per workspace: the oldest go first beyond it. */
 export const LEDGER_KEPT = 1000;

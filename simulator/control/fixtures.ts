@@ -18,7 +18,6 @@ import {
   int,
   isoTime,
   named,
-  newFields,
   nullable,
   num,
   obj,
@@ -28,6 +27,7 @@ import {
   str,
   type Infer,
 } from '../core/schema.js';
+import { newFields } from '../core/check.js';
 import {
   type CallRecord,
   type EmailRecord,

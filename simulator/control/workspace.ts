@@ -30,10 +30,10 @@ import {
   record,
   str,
   timestamp,
-  typeName,
   uuid,
   type Infer,
 } from '../core/schema.js';
+import { typeName } from '../core/check.js';
 import { AuditEntrySchema } from '../history/index.js';
 import { settleLines } from '../numbers/index.js';
 import { clone } from '../store/tracker.js';

@@ -24,6 +24,7 @@ import type {
   Transactor,
   WorldServices,
 } from './http.js';
+import { CATCHING_UP_HEADER, STALE_HEADER, STALE_VALUE } from '../../src/marks.js';
 import { DEFAULT_ORIGIN } from './http.js';
 import { authenticate, authFor, planRefusal, refusal } from './auth.js';
 import type { ResourceEntry } from './capability.js';
@@ -34,7 +35,7 @@ import { createRouter, methodOf, normalTarget, targetOf, type Router } from './r
 import { nextDue, runDue, runSome, type Invoke, type TimerEnv, type TimerHandlers } from './scheduler.js';
 import { iso } from './clock.js';
 import { moveInSlices, SLICE_MS } from './move.js';
-import { DueStall, STALE_HEADER, STALE_VALUE } from './stall.js';
+import { DueStall } from './stall.js';
 import { NEEDS_LOCK, type Session, type WorldSession, type WorldStore } from './session.js';
 import type { World } from './world.js';
 import { backgroundWork, stopper } from './app-background.js';
@@ -79,12 +80,14 @@ export interface AppOptions {
    * instead of waiting for the rest. Without one (the embedded CLI), every request waits for it, in slices.
    */
   catchesUp?: boolean;
+  /**
+   * The reader of the replies tells what a full disk keeps from being saved, from their Vmv-Stale
+   * mark (the embedded CLI: src/marks.ts), so the app does not warn of it on the process's stderr too.
+   */
+  staleToldByReader?: boolean;
   /** the most transitions one move of the clock may run (`sim serve --move-limit`; default move.ts MOVE_WORK_LIMIT) */
   moveLimit?: number;
 }
-
-/** The header on a read answered while a real clock catches up: what fell due from this time on is still to run. */
-export const CATCHING_UP_HEADER = 'vmv-catching-up';
 
 /**
  * What the request pipeline is given of the world it serves, by the composition root (world.ts): the
@@ -396,7 +399,7 @@ export function createApp(
     services: options.moveLimit ? { ...world.services, moveLimit: options.moveLimit } : world.services,
     readsAnswerBehind: options.catchesUp === true,
     catchingUp: false,
-    stall: new DueStall(),
+    stall: new DueStall(!options.staleToldByReader),
   };
   const env = invoker(router, wiring);
   const transaction = transactor(store, wiring);

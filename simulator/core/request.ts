@@ -7,7 +7,8 @@ import * as z from 'zod/mini';
 import { ApiError, validationError, type Fields } from './errors.js';
 import { DEFAULT_ORIGIN, type Method, type Reply, type Route, type SimRequest, type SimResponse } from './http.js';
 import { bodyLimitOf } from './router.js';
-import { check, fromText, isPlainObject, newFields, takesMany } from './schema.js';
+import { isPlainObject, takesMany } from './schema.js';
+import { check, fromText, newFields } from './check.js';
 
 /** Every reply carries one (Request-Id), the server's own refusals included. */
 export const newRequestId = () => `req_${randomUUID().replace(/-/g, '').slice(0, 20)}`;

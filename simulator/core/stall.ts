@@ -3,11 +3,8 @@
 // them; writes still answer 507 (nothing is applied). The work is tried again a few seconds apart
 // (by the real clock's loop, or by a write) and runs once there is room: nothing is lost, since it
 // was never applied. Said once when it begins, and once more when it ends.
+import { STALE_VALUE } from '../../src/marks.js';
 import { ApiError } from './errors.js';
-
-/** The header on a reply answered from the disk while what fell due could not be saved. */
-export const STALE_HEADER = 'vmv-stale';
-export const STALE_VALUE = 'due work could not be saved (disk full)';
 
 /** How long after a failed try the next one is made (the real clock's loop, or a read that may try). */
 const RETRY_MS = 2_000;
@@ -19,6 +16,12 @@ export const isDiskFull = (e: unknown): e is ApiError => e instanceof ApiError &
 export class DueStall {
   /** wall time (performance.now) of the last failed try; null: not stalled */
   private failedAt: number | null = null;
+
+  /**
+   * @param says whether it says so itself (a server's warnings); the embedded CLI leaves it to the
+   * command, which tells its reader once from the reply's mark (src/marks.ts) rather than twice
+   */
+  constructor(private readonly says = true) {}
 
   /** Whether what is due is to be left alone now (stalled, and tried too recently to try again). */
   waiting(): boolean {
@@ -33,7 +36,7 @@ export class DueStall {
   /** Notes a failed try when `e` is a full disk (said the first time), and says whether it was. */
   failed(e: unknown): boolean {
     if (!isDiskFull(e)) return false;
-    if (this.failedAt === null)
+    if (this.failedAt === null && this.says)
       process.emitWarning(
         `vmv simulator: what fell due on the clock cannot be saved: ${e.message} Meanwhile reads answer from what is on disk ` +
           `(marked \`Vmv-Stale: ${STALE_VALUE}\`) and writes answer 507; it runs once there is room.`,
@@ -46,6 +49,7 @@ export class DueStall {
   saved(): void {
     if (this.failedAt === null) return;
     this.failedAt = null;
-    process.emitWarning('vmv simulator: there is room on the disk again: what fell due has run and is saved.');
+    if (this.says)
+      process.emitWarning('vmv simulator: there is room on the disk again: what fell due has run and is saved.');
   }
 }

@@ -382,91 +382,110 @@ export function peopleIndex(data: World, ws: string): PeopleIndex {
     data,
     `index:people:${ws}`,
     units,
-    (root) => {
-      const byKey = new Map<string, PersonSummary>();
-      (root.contacts as Contact[]).forEach((c, order) => {
-        if (c.workspace_id === ws) byKey.set(c.id, contactPerson(c, order));
-      });
-      const keyOf = personKeyOf(contactIndex(data), ws);
-      // (the loop of count(), unrolled: it runs once per record)
-      for (const unit of ['calls', 'texts', 'emails'] as const) {
-        const field = COUNT_OF[unit];
-        for (const r of root[unit] as HistoryRecord[]) {
-          if (r.workspace_id !== ws) continue;
-          const key = keyOf(r);
-          let p = byKey.get(key);
-          if (!p) byKey.set(key, (p = addressPerson(key, r)));
-          else if (p.contact_id === null && ADDRESS_ORDER + r.seq < p.order) p.order = ADDRESS_ORDER + r.seq;
-          p[field]++;
-          const at = r.created_at;
-          if (!p.first_contacted_at || at < p.first_contacted_at) p.first_contacted_at = at;
-          if (!p.last_contacted_at || at > p.last_contacted_at) p.last_contacted_at = at;
-        }
-      }
-      for (const p of byKey.values()) if (p.last_contacted_at) p.sort_ms = Date.parse(p.last_contacted_at);
-      return { byKey, sorted: [...byKey.values()].sort(bySortTime) };
-    },
-    (ix, unit, rec, at) => {
-      if (rec.workspace_id !== ws) return;
-      const contacts = contactIndex(data);
-      if (unit === 'contacts') {
-        const c = rec as Contact;
-        const p = contactPerson(c, at);
-        // the people reached at its number or address before it existed are now this contact
-        const taken = [
-          c.phone_number && contactWithPhone(contacts, ws, c.phone_number) === c ? `phone:${c.phone_number}` : null,
-          c.email && contactWithEmail(contacts, ws, c.email) === c ? `email:${c.email.toLowerCase()}` : null,
-        ];
-        for (const key of taken) {
-          const q = key ? ix.byKey.get(key) : undefined;
-          if (!q) continue;
-          unsort(ix, q);
-          ix.byKey.delete(key!);
-          count(p, q);
-        }
-        ix.byKey.set(c.id, p);
-        insertSorted(ix.sorted, p, bySortTime);
-        return;
-      }
-      const r = rec as HistoryRecord;
-      const key = personKeyOf(contacts, ws)(r);
-      let p = ix.byKey.get(key);
-      if (p) unsort(ix, p);
-      else ix.byKey.set(key, (p = addressPerson(key, r)));
-      // records appended since the last look come collection by collection: a text may be older than a call
-      if (p.contact_id === null && ADDRESS_ORDER + r.seq < p.order) p.order = ADDRESS_ORDER + r.seq;
-      count(p, ofRecord(unit as RecordUnit, r));
-      insertSorted(ix.sorted, p, bySortTime);
-    },
-    () => {
-      // what the snapshot saved (savedPeople), while no record collection changed since: read a
-      // page's worth at a time (a list's first page reads the last part), never changed in place
-      const root = raw(data);
-      const count = (saved(root, SAVED_KEY) as Record<string, unknown> | undefined)?.[ws];
-      if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) return undefined;
-      const parts: PersonSummary[][] = [];
-      for (let k = 0; k * SAVED_PART < count; k++) if (!hasSaved(root, `${SAVED_KEY}:${ws}:${k}`)) return undefined;
-      const part = (k: number) => {
-        if (!parts[k]) {
-          const got = saved(root, `${SAVED_KEY}:${ws}:${k}`);
-          parts[k] = Array.isArray(got) ? got : [];
-        }
-        return parts[k];
-      };
-      const sorted = new Proxy([] as PersonSummary[], {
-        get(t, k) {
-          if (k === 'length') return count;
-          if (typeof k === 'string' && /^\d+$/.test(k))
-            return Number(k) < count ? part(Math.floor(Number(k) / SAVED_PART))[Number(k) % SAVED_PART] : undefined;
-          return Reflect.get(t, k);
-        },
-
-        // slice(), forEach() and the like ask whether an index is there before reading it
-        has: (t, k) => (typeof k === 'string' && /^\d+$/.test(k) ? Number(k) < count : Reflect.has(t, k)),
-      });
-      return { byKey: new Map(), sorted };
-    },
+    (root) => buildPeople(data, ws, root),
+    (ix, unit, rec, at) => addToPeople(data, ws, ix, unit, rec, at),
+    () => peopleAsSaved(data, ws),
   );
+}
+
+/** The people index built from every record of the workspace. */
+function buildPeople(data: World, ws: string, root: Record<string, unknown[]>): Omit<PeopleIndex, 'sync'> {
+  const byKey = new Map<string, PersonSummary>();
+  (root.contacts as Contact[]).forEach((c, order) => {
+    if (c.workspace_id === ws) byKey.set(c.id, contactPerson(c, order));
+  });
+  const keyOf = personKeyOf(contactIndex(data), ws);
+  // (the loop of count(), unrolled: it runs once per record)
+  for (const unit of ['calls', 'texts', 'emails'] as const) {
+    const field = COUNT_OF[unit];
+    for (const r of root[unit] as HistoryRecord[]) {
+      if (r.workspace_id !== ws) continue;
+      const key = keyOf(r);
+      let p = byKey.get(key);
+      if (!p) byKey.set(key, (p = addressPerson(key, r)));
+      else if (p.contact_id === null && ADDRESS_ORDER + r.seq < p.order) p.order = ADDRESS_ORDER + r.seq;
+      p[field]++;
+      const at = r.created_at;
+      if (!p.first_contacted_at || at < p.first_contacted_at) p.first_contacted_at = at;
+      if (!p.last_contacted_at || at > p.last_contacted_at) p.last_contacted_at = at;
+    }
+  }
+  for (const p of byKey.values()) if (p.last_contacted_at) p.sort_ms = Date.parse(p.last_contacted_at);
+  return { byKey, sorted: [...byKey.values()].sort(bySortTime) };
+}
+
+/** A record appended since the last look, folded in: a new contact takes over the people reached at its number or address. */
+function addToPeople(
+  data: World,
+  ws: string,
+  ix: PeopleIndex,
+  unit: string,
+  rec: Contact | HistoryRecord,
+  at: number,
+): void {
+  if (rec.workspace_id !== ws) return;
+  const contacts = contactIndex(data);
+  if (unit === 'contacts') {
+    const c = rec as Contact;
+    const p = contactPerson(c, at);
+    // the people reached at its number or address before it existed are now this contact
+    const taken = [
+      c.phone_number && contactWithPhone(contacts, ws, c.phone_number) === c ? `phone:${c.phone_number}` : null,
+      c.email && contactWithEmail(contacts, ws, c.email) === c ? `email:${c.email.toLowerCase()}` : null,
+    ];
+    for (const key of taken) {
+      const q = key ? ix.byKey.get(key) : undefined;
+      if (!q) continue;
+      unsort(ix, q);
+      ix.byKey.delete(key!);
+      count(p, q);
+    }
+    ix.byKey.set(c.id, p);
+    insertSorted(ix.sorted, p, bySortTime);
+    return;
+  }
+  const r = rec as HistoryRecord;
+  const key = personKeyOf(contacts, ws)(r);
+  let p = ix.byKey.get(key);
+  if (p) unsort(ix, p);
+  else ix.byKey.set(key, (p = addressPerson(key, r)));
+  // records appended since the last look come collection by collection: a text may be older than a call
+  if (p.contact_id === null && ADDRESS_ORDER + r.seq < p.order) p.order = ADDRESS_ORDER + r.seq;
+  count(p, ofRecord(unit as RecordUnit, r));
+  insertSorted(ix.sorted, p, bySortTime);
+}
+
+/**
+ * The people index as a snapshot saved it (savedPeople, below), while no record collection changed
+ * since: undefined when it saved none for the workspace.
+ */
+function peopleAsSaved(data: World, ws: string): Omit<PeopleIndex, 'sync'> | undefined {
+  // what the snapshot saved (savedPeople), while no record collection changed since: read a
+  // page's worth at a time (a list's first page reads the last part), never changed in place
+  const root = raw(data);
+  const count = (saved(root, SAVED_KEY) as Record<string, unknown> | undefined)?.[ws];
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) return undefined;
+  const parts: PersonSummary[][] = [];
+  for (let k = 0; k * SAVED_PART < count; k++) if (!hasSaved(root, `${SAVED_KEY}:${ws}:${k}`)) return undefined;
+  const part = (k: number) => {
+    if (!parts[k]) {
+      const got = saved(root, `${SAVED_KEY}:${ws}:${k}`);
+      parts[k] = Array.isArray(got) ? got : [];
+    }
+    return parts[k];
+  };
+  const sorted = new Proxy([] as PersonSummary[], {
+    get(t, k) {
+      if (k === 'length') return count;
+      if (typeof k === 'string' && /^\d+$/.test(k))
+        return Number(k) < count ? part(Math.floor(Number(k) / SAVED_PART))[Number(k) % SAVED_PART] : undefined;
+      return Reflect.get(t, k);
+    },
+
+    // slice(), forEach() and the like ask whether an index is there before reading it
+    has: (t, k) => (typeof k === 'string' && /^\d+$/.test(k) ? Number(k) < count : Reflect.has(t, k)),
+  });
+  return { byKey: new Map(), sorted };
 }
 
 /**

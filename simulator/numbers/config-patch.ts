@@ -4,7 +4,8 @@
 // The settings they change are declared in config.ts.
 import { validationError, type Fields } from '../core/errors.js';
 import type { Rng } from '../core/rng.js';
-import { check, isPlainObject, newFields, passedParts, type Infer, type Loose } from '../core/schema.js';
+import { isPlainObject, type Infer } from '../core/schema.js';
+import { check, newFields, passedParts, type Loose } from '../core/check.js';
 import { clone } from '../store/tracker.js';
 import {
   DefaultsPatch,
@@ -351,27 +352,30 @@ function merge(current: StoredConfig, p: ConfigPatch, ctx: ApplyContext): Stored
         ring_timeout_seconds: t.ring_timeout_seconds ?? 20,
       }));
   }
-  if (p.ivr) {
-    const { menus, fallback, ...rest } = p.ivr;
-    next.ivr = assign(next.ivr, rest);
-    if (fallback) next.ivr.fallback = { type: fallback.type, phone_number: fallback.phone_number ?? null };
-    if (menus)
-      next.ivr.menus = withIds(menus, ctx.rng).map((m) => ({
-        id: m.id,
-        name: m.name,
-        options: m.options.map((o) => ({
-          key: o.key,
-          label: o.label,
-          action: {
-            type: o.action.type,
-            phone_number: o.action.phone_number ?? null,
-            fallback_phone_number: o.action.fallback_phone_number ?? null,
-          },
-        })),
-      }));
-    if (next.ivr.enabled) next.ivr_ever_enabled = true;
-  }
+  if (p.ivr) mergeIvr(next, p.ivr, ctx.rng);
   return next;
+}
+
+/** The phone menu's part of rule 1: its menus replaced whole (ids kept), and its first enabling noted (rule 4). */
+function mergeIvr(next: StoredConfig, ivr: NonNullable<ConfigPatch['ivr']>, rng: Rng): void {
+  const { menus, fallback, ...rest } = ivr;
+  next.ivr = assign(next.ivr, rest);
+  if (fallback) next.ivr.fallback = { type: fallback.type, phone_number: fallback.phone_number ?? null };
+  if (menus)
+    next.ivr.menus = withIds(menus, rng).map((m) => ({
+      id: m.id,
+      name: m.name,
+      options: m.options.map((o) => ({
+        key: o.key,
+        label: o.label,
+        action: {
+          type: o.action.type,
+          phone_number: o.action.phone_number ?? null,
+          fallback_phone_number: o.action.fallback_phone_number ?? null,
+        },
+      })),
+    }));
+  if (next.ivr.enabled) next.ivr_ever_enabled = true;
 }
 
 /** PATCH /_sim/workspace/defaults: the same voice and sms fields, no stack rules (each number reads the fields of its stack); every problem in one 400. */

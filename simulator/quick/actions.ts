@@ -17,7 +17,7 @@ import {
   settleAtCreation,
   TEXT_MESSAGE_CENTS,
 } from './jobs.js';
-import { canCover, usd } from '../billing/index.js';
+import { canCover, price } from '../billing/index.js';
 import { poolRoom, type PoolKind } from './shared-pool.js';
 import { arr, bool, dataOf, e164, int, obj, str, uuid, type Infer } from '../core/schema.js';
 
@@ -151,7 +151,7 @@ function requireFunds(c: Ctx, cents: number): void {
     throw new ApiError(
       403,
       'insufficient_funds',
-      `The wallet holds ${usd(org.wallet_cents).toFixed(2)} USD, less than the first charge of ${usd(cents).toFixed(2)} USD; add funds or enable auto-recharge.`,
+      `The wallet holds ${price(org.wallet_cents)}, less than the first charge of ${price(cents)}; add funds or enable auto-recharge.`,
     );
 }
 
@@ -263,7 +263,7 @@ export const quickActions: Resource = {
         'follow the job at `status_url`. A number that rings out, is busy or reaches voicemail is retried after `retry_delay_minutes` until `retry_attempts` is spent. ' +
         `Defaults: retry_attempts ${CALL_DEFAULTS.retry_attempts}, retry_delay_minutes ${CALL_DEFAULTS.retry_delay_minutes}, ` +
         `max_call_duration_seconds ${CALL_DEFAULTS.max_call_duration_seconds}, voicemail_enabled ${CALL_DEFAULTS.voicemail_enabled}. ` +
-        `Pricing: ${usd(CALL_START_CENTS).toFixed(2)} USD per call placed (each retry is a new call) plus ${usd(CALL_MINUTE_CENTS).toFixed(2)} USD per minute of conversation, ` +
+        `Pricing: ${price(CALL_START_CENTS)} per call placed (each retry is a new call) plus ${price(CALL_MINUTE_CENTS)} per minute of conversation, ` +
         'billed by the second, from the organization wallet; ' +
         'refused with 403 when the wallet cannot pay the first call and auto-recharge is off, 409 when every shared calling number has reached its daily limit.',
       body: CallBody,
@@ -280,7 +280,7 @@ export const quickActions: Resource = {
         'An AI agent texts every number in `to_numbers` from a shared number and answers each reply until the goal is met, `max_messages` outbound messages are sent, ' +
         'the recipient is quiet for `conversation_timeout_hours`, or the recipient texts STOP. Opt-out language is appended to the first message to a new recipient. ' +
         `Defaults: max_messages ${TEXT_DEFAULTS.max_messages}, conversation_timeout_hours ${TEXT_DEFAULTS.conversation_timeout_hours}. ` +
-        `Pricing: ${usd(TEXT_MESSAGE_CENTS).toFixed(2)} USD per outbound message (replies are free), from the organization wallet; ` +
+        `Pricing: ${price(TEXT_MESSAGE_CENTS)} per outbound message (replies are free), from the organization wallet; ` +
         'refused with 403 when the wallet cannot pay the first message and auto-recharge is off, 409 when every shared texting number has reached its daily limit.',
       body: TextBody,
       responses: started('every destination has been texted'),

@@ -21,7 +21,6 @@ import {
   EMAIL_ANY_CASE,
   email,
   named,
-  newFields,
   nullable,
   num,
   obj,
@@ -30,6 +29,7 @@ import {
   uuid,
   type Infer,
 } from '../core/schema.js';
+import { newFields } from '../core/check.js';
 
 export const SERVICE_NAME = 'vmv';
 export const PER_RECIPIENT_CENTS = 1;
@@ -179,52 +179,17 @@ function sendQuickEmail(c: Ctx<{}, {}, Infer<typeof Body>>): Infer<typeof QuickE
   const b = c.body;
   const { workspace, org, user } = c.auth;
   const now = c.s.now;
-
-  // simulated rate limit: quick-email requests per workspace in any 60 seconds
-  const window = workspace.recent_quick_emails.filter((t) => now - t < 60_000);
-  const perMinute = workspace.rate_limits.quick_emails_per_minute;
-  if (perMinute > 0 && window.length >= perMinute) {
-    const retryAfter = Math.max(1, Math.ceil((window[0] + 60_000 - now) / 1000));
-    throw new ApiError(
-      429,
-      'rate_limited',
-      `Too many quick emails: at most ${perMinute} requests a minute. Retry in ${retryAfter} s.`,
-      undefined,
-      { retry_after_seconds: retryAfter },
-      { 'retry-after': String(retryAfter) },
-    );
-  }
-
+  const window = rateWindow(workspace, now);
   const recipients = resolveRecipients(c, b.to);
-  const suppressed: string[] = [];
-  const sentTo: string[] = [];
-  for (const r of recipients) {
-    const dup = (list: string[]) => list.some((x) => sameEmail(x, r.email));
-    if (dup(sentTo) || dup(suppressed)) continue;
-    const isSuppressed = c.data.suppressions.some(
-      (x) => x.workspace_id === workspace.id && sameEmail(x.email, r.email),
-    );
-    (isSuppressed ? suppressed : sentTo).push(r.email);
-  }
-
-  // the rolling 24 hours, counted in the index of quick emails (by time)
-  const quick = recordIndex<EmailRecord>(c.data, 'emails').quick.get(workspace.id) ?? [];
-  const used = quick.length - firstAtLeast(quick, now - DAY_MS + 1, (e) => e.sent_ms ?? Date.parse(e.created_at));
-  if (used + sentTo.length > DAILY_RECIPIENTS)
-    throw new ApiError(
-      409,
-      'daily_limit_exceeded',
-      `Quick email allows ${DAILY_RECIPIENTS} recipients per workspace per rolling 24 hours: ${used} used, this request needs ${sentTo.length}.`,
-      undefined,
-      { limit: DAILY_RECIPIENTS, used },
-    );
+  const { sentTo, suppressed } = splitSuppressed(c, recipients);
+  checkDailyLimit(c, now, sentTo.length);
 
   const cost = sentTo.length * PER_RECIPIENT_CENTS;
   if (!canCover(org, cost))
     throw new ApiError(
       403,
       'insufficient_funds',
-      `The wallet holds ${usd(org.wallet_cents).toFixed(2)} USD and this email costs ${usd(cost).toFixed(2)} USD; add funds or enable auto-recharge.`,
+      `The wallet holds ${price(org.wallet_cents)} and this email costs ${price(cost)}; add funds or enable auto-recharge.`,
     );
 
   const id = c.s.rng.uuid();
@@ -274,6 +239,53 @@ function sendQuickEmail(c: Ctx<{}, {}, Infer<typeof Body>>): Infer<typeof QuickE
       note: '0.01 USD per recipient sent to; suppressed recipients are not charged.',
     },
   };
+}
+
+/** The simulated rate limit, quick-email requests per workspace in any 60 seconds: the requests of the last minute, or a 429. */
+function rateWindow(workspace: Ctx['auth']['workspace'], now: number): number[] {
+  const window = workspace.recent_quick_emails.filter((t) => now - t < 60_000);
+  const perMinute = workspace.rate_limits.quick_emails_per_minute;
+  if (perMinute > 0 && window.length >= perMinute) {
+    const retryAfter = Math.max(1, Math.ceil((window[0] + 60_000 - now) / 1000));
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `Too many quick emails: at most ${perMinute} requests a minute. Retry in ${retryAfter} s.`,
+      undefined,
+      { retry_after_seconds: retryAfter },
+      { 'retry-after': String(retryAfter) },
+    );
+  }
+  return window;
+}
+
+/** Each address once: those to send to, and those the workspace suppressed (not sent to, not charged). */
+function splitSuppressed(c: Ctx, recipients: Recipient[]): { sentTo: string[]; suppressed: string[] } {
+  const suppressed: string[] = [];
+  const sentTo: string[] = [];
+  for (const r of recipients) {
+    const dup = (list: string[]) => list.some((x) => sameEmail(x, r.email));
+    if (dup(sentTo) || dup(suppressed)) continue;
+    const isSuppressed = c.data.suppressions.some(
+      (x) => x.workspace_id === c.auth.workspace.id && sameEmail(x.email, r.email),
+    );
+    (isSuppressed ? suppressed : sentTo).push(r.email);
+  }
+  return { sentTo, suppressed };
+}
+
+/** DAILY_RECIPIENTS a workspace in the rolling 24 hours, counted in the index of quick emails (by time): a 409 past it. */
+function checkDailyLimit(c: Ctx, now: number, adding: number): void {
+  const quick = recordIndex<EmailRecord>(c.data, 'emails').quick.get(c.auth.workspace.id) ?? [];
+  const used = quick.length - firstAtLeast(quick, now - DAY_MS + 1, (e) => e.sent_ms ?? Date.parse(e.created_at));
+  if (used + adding > DAILY_RECIPIENTS)
+    throw new ApiError(
+      409,
+      'daily_limit_exceeded',
+      `Quick email allows ${DAILY_RECIPIENTS} recipients per workspace per rolling 24 hours: ${used} used, this request needs ${adding}.`,
+      undefined,
+      { limit: DAILY_RECIPIENTS, used },
+    );
 }
 
 export const quickEmail: Resource = {

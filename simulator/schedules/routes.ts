@@ -8,7 +8,8 @@ import { ApiError, notFound, validationError, type Fields } from '../core/errors
 import { route, type Ctx, type Resource } from '../core/http.js';
 import type { VideoScheduleRecord } from './records.js';
 import { listParams, paginate } from '../core/pagination.js';
-import { check, dataOf, isPlainObject, listOf, newFields, obj, oneOf, uuid } from '../core/schema.js';
+import { dataOf, isPlainObject, listOf, obj, oneOf, uuid } from '../core/schema.js';
+import { check, newFields } from '../core/check.js';
 import { canonicalZone, instantOf, isDate, isPostingDay, localDay, nextPosting } from './calendar.js';
 import { reschedule } from './machine.js';
 import {

@@ -3,21 +3,8 @@
 // fields, which come in the same 400 as the structural ones.
 import { type Fields, validationError } from '../core/errors.js';
 import type { NewVideo } from './machine.js';
-import {
-  arr,
-  bool,
-  check,
-  describedAs,
-  int,
-  isPlainObject,
-  newFields,
-  num,
-  obj,
-  oneOf,
-  requiredOf,
-  str,
-  type Infer,
-} from '../core/schema.js';
+import { arr, bool, int, isPlainObject, num, obj, oneOf, str, type Infer } from '../core/schema.js';
+import { check, newFields, requiredOf } from '../core/check.js';
 import {
   AVATAR_LAYOUTS,
   BACKGROUND_MODES,
@@ -216,9 +203,9 @@ const namedSettings = () => ({
   ),
 });
 
-// at least one of source_url and source_text, as the description says (checkRecipe enforces it, naming both)
-const createBody = () =>
-  describedAs(obj(recipe(), { required: ['template'] }), requiredOf('anyOf', ['source_url', 'source_text']));
+/** What a video is about: a page, a text, or both. */
+const SOURCE = requiredOf('anyOf', ['source_url', 'source_text']);
+const createBody = () => SOURCE.on(obj(recipe(), { required: ['template'] }));
 let built: ReturnType<typeof createBody> | undefined;
 /**
  * The creation (and quote) body's schema, built at its first use: about 60 fields of zod schemas
@@ -253,10 +240,7 @@ export const SETTING_KEYS = [
 export function checkRecipe(raw: Record<string, unknown>, errs: Fields): void {
   const template = raw.template as Template;
   const add = (field: string, why: string) => (errs[field] ??= why);
-  if (raw.source_url === undefined && raw.source_text === undefined) {
-    add('source_url', 'source_url or source_text is required');
-    add('source_text', 'source_url or source_text is required');
-  }
+  SOURCE.check(raw, errs);
   if (typeof raw.source_text === 'string' && wordCount(raw.source_text) === 0) add('source_text', 'must contain words');
   if (raw.script !== undefined && !TEMPLATE_INFO[template].ownScript)
     add('script', `${template} writes its own script; send script only with ${OWN_SCRIPT.join(', ')}`);

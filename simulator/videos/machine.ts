@@ -4,7 +4,7 @@
 // Posts publish at their time if the video is ready by then.
 import { iso } from '../core/clock.js';
 import type { PostRecord, SocialConnection, VideoRecord } from './records.js';
-import { canCover, charge } from '../billing/index.js';
+import { canCover, charge, price as priceText } from '../billing/index.js';
 import { cancelTimers, schedule, type TimerHandlers } from '../core/scheduler.js';
 import { recordById } from '../store/kept.js';
 import type { Session } from '../core/session.js';
@@ -180,8 +180,6 @@ export function pay(
   return { credits_cents: fromCredits, wallet_cents: fromWallet };
 }
 
-export const usdText = (cents: number) => (cents / 100).toFixed(2);
-
 /**
  * Releases a video to render: charges its price once and starts rendering. Returns false (nothing
  * charged, nothing changed) when the workspace cannot pay.
@@ -204,13 +202,13 @@ export const cannotPayMessage = (s: Session, v: VideoRecord) => {
   const ws = s.data.workspaces.find((w) => w.id === v.workspace_id)!;
   const org = orgOfWorkspace(s.data, v.workspace_id);
   return (
-    `The video costs ${usdText(v.price_cents)} USD; the plan's video credits (${usdText(ws.plan.video_credits_cents)} USD) and the wallet ` +
-    `(${usdText(org.wallet_cents)} USD) cannot cover it. Add funds or credits, then approve it.`
+    `The video costs ${priceText(v.price_cents)}; the plan's video credits (${priceText(ws.plan.video_credits_cents)}) and the wallet ` +
+    `(${priceText(org.wallet_cents)}) cannot cover it. Add funds or credits, then approve it.`
   );
 };
 
 export const overCapMessage = (price: number, cap: number) =>
-  `The written script costs ${usdText(price)} USD (${price} cents), above max_price_cents ${cap}; approve it with a higher max_price_cents to render it.`;
+  `The written script costs ${priceText(price)} (${price} cents), above max_price_cents ${cap}; approve it with a higher max_price_cents to render it.`;
 
 function stageSeconds(v: VideoRecord, stage: VideoState): number {
   switch (stage) {

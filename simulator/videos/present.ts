@@ -2,7 +2,7 @@
 import { withoutNulls } from '../core/schema.js';
 import type { World } from '../core/world.js';
 import type { PostRecord, SocialConnection, VideoRecord } from './records.js';
-import { usdText } from './machine.js';
+import { usdAmount } from '../billing/index.js';
 import { MEDIA_FILES, signedLink } from './links.js';
 import type { PostOut, VideoOut } from './records.js';
 
@@ -16,7 +16,7 @@ export function presentVideo(data: World, origin: string, v: VideoRecord): Video
   return withoutNulls(
     {
       ...rest,
-      price_usd: usdText(v.price_cents),
+      price_usd: usdAmount(v.price_cents),
       video_url: ready ? signedLink(origin, secret, v.id, MEDIA_FILES.video) : null,
       thumbnail_url: ready ? signedLink(origin, secret, v.id, MEDIA_FILES.thumbnail) : null,
       posts: postsOf(data, v.id).map(presentPost),

@@ -1,7 +1,9 @@
 // What webhooks keep: the registered webhooks, the attempts waiting to be made, the delivery log, and
 // the simulator's hosts table.
 
-export type EventType = 'call.started' | 'call.ended' | 'sms.received';
+/** The events the service sends (spec Part 6), in the order it names them. */
+export const EVENT_TYPES = ['call.started', 'call.ended', 'sms.received'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /** A registered webhook: `call` (call.started, call.ended) or `sms` (sms.received). */
 export interface Webhook {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { iso } from '../core/clock.js';
 import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource, type Route } from '../core/http.js';
-import type { EventType, Webhook } from './records.js';
+import { EVENT_TYPES, type EventType, type Webhook } from './records.js';
 import { listParams, paginate } from '../core/pagination.js';
 import { transcriptText } from '../history/index.js';
 import { isLoopbackHost } from '../../src/webhooks.js';
@@ -47,8 +47,6 @@ import {
 
 /** Per workspace and kind (the spec names 25 for call webhooks; the simulator caps text webhooks alike). */
 export const MAX_WEBHOOKS = 25;
-
-const EVENT_TYPES = ['call.started', 'call.ended', 'sms.received'] as const satisfies readonly EventType[];
 
 /** Secrets are credentials, not simulation: they come from the OS's secure random source. */
 const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;

@@ -17,6 +17,8 @@ import {
   SIGNATURE_HEADER,
   verifySignature,
 } from '../webhooks.js';
+import { EVENT_TYPES } from '../../simulator/vocabulary.js';
+import { checkWait } from './arguments.js';
 import { callerFrame, opened } from './open.js';
 
 /** One delivery as the receiver got it. */
@@ -51,7 +53,6 @@ export interface ReceiverHost {
   describeClock(): Promise<string>;
 }
 
-const DEFAULT_TIMEOUT_MS = 5000;
 /** How long a wait sleeps when nothing is due on the clock: the code under test may still be acting. */
 const IDLE_MS = 10;
 
@@ -68,7 +69,9 @@ export interface WebhookReceiver extends AsyncDisposable {
   /**
    * The first `type` event not yet returned by an earlier `waitFor` (already received counts). On
    * a manual clock it moves the clock to each next due transition in turn until the event arrives;
-   * on a real one it waits. Throws after `timeout` wall milliseconds, saying what did arrive.
+   * on a real one it waits. Throws after `timeout` wall milliseconds, saying what did arrive. A
+   * `type` the service never sends, or a timeout that is not a number of milliseconds, is a
+   * TypeError at once.
    */
   waitFor(type: string, options?: WaitOptions): Promise<ReceivedEvent>;
   /** Forgets what was received, and the event ids seen (a simulator's reset() does it too). */
@@ -150,7 +153,7 @@ interface Kept {
 
 /** The wait: look, step the clock (or sleep until a delivery or a moment passes), until found or timed out. */
 async function waitFor(k: Kept, type: string, o: WaitOptions): Promise<ReceivedEvent> {
-  const timeout = o.timeout ?? DEFAULT_TIMEOUT_MS;
+  const { timeout } = checkWait(type, o, EVENT_TYPES);
   const deadline = Date.now() + timeout;
   const find = () => k.received.find((e) => e.type === type && !k.taken.has(e) && (o.where?.(e) ?? true));
   for (;;) {

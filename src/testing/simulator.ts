@@ -8,7 +8,7 @@ import type { Persona } from '../../simulator/calls/persona.js';
 import type { Infer } from '../../simulator/core/schema.js';
 import type { DeliveryAttemptSchema } from '../../simulator/history/index.js';
 import type { App, RunningServer } from '../../simulator/index.js';
-import { parseDuration } from '../duration.js';
+import { checkStartOptions, durationSeconds, idleBounds, shown, startMs } from './arguments.js';
 import { all, control, webhookSecrets } from './control.js';
 import { callerFrame, opened } from './open.js';
 import { startReceiver, type WebhookReceiver } from './receiver.js';
@@ -44,9 +44,6 @@ export interface IdleOptions {
 
 type Clock = { now: string; mode: 'real' | 'manual'; next_due_at: string | null; next_job_due_at: string | null };
 
-/** How long a duration is, in seconds: seconds as a number, or the CLI's units ('90s', '15m', '2h', '1d', '1h30m'). */
-const seconds = (d: string | number) => (typeof d === 'number' ? d : parseDuration(d));
-
 /** The Store class and the server, from the simulator's bundle (loaded on the first start). */
 const door = () => import('../../simulator/index.js');
 
@@ -79,10 +76,10 @@ export class Simulator implements AsyncDisposable {
   /** The other party: the persona a phone number meets on calls and texts (PUT /_sim/personas/{number}). */
   readonly persona = {
     set: async (number: string, persona: Persona): Promise<void> => {
-      await control(this.#app, 'PUT', `/_sim/personas/${encodeURIComponent(number)}`, persona);
+      await control(this.#live('persona.set'), 'PUT', `/_sim/personas/${encodeURIComponent(number)}`, persona);
     },
     remove: async (number: string): Promise<void> => {
-      await control(this.#app, 'DELETE', `/_sim/personas/${encodeURIComponent(number)}`);
+      await control(this.#live('persona.remove'), 'DELETE', `/_sim/personas/${encodeURIComponent(number)}`);
     },
   };
 
@@ -90,7 +87,8 @@ export class Simulator implements AsyncDisposable {
   readonly inbound = {
     /** a text from `from` to `to`: the text record */
     text: async (t: { from: string; to: string; body: string }): Promise<Record<string, unknown>> =>
-      (await control<{ data: Record<string, unknown> }>(this.#app, 'POST', '/_sim/inbound/texts', t)).data,
+      (await control<{ data: Record<string, unknown> }>(this.#live('inbound.text'), 'POST', '/_sim/inbound/texts', t))
+        .data,
     /** a call from `from` to `to`, routed by the number's configuration: the call record and its routing */
     call: async (c: {
       from: string;
@@ -100,21 +98,25 @@ export class Simulator implements AsyncDisposable {
       /** keys pressed in the phone menu, in order */
       digits?: string;
     }): Promise<{ data: Record<string, unknown>; routing: Record<string, unknown> }> =>
-      control(this.#app, 'POST', '/_sim/inbound/calls', c),
+      control(this.#live('inbound.call'), 'POST', '/_sim/inbound/calls', c),
   };
 
   /** The simulator's time. */
   async now(): Promise<Date> {
+    this.#live('now');
     return new Date((await this.#clock()).now);
   }
 
   /**
    * Moves the clock forward by `by` (seconds, or '90s', '15m', '2h', '1d', '1h30m' as the CLI's
    * `sim advance` takes), running every transition that falls due on the way, in time order; the
-   * webhook deliveries they make have been attempted when it returns.
+   * webhook deliveries they make have been attempted when it returns. A duration that is none, or
+   * negative, is a TypeError or RangeError at once.
    */
   async advance(by: string | number): Promise<Date> {
-    const clock = await control<Clock>(this.#app, 'POST', '/_sim/clock/advance', { seconds: seconds(by) });
+    const call = `advance(${shown(by)})`;
+    const app = this.#live(call);
+    const clock = await control<Clock>(app, 'POST', '/_sim/clock/advance', { seconds: durationSeconds(call, by) });
     return new Date(clock.now);
   }
 
@@ -124,16 +126,19 @@ export class Simulator implements AsyncDisposable {
    * or `maxTime` ahead it throws, saying what is still due.
    */
   async advanceUntilIdle(o: IdleOptions = {}): Promise<Date> {
-    const maxSteps = o.maxSteps ?? 1000;
+    this.#live('advanceUntilIdle');
+    const { maxSteps, maxSeconds, maxTime } = idleBounds(o);
     const start = Date.parse((await this.#clock()).now);
-    const limit = start + seconds(o.maxTime ?? '31d') * 1000;
+    const limit = start + maxSeconds * 1000;
     for (let step = 0; ; step++) {
       const clock = await this.#clock();
       if (clock.next_job_due_at === null) return new Date(clock.now);
       const due = Date.parse(clock.next_job_due_at);
       if (step >= maxSteps || due > limit) {
         const bound =
-          step >= maxSteps ? `${maxSteps} steps` : `${o.maxTime ?? '31d'} ahead of ${new Date(start).toISOString()}`;
+          step >= maxSteps
+            ? `${maxSteps} steps`
+            : `${typeof maxTime === 'number' ? `${maxTime} s` : maxTime} ahead of ${new Date(start).toISOString()}`;
         throw new Error(`advanceUntilIdle stopped after ${bound}: ${await this.#nextDue()} is still due.`);
       }
       await this.#moveTo(clock.next_job_due_at);
@@ -141,22 +146,24 @@ export class Simulator implements AsyncDisposable {
   }
 
   /** Every email, text and call the workspace sent, newest first (GET /_sim/outbox). */
-  outbox(o: { kind?: 'email' | 'text' | 'call' } = {}): Promise<OutboxMessage[]> {
-    return all(this.#app, '/_sim/outbox', { kind: o.kind });
+  async outbox(o: { kind?: 'email' | 'text' | 'call' } = {}): Promise<OutboxMessage[]> {
+    return all(this.#live('outbox'), '/_sim/outbox', { kind: o.kind });
   }
 
   /** Every movement of the wallet and credits kept, newest first (GET /_sim/ledger). */
-  ledger(): Promise<LedgerEntry[]> {
-    return all(this.#app, '/_sim/ledger');
+  async ledger(): Promise<LedgerEntry[]> {
+    return all(this.#live('ledger'), '/_sim/ledger');
   }
 
   /** Every webhook delivery attempt, oldest first (GET /_sim/webhook-deliveries). */
   async deliveries(): Promise<DeliveryAttempt[]> {
-    return (await control<{ data: DeliveryAttempt[] }>(this.#app, 'GET', '/_sim/webhook-deliveries')).data;
+    return (await control<{ data: DeliveryAttempt[] }>(this.#live('deliveries'), 'GET', '/_sim/webhook-deliveries'))
+      .data;
   }
 
   /** A receiver for webhook deliveries on a loopback port; closed with the simulator. */
   async webhookReceiver(): Promise<WebhookReceiver> {
+    this.#live('webhookReceiver');
     const receiver = await startReceiver(
       {
         secrets: (origin) => webhookSecrets(this.#app, origin),
@@ -174,9 +181,12 @@ export class Simulator implements AsyncDisposable {
 
   /**
    * Back to the world as it stood once started (its personas set), on the clock it started on: the
-   * same API key, the seeded generator from its start. Receivers forget what they received.
+   * same API key, the seeded generator from its start. Receivers forget what they received. It
+   * first waits for what is in flight (a webhook delivery to a slow receiver: up to its 10 s timeout),
+   * so nothing of the old world lands in the new one.
    */
   async reset(): Promise<void> {
+    this.#live('reset');
     await this.#app.idle();
     await this.#app.store.withLock(async (ss) => {
       const s = await ss.begin();
@@ -199,6 +209,12 @@ export class Simulator implements AsyncDisposable {
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
+  }
+
+  /** The simulator's request handler while it is open; after close() an error naming `call`. */
+  #live(call: string): App {
+    if (this.#closing) throw new Error(`vmv/testing: ${call} on the simulator at ${this.url}, which is closed.`);
+    return this.#app;
   }
 
   #clock(): Promise<Clock> {
@@ -230,14 +246,6 @@ export class Simulator implements AsyncDisposable {
   }
 }
 
-/** The start time in epoch milliseconds, or undefined for now. */
-function startMs(now: SimulatorOptions['now']): number | undefined {
-  if (now === undefined || typeof now === 'number') return now;
-  const ms = now instanceof Date ? now.getTime() : Date.parse(now);
-  if (Number.isNaN(ms)) throw new TypeError(`startSimulator: now is not a time: ${String(now)}`);
-  return ms;
-}
-
 /**
  * Starts a simulator in-process on `127.0.0.1` at a free port: a freshly seeded in-memory world
  * (nothing written to disk), on a manual clock unless `clock: 'real'`. Starting and closing one
@@ -245,8 +253,10 @@ function startMs(now: SimulatorOptions['now']): number | undefined {
  *
  * Requests the simulator refuses are answered, never thrown: the code under test sees the HTTP
  * status and the error envelope. Only the fixture's own methods throw (a `SimulatorError` naming
- * every field's reason). A simulator left open at the end of the run never keeps the process
- * alive; it is reported on stderr with the line that started it.
+ * every field's reason); a wrong argument is a TypeError or RangeError naming the call. A
+ * simulator left open at the end of the run never keeps the process alive; when the process ends
+ * (a script, `node --test`: not vitest's or Jest's workers) it is reported on stderr with the line
+ * that started it.
  *
  * @example A quick call, its webhook and what it cost
  * ```ts
@@ -287,23 +297,10 @@ function startMs(now: SimulatorOptions['now']): number | undefined {
  */
 export async function startSimulator(o: SimulatorOptions = {}): Promise<Simulator> {
   const where = callerFrame();
-  const { Store, startServer, setMode, realClock, clockNow } = await door();
+  checkStartOptions(o);
+  const { startServer } = await door();
   const at = startMs(o.now);
-  const store = new Store(o.data === undefined || o.data === 'memory' ? null : o.data, {
-    seed: o.seed,
-    clock: setMode(realClock(), o.clock ?? 'manual', at),
-  });
-  // a data file that already holds a world keeps it; the options still set its clock (as `vmv sim serve` does)
-  const apiKey = await store.withLock(async (ss) => {
-    const s = await ss.begin();
-    const c = s.data.meta.clock;
-    if (at !== undefined && at < clockNow(c)) throw new Error(`startSimulator: now is before the data file's clock`);
-    if (o.clock !== undefined || at !== undefined) {
-      s.data.meta.clock = setMode(c, o.clock ?? c.mode, at ?? clockNow(c));
-      await ss.commit(s);
-    }
-    return s.data.meta.default_api_key;
-  });
+  const { store, apiKey } = await openWorld(await door(), o, at);
   const server = await startServer({ store, port: 0 });
   // neither the listening socket nor a connection keeps the process alive: a simulator left open does not hang the runner
   server.server.unref();
@@ -316,5 +313,39 @@ export async function startSimulator(o: SimulatorOptions = {}): Promise<Simulato
   } catch (e) {
     await server.close();
     throw e;
+  }
+}
+
+/**
+ * The store of a new simulator and its workspace's key: in memory, or a data file's world (kept
+ * if it holds one; the options still set its clock, as `vmv sim serve` does). A data file the
+ * simulator cannot use is an Error that names the option, the store's reason after it.
+ */
+async function openWorld(
+  { Store, setMode, realClock, clockNow }: Awaited<ReturnType<typeof door>>,
+  o: SimulatorOptions,
+  at: number | undefined,
+) {
+  const file = o.data === undefined || o.data === 'memory' ? null : o.data;
+  try {
+    const store = new Store(file, { seed: o.seed, clock: setMode(realClock(), o.clock ?? 'manual', at) });
+    const apiKey = await store.withLock(async (ss) => {
+      const s = await ss.begin();
+      const c = s.data.meta.clock;
+      if (at !== undefined && at < clockNow(c))
+        throw new RangeError(
+          `now (${new Date(at).toISOString()}) is before the data file's clock (${new Date(clockNow(c)).toISOString()}), which moves only forward.`,
+        );
+      if (o.clock !== undefined || at !== undefined) {
+        s.data.meta.clock = setMode(c, o.clock ?? c.mode, at ?? clockNow(c));
+        await ss.commit(s);
+      }
+      return s.data.meta.default_api_key;
+    });
+    return { store, apiKey };
+  } catch (e) {
+    if (file === null) throw e;
+    const err = e instanceof RangeError ? RangeError : Error;
+    throw new err(`startSimulator({ data: '${file}' }): ${(e as Error).message}`, { cause: e });
   }
 }
