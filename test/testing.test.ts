@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type * as Testing from '../src/testing/index.js';
 import { sign } from '../src/webhooks.js';
 import { tempDir } from './temp.js';
@@ -57,7 +57,9 @@ describe('a simulator per test', () => {
     const err = await sim.persona.set(PERSON, { call: { attempts: [] } } as never).catch((e) => e);
     expect(err).toBeInstanceOf(SimulatorError);
     expect(err.status).toBe(400);
-    expect(err.message).toMatch(/PUT \/_sim\/personas\/%2B14155550123 was refused \(400\): .*call\.attempts: /);
+    expect(err.message).toBe(
+      'PUT /_sim/personas/+14155550123 was refused (400): The request is invalid. call.attempts: must have at least one item',
+    );
   });
 
   it('advance by seconds or duration; advanceUntilIdle runs what is due, and past its bound says what still is', async () => {
@@ -247,6 +249,20 @@ describe('the webhook receiver', () => {
     );
     expect(err.message).toContain('Refused 1: /webhooks (the signature checks with no secret)');
   });
+
+  it("a test that fakes timers (vi.useFakeTimers, Jest's alike) still has waitFor time out on the wall clock", async () => {
+    await using sim = await startSimulator({ now: T0 });
+    const hooks = await sim.webhookReceiver();
+    vi.useFakeTimers(); // Date.now() stands still and setTimeout never fires unless the test advances them
+    try {
+      const t = performance.now();
+      const err = (await hooks.waitFor('sms.received', { timeout: 200 }).catch((e) => e)) as Error;
+      expect(err.message).toMatch(/^waitFor\('sms\.received'\) timed out after 200 ms/);
+      expect(performance.now() - t).toBeLessThan(3000);
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 10_000);
 
   it('answers every delivery: a signed body that is no event 400, over 1 MiB 413; a retry of an event already received 200, kept once', async () => {
     await using sim = await startSimulator({ now: T0 });

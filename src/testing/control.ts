@@ -21,12 +21,15 @@ export class SimulatorError extends Error {
   }
 }
 
-/** The words of a refusal: its message, then each field's reason (the envelope's `fields`). */
+/**
+ * The words of a refusal: the request as the test wrote it (a number shown `+1415…`, not
+ * `%2B1415…`), the message, then each field's reason (the envelope's `fields`).
+ */
 function describeRefusal(method: string, path: string, status: number, body: unknown): string {
   const error = (body as { error?: { message?: string; fields?: Record<string, string> } } | null)?.error;
   const fields = Object.entries(error?.fields ?? {}).map(([k, v]) => `${k}: ${v}`);
-  const why = [error?.message ?? `HTTP ${status}`, ...fields].join('; ');
-  return `${method} ${path} was refused (${status}): ${why}`;
+  const why = [error?.message ?? `HTTP ${status}`, fields.join('; ')].filter(Boolean).join(' ');
+  return `${method} ${decodeURIComponent(path)} was refused (${status}): ${why}`;
 }
 
 /** One request to the simulator, in-process: its JSON answer, or a SimulatorError for anything but 2xx. */

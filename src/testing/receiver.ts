@@ -7,6 +7,11 @@
 // body that is no event, secrets it could not read) is answered 400 and listed in `rejected`.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+// the wait's own wall time and sleeps, from Node's modules rather than the globals: a test that
+// fakes timers (jest.useFakeTimers(), vi.useFakeTimers()) replaces the globals, and a wait on them
+// would never time out
+import { performance } from 'node:perf_hooks';
+import { clearTimeout, setTimeout } from 'node:timers';
 import {
   DELIVERY_MAX_BYTES,
   EVENT_HEADER,
@@ -154,7 +159,7 @@ interface Kept {
 /** The wait: look, step the clock (or sleep until a delivery or a moment passes), until found or timed out. */
 async function waitFor(k: Kept, type: string, o: WaitOptions): Promise<ReceivedEvent> {
   const { timeout } = checkWait(type, o, EVENT_TYPES);
-  const deadline = Date.now() + timeout;
+  const deadline = performance.now() + timeout;
   const find = () => k.received.find((e) => e.type === type && !k.taken.has(e) && (o.where?.(e) ?? true));
   for (;;) {
     const found = find();
@@ -162,8 +167,8 @@ async function waitFor(k: Kept, type: string, o: WaitOptions): Promise<ReceivedE
       k.taken.add(found);
       return found;
     }
-    if (Date.now() >= deadline) break;
-    if (!(await k.host.step())) await arrivalOr(k.arrivals, Math.min(IDLE_MS, deadline - Date.now()));
+    if (performance.now() >= deadline) break;
+    if (!(await k.host.step())) await arrivalOr(k.arrivals, Math.min(IDLE_MS, deadline - performance.now()));
   }
   throw new Error(await timedOut(k, type, timeout));
 }

@@ -280,17 +280,29 @@ export class Simulator implements AsyncDisposable {
  * console.log(call.to, spent);
  * ```
  *
- * @example The other party and the clock
+ * @example The other party, the clock, and what a refusal says
  * ```ts
- * import { startSimulator } from 'vmv/testing';
+ * import { SimulatorError, startSimulator } from 'vmv/testing';
  *
  * const sim = await startSimulator({
- *   personas: { '+14155550123': { text: { replies: [{ says: 'Thursday works better', after_seconds: 60 }] } } },
+ *   personas: { '+14155550123': { call: { attempts: [{ result: 'busy' }, { result: 'answer' }] } } },
  * });
- * await sim.inbound.text({ from: '+14155550199', to: '+14155550123', body: 'Hi' }).catch(() => {});
+ * // a number of the workspace's own (the control plane needs no key), for someone to call or text
+ * const line = (await fetch(`${sim.url}/_sim/phone-numbers`, {
+ *   method: 'POST',
+ *   headers: { 'content-type': 'application/json' },
+ *   body: JSON.stringify({ stack: 't2' }),
+ * }).then((r) => r.json())) as { phone_number: string };
+ * await sim.inbound.call({ from: '+14155550199', to: line.phone_number, says: 'Can I move to Thursday?' });
+ * await sim.inbound.text({ from: '+14155550199', to: line.phone_number, body: 'Thursday at 10?' });
  * await sim.advance('5m');
  * await sim.advanceUntilIdle({ maxTime: '2d' });
- * console.log(await sim.now(), sim.env.VMV_BASE_URL);
+ * try {
+ *   await sim.persona.set('+14155550123', { call: { attempts: [] } });
+ * } catch (e) {
+ *   if (e instanceof SimulatorError) console.log(e.status, e.message); // 400, and every field's reason
+ * }
+ * console.log(await sim.now(), sim.env.VMV_BASE_URL, (await sim.deliveries()).length);
  * await sim.reset();
  * await sim.close();
  * ```
