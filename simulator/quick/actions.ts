@@ -20,8 +20,7 @@ import {
 import { canCover, price } from '../billing/index.js';
 import { poolRoom, type PoolKind } from './shared-pool.js';
 import { arr, bool, dataOf, e164, int, obj, oneOf, str, uuid, type Infer } from '../core/schema.js';
-import { VOICE_MODEL_TIERS } from '../numbers/config.js';
-import { VOICES } from '../numbers/voices.js';
+import { VOICE_MODEL_TIERS, VOICES } from '../numbers/index.js';
 
 const MAX_TARGETS = 100;
 
