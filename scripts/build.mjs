@@ -94,12 +94,18 @@ const simulatorBundle = {
 };
 const cli = await build({
   ...common,
-  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts', testing: 'src/testing/index.ts' },
+  entryPoints: {
+    cli: 'src/cli.ts',
+    index: 'src/index.ts',
+    testing: 'src/testing/index.ts',
+    // vmv/testing/vitest, a setup file: it shares open.ts's chunk with dist/testing.js
+    'testing-vitest': 'src/testing/runners/vitest.ts',
+  },
   splitting: true,
   chunkNames: '[name]-[hash]', // beside the entries, so './simulator.js' means one file for all
   plugins: [simulatorBundle, phoneApart],
   // the chat's terminal libraries come from dist/ui-vendor.js (below), through the loader
-  external: VENDORED,
+  external: [...VENDORED, 'vitest'],
 });
 // vmv/testing for CommonJS (`require('vmv/testing')`: Jest's default configuration, which cannot
 // load an ES module without --experimental-vm-modules): one file holding the fixture and the whole
@@ -109,7 +115,11 @@ const cli = await build({
 // registry, which a require() of an ES module (Node 20.19+) does not reach.
 const testingCjs = await build({
   ...common,
-  entryPoints: { testing: 'src/testing/index.ts' },
+  // and vmv/testing/jest-environment, which Jest requires (it extends the user's jest-environment-node)
+  entryPoints: {
+    testing: 'src/testing/index.ts',
+    'testing-jest-environment': 'src/testing/runners/jest-environment.ts',
+  },
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   sourcemap: false,

@@ -93,6 +93,61 @@ describe('vmv/testing in a fresh project, with the runners people use', () => {
     expect(r.stderr).toMatch(/a simulator at http:\/\/127\.0\.0\.1:\d+, started at file:\/\/.*leak\.mjs:2:/);
     expect(r.stderr).toMatch(/a webhook receiver at .*, started at file:\/\/.*leak\.mjs:4:/);
   });
+
+  // vitest's and Jest's workers end without an exit event: their own end of a test file asks
+  // (vmv/testing/vitest, a setup file; vmv/testing/jest-environment), after the file's own hooks,
+  // so a simulator closed in the user's afterAll is not reported and one never closed is
+  const leakyTest = (imports: string, ext: string) => {
+    writeFileSync(
+      join(project, `leaky.test.${ext}`),
+      [
+        imports,
+        'let kept, closedLater;',
+        'beforeAll(async () => { closedLater = await startSimulator(); });',
+        'afterAll(async () => { await closedLater.close(); });',
+        "test('forgets one simulator', async () => {",
+        '  kept = await startSimulator();',
+        '  expect((await fetch(`${kept.url}/v1/contacts`, { headers: { authorization: `Bearer ${kept.apiKey}` } })).status).toBe(200);',
+        '});',
+        '',
+      ].join('\n'),
+    );
+  };
+  const reported = (r: ReturnType<typeof run>, file: string, line: number) => {
+    expect(r.status, r.out).toBe(0);
+    expect(r.signal).toBeNull();
+    expect(r.ms).toBeLessThan(60_000);
+    // one: the simulator the afterAll closed is not among them
+    expect(r.stderr).toContain('vmv/testing: 1 left open at the end of the test file');
+    expect(r.stderr).toMatch(new RegExp(`a simulator at http://127\\.0\\.0\\.1:\\d+, started at .*${file}:${line}:`));
+  };
+
+  it('vitest with setupFiles vmv/testing/vitest: a simulator a test file left open is reported at its end, the one its afterAll closed is not', () => {
+    leakyTest(
+      "import { afterAll, beforeAll, expect, test } from 'vitest';\nimport { startSimulator } from 'vmv/testing';",
+      'js',
+    );
+    writeFileSync(
+      join(project, 'vitest.leaky.config.js'),
+      "export default { test: { include: ['leaky.test.js'], setupFiles: ['vmv/testing/vitest'] } };\n",
+    );
+    reported(
+      run(join('node_modules', '.bin', 'vitest'), ['run', '--config', 'vitest.leaky.config.js']),
+      'leaky\\.test\\.js',
+      7,
+    );
+  });
+
+  it('Jest with testEnvironment vmv/testing/jest-environment (CommonJS, as Jest comes): the same report', () => {
+    leakyTest("const { startSimulator } = require('vmv/testing');", 'cjs');
+    const r = run(process.execPath, [
+      'node_modules/jest/bin/jest.js',
+      '--testEnvironment',
+      'vmv/testing/jest-environment',
+      'leaky.test.cjs',
+    ]);
+    reported(r, 'leaky\\.test\\.cjs', 6);
+  });
 });
 
 describe("vmv/testing's types, as a TypeScript user compiles against them", () => {

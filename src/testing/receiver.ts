@@ -123,7 +123,7 @@ export async function startReceiver(host: ReceiverHost, where = callerFrame()): 
     received.push({ type, id, event, raw: raw.toString('utf8'), headers: req.headers, path });
     return 200;
   };
-  const closed = opened(server, `a webhook receiver at ${url}`, where);
+  const closed = opened(server, `a webhook receiver at ${url}`, where, () => close());
   const close = async () => {
     closed();
     await new Promise<void>((resolve) => {

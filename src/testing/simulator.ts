@@ -70,7 +70,7 @@ export class Simulator implements AsyncDisposable {
     this.apiKey = apiKey;
     this.env = { VMV_BASE_URL: server.url, VMV_API_KEY: apiKey };
     this.#seeded = seeded;
-    this.#closed = opened(this, `a simulator at ${server.url}`, where);
+    this.#closed = opened(this, `a simulator at ${server.url}`, where, () => this.close());
   }
 
   /** The other party: the persona a phone number meets on calls and texts (PUT /_sim/personas/{number}). */
