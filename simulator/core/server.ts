@@ -12,6 +12,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   bodyTypeRefusal,
   fetchSiteRefusal,
@@ -249,19 +251,40 @@ function listener(o: ServeOptions, hosts: HostPolicy, kick: () => void) {
           body: body as Buffer,
           signal: gone.signal,
         });
-    if (res.destroyed) return kick();
+    if (res.destroyed) {
+      void out.stream?.[Symbol.asyncIterator]().return?.();
+      return kick();
+    }
     // Server names the simulator, so the CLI gives a simulator's hints under its errors (src/hints.ts)
-    res.writeHead(out.status, {
-      ...out.headers,
-      server: 'vmv-simulator',
-      // a HEAD's reply may say the length of a body it never made (a recording's)
-      'content-length': out.headers['content-length'] ?? String(Buffer.byteLength(out.body)),
-    });
-    res.end(out.body);
+    const sent = sendResponse(res, { ...out, headers: { ...out.headers, server: 'vmv-simulator' } });
     o.onRequest?.(method, raw, out.status, performance.now() - started);
     // a request may have scheduled transitions or switched the clock: look again at what is due
     kick();
+    await sent;
   };
+}
+
+/** How many bytes of a streamed body the server reads ahead of a slow client: one piece of a recording and a little. */
+const STREAM_AHEAD = 64 * 1024;
+
+/**
+ * Sends a reply: its length always said (a HEAD's may be that of a body it never made); a streamed
+ * body (SimResponse.stream) a piece at a time as the client takes it, so a slow reader holds about
+ * STREAM_AHEAD and the socket's buffer, never the whole; a client gone stops the making (the
+ * pipeline returns the iterator). Resolves when the reply is sent or given up.
+ */
+export async function sendResponse(res: ServerResponse, out: SimResponse): Promise<void> {
+  res.writeHead(out.status, {
+    ...out.headers,
+    'content-length': out.headers['content-length'] ?? String(Buffer.byteLength(out.body)),
+  });
+  if (!out.stream || res.req.method === 'HEAD') {
+    if (out.stream) void out.stream[Symbol.asyncIterator]().return?.();
+    return void res.end(out.body);
+  }
+  const body = Readable.from(out.stream, { objectMode: false, highWaterMark: STREAM_AHEAD });
+  // a client gone mid-body is no error of the server's: the connection is closed and the making stopped
+  await pipeline(body, res).catch(() => res.destroy());
 }
 
 /** What a client beyond this machine may reach unless told otherwise: the API (with a key) and the control plane, not the inspector. */
