@@ -82,10 +82,10 @@ describe('Sec-Fetch-Site: cross-site is refused on every /_sim and inspector rou
       expect(r.json.error.code, `${method} ${path}`).toBe('origin_not_allowed');
       refused++;
     }
-    // the loop ran over the whole table: 45 control-plane routes, 61 of /v1, the page's addresses
-    expect(targets.filter(([, p]) => p.startsWith('/_sim/') && !p.startsWith('/_sim/inspector/'))).toHaveLength(45);
+    // the loop ran over the whole table: 46 control-plane routes, 61 of /v1, the page's addresses
+    expect(targets.filter(([, p]) => p.startsWith('/_sim/') && !p.startsWith('/_sim/inspector/'))).toHaveLength(46);
     expect(refused).toBe(targets.length);
-    expect(refused).toBeGreaterThanOrEqual(45 + 61 + PANES.length + 2);
+    expect(refused).toBeGreaterThanOrEqual(46 + 61 + PANES.length + 2);
     expect(await state()).toEqual(before);
   });
 
@@ -313,8 +313,8 @@ describe('405 says what the path takes (Allow, RFC 9110 §15.5.6)', () => {
           checked++;
         }
     }
-    // every path of the table (91), and the inspector's way to each /v1 one, had at least one 405 checked
-    expect(paths).toHaveLength(91);
+    // every path of the table (92), and the inspector's way to each /v1 one, had at least one 405 checked
+    expect(paths).toHaveLength(92);
     expect(seen.size).toBe(paths.length + paths.filter((p) => p.startsWith('/v1/')).length);
     expect(checked).toBeGreaterThan(seen.size);
   });
