@@ -178,6 +178,8 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
     async request(method, path, o = {}) {
       const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
       if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
+      // (only to a simulator's control plane: a service has none, and /v1 never sees it)
+      if (target.controlToken && /^\/_sim(\/|$|\?)/.test(path)) headers['vmv-control-token'] = target.controlToken;
       if (o.idempotencyKey && method !== 'GET') headers['idempotency-key'] = o.idempotencyKey;
       const body = payload(o, headers);
       const url = buildPath(path, o.query);
