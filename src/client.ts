@@ -2,6 +2,7 @@
 // attempt bounded in time and retried where that cannot apply a write twice (retry.ts); the
 // embedded target runs the simulator's own request handler in-process on the local data file (no
 // network: nothing to retry).
+import { once, type EventEmitter } from 'node:events';
 import { ApiCallError, type Envelope } from './errors.js';
 import { NetworkError, retryNote, unsureReply, type Failure, type Known, type Unsure } from './faults.js';
 import {
@@ -25,6 +26,8 @@ export interface ApiResponse {
   json<T = any>(): T;
   /** set on an error reply to a write some attempt of which may have been applied all the same */
   unsure?: Unsure;
+  /** with RequestOptions.into, the bytes of the body written there (`body` is then empty) */
+  written?: number;
 }
 
 export interface RequestOptions {
@@ -47,6 +50,12 @@ export interface RequestOptions {
    * slice); a remote request's work stops when its connection closes
    */
   signal?: AbortSignal;
+  /**
+   * where a 2xx reply's body goes as it arrives (a recording saved to a file), with back-pressure,
+   * never whole in memory on either target; an error reply is read as usual. A connection lost
+   * after some of it was written is not retried (the destination holds part of it).
+   */
+  into?: NodeJS.WritableStream;
 }
 
 export interface ClientOptions extends Partial<NetSettings> {
@@ -69,11 +78,12 @@ export interface ApiClient {
   close(): Promise<void>;
 }
 
-function toResponse(status: number, headers: Record<string, string>, body: Buffer): ApiResponse {
+function toResponse(status: number, headers: Record<string, string>, body: Buffer, written?: number): ApiResponse {
   return {
     status,
     headers,
     body,
+    ...(written === undefined ? {} : { written }),
     text: () => body.toString('utf8'),
     json: () => JSON.parse(body.toString('utf8')),
   };
@@ -188,6 +198,8 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
     async request(method, path, o = {}) {
       const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
       if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
+      // (only to a simulator's control plane: a service has none, and /v1 never sees it)
+      if (target.controlToken && /^\/_sim(\/|$|\?)/.test(path)) headers['vmv-control-token'] = target.controlToken;
       if (o.idempotencyKey && method !== 'GET') headers['idempotency-key'] = o.idempotencyKey;
       const body = payload(o, headers);
       const url = buildPath(path, o.query);
@@ -195,10 +207,10 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
       // a reply held on purpose (an assistant run) is waited for on top of the timeout; so is each pause in a body
       const timeoutMs = requestTimeoutMs + heldMs(method, path, o);
       // the same request, the same key, every attempt: a retried write is never applied twice
-      const attempt = async (): Promise<ApiResponse | { fault: Fault; code: string }> => {
-        const got = await transport.send({ method, path: prefix + url, headers, body, timeoutMs });
-        if ('code' in got) return { fault: faultOf(got.code), code: got.code };
-        return toResponse(got.status, got.headers, got.body);
+      const attempt = async (): Promise<ApiResponse | { fault: Fault; code: string; partial?: boolean }> => {
+        const got = await transport.send({ method, path: prefix + url, headers, body, timeoutMs, into: o.into });
+        if ('code' in got) return { fault: faultOf(got.code), code: got.code, partial: got.partial };
+        return toResponse(got.status, got.headers, got.body, got.written);
       };
       let unsure = false;
       for (let retried = 0; ; retried++) {
@@ -209,7 +221,11 @@ async function remoteClient(target: Target, net: ClientOptions): Promise<ApiClie
         const untouched =
           o.repeatable || ('status' in got && got.status === 503 && errorEnvelope(got).error.code === 'store_busy');
         unsure ||= mayHaveApplied(outcome) && !untouched;
-        const d = decide({ method, path, hasKey: key !== undefined, repeatable: untouched }, outcome, retried, policy);
+        // part of a body already in its destination: sending again would write it twice
+        const partial = 'fault' in got && got.partial === true;
+        const d = partial
+          ? { retry: false as const }
+          : decide({ method, path, hasKey: key !== undefined, repeatable: untouched }, outcome, retried, policy);
         if (d.retry) {
           net.onRetry?.(retryNote(method, path, outcome, d.delayMs, retried + 1, policy.retries));
           await sleep(d.delayMs);
@@ -249,15 +265,33 @@ async function embeddedClient(target: Target): Promise<ApiClient> {
       if (o.idempotencyKey && method !== 'GET') headers['idempotency-key'] = o.idempotencyKey;
       const body = payload(o, headers);
       const res = await sim.app.handle({ method, url: buildPath(path, o.query), headers, body, signal: o.signal });
-      return observed(
-        method,
-        buildPath(path, o.query),
-        toResponse(res.status, res.headers, Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.body)),
-      );
+      const into = res.status >= 200 && res.status < 300 ? o.into : undefined;
+      let bytes = Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.body);
+      let written: number | undefined;
+      if (res.stream && into) written = await drain(res.stream, into);
+      else if (res.stream) bytes = await collect(res.stream);
+      return observed(method, buildPath(path, o.query), toResponse(res.status, res.headers, bytes, written));
     },
     // deliveries the commands caused run in the background: finish them before the process ends
     close: () => sim.app.idle(),
   };
+}
+
+/** A streamed body written into `into` a piece at a time, waiting whenever it is behind; the bytes written. */
+async function drain(pieces: AsyncIterable<Buffer>, into: NodeJS.WritableStream): Promise<number> {
+  let written = 0;
+  for await (const piece of pieces) {
+    written += piece.length;
+    if (!into.write(piece)) await once(into as EventEmitter, 'drain');
+  }
+  return written;
+}
+
+/** A streamed body whole, for a caller that asked for no destination. */
+async function collect(pieces: AsyncIterable<Buffer>): Promise<Buffer> {
+  const all: Buffer[] = [];
+  for await (const piece of pieces) all.push(piece);
+  return Buffer.concat(all);
 }
 
 /**

@@ -178,6 +178,11 @@ export const HINTS: Record<string, { simulator: Hint; service: Hint }> = {
       'The simulator answers to loopback names only: use http://127.0.0.1:PORT, or serve it for that name (vmv sim serve --host ADDRESS --allow-host NAME: docs/simulator.md).',
     service: 'The service does not answer to that host name: check the base URL (vmv config get base_url).',
   },
+  control_token_required: {
+    simulator:
+      'Set VMV_SIM_CONTROL_TOKEN to the control token `vmv sim serve` printed when it started (its --json line has it too; docs/simulator.md).',
+    service: 'That address is a simulator bound beyond its machine: set VMV_SIM_CONTROL_TOKEN to its control token.',
+  },
   origin_not_allowed: {
     simulator:
       'Only pages on a loopback address may call the simulator: vmv sends no Origin, so a proxy or browser added it.',

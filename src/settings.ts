@@ -125,6 +125,8 @@ export interface Target {
   apiKeyFrom?: string | null;
   /** the profile's key that was not sent because it belongs to another target (that target), for messages */
   otherKeyFor?: string;
+  /** VMV_SIM_CONTROL_TOKEN: sent on /_sim requests to a simulator bound beyond its machine (docs/simulator.md) */
+  controlToken?: string;
 }
 
 /** A target in words: "the embedded simulator (FILE)" or its base URL. */
@@ -159,6 +161,7 @@ export function resolveTarget(g: GlobalOptions, rawEnv: Env): Target {
     dataFile: simDataFile(env),
     baseUrlFrom,
     apiKeyFrom: first([g.apiKey, '--api-key'], [env.VMV_API_KEY, 'VMV_API_KEY'], [profileKey, fromProfile]),
+    ...(env.VMV_SIM_CONTROL_TOKEN ? { controlToken: env.VMV_SIM_CONTROL_TOKEN } : {}),
   };
   if (!apiKey && p) {
     // the profile's keys for other targets, named in messages (none is sent here)

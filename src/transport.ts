@@ -6,8 +6,14 @@
 // are pooled by an Agent (the MCP server asks for 8), and idle ones do not hold the process open.
 import type { Agent, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 
-/** What came back, or the code of why nothing did. */
-export type Exchange = { status: number; headers: Record<string, string>; body: Buffer } | { code: string };
+/**
+ * What came back, or the code of why nothing did. With `into`, a 2xx reply's body went there
+ * (`written` bytes; `body` empty); a failure after some of it did is `partial`: it cannot be
+ * sent again as if nothing arrived.
+ */
+export type Exchange =
+  | { status: number; headers: Record<string, string>; body: Buffer; written?: number }
+  | { code: string; partial?: boolean };
 
 export interface TransportOptions {
   /** at most this many connections at once (1 for a command; the MCP server asks for more) */
@@ -24,6 +30,8 @@ export interface SendOptions {
   body?: string | Buffer;
   /** how long until the reply's headers, and at most between two pieces of its body */
   timeoutMs: number;
+  /** where a 2xx reply's body goes as it arrives, with back-pressure (a download), instead of memory */
+  into?: NodeJS.WritableStream;
 }
 
 export interface Transport {
@@ -73,8 +81,11 @@ function exchange(start: Start, s: SendOptions, o: TransportOptions): Promise<Ex
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
     let sent = false;
+    // bytes of the body already written `into` its destination: a failure after them is partial
+    let written = 0;
     const finish = (x: Exchange) => {
       clearTimeout(timer);
+      if ('code' in x && written > 0) x.partial = true;
       resolve(x);
       // a failed exchange gives its connection up; a whole reply leaves it to the pool
       if ('code' in x) req.destroy();
@@ -88,14 +99,25 @@ function exchange(start: Start, s: SendOptions, o: TransportOptions): Promise<Ex
     // chunked encoding by default for it), and the service would read the body as the next request
     const headers = s.body === undefined ? s.headers : { ...s.headers, 'content-length': Buffer.byteLength(s.body) };
     const req = start({ method: s.method, path: s.path, headers }, (res) => {
+      const status = res.statusCode ?? 0;
+      const into = status >= 200 && status < 300 ? s.into : undefined;
       const chunks: Buffer[] = [];
       within(s.timeoutMs, CODES.bodyTimeout);
       res.on('data', (c: Buffer) => {
-        chunks.push(c);
         within(s.timeoutMs, CODES.bodyTimeout);
+        if (!into) return void chunks.push(c);
+        written += c.length;
+        if (into.write(c)) return;
+        // the file or pipe is behind: stop reading (and the clock: the service is not the slow one) until it drains
+        res.pause();
+        clearTimeout(timer);
+        into.once('drain', () => {
+          within(s.timeoutMs, CODES.bodyTimeout);
+          res.resume();
+        });
       });
       res.on('end', () =>
-        finish({ status: res.statusCode ?? 0, headers: flat(res.headers), body: Buffer.concat(chunks) }),
+        finish({ status, headers: flat(res.headers), body: Buffer.concat(chunks), ...(into ? { written } : {}) }),
       );
       res.on('aborted', () => finish({ code: CODES.closed }));
       res.on('error', () => finish({ code: CODES.closed }));

@@ -29,6 +29,7 @@ const ROUTES = [
   'POST /_sim/calls',
   'POST /_sim/texts',
   'POST /_sim/emails',
+  'GET /_sim/emails/{id}',
   'GET /_sim/audit-log',
   'GET /_sim/outbox',
   'GET /_sim/status',
@@ -203,6 +204,30 @@ describe('control plane routes', () => {
     });
     expect(reset.json.now).toBe('2026-01-05T09:00:00.000Z');
     sim.key = reset.json.api_key;
+  });
+
+  it("GET /_sim/emails/{id}: an email received or sent, by its id, as the history lists give it; none, or another workspace's, is 404", async () => {
+    const received = (
+      await sim.api('POST', '/_sim/emails', {
+        body: { direction: 'inbound', from_address: 'ada@example.com', to: 'ops@acme.example', subject: 'Invoice' },
+      })
+    ).json.data;
+    const quick = await sim.api('POST', '/v1/quick/emails', {
+      body: { to: ['grace@example.com'], subject: 'Hi', body: 'Hello' },
+    });
+    expect(quick.status, quick.text).toBe(200);
+    const [sent] = (await sim.api('GET', '/v1/emails?email=grace@example.com')).json.data;
+    for (const e of [received, sent]) {
+      const r = await sim.api('GET', `/_sim/emails/${e.id}`);
+      expect(r.status, r.text).toBe(200);
+      expect(r.json).toEqual({ data: e });
+    }
+    const listed = (await sim.api('GET', '/v1/emails?email=ada@example.com')).json.data;
+    expect(listed).toEqual([received]);
+    const other = (await sim.api('POST', '/_sim/workspaces', { body: { name: 'Other' } })).json;
+    const theirs = await sim.api('GET', `/_sim/emails/${received.id}`, { key: other.api_key });
+    expect([theirs.status, theirs.json.error.code]).toEqual([404, 'not_found']);
+    expect((await sim.api('GET', '/_sim/emails/nope')).status).toBe(404);
   });
 
   it('answer their own errors as documented', async () => {

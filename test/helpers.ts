@@ -40,6 +40,8 @@ export interface Sim {
   url: string;
   key: string;
   data: string;
+  /** the control token a client beyond loopback needs on /_sim (a server bound beyond loopback) */
+  controlToken?: string;
   proc: ChildProcess;
   /** what the server wrote on stderr so far (warnings, the request log without --quiet) */
   stderr(): string;
@@ -95,13 +97,14 @@ export async function startSim(
   });
   let stderr = '';
   proc.stderr!.on('data', (d) => (stderr += d));
-  const first = await new Promise<{ url: string; api_key: string }>((resolve, reject) => {
+  const first = await new Promise<{ url: string; api_key: string; control_token?: string }>((resolve, reject) => {
     createInterface({ input: proc.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
     proc.once('exit', (c) => reject(new Error(`sim serve exited ${c}: ${stderr}`)));
   });
   const sim: Sim = {
     url: first.url,
     key: first.api_key,
+    controlToken: first.control_token,
     data,
     proc,
     stderr: () => stderr,

@@ -420,6 +420,38 @@ describe('the inspector in a browser', { timeout: 60_000 }, () => {
     expect([...times].sort().reverse()).toEqual(times);
   });
 
+  it('an email opens from one read of it, however many people the world has (the oldest of 150 too)', async () => {
+    const mail = (i: number) => ({
+      direction: 'inbound',
+      from_address: `person${i}@example.com`,
+      to: 'ops@example.com',
+      subject: `Question ${i}`,
+      body: `Body ${i}`,
+      created_at: new Date(Date.parse(T0) - (200 - i) * 60_000).toISOString(),
+    });
+    const added = await api(
+      'POST',
+      '/_sim/emails',
+      Array.from({ length: 150 }, (_, i) => mail(i)),
+    );
+    expect(added.status).toBe(201);
+    const oldest = added.json.ids[0];
+    await page.waitForTimeout(500); // (the live link's word of them comes before the page opens)
+    const asked: string[] = [];
+    const note = (r: { url(): string }) => void asked.push(new URL(r.url()).pathname);
+    page.on('request', note);
+    const started = performance.now();
+    await open(`/emails/${oldest}`);
+    await page.getByRole('heading', { name: 'Question 0' }).waitFor();
+    const ms = performance.now() - started;
+    page.off('request', note);
+    expect(await page.locator('pre.body').innerText()).toBe('Body 0');
+    // (read again only when the live link says emails changed)
+    const reads = asked.filter((p) => p.startsWith('/_sim/emails/') || p.includes('/v1/history/'));
+    expect(reads[0], `${ms.toFixed(0)} ms`).toBe(`/_sim/emails/${oldest}`);
+    expect(new Set(reads)).toEqual(new Set([`/_sim/emails/${oldest}`]));
+  });
+
   it("fits a phone's width: no pane scrolls sideways, and nothing in it is cut off", async () => {
     expect((await api('PATCH', '/_sim/workspace', { wallet_usd: 61.5 })).status).toBe(200); // (a ledger entry)
     await page.setViewportSize({ width: 390, height: 844 });

@@ -3,12 +3,13 @@
 // seconds_from_start with silence before the next, the agent's voice and the person's differ in
 // pitch, a voicemail is the message, the same seed gives the same bytes, and a 10-minute call is
 // under 5 MB and made without holding the server. Over HTTP on a manual clock, then the CLI and MCP.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSim, tempDir, useTargets, type Sim } from './helpers.js';
+import { BIN, startSim, tempDir, useTargets, type Sim } from './helpers.js';
 import { decodeWav, pitch, rms, type Decoded } from './wav.js';
 
 let sim: Sim;
@@ -317,20 +318,22 @@ process.stdin.resume().on('end', () => (done = true));
   console.log(JSON.stringify({ checks, slowest }));
 })();`;
 
+// a 2-hour call: an hour-long monologue, then a conversation (a whole turn made at once would hold the server for seconds)
+const TWO_HOURS: Turn[] = [
+  {
+    speaker: 'agent',
+    text: 'Let me tell you everything about our plans for the coming year.',
+    seconds_from_start: 0,
+  },
+  ...Array.from({ length: 300 }, (_, i) => ({
+    speaker: (i % 2 ? 'agent' : 'person') as Turn['speaker'],
+    text: 'This is an ordinary sentence of about ten words, said calmly.',
+    seconds_from_start: 3600 + i * 12,
+  })),
+];
+
 describe('four downloads of a 2-hour call at once', () => {
-  // an hour-long monologue, then a conversation: a whole turn made at once would hold the server for seconds
-  const turns: Turn[] = [
-    {
-      speaker: 'agent',
-      text: 'Let me tell you everything about our plans for the coming year.',
-      seconds_from_start: 0,
-    },
-    ...Array.from({ length: 300 }, (_, i) => ({
-      speaker: (i % 2 ? 'agent' : 'person') as Turn['speaker'],
-      text: 'This is an ordinary sentence of about ten words, said calmly.',
-      seconds_from_start: 3600 + i * 12,
-    })),
-  ];
+  const turns = TWO_HOURS;
 
   it('HEAD answers the size at once, without making the recording', async () => {
     const c = (await sim.api('POST', '/_sim/calls', { body: fixture(7200, turns) })).json.data;
@@ -370,6 +373,130 @@ describe('four downloads of a 2-hour call at once', () => {
   }, 180_000);
 });
 
+/** A process's time on the cores so far (ms), from /proc (Linux). */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** Waits `ms` of real time (the server's own work is measured, not the simulated clock). */
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A client reading the recording at `rate` bytes a second for `ms`, then gone: the bytes it took. */
+function slowReader(on: Sim, id: string, rate: number, ms: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${on.url}/v1/calls/${id}/recording`,
+      { headers: { authorization: `Bearer ${on.key}` } },
+      (res) => {
+        res.pause();
+        let got = 0;
+        const started = performance.now();
+        const tick = setInterval(() => {
+          const allowed = ((performance.now() - started) / 1000) * rate;
+          for (let c: Buffer | null; got < allowed && (c = res.read(Math.ceil(allowed - got))) !== null; )
+            got += c.length;
+          if (performance.now() - started < ms) return;
+          clearInterval(tick);
+          req.destroy();
+          resolve(got);
+        }, 100);
+      },
+    );
+    req.on('error', (e) => (e.message === 'socket hang up' ? undefined : reject(e)));
+    req.end();
+  });
+}
+
+describe('a recording is sent as it is read', () => {
+  let id: string;
+  beforeEach(
+    async () => (id = (await sim.api('POST', '/_sim/calls', { body: fixture(7200, TWO_HOURS) })).json.data.id),
+  );
+
+  it('a range is those bytes of the whole file (206, Content-Range); one past the end is 416 naming the size', async () => {
+    const short = (await sim.api('POST', '/_sim/calls', { body: fixture(9, TWO_HOURS.slice(0, 1)) })).json.data.id;
+    const whole = (await download(short)).bytes;
+    const size = 44 + 9 * 8000;
+    for (const [range, first, last] of [
+      ['bytes=0-43', 0, 43],
+      ['bytes=1000-50999', 1000, 50999],
+      ['bytes=-100', size - 100, size - 1],
+      ['bytes=70000-', 70000, size - 1],
+    ] as const) {
+      const r = await sim.api('GET', `/v1/calls/${short}/recording`, { headers: { range } });
+      expect(r.status, range).toBe(206);
+      expect(r.headers.get('content-range')).toBe(`bytes ${first}-${last}/${size}`);
+      expect(r.headers.get('content-length')).toBe(String(last - first + 1));
+      expect(r.bytes.equals(whole.subarray(first, last + 1)), range).toBe(true);
+    }
+    // deep into the 2-hour call: the same bytes as the whole file has there, made from that turn on
+    const deep = await sim.api('GET', `/v1/calls/${id}/recording`, { headers: { range: 'bytes=40000000-40079999' } });
+    expect(deep.status).toBe(206);
+    expect(deep.bytes.length).toBe(80_000);
+    expect(new Set(deep.bytes).size, 'the sample values heard there').toBeGreaterThan(20);
+    const out = await sim.api('GET', `/v1/calls/${short}/recording`, { headers: { range: `bytes=${size}-` } });
+    expect(out.status).toBe(416);
+    expect(out.headers.get('content-range')).toBe(`bytes */${size}`);
+    expect(out.json.error.code).toBe('range_not_satisfiable');
+  });
+
+  it("the first bytes of a 2-hour recording come at once, and a client gone stops the making (the server's cores idle)", async () => {
+    const started = performance.now();
+    const res = await fetch(`${sim.url}/v1/calls/${id}/recording`, { headers: { authorization: `Bearer ${sim.key}` } });
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(performance.now() - started, 'to the first bytes').toBeLessThan(1000);
+    expect(Buffer.from(first.value!).subarray(0, 4).toString()).toBe('RIFF');
+    await reader.cancel();
+    await pause(500);
+    const cpu = cpuOf(sim.proc.pid!);
+    await pause(2000);
+    // making the rest would be 2 to 8 s of a core
+    expect(cpuOf(sim.proc.pid!) - cpu, 'ms of the server on the cores in the 2 s after').toBeLessThan(300);
+  });
+
+  it('20 clients reading at 10 KB/s: the server holds under 30 MB more (after a GC) and answers its health check within a second', async () => {
+    // a server of its own that answers SIGUSR2 with a full GC and what it holds on stderr: its heap and
+    // its buffers (RSS keeps pages a GC freed)
+    const hook = join(tempDir(), 'gc.cjs');
+    writeFileSync(
+      hook,
+      "process.on('SIGUSR2', () => { gc(); gc(); const m = process.memoryUsage(); process.stderr.write('MEM ' + ((m.heapUsed + m.arrayBuffers) / 1048576) + ' ' + JSON.stringify(m) + '\\n'); });",
+    );
+    const own = await startSim({ env: { NODE_OPTIONS: `--expose-gc --require ${hook}` } });
+    try {
+      const held = async () => {
+        const seen = own.stderr().length;
+        own.proc.kill('SIGUSR2');
+        while (!own.stderr().slice(seen).includes('\n')) await pause(20);
+        return Number(/MEM ([\d.]+)/.exec(own.stderr().slice(seen))![1]);
+      };
+      const call = (await own.api('POST', '/_sim/calls', { body: fixture(7200, TWO_HOURS) })).json.data.id;
+      const before = await held();
+      const watcher = spawn(process.execPath, ['-e', WATCH, `${own.url}/_sim/health`], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      let report = '';
+      watcher.stdout.on('data', (d) => (report += d));
+      const watched = new Promise((resolve) => watcher.once('exit', resolve));
+      const reading = Promise.all(Array.from({ length: 20 }, () => slowReader(own, call, 10_240, 8000)));
+      await pause(6000);
+      const during = await held();
+      const read = await reading.finally(() => watcher.stdin.end());
+      await watched;
+      const { checks, slowest } = JSON.parse(report);
+      for (const got of read) expect(got).toBeGreaterThan(40_000);
+      const grown = during - before;
+      expect(grown, `the server held ${grown.toFixed(0)} MB more: ${own.stderr()}`).toBeLessThan(30);
+      expect(checks).toBeGreaterThan(10);
+      expect(slowest, `the slowest of ${checks} health checks`).toBeLessThan(1000);
+    } finally {
+      await own.stop();
+    }
+  }, 60_000);
+});
+
 describe('vmv history recording, on both targets', () => {
   const { both, targets } = useTargets();
   it("saves the call's whole length, naming its type; the two targets' bytes are the same", async () => {
@@ -393,4 +520,45 @@ describe('vmv history recording, on both targets', () => {
     expect(d.seconds).toBe(9);
     expectTurnsHeard(d, turns, 9);
   });
+
+  /** `vmv history recording ID -o FILE` as a process of its own on a target: its peak memory (MB) and the file's size. */
+  async function saved(name: 'embedded' | 'remote', id: string): Promise<{ peak: number; bytes: number }> {
+    const dir = tempDir();
+    const hook = join(dir, 'peak.cjs');
+    writeFileSync(
+      hook,
+      `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(join(dir, 'peak'))}, String(process.resourceUsage().maxRSS)));`,
+    );
+    const out = join(dir, 'call.wav');
+    const proc = spawn(process.execPath, [BIN, 'history', 'recording', id, '-o', out], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: dir, ...targets[name].env, NODE_OPTIONS: `--require ${hook}` },
+    });
+    let stderr = '';
+    proc.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((r) => proc.once('exit', r));
+    expect(code, stderr).toBe(0);
+    return { peak: Number(readFileSync(join(dir, 'peak'), 'utf8')) / 1024, bytes: statSync(out).size };
+  }
+
+  it('a 2-hour recording (57.6 MB) goes to its file as it comes: the command grows by under 40 MB more than for 9 s (the whole file is 57.6)', async () => {
+    const call = async (seconds: number, turns: Turn[]) => {
+      const made = await both(['api', '/_sim/calls', '--input', '-'], {
+        stdin: JSON.stringify(fixture(seconds, turns)),
+      });
+      expect(made.code, made.stderr).toBe(0);
+      return made.json.data.id as string;
+    };
+    const short = await call(9, TWO_HOURS.slice(0, 1));
+    const long = await call(7200, TWO_HOURS);
+    for (const name of ['embedded', 'remote'] as const) {
+      const small = await saved(name, short);
+      const big = await saved(name, long);
+      expect(big.bytes).toBe(44 + 7200 * 8000);
+      const more = big.peak - small.peak;
+      expect(more, `${name}: ${small.peak.toFixed(0)} MB for 9 s, ${big.peak.toFixed(0)} MB for 2 hours`).toBeLessThan(
+        40,
+      );
+    }
+  }, 120_000);
 });

@@ -4,6 +4,7 @@
 // keyless /v1 answer only clients on this machine unless --remote-inspector, and the warning of a
 // bind beyond loopback says exactly what is open; every 405 says what its path takes (Allow).
 // Raw bytes on sockets throughout: fetch and URL would normalise the very paths under test.
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,7 +12,7 @@ import { allResources } from '../simulator/capabilities.js';
 import type { Route } from '../simulator/core/http.js';
 import { PANES } from '../simulator/inspector/serve.js';
 import { Store } from '../simulator/world.js';
-import { rawHttp, startSim, useTargets, type Sim } from './helpers.js';
+import { BIN, cli, freshEnv, rawHttp, startSim, useTargets, type Sim } from './helpers.js';
 import { requires } from './skips.js';
 
 let sim: Sim;
@@ -82,10 +83,10 @@ describe('Sec-Fetch-Site: cross-site is refused on every /_sim and inspector rou
       expect(r.json.error.code, `${method} ${path}`).toBe('origin_not_allowed');
       refused++;
     }
-    // the loop ran over the whole table: 45 control-plane routes, 61 of /v1, the page's addresses
-    expect(targets.filter(([, p]) => p.startsWith('/_sim/') && !p.startsWith('/_sim/inspector/'))).toHaveLength(45);
+    // the loop ran over the whole table: 46 control-plane routes, 61 of /v1, the page's addresses
+    expect(targets.filter(([, p]) => p.startsWith('/_sim/') && !p.startsWith('/_sim/inspector/'))).toHaveLength(46);
     expect(refused).toBe(targets.length);
-    expect(refused).toBeGreaterThanOrEqual(45 + 61 + PANES.length + 2);
+    expect(refused).toBeGreaterThanOrEqual(46 + 61 + PANES.length + 2);
     expect(await state()).toEqual(before);
   });
 
@@ -228,16 +229,93 @@ describe(`the inspector answers only clients on this machine (from ${outside})`,
     expect(await sent()).toBe(before + 1);
   });
 
-  it('/v1 with a key and the control plane still answer other machines, as the warning says', async () => {
-    expect((await far('GET', '/_sim/health')).status).toBe(200);
+  it('/v1 with a key and the control plane with the control token answer other machines, as the warning says', async () => {
+    expect(wide.controlToken).toMatch(/^simctl_[\w-]{32}$/);
+    const token = { 'vmv-control-token': wide.controlToken! };
+    expect((await far('GET', '/_sim/health', { headers: token })).status).toBe(200);
     expect((await far('GET', '/v1/contacts', { headers: { authorization: `Bearer ${wide.key}` } })).status).toBe(200);
     expect((await far('GET', '/v1/contacts')).status).toBe(401);
     await vi.waitFor(() => expect(wide.stderr()).toContain('warning'));
     expect(wide.stderr()).toBe(
       'warning: binding 0.0.0.0 opens the simulator to other machines: /v1 to anyone holding an API key; ' +
-        'the /_sim control plane to anyone, without a key (it resets the world, moves the clock and mints full-access API keys). ' +
+        'the /_sim control plane to anyone holding the control token (it resets the world, moves the clock and mints full-access API keys). ' +
         'The inspector (its page, and its /v1 without a key) answers only this machine (--remote-inspector opens it).\n',
     );
+  });
+
+  it('without the control token another machine gets 401 control_token_required on every /_sim route, and nothing is run; this machine needs none', async () => {
+    const before = await near('GET', '/_sim/api-keys/current');
+    const count = async () =>
+      await new Store(wide.data).withLock(async (ss) => (await ss.begin()).data.api_keys.length);
+    const keys = await count();
+    const control = routes.filter((r) => r.path.startsWith('/_sim/') && !r.path.startsWith('/_sim/inspector'));
+    for (const r of control)
+      for (const headers of [{}, { 'vmv-control-token': `${wide.controlToken}x` }] as Record<string, string>[]) {
+        const got = await far(r.method, concrete(r.path), { headers });
+        expect(got.status, `${r.method} ${r.path}`).toBe(401);
+        expect(got.json.error.code).toBe('control_token_required');
+      }
+    const minted = await far('POST', '/_sim/api-keys', { body: '{}' });
+    expect(minted.json.error.message).toContain('this request has none');
+    expect(await count()).toBe(keys);
+    expect((await near('GET', '/_sim/api-keys/current')).status).toBe(before.status);
+    expect((await near('GET', '/_sim/health')).status).toBe(200);
+  });
+
+  it('vmv on another machine reaches /_sim with VMV_SIM_CONTROL_TOKEN; without it the hint says so', async () => {
+    const env = { VMV_BASE_URL: `http://${outside}:${portOf(wide)}`, VMV_API_KEY: wide.key };
+    const without = await cli(['sim', 'clock'], { env });
+    expect(without.code).toBe(3);
+    expect(without.stderr).toContain('(control_token_required, HTTP 401)');
+    expect(without.stderr).toContain('Set VMV_SIM_CONTROL_TOKEN to the control token');
+    const withIt = await cli(['sim', 'clock', '--json'], {
+      env: { ...env, VMV_SIM_CONTROL_TOKEN: wide.controlToken! },
+    });
+    expect(withIt.code, withIt.stderr).toBe(0);
+    expect(withIt.json.mode).toBe('manual');
+  });
+
+  it('a token given (VMV_SIM_CONTROL_TOKEN) is the one asked, masked in the banner; --no-control-token opens /_sim and says so', async () => {
+    const chosen = 'a-token-of-our-own-0123456789';
+    const given = await startSim({ extraArgs: ['--host', '0.0.0.0'], env: { VMV_SIM_CONTROL_TOKEN: chosen } });
+    const open = await startSim({ extraArgs: ['--host', '0.0.0.0', '--no-control-token'] });
+    try {
+      expect(given.controlToken).toBe(chosen);
+      const at = (s: Sim) => ({ url: `http://${outside}:${portOf(s)}`, from: outside });
+      expect(
+        (await send('GET', '/_sim/health', { ...at(given), headers: { 'vmv-control-token': chosen } })).status,
+      ).toBe(200);
+      expect((await send('GET', '/_sim/health', at(given))).status).toBe(401);
+      expect(open.controlToken).toBeUndefined();
+      expect((await send('GET', '/_sim/health', at(open))).status).toBe(200);
+      await vi.waitFor(() => expect(open.stderr()).toContain('warning'));
+      expect(open.stderr()).toContain(
+        'the /_sim control plane to anyone, without a key, by --no-control-token (it resets the world',
+      );
+      // the banner: a token made here whole (the only way to learn it but --json), one given masked
+      const banner = async (env: Record<string, string>) => {
+        const args = [BIN, 'sim', 'serve', '--host', '0.0.0.0', '--port', '0', '--quiet', '--data', `${given.data}.b`];
+        const p = spawn(process.execPath, args, {
+          env: { ...process.env, ...freshEnv(), ...env },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let err = '';
+        p.stderr.on('data', (d) => (err += d));
+        await vi.waitFor(() => expect(err).toContain('Stop with Ctrl-C'), { timeout: 10_000 });
+        const exited = new Promise((r) => p.once('exit', r));
+        p.kill();
+        await exited;
+        return err;
+      };
+      expect(await banner({ VMV_SIM_CONTROL_TOKEN: chosen })).toContain('  token  …6789\n');
+      expect(await banner({})).toMatch(/\n {2}token {2}simctl_[\w-]{32}\n/);
+      const short = await cli(['sim', 'serve', '--host', '0.0.0.0', '--port', '0', '--control-token', 'short']);
+      expect(short.code).toBe(2);
+      expect(short.stderr).toContain('--control-token must be 16 to 200 visible ASCII characters');
+    } finally {
+      await given.stop();
+      await open.stop();
+    }
   });
 
   it('bound to :: (dual stack), a loopback client seen as ::ffff:127.0.0.1 is served, another address is not', async () => {
@@ -258,12 +336,22 @@ describe(`the inspector answers only clients on this machine (from ${outside})`,
     const open = await startSim({ extraArgs: ['--host', '0.0.0.0', '--remote-inspector'] });
     try {
       const url = `http://${outside}:${portOf(open)}`;
-      expect((await send('GET', '/_sim/inspector/v1/contacts', { url, from: outside })).status).toBe(200);
-      expect((await send('GET', '/', { url, from: outside })).status).toBe(200);
+      // the page opens; its way to /v1 and the control plane need the token, which ?token= keeps in a cookie
+      expect((await send('GET', '/_sim/inspector/v1/contacts', { url, from: outside })).status).toBe(401);
+      const page = await send('GET', `/?token=${open.controlToken}`, { url, from: outside });
+      expect(page.status).toBe(200);
+      const cookie = page.headers['set-cookie'];
+      expect(cookie).toBe(`vmv_control_token=${open.controlToken}; Path=/; HttpOnly; SameSite=Strict`);
+      const jar = { cookie: String(cookie).split(';')[0] };
+      expect((await send('GET', '/_sim/inspector/v1/contacts', { url, from: outside, headers: jar })).status).toBe(200);
+      expect((await send('GET', '/_sim/health', { url, from: outside, headers: jar })).status).toBe(200);
+      expect(
+        (await send('GET', '/?token=wrong-token-0123456789', { url, from: outside })).headers['set-cookie'],
+      ).toBeUndefined();
       await vi.waitFor(() => expect(open.stderr()).toContain('warning'));
       expect(open.stderr()).toBe(
         'warning: binding 0.0.0.0 opens the simulator to other machines: /v1 to anyone holding an API key; ' +
-          'the /_sim control plane to anyone, without a key (it resets the world, moves the clock and mints full-access API keys); ' +
+          'the /_sim control plane to anyone holding the control token (it resets the world, moves the clock and mints full-access API keys); ' +
           'and, by --remote-inspector, the inspector and its /_sim/inspector/v1, which spends as the full-access key without one.\n',
       );
     } finally {
@@ -313,8 +401,8 @@ describe('405 says what the path takes (Allow, RFC 9110 §15.5.6)', () => {
           checked++;
         }
     }
-    // every path of the table (91), and the inspector's way to each /v1 one, had at least one 405 checked
-    expect(paths).toHaveLength(91);
+    // every path of the table (92), and the inspector's way to each /v1 one, had at least one 405 checked
+    expect(paths).toHaveLength(92);
     expect(seen.size).toBe(paths.length + paths.filter((p) => p.startsWith('/v1/')).length);
     expect(checked).toBeGreaterThan(seen.size);
   });

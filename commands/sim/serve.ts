@@ -1,5 +1,6 @@
 // vmv sim serve: the simulator over HTTP, on loopback by default.
 import type { Command } from 'commander';
+import { randomBytes } from 'node:crypto';
 import { action, choiceArg, collect, examples, intArg, timeArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
@@ -13,6 +14,8 @@ interface Options {
   port: number;
   allowHost?: string[];
   remoteInspector?: boolean;
+  /** a token given, or false (--no-control-token): none on a bind beyond loopback */
+  controlToken?: string | false;
   data?: string;
   clock?: 'real' | 'manual';
   now?: string;
@@ -64,6 +67,14 @@ export function define(parent: Command, shell: Shell): void {
       '--remote-inspector',
       'serve the inspector (the page, and its keyless way to /v1) to other machines too, not only to this one',
     )
+    .option(
+      '--control-token <token>',
+      'bound beyond loopback, the token other machines send to reach /_sim (default: VMV_SIM_CONTROL_TOKEN, else one made and printed)',
+    )
+    .option(
+      '--no-control-token',
+      'bound beyond loopback, let anyone who reaches the port use /_sim without a token (reset, the clock, new keys)',
+    )
     .option('--data <file>', "data file (default: the embedded simulator's, or VMV_SIM_DATA)")
     .option(
       '--clock <mode>',
@@ -88,7 +99,9 @@ export function define(parent: Command, shell: Shell): void {
     )
     .addHelpText(
       'after',
-      '\nWith --json, prints one line once listening: {"url": "...", "api_key": "<full-access key>"}',
+      '\nWith --json, prints one line once listening: {"url": "...", "api_key": "<full-access key>"}, and\n' +
+        '"control_token" when one is needed. Bound beyond loopback (--host 0.0.0.0), clients on other machines\n' +
+        'reach /_sim only with the control token, in the Vmv-Control-Token header (vmv: VMV_SIM_CONTROL_TOKEN).',
     )
     .addHelpText(
       'after',
@@ -104,6 +117,7 @@ export function define(parent: Command, shell: Shell): void {
         'vmv sim serve --port 4010',
         'vmv sim serve --clock manual --now 2026-01-05T09:00:00Z --data ./ci-sim.json --quiet',
         'vmv sim serve --host 0.0.0.0 --allow-host sim --allow-host devbox.local',
+        'VMV_SIM_CONTROL_TOKEN="$(openssl rand -hex 24)" vmv sim serve --host 0.0.0.0',
         'vmv sim serve --print-env --port 4010',
       ),
     )
@@ -111,13 +125,12 @@ export function define(parent: Command, shell: Shell): void {
 }
 
 type Sim = typeof import('../../simulator/index.js');
-type Gate = typeof import('../../src/http-gate.js');
 
 export async function run(ctx: Context, o: Options): Promise<void> {
   const sim = await import('../../simulator/index.js');
   const { io } = ctx;
   const gate = await import('../../src/http-gate.js');
-  const allowed = allowedHosts(ctx, o, gate);
+  const allowed = allowedHosts(o, ctx.env, gate.normalHost);
   const bound = gate.normalHost(o.host, { port: false });
   const file = o.data ?? simDataFile(ctx.env);
   const { store, apiKey, now, mode } = await openStore(sim, o, file);
@@ -127,18 +140,21 @@ export async function run(ctx: Context, o: Options): Promise<void> {
     io.out(`${envLine(reachAt(o.host, o.port), apiKey)}\n`);
     return;
   }
-  const exposed = exposure(o.host, bound === null || !gate.isLoopbackHost(bound), o.remoteInspector === true);
-  if (exposed) io.err(yellow(forStderr(io), exposed) + '\n');
-  if (allowed.includes('*'))
-    io.err(
-      yellow(
-        forStderr(io),
-        "warning: --allow-host '*' answers requests naming any host: a web page could reach the simulator by DNS rebinding.",
-      ) + '\n',
-    );
-  const server = await listen(sim, ctx, o, store, allowed);
+  const beyond = bound === null || !gate.isLoopbackHost(bound);
+  const controlToken = beyond ? controlTokenOf(o, ctx.env) : undefined;
+  warnings(io, [
+    exposure(o.host, beyond, o.remoteInspector === true, controlToken !== undefined),
+    allowed.includes('*')
+      ? "warning: --allow-host '*' answers requests naming any host: a web page could reach the simulator by DNS rebinding."
+      : null,
+  ]);
+  const server = await listen(sim, ctx, o, store, { allowed, controlToken });
 
-  if (ctx.json) io.out(JSON.stringify({ url: server.url, api_key: apiKey }) + '\n');
+  if (ctx.json)
+    io.out(
+      JSON.stringify({ url: server.url, api_key: apiKey, ...(controlToken ? { control_token: controlToken } : {}) }) +
+        '\n',
+    );
   else
     banner(io, o, {
       url: server.url,
@@ -146,26 +162,12 @@ export async function run(ctx: Context, o: Options): Promise<void> {
       file,
       clock: `${mode} at ${sim.iso(now)}`,
       hosts: gate.describeHosts(gate.hostPolicy(o.host, allowed)),
+      controlToken,
+      tokenGiven: o.controlToken !== undefined || Boolean(ctx.env.VMV_SIM_CONTROL_TOKEN),
     });
 
   o.onListening?.(server.url);
   await untilStopped(server);
-}
-
-/** The names besides loopback and --host a request's Host may give: --allow-host, else VMV_SIM_ALLOW_HOSTS; a usage error for one that is not a host. */
-function allowedHosts(ctx: Context, o: Options, gate: Gate): string[] {
-  const allowed =
-    o.allowHost ??
-    ctx.env.VMV_SIM_ALLOW_HOSTS?.split(',')
-      .map((h) => h.trim())
-      .filter(Boolean) ??
-    [];
-  const bad = allowed.find((n) => n !== '*' && gate.normalHost(n, { port: false }) === null);
-  if (bad !== undefined)
-    throw usage(
-      `${o.allowHost ? '--allow-host' : 'VMV_SIM_ALLOW_HOSTS'} takes a host name or IP address without scheme or port (or '*'), got "${bad}".`,
-    );
-  return allowed;
 }
 
 /** The data file's store, its clock set by --clock and --now (an existing file keeps its data), and the key and clock to show. */
@@ -192,15 +194,22 @@ async function openStore(sim: Sim, o: Options, file: string) {
 }
 
 /** The server listening (requests logged to stderr unless --quiet); a usage error when it cannot. */
-function listen(sim: Sim, ctx: Context, o: Options, store: InstanceType<Sim['Store']>, allowed: string[]) {
+function listen(
+  sim: Sim,
+  ctx: Context,
+  o: Options,
+  store: InstanceType<Sim['Store']>,
+  door: { allowed: string[]; controlToken: string | undefined },
+) {
   const { io } = ctx;
   return sim
     .startServer({
       store,
       host: o.host,
       port: o.port,
-      allowedHosts: allowed,
+      allowedHosts: door.allowed,
       remoteInspector: o.remoteInspector,
+      controlToken: door.controlToken,
       moveLimit:
         o.moveLimit ??
         (ctx.env.VMV_SIM_MOVE_LIMIT
@@ -233,19 +242,69 @@ function untilStopped(server: { close(): Promise<unknown> }): Promise<void> {
   });
 }
 
+/** The names answered beyond loopback's: --allow-host, else VMV_SIM_ALLOW_HOSTS (comma-separated); one not a host is a usage error. */
+function allowedHosts(
+  o: Options,
+  env: Context['env'],
+  normalHost: (h: string, x: { port: false }) => string | null,
+): string[] {
+  const allowed =
+    o.allowHost ??
+    env.VMV_SIM_ALLOW_HOSTS?.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean) ??
+    [];
+  const bad = allowed.find((n) => n !== '*' && normalHost(n, { port: false }) === null);
+  if (bad !== undefined)
+    throw usage(
+      `${o.allowHost ? '--allow-host' : 'VMV_SIM_ALLOW_HOSTS'} takes a host name or IP address without scheme or port (or '*'), got "${bad}".`,
+    );
+  return allowed;
+}
+
+/** The warnings that apply, each a line of stderr, in yellow on a terminal. */
+function warnings(io: Context['io'], lines: (string | null)[]): void {
+  for (const line of lines) if (line) io.err(yellow(forStderr(io), line) + '\n');
+}
+
+/**
+ * The control token of a server bound beyond loopback: --control-token, VMV_SIM_CONTROL_TOKEN, or
+ * one made now (192 random bits); undefined with --no-control-token. Like Jupyter's token: printed
+ * once when the server starts, so only whoever started it (or reads its output) can hand it on.
+ */
+function controlTokenOf(o: Options, env: Context['env']): string | undefined {
+  if (o.controlToken === false) return undefined;
+  const given = o.controlToken ?? (env.VMV_SIM_CONTROL_TOKEN || undefined);
+  if (given === undefined) return `simctl_${randomBytes(24).toString('base64url')}`;
+  if (!/^[\x21-\x7e]{16,200}$/.test(given))
+    throw usage(
+      `${o.controlToken ? '--control-token' : 'VMV_SIM_CONTROL_TOKEN'} must be 16 to 200 visible ASCII characters, without spaces.`,
+      'Make one with: openssl rand -hex 24',
+    );
+  return given;
+}
+
 /**
  * The warning for a server other machines can reach: exactly what is open to them. /v1 needs a key;
- * the control plane needs none and can mint full-access keys; the inspector spends as the seeded
- * workspace's key, so it stays loopback-only unless --remote-inspector. Null on a loopback address.
+ * the control plane needs the control token (none with --no-control-token: then it can mint
+ * full-access keys for anyone); the inspector spends as the seeded workspace's key, so it stays
+ * loopback-only unless --remote-inspector. Null on a loopback address.
  */
-export function exposure(host: string, beyondLoopback: boolean, remoteInspector: boolean): string | null {
+export function exposure(
+  host: string,
+  beyondLoopback: boolean,
+  remoteInspector: boolean,
+  tokened = false,
+): string | null {
   if (!beyondLoopback)
     return remoteInspector
       ? `warning: --remote-inspector changes nothing here: bound to ${host}, only this machine can connect.`
       : null;
   const open = [
     '/v1 to anyone holding an API key',
-    'the /_sim control plane to anyone, without a key (it resets the world, moves the clock and mints full-access API keys)',
+    tokened
+      ? 'the /_sim control plane to anyone holding the control token (it resets the world, moves the clock and mints full-access API keys)'
+      : 'the /_sim control plane to anyone, without a key, by --no-control-token (it resets the world, moves the clock and mints full-access API keys)',
   ];
   if (remoteInspector)
     open.push(
@@ -261,7 +320,15 @@ export function exposure(host: string, beyondLoopback: boolean, remoteInspector:
 function banner(
   io: Context['io'],
   o: Options,
-  b: { url: string; apiKey: string; file: string; clock: string; hosts: string },
+  b: {
+    url: string;
+    apiKey: string;
+    file: string;
+    clock: string;
+    hosts: string;
+    controlToken?: string;
+    tokenGiven: boolean;
+  },
 ) {
   io.err(`Simulator listening on ${b.url}\n`);
   io.err(`  hosts  ${b.hosts}\n`);
@@ -279,5 +346,13 @@ function banner(
     io.err(`  key    ${maskKey(b.apiKey)} (full-access; printed whole on a terminal, by --json, or by --print-env)\n`);
     io.err(`  Point vmv at it: ${printEnvCommand(o, b.file)}\n`);
   }
+  // a token made here is printed whole, as Jupyter prints its own (there is no other way to learn it
+  // but --json); one the user gave is theirs already, and stays out of logs
+  if (b.controlToken)
+    io.err(
+      `  token  ${b.tokenGiven ? maskKey(b.controlToken) : b.controlToken}\n` +
+        '         (other machines reach /_sim only with it: header Vmv-Control-Token, or VMV_SIM_CONTROL_TOKEN for vmv;\n' +
+        `         ${o.remoteInspector ? 'the inspector from another machine: open the page at /?token=TOKEN once' : 'the inspector answers this machine only'})\n`,
+    );
   io.err(dim(forStderr(io), '  Stop with Ctrl-C.') + '\n');
 }

@@ -1,9 +1,10 @@
 // The control plane's fixtures (/_sim/contacts, /_sim/suppressions, /_sim/calls, /_sim/texts,
 // /_sim/emails): what the API cannot create, added as if it had happened: contacts, suppressed
 // addresses, and call, text and email records; one at a time or an array of them in one transaction.
+// And the one read the API lacks: an email by its id (GET /_sim/emails/{id}).
 import * as z from 'zod/mini';
 import { iso } from '../core/clock.js';
-import { ApiError, validationError } from '../core/errors.js';
+import { ApiError, notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Reply } from '../core/http.js';
 import {
   arr,
@@ -45,6 +46,7 @@ import {
   presentContact,
   presentEmail,
   presentText,
+  recordIndex,
   CALL_STATUS_FILTERS,
   CALL_TAGS,
   CallRecordSchema,
@@ -426,5 +428,24 @@ export const fixtureRoutes = [
         },
         presentEmail,
       ),
+  }),
+  route({
+    method: 'GET',
+    path: '/_sim/emails/{id}',
+    summary: 'Show one email record',
+    description:
+      'An email of the workspace, sent or received, by its id: the record the history lists give. The API reads emails only ' +
+      "by person (`GET /v1/emails` needs `contact_id` or `email`); this is the simulator's way to one (the inspector's email page).",
+    params: obj(
+      { id: str({ min: 1, max: 36, example: '7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b' }) },
+      { required: ['id'] },
+    ),
+    responses: { 200: { description: 'The email', schema: dataOf(EmailRecordSchema) } },
+    errors: { 404: ['not_found'] },
+    handler: (c) => {
+      const e = recordIndex<EmailRecord>(c.data, 'emails').byId.get(c.params.id);
+      if (!e || e.workspace_id !== c.auth.workspace.id) throw notFound(`No email ${c.params.id} in this workspace.`);
+      return { body: { data: presentEmail(e) } };
+    },
   }),
 ];

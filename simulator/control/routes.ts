@@ -5,7 +5,7 @@
 // clock.ts        health, reset and the clock
 // accounts.ts     API keys and workspaces
 // workspace.ts    the workspace, its wallet, plan and ledger; the audit log
-// fixtures.ts     contacts, suppressions and history fixtures
+// fixtures.ts     contacts, suppressions and history fixtures; an email by its id
 import type { Resource } from '../core/http.js';
 import { accountRoutes } from './accounts.js';
 import { clockRoutes } from './clock.js';

@@ -12,7 +12,8 @@ const DOOR =
   '(421 host_not_allowed otherwise), refuses requests from web pages not on a loopback address (403 origin_not_allowed; outside /v1 also ' +
   'any a browser marks Sec-Fetch-Site: cross-site), refuses paths with dot segments, empty segments, backslashes or escaped slashes ' +
   '(400 bad_request), takes request bodies only as application/json (415 unsupported_media_type), and answers malformed HTTP with the ' +
-  'error envelope (400 bad_request, 431 headers_too_large). A 405 names the methods its path takes in Allow.';
+  'error envelope (400 bad_request, 431 headers_too_large). A 405 names the methods its path takes in Allow. Bound beyond loopback, it ' +
+  'answers /_sim to clients on other machines only with its control token in the Vmv-Control-Token header (401 control_token_required).';
 
 export type DocumentKind = 'api' | 'control';
 

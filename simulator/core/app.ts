@@ -181,7 +181,7 @@ const STEPS: readonly (readonly [string, Step])[] = [
         world: w.services,
       };
       x.reply = await x.route.handler(ctx);
-      x.res = toResponse(x.reply, x.requestId);
+      x.res = toResponse(x.reply, x.requestId, ctx.head);
     },
   ],
   // kept now (a retry while the request waits replays this, never starting a second run), and again
@@ -189,7 +189,7 @@ const STEPS: readonly (readonly [string, Step])[] = [
   [
     'remember',
     (x) => {
-      if (!x.keyed || x.res!.status < 200 || x.res!.status >= 300 || typeof x.res!.body !== 'string')
+      if (!x.keyed || x.res!.status < 200 || x.res!.status >= 300 || typeof x.res!.body !== 'string' || x.res!.stream)
         x.keyed = undefined;
       else remember(x.s, x.keyed, x.requestId, x.res!);
     },

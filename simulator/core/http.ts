@@ -27,6 +27,12 @@ export interface SimResponse {
   status: number;
   headers: Record<string, string>;
   body: string | Buffer;
+  /**
+   * A body made a piece at a time as it is read (a recording), `body` then empty and Content-Length
+   * its whole size: the server sends it with back-pressure (server.ts sendResponse), an in-process
+   * caller writes it where it goes; stopping the iteration (return()) stops the making.
+   */
+  stream?: AsyncIterable<Buffer>;
 }
 
 export interface Auth {
@@ -84,6 +90,12 @@ export interface Reply {
   headers?: Record<string, string>;
   /** a non-JSON body, e.g. audio; `size` (a HEAD's reply, its bytes left out) says the length they would have */
   raw?: { bytes: Buffer; contentType: string; size?: number };
+  /**
+   * A large body made only as the client reads it (a 2-hour recording is 57.6 MB): `pieces` starts
+   * making it (never for a HEAD), `size` is its length in bytes (Content-Length). A slow reader holds
+   * a piece or two, never the whole; one gone stops the making.
+   */
+  stream?: { contentType: string; size: number; pieces: () => AsyncIterable<Buffer> };
   /**
    * Runs after the request's change is on disk and the store's lock is released, and gives the
    * reply sent instead: a request that waits (an assistant message waiting for its run).

@@ -27,7 +27,9 @@ function conventionErrors(r: Route, isApi: boolean): Record<number, string[]> {
     e[401] = ['unauthorized'];
     e[403] = r.plan ? ['forbidden', 'plan_not_included', 'origin_not_allowed'] : ['forbidden', 'origin_not_allowed'];
   }
-  if (!isApi) e[401] = ['unauthorized']; // the control plane needs no key, but refuses one that is not valid
+  // the control plane needs no key, but refuses one that is not valid, and (bound beyond loopback) a
+  // client beyond its machine without the control token
+  if (!isApi) e[401] = ['unauthorized', 'control_token_required'];
   if (r.method !== 'GET') {
     if (isApi) e[409] = ['idempotency_conflict'];
     e[413] = ['payload_too_large'];

@@ -100,8 +100,14 @@ export function originOf(req: SimRequest): string {
     : DEFAULT_ORIGIN;
 }
 
-export function toResponse(reply: Reply, requestId: string): SimResponse {
+export function toResponse(reply: Reply, requestId: string, head = false): SimResponse {
   const headers: Record<string, string> = { 'request-id': requestId, ...reply.headers };
+  if (reply.stream) {
+    headers['content-type'] = reply.stream.contentType;
+    headers['content-length'] = String(reply.stream.size);
+    // a HEAD's body is never sent: nothing is made
+    return { status: reply.status ?? 200, headers, body: '', stream: head ? undefined : reply.stream.pieces() };
+  }
   if (reply.raw) {
     headers['content-type'] = reply.raw.contentType;
     if (reply.raw.size !== undefined) headers['content-length'] = String(reply.raw.size);
@@ -111,6 +117,36 @@ export function toResponse(reply: Reply, requestId: string): SimResponse {
   const status = reply.status ?? 200;
   return { status, headers, body: status === 204 ? '' : JSON.stringify(reply.body ?? {}) };
 }
+
+/** One `bytes=` range of a body of `size` bytes; null to send it all (no header, several ranges, or one not understood). */
+export function byteRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    const n = Number(m[2]); // the last n bytes
+    return n === 0 || size === 0 ? 'unsatisfiable' : { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size) return 'unsatisfiable';
+  return end < start ? null : { start, end };
+}
+
+/** The 416 of a range outside a body of `size` bytes, saying the size (Content-Range: bytes *\/size). */
+export const rangeNotSatisfiable = (size: number, what = 'file') =>
+  new ApiError(
+    416,
+    'range_not_satisfiable',
+    `The range is outside the ${what} (${size} bytes).`,
+    undefined,
+    undefined,
+    {
+      'content-range': `bytes */${size}`,
+    },
+  );
 
 export function errorResponse(e: unknown, requestId: string): SimResponse {
   // a data file that cannot be read or used is said as it is (the file, the line, what to do): it is no bug of ours

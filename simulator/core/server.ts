@@ -11,7 +11,10 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   bodyTypeRefusal,
   fetchSiteRefusal,
@@ -47,6 +50,11 @@ export interface ServeOptions {
   allowedHosts?: readonly string[];
   /** serve the inspector (`pages`, and its keyless way to /v1) to clients beyond loopback too; otherwise 403 to them */
   remoteInspector?: boolean;
+  /**
+   * the token a client beyond loopback sends (Vmv-Control-Token) to reach /_sim; none, and the
+   * control plane answers anyone who reaches the port (`vmv sim serve` makes one when bound off loopback)
+   */
+  controlToken?: string;
   onRequest?: (method: string, url: string, status: number, ms: number) => void;
   /**
    * Answers of the server's own past the door, before the handler (the inspector's page and its
@@ -233,6 +241,7 @@ function listener(o: ServeOptions, hosts: HostPolicy, kick: () => void) {
       hostRefusal(req.rawHeaders, hosts) ??
       (typeof target === 'string' ? door(o, req, target) : target) ??
       bodyRefusal(method, body, limit, req.headers['content-type']);
+    if (!refusal && o.controlToken) keepToken(req, res, o.controlToken);
     if (!refusal && (await o.pages?.handle(req, res, body as Buffer))) {
       o.onRequest?.(method, raw, res.statusCode, performance.now() - started);
       return kick();
@@ -249,19 +258,75 @@ function listener(o: ServeOptions, hosts: HostPolicy, kick: () => void) {
           body: body as Buffer,
           signal: gone.signal,
         });
-    if (res.destroyed) return kick();
+    if (res.destroyed) {
+      void out.stream?.[Symbol.asyncIterator]().return?.();
+      return kick();
+    }
     // Server names the simulator, so the CLI gives a simulator's hints under its errors (src/hints.ts)
-    res.writeHead(out.status, {
-      ...out.headers,
-      server: 'vmv-simulator',
-      // a HEAD's reply may say the length of a body it never made (a recording's)
-      'content-length': out.headers['content-length'] ?? String(Buffer.byteLength(out.body)),
-    });
-    res.end(out.body);
+    const sent = sendResponse(res, { ...out, headers: { ...out.headers, server: 'vmv-simulator' } });
     o.onRequest?.(method, raw, out.status, performance.now() - started);
     // a request may have scheduled transitions or switched the clock: look again at what is due
     kick();
+    await sent;
   };
+}
+
+/** How many bytes of a streamed body the server reads ahead of a slow client: one piece of a recording and a little. */
+const STREAM_AHEAD = 64 * 1024;
+
+/**
+ * Sends a reply: its length always said (a HEAD's may be that of a body it never made); a streamed
+ * body (SimResponse.stream) a piece at a time as the client takes it, so a slow reader holds about
+ * STREAM_AHEAD and the socket's buffer, never the whole; a client gone stops the making (the
+ * pipeline returns the iterator). Resolves when the reply is sent or given up.
+ */
+export async function sendResponse(res: ServerResponse, out: SimResponse): Promise<void> {
+  res.writeHead(out.status, {
+    ...out.headers,
+    'content-length': out.headers['content-length'] ?? String(Buffer.byteLength(out.body)),
+  });
+  if (!out.stream || res.req.method === 'HEAD') {
+    if (out.stream) void out.stream[Symbol.asyncIterator]().return?.();
+    return void res.end(out.body);
+  }
+  const body = Readable.from(out.stream, { objectMode: false, highWaterMark: STREAM_AHEAD });
+  // a client gone mid-body is no error of the server's: the connection is closed and the making stopped
+  await pipeline(body, res).catch(() => res.destroy());
+}
+
+/** The header a client beyond loopback names the control token in. */
+export const CONTROL_TOKEN_HEADER = 'vmv-control-token';
+
+/** The cookie a browser beyond loopback holds the control token in (the remote inspector's page sends no header of its own). */
+const CONTROL_TOKEN_COOKIE = 'vmv_control_token';
+
+/** Two strings equal, compared in constant time (a wrong guess says nothing of the right token). */
+function same(given: string, token: string): boolean {
+  const [a, b] = [createHash('sha256').update(given).digest(), createHash('sha256').update(token).digest()];
+  return timingSafeEqual(a, b);
+}
+
+/** Whether the request names the control token: in its header, or in the cookie `?token=` set. */
+function sameToken(req: IncomingMessage, token: string): boolean {
+  const header = req.headers[CONTROL_TOKEN_HEADER];
+  if (typeof header === 'string') return same(header, token);
+  const cookie = /(?:^|;\s*)vmv_control_token=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
+  return cookie !== undefined && same(decodeURIComponent(cookie), token);
+}
+
+/**
+ * A page opened with `?token=TOKEN` (the address the banner prints for the remote inspector, as
+ * Jupyter's) keeps the token in a cookie, so the page's own requests to /_sim carry it: HttpOnly
+ * (no script reads it), SameSite=Strict (no other site's page sends it; Origin and Sec-Fetch-Site
+ * refuse those anyway).
+ */
+function keepToken(req: IncomingMessage, res: ServerResponse, token: string): void {
+  const given = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('token');
+  if (given !== null && same(given, token))
+    res.setHeader(
+      'set-cookie',
+      `${CONTROL_TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`,
+    );
 }
 
 /** What a client beyond this machine may reach unless told otherwise: the API (with a key) and the control plane, not the inspector. */
@@ -283,6 +348,12 @@ function door(o: ServeOptions, req: IncomingMessage, target: string): Refusal | 
       status: 403,
       code: 'client_not_allowed',
       message: `The inspector (its page, and its way to /v1 without a key) answers only clients on this machine; this request came from ${from || 'an unknown address'}. Start the simulator with --remote-inspector to serve it beyond this machine.`,
+    };
+  if (o.controlToken && under(path, '/_sim') && !isLoopbackHost(from) && !sameToken(req, o.controlToken))
+    return {
+      status: 401,
+      code: 'control_token_required',
+      message: `This simulator's control plane (/_sim) answers clients beyond its machine only with the control token \`vmv sim serve\` printed when it started, in the ${CONTROL_TOKEN_HEADER} header (vmv sends VMV_SIM_CONTROL_TOKEN); ${req.headers[CONTROL_TOKEN_HEADER] === undefined ? 'this request has none' : 'this one is not it'}.`,
     };
   const meta = {
     site: req.headers['sec-fetch-site'],

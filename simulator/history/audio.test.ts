@@ -8,6 +8,7 @@ import {
   muLaw,
   muLawWav,
   recordingSeconds,
+  recordingPieces,
   recordingWav,
   voicesOf,
 } from './audio.js';
@@ -102,5 +103,29 @@ describe('a long recording is made in slices', () => {
       say(whole, from, Math.round(t.to * RATE) - from, t.text, voices[t.speaker]);
     }
     expect((await recordingWav(call)).equals(muLawWav(whole))).toBe(true);
+  });
+
+  // a range (a player's seek, a download resumed) is those bytes of the whole file, wherever it starts and ends
+  it.each([
+    ['the header alone', 0, 43],
+    ['inside the header, into the samples', 10, 90_000],
+    ['mid-syllable to mid-syllable', 44 + 50.3 * RATE + 17, 44 + 61.2 * RATE],
+    ['inside a long turn', 44 + 70 * RATE + 3, 44 + 95 * RATE],
+    ['the last byte', 44 + 180 * RATE - 1, 44 + 180 * RATE - 1],
+    ['past the end', 44 + 170 * RATE, 10 ** 9],
+  ])("a range, %s: the whole file's bytes", async (_, from, to) => {
+    const [first, last] = [Math.round(from), Math.round(to)];
+    const call = {
+      id: 'c',
+      duration_seconds: 180,
+      transcript_turns: [0, 50.3, 59.99, 61, 130].map((t, i) =>
+        turn(i % 2 ? 'person' : 'agent', t, 'Could we move it to Thursday?'),
+      ),
+    };
+    call.transcript_turns[3].text = 'One long monologue that goes on and on, and on again, about everything at all.';
+    const whole = await recordingWav(call);
+    const pieces: Buffer[] = [];
+    for await (const p of recordingPieces(call, first, last)) pieces.push(p);
+    expect(Buffer.concat(pieces).equals(whole.subarray(first, last + 1))).toBe(true);
   });
 });

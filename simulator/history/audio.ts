@@ -82,35 +82,64 @@ export function voicesOf(callId: string): Record<'agent' | 'person', Voice> {
 /** The size of a call's recording file in bytes, known without making it (a HEAD's Content-Length). */
 export const recordingBytes = (call: RecordedCall) => HEADER + Math.round(recordingSeconds(call) * RATE);
 
-/** How much of a recording is made between two pauses: 10 s (a few ms of one core; the first, code not yet optimised, more). */
+/** How much of a recording is made at a time: 10 s (80 kB sent; a few ms of one core, the first, code not yet optimised, more). */
 const WINDOW = 10 * RATE;
 
 /**
- * The recording of a call: a WAV file of `recordingSeconds` seconds (at most 2 hours, 57.6 MB), made
- * 10 s at a time straight into the file: each piece's samples (a 320 kB scratch) are the turns that
- * sound in it, added in transcript order (turns that overlap add as they always have), then encoded.
- * `pause`, when given, is awaited after each piece, so the server answers other requests between them
- * however long a turn is (a 2-hour recording is 2 to 8 s of one core, as busy as the machine is).
+ * The bytes `first` to `last` (inclusive; default the whole file) of a call's recording, a WAV file
+ * of `recordingSeconds` seconds (at most 2 hours, 57.6 MB), made 10 s at a time as they are asked
+ * for: each piece's samples (a 320 kB scratch) are the turns that sound in it, added in transcript
+ * order (turns that overlap add as they always have), then encoded. Only the turns still sounding
+ * are held, so a slow reader costs a piece or two, never the file. A range that starts late skips
+ * the turns over by then and makes a turn it starts inside from that turn's beginning (its voice
+ * carries from syllable to syllable), unwritten: the bytes are the whole file's, whatever the range.
+ * `pause`, when given, is awaited after each piece, so a fast reader never holds the process.
  */
-export async function recordingWav(call: RecordedCall, pause?: () => Promise<void>): Promise<Buffer> {
+export async function* recordingPieces(
+  call: RecordedCall,
+  first = 0,
+  last = Number.POSITIVE_INFINITY,
+  pause?: () => Promise<void>,
+): AsyncGenerator<Buffer> {
   const total = Math.round(recordingSeconds(call) * RATE);
+  const stop = Math.min(last + 1, HEADER + total) - HEADER;
+  if (first < HEADER) yield wavHeader(total).subarray(first, Math.min(HEADER, stop + HEADER));
+  const from = Math.max(0, first - HEADER);
+  if (from >= stop) return;
   const voices = voicesOf(call.id);
-  const speeches: { from: number; speech: Speech }[] = [];
-  for (const t of heardTurns(call)) {
-    const from = Math.round(t.from * RATE);
-    if (from >= total) break;
-    speeches.push({ from, speech: new Speech(t.text, voices[t.speaker], from, Math.round(t.to * RATE) - from, total) });
-  }
-  const wav = wavHeader(total);
-  const window = new Float32Array(Math.min(WINDOW, total));
-  for (let at = 0; at < total; at += WINDOW) {
-    const end = Math.min(total, at + WINDOW);
-    window.fill(0);
-    for (const s of speeches) if (s.from < end && !s.speech.done) s.speech.render(window, at, end);
-    encode(window, wav, at, end - at);
+  // the turns by their start (each begins sounding in its window); those over before `from` are never made
+  const turns = heardTurns(call)
+    .map((t, i) => ({ ...t, i, from: Math.round(t.from * RATE), to: Math.round(t.to * RATE) }))
+    .filter((t) => t.from < total && t.to > from)
+    .sort((a, b) => a.from - b.from || a.i - b.i);
+  let next = 0;
+  // (added into a piece in transcript order, as the whole file always was: the same sums, the same bytes)
+  let sounding: { i: number; speech: Speech }[] = [];
+  const window = new Float32Array(Math.min(WINDOW, stop - from));
+  for (let at = from; at < stop; at += WINDOW) {
+    const end = Math.min(stop, at + WINDOW);
+    const before = next;
+    for (; next < turns.length && turns[next].from < end; next++) {
+      const t = turns[next];
+      sounding.push({ i: t.i, speech: new Speech(t.text, voices[t.speaker], t.from, t.to - t.from, total) });
+    }
+    if (next > before) sounding.sort((a, b) => a.i - b.i);
+    const samples = window.subarray(0, end - at);
+    samples.fill(0);
+    for (const s of sounding) s.speech.render(samples, at, end);
+    sounding = sounding.filter((s) => !s.speech.done);
+    const piece = Buffer.allocUnsafe(end - at);
+    encode(samples, piece, 0, end - at);
+    yield piece;
     await pause?.();
   }
-  return wav;
+}
+
+/** A whole recording in memory (tests and tools; the API sends recordingPieces as they are read). */
+export async function recordingWav(call: RecordedCall, pause?: () => Promise<void>): Promise<Buffer> {
+  const pieces: Buffer[] = [];
+  for await (const piece of recordingPieces(call, 0, Number.POSITIVE_INFINITY, pause)) pieces.push(piece);
+  return Buffer.concat(pieces);
 }
 
 /** A short sample of a voice (a number's voice preview): a greeting in a voice drawn from its name. */
@@ -127,14 +156,14 @@ export function voiceSampleWav(voiceId: string): Buffer {
 
 /** Samples (-1..1) as a mono 8 kHz WAV of G.711 mu-law (format 7, 8 bits a sample). */
 export function muLawWav(samples: Float32Array): Buffer {
-  const wav = wavHeader(samples.length);
-  encode(samples, wav, 0, samples.length);
-  return wav;
+  const body = Buffer.allocUnsafe(samples.length);
+  encode(samples, body, 0, samples.length);
+  return Buffer.concat([wavHeader(samples.length), body]);
 }
 
-/** A WAV file of `count` mu-law samples, its header written, its samples still to fill. */
+/** The 44-byte header of a WAV file of `count` mu-law samples. */
 function wavHeader(count: number): Buffer {
-  const buf = Buffer.alloc(HEADER + count);
+  const buf = Buffer.alloc(HEADER);
   buf.write('RIFF', 0);
   buf.writeUInt32LE(HEADER - 8 + count, 4);
   buf.write('WAVE', 8);
@@ -151,10 +180,9 @@ function wavHeader(count: number): Buffer {
   return buf;
 }
 
-/** The first `count` samples as mu-law bytes into the file from its sample `at`. */
-function encode(samples: Float32Array, wav: Buffer, at: number, count: number): void {
-  const out = HEADER + at;
-  for (let i = 0; i < count; i++) wav[out + i] = muLaw(samples[i]);
+/** The first `count` samples as mu-law bytes into `out` from its byte `at`. */
+function encode(samples: Float32Array, out: Buffer, at: number, count: number): void {
+  for (let i = 0; i < count; i++) out[at + i] = muLaw(samples[i]);
 }
 
 /** G.711 mu-law: a sample (-1..1) as one byte, through a table of every 14-bit magnitude. */

@@ -1,5 +1,6 @@
 // Conversation history and contacts: both route families of the spec, all free reads.
-import { RECORDING_TYPE, type RecordedCall, recordingBytes, recordingWav } from './audio.js';
+import { RECORDING_TYPE, type RecordedCall, recordingBytes, recordingPieces } from './audio.js';
+import { byteRange, rangeNotSatisfiable } from '../core/request.js';
 import { iso } from '../core/clock.js';
 import { notFound, validationError } from '../core/errors.js';
 import { route, type Ctx, type Resource, type Route } from '../core/http.js';
@@ -167,46 +168,54 @@ function recording(c: Ctx<Infer<typeof Id>>) {
     at: iso(c.s.now),
   });
   c.s.markDirty();
-  // made once the download is logged and the store is free, in slices that let other requests through
-  // (a copy: the store's views are not to be read once the unit of work is over)
+  // a copy: the store's views are not to be read once the unit of work is over, and the file is
+  // made after it, a piece at a time as the client reads (recordingPieces), the store free meanwhile
   const heard: RecordedCall = JSON.parse(
     JSON.stringify({ id: call.id, duration_seconds: call.duration_seconds, transcript_turns: call.transcript_turns }),
   );
-  const headers = { 'cache-control': 'no-store' };
-  // a HEAD is answered from the duration alone: nothing is made
-  if (c.head)
-    return { headers, raw: { bytes: Buffer.alloc(0), contentType: RECORDING_TYPE, size: recordingBytes(heard) } };
-  const signal = c.signal;
+  const size = recordingBytes(heard);
+  const range = byteRange(c.header('range'), size);
+  if (range === 'unsatisfiable') throw rangeNotSatisfiable(size, 'recording');
+  const { start, end } = range ?? { start: 0, end: size - 1 };
+  const headers: Record<string, string> = { 'cache-control': 'no-store', 'accept-ranges': 'bytes' };
+  if (range) headers['content-range'] = `bytes ${start}-${end}/${size}`;
   return {
-    after: async () => ({
-      headers,
-      raw: { bytes: await inTurn(() => made(heard, signal)), contentType: RECORDING_TYPE },
-    }),
+    status: range ? 206 : 200,
+    headers,
+    stream: {
+      contentType: RECORDING_TYPE,
+      size: end - start + 1,
+      pieces: () => afterTurn(recordingPieces(heard, start, end, nextTurn)),
+    },
   };
 }
 
-/** A recording made a minute at a time, the server answering between them; a client gone stops it (an empty reply nobody reads). */
-async function made(heard: RecordedCall, signal?: AbortSignal): Promise<Buffer> {
-  const gone = new Error('gone');
-  const pause = () => (signal?.aborted ? Promise.reject(gone) : new Promise<void>(setImmediate));
-  if (signal?.aborted) return Buffer.alloc(0);
-  return recordingWav(heard, pause).catch((e) => {
-    if (e === gone) return Buffer.alloc(0);
-    throw e;
+const waiting: (() => void)[] = [];
+let turning = false;
+/**
+ * Between two pieces of a recording, the process's other work goes first: the recordings being sent
+ * take turns, one piece (a few ms) each time round the event loop, so however many are read at once
+ * a request waits behind a piece or two, not one of each (20 downloads filling their sockets at once
+ * otherwise held a health check for over a second).
+ */
+function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    waiting.push(resolve);
+    if (!turning) turn();
   });
 }
-
-let making: Promise<unknown> = Promise.resolve();
-/**
- * Recordings are made one at a time, the others waiting their turn in order: each holds its file
- * (up to 57.6 MB for 2 hours) while made, so however many downloads run at once the memory they take
- * stays about one file's (and the waiting ones cost no core). Waiting, not a 503: the spec has no such
- * refusal, and a client's download only takes longer.
- */
-function inTurn<T>(make: () => Promise<T>): Promise<T> {
-  const mine = making.then(make);
-  making = mine.catch(() => undefined);
-  return mine;
+/** The pieces, the first of them too made in its turn (20 downloads begun at once make theirs one by one). */
+async function* afterTurn(pieces: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
+  await nextTurn();
+  yield* pieces;
+}
+function turn(): void {
+  turning = true;
+  setImmediate(() => {
+    turning = false;
+    waiting.shift()?.();
+    if (waiting.length > 0) turn();
+  });
 }
 
 // ---- routes ----
@@ -348,8 +357,9 @@ function recordingRead(path: string): Route {
     description:
       'The raw audio of the call, never cached. 404 when the call has no recording, when recording is turned off by the ' +
       "workspace's compliance settings, or when the call is not in the workspace. Each download is written to the compliance audit log, " +
-      "attributed to the API key's owner. HEAD answers the size (Content-Length) without making the file. Recordings are made " +
-      'one at a time, so a download may wait for the ones before it.',
+      "attributed to the API key's owner. HEAD answers the size (Content-Length) without making the file. The file is made as " +
+      'it is read (a slow reader holds the simulator to a few pieces of it, never the whole), and a single `Range: bytes=…` is ' +
+      'served as 206 Partial Content (a player seeks, a cut download resumes).',
     params: Id,
     responses: {
       200: {
@@ -364,7 +374,18 @@ function recordingRead(path: string): Route {
           },
         },
       },
+      206: {
+        description: 'The range asked for, the same bytes as in the whole file',
+        contentType: RECORDING_TYPE,
+        headers: {
+          'Content-Range': {
+            description: 'which bytes of the file these are',
+            schema: { type: 'string', example: 'bytes 44-80043/480044' },
+          },
+        },
+      },
     },
+    errors: { 416: ['range_not_satisfiable'] },
     handler: recording,
   });
 }

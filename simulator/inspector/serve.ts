@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { newRequestId, type App } from '../core/app.js';
 import { ApiError, notFound } from '../core/errors.js';
 import { targetOf } from '../core/router.js';
+import { sendResponse } from '../core/server.js';
 import { NEEDS_LOCK, type WorldSession, type WorldStore } from '../core/session.js';
 import { JournalFeed } from './feed.js';
 import { eventStreams } from './stream.js';
@@ -139,7 +140,5 @@ async function proxy(req: IncomingMessage, res: ServerResponse, body: Buffer, st
     return void answerError(res, notFound(`No route for ${req.method} /_sim/inspector${url}.`));
   const headers = { ...req.headers, authorization: `Bearer ${await defaultKey(store)}` };
   const out = await app.handle({ method: req.method ?? 'GET', url, headers, body });
-  const bytes = typeof out.body === 'string' ? Buffer.from(out.body) : out.body;
-  res.writeHead(out.status, { ...out.headers, 'content-length': String(bytes.length) });
-  res.end(req.method === 'HEAD' ? undefined : bytes);
+  await sendResponse(res, out);
 }

@@ -2,6 +2,7 @@
 // that does not match its signature refused, one byte range served as 206 when asked.
 import { ApiError, notFound } from '../core/errors.js';
 import { route, type Ctx } from '../core/http.js';
+import { byteRange, rangeNotSatisfiable } from '../core/request.js';
 import { obj, str } from '../core/schema.js';
 import { MEDIA_FILES, mediaPath, validSignature, type MediaFile } from './links.js';
 import { videoById } from './machine.js';
@@ -29,35 +30,13 @@ async function media(c: Ctx<{ id: string }, { sig?: string }>, file: MediaFile) 
     'cache-control': 'public, max-age=31536000, immutable',
   };
   const range = byteRange(c.header('range'), bytes.length);
-  if (range === 'unsatisfiable')
-    throw new ApiError(
-      416,
-      'range_not_satisfiable',
-      `The range is outside the file (${bytes.length} bytes).`,
-      undefined,
-      undefined,
-      { 'content-range': `bytes */${bytes.length}` },
-    );
+  if (range === 'unsatisfiable') throw rangeNotSatisfiable(bytes.length);
   if (!range) return { headers, raw: { bytes, contentType } };
   return {
     status: 206,
     headers: { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${bytes.length}` },
     raw: { bytes: bytes.subarray(range.start, range.end + 1), contentType },
   };
-}
-
-/** One `bytes=` range of a file of `size` bytes; null to send it all (no header, several ranges, or one not understood). */
-function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
-  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!m || (m[1] === '' && m[2] === '')) return null;
-  if (m[1] === '') {
-    const n = Number(m[2]); // the last n bytes
-    return n === 0 ? 'unsatisfiable' : { start: Math.max(0, size - n), end: size - 1 };
-  }
-  const start = Number(m[1]);
-  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (start >= size) return 'unsatisfiable';
-  return end < start ? null : { start, end };
 }
 
 export const mediaRoute = (file: MediaFile, what: string, contentType: string) =>
