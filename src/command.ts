@@ -44,14 +44,14 @@ export function action<O>(shell: Shell, run: Run<O>) {
 }
 
 /**
- * Refuses a required argument given empty (exit 2), before anything is sent: in a script it is a
+ * Refuses an argument given empty (exit 2), before anything is sent: in a script it is a
  * variable not set (`vmv quick status "$JOB"` with no JOB), which would otherwise reach the API as
  * a path with nothing in it (a 404 for a route that does not exist).
  */
 function refuseEmpty(cmd: Command, given: unknown[]): void {
   for (const [i, arg] of cmd.registeredArguments.entries()) {
     const values = [given[i]].flat();
-    if (arg.required && values.some((v) => typeof v === 'string' && v.trim() === ''))
+    if (values.some((v) => typeof v === 'string' && v.trim() === ''))
       throw usage(
         `${arg.name().toUpperCase()} is empty: give one (in a script, a "$VARIABLE" that is not set expands to nothing).`,
       );

@@ -244,6 +244,7 @@ describe('flags are checked before any request: exit 2 naming the flag', () => {
     [['quick', 'status', '', '--watch'], 'ID is empty: give one (in a script, a "$VARIABLE" that is not set'],
     [['history', 'call', ' '], 'ID is empty'],
     [['videos', 'get', ''], 'ID is empty'],
+    [['sim', 'outbox', ''], 'ID is empty'],
   ];
   for (const name of NAMES) {
     it(`${name}: each bad value`, async () => {
