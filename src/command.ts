@@ -25,6 +25,7 @@ export function action<O>(shell: Shell, run: Run<O>) {
     const args = a.slice(0, -2).flat() as string[];
     const ctx = Context.of(shell.io, shell.env, cmd);
     try {
+      refuseEmpty(cmd, a.slice(0, -2));
       const w = opts as { timeout?: string; advance?: boolean };
       // checked before the command sends anything: a refused --advance starts no job
       if (w.timeout !== undefined || w.advance)
@@ -40,6 +41,21 @@ export function action<O>(shell: Shell, run: Run<O>) {
       await ctx.close();
     }
   };
+}
+
+/**
+ * Refuses an argument given empty (exit 2), before anything is sent: in a script it is a
+ * variable not set (`vmv quick status "$JOB"` with no JOB), which would otherwise reach the API as
+ * a path with nothing in it (a 404 for a route that does not exist).
+ */
+function refuseEmpty(cmd: Command, given: unknown[]): void {
+  for (const [i, arg] of cmd.registeredArguments.entries()) {
+    const values = [given[i]].flat();
+    if (values.some((v) => typeof v === 'string' && v.trim() === ''))
+      throw usage(
+        `${arg.name().toUpperCase()} is empty: give one (in a script, a "$VARIABLE" that is not set expands to nothing).`,
+      );
+  }
 }
 
 /** commander option parsers that fail as usage errors */

@@ -135,15 +135,20 @@ const helpListeners = (c: Command) =>
     write: (s: string) => void;
   }) => void)[];
 
-/** A group's Examples: the first example of each of its first three commands (a sub-group: of its first command). */
+/**
+ * A group's Examples: the first example of each of its first three commands (a sub-group: of its
+ * first command), each with the lines before it in its command's block that it needs (a caller ID
+ * verified first, `CALL=$(...)` before `"$CALL"`), so that the lines run as they stand, in order.
+ */
 function groupExamples(cmd: Command): string {
-  const lines = cmd.commands.flatMap((c) => firstExample(c)).slice(0, 3);
+  const lines = [...new Set(cmd.commands.slice(0, 3).flatMap((c) => firstExample(c)))];
   return lines.length ? `${examples(...lines)}\n` : '';
 }
 
 /**
  * The first example of a command (from the Examples block addHelpText puts after its help) that
- * runs the command itself, or of its first command's.
+ * runs the command itself, or of its first command's; with the lines before it that set up what
+ * it uses: a line setting a variable, or a simulator command (`vmv sim caller-id`) before another's.
  */
 function firstExample(c: Command): string[] {
   if (c.commands.length) return firstExample(c.commands[0]);
@@ -159,7 +164,15 @@ function firstExample(c: Command): string[] {
     .map((l) => l.trim());
   const path: string[] = [];
   for (let p: Command | null = c; p; p = p.parent) path.unshift(p.name());
-  return [lines.find((l) => l.includes(`${path.join(' ')} `)) ?? lines[0]];
+  const own = Math.max(
+    0,
+    lines.findIndex((l) => l.includes(`${path.join(' ')} `)),
+  );
+  // (a simulator command sets up another's; one of the sim group's own is no setup but another example)
+  const setup = lines
+    .slice(0, own)
+    .filter((l) => /^[A-Z_]+=\$\(/.test(l) || (path[1] !== 'sim' && /^vmv sim /.test(l)));
+  return [...setup, lines[own]];
 }
 
 /** Every command reports through our streams and never calls process.exit itself. */

@@ -340,6 +340,20 @@ const TABLE: Record<string, Row[]> = {
     ['what did videos cost this week?', `Videos cost 4.60 USD ${day('this week', '2026-03-09 to now')} (2 charges).`],
     ['how much have we paid for texts this month?', `Texts cost nothing ${day('this month', '2026-03-01 to now')}.`],
   ],
+  'a span still to come': [
+    [
+      'who called us tomorrow?',
+      'There are no calls tomorrow (2026-03-15): that is after now, and I can only tell what has already happened.',
+    ],
+    [
+      'how many texts came in next week?',
+      'There are no texts next week (2026-03-16 to 2026-03-22): that is after now, and I can only tell what has already happened.',
+    ],
+    [
+      'what did we spend next month?',
+      'Nothing has been spent next month (2026-04-01 to 2026-04-30): that is after now, and I can only tell what has already happened.',
+    ],
+  ],
   'how many videos': [
     ['how many videos did we post last week?', POSTED_LAST_WEEK],
     ['how many videos went out last week?', POSTED_LAST_WEEK],
@@ -350,6 +364,24 @@ const TABLE: Record<string, Row[]> = {
     ['how many videos are scheduled to post?', SCHEDULED],
     ['how many posts are lined up?', SCHEDULED],
     ['how many videos are coming up?', SCHEDULED],
+    // what is to come reads the future: Friday is the next one (2026-03-20), not the last
+    [
+      'how many videos are scheduled for Friday?',
+      `1 video is scheduled to post ${day('Friday', '2026-03-20')} (2 posts).`,
+    ],
+    [
+      'how many videos are scheduled this week?',
+      `No videos are scheduled to post ${day('this week', '2026-03-14 to 2026-03-15')}.`,
+    ],
+    [
+      'how many videos are scheduled next week?',
+      `1 video is scheduled to post ${day('next week', '2026-03-16 to 2026-03-22')} (2 posts).`,
+    ],
+    // what happened, of a span still to come: said plainly
+    [
+      'how many videos did we post tomorrow?',
+      'No videos were posted tomorrow (2026-03-15): that is after now, and I can only tell what has already happened.',
+    ],
     ['how many videos did we make this week?', `You made 2 videos ${day('this week', '2026-03-09 to now')}.`],
     ['how many videos did we make in March?', `You made 3 videos ${day('in March', '2026-03-01 to 2026-03-31')}.`],
     [

@@ -240,6 +240,11 @@ describe('flags are checked before any request: exit 2 naming the flag', () => {
       ['webhooks', 'create', '--url', 'https://example.com', '--events', 'call.started,call.answered'],
       '--events takes one of call.started, call.ended; got "call.answered"',
     ],
+    // a variable not set in a help example's "$JOB": refused, not a 404 for a route with no id
+    [['quick', 'status', '', '--watch'], 'ID is empty: give one (in a script, a "$VARIABLE" that is not set'],
+    [['history', 'call', ' '], 'ID is empty'],
+    [['videos', 'get', ''], 'ID is empty'],
+    [['sim', 'outbox', ''], 'ID is empty'],
   ];
   for (const name of NAMES) {
     it(`${name}: each bad value`, async () => {

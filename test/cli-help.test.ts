@@ -228,8 +228,11 @@ describe('root and group pages: commands first, an example in every help (issue 
       const r = await both([...path, '--help']);
       expect(r.stdout.indexOf('\nCommands:\n'), where).toBeGreaterThan(-1);
       expect(r.stdout.indexOf('\nCommands:\n'), where).toBeLessThan(r.stdout.indexOf('\nOptions:\n'));
-      for (const ran of await reached(where, r.stdout))
-        expect(`${ran} `.startsWith(`${path.join(' ')} `), where).toBe(true);
+      const ran = await reached(where, r.stdout);
+      const own = (c: string) => `${c} `.startsWith(`${path.join(' ')} `);
+      // its own, each after what sets it up (a caller ID verified, a contact added, `POST=$(vmv videos post ...)`)
+      expect(own(ran[ran.length - 1]), where).toBe(true);
+      if (path[0] === 'sim') for (const c of ran) expect(own(c), `${where}: ${c}`).toBe(true);
     }
   });
 });

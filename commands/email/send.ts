@@ -29,6 +29,7 @@ export function define(parent: Command, shell: Shell): void {
     .addHelpText(
       'after',
       examples(
+        'vmv sim contact --name "Grace Hopper" --email grace@example.com',
         'vmv email send --to ada@example.com --to "Grace Hopper" --subject Hello --body "Hi there"',
         'vmv email send --to ada@example.com --subject "Weekly report" --body-file report.txt --reply-to ops@example.com',
       ),

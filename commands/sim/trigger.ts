@@ -35,7 +35,7 @@ export function define(parent: Command, shell: Shell): void {
       examples(
         'vmv sim trigger call.ended',
         'vmv sim trigger sms.received --says "Is Tuesday still free?"',
-        'vmv sim trigger call.started --phone-number-id 1 --from +14155550199',
+        'vmv sim trigger call.started --phone-number-id 1001 --from +14155550199',
       ),
     )
     .action(action(shell, run));

@@ -91,7 +91,7 @@ async function think(s: Session, c: ConversationRecord, env: TimerEnv): Promise<
   const { readDate } = await import('./dates.js');
   const now = localNow(s, zoneOf(s, c));
   c.context ??= {};
-  run.intents = readMessage(run.message, (text) => readDate(text, now), c.context);
+  run.intents = readMessage(run.message, (text, ahead) => readDate(text, now, ahead), c.context);
   c.not_understood = run.intents.flatMap((x) => (x.kind === 'unknown' ? [x.said] : []));
   for (const [i, intent] of run.intents.entries()) await planClause(s, c, env, i, intent);
   next(s, c);

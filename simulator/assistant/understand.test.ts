@@ -7,7 +7,7 @@ import { readMessage, splitRequests, type Context } from './understand.js';
 
 /** Saturday 2026-03-14, 12:00 in Los Angeles (PDT, UTC-7). */
 const NOW: LocalNow = { instant: new Date('2026-03-14T19:00:00Z'), offsetMinutes: -420, today: '2026-03-14', hour: 12 };
-const read = (m: string, context: Context = {}) => readMessage(m, (t) => readDate(t, NOW), context);
+const read = (m: string, context: Context = {}) => readMessage(m, (t, ahead) => readDate(t, NOW, ahead), context);
 /** A question's shape in one line: ask subject direction [label detail]. */
 const shape = (m: string, context?: Context) =>
   read(m, context).map((x) => {
@@ -15,7 +15,8 @@ const shape = (m: string, context?: Context) =>
       return `${x.ask} ${x.subject} ${x.direction}${x.span ? ` [${x.span.label} ${x.span.detail}]` : ''}`;
     if (x.kind === 'unknown') return `unknown "${x.said}"`;
     if (x.kind === 'money') return `money ${x.ask}${x.on ? ` on ${x.on}` : ''}${x.span ? ` [${x.span.label}]` : ''}`;
-    if (x.kind === 'videos') return `videos ${x.what}${x.span ? ` [${x.span.label}]` : ''}`;
+    if (x.kind === 'videos')
+      return `videos ${x.what}${x.span ? ` [${x.span.label}${x.what === 'scheduled' ? ` ${x.span.detail}` : ''}]` : ''}`;
     if (x.kind === 'buy_number') return `buy_number ${x.area_code}`;
     if (x.kind === 'say') return `say ${x.text}`;
     return `${x.kind}${'phone' in x && x.phone ? ` ${x.phone}` : ''}`;
@@ -37,8 +38,39 @@ describe('dates as people say them, in local time (chrono-node)', () => {
     ['calls last month', 'last month', '2026-02-01 to 2026-02-28'],
     ['calls today', 'today', '2026-03-14'],
     ['calls on Sunday', 'on Sunday', '2026-03-08'],
-  ])('%s: %s = %s', (text, label, detail) => {
+    // words that name the future name it, marked future (a question about the past answers plainly)
+    ['calls tomorrow', 'tomorrow', '2026-03-15', true],
+    ['calls next week', 'next week', '2026-03-16 to 2026-03-22', true],
+    ['calls next month', 'next month', '2026-04-01 to 2026-04-30', true],
+    ['calls next year', 'next year', '2027-01-01 to 2027-12-31', true],
+    ['calls next Monday', 'next Monday', '2026-03-16', true],
+    ['calls in 3 days', 'in 3 days', '2026-03-17', true],
+    ['calls in 2 weeks', 'in 2 weeks', '2026-03-28', true],
+    ['calls the day after tomorrow', 'the day after tomorrow', '2026-03-16', true],
+    ['calls from tomorrow', 'from tomorrow', '2026-03-15 on', true],
+    ['calls tonight', 'tonight', '2026-03-14 18:00 to 24:00', true],
+    // begun already: not future
+    ['calls over the next 3 days', 'next 3 days', '2026-03-14 to 2026-03-16'],
+    ['calls this afternoon', 'this afternoon', '2026-03-14 12:00 to 18:00'],
+  ] as [string, string, string, boolean?][])('%s: %s = %s', (text, label, detail, future) => {
     expect(readDate(text, NOW)?.span).toMatchObject({ label, detail });
+    expect(readDate(text, NOW)?.span.future ?? false).toBe(future ?? false);
+  });
+  // read for what is to come (videos scheduled): a weekday, a date or a month alone is the next one
+  it.each([
+    ['on Friday', '2026-03-20'],
+    ['on Saturday', '2026-03-14'],
+    ['on March 20', '2026-03-20'],
+    ['on March 2', '2027-03-02'],
+    ['in April', '2026-04-01 to 2026-04-30'],
+    ['this week', '2026-03-14 to 2026-03-15'],
+    ['this month', '2026-03-14 to 2026-03-31'],
+    ['from tomorrow', '2026-03-15 on'],
+    ['tomorrow', '2026-03-15'],
+    ['next week', '2026-03-16 to 2026-03-22'],
+    ['yesterday', '2026-03-13'],
+  ])('ahead: videos scheduled %s = %s', (text, detail) => {
+    expect(readDate(`videos scheduled ${text}`, NOW, true)?.span.detail).toBe(detail);
   });
   it('no date, no span', () => expect(readDate('who called us', NOW)).toBeNull());
 });
@@ -56,6 +88,47 @@ describe('requests split by meaning', () => {
     ['who called yesterday? and today?', ['who called yesterday?', 'and today?']],
     ['who called today, and also who texted', ['who called today', 'who texted']],
   ])('%s', (m, parts) => expect(splitRequests(m)).toEqual(parts));
+});
+
+describe('a question of a span still to come', () => {
+  it.each([
+    // about what happened: answered plainly
+    [
+      'who called us tomorrow?',
+      [
+        'say There are no calls tomorrow (2026-03-15): that is after now, and I can only tell what has already happened.',
+      ],
+    ],
+    [
+      'show me calls from next week',
+      [
+        'say There are no calls next week (2026-03-16 to 2026-03-22): that is after now, and I can only tell what has already happened.',
+      ],
+    ],
+    [
+      'who contacted us next Monday?',
+      [
+        'say There are no calls or texts or emails next Monday (2026-03-16): that is after now, and I can only tell what has already happened.',
+      ],
+    ],
+    [
+      'how much did we spend next month?',
+      [
+        'say Nothing has been spent next month (2026-04-01 to 2026-04-30): that is after now, and I can only tell what has already happened.',
+      ],
+    ],
+    [
+      'how many videos did we post tomorrow?',
+      [
+        'say No videos were posted tomorrow (2026-03-15): that is after now, and I can only tell what has already happened.',
+      ],
+    ],
+    // one about what is to come reads the future: the next Friday, next week
+    ['how many videos are scheduled for tomorrow?', ['videos scheduled [tomorrow 2026-03-15]']],
+    ['how many videos are scheduled on Friday?', ['videos scheduled [on Friday 2026-03-20]']],
+    ['how many videos are scheduled next week?', ['videos scheduled [next week 2026-03-16 to 2026-03-22]']],
+    ['how many videos are scheduled this week?', ['videos scheduled [this week 2026-03-14 to 2026-03-15]']],
+  ])('%s', (m, want) => expect(shape(m)).toEqual(want));
 });
 
 describe('intents, subjects and references', () => {

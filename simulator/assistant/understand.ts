@@ -72,8 +72,11 @@ export interface Context {
   focus?: 'phone' | 'started';
 }
 
-/** Reads the date phrase of a request (dates.ts with the workspace's now), or null where there is none. */
-export type DateReader = (text: string) => DateHit | null;
+/**
+ * Reads the date phrase of a request (dates.ts with the workspace's now), or null where there is
+ * none; `ahead`, for a question about what is to come ("on Friday" is the next one).
+ */
+export type DateReader = (text: string, ahead?: boolean) => DateHit | null;
 
 const PHONE = /\+\d{8,15}/;
 const POLITE =
@@ -197,8 +200,37 @@ function ownQuestion(t: string, span: LocalSpan | null): MoneyQuestion | VideoQu
   return { kind: 'videos', what, span };
 }
 
-/** Reads one request: an action, a question (with what the context fills in), or what it could not read. */
+/**
+ * Reads one request: an action, a question (with what the context fills in), or what it could not
+ * read. A question about what has happened that names a span still to come ("who called
+ * tomorrow?", "what did we spend next week?") is answered plainly that nothing has yet.
+ */
 export function readRequest(request: string, date: DateReader | null, context: Context): Intent[] {
+  const read = readIntents(request, date, context);
+  const notYet = read.filter(pastOnlyAhead);
+  return notYet.length === 0 ? read : [{ kind: 'say', text: notYetText(notYet) }];
+}
+
+/** A question only the past answers (all but videos scheduled to post), asked of a span that begins after now. */
+function pastOnlyAhead(x: Intent): x is Question | About | MoneyQuestion | VideoQuestion {
+  if (!('span' in x) || !x.span?.future) return false;
+  return x.kind !== 'videos' || x.what !== 'scheduled';
+}
+
+/** The plain answer to questions about what has happened asked of a span still to come. */
+function notYetText(asked: (Question | About | MoneyQuestion | VideoQuestion)[]): string {
+  const span = asked[0].span!;
+  const when = `${span.label} (${span.detail})`;
+  const subjects = asked.flatMap((x) => (x.kind === 'question' ? [x.subject] : []));
+  const first = asked[0];
+  let none = `There is nothing to tell ${when}`;
+  if (subjects.length > 0) none = `There are no ${subjects.join(' or ')} ${when}`;
+  else if (first.kind === 'money') none = `Nothing has been spent ${when}`;
+  else if (first.kind === 'videos') none = `No videos were ${first.what} ${when}`;
+  return `${none}: that is after now, and I can only tell what has already happened.`;
+}
+
+function readIntents(request: string, date: DateReader | null, context: Context): Intent[] {
   // an action keeps its own closing punctuation (a greeting's "!"); a question's is dropped
   const polite = request.replace(POLITE, '').trim();
   const bare = polite.replace(JOINED, '').replace(POLITE, '');
@@ -209,7 +241,11 @@ export function readRequest(request: string, date: DateReader | null, context: C
   const clause = polite.replace(/[?!.\s]+$/, '').trim();
   const phone = PHONE.exec(clause)?.[0];
   // the number's digits are no date: it is blanked (same length) before the date reader sees the words
-  const hit = date?.(clause.replace(PHONE, (p) => ' '.repeat(p.length))) ?? null;
+  const blanked = clause.replace(PHONE, (p) => ' '.repeat(p.length));
+  const hit = date?.(blanked) ?? null;
+  // the span as one to come, for videos scheduled to post ("on Friday": the next one)
+  const ahead = (q: MoneyQuestion | VideoQuestion) =>
+    hit && q.kind === 'videos' && q.what === 'scheduled' ? (date?.(blanked, true)?.span ?? hit.span) : hit?.span;
   const leaning = FRAGMENT_START.test(clause);
   const t = wordsOf(clause, hit).replace(/^(?:and|also|plus|what about|how about|same for)\s*/, '');
   const subjects = ANY_CONTACT.test(t)
@@ -217,7 +253,7 @@ export function readRequest(request: string, date: DateReader | null, context: C
     : SUBJECTS.filter(([, re]) => re.test(t)).map(([s]) => s);
   const said = request.replace(/[?\s]+$/, '');
   const own = phone ? null : ownQuestion(t, hit?.span ?? null);
-  if (own) return remember(context, null, [own]);
+  if (own) return remember(context, null, [own.kind === 'videos' ? { ...own, span: ahead(own) ?? null } : own]);
   const ask = askOf(t);
   if (ask === 'cost' || ask === 'agreed' || ask === 'said_then') {
     const about: About = { kind: ask, thing: THING.exec(t)?.[1] as About['thing'] };
@@ -237,7 +273,7 @@ export function readRequest(request: string, date: DateReader | null, context: C
     if (last.kind === 'money' || last.kind === 'videos') {
       if (!hit && !(last.kind === 'money' && subjects.length)) return [unknownOf(said)];
       const on = last.kind === 'money' && subjects.length ? { on: subjects[0] } : {};
-      return remember(context, null, [{ ...last, ...on, span: hit ? hit.span : last.span }]);
+      return remember(context, null, [{ ...last, ...on, span: hit ? ahead(last)! : last.span }]);
     }
     if (last.kind === 'question') {
       const again = subjects.length ? subjects : [last.subject];
