@@ -1,6 +1,6 @@
 // The number configuration as read (spec Part 2, Number configuration): "The full configuration is
-// one object", so what GET returns can be sent back to PATCH as it is, or with a change made in it.
-// Over HTTP on a manual clock.
+// one object", so what GET returns can be sent back to PATCH as it is, or with a change made in it;
+// and the transfer rule's fields the spec types as strings are never null. Over HTTP on a manual clock.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from './helpers.js';
 import { configApi } from './number-config-helpers.js';
@@ -11,6 +11,28 @@ afterAll(() => sim.stop());
 beforeEach(() => sim.reset());
 
 const { addNumber, get, patch } = configApi(() => sim);
+
+describe("a transfer rule's custom_condition and target_number are strings: left out when the rule has none (spec Part 2, Transfer rule)", () => {
+  it('a voicemail rule without a target and a rule of another condition read without those keys, never null', async () => {
+    const id = await addNumber('t2');
+    const rules = [
+      { condition: 'human_requested', action: 'voicemail', priority: 1 },
+      {
+        condition: 'custom',
+        custom_condition: 'asks about billing',
+        action: 'transfer',
+        target_number: '+12025550100',
+      },
+    ];
+    const r = await patch(id, { transfers: { rules } });
+    expect(r.status, r.text).toBe(200);
+    for (const read of [r.json.data, await get(id)]) {
+      const [first, second] = read.transfers.rules;
+      expect(first).toEqual({ id: expect.any(String), condition: 'human_requested', action: 'voicemail', priority: 1 });
+      expect(second).toEqual({ id: expect.any(String), ...rules[1], priority: 100 });
+    }
+  });
+});
 
 describe('the configuration as read can be sent back to PATCH (spec Part 2: "The full configuration is one object")', () => {
   for (const stack of ['t1', 't2'] as const) {

@@ -328,9 +328,9 @@ function merge(current: StoredConfig, p: ConfigPatch, ctx: ApplyContext): Stored
       next.transfers.rules = withIds(rules, ctx.rng).map((r) => ({
         id: r.id,
         condition: r.condition,
-        custom_condition: r.custom_condition ?? null,
+        ...(r.custom_condition ? { custom_condition: r.custom_condition } : {}),
         action: r.action,
-        target_number: r.target_number ?? null,
+        ...(r.target_number ? { target_number: r.target_number } : {}),
         priority: r.priority ?? 100,
       }));
   }

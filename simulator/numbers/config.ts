@@ -8,6 +8,7 @@
 // the store keeps are inferred from those records.
 import * as z from 'zod/mini';
 import {
+  absent,
   arr,
   bool,
   doc,
@@ -23,6 +24,7 @@ import {
   record,
   str,
   uuid,
+  withoutNulls,
   type Infer,
 } from '../core/schema.js';
 
@@ -197,6 +199,18 @@ const transferRuleFields = () => ({
     example: 100,
   }),
 });
+/**
+ * A transfer rule as the configuration shows it: custom_condition and target_number are strings in
+ * the spec, so a rule without one reads without the key, never null (sent, null still clears them).
+ */
+const transferRuleShownFields = () => ({
+  ...transferRuleFields(),
+  custom_condition: doc(
+    absent(str({ min: 1, max: 500, example: 'caller mentions billing' })),
+    'with condition custom only: left out otherwise',
+  ),
+  target_number: doc(absent(e164()), 'left out when the rule has none: primary_transfer_number takes its transfers'),
+});
 const smsReferralFields = () => ({
   id: itemId(),
   refer_to_number: e164(),
@@ -356,7 +370,7 @@ export const NumberConfiguration = named(
       knowledge: record(knowledgeFields()),
       qualification: record({ ...qualificationFields(), questions: z.array(record(questionFields())) }),
       booking: record(bookingFields()),
-      transfers: record({ ...transfersFields(), rules: z.array(record(transferRuleFields())) }),
+      transfers: record({ ...transfersFields(), rules: z.array(record(transferRuleShownFields())) }),
       sms_referrals: z.array(record(smsReferralFields())),
       forwarding: record({ ...forwardingFields(), sequential_targets: z.array(record(sequentialTargetFields())) }),
       ivr: record({
@@ -415,6 +429,10 @@ export function configView(
     phone_number: phone,
     stack,
     ...rest,
+    transfers: {
+      ...rest.transfers,
+      rules: rest.transfers.rules.map((r) => withoutNulls(r, ['custom_condition', 'target_number'] as const)),
+    },
     call_settings: { ...call_settings, hd_voice_enabled: stack === 't2' ? call_settings.hd_voice_enabled : null },
     voice: {
       inherits_workspace_default: c.voice === null,
