@@ -26,6 +26,6 @@ export async function run(ctx: Context, o: { output?: string }, [id]: string[]):
     await writeFile(o.output, res.body);
     ctx.io.err(`Saved ${res.body.length} bytes of ${res.headers['content-type'] ?? 'audio'} to ${o.output}\n`);
   } else {
-    process.stdout.write(res.body);
+    ctx.io.out(res.body);
   }
 }
