@@ -3,6 +3,7 @@
 // terminal) has its control characters made visible (src/visible.ts) but for vmv's own colours: no
 // value from outside reaches a terminal or a pipe as raw control bytes, whatever command writes it.
 // vmv's own cursor moves and clears are not strings at all: they go through IO.redraw.
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Env } from './paths.js';
 import { ownSequences, visible } from './visible.js';
@@ -58,44 +59,77 @@ export const canAsk = (io: IO): boolean => io.stdinTTY && io.stdoutTTY && io.std
 
 /** What the CLI does when writing to stdout or stderr fails (a reader that went away): see guardStreams. */
 let onWriteError: ((e: NodeJS.ErrnoException) => void) | undefined;
-let stderrGuarded = false;
+const guarded = new Set<NodeJS.WriteStream>();
 
-/** process.stderr, made at its first use here, with the CLI's handler of a failed write attached when it is. */
-function stderr(): NodeJS.WriteStream {
-  const s = process.stderr;
-  if (onWriteError && !stderrGuarded) {
-    stderrGuarded = true;
+/**
+ * process.stdout or process.stderr, made at its first use here, with the CLI's handler of a failed
+ * write attached when it is.
+ */
+function stream(which: 'out' | 'err'): NodeJS.WriteStream {
+  const s = which === 'out' ? process.stdout : process.stderr;
+  if (onWriteError && !guarded.has(s)) {
+    guarded.add(s);
     s.on('error', onWriteError);
   }
   return s;
 }
+const stderr = () => stream('err');
 
 /**
- * Handles a failed write to stdout, and to stderr from when vmv first writes there (every write to
- * stderr goes through IO.err): attaching to process.stderr at start would make the stream, which
- * a command that writes no message never needs.
+ * Handles a failed write to stdout and stderr from when vmv first writes there (every write goes
+ * through IO.out or IO.err): attaching at start would make the streams, which a command that
+ * writes no message, or writes stdout to a file, never needs.
  */
 export function guardStreams(onError: (e: NodeJS.ErrnoException) => void): void {
   onWriteError = onError;
-  process.stdout.on('error', onError);
 }
 
 /**
- * The process's own streams. Node makes process.stdin and process.stderr on their first read, and
+ * Whether stdout is a regular file or /dev/null (`vmv ... > out.json`, a CI step's log, a
+ * benchmark), told by fstat without making process.stdout. Node writes such a stdout with
+ * fs.writeSync (its SyncWriteStream), but making that stream loads node:stream, ~7M instructions
+ * (8% of `node -e 0` on Node 20): vmv calls fs.writeSync itself there. A terminal or a pipe is
+ * written through process.stdout, which needs node:net (loading node:stream) all the same.
+ */
+function plainStdout(): boolean {
+  try {
+    const s = fstatSync(1);
+    return s.isFile() || (s.isCharacterDevice() && s.rdev === statSync('/dev/null').rdev);
+  } catch {
+    return false; // no stdout at all (closed): process.stdout decides, as before
+  }
+}
+
+/** Writes to a plain stdout (see plainStdout), as Node's SyncWriteStream would; a failure goes where a stream's would. */
+function writePlain(s: string | Uint8Array): void {
+  try {
+    if (typeof s === 'string') writeSync(1, s);
+    else writeSync(1, s);
+  } catch (e) {
+    if (!onWriteError) throw e;
+    onWriteError(e as NodeJS.ErrnoException);
+  }
+}
+
+/**
+ * The process's own streams. Node makes process.stdin, stdout and stderr on their first read, and
  * making one costs 1-3 ms (fs streams, or net for a pipe): a command that reads no input and
- * writes no message, as `--help` and most list commands, makes neither. (tty.isatty would tell a
- * terminal without making the stream, but loading node:tty loads net.)
+ * writes no message, as `--help` and most list commands, makes neither, nor stdout where it is a
+ * file (see plainStdout). (tty.isatty would tell a terminal without making the stream, but
+ * loading node:tty loads net.)
  */
 export function processIO(env: Env = process.env): IO {
-  const stdoutTTY = !!process.stdout.isTTY;
+  const plain = plainStdout();
+  const stdoutTTY = !plain && !!stream('out').isTTY;
   const colorOK = !env.NO_COLOR && env.TERM !== 'dumb';
   const out = shownOn(stdoutTTY, stdoutTTY && colorOK);
   let err: ((s: string | Uint8Array) => string | Uint8Array) | undefined;
   return {
-    out: (s) => void process.stdout.write(out(s)),
+    out: plain ? (s) => writePlain(out(s)) : (s) => void stream('out').write(out(s)),
     err: (s) => void stderr().write((err ??= shownOn(!!stderr().isTTY, !!stderr().isTTY && colorOK))(s)),
-    redraw: (stream, what) => {
-      const s = stream === 'out' ? process.stdout : stderr();
+    redraw: (which, what) => {
+      if (which === 'out' && plain) return;
+      const s = stream(which);
       if (s.isTTY) s.write(redrawSequence(what));
     },
     get stdin() {
@@ -112,7 +146,7 @@ export function processIO(env: Env = process.env): IO {
     get errColor() {
       return !!stderr().isTTY && colorOK;
     },
-    columns: process.stdout.columns || 100,
+    columns: (!plain && stream('out').columns) || 100,
     onInterrupt: (stop) => {
       const onSignal = () => {
         if (stderr().isTTY) stderr().write('\n'); // past the terminal's ^C
@@ -122,7 +156,7 @@ export function processIO(env: Env = process.env): IO {
       return () => void process.off('SIGINT', onSignal);
     },
     get tty() {
-      return { stdin: process.stdin, stdout: process.stdout, stderr: stderr() };
+      return { stdin: process.stdin, stdout: stream('out'), stderr: stderr() };
     },
   };
 }
@@ -169,9 +203,9 @@ export async function bufferIO(
   return {
     out: (s) => void out.push(Buffer.from(shownOut(s))),
     err: (s) => void (err += shownOut(s)),
-    redraw: (stream, what) => {
+    redraw: (which, what) => {
       if (!o.tty) return;
-      if (stream === 'out') out.push(Buffer.from(redrawSequence(what)));
+      if (which === 'out') out.push(Buffer.from(redrawSequence(what)));
       else err += redrawSequence(what);
     },
     stdin: Readable.from(o.stdin !== undefined ? [o.stdin] : []),

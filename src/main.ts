@@ -182,6 +182,12 @@ function configure(c: Command, shell: Shell): void {
     writeErr: (s) => shell.io.err(s),
     // commander's own errors are printed by report(), as text or (--json) as JSON
     outputError: () => undefined,
+    // the width and colour of help from our IO, not process.stdout's: asking that makes the stream,
+    // which a stdout that is a file never needs (src/io.ts, plainStdout); off a terminal, commander's 80
+    getOutHelpWidth: () => (shell.io.stdoutTTY ? shell.io.columns : 80),
+    getErrHelpWidth: () => (shell.io.stderrTTY ? shell.io.columns : 80),
+    getOutHasColors: () => shell.io.color,
+    getErrHasColors: () => shell.io.errColor,
   });
   (c as Internals).missingMandatoryOptionValue = () => missingOptions(c);
   for (const sub of c.commands) configure(sub, shell);

@@ -1,6 +1,6 @@
 // bin/vmv as a user runs it: a real process, with no configuration at all.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from './helpers.js';
@@ -54,6 +54,40 @@ describe('bin/vmv', () => {
     expect(r.stdout).toMatch(/^\+1\d{10}\t/);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
+  });
+
+  it('stdout a file or /dev/null: written whole with fs.writeSync, the same bytes as a pipe gets, without node:stream', () => {
+    const home = tempDir();
+    // a preload that says, at exit, whether node:stream was loaded (process.stdout on a file loads it)
+    const probe = join(home, 'probe.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => { const s = process.moduleLoadList.includes('NativeModule stream'); process.stderr.write(`stream:${s}\\n`); });",
+    );
+    const toFile = (args: string[], file: string) => {
+      const fd = openSync(file, 'w');
+      try {
+        return spawnSync(process.execPath, ['--require', probe, BIN, ...args], {
+          env: { PATH: process.env.PATH!, HOME: home },
+          stdio: ['ignore', fd, 'pipe'],
+          encoding: 'utf8',
+        });
+      } finally {
+        closeSync(fd);
+      }
+    };
+    const out = join(home, 'help.txt');
+    const r = toFile(['--help'], out);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('stream:false\n');
+    expect(readFileSync(out, 'utf8')).toBe(vmv(['--help'], { home }).stdout);
+    // a command's data, whole, and to /dev/null without node:stream either
+    const list = toFile(['numbers', 'search', '--limit', '50', '--json'], out);
+    expect(list.status).toBe(0);
+    const piped = vmv(['numbers', 'search', '--limit', '50', '--json'], { home }).stdout;
+    expect(JSON.parse(piped).data).toHaveLength(50);
+    expect(readFileSync(out, 'utf8')).toBe(piped);
+    expect(toFile(['--help'], '/dev/null').stderr).toBe('stream:false\n');
   });
 
   it('a terminal gets colour, and NO_COLOR turns it off', () => {
