@@ -15,7 +15,7 @@ import { startServer as serveHttp, type RunningServer, type ServeOptions } from 
 import { Rng, seedRng } from './core/rng.js';
 import { WorldStore } from './core/session.js';
 import type { World } from './core/world.js';
-import type { StoreSchema } from './store/store.js';
+import type { StoreSchema } from './store/schema.js';
 
 /** The format version this simulator writes (core/world.ts World.version: why each step). */
 const VERSION = 3;

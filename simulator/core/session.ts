@@ -1,7 +1,9 @@
 // A unit of work on the simulated world: the data, the simulator's time and its seeded generator,
 // and the store whose units of work hand one out (the store itself knows no world; this is where the
 // request pipeline, the composition roots and the tests meet it).
-import { NEEDS_LOCK, Store, type StoreSchema, type StoreSession } from '../store/store.js';
+import { NEEDS_LOCK, type StoreSchema } from '../store/schema.js';
+import { Store } from '../store/store.js';
+import type { StoreSession } from '../store/writer.js';
 import { clockNow } from './clock.js';
 import { Rng } from './rng.js';
 import type { World } from './world.js';
@@ -59,7 +61,7 @@ export class WorldSession {
   }
 }
 
-/** The store of a world, whose units of work are Sessions (store/store.ts does the work). */
+/** The store of a world, whose units of work are Sessions (store/: store.ts, writer.ts and reader.ts do the work). */
 export class WorldStore extends Store<World> {
   constructor(file: string | null, schema: StoreSchema<World>) {
     super(file, schema);
