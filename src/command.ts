@@ -332,12 +332,27 @@ export async function readStdinBytes(io: IO, max = Infinity): Promise<Buffer | n
 /**
  * The examples that end a command's help, in one form for every command: a real command line each,
  * written `vmv ...` (a pipe into or out of vmv is fine). Every leaf command has at least one, added
- * last so the help ends with it: `.addHelpText('after', examples('vmv quick status JOB_ID'))`.
- * test/cli-help.test.ts parses each example against the command tree.
+ * last so the help ends with it: `withExamples(parent.command('status')...action(...), 'vmv quick
+ * status JOB_ID')`. test/cli-help.test.ts parses each example against the command tree.
  */
 export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`;
 }
+
+/** Each command's examples, as withExamples gave them (a group's page shows its commands' first). */
+const EXAMPLES = new WeakMap<Command, readonly string[]>();
+
+/**
+ * Ends a command's help with its examples and records them as the command's own data, so that a
+ * group's page can show its commands' examples without reading commander's help listeners back.
+ */
+export function withExamples<C extends Command>(c: C, ...lines: string[]): C {
+  EXAMPLES.set(c, lines);
+  return c.addHelpText('after', examples(...lines));
+}
+
+/** The examples withExamples recorded for a command (none: an empty list). */
+export const examplesOf = (c: Command): readonly string[] => EXAMPLES.get(c) ?? [];
 
 /**
  * Every wait (a --wait or --watch flag) also takes --timeout and --advance (see src/wait.ts); a

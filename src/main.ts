@@ -1,9 +1,8 @@
 // The program: global flags, every noun and verb, and the one place errors become stderr text and
 // exit codes. Verbs load what they need (API client, simulator, conf) only when they run.
 import { Command, CommanderError, Help, Option } from 'commander';
-import type { EventEmitter } from 'node:events';
 import { nounOf, nouns, VALUE_OPTIONS } from '../commands/index.js';
-import { defineVerbs, examples, intArg, type Shell } from './command.js';
+import { defineVerbs, examples, examplesOf, intArg, type Shell } from './command.js';
 import { ApiCallError, CliError, EXIT } from './errors.js';
 import { forStderr, processIO, type IO } from './io.js';
 import { simDataFileShown } from './paths.js';
@@ -15,11 +14,23 @@ import { VERSION } from './version.js';
 import { visible } from './visible.js';
 
 export function buildProgram(shell: Shell): Command {
-  const program = new Command('vmv')
+  const root = new Command('vmv')
     .description(
       'AI voice calls, texts, email and videos from the command line, against the service or a local simulator.',
     )
-    .version(VERSION, '-V, --version')
+    .version(VERSION, '-V, --version');
+  const program = globalOptions(root)
+    .showSuggestionAfterError(true)
+    .configureHelp(HELP)
+    .addHelpText('after', rootHelp(shell));
+  for (const n of nouns) program.command(n.name).description(n.description);
+  configure(program, shell);
+  return program;
+}
+
+/** The flags every command takes (commander lists them on the root's help and each leaf's). */
+function globalOptions(program: Command): Command {
+  return program
     .addOption(
       new Option('--json', 'print the API response body exactly as returned (an error: its JSON envelope on stderr)'),
     )
@@ -57,33 +68,36 @@ export function buildProgram(shell: Shell): Command {
         '--wide',
         'on a terminal, tables show every value whole (ids too) instead of fitting the width; piped output is never cut',
       ),
-    )
-    .showSuggestionAfterError(true)
-    .configureHelp({
-      sortSubcommands: false,
-      // global options are listed on the root's help and on each leaf command's (they apply to the
-      // command run), not on the pages of groups such as `vmv quick`
-      showGlobalOptions: true,
-      visibleGlobalOptions(cmd) {
-        return cmd.commands.length ? [] : Help.prototype.visibleGlobalOptions.call(this, cmd);
-      },
-      // commander marks nothing: a required option says so at the end of its description
-      optionDescription(o) {
-        return Help.prototype.optionDescription.call(this, o) + (o.mandatory ? ' (required)' : '');
-      },
-      // the root and the groups list their commands first (as gh does), the options after; a
-      // group's page ends with examples taken from its commands' own
-      formatHelp(cmd, helper) {
-        const text = Help.prototype.formatHelp.call(this, cmd, helper);
-        if (!cmd.commands.length) return text;
-        // (a group that runs as a command too, such as `vmv sim deliveries`, has examples of its own)
-        const own = helpListeners(cmd).length > 0;
-        return commandsFirst(text) + (cmd.parent && !own ? groupExamples(cmd) : '');
-      },
-    })
-    .addHelpText(
-      'after',
-      `
+    );
+}
+
+/** How help is laid out, for the root and every command under it. */
+const HELP: Partial<Help> = {
+  sortSubcommands: false,
+  // global options are listed on the root's help and on each leaf command's (they apply to the
+  // command run), not on the pages of groups such as `vmv quick`
+  showGlobalOptions: true,
+  visibleGlobalOptions(cmd) {
+    return cmd.commands.length ? [] : Help.prototype.visibleGlobalOptions.call(this, cmd);
+  },
+  // commander marks nothing: a required option says so at the end of its description
+  optionDescription(o) {
+    return Help.prototype.optionDescription.call(this, o) + (o.mandatory ? ' (required)' : '');
+  },
+  // the root and the groups list their commands first (as gh does), the options after; a
+  // group's page ends with examples taken from its commands' own
+  formatHelp(cmd, helper) {
+    const text = Help.prototype.formatHelp.call(this, cmd, helper);
+    if (!cmd.commands.length) return text;
+    // (a group that runs as a command too, such as `vmv sim deliveries`, has examples of its own)
+    const own = examplesOf(cmd).length > 0;
+    return commandsFirst(text) + (cmd.parent && !own ? groupExamples(cmd) : '');
+  },
+};
+
+/** What ends the root's help: targets, the network's rules, exit codes and examples. */
+function rootHelp(shell: Shell): string {
+  return `
 Targets: with no base URL configured, commands run against the bundled simulator, its data in
 ${simDataFileShown(shell.env)} (VMV_SIM_DATA, or XDG_DATA_HOME). \`vmv sim serve\` serves the same simulator over HTTP.
 
@@ -109,11 +123,7 @@ ${examples(
   'vmv quick call +14155550100 --goal "confirm the appointment" --wait --advance',
   "vmv history calls --phone +14155550100 --json | jq -r '.data[0].summary'",
   'vmv status',
-)}`,
-    );
-  for (const n of nouns) program.command(n.name).description(n.description);
-  configure(program, shell);
-  return program;
+)}`;
 }
 
 /** commander's help text with its Commands section moved before its Options (sections are blank-line separated). */
@@ -127,14 +137,6 @@ function commandsFirst(text: string): string {
   return `${sections.join('\n\n').trimEnd()}\n`;
 }
 
-/** What addHelpText added after a command's help (commander's Command is an EventEmitter; its types do not say so). */
-const helpListeners = (c: Command) =>
-  (c as unknown as EventEmitter).listeners('afterHelp') as ((context: {
-    error: boolean;
-    command: Command;
-    write: (s: string) => void;
-  }) => void)[];
-
 /**
  * A group's Examples: the first example of each of its first three commands (a sub-group: of its
  * first command), each with the lines before it in its command's block that it needs (a caller ID
@@ -146,22 +148,14 @@ function groupExamples(cmd: Command): string {
 }
 
 /**
- * The first example of a command (from the Examples block addHelpText puts after its help) that
- * runs the command itself, or of its first command's; with the lines before it that set up what
- * it uses: a line setting a variable, or a simulator command (`vmv sim caller-id`) before another's.
+ * The first example of a command (of those withExamples recorded for it) that runs the command
+ * itself, or of its first command's; with the lines before it that set up what it uses: a line
+ * setting a variable, or a simulator command (`vmv sim caller-id`) before another's.
  */
 function firstExample(c: Command): string[] {
   if (c.commands.length) return firstExample(c.commands[0]);
-  let text = '';
-  const context = { error: false, command: c, write: (s: string) => void (text += s) };
-  for (const listener of helpListeners(c)) listener(context);
-  const at = text.lastIndexOf('\nExamples:\n');
-  if (at < 0) return [];
-  const lines = text
-    .slice(at + '\nExamples:\n'.length)
-    .trimEnd()
-    .split('\n')
-    .map((l) => l.trim());
+  const lines = examplesOf(c);
+  if (!lines.length) return [];
   const path: string[] = [];
   for (let p: Command | null = c; p; p = p.parent) path.unshift(p.name());
   const own = Math.max(

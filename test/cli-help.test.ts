@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defineAll } from '../commands/completion/index.js';
 import { nouns } from '../commands/index.js';
+import { examplesOf as recordedExamples } from '../src/command.js';
 import { bufferIO } from '../src/io.js';
 import { buildProgram } from '../src/main.js';
 import { BIN, tempDir, useTargets } from './helpers.js';
@@ -151,6 +152,18 @@ describe('help of every leaf command', () => {
         }
       }
       expect(reached, where).toContain(path.join(' '));
+    }
+  });
+
+  it('its examples are data withExamples recorded (what group pages read), the same lines its help ends with', async () => {
+    const program = await fullProgram();
+    for (const c of descendants(program).filter((d) => !d.commands.length)) {
+      let help = '';
+      c.configureOutput({ writeOut: (s) => void (help += s) });
+      c.outputHelp();
+      const where = `vmv ${pathOf(c).join(' ')}`;
+      expect(recordedExamples(c).length, `${where}: examples recorded`).toBeGreaterThan(0);
+      expect(examplesOf(help), where).toEqual(recordedExamples(c));
     }
   });
 

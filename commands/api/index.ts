@@ -1,7 +1,7 @@
 // vmv api [METHOD] PATH: a raw request to the configured target with the configured key, like `gh api`.
 // The body comes back as received; fields (-f/-F) build a JSON body or the query string.
 import type { Command } from 'commander';
-import { action, collect, examples, readStdin, readStdinBytes, type Shell } from '../../src/command.js';
+import { action, collect, withExamples, readStdin, readStdinBytes, type Shell } from '../../src/command.js';
 import { errorEnvelope, type ApiResponse } from '../../src/client.js';
 import type { Context } from '../../src/context.js';
 import { ApiCallError, CliError, EXIT, usage } from '../../src/errors.js';
@@ -25,34 +25,35 @@ const RESERVED = ['content-length', 'transfer-encoding', 'connection', 'keep-ali
 
 export function register(cmd: Command, shell: Shell): void {
   // METHOD and PATH are read from the command's arguments (not declared: the command list stays narrow)
-  cmd
-    .usage('[METHOD] PATH [options]')
-    .allowExcessArguments(true)
-    .option('-X, --method <method>', 'the HTTP method, instead of the METHOD argument')
-    .option(
-      '-f, --raw-field <key=value>',
-      'add a string field to the JSON body (the query string for GET); repeatable',
-      collect,
-    )
-    .option(
-      '-F, --field <key=value>',
-      "add a typed field: true, false, null and numbers become JSON values, @file a file's text, @- standard input; repeatable",
-      collect,
-    )
-    .option(
-      '--input <file>',
-      'send this file as the request body (- for standard input); fields then go to the query string',
-    )
-    .option(
-      '-H, --header <header>',
-      '"Name: value" request header, added or overriding (e.g. Authorization, Idempotency-Key); "Name:" removes one; repeatable',
-      collect,
-    )
-    .option('--paginate', 'GET every page of a list (following meta.cursor) and print all items as one JSON array')
-    .option('-i, --include', 'print the status line and response headers to stderr')
-    .addHelpText(
-      'after',
-      `
+  withExamples(
+    cmd
+      .usage('[METHOD] PATH [options]')
+      .allowExcessArguments(true)
+      .option('-X, --method <method>', 'the HTTP method, instead of the METHOD argument')
+      .option(
+        '-f, --raw-field <key=value>',
+        'add a string field to the JSON body (the query string for GET); repeatable',
+        collect,
+      )
+      .option(
+        '-F, --field <key=value>',
+        "add a typed field: true, false, null and numbers become JSON values, @file a file's text, @- standard input; repeatable",
+        collect,
+      )
+      .option(
+        '--input <file>',
+        'send this file as the request body (- for standard input); fields then go to the query string',
+      )
+      .option(
+        '-H, --header <header>',
+        '"Name: value" request header, added or overriding (e.g. Authorization, Idempotency-Key); "Name:" removes one; repeatable',
+        collect,
+      )
+      .option('--paginate', 'GET every page of a list (following meta.cursor) and print all items as one JSON array')
+      .option('-i, --include', 'print the status line and response headers to stderr')
+      .addHelpText(
+        'after',
+        `
 METHOD is GET, POST, PUT, PATCH or DELETE (default GET; POST when fields or --input are given).
 PATH is a path on the target, e.g. /v1/contacts?limit=5 or /_sim/clock (the leading slash is optional).
 
@@ -69,24 +70,20 @@ a lost reply, no reply in time, 429, 502, 503 or 504, so are GET, PUT and DELETE
 PATCH only when it carries an Idempotency-Key on a /v1 path (--idempotency-key KEY, or -H
 'Idempotency-Key: KEY'). Unlike other commands, vmv api adds no key of its own: a write sent
 without one is never sent twice.`,
-    )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv api /v1/contacts',
-        'vmv api /v1/openapi.json > openapi.json',
-        'vmv api GET /v1/calls -f status=completed -F limit=5',
-        "vmv api POST /v1/quick/emails -f 'to[]=ada@example.com' -f subject=Hi -f body='Hello there'",
-        "vmv api /_sim/contacts -f name='Grace Hopper' -f 'tags[]=vip' -F 'custom_fields[score]=5'",
-        'echo \'{"seconds": 3600}\' | vmv api POST /_sim/clock/advance --input -',
-        "vmv api --paginate '/v1/contacts?limit=100' | jq length",
-        "vmv api -i /v1/contacts -H 'Authorization: Bearer sk_other'",
-        "vmv api POST /v1/quick/emails --input mail.json -H 'Idempotency-Key: mail-1'",
-        'vmv api POST /v1/quick/emails --input mail.json --idempotency-key mail-1 --retries 5',
-        'vmv api /v1/calls/ID/recording > call.wav',
-      ),
-    )
-    .action(action(shell, (ctx, o: Options) => run(ctx, o, cmd.args)));
+      )
+      .action(action(shell, (ctx, o: Options) => run(ctx, o, cmd.args))),
+    'vmv api /v1/contacts',
+    'vmv api /v1/openapi.json > openapi.json',
+    'vmv api GET /v1/calls -f status=completed -F limit=5',
+    "vmv api POST /v1/quick/emails -f 'to[]=ada@example.com' -f subject=Hi -f body='Hello there'",
+    "vmv api /_sim/contacts -f name='Grace Hopper' -f 'tags[]=vip' -F 'custom_fields[score]=5'",
+    'echo \'{"seconds": 3600}\' | vmv api POST /_sim/clock/advance --input -',
+    "vmv api --paginate '/v1/contacts?limit=100' | jq length",
+    "vmv api -i /v1/contacts -H 'Authorization: Bearer sk_other'",
+    "vmv api POST /v1/quick/emails --input mail.json -H 'Idempotency-Key: mail-1'",
+    'vmv api POST /v1/quick/emails --input mail.json --idempotency-key mail-1 --retries 5',
+    'vmv api /v1/calls/ID/recording > call.wav',
+  );
 }
 
 interface Field {

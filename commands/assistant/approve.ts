@@ -1,7 +1,7 @@
 // vmv assistant approve ID: answers every pending approval of a conversation in one request
 // (POST /v1/assistant/messages with approvals), then follows the run as send does
 import type { Command } from 'commander';
-import { action, collect, examples, idArg, type Shell } from '../../src/command.js';
+import { action, collect, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { checkFlags, policyOf, waitOption, withPolicy } from './flags.js';
@@ -18,44 +18,44 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  withPolicy(
-    parent
-      .command('approve')
-      .argument('<id>', 'conversation id', idArg('conversation'))
-      .description(
-        "Answer a conversation's pending approvals, all at once: each is approved unless named by --decline; then print the reply as send does",
+  withExamples(
+    withPolicy(
+      parent
+        .command('approve')
+        .argument('<id>', 'conversation id', idArg('conversation'))
+        .description(
+          "Answer a conversation's pending approvals, all at once: each is approved unless named by --decline; then print the reply as send does",
+        )
+        .option('--decline <approval_id>', 'decline this approval (repeat for more); the others are approved', collect)
+        .addOption(waitOption()),
+      { reason: true, decline: true },
+    )
+      .option(
+        '--advance',
+        'on a simulator with a manual clock: advance the clock to each next due transition until the run stops working',
       )
-      .option('--decline <approval_id>', 'decline this approval (repeat for more); the others are approved', collect)
-      .addOption(waitOption()),
-    { reason: true, decline: true },
-  )
-    .option(
-      '--advance',
-      'on a simulator with a manual clock: advance the clock to each next due transition until the run stops working',
-    )
-    .hook('preAction', (cmd) => {
-      const o = cmd.opts<Options>();
-      if (o.approveAll && o.decline?.length)
-        throw usage(
-          '--approve-all approves every one: drop --decline, or drop --approve-all (the approvals not named by --decline are approved).',
-        );
-      if (o.declineAll && o.decline?.length) throw usage('--decline-all declines every one already: drop --decline.');
-      checkFlags(o);
-    })
-    .addHelpText(
-      'after',
-      `
+      .hook('preAction', (cmd) => {
+        const o = cmd.opts<Options>();
+        if (o.approveAll && o.decline?.length)
+          throw usage(
+            '--approve-all approves every one: drop --decline, or drop --approve-all (the approvals not named by --decline are approved).',
+          );
+        if (o.declineAll && o.decline?.length) throw usage('--decline-all declines every one already: drop --decline.');
+        checkFlags(o);
+      })
+      .addHelpText(
+        'after',
+        `
 --approve-all and --decline-all also answer the approvals the run asks for next; without them a
-terminal asks, and without one the command stops there with exit 7.
-${examples(
-  'ID=$(vmv assistant send "call +14155550100 to confirm the appointment" </dev/null) || [ $? -eq 7 ]   # 7: approvals wait',
-  'vmv assistant get "$ID"',
-  'vmv assistant approve "$ID"',
-  'vmv assistant approve "$ID" --decline 8c1e4f2a-6b3d-4e5f-9a7b-1c2d3e4f5a6b --reason "not this week"',
-  'vmv assistant approve "$ID" --decline-all',
-)}`,
-    )
-    .action(action(shell, run));
+terminal asks, and without one the command stops there with exit 7.`,
+      )
+      .action(action(shell, run)),
+    'ID=$(vmv assistant send "call +14155550100 to confirm the appointment" </dev/null) || [ $? -eq 7 ]   # 7: approvals wait',
+    'vmv assistant get "$ID"',
+    'vmv assistant approve "$ID"',
+    'vmv assistant approve "$ID" --decline 8c1e4f2a-6b3d-4e5f-9a7b-1c2d3e4f5a6b --reason "not this week"',
+    'vmv assistant approve "$ID" --decline-all',
+  );
 }
 
 export async function run(ctx: Context, o: Options, [id]: string[]): Promise<void> {

@@ -2,7 +2,7 @@
 // loaded only here: ui/chat.tsx); otherwise line by line (line.ts): each input line is a message and
 // each reply a block of plain text on stdout.
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT, usage } from '../../src/errors.js';
 import { pollInterval } from '../../src/poll.js';
@@ -18,29 +18,30 @@ export interface ChatFlags {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  withPolicy(
-    parent
-      .command('chat')
-      .description(
-        'Chat with the assistant: a full-screen chat on a terminal, line by line otherwise (each input line a message, each reply on stdout)',
-      )
-      .option('--conversation <id>', 'resume this conversation (default: a new one)'),
-    { reason: true },
-  )
-    .option(
-      '--no-auto-advance',
-      'on a simulator with a manual clock, leave the clock alone (by default the chat moves it while the assistant works, or nothing would move)',
+  withExamples(
+    withPolicy(
+      parent
+        .command('chat')
+        .description(
+          'Chat with the assistant: a full-screen chat on a terminal, line by line otherwise (each input line a message, each reply on stdout)',
+        )
+        .option('--conversation <id>', 'resume this conversation (default: a new one)'),
+      { reason: true },
     )
-    .hook('preAction', (cmd) => {
-      const o = cmd.opts<ChatFlags>();
-      if (o.reason !== undefined && !o.declineAll)
-        throw usage(
-          '--reason is told to the assistant with each decline: add --decline-all (on a terminal, n asks for a reason).',
-        );
-    })
-    .addHelpText(
-      'after',
-      `
+      .option(
+        '--no-auto-advance',
+        'on a simulator with a manual clock, leave the clock alone (by default the chat moves it while the assistant works, or nothing would move)',
+      )
+      .hook('preAction', (cmd) => {
+        const o = cmd.opts<ChatFlags>();
+        if (o.reason !== undefined && !o.declineAll)
+          throw usage(
+            '--reason is told to the assistant with each decline: add --decline-all (on a terminal, n asks for a reason).',
+          );
+      })
+      .addHelpText(
+        'after',
+        `
 On a terminal: Enter sends (a paste of several lines is one message), ↑/↓ recall what you sent,
 PgUp/PgDn scroll. While the assistant works you see each action as it completes; an action that
 costs money or cannot be undone is shown with its cost for approval: y approves, n declines (then
@@ -52,15 +53,14 @@ stdout; resume it with --conversation). Colours follow NO_COLOR.
 Without a terminal (or with --json: one JSON conversation per reply; /list prints the list's JSON,
 /help {"help": [...]}, and a chat command that fails its JSON error on stderr): approvals follow
 --approve-all / --decline-all, or end the chat with exit 7 and the conversation id on stdout; a
-failed run ends it with exit 5.
-${examples(
-  'printf "how many calls did we get yesterday?\\nwho texted us today?\\n" | vmv assistant chat',
-  'echo "text +14155550100 and ask whether Tuesday works" | vmv assistant chat --approve-all > reply.txt',
-  'vmv assistant chat',
-  'vmv assistant chat --conversation "$ID"',
-)}`,
-    )
-    .action(action(shell, run));
+failed run ends it with exit 5.`,
+      )
+      .action(action(shell, run)),
+    'printf "how many calls did we get yesterday?\\nwho texted us today?\\n" | vmv assistant chat',
+    'echo "text +14155550100 and ask whether Tuesday works" | vmv assistant chat --approve-all > reply.txt',
+    'vmv assistant chat',
+    'vmv assistant chat --conversation "$ID"',
+  );
 }
 
 /** How to come back to a conversation left. */

@@ -1,21 +1,19 @@
 // vmv assistant list: GET /v1/assistant/conversations
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
 import type { Conversation } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('list').description('Assistant conversations, newest first (--asc: oldest first; free)'))
-    .addHelpText(
-      'after',
-      examples(
-        'vmv assistant list',
-        'vmv assistant list --all --json | jq -r \'.data[] | select(.status == "awaiting_approval") | .conversation_id\'',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    withList(
+      parent.command('list').description('Assistant conversations, newest first (--asc: oldest first; free)'),
+    ).action(action(shell, run)),
+    'vmv assistant list',
+    'vmv assistant list --all --json | jq -r \'.data[] | select(.status == "awaiting_approval") | .conversation_id\'',
+  );
 }
 
 export async function run(ctx: Context, o: ListOptions): Promise<void> {

@@ -1,6 +1,6 @@
 // vmv assistant send MESSAGE: POST /v1/assistant/messages, then follows the run until it stops working
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { checkFlags, DEFAULT_WAIT_S, policyOf, waitOption, withPolicy } from './flags.js';
 import { finish, settle } from './follow.js';
@@ -16,38 +16,41 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  withPolicy(
-    parent
-      .command('send')
-      .argument('<message>', 'what to ask, in plain English')
-      .description(
-        'Send the assistant a message and print its reply once the run stops working (actions that cost money or cannot be undone wait for approval)',
-      )
-      .option('--conversation <id>', 'continue this conversation (default: start a new one; its id is said on stderr)')
-      .addOption(waitOption()),
-    { reason: true },
-  )
-    .option(
-      '--advance',
-      "on a simulator: advance its manual clock to each next due transition until the run stops working (the embedded simulator's real clock is set manual first)",
+  withExamples(
+    withPolicy(
+      parent
+        .command('send')
+        .argument('<message>', 'what to ask, in plain English')
+        .description(
+          'Send the assistant a message and print its reply once the run stops working (actions that cost money or cannot be undone wait for approval)',
+        )
+        .option(
+          '--conversation <id>',
+          'continue this conversation (default: start a new one; its id is said on stderr)',
+        )
+        .addOption(waitOption()),
+      { reason: true },
     )
-    .hook('preAction', (cmd) => checkFlags(cmd.opts()))
-    .addHelpText(
-      'after',
-      `
+      .option(
+        '--advance',
+        "on a simulator: advance its manual clock to each next due transition until the run stops working (the embedded simulator's real clock is set manual first)",
+      )
+      .hook('preAction', (cmd) => checkFlags(cmd.opts()))
+      .addHelpText(
+        'after',
+        `
 The reply goes to stdout, each action on stderr as it completes. Approvals: --approve-all or
 --decline-all answer them; otherwise a terminal asks for each (y approves), and without one the
 command stops with exit 7, the conversation id alone on stdout (answer with vmv assistant approve).
-A failed run exits 5.
-${examples(
-  'vmv assistant send "how many calls did we get yesterday?"',
-  'vmv assistant send "text +14155550100 and ask whether Tuesday works" --approve-all --advance',
-  'ID=$(vmv assistant send "who texted us today?" --json | jq -r .data.conversation_id)',
-  'vmv assistant send "and yesterday?" --conversation "$ID"',
-  'vmv assistant send "call +14155550100 to confirm the appointment" --decline-all --reason "not today"',
-)}`,
-    )
-    .action(action(shell, run));
+A failed run exits 5.`,
+      )
+      .action(action(shell, run)),
+    'vmv assistant send "how many calls did we get yesterday?"',
+    'vmv assistant send "text +14155550100 and ask whether Tuesday works" --approve-all --advance',
+    'ID=$(vmv assistant send "who texted us today?" --json | jq -r .data.conversation_id)',
+    'vmv assistant send "and yesterday?" --conversation "$ID"',
+    'vmv assistant send "call +14155550100 to confirm the appointment" --decline-all --reason "not today"',
+  );
 }
 
 export async function run(ctx: Context, o: Options, [message]: string[]): Promise<void> {

@@ -1,18 +1,18 @@
 // vmv calls hangup ID: POST /v1/voice/calls/{id}/hangup
 import type { Command } from 'commander';
-import { action, examples, idArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('hangup')
-    .argument('<id>', 'call id', idArg('call'))
-    .description('End a ringing or in-progress call')
-    .addHelpText(
-      'after',
-      examples('CALL=$(vmv calls place --caller-id +14155550123 --to +14155550100)', 'vmv calls hangup "$CALL"'),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('hangup')
+      .argument('<id>', 'call id', idArg('call'))
+      .description('End a ringing or in-progress call')
+      .action(action(shell, run)),
+    'CALL=$(vmv calls place --caller-id +14155550123 --to +14155550100)',
+    'vmv calls hangup "$CALL"',
+  );
 }
 
 export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 // vmv calls place --caller-id C --to D: POST /v1/voice/calls
 import type { Command } from 'commander';
-import { action, e164Arg, examples, type Shell } from '../../src/command.js';
+import { action, e164Arg, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT, usage } from '../../src/errors.js';
 import { fields } from '../../src/output.js';
@@ -15,23 +15,20 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('place')
-    .description('Place a call from a verified caller ID (shown to the person called)')
-    .requiredOption('--caller-id <number>', 'verified E.164 caller ID', e164Arg('--caller-id'))
-    .requiredOption('--to <number>', 'E.164 destination', e164Arg('--to', { dial: true }))
-    .option('--no-record', 'do not record the call')
-    .option('--metadata <json>', 'a JSON object kept with the call')
-    .option('--wait', 'wait until the call has ended, then show it; exit 5 unless it completed')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim caller-id +14155550123',
-        'vmv calls place --caller-id +14155550123 --to +14155550100 --wait',
-        'vmv calls place --caller-id +14155550123 --to +14155550100 --no-record --metadata \'{"ticket":"T-1042"}\'',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('place')
+      .description('Place a call from a verified caller ID (shown to the person called)')
+      .requiredOption('--caller-id <number>', 'verified E.164 caller ID', e164Arg('--caller-id'))
+      .requiredOption('--to <number>', 'E.164 destination', e164Arg('--to', { dial: true }))
+      .option('--no-record', 'do not record the call')
+      .option('--metadata <json>', 'a JSON object kept with the call')
+      .option('--wait', 'wait until the call has ended, then show it; exit 5 unless it completed')
+      .action(action(shell, run)),
+    'vmv sim caller-id +14155550123',
+    'vmv calls place --caller-id +14155550123 --to +14155550100 --wait',
+    'vmv calls place --caller-id +14155550123 --to +14155550100 --no-record --metadata \'{"ticket":"T-1042"}\'',
+  );
 }
 
 const render = (ctx: Context) => (c: any) =>

@@ -1,18 +1,20 @@
 // vmv config delete PROFILE: remove a profile and its settings
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { openConfig } from '../../src/config-store.js';
 import { usage } from '../../src/errors.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('delete')
-    .argument('<profile>', 'profile name')
-    .description('Delete a profile and its settings')
-    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
-    .addHelpText('after', examples('vmv config delete staging'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('delete')
+      .argument('<profile>', 'profile name')
+      .description('Delete a profile and its settings')
+      .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+      .action(action(shell, run)),
+    'vmv config delete staging',
+  );
 }
 
 export async function run(ctx: Context, o: { yes?: boolean }, [profile]: string[]): Promise<void> {

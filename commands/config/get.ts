@@ -1,18 +1,21 @@
 // vmv config get [KEY]: the settings in effect and where each comes from
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { checkKey } from '../../src/config-store.js';
 import { fields } from '../../src/output.js';
 import { maskKey, resolveCountry } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('get')
-    .argument('[key]', 'base_url, api_key or default_country')
-    .description('Show the settings in effect (the API key masked)')
-    .addHelpText('after', examples('vmv config get', 'vmv config get base_url'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('get')
+      .argument('[key]', 'base_url, api_key or default_country')
+      .description('Show the settings in effect (the API key masked)')
+      .action(action(shell, run)),
+    'vmv config get',
+    'vmv config get base_url',
+  );
 }
 
 export async function run(ctx: Context, _o: unknown, [key]: string[]): Promise<void> {

@@ -1,16 +1,15 @@
 // vmv config list: every profile, the active one marked
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { ALWAYS, col, table } from '../../src/output.js';
 import { maskKey, readSettings, type Profile } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('list')
-    .description('List settings profiles')
-    .addHelpText('after', examples('vmv config list'))
-    .action(action(shell, run));
+  withExamples(
+    parent.command('list').description('List settings profiles').action(action(shell, run)),
+    'vmv config list',
+  );
 }
 
 export async function run(ctx: Context): Promise<void> {

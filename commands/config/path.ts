@@ -1,16 +1,15 @@
 // vmv config path: where settings and the embedded simulator's data live
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fields } from '../../src/output.js';
 import { configFile, simDataFile } from '../../src/paths.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('path')
-    .description('Show the settings file and the simulator data file')
-    .addHelpText('after', examples('vmv config path'))
-    .action(action(shell, run));
+  withExamples(
+    parent.command('path').description('Show the settings file and the simulator data file').action(action(shell, run)),
+    'vmv config path',
+  );
 }
 
 export async function run(ctx: Context): Promise<void> {

@@ -1,26 +1,23 @@
 // vmv config set KEY [VALUE]: store a setting in a profile (api_key from stdin with "-", or a hidden prompt)
 import type { Command } from 'commander';
-import { action, examples, readStdin, type Shell } from '../../src/command.js';
+import { action, withExamples, readStdin, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { checkKey, openConfig, retargetNote } from '../../src/config-store.js';
 import { usage } from '../../src/errors.js';
 import { maskKey, normalizeBaseUrl } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('set')
-    .argument('<key>', 'base_url, api_key or default_country')
-    .argument('[value]', 'the value; "-" reads it from standard input')
-    .description('Store a setting in the profile (--profile, default: the active one)')
-    .addHelpText(
-      'after',
-      examples(
-        'printf %s "$KEY" | vmv config set api_key -',
-        'vmv --profile staging config set base_url http://127.0.0.1:4010',
-        'vmv config set default_country GB',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('set')
+      .argument('<key>', 'base_url, api_key or default_country')
+      .argument('[value]', 'the value; "-" reads it from standard input')
+      .description('Store a setting in the profile (--profile, default: the active one)')
+      .action(action(shell, run)),
+    'printf %s "$KEY" | vmv config set api_key -',
+    'vmv --profile staging config set base_url http://127.0.0.1:4010',
+    'vmv config set default_country GB',
+  );
 }
 
 export async function run(ctx: Context, _o: unknown, [rawKey, rawValue]: string[]): Promise<void> {

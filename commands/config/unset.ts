@@ -1,16 +1,18 @@
 // vmv config unset KEY: remove a setting from a profile
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { checkKey, openConfig, retargetNote } from '../../src/config-store.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('unset')
-    .argument('<key>', 'base_url, api_key or default_country')
-    .description('Remove a setting from the profile (no base_url: the embedded simulator)')
-    .addHelpText('after', examples('vmv config unset base_url'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('unset')
+      .argument('<key>', 'base_url, api_key or default_country')
+      .description('Remove a setting from the profile (no base_url: the embedded simulator)')
+      .action(action(shell, run)),
+    'vmv config unset base_url',
+  );
 }
 
 export async function run(ctx: Context, _o: unknown, [rawKey]: string[]): Promise<void> {

@@ -1,17 +1,19 @@
 // vmv config use PROFILE: make a profile the active one
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { openConfig } from '../../src/config-store.js';
 import { usage } from '../../src/errors.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('use')
-    .argument('<profile>', 'profile name')
-    .description('Make a profile the active one')
-    .addHelpText('after', examples('vmv config use staging'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('use')
+      .argument('<profile>', 'profile name')
+      .description('Make a profile the active one')
+      .action(action(shell, run)),
+    'vmv config use staging',
+  );
 }
 
 export async function run(ctx: Context, _o: unknown, [profile]: string[]): Promise<void> {

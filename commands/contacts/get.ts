@@ -1,16 +1,18 @@
 // vmv contacts get ID: GET /v1/contacts/{id}
 import type { Command } from 'commander';
-import { action, examples, idArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fields } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('get')
-    .argument('<id>', 'contact id', idArg('contact'))
-    .description("One contact's full record")
-    .addHelpText('after', examples('vmv contacts get "$CONTACT_ID"'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('get')
+      .argument('<id>', 'contact id', idArg('contact'))
+      .description("One contact's full record")
+      .action(action(shell, run)),
+    'vmv contacts get "$CONTACT_ID"',
+  );
 }
 
 export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {

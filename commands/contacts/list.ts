@@ -1,14 +1,18 @@
 // vmv contacts list: GET /v1/contacts
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { renderPeople } from '../history/people.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('list').description('Contacts and everyone reached, most recent first'), { order: false })
-    .addHelpText('after', examples('vmv contacts list --limit 50', "vmv contacts list --json | jq -r '.data[].name'"))
-    .action(action(shell, run));
+  withExamples(
+    withList(parent.command('list').description('Contacts and everyone reached, most recent first'), {
+      order: false,
+    }).action(action(shell, run)),
+    'vmv contacts list --limit 50',
+    "vmv contacts list --json | jq -r '.data[].name'",
+  );
 }
 
 export async function run(ctx: Context, o: ListOptions): Promise<void> {

@@ -1,7 +1,7 @@
 // vmv email send: POST /v1/quick/emails
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
-import { action, collect, examples, readStdin, type Shell } from '../../src/command.js';
+import { action, collect, withExamples, readStdin, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
@@ -17,24 +17,21 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('send')
-    .description('Send one plain-text email to 1-20 recipients (0.01 USD per recipient sent to)')
-    .requiredOption('--to <recipient>', "an email address or a contact's name (repeat for more)", collect)
-    .requiredOption('--subject <text>', 'subject line (1-200 characters)')
-    .option('--body <text>', 'plain-text body (1-20000 characters; this or --body-file is required)')
-    .option('--body-file <file>', 'read the body from a file (- for standard input; this or --body is required)')
-    .option('--reply-to <address>', "where replies go (default: the API key owner's email)")
-    .option('--from-name <name>', 'display name (default: the workspace name)')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim contact --name "Grace Hopper" --email grace@example.com',
-        'vmv email send --to ada@example.com --to "Grace Hopper" --subject Hello --body "Hi there"',
-        'vmv email send --to ada@example.com --subject "Weekly report" --body-file report.txt --reply-to ops@example.com',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('send')
+      .description('Send one plain-text email to 1-20 recipients (0.01 USD per recipient sent to)')
+      .requiredOption('--to <recipient>', "an email address or a contact's name (repeat for more)", collect)
+      .requiredOption('--subject <text>', 'subject line (1-200 characters)')
+      .option('--body <text>', 'plain-text body (1-20000 characters; this or --body-file is required)')
+      .option('--body-file <file>', 'read the body from a file (- for standard input; this or --body is required)')
+      .option('--reply-to <address>', "where replies go (default: the API key owner's email)")
+      .option('--from-name <name>', 'display name (default: the workspace name)')
+      .action(action(shell, run)),
+    'vmv sim contact --name "Grace Hopper" --email grace@example.com',
+    'vmv email send --to ada@example.com --to "Grace Hopper" --subject Hello --body "Hi there"',
+    'vmv email send --to ada@example.com --subject "Weekly report" --body-file report.txt --reply-to ops@example.com',
+  );
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {

@@ -1,22 +1,19 @@
 // vmv history call ID: GET /v1/calls/{id}
 import type { Command } from 'commander';
-import { action, examples, idArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { ALWAYS, col, fields, nested, textCol } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('call')
-    .argument('<id>', 'call id', idArg('call'))
-    .description('One call with its transcript, summary and tags')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv history call "$(vmv history calls --limit 1 --json | jq -r \'.data[0].id\')"',
-        'vmv history call "$CALL_ID" --json | jq .data.transcript',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('call')
+      .argument('<id>', 'call id', idArg('call'))
+      .description('One call with its transcript, summary and tags')
+      .action(action(shell, run)),
+    'vmv history call "$(vmv history calls --limit 1 --json | jq -r \'.data[0].id\')"',
+    'vmv history call "$CALL_ID" --json | jq .data.transcript',
+  );
 }
 
 export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {

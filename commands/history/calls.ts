@@ -1,6 +1,6 @@
 // vmv history calls: GET /v1/calls (account-wide, or one person with --contact / --phone)
 import type { Command } from 'commander';
-import { action, choiceArg, e164Arg, examples, type Shell } from '../../src/command.js';
+import { action, choiceArg, e164Arg, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
@@ -14,18 +14,15 @@ interface Options extends FilterOptions {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  withFilters(parent.command('calls').description('Call records, newest first'), { max: 50 })
-    .option('--contact <id>', "only this contact's calls")
-    .option('--phone <number>', 'only calls with this E.164 number', e164Arg('--phone'))
-    .option('--status <status>', STATUSES.join(', '), choiceArg('--status', STATUSES))
-    .addHelpText(
-      'after',
-      examples(
-        'vmv history calls --direction inbound --after 2026-01-05T00:00:00Z',
-        'vmv history calls --phone +14155550100 --status completed',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    withFilters(parent.command('calls').description('Call records, newest first'), { max: 50 })
+      .option('--contact <id>', "only this contact's calls")
+      .option('--phone <number>', 'only calls with this E.164 number', e164Arg('--phone'))
+      .option('--status <status>', STATUSES.join(', '), choiceArg('--status', STATUSES))
+      .action(action(shell, run)),
+    'vmv history calls --direction inbound --after 2026-01-05T00:00:00Z',
+    'vmv history calls --phone +14155550100 --status completed',
+  );
 }
 
 /** The calls list's columns and their priorities (the lower, the sooner one drops at a narrow width). */

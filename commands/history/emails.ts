@@ -1,7 +1,7 @@
 // vmv history emails: GET /v1/emails (with a person: --contact or --email); without one, what the
 // workspace sent, from a simulator's outbox (GET /_sim/outbox?kind=email)
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { ApiCallError, usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
@@ -14,24 +14,21 @@ interface Options extends FilterOptions {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  withFilters(
-    parent
-      .command('emails')
-      .description(
-        "Emails with one person (quick emails included), newest first; without one, the workspace's sent emails",
-      ),
-  )
-    .option('--contact <id>', "this contact's emails")
-    .option('--email <address>', 'emails with this address')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv history emails',
-        'vmv history emails --email ada@example.com',
-        'vmv history emails --email ada@example.com --direction outbound --asc',
-      ),
+  withExamples(
+    withFilters(
+      parent
+        .command('emails')
+        .description(
+          "Emails with one person (quick emails included), newest first; without one, the workspace's sent emails",
+        ),
     )
-    .action(action(shell, run));
+      .option('--contact <id>', "this contact's emails")
+      .option('--email <address>', 'emails with this address')
+      .action(action(shell, run)),
+    'vmv history emails',
+    'vmv history emails --email ada@example.com',
+    'vmv history emails --email ada@example.com --direction outbound --asc',
+  );
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {

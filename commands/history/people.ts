@@ -1,16 +1,18 @@
 // vmv history people: GET /v1/history/people
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('people').description('Everyone reached, folded by contact, most recent first'), {
-    order: false,
-  })
-    .addHelpText('after', examples('vmv history people', 'vmv history people --limit 50'))
-    .action(action(shell, run));
+  withExamples(
+    withList(parent.command('people').description('Everyone reached, folded by contact, most recent first'), {
+      order: false,
+    }).action(action(shell, run)),
+    'vmv history people',
+    'vmv history people --limit 50',
+  );
 }
 
 export async function run(ctx: Context, o: ListOptions): Promise<void> {

@@ -5,21 +5,21 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ApiResponse } from '../../src/client.js';
-import { action, examples, idArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('recording')
-    .argument('<id>', 'call id', idArg('call'))
-    .description('Download a call recording (raw audio)')
-    .option('-o, --output <file>', 'file to write (default: standard output when it is not a terminal)')
-    .addHelpText(
-      'after',
-      examples('vmv history recording "$CALL_ID" -o call.wav', 'vmv history recording "$CALL_ID" > call.wav'),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('recording')
+      .argument('<id>', 'call id', idArg('call'))
+      .description('Download a call recording (raw audio)')
+      .option('-o, --output <file>', 'file to write (default: standard output when it is not a terminal)')
+      .action(action(shell, run)),
+    'vmv history recording "$CALL_ID" -o call.wav',
+    'vmv history recording "$CALL_ID" > call.wav',
+  );
 }
 
 export async function run(ctx: Context, o: { output?: string }, [id]: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 // vmv history texts: GET /v1/messages (account-wide, or one person with --contact / --phone)
 import type { Command } from 'commander';
-import { action, e164Arg, examples, type Shell } from '../../src/command.js';
+import { action, e164Arg, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fetchList, listQuery, withFilters, type FilterOptions } from '../../src/list.js';
@@ -12,17 +12,14 @@ interface Options extends FilterOptions {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  withFilters(parent.command('texts').description('Text messages, newest first'))
-    .option('--contact <id>', "only this contact's texts")
-    .option('--phone <number>', 'only texts with this E.164 number', e164Arg('--phone'))
-    .addHelpText(
-      'after',
-      examples(
-        'vmv history texts --phone +14155550100',
-        'vmv history texts --direction inbound --after 2026-01-05T00:00:00Z --limit 100',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    withFilters(parent.command('texts').description('Text messages, newest first'))
+      .option('--contact <id>', "only this contact's texts")
+      .option('--phone <number>', 'only texts with this E.164 number', e164Arg('--phone'))
+      .action(action(shell, run)),
+    'vmv history texts --phone +14155550100',
+    'vmv history texts --direction inbound --after 2026-01-05T00:00:00Z --limit 100',
+  );
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {

@@ -1,17 +1,16 @@
 // vmv numbers list: GET /v1/phone-numbers
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, listQuery, withList, type ListOptions } from '../../src/list.js';
 import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('list').description("The workspace's phone numbers"))
-    .addHelpText(
-      'after',
-      examples('vmv numbers list', "vmv numbers list --limit 100 --json | jq -r '.data[].phone_number'"),
-    )
-    .action(action(shell, run));
+  withExamples(
+    withList(parent.command('list').description("The workspace's phone numbers")).action(action(shell, run)),
+    'vmv numbers list',
+    "vmv numbers list --limit 100 --json | jq -r '.data[].phone_number'",
+  );
 }
 
 /** The active column: a suspended number (its month unpaid) says so, before whether it is active. */

@@ -1,16 +1,19 @@
 // vmv numbers release ID: DELETE /v1/phone-numbers/{id}, confirmed on a terminal (--yes skips)
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('release')
-    .argument('<id>', 'number id')
-    .description('Release a number: it leaves the account and its call data and recordings are deleted')
-    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
-    .addHelpText('after', examples('vmv numbers release 1001', 'vmv numbers release 1001 --yes'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('release')
+      .argument('<id>', 'number id')
+      .description('Release a number: it leaves the account and its call data and recordings are deleted')
+      .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+      .action(action(shell, run)),
+    'vmv numbers release 1001',
+    'vmv numbers release 1001 --yes',
+  );
 }
 
 export async function run(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<void> {

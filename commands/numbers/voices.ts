@@ -1,16 +1,18 @@
 // vmv numbers voices ID: GET /v1/phone-numbers/{id}/voices
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { ALWAYS, col, table, textCol } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('voices')
-    .argument('<id>', 'number id')
-    .description("Voices the number's agent can speak with")
-    .addHelpText('after', examples('vmv numbers voices 1001'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('voices')
+      .argument('<id>', 'number id')
+      .description("Voices the number's agent can speak with")
+      .action(action(shell, run)),
+    'vmv numbers voices 1001',
+  );
 }
 
 export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {

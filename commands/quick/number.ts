@@ -1,6 +1,6 @@
 // vmv quick number --area-code A: POST /v1/quick/ai-numbers (and --wait until it is ready)
 import type { Command } from 'commander';
-import { action, areaCodeArg, examples, type Shell } from '../../src/command.js';
+import { action, areaCodeArg, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
@@ -19,25 +19,22 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('number')
-    .description('Buy a number with an AI agent answering it (5 USD a month)')
-    .requiredOption('--area-code <code>', '3-digit area code', areaCodeArg('--area-code'))
-    .option('--name <name>', 'agent name')
-    .option('--business-name <name>', 'business the agent speaks for')
-    .option('--business-description <text>', 'what the business does')
-    .option('--greeting <text>', 'what the agent says when it answers')
-    .option('--no-handle-calls', 'do not answer inbound calls')
-    .option('--handle-texts', 'also answer inbound texts')
-    .option('--wait', 'wait until the number is ready (or failed); exit 5 if it failed')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv quick number --area-code 415 --name Ava --business-name "Acme Dental" --greeting "Thanks for calling Acme Dental!" --wait',
-        'vmv quick number --area-code 212 --handle-texts --no-handle-calls',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('number')
+      .description('Buy a number with an AI agent answering it (5 USD a month)')
+      .requiredOption('--area-code <code>', '3-digit area code', areaCodeArg('--area-code'))
+      .option('--name <name>', 'agent name')
+      .option('--business-name <name>', 'business the agent speaks for')
+      .option('--business-description <text>', 'what the business does')
+      .option('--greeting <text>', 'what the agent says when it answers')
+      .option('--no-handle-calls', 'do not answer inbound calls')
+      .option('--handle-texts', 'also answer inbound texts')
+      .option('--wait', 'wait until the number is ready (or failed); exit 5 if it failed')
+      .action(action(shell, run)),
+    'vmv quick number --area-code 415 --name Ava --business-name "Acme Dental" --greeting "Thanks for calling Acme Dental!" --wait',
+    'vmv quick number --area-code 212 --handle-texts --no-handle-calls',
+  );
 }
 
 /** The line's state: its next monthly charge, or the month it owes while suspended. */

@@ -1,7 +1,7 @@
 // vmv quick status ID [--watch]: GET /v1/quick/actions/{id}; a quick email's id (vmv email send):
 // its messages, one per recipient (GET /_sim/outbox?sent_by=ID on a simulator)
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { ApiCallError } from '../../src/errors.js';
 import { messagesOfSend, outboxTable } from '../sim/outbox.js';
@@ -9,20 +9,17 @@ import { followNumber, renderNumber } from './number.js';
 import { followJob, printJob } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('status')
-    .argument('<id>', 'job id, the id vmv email send printed, or the integer id of an AI number')
-    .description('A quick call or text job with its targets, or an AI number')
-    .option('--watch', 'follow until the job ends: a live table on a terminal, one line per change when piped')
-    .addHelpText(
-      'after',
-      examples(
-        'JOB=$(vmv quick call +14155550100 --goal "Confirm the appointment")',
-        'vmv quick status "$JOB" --watch',
-        'vmv quick status 1001',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('status')
+      .argument('<id>', 'job id, the id vmv email send printed, or the integer id of an AI number')
+      .description('A quick call or text job with its targets, or an AI number')
+      .option('--watch', 'follow until the job ends: a live table on a terminal, one line per change when piped')
+      .action(action(shell, run)),
+    'JOB=$(vmv quick call +14155550100 --goal "Confirm the appointment")',
+    'vmv quick status "$JOB" --watch',
+    'vmv quick status 1001',
+  );
 }
 
 export async function run(ctx: Context, o: { watch?: boolean }, [id]: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 // vmv schedules create: POST /v1/video-schedules (free; each video it makes is charged like any video)
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
@@ -8,17 +8,18 @@ import { specBody, withSpec, type SpecOptions } from './spec.js';
 import { daysText, hourText, nextRunText, type Schedule } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withSpec(
-    parent
-      .command('create')
-      .description(
-        'Start a video schedule: on each posting day the AI director plans, makes and posts videos (free to create)',
-      ),
-    { update: false },
-  )
-    .addHelpText(
-      'after',
-      `
+  withExamples(
+    withSpec(
+      parent
+        .command('create')
+        .description(
+          'Start a video schedule: on each posting day the AI director plans, makes and posts videos (free to create)',
+        ),
+      { update: false },
+    )
+      .addHelpText(
+        'after',
+        `
 Posting days are the dates in --time-zone that fall on --days, from --starts-on, at --hour local time
 (daylight saving as the zone has it). --notify-hours before each one the director plans the day's
 --videos-per-day videos (\`vmv schedules get\` shows the plan; --notify-email mails it); at --hour it
@@ -31,16 +32,12 @@ the schedule, at the end of research), like any video: plan video credits first,
 --setting pins part of every video's recipe: any field of \`vmv videos create --file\` but template
 and script (format=horizontal, target_duration_seconds=20, subtitles.position=top, ...).
 Prints the new schedule's id.`,
-    )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv schedules create --name "Weekday tips" --days mon,wed,fri --hour 9 --time-zone America/New_York --to tiktok --to instagram',
-        'SCHEDULE=$(vmv schedules create --file schedule.json --paused)',
-        'vmv schedules create --name "Menu slides" --days mon-fri --hour 17 --to youtube --template slideshow --setting format=horizontal --notify-email',
-      ),
-    )
-    .action(action(shell, run));
+      )
+      .action(action(shell, run)),
+    'vmv schedules create --name "Weekday tips" --days mon,wed,fri --hour 9 --time-zone America/New_York --to tiktok --to instagram',
+    'SCHEDULE=$(vmv schedules create --file schedule.json --paused)',
+    'vmv schedules create --name "Menu slides" --days mon-fri --hour 17 --to youtube --template slideshow --setting format=horizontal --notify-email',
+  );
 }
 
 export async function run(ctx: Context, o: SpecOptions): Promise<void> {

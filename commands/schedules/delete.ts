@@ -1,17 +1,20 @@
 // vmv schedules delete ID: DELETE /v1/video-schedules/{id} (the videos it made stay)
 import type { Command } from 'commander';
-import { action, examples, idArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { schedulePath } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('delete')
-    .argument('<id>', 'schedule id', idArg('schedule'))
-    .description('Delete a schedule: nothing more is planned or posted; the videos it made stay')
-    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
-    .addHelpText('after', examples('vmv schedules delete "$SCHEDULE"', 'vmv schedules delete "$SCHEDULE" --yes'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('delete')
+      .argument('<id>', 'schedule id', idArg('schedule'))
+      .description('Delete a schedule: nothing more is planned or posted; the videos it made stay')
+      .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+      .action(action(shell, run)),
+    'vmv schedules delete "$SCHEDULE"',
+    'vmv schedules delete "$SCHEDULE" --yes',
+  );
 }
 
 export async function run(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<void> {

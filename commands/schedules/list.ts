@@ -1,6 +1,6 @@
 // vmv schedules list: GET /v1/video-schedules
 import type { Command } from 'commander';
-import { action, choiceArg, examples, type Shell } from '../../src/command.js';
+import { action, choiceArg, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
@@ -11,20 +11,17 @@ interface Options extends ListOptions {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('list').description('Video schedules of the workspace, newest first (free)'))
-    .option(
-      '--status <state>',
-      'only schedules in this state: active, paused',
-      choiceArg('--status', ['active', 'paused']),
-    )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv schedules list',
-        "vmv schedules list --status active --all --json | jq -r '.data[] | [.name, .next_run_at] | @tsv'",
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    withList(parent.command('list').description('Video schedules of the workspace, newest first (free)'))
+      .option(
+        '--status <state>',
+        'only schedules in this state: active, paused',
+        choiceArg('--status', ['active', 'paused']),
+      )
+      .action(action(shell, run)),
+    'vmv schedules list',
+    "vmv schedules list --status active --all --json | jq -r '.data[] | [.name, .next_run_at] | @tsv'",
+  );
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {

@@ -1,19 +1,19 @@
 // vmv schedules pause ID: PATCH /v1/video-schedules/{id} {status: paused}
 import type { Command } from 'commander';
-import { action, examples, idArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { schedulePath, type Schedule } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('pause')
-    .argument('<id>', 'schedule id', idArg('schedule'))
-    .description('Pause a schedule: nothing is planned, made, charged or posted until it is resumed')
-    .addHelpText(
-      'after',
-      examples('vmv schedules pause "$SCHEDULE"', 'vmv schedules pause "$SCHEDULE" --json | jq .data.next_run_at'),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('pause')
+      .argument('<id>', 'schedule id', idArg('schedule'))
+      .description('Pause a schedule: nothing is planned, made, charged or posted until it is resumed')
+      .action(action(shell, run)),
+    'vmv schedules pause "$SCHEDULE"',
+    'vmv schedules pause "$SCHEDULE" --json | jq .data.next_run_at',
+  );
 }
 
 export async function run(ctx: Context, _o: unknown, [id]: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 // vmv schedules videos ID: GET /v1/video-schedules/{id}/videos, as `vmv videos list` shows videos
 import type { Command } from 'commander';
-import { action, examples, idArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
@@ -8,20 +8,16 @@ import { priceText, VIDEO_COLUMNS, type Video } from '../videos/view.js';
 import { schedulePath } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(
-    parent
-      .command('videos')
-      .argument('<id>', 'schedule id', idArg('schedule'))
-      .description('The videos a schedule made, newest first (free)'),
-  )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv schedules videos "$SCHEDULE"',
-        'vmv schedules videos "$SCHEDULE" --all --json | jq -r \'.data[] | select(.status == "ready") | .video_url\'',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    withList(
+      parent
+        .command('videos')
+        .argument('<id>', 'schedule id', idArg('schedule'))
+        .description('The videos a schedule made, newest first (free)'),
+    ).action(action(shell, run)),
+    'vmv schedules videos "$SCHEDULE"',
+    'vmv schedules videos "$SCHEDULE" --all --json | jq -r \'.data[] | select(.status == "ready") | .video_url\'',
+  );
 }
 
 export async function run(ctx: Context, o: ListOptions, [id]: string[]): Promise<void> {

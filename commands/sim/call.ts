@@ -1,6 +1,6 @@
 // vmv sim call --from --to [--digits] [--says]: POST /_sim/inbound/calls (call a workspace number)
 import type { Command } from 'commander';
-import { action, e164Arg, examples, type Shell } from '../../src/command.js';
+import { action, e164Arg, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 interface Options {
@@ -11,22 +11,19 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('call')
-    .description('Call a workspace number as a person: its configuration decides who answers')
-    .requiredOption('--from <number>', "the caller's E.164 number", e164Arg('--from'))
-    .requiredOption('--to <number>', 'the workspace number called', e164Arg('--to'))
-    .option('--digits <keys>', 'keys pressed in the phone menu, in order (e.g. 1 or 12)')
-    .option('--says <text>', 'what the caller says to the AI agent')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim number --stack t2 --phone +14155550142',
-        'vmv sim call --from +14155550199 --to +14155550142 --says "I\'d like to book a cleaning"',
-        'vmv sim call --from +14155550199 --to +14155550142 --digits 1',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('call')
+      .description('Call a workspace number as a person: its configuration decides who answers')
+      .requiredOption('--from <number>', "the caller's E.164 number", e164Arg('--from'))
+      .requiredOption('--to <number>', 'the workspace number called', e164Arg('--to'))
+      .option('--digits <keys>', 'keys pressed in the phone menu, in order (e.g. 1 or 12)')
+      .option('--says <text>', 'what the caller says to the AI agent')
+      .action(action(shell, run)),
+    'vmv sim number --stack t2 --phone +14155550142',
+    'vmv sim call --from +14155550199 --to +14155550142 --says "I\'d like to book a cleaning"',
+    'vmv sim call --from +14155550199 --to +14155550142 --digits 1',
+  );
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {

@@ -1,6 +1,6 @@
 // vmv sim clock: GET or POST /_sim/clock (a move's progress line on a terminal: src/clock-move.ts)
 import type { Command } from 'commander';
-import { action, examples, timeArg, type Shell } from '../../src/command.js';
+import { action, withExamples, timeArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { fields } from '../../src/output.js';
@@ -13,31 +13,28 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('clock')
-    .description('Show the simulator clock, or switch it between manual and real')
-    .option('--manual', 'stand still until advanced')
-    .option('--real', 'follow wall time (plus any advances)')
-    .option(
-      '--set <time>',
-      'move the clock forward to this ISO 8601 time, running what falls due (an earlier time is refused)',
-      timeArg('--set', { relative: false }),
-    )
-    .option(
-      '--at-least <time>',
-      'the same, unless the clock is already there or past it: then it stays (for scripts sharing one clock)',
-      timeArg('--at-least', { relative: false }),
-    )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim clock',
-        'vmv sim clock --manual',
-        'vmv sim clock --set 2026-01-06T09:00:00Z',
-        'vmv sim clock --at-least 2026-01-06T09:00:00Z',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('clock')
+      .description('Show the simulator clock, or switch it between manual and real')
+      .option('--manual', 'stand still until advanced')
+      .option('--real', 'follow wall time (plus any advances)')
+      .option(
+        '--set <time>',
+        'move the clock forward to this ISO 8601 time, running what falls due (an earlier time is refused)',
+        timeArg('--set', { relative: false }),
+      )
+      .option(
+        '--at-least <time>',
+        'the same, unless the clock is already there or past it: then it stays (for scripts sharing one clock)',
+        timeArg('--at-least', { relative: false }),
+      )
+      .action(action(shell, run)),
+    'vmv sim clock',
+    'vmv sim clock --manual',
+    'vmv sim clock --set 2026-01-06T09:00:00Z',
+    'vmv sim clock --at-least 2026-01-06T09:00:00Z',
+  );
 }
 
 /** The clock mode asked for, if any (--manual and --real together are refused before). */

@@ -1,6 +1,6 @@
 // vmv sim contact: POST /_sim/contacts (the API itself cannot create contacts); --file adds many at once
 import type { Command } from 'commander';
-import { action, collect, e164Arg, examples, readFileArg, type Shell } from '../../src/command.js';
+import { action, collect, e164Arg, withExamples, readFileArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 
@@ -14,27 +14,24 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('contact')
-    .description("Add a contact to the simulator's workspace, or many from a file")
-    .option('--name <name>', 'full name (required unless --file)')
-    .option('--email <address>', 'email address')
-    .option('--phone <number>', 'E.164 phone number', e164Arg('--phone'))
-    .option('--company <name>', 'company')
-    .option('--tag <tag>', 'a tag (repeat for more)', collect)
-    .option(
-      '--file <file>',
-      'contacts as JSON (- for standard input): one object or an array of up to 10,000, fields as POST /_sim/contacts takes them; added all or none',
-    )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim contact --name "Grace Hopper" --email grace@example.com --phone +14155550188 --company Navy --tag vip',
-        'echo \'[{"name": "Ada Lovelace", "email": "ada@example.com"}, {"name": "Alan Turing", "phone_number": "+14155550199"}]\' | vmv sim contact --file -',
-        'vmv sim contact --file contacts.json',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('contact')
+      .description("Add a contact to the simulator's workspace, or many from a file")
+      .option('--name <name>', 'full name (required unless --file)')
+      .option('--email <address>', 'email address')
+      .option('--phone <number>', 'E.164 phone number', e164Arg('--phone'))
+      .option('--company <name>', 'company')
+      .option('--tag <tag>', 'a tag (repeat for more)', collect)
+      .option(
+        '--file <file>',
+        'contacts as JSON (- for standard input): one object or an array of up to 10,000, fields as POST /_sim/contacts takes them; added all or none',
+      )
+      .action(action(shell, run)),
+    'vmv sim contact --name "Grace Hopper" --email grace@example.com --phone +14155550188 --company Navy --tag vip',
+    'echo \'[{"name": "Ada Lovelace", "email": "ada@example.com"}, {"name": "Alan Turing", "phone_number": "+14155550199"}]\' | vmv sim contact --file -',
+    'vmv sim contact --file contacts.json',
+  );
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {

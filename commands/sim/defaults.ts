@@ -1,19 +1,19 @@
 // vmv sim defaults [voice.field=value ...]: GET or PATCH /_sim/workspace/defaults
 import type { Command } from 'commander';
 import { assignmentsToPatch } from '../../src/assign.js';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('defaults')
-    .argument('[assignments...]', 'voice.field=value or sms.field=value')
-    .description('The voice and sms settings numbers inherit until they change them')
-    .addHelpText(
-      'after',
-      examples('vmv sim defaults', 'vmv sim defaults voice.voice_id=ava sms.auto_reply_enabled=true'),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('defaults')
+      .argument('[assignments...]', 'voice.field=value or sms.field=value')
+      .description('The voice and sms settings numbers inherit until they change them')
+      .action(action(shell, run)),
+    'vmv sim defaults',
+    'vmv sim defaults voice.voice_id=ava sms.auto_reply_enabled=true',
+  );
 }
 
 export async function run(ctx: Context, _o: unknown, assignments: string[]): Promise<void> {

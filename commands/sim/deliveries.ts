@@ -1,34 +1,34 @@
 // vmv sim deliveries [--event ID]: GET /_sim/webhook-deliveries (the delivery log, oldest first);
 // vmv sim deliveries resend ID: POST /_sim/webhook-deliveries/{id}/resend.
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { col, idCol, table, textCol } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  const deliveries = parent
-    .command('deliveries')
-    .description('The webhook delivery log: every attempt, oldest first')
-    .option('--event <id>', 'only the attempts for this event id')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim deliveries',
-        'vmv sim deliveries --event "$EVENT_ID" --json',
-        'vmv sim deliveries resend att_42',
-      ),
-    )
-    .action(action(shell, run))
-    // (a command with an action gets no implicit help subcommand; the list shows it, as for every group)
-    .helpCommand(true);
-  deliveries
-    .command('resend')
-    .description(
-      "Send a delivery attempt's exact bytes to its webhook once more (a new attempt, not retried if it fails)",
-    )
-    .argument('<id>', "the attempt's id (the id column of vmv sim deliveries)")
-    .addHelpText('after', examples('vmv sim deliveries resend att_42', 'vmv sim deliveries resend att_42 --json'))
-    .action(action(shell, resend));
+  const deliveries = withExamples(
+    parent
+      .command('deliveries')
+      .description('The webhook delivery log: every attempt, oldest first')
+      .option('--event <id>', 'only the attempts for this event id')
+      .action(action(shell, run))
+      // (a command with an action gets no implicit help subcommand; the list shows it, as for every group)
+      .helpCommand(true),
+    'vmv sim deliveries',
+    'vmv sim deliveries --event "$EVENT_ID" --json',
+    'vmv sim deliveries resend att_42',
+  );
+  withExamples(
+    deliveries
+      .command('resend')
+      .description(
+        "Send a delivery attempt's exact bytes to its webhook once more (a new attempt, not retried if it fails)",
+      )
+      .argument('<id>', "the attempt's id (the id column of vmv sim deliveries)")
+      .action(action(shell, resend)),
+    'vmv sim deliveries resend att_42',
+    'vmv sim deliveries resend att_42 --json',
+  );
 }
 
 export async function run(ctx: Context, o: { event?: string }): Promise<void> {

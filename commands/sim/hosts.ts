@@ -1,7 +1,7 @@
 // vmv sim hosts list|set|unset: the simulator's hosts table (GET, PUT, DELETE /_sim/hosts), what host
 // names in webhook URLs resolve to when events are delivered, like /etc/hosts or curl --resolve.
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { ALWAYS, col, table } from '../../src/output.js';
 
@@ -14,30 +14,31 @@ export function define(parent: Command, shell: Shell): void {
   const hosts = parent
     .command('hosts')
     .description('What host names in webhook URLs resolve to (names not listed: the system resolver)');
-  hosts
-    .command('list')
-    .description('The hosts table, by name')
-    .addHelpText('after', examples('vmv sim hosts list', 'vmv sim hosts list --json'))
-    .action(action(shell, list));
-  hosts
-    .command('set')
-    .argument('<name>', 'a host name, as in webhook URLs')
-    .argument('<addresses...>', 'every IPv4 or IPv6 address it resolves to')
-    .description('Set what a name resolves to; each delivery judges every address (one that is not public refuses it)')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim hosts set hooks.example.test 127.0.0.1',
-        'vmv sim hosts set internal.example.test 10.0.0.7 fd00::7',
-      ),
-    )
-    .action(action(shell, set));
-  hosts
-    .command('unset')
-    .argument('<name>', 'a host name in the table')
-    .description('Take a name out of the table: the system resolver answers for it again')
-    .addHelpText('after', examples('vmv sim hosts unset hooks.example.test'))
-    .action(action(shell, unset));
+  withExamples(
+    hosts.command('list').description('The hosts table, by name').action(action(shell, list)),
+    'vmv sim hosts list',
+    'vmv sim hosts list --json',
+  );
+  withExamples(
+    hosts
+      .command('set')
+      .argument('<name>', 'a host name, as in webhook URLs')
+      .argument('<addresses...>', 'every IPv4 or IPv6 address it resolves to')
+      .description(
+        'Set what a name resolves to; each delivery judges every address (one that is not public refuses it)',
+      )
+      .action(action(shell, set)),
+    'vmv sim hosts set hooks.example.test 127.0.0.1',
+    'vmv sim hosts set internal.example.test 10.0.0.7 fd00::7',
+  );
+  withExamples(
+    hosts
+      .command('unset')
+      .argument('<name>', 'a host name in the table')
+      .description('Take a name out of the table: the system resolver answers for it again')
+      .action(action(shell, unset)),
+    'vmv sim hosts unset hooks.example.test',
+  );
 }
 
 export async function list(ctx: Context): Promise<void> {

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { action, examples, readStdinBytes, type Shell } from '../../src/command.js';
+import { action, withExamples, readStdinBytes, type Shell } from '../../src/command.js';
 import { usage } from '../../src/errors.js';
 import type { Context } from '../../src/context.js';
 import { dataFileOf, size } from './data-file.js';
@@ -16,28 +16,25 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('import')
-    .argument('<file>', 'an export, or a data file (- for standard input)')
-    .description('Replace the simulated world with the one in a file (an export, or another data file)')
-    .option('--data <file>', "the data file to import into (default: the embedded simulator's, or VMV_SIM_DATA)")
-    .option('-y, --yes', 'replace an existing world without asking (needed without a terminal)')
-    .addHelpText(
-      'after',
-      `
+  withExamples(
+    parent
+      .command('import')
+      .argument('<file>', 'an export, or a data file (- for standard input)')
+      .description('Replace the simulated world with the one in a file (an export, or another data file)')
+      .option('--data <file>', "the data file to import into (default: the embedded simulator's, or VMV_SIM_DATA)")
+      .option('-y, --yes', 'replace an existing world without asking (needed without a terminal)')
+      .addHelpText(
+        'after',
+        `
 Into a new data file it simply writes one; over an existing world it asks first (type "replace"), or
 takes --yes. The world's records, keys and clock all come from the file: its full-access key is
 printed masked (\`vmv sim key\` mints another).`,
-    )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim import fixtures/world.json --data ./ci-sim.json',
-        'gunzip -c world.json.gz | vmv sim import - --yes',
-        'vmv sim export before.json && ... && vmv sim import before.json --yes',
-      ),
-    )
-    .action(action(shell, run));
+      )
+      .action(action(shell, run)),
+    'vmv sim import fixtures/world.json --data ./ci-sim.json',
+    'gunzip -c world.json.gz | vmv sim import - --yes',
+    'vmv sim export before.json && ... && vmv sim import before.json --yes',
+  );
 }
 
 export async function run(ctx: Context, o: Options, [file]: string[]): Promise<void> {

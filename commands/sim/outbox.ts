@@ -2,7 +2,7 @@
 // first) or GET /_sim/outbox/{id} (one of them whole; a send's id, such as `vmv email send` prints:
 // its messages, GET /_sim/outbox?sent_by=ID): "what did my app just send?"
 import type { Command } from 'commander';
-import { action, choiceArg, examples, timeArg, type Shell } from '../../src/command.js';
+import { action, choiceArg, withExamples, timeArg, type Shell } from '../../src/command.js';
 import type { ApiResponse } from '../../src/client.js';
 import type { Context } from '../../src/context.js';
 import { ApiCallError } from '../../src/errors.js';
@@ -20,29 +20,26 @@ interface Options extends ListOptions {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  const cmd = withList(
-    parent
-      .command('outbox')
-      .argument('[id]', 'one message, shown whole (its id, or the start of it)')
-      .description('What the workspace sent: every email, text and call, newest first (one of them whole with ID)'),
-  )
-    .option('--kind <kind>', 'only emails, texts or calls', choiceArg('--kind', ['email', 'text', 'call']))
-    .option(
-      '--since <time>',
-      "sent after this time: a time ago on the simulator's clock (10m, 2h, today) or ISO 8601",
-      timeArg('--since'),
+  const cmd = withExamples(
+    withList(
+      parent
+        .command('outbox')
+        .argument('[id]', 'one message, shown whole (its id, or the start of it)')
+        .description('What the workspace sent: every email, text and call, newest first (one of them whole with ID)'),
     )
-    .option('--before <time>', 'sent before this time: ISO 8601, a date, or a time ago', timeArg('--before'))
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim outbox',
-        'vmv sim outbox --kind email --since 10m',
-        'vmv sim outbox "$MESSAGE_ID"',
-        "vmv sim outbox --kind text --json | jq -r '.data[].body'",
-      ),
-    )
-    .action(action(shell, run));
+      .option('--kind <kind>', 'only emails, texts or calls', choiceArg('--kind', ['email', 'text', 'call']))
+      .option(
+        '--since <time>',
+        "sent after this time: a time ago on the simulator's clock (10m, 2h, today) or ISO 8601",
+        timeArg('--since'),
+      )
+      .option('--before <time>', 'sent before this time: ISO 8601, a date, or a time ago', timeArg('--before'))
+      .action(action(shell, run)),
+    'vmv sim outbox',
+    'vmv sim outbox --kind email --since 10m',
+    'vmv sim outbox "$MESSAGE_ID"',
+    "vmv sim outbox --kind text --json | jq -r '.data[].body'",
+  );
   declareFieldAliases(cmd, { '--since': ['created_after'], '--before': ['created_before'] });
 }
 

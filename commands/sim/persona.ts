@@ -2,7 +2,7 @@
 // /_sim/personas), set from a JSON file; `show` prints a document `set` accepts, so a built-in is a
 // starting point.
 import type { Command } from 'commander';
-import { action, e164Arg, examples, readStdinBytes, type Shell } from '../../src/command.js';
+import { action, e164Arg, withExamples, readStdinBytes, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { ALWAYS, col, table, textCol } from '../../src/output.js';
@@ -22,39 +22,41 @@ export function define(parent: Command, shell: Shell): void {
   const persona = parent
     .command('persona')
     .description('How the person behind a number behaves on calls and texts (numbers without one: the built-ins)');
-  persona
-    .command('set')
-    .argument('<number>', 'E.164 number', e164Arg('<number>'))
-    .requiredOption('--file <file>', 'the persona as JSON (- reads standard input)')
-    .description("Set a number's persona; every problem of the file is listed by field path, and nothing changes")
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim persona set +14155550123 --file thursday.json',
-        'vmv sim persona show +14155550105 | vmv sim persona set +14155550123 --file -',
-      ),
-    )
-    .action(action(shell, set));
-  persona
-    .command('list')
-    .description("The numbers' personas, then the built-ins by last four digits")
-    .addHelpText('after', examples('vmv sim persona list', 'vmv sim persona list --json'))
-    .action(action(shell, list));
-  persona
-    .command('show')
-    .argument('<number>', 'E.164 number', e164Arg('<number>'))
-    .description('The persona a number meets (its own, or its built-in), as a file `set` accepts')
-    .addHelpText(
-      'after',
-      examples('vmv sim persona show +14155550107', 'vmv sim persona show +14155550100 > persona.json'),
-    )
-    .action(action(shell, show));
-  persona
-    .command('rm')
-    .argument('<number>', 'E.164 number', e164Arg('<number>'))
-    .description("Remove a number's persona: its built-in applies again")
-    .addHelpText('after', examples('vmv sim persona rm +14155550123'))
-    .action(action(shell, rm));
+  withExamples(
+    persona
+      .command('set')
+      .argument('<number>', 'E.164 number', e164Arg('<number>'))
+      .requiredOption('--file <file>', 'the persona as JSON (- reads standard input)')
+      .description("Set a number's persona; every problem of the file is listed by field path, and nothing changes")
+      .action(action(shell, set)),
+    'vmv sim persona set +14155550123 --file thursday.json',
+    'vmv sim persona show +14155550105 | vmv sim persona set +14155550123 --file -',
+  );
+  withExamples(
+    persona
+      .command('list')
+      .description("The numbers' personas, then the built-ins by last four digits")
+      .action(action(shell, list)),
+    'vmv sim persona list',
+    'vmv sim persona list --json',
+  );
+  withExamples(
+    persona
+      .command('show')
+      .argument('<number>', 'E.164 number', e164Arg('<number>'))
+      .description('The persona a number meets (its own, or its built-in), as a file `set` accepts')
+      .action(action(shell, show)),
+    'vmv sim persona show +14155550107',
+    'vmv sim persona show +14155550100 > persona.json',
+  );
+  withExamples(
+    persona
+      .command('rm')
+      .argument('<number>', 'E.164 number', e164Arg('<number>'))
+      .description("Remove a number's persona: its built-in applies again")
+      .action(action(shell, rm)),
+    'vmv sim persona rm +14155550123',
+  );
 }
 
 const path = (n: string) => `/_sim/personas/${encodeURIComponent(n)}`;

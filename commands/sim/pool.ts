@@ -1,22 +1,25 @@
 // vmv sim pool [--fill calls|texts] [--leave N]: GET /_sim/shared-pool, POST /_sim/shared-pool/fill
 import type { Command } from 'commander';
-import { action, choiceArg, examples, intArg, type Shell } from '../../src/command.js';
+import { action, choiceArg, withExamples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { ALWAYS, col, table } from '../../src/output.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('pool')
-    .description("The shared sender pool: numbers, ages, ceilings and today's use")
-    .option(
-      '--fill <kind>',
-      'fill every number to its daily ceiling for calls or texts',
-      choiceArg('--fill', ['calls', 'texts']),
-    )
-    .option('--leave <n>', 'with --fill: leave this many slots free across the pool', intArg('--leave', 0, 100000))
-    .addHelpText('after', examples('vmv sim pool', 'vmv sim pool --fill calls --leave 2'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('pool')
+      .description("The shared sender pool: numbers, ages, ceilings and today's use")
+      .option(
+        '--fill <kind>',
+        'fill every number to its daily ceiling for calls or texts',
+        choiceArg('--fill', ['calls', 'texts']),
+      )
+      .option('--leave <n>', 'with --fill: leave this many slots free across the pool', intArg('--leave', 0, 100000))
+      .action(action(shell, run)),
+    'vmv sim pool',
+    'vmv sim pool --fill calls --leave 2',
+  );
 }
 
 export async function run(ctx: Context, o: { fill?: string; leave?: number }): Promise<void> {

@@ -2,7 +2,7 @@
 // header of another snapshot, a journal whose snapshot is gone). Every entry that can still be
 // applied is; what cannot is named by line; a copy of the journal as it was is kept beside it.
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { dataFileOf } from './data-file.js';
 
@@ -12,30 +12,27 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('repair')
-    .description('Mend a data file whose journal is damaged, keeping a copy of what it sets aside')
-    .option('--data <file>', "the data file to mend (default: the embedded simulator's, or VMV_SIM_DATA)")
-    .option('--dry-run', 'say what it would keep and set aside, and change nothing')
-    .addHelpText(
-      'after',
-      `
+  withExamples(
+    parent
+      .command('repair')
+      .description('Mend a data file whose journal is damaged, keeping a copy of what it sets aside')
+      .option('--data <file>', "the data file to mend (default: the embedded simulator's, or VMV_SIM_DATA)")
+      .option('--dry-run', 'say what it would keep and set aside, and change nothing')
+      .addHelpText(
+        'after',
+        `
 The simulator refuses to open a store whose journal it cannot read whole, rather than drop what it
 cannot read (only a half-written last line, from a writer stopped mid-append, is dropped by itself).
 repair applies every entry before the first line it cannot read, and sets that line and the entries
 after it aside: they may rest on what the lost one did (a charge, a timer), and applying them would
 make the money and the jobs disagree. The journal as it was is copied to <journal>.damaged-<time>
 first (what was set aside is there, by line); the result becomes a new snapshot.`,
-    )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim repair --dry-run',
-        'vmv sim repair --data ./ci-sim.json',
-        'vmv sim repair --json | jq .dropped',
-      ),
-    )
-    .action(action(shell, run));
+      )
+      .action(action(shell, run)),
+    'vmv sim repair --dry-run',
+    'vmv sim repair --data ./ci-sim.json',
+    'vmv sim repair --json | jq .dropped',
+  );
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {

@@ -1,27 +1,30 @@
 // vmv sim reset: POST /_sim/reset
 import type { Command } from 'commander';
-import { action, choiceArg, examples, intArg, timeArg, type Shell } from '../../src/command.js';
+import { action, choiceArg, withExamples, intArg, timeArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { maskKey } from '../../src/settings.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('reset')
-    .description('Put the simulator back to its freshly seeded state')
-    .option(
-      '--clock <mode>',
-      'also set the clock: real or manual (default: as it is)',
-      choiceArg('--clock', ['real', 'manual']),
-    )
-    .option(
-      '--now <time>',
-      'also set the clock to this ISO 8601 time (any time: the data starts afresh)',
-      timeArg('--now', { relative: false }),
-    )
-    .option('--seed <n>', 'seed of the fresh state (default: the current one)', intArg('--seed', 0, 2 ** 32 - 1))
-    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
-    .addHelpText('after', examples('vmv sim reset', 'vmv sim reset --clock manual --now 2026-01-05T09:00:00Z'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('reset')
+      .description('Put the simulator back to its freshly seeded state')
+      .option(
+        '--clock <mode>',
+        'also set the clock: real or manual (default: as it is)',
+        choiceArg('--clock', ['real', 'manual']),
+      )
+      .option(
+        '--now <time>',
+        'also set the clock to this ISO 8601 time (any time: the data starts afresh)',
+        timeArg('--now', { relative: false }),
+      )
+      .option('--seed <n>', 'seed of the fresh state (default: the current one)', intArg('--seed', 0, 2 ** 32 - 1))
+      .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+      .action(action(shell, run)),
+    'vmv sim reset',
+    'vmv sim reset --clock manual --now 2026-01-05T09:00:00Z',
+  );
 }
 
 export async function run(

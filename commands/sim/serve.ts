@@ -1,7 +1,7 @@
 // vmv sim serve: the simulator over HTTP, on loopback by default.
 import type { Command } from 'commander';
 import { randomBytes } from 'node:crypto';
-import { action, choiceArg, collect, examples, intArg, timeArg, type Shell } from '../../src/command.js';
+import { action, choiceArg, collect, withExamples, intArg, timeArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr, onStop } from '../../src/io.js';
@@ -53,75 +53,72 @@ function reachAt(host: string, port: number): string {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('serve')
-    .description('Serve the simulator over HTTP until interrupted')
-    .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', intArg('--port', 0, 65535), 4010)
-    .option(
-      '--allow-host <name>',
-      "also answer requests whose Host is this name or address (repeatable; '*': any host); default from VMV_SIM_ALLOW_HOSTS (comma-separated)",
-      collect,
-    )
-    .option(
-      '--remote-inspector',
-      'serve the inspector (the page, and its keyless way to /v1) to other machines too, not only to this one',
-    )
-    .option(
-      '--control-token <token>',
-      'bound beyond loopback, the token other machines send to reach /_sim (default: VMV_SIM_CONTROL_TOKEN, else one made and printed)',
-    )
-    .option(
-      '--no-control-token',
-      'bound beyond loopback, let anyone who reaches the port use /_sim without a token (reset, the clock, new keys)',
-    )
-    .option('--data <file>', "data file (default: the embedded simulator's, or VMV_SIM_DATA)")
-    .option(
-      '--clock <mode>',
-      'real (wall time plus advances) or manual (stands still until advanced)',
-      choiceArg('--clock', ['real', 'manual']),
-    )
-    .option(
-      '--now <time>',
-      'set the clock to this ISO 8601 time at start (forward only on existing data)',
-      timeArg('--now', { relative: false }),
-    )
-    .option('--seed <n>', 'seed for a new data file (default 1)', intArg('--seed', 0, 2 ** 32 - 1))
-    .option(
-      '--move-limit <n>',
-      'the most transitions one move of the clock may run before it is refused with a step that fits (default 50000; VMV_SIM_MOVE_LIMIT)',
-      intArg('--move-limit', 1, 10_000_000),
-    )
-    .option('--quiet', 'do not log requests to stderr')
-    .option(
-      '--print-env',
-      'print only the export line of VMV_BASE_URL and VMV_API_KEY (the key whole) for the server these flags start, and exit: eval "$(vmv sim serve --print-env)"',
-    )
-    .addHelpText(
-      'after',
-      '\nWith --json, prints one line once listening: {"url": "...", "api_key": "<full-access key>"}, and\n' +
-        '"control_token" when one is needed. Bound beyond loopback (--host 0.0.0.0), clients on other machines\n' +
-        'reach /_sim only with the control token, in the Vmv-Control-Token header (vmv: VMV_SIM_CONTROL_TOKEN).',
-    )
-    .addHelpText(
-      'after',
-      'Answers only requests whose Host is a loopback name (localhost, 127.0.0.0/8, [::1]), the --host\n' +
-        'address (bound to 0.0.0.0 or ::, any IP address) or an --allow-host name (421 otherwise); refuses\n' +
-        'requests from web pages not on a loopback address (Origin, 403) or from another site (Sec-Fetch-Site, 403),\n' +
-        'paths with dot segments (400) and bodies not sent as application/json (415). The inspector answers only\n' +
-        'clients on this machine (by their address; 403 otherwise) unless --remote-inspector.',
-    )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim serve --port 4010',
-        'vmv sim serve --clock manual --now 2026-01-05T09:00:00Z --data ./ci-sim.json --quiet',
-        'vmv sim serve --host 0.0.0.0 --allow-host sim --allow-host devbox.local',
-        'VMV_SIM_CONTROL_TOKEN="$(openssl rand -hex 24)" vmv sim serve --host 0.0.0.0',
-        'vmv sim serve --print-env --port 4010',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('serve')
+      .description('Serve the simulator over HTTP until interrupted')
+      .option('--host <host>', 'address to bind', '127.0.0.1')
+      .option('--port <port>', 'port to listen on (0 picks a free one)', intArg('--port', 0, 65535), 4010)
+      .option(
+        '--allow-host <name>',
+        "also answer requests whose Host is this name or address (repeatable; '*': any host); default from VMV_SIM_ALLOW_HOSTS (comma-separated)",
+        collect,
+      )
+      .option(
+        '--remote-inspector',
+        'serve the inspector (the page, and its keyless way to /v1) to other machines too, not only to this one',
+      )
+      .option(
+        '--control-token <token>',
+        'bound beyond loopback, the token other machines send to reach /_sim (default: VMV_SIM_CONTROL_TOKEN, else one made and printed)',
+      )
+      .option(
+        '--no-control-token',
+        'bound beyond loopback, let anyone who reaches the port use /_sim without a token (reset, the clock, new keys)',
+      )
+      .option('--data <file>', "data file (default: the embedded simulator's, or VMV_SIM_DATA)")
+      .option(
+        '--clock <mode>',
+        'real (wall time plus advances) or manual (stands still until advanced)',
+        choiceArg('--clock', ['real', 'manual']),
+      )
+      .option(
+        '--now <time>',
+        'set the clock to this ISO 8601 time at start (forward only on existing data)',
+        timeArg('--now', { relative: false }),
+      )
+      .option('--seed <n>', 'seed for a new data file (default 1)', intArg('--seed', 0, 2 ** 32 - 1))
+      .option(
+        '--move-limit <n>',
+        'the most transitions one move of the clock may run before it is refused with a step that fits (default 50000; VMV_SIM_MOVE_LIMIT)',
+        intArg('--move-limit', 1, 10_000_000),
+      )
+      .option('--quiet', 'do not log requests to stderr')
+      .option(
+        '--print-env',
+        'print only the export line of VMV_BASE_URL and VMV_API_KEY (the key whole) for the server these flags start, and exit: eval "$(vmv sim serve --print-env)"',
+      )
+      .addHelpText(
+        'after',
+        '\nWith --json, prints one line once listening: {"url": "...", "api_key": "<full-access key>"}, and\n' +
+          '"control_token" when one is needed. Bound beyond loopback (--host 0.0.0.0), clients on other machines\n' +
+          'reach /_sim only with the control token, in the Vmv-Control-Token header (vmv: VMV_SIM_CONTROL_TOKEN).',
+      )
+      .addHelpText(
+        'after',
+        'Answers only requests whose Host is a loopback name (localhost, 127.0.0.0/8, [::1]), the --host\n' +
+          'address (bound to 0.0.0.0 or ::, any IP address) or an --allow-host name (421 otherwise); refuses\n' +
+          'requests from web pages not on a loopback address (Origin, 403) or from another site (Sec-Fetch-Site, 403),\n' +
+          'paths with dot segments (400) and bodies not sent as application/json (415). The inspector answers only\n' +
+          'clients on this machine (by their address; 403 otherwise) unless --remote-inspector.',
+      )
+      .action(action(shell, run)),
+    'vmv sim serve --port 4010',
+    'vmv sim serve --clock manual --now 2026-01-05T09:00:00Z --data ./ci-sim.json --quiet',
+    'vmv sim serve --host 0.0.0.0 --allow-host sim --allow-host devbox.local',
+    'VMV_SIM_CONTROL_TOKEN="$(openssl rand -hex 24)" vmv sim serve --host 0.0.0.0',
+    'vmv sim serve --print-env --port 4010',
+  );
 }
 
 type Sim = typeof import('../../simulator/index.js');

@@ -1,6 +1,6 @@
 // vmv sim social add|remove: connect or disconnect a simulated social account (POST/DELETE /_sim/social-connections)
 import type { Command } from 'commander';
-import { action, choiceArg, examples, idArg, type Shell } from '../../src/command.js';
+import { action, choiceArg, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { PLATFORMS } from '../../simulator/vocabulary.js';
 
@@ -8,29 +8,28 @@ export function define(parent: Command, shell: Shell): void {
   const social = parent
     .command('social')
     .description('Social accounts of the simulated workspace (one per platform is seeded)');
-  social
-    .command('add')
-    .description('Connect a social account; prints its id')
-    .requiredOption('--platform <name>', PLATFORMS.join(', '), choiceArg('--platform', PLATFORMS))
-    .option(
-      '--name <name>',
-      'the account\'s name (its handle is made from it; default: "<workspace name> on <Platform>", handle from the workspace\'s name)',
-    )
-    .addHelpText('after', examples('vmv sim social add --platform tiktok --name "Acme Coffee"'))
-    .action(action(shell, add));
-  social
-    .command('remove')
-    .argument('<id>', 'social connection id (vmv social list)', idArg('social'))
-    .description('Disconnect a social account, as on the platform: its scheduled posts fail')
-    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
-    .addHelpText(
-      'after',
-      examples(
-        'ID=$(vmv sim social add --platform tiktok --name "Second account")',
-        'vmv sim social remove "$ID" --yes',
-      ),
-    )
-    .action(action(shell, remove));
+  withExamples(
+    social
+      .command('add')
+      .description('Connect a social account; prints its id')
+      .requiredOption('--platform <name>', PLATFORMS.join(', '), choiceArg('--platform', PLATFORMS))
+      .option(
+        '--name <name>',
+        'the account\'s name (its handle is made from it; default: "<workspace name> on <Platform>", handle from the workspace\'s name)',
+      )
+      .action(action(shell, add)),
+    'vmv sim social add --platform tiktok --name "Acme Coffee"',
+  );
+  withExamples(
+    social
+      .command('remove')
+      .argument('<id>', 'social connection id (vmv social list)', idArg('social'))
+      .description('Disconnect a social account, as on the platform: its scheduled posts fail')
+      .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+      .action(action(shell, remove)),
+    'ID=$(vmv sim social add --platform tiktok --name "Second account")',
+    'vmv sim social remove "$ID" --yes',
+  );
 }
 
 export async function add(ctx: Context, o: { platform: string; name?: string }): Promise<void> {

@@ -4,7 +4,7 @@
 // to it (POST /_sim/inbound/texts). Nothing is faked: the event goes the normal way, signed, to
 // every webhook registered for it (and so to `vmv webhooks listen`), with its retries.
 import type { Command } from 'commander';
-import { action, choiceArg, e164Arg, examples, intArg, type Shell } from '../../src/command.js';
+import { action, choiceArg, e164Arg, withExamples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT } from '../../src/errors.js';
 
@@ -17,28 +17,25 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('trigger')
-    .argument('<event>', EVENTS.join(', '), choiceArg('<event>', EVENTS))
-    .description(
-      'Set off a webhook event with a real simulated call or text on a workspace number (every webhook registered for it gets it, signed)',
-    )
-    .option(
-      '--phone-number-id <id>',
-      "the workspace number called or texted (default: the workspace's first ready number; one is added when it has none)",
-      intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER),
-    )
-    .option('--from <number>', 'the person calling or texting', e164Arg('--from'), '+14155550100')
-    .option('--says <text>', 'what the caller says to the AI agent, or the text sent')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim trigger call.ended',
-        'vmv sim trigger sms.received --says "Is Tuesday still free?"',
-        'vmv sim trigger call.started --phone-number-id 1001 --from +14155550199',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('trigger')
+      .argument('<event>', EVENTS.join(', '), choiceArg('<event>', EVENTS))
+      .description(
+        'Set off a webhook event with a real simulated call or text on a workspace number (every webhook registered for it gets it, signed)',
+      )
+      .option(
+        '--phone-number-id <id>',
+        "the workspace number called or texted (default: the workspace's first ready number; one is added when it has none)",
+        intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER),
+      )
+      .option('--from <number>', 'the person calling or texting', e164Arg('--from'), '+14155550100')
+      .option('--says <text>', 'what the caller says to the AI agent, or the text sent')
+      .action(action(shell, run)),
+    'vmv sim trigger call.ended',
+    'vmv sim trigger sms.received --says "Is Tuesday still free?"',
+    'vmv sim trigger call.started --phone-number-id 1001 --from +14155550199',
+  );
 }
 
 interface NumberRow {

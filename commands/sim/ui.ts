@@ -2,7 +2,7 @@
 // a server on the embedded data file when none answers at the address.
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
-import { action, examples, intArg, type Shell } from '../../src/command.js';
+import { action, withExamples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { run as serve } from './serve.js';
 
@@ -13,24 +13,31 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('ui')
-    .description('Open the inspector, a live page of everything the simulated world did, in the browser')
-    .option(
-      '--port <port>',
-      'where the simulator listens, or will (0 picks a free one)',
-      intArg('--port', 0, 65535),
-      4010,
-    )
-    .option('--data <file>', "data file of a server started here (default: the embedded simulator's, or VMV_SIM_DATA)")
-    .option('--no-open', 'only print the address')
-    .addHelpText(
-      'after',
-      '\nA simulator already answering on 127.0.0.1 at --port is used as it is; otherwise one is started on the\n' +
-        'data file (as vmv sim serve does) and runs until interrupted.',
-    )
-    .addHelpText('after', examples('vmv sim ui', 'vmv sim ui --no-open --port 4011', 'vmv sim ui --data ./ci-sim.json'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('ui')
+      .description('Open the inspector, a live page of everything the simulated world did, in the browser')
+      .option(
+        '--port <port>',
+        'where the simulator listens, or will (0 picks a free one)',
+        intArg('--port', 0, 65535),
+        4010,
+      )
+      .option(
+        '--data <file>',
+        "data file of a server started here (default: the embedded simulator's, or VMV_SIM_DATA)",
+      )
+      .option('--no-open', 'only print the address')
+      .addHelpText(
+        'after',
+        '\nA simulator already answering on 127.0.0.1 at --port is used as it is; otherwise one is started on the\n' +
+          'data file (as vmv sim serve does) and runs until interrupted.',
+      )
+      .action(action(shell, run)),
+    'vmv sim ui',
+    'vmv sim ui --no-open --port 4011',
+    'vmv sim ui --data ./ci-sim.json',
+  );
 }
 
 /** Whether a vmv simulator answers at `url` (its health route), within half a second. */

@@ -1,6 +1,6 @@
 // vmv sim wallet: GET or PATCH /_sim/workspace (wallet and auto-recharge; a top-up pays what suspended AI numbers owe)
 import type { Command } from 'commander';
-import { action, examples, numberArg, onOff, type Shell } from '../../src/command.js';
+import { action, withExamples, numberArg, onOff, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fields, money } from '../../src/output.js';
 
@@ -13,31 +13,28 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('wallet')
-    .description('Show the workspace wallet, or set its balance and auto-recharge')
-    .option('--set <usd>', 'set the balance in USD', numberArg('--set', 0))
-    .option('--auto-recharge <on|off>', 'top up automatically when low', onOff('--auto-recharge'))
-    .option('--recharge-amount <usd>', 'amount of each top-up', numberArg('--recharge-amount', 0.01))
-    .option(
-      '--recharge-threshold <usd>',
-      'top up when the balance falls below this',
-      numberArg('--recharge-threshold', 0),
-    )
-    .option(
-      '--card-declined <on|off>',
-      'on: every top-up is declined, as if auto-recharge were off',
-      onOff('--card-declined'),
-    )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim wallet --set 25',
-        'vmv sim wallet --auto-recharge on --recharge-amount 20 --recharge-threshold 5',
-        'vmv sim wallet --card-declined on',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('wallet')
+      .description('Show the workspace wallet, or set its balance and auto-recharge')
+      .option('--set <usd>', 'set the balance in USD', numberArg('--set', 0))
+      .option('--auto-recharge <on|off>', 'top up automatically when low', onOff('--auto-recharge'))
+      .option('--recharge-amount <usd>', 'amount of each top-up', numberArg('--recharge-amount', 0.01))
+      .option(
+        '--recharge-threshold <usd>',
+        'top up when the balance falls below this',
+        numberArg('--recharge-threshold', 0),
+      )
+      .option(
+        '--card-declined <on|off>',
+        'on: every top-up is declined, as if auto-recharge were off',
+        onOff('--card-declined'),
+      )
+      .action(action(shell, run)),
+    'vmv sim wallet --set 25',
+    'vmv sim wallet --auto-recharge on --recharge-amount 20 --recharge-threshold 5',
+    'vmv sim wallet --card-declined on',
+  );
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {

@@ -1,6 +1,6 @@
 // vmv sim workspace: show, create and change simulator workspaces (GET/PATCH /_sim/workspace, POST /_sim/workspaces)
 import type { Command } from 'commander';
-import { action, examples, intArg, numberArg, onOff, type Shell } from '../../src/command.js';
+import { action, withExamples, intArg, numberArg, onOff, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fields, money } from '../../src/output.js';
 import { maskKey } from '../../src/settings.js';
@@ -21,48 +21,52 @@ interface SetOptions {
 
 export function define(parent: Command, shell: Shell): void {
   const ws = parent.command('workspace').description('The simulator workspace: plan, limits, and more workspaces');
-  ws.command('show')
-    .description('Show the workspace of the API key (default: the seeded one)')
-    .addHelpText('after', examples('vmv sim workspace show'))
-    .action(action(shell, show));
-  ws.command('create')
-    .description('Add an isolated workspace and print its full-access key')
-    .option('--name <name>', 'workspace name')
-    .addHelpText('after', examples('vmv sim workspace create --name "Second team"'))
-    .action(action(shell, create));
-  ws.command('set')
-    .description("Change the workspace's plan, its rates for calls and texts, and simulated limits")
-    .option('--name <name>', 'workspace name')
-    .option('--content <on|off>', 'plan includes Content (videos)', onOff('--content'))
-    .option('--assistant <on|off>', 'plan includes the assistant', onOff('--assistant'))
-    .option('--video-credits <cents>', 'plan video credits in cents', intArg('--video-credits', 0, 1e9))
-    .option('--recordings <on|off>', 'off: compliance settings refuse recording downloads', onOff('--recordings'))
-    .option(
-      '--quick-emails-per-minute <n>',
-      'simulated rate limit (0: none)',
-      intArg('--quick-emails-per-minute', 0, 100000),
-    )
-    .option(
-      '--included-minutes <n>',
-      "minutes of calls on the workspace's numbers included each month",
-      intArg('--included-minutes', 0, 1_000_000),
-    )
-    .option(
-      '--included-texts <n>',
-      "texts from the workspace's numbers included each month",
-      intArg('--included-texts', 0, 1_000_000),
-    )
-    .option('--per-minute <usd>', 'price of a minute beyond the included ones', numberArg('--per-minute', 0))
-    .option('--per-text <usd>', 'price of a text beyond the included ones', numberArg('--per-text', 0))
-    .addHelpText(
-      'after',
-      examples(
-        'vmv sim workspace set --content on --video-credits 5000',
-        'vmv sim workspace set --quick-emails-per-minute 10',
-        'vmv sim workspace set --included-minutes 0 --per-minute 0.25',
-      ),
-    )
-    .action(action(shell, set));
+  withExamples(
+    ws
+      .command('show')
+      .description('Show the workspace of the API key (default: the seeded one)')
+      .action(action(shell, show)),
+    'vmv sim workspace show',
+  );
+  withExamples(
+    ws
+      .command('create')
+      .description('Add an isolated workspace and print its full-access key')
+      .option('--name <name>', 'workspace name')
+      .action(action(shell, create)),
+    'vmv sim workspace create --name "Second team"',
+  );
+  withExamples(
+    ws
+      .command('set')
+      .description("Change the workspace's plan, its rates for calls and texts, and simulated limits")
+      .option('--name <name>', 'workspace name')
+      .option('--content <on|off>', 'plan includes Content (videos)', onOff('--content'))
+      .option('--assistant <on|off>', 'plan includes the assistant', onOff('--assistant'))
+      .option('--video-credits <cents>', 'plan video credits in cents', intArg('--video-credits', 0, 1e9))
+      .option('--recordings <on|off>', 'off: compliance settings refuse recording downloads', onOff('--recordings'))
+      .option(
+        '--quick-emails-per-minute <n>',
+        'simulated rate limit (0: none)',
+        intArg('--quick-emails-per-minute', 0, 100000),
+      )
+      .option(
+        '--included-minutes <n>',
+        "minutes of calls on the workspace's numbers included each month",
+        intArg('--included-minutes', 0, 1_000_000),
+      )
+      .option(
+        '--included-texts <n>',
+        "texts from the workspace's numbers included each month",
+        intArg('--included-texts', 0, 1_000_000),
+      )
+      .option('--per-minute <usd>', 'price of a minute beyond the included ones', numberArg('--per-minute', 0))
+      .option('--per-text <usd>', 'price of a text beyond the included ones', numberArg('--per-text', 0))
+      .action(action(shell, set)),
+    'vmv sim workspace set --content on --video-credits 5000',
+    'vmv sim workspace set --quick-emails-per-minute 10',
+    'vmv sim workspace set --included-minutes 0 --per-minute 0.25',
+  );
 }
 
 const paused = (yes: boolean) => (yes ? ' (paused: the wallet cannot pay one)' : '');

@@ -1,6 +1,6 @@
 // vmv social list [--platform P]: GET /v1/social-connections
 import type { Command } from 'commander';
-import { action, choiceArg, examples, type Shell } from '../../src/command.js';
+import { action, choiceArg, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
@@ -15,18 +15,21 @@ interface Connection {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  withList(
-    parent
-      .command('list')
-      .description('The social accounts videos can be posted to (free); `vmv videos post --to` takes their ids'),
-  )
-    .option(
-      '--platform <name>',
-      `only this platform's accounts: ${PLATFORMS.join(', ')}`,
-      choiceArg('--platform', PLATFORMS),
+  withExamples(
+    withList(
+      parent
+        .command('list')
+        .description('The social accounts videos can be posted to (free); `vmv videos post --to` takes their ids'),
     )
-    .addHelpText('after', examples('vmv social list', "vmv social list --platform tiktok --json | jq -r '.data[0].id'"))
-    .action(action(shell, run));
+      .option(
+        '--platform <name>',
+        `only this platform's accounts: ${PLATFORMS.join(', ')}`,
+        choiceArg('--platform', PLATFORMS),
+      )
+      .action(action(shell, run)),
+    'vmv social list',
+    "vmv social list --platform tiktok --json | jq -r '.data[0].id'",
+  );
 }
 
 export async function run(ctx: Context, o: ListOptions & { platform?: string }): Promise<void> {

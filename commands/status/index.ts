@@ -4,7 +4,7 @@
 // counts of what is in flight (GET /_sim/status). On a service, what its API tells: whether it
 // takes the key, and the calls under way.
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { ApiCallError, type CliError } from '../../src/errors.js';
 import { NetworkError } from '../../src/faults.js';
@@ -14,10 +14,13 @@ import { plural } from '../../src/words.js';
 import { describeTarget, maskKey } from '../../src/settings.js';
 
 export function register(cmd: Command, shell: Shell): void {
-  cmd
-    .description('Where you are: the target, the key, the workspace, its money, the clock and what is in flight')
-    .addHelpText('after', examples('vmv status', 'vmv status --json | jq .in_flight'))
-    .action(action(shell, run));
+  withExamples(
+    cmd
+      .description('Where you are: the target, the key, the workspace, its money, the clock and what is in flight')
+      .action(action(shell, run)),
+    'vmv status',
+    'vmv status --json | jq .in_flight',
+  );
 }
 
 /** A service's answer to reads with the key: whether it takes it, the calls under way, what went wrong. */

@@ -1,6 +1,6 @@
 // vmv videos approve ID: POST /v1/videos/{id}/approve (the written script, edited or not; charged now)
 import type { Command } from 'commander';
-import { action, examples, idArg, intArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { canAsk, forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
@@ -20,37 +20,36 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  withWait(
-    parent
-      .command('approve')
-      .argument('<id>', 'video id', idArg('video'))
-      .description(
-        "Approve a video's written script, as written or edited, and render it (charged now: plan video credits first, then the wallet)",
-      )
-      .option('--script <text>', 'the script as edited (replaces it; templates spoken from a script)')
-      .option('--script-file <file>', 'read the edited script from a file (- for standard input)')
-      .option(
-        '--file <file>',
-        'the edits as JSON (- for standard input): {"script"}, or {"scenes"} (freeform_ai), {"slides"} (slideshow), {"interview"}',
-      )
-      .option(
-        '--max-price-cents <n>',
-        'refuse (nothing charged) if the price, recomputed from the edits, is above this',
-        intArg('--max-price-cents', 0, 10_000_000),
-      )
-      .option('-y, --yes', 'do not ask to confirm the price (asked only when stdin, stdout and stderr are a terminal)'),
-  )
-    .addHelpText(
-      'after',
-      examples(
-        'ID=$(vmv videos create --template remotion --text "Three tips for a better espresso at home." --review manual)',
-        'vmv sim advance 5m',
-        'vmv videos get "$ID"',
-        'vmv videos approve "$ID" --wait',
-        'vmv videos approve "$ID" --script-file edited.txt --max-price-cents 300 --yes',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    withWait(
+      parent
+        .command('approve')
+        .argument('<id>', 'video id', idArg('video'))
+        .description(
+          "Approve a video's written script, as written or edited, and render it (charged now: plan video credits first, then the wallet)",
+        )
+        .option('--script <text>', 'the script as edited (replaces it; templates spoken from a script)')
+        .option('--script-file <file>', 'read the edited script from a file (- for standard input)')
+        .option(
+          '--file <file>',
+          'the edits as JSON (- for standard input): {"script"}, or {"scenes"} (freeform_ai), {"slides"} (slideshow), {"interview"}',
+        )
+        .option(
+          '--max-price-cents <n>',
+          'refuse (nothing charged) if the price, recomputed from the edits, is above this',
+          intArg('--max-price-cents', 0, 10_000_000),
+        )
+        .option(
+          '-y, --yes',
+          'do not ask to confirm the price (asked only when stdin, stdout and stderr are a terminal)',
+        ),
+    ).action(action(shell, run)),
+    'ID=$(vmv videos create --template remotion --text "Three tips for a better espresso at home." --review manual)',
+    'vmv sim advance 5m',
+    'vmv videos get "$ID"',
+    'vmv videos approve "$ID" --wait',
+    'vmv videos approve "$ID" --script-file edited.txt --max-price-cents 300 --yes',
+  );
 }
 
 export async function run(ctx: Context, o: Options, [id]: string[]): Promise<void> {

@@ -1,7 +1,7 @@
 // vmv videos create: POST /v1/videos (charged once: at once with an own script, else when the
 // written script is approved), and --wait / --output to follow it until it is made.
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { canAsk, forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
@@ -21,22 +21,23 @@ const TEMPLATE_LIST = TEMPLATES.map(
 ).join('\n');
 
 export function define(parent: Command, shell: Shell): void {
-  withWait(
-    withRecipe(
-      parent
-        .command('create')
-        .description(
-          'Make a short social video from a template (charged once: plan video credits first, then the wallet)',
-        ),
-    ),
-  )
-    .option(
-      '-y, --yes',
-      'do not ask to confirm the price (asked only when stdin, stdout and stderr are a terminal, and the video will be charged)',
+  withExamples(
+    withWait(
+      withRecipe(
+        parent
+          .command('create')
+          .description(
+            'Make a short social video from a template (charged once: plan video credits first, then the wallet)',
+          ),
+      ),
     )
-    .addHelpText(
-      'after',
-      `
+      .option(
+        '-y, --yes',
+        'do not ask to confirm the price (asked only when stdin, stdout and stderr are a terminal, and the video will be charged)',
+      )
+      .addHelpText(
+        'after',
+        `
 Costs: an own --script is charged at creation; without one the script is written from the sources and
 charged when approved: automatically (--review auto, the default; held for approval if above
 --max-price-cents) or by \`vmv videos approve\` (--review manual). \`vmv videos quote\` prices it first.
@@ -46,17 +47,13 @@ Templates (the first preset is the default):
 ${TEMPLATE_LIST}
 
 Simulator: #fail-research, #fail-render or #fail-composite in --text fails that stage once (retry resumes).`,
-    )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv videos create --template talking_avatar --text "Our espresso bar opens Monday on Main Street." --wait --output espresso.mp4',
-        'vmv videos create --template slideshow --url https://acme.example.com/menu --review manual --caption "New menu" --hashtag coffee',
-        'ID=$(vmv videos create --template phone_mockup --url https://acme.example.com/app --script-file script.txt --yes)',
-        'vmv videos create --file video.json --format horizontal --wait --advance',
-      ),
-    )
-    .action(action(shell, run));
+      )
+      .action(action(shell, run)),
+    'vmv videos create --template talking_avatar --text "Our espresso bar opens Monday on Main Street." --wait --output espresso.mp4',
+    'vmv videos create --template slideshow --url https://acme.example.com/menu --review manual --caption "New menu" --hashtag coffee',
+    'ID=$(vmv videos create --template phone_mockup --url https://acme.example.com/app --script-file script.txt --yes)',
+    'vmv videos create --file video.json --format horizontal --wait --advance',
+  );
 }
 
 /** On a terminal, the price of what will be charged, and whether to go ahead. */

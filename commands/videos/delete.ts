@@ -1,17 +1,20 @@
 // vmv videos delete ID: DELETE /v1/videos/{id}
 import type { Command } from 'commander';
-import { action, examples, idArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { videoPath } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('delete')
-    .argument('<id>', 'video id', idArg('video'))
-    .description('Delete a video in any state: its pipeline stops, scheduled posts are canceled (no refund)')
-    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
-    .addHelpText('after', examples('vmv videos delete "$VIDEO_ID"', 'vmv videos delete "$VIDEO_ID" --yes'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('delete')
+      .argument('<id>', 'video id', idArg('video'))
+      .description('Delete a video in any state: its pipeline stops, scheduled posts are canceled (no refund)')
+      .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+      .action(action(shell, run)),
+    'vmv videos delete "$VIDEO_ID"',
+    'vmv videos delete "$VIDEO_ID" --yes',
+  );
 }
 
 export async function run(ctx: Context, o: { yes?: boolean }, [id]: string[]): Promise<void> {

@@ -1,29 +1,26 @@
 // vmv videos download ID -o FILE: a ready video's MP4 (or --thumbnail PNG) at its signed link
 import type { Command } from 'commander';
-import { action, examples, idArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { checkWritable, saveMedia, videoPath, type Video } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('download')
-    .argument('<id>', 'video id', idArg('video'))
-    .description("Save a ready video's MP4, or its PNG thumbnail (free)")
-    .option(
-      '-o, --output <file>',
-      'file to write; - for standard output (default: standard output when it is not a terminal)',
-    )
-    .option('--thumbnail', 'the PNG thumbnail instead of the MP4')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv videos download "$VIDEO_ID" -o video.mp4',
-        'vmv videos download "$VIDEO_ID" --thumbnail -o thumbnail.png',
-        'vmv videos download "$VIDEO_ID" -o - | ffprobe -',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('download')
+      .argument('<id>', 'video id', idArg('video'))
+      .description("Save a ready video's MP4, or its PNG thumbnail (free)")
+      .option(
+        '-o, --output <file>',
+        'file to write; - for standard output (default: standard output when it is not a terminal)',
+      )
+      .option('--thumbnail', 'the PNG thumbnail instead of the MP4')
+      .action(action(shell, run)),
+    'vmv videos download "$VIDEO_ID" -o video.mp4',
+    'vmv videos download "$VIDEO_ID" --thumbnail -o thumbnail.png',
+    'vmv videos download "$VIDEO_ID" -o - | ffprobe -',
+  );
 }
 
 export async function run(ctx: Context, o: { output?: string; thumbnail?: boolean }, [id]: string[]): Promise<void> {

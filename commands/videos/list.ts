@@ -1,6 +1,6 @@
 // vmv videos list: GET /v1/videos
 import type { Command } from 'commander';
-import { action, choiceArg, examples, type Shell } from '../../src/command.js';
+import { action, choiceArg, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { moreHint, table } from '../../src/output.js';
@@ -13,22 +13,19 @@ interface Options extends ListOptions {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  withList(parent.command('list').description('Videos of the workspace, newest first (free)'))
-    .option(
-      '--status <state>',
-      `only videos in this state: ${VIDEO_STATES.join(', ')}`,
-      choiceArg('--status', VIDEO_STATES),
-    )
-    .option('--template <name>', 'only videos of this template', choiceArg('--template', TEMPLATES))
-    .addHelpText(
-      'after',
-      examples(
-        'vmv videos list',
-        'vmv videos list --status script_review',
-        "vmv videos list --template slideshow --all --json | jq -r '.data[].id'",
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    withList(parent.command('list').description('Videos of the workspace, newest first (free)'))
+      .option(
+        '--status <state>',
+        `only videos in this state: ${VIDEO_STATES.join(', ')}`,
+        choiceArg('--status', VIDEO_STATES),
+      )
+      .option('--template <name>', 'only videos of this template', choiceArg('--template', TEMPLATES))
+      .action(action(shell, run)),
+    'vmv videos list',
+    'vmv videos list --status script_review',
+    "vmv videos list --template slideshow --all --json | jq -r '.data[].id'",
+  );
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {

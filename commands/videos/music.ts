@@ -1,6 +1,6 @@
 // vmv videos music: GET /v1/videos/music
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { ALWAYS, col, moreHint, table, textCol } from '../../src/output.js';
@@ -8,20 +8,16 @@ import { ALWAYS, col, moreHint, table, textCol } from '../../src/output.js';
 import type { MusicTrackOut as Track } from '../../simulator/videos/records.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withList(
-    parent
-      .command('music')
-      .description('The built-in royalty-free music: use a track id as `videos create --music` (free)'),
-    { order: false },
-  )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv videos music --all',
-        'vmv videos create --template slideshow --text "Our new menu is here." --music trk_upbeat_01',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    withList(
+      parent
+        .command('music')
+        .description('The built-in royalty-free music: use a track id as `videos create --music` (free)'),
+      { order: false },
+    ).action(action(shell, run)),
+    'vmv videos music --all',
+    'vmv videos create --template slideshow --text "Our new menu is here." --music trk_upbeat_01',
+  );
 }
 
 export async function run(ctx: Context, o: ListOptions): Promise<void> {

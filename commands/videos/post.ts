@@ -1,6 +1,6 @@
 // vmv videos post ID --to ACCOUNT...: POST /v1/videos/{id}/posts (free), now or --at a later time
 import type { Command } from 'commander';
-import { action, choiceArg, examples, idArg, timeArg, type Shell } from '../../src/command.js';
+import { action, choiceArg, withExamples, idArg, timeArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
@@ -43,40 +43,37 @@ export const toArg = Object.assign(
 );
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('post')
-    .argument('<id>', 'video id', idArg('video'))
-    .description('Post a video to social accounts, now (once ready) or at a later time (free)')
-    .requiredOption(
-      '--to <account>',
-      `a social connection id, or a platform whose one connected account to use (${PLATFORMS.join(', ')}); repeat for more`,
-      toArg,
-    )
-    .option(
-      '--at <time>',
-      'publish then: ISO 8601, a date, or a time from now such as +1h or +2d (default: now; the video must be ready)',
-      timeArg('--at', { relative: false, ahead: true }),
-    )
-    .option('--caption <text>', "the text posted (default: the video's caption and hashtags)")
-    .option('--carousel', 'post a slideshow as slides (TikTok and Instagram only)')
-    .option(
-      '--privacy <level>',
-      `TikTok privacy level: ${TIKTOK_PRIVACY.join(', ')}`,
-      choiceArg('--privacy', TIKTOK_PRIVACY),
-    )
-    .addHelpText(
-      'after',
-      '\nPrints the id of each post made (one per account). A post made now publishes within a minute.',
-    )
-    .addHelpText(
-      'after',
-      examples(
-        'vmv videos post "$VIDEO_ID" --to tiktok --to instagram --caption "Opening Monday! #coffee"',
-        'vmv videos post "$VIDEO_ID" --to youtube --at +2h',
-        'vmv videos post "$VIDEO_ID" --to tiktok --at 2026-01-06T17:00:00Z --privacy SELF_ONLY',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('post')
+      .argument('<id>', 'video id', idArg('video'))
+      .description('Post a video to social accounts, now (once ready) or at a later time (free)')
+      .requiredOption(
+        '--to <account>',
+        `a social connection id, or a platform whose one connected account to use (${PLATFORMS.join(', ')}); repeat for more`,
+        toArg,
+      )
+      .option(
+        '--at <time>',
+        'publish then: ISO 8601, a date, or a time from now such as +1h or +2d (default: now; the video must be ready)',
+        timeArg('--at', { relative: false, ahead: true }),
+      )
+      .option('--caption <text>', "the text posted (default: the video's caption and hashtags)")
+      .option('--carousel', 'post a slideshow as slides (TikTok and Instagram only)')
+      .option(
+        '--privacy <level>',
+        `TikTok privacy level: ${TIKTOK_PRIVACY.join(', ')}`,
+        choiceArg('--privacy', TIKTOK_PRIVACY),
+      )
+      .addHelpText(
+        'after',
+        '\nPrints the id of each post made (one per account). A post made now publishes within a minute.',
+      )
+      .action(action(shell, run)),
+    'vmv videos post "$VIDEO_ID" --to tiktok --to instagram --caption "Opening Monday! #coffee"',
+    'vmv videos post "$VIDEO_ID" --to youtube --at +2h',
+    'vmv videos post "$VIDEO_ID" --to tiktok --at 2026-01-06T17:00:00Z --privacy SELF_ONLY',
+  );
 }
 
 interface Connection {

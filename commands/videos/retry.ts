@@ -1,27 +1,23 @@
 // vmv videos retry ID: POST /v1/videos/{id}/retry (free: resumes a failed video where it failed)
 import type { Command } from 'commander';
-import { action, examples, idArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { forStderr } from '../../src/io.js';
 import { dim } from '../../src/output.js';
 import { checkWritable, followVideo, videoPath, withWait, type Video } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withWait(
-    parent
-      .command('retry')
-      .argument('<id>', 'video id', idArg('video'))
-      .description('Resume a failed video from the stage it failed in (free: it is not charged again)'),
-  )
-    .addHelpText(
-      'after',
-      examples(
-        'ID=$(vmv videos create --template slideshow --text "Our espresso bar opens Monday. #fail-render")',
-        'vmv videos get "$ID" --wait --advance',
-        'vmv videos retry "$ID" --wait --advance',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    withWait(
+      parent
+        .command('retry')
+        .argument('<id>', 'video id', idArg('video'))
+        .description('Resume a failed video from the stage it failed in (free: it is not charged again)'),
+    ).action(action(shell, run)),
+    'ID=$(vmv videos create --template slideshow --text "Our espresso bar opens Monday. #fail-render")',
+    'vmv videos get "$ID" --wait --advance',
+    'vmv videos retry "$ID" --wait --advance',
+  );
 }
 
 export async function run(ctx: Context, o: { wait?: boolean; output?: string }, [id]: string[]): Promise<void> {

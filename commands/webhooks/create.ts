@@ -1,7 +1,7 @@
 // vmv webhooks create --url URL [--events ...] [--phone-number-id N] [--description D] [--sms]:
 // POST /v1/voice/calls/webhooks or /v1/sms/webhooks. Prints the signing secret: creation is the one time it is shown.
 import type { Command } from 'commander';
-import { action, choicesArg, examples, intArg, type Shell } from '../../src/command.js';
+import { action, choicesArg, withExamples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { usage } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
@@ -17,30 +17,30 @@ interface Options {
 }
 
 export function define(parent: Command, shell: Shell): void {
-  withKind(
-    parent.command('create').description('Register a webhook and print its signing secret (shown this once)'),
-    'register',
-  )
-    .requiredOption('--url <url>', 'where events are POSTed (public https; the simulator also takes http on loopback)')
-    .option(
-      '--events <types>',
-      'call.started, call.ended (comma-separated or repeated; default both)',
-      choicesArg('--events', ['call.started', 'call.ended']),
+  withExamples(
+    withKind(
+      parent.command('create').description('Register a webhook and print its signing secret (shown this once)'),
+      'register',
     )
-    .option(
-      '--phone-number-id <id>',
-      'only events on this number of the workspace',
-      intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER),
-    )
-    .option('--description <text>', 'a note for the call webhook')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv webhooks create --url https://example.com/hooks/vmv --events call.ended --description "CRM sync"',
-        'vmv webhooks create --sms --url https://example.com/hooks/sms',
-      ),
-    )
-    .action(action(shell, run));
+      .requiredOption(
+        '--url <url>',
+        'where events are POSTed (public https; the simulator also takes http on loopback)',
+      )
+      .option(
+        '--events <types>',
+        'call.started, call.ended (comma-separated or repeated; default both)',
+        choicesArg('--events', ['call.started', 'call.ended']),
+      )
+      .option(
+        '--phone-number-id <id>',
+        'only events on this number of the workspace',
+        intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER),
+      )
+      .option('--description <text>', 'a note for the call webhook')
+      .action(action(shell, run)),
+    'vmv webhooks create --url https://example.com/hooks/vmv --events call.ended --description "CRM sync"',
+    'vmv webhooks create --sms --url https://example.com/hooks/sms',
+  );
 }
 
 export async function run(ctx: Context, o: Options): Promise<void> {

@@ -1,20 +1,23 @@
 // vmv webhooks delete ID [--sms]: DELETE /v1/voice/calls/webhooks/{id} or /v1/sms/webhooks/{id}
 import type { Command } from 'commander';
-import { action, examples, idArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { KINDS, kindOf, withKind } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withKind(
-    parent
-      .command('delete')
-      .argument('<id>', 'webhook id', idArg('webhook'))
-      .description('Remove a webhook: no more deliveries, pending retries dropped'),
-    'delete',
-  )
-    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
-    .addHelpText('after', examples('vmv webhooks delete "$WEBHOOK_ID"', 'vmv webhooks delete --sms "$WEBHOOK_ID"'))
-    .action(action(shell, run));
+  withExamples(
+    withKind(
+      parent
+        .command('delete')
+        .argument('<id>', 'webhook id', idArg('webhook'))
+        .description('Remove a webhook: no more deliveries, pending retries dropped'),
+      'delete',
+    )
+      .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+      .action(action(shell, run)),
+    'vmv webhooks delete "$WEBHOOK_ID"',
+    'vmv webhooks delete --sms "$WEBHOOK_ID"',
+  );
 }
 
 export async function run(ctx: Context, o: { sms?: boolean; yes?: boolean }, [id]: string[]): Promise<void> {

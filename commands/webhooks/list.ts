@@ -1,15 +1,20 @@
 // vmv webhooks list [--sms]: GET /v1/voice/calls/webhooks or /v1/sms/webhooks (never with secrets)
 import type { Command } from 'commander';
-import { action, examples, type Shell } from '../../src/command.js';
+import { action, withExamples, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { fetchList, withList, type ListOptions } from '../../src/list.js';
 import { col, idCol, moreHint, table, textCol } from '../../src/output.js';
 import { KINDS, kindOf, withKind, type Webhook } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withKind(withList(parent.command('list').description('Registered webhooks of one kind, newest first')), 'list')
-    .addHelpText('after', examples('vmv webhooks list', 'vmv webhooks list --sms'))
-    .action(action(shell, run));
+  withExamples(
+    withKind(
+      withList(parent.command('list').description('Registered webhooks of one kind, newest first')),
+      'list',
+    ).action(action(shell, run)),
+    'vmv webhooks list',
+    'vmv webhooks list --sms',
+  );
 }
 
 export async function run(ctx: Context, o: ListOptions & { sms?: boolean }): Promise<void> {

@@ -4,7 +4,7 @@
 // --forward-to, and removes its webhooks on Ctrl-C or SIGTERM before exiting 0.
 // Status lines go to stderr; stdout has one line (or one JSON object) per event.
 import type { Command } from 'commander';
-import { action, examples, intArg, type Shell } from '../../src/command.js';
+import { action, withExamples, intArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT, usage } from '../../src/errors.js';
 import { forStderr, onStop } from '../../src/io.js';
@@ -25,33 +25,30 @@ const EVENT_TYPES = ['call.started', 'call.ended', 'sms.received'];
 const PUMP_MS = 1000;
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('listen')
-    .description(
-      'Receive events locally: registers webhooks for a local receiver, prints and forwards each event, removes them on exit',
-    )
-    .option('--events <types>', `${EVENT_TYPES.join(', ')} (comma-separated or repeated; default all)`, eventList)
-    .option(
-      '--phone-number-id <id>',
-      'only events on this number of the workspace',
-      intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER),
-    )
-    .option('--forward-to <url>', 'POST each event (raw body and X-Service-* headers unchanged) to this URL')
-    .option(
-      '--public-url <url>',
-      'the https URL a tunnel you run serves this receiver at; needed when the service is not on this machine',
-    )
-    .option('--port <port>', 'local port of the receiver (0: a free one)', intArg('--port', 0, 65535), 0)
-    .option('--print-secret', 'print the signing secrets on stderr (to verify forwarded events)')
-    .addHelpText('after', '\nWith --json, each event is printed as one JSON object per line, ready for jq.')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv webhooks listen --forward-to http://localhost:3000/webhooks --print-secret',
-        'vmv webhooks listen --events sms.received --json | jq -r .data.body',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('listen')
+      .description(
+        'Receive events locally: registers webhooks for a local receiver, prints and forwards each event, removes them on exit',
+      )
+      .option('--events <types>', `${EVENT_TYPES.join(', ')} (comma-separated or repeated; default all)`, eventList)
+      .option(
+        '--phone-number-id <id>',
+        'only events on this number of the workspace',
+        intArg('--phone-number-id', 1, Number.MAX_SAFE_INTEGER),
+      )
+      .option('--forward-to <url>', 'POST each event (raw body and X-Service-* headers unchanged) to this URL')
+      .option(
+        '--public-url <url>',
+        'the https URL a tunnel you run serves this receiver at; needed when the service is not on this machine',
+      )
+      .option('--port <port>', 'local port of the receiver (0: a free one)', intArg('--port', 0, 65535), 0)
+      .option('--print-secret', 'print the signing secrets on stderr (to verify forwarded events)')
+      .addHelpText('after', '\nWith --json, each event is printed as one JSON object per line, ready for jq.')
+      .action(action(shell, run)),
+    'vmv webhooks listen --forward-to http://localhost:3000/webhooks --print-secret',
+    'vmv webhooks listen --events sms.received --json | jq -r .data.body',
+  );
 }
 
 function httpUrl(flag: string, raw: string): string {

@@ -1,7 +1,7 @@
 // vmv webhooks test ID [--sms]: POST /v1/voice/calls/webhooks/{id}/test or /v1/sms/webhooks/{id}/test.
 // On the simulator it also reports how the first attempt went (from the delivery log).
 import type { Command } from 'commander';
-import { action, examples, idArg, type Shell } from '../../src/command.js';
+import { action, withExamples, idArg, type Shell } from '../../src/command.js';
 import type { Context } from '../../src/context.js';
 import { CliError, EXIT } from '../../src/errors.js';
 import { forStderr } from '../../src/io.js';
@@ -9,17 +9,19 @@ import { green } from '../../src/output.js';
 import { KINDS, kindOf, withKind } from './view.js';
 
 export function define(parent: Command, shell: Shell): void {
-  withKind(
-    parent
-      .command('test')
-      .argument('<id>', 'webhook id', idArg('webhook'))
-      .description(
-        'Send a signed sample event with test true (call.ended, or call.started if that is all it takes; sms.received)',
-      ),
-    'test',
-  )
-    .addHelpText('after', examples('vmv webhooks test "$WEBHOOK_ID"', 'vmv webhooks test --sms "$WEBHOOK_ID"'))
-    .action(action(shell, run));
+  withExamples(
+    withKind(
+      parent
+        .command('test')
+        .argument('<id>', 'webhook id', idArg('webhook'))
+        .description(
+          'Send a signed sample event with test true (call.ended, or call.started if that is all it takes; sms.received)',
+        ),
+      'test',
+    ).action(action(shell, run)),
+    'vmv webhooks test "$WEBHOOK_ID"',
+    'vmv webhooks test --sms "$WEBHOOK_ID"',
+  );
 }
 
 export async function run(ctx: Context, o: { sms?: boolean }, [id]: string[]): Promise<void> {

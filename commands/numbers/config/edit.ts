@@ -5,17 +5,20 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diff, leafPaths } from '../../../src/assign.js';
-import { action, examples, type Shell } from '../../../src/command.js';
+import { action, withExamples, type Shell } from '../../../src/command.js';
 import type { Context } from '../../../src/context.js';
 import { usage } from '../../../src/errors.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('edit')
-    .argument('<id>', 'number id')
-    .description('Edit the configuration in $VISUAL or $EDITOR; only changed fields are sent')
-    .addHelpText('after', examples('EDITOR=nano vmv numbers config edit 1001', 'vmv numbers config edit 1001'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('edit')
+      .argument('<id>', 'number id')
+      .description('Edit the configuration in $VISUAL or $EDITOR; only changed fields are sent')
+      .action(action(shell, run)),
+    'EDITOR=nano vmv numbers config edit 1001',
+    'vmv numbers config edit 1001',
+  );
 }
 
 /** Fields the editor shows but the API does not take. */

@@ -1,6 +1,6 @@
 // vmv numbers config get ID [--section S]: GET /v1/phone-numbers/{id}/config
 import type { Command } from 'commander';
-import { action, choiceArg, examples, type Shell } from '../../../src/command.js';
+import { action, choiceArg, withExamples, type Shell } from '../../../src/command.js';
 import type { Context } from '../../../src/context.js';
 
 export const SECTIONS = [
@@ -23,14 +23,20 @@ export const SECTIONS = [
 ];
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('get')
-    .argument('<id>', 'number id')
-    .description('Show the full configuration (as indented JSON), or one section')
-    .option('--section <name>', `one of: ${SECTIONS.join(', ')}`, choiceArg('--section', SECTIONS))
-    .addHelpText('after', '\nWith --json the whole response body is printed as returned (pipe it to jq for a section).')
-    .addHelpText('after', examples('vmv numbers config get 1001', 'vmv numbers config get 1001 --section voice'))
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('get')
+      .argument('<id>', 'number id')
+      .description('Show the full configuration (as indented JSON), or one section')
+      .option('--section <name>', `one of: ${SECTIONS.join(', ')}`, choiceArg('--section', SECTIONS))
+      .addHelpText(
+        'after',
+        '\nWith --json the whole response body is printed as returned (pipe it to jq for a section).',
+      )
+      .action(action(shell, run)),
+    'vmv numbers config get 1001',
+    'vmv numbers config get 1001 --section voice',
+  );
 }
 
 export async function run(ctx: Context, o: { section?: string }, [id]: string[]): Promise<void> {

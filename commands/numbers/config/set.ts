@@ -2,27 +2,24 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { assignmentsToPatch, leafPaths, merge } from '../../../src/assign.js';
-import { action, examples, readStdin, type Shell } from '../../../src/command.js';
+import { action, withExamples, readStdin, type Shell } from '../../../src/command.js';
 import type { Context } from '../../../src/context.js';
 import { usage } from '../../../src/errors.js';
 
 export function define(parent: Command, shell: Shell): void {
-  parent
-    .command('set')
-    .argument('<id>', 'number id')
-    .argument('[assignments...]', 'section.field=value (value is JSON when it parses, else text)')
-    .description('Change settings: only the fields given change; lists are replaced whole')
-    .option('--file <file>', 'a JSON patch of sections (- for standard input), applied before the assignments')
-    .addHelpText(
-      'after',
-      examples(
-        'vmv numbers config set 1001 is_active=false call_settings.recording_enabled=false',
-        "vmv numbers config set 1001 'voice.greeting_message=Thanks for calling Acme!'",
-        'vmv numbers config set 1001 \'transfers.rules=[{"condition":"human_requested","action":"transfer","target_number":"+12025550100"}]\'',
-        'vmv numbers config set 1001 --file patch.json',
-      ),
-    )
-    .action(action(shell, run));
+  withExamples(
+    parent
+      .command('set')
+      .argument('<id>', 'number id')
+      .argument('[assignments...]', 'section.field=value (value is JSON when it parses, else text)')
+      .description('Change settings: only the fields given change; lists are replaced whole')
+      .option('--file <file>', 'a JSON patch of sections (- for standard input), applied before the assignments')
+      .action(action(shell, run)),
+    'vmv numbers config set 1001 is_active=false call_settings.recording_enabled=false',
+    "vmv numbers config set 1001 'voice.greeting_message=Thanks for calling Acme!'",
+    'vmv numbers config set 1001 \'transfers.rules=[{"condition":"human_requested","action":"transfer","target_number":"+12025550100"}]\'',
+    'vmv numbers config set 1001 --file patch.json',
+  );
 }
 
 export async function run(ctx: Context, o: { file?: string }, [id, ...assignments]: string[]): Promise<void> {
