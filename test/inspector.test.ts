@@ -475,6 +475,8 @@ describe('the inspector in a browser', { timeout: 60_000 }, () => {
       }
       // the ledger's every column is on the screen
       await open('/money');
+      // (the pane loads its data after the live link opens: wait for the table, not a moment)
+      await page.locator('table.ledger td').first().waitFor();
       const cells = await page.locator('table.ledger td').all();
       expect(cells.length).toBeGreaterThan(0);
       for (const c of cells.slice(0, 10)) {
